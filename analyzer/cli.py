@@ -1,0 +1,161 @@
+"""The ``dicelab`` command line.
+
+Generic commands (``games``, ``rules``, ``report``, ``cheatsheet``) work for every registered
+game; each game adds its own group (``dicelab cloverup solve ...``), loaded only when used.
+Bad input of any kind ends in one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import date
+from pathlib import Path
+
+import click
+
+from analyzer import __version__
+from analyzer.cli_options import early_output_check, output_options, rule_values, rules_options
+from analyzer.errors import UserError
+from analyzer.registry import GAMES, available_games, get_game
+from analyzer.seeding import DEFAULT_SEED
+
+
+class GameGroup(click.Group):
+    """Lists every registered game as a subcommand, importing it only when it runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return super().list_commands(ctx) + available_games()
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in GAMES:
+            return GAMES[name].load().commands()
+        return super().get_command(ctx, name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        generic = [(n, self.commands[n].get_short_help_str(60)) for n in super().list_commands(ctx)]
+        games = [(g.id, f"{g.title}: {g.summary}") for g in GAMES.values()]
+        with formatter.section("Commands"):
+            formatter.write_dl(generic)
+        with formatter.section("Games (dicelab GAME --help)"):
+            formatter.write_dl(games)
+
+
+@click.group(cls=GameGroup)
+@click.version_option(__version__, prog_name="dicelab")
+def cli() -> None:
+    """dicelab: exact and Monte Carlo strategy analysis for dice games."""
+
+
+@cli.command()
+@output_options
+def games(fmt: str, output: str | None) -> None:
+    """List the games."""
+    import pandas as pd
+
+    from analyzer.output import Result, emit
+
+    early_output_check(output)
+    rows = [{"game": g.id, "title": g.title, "players": f"{g.min_players}-{g.max_players}",
+             "rules": g.rules_doc, "summary": g.summary} for g in GAMES.values()]
+    emit(Result("dicelab games", tables={"games": pd.DataFrame(rows)}), fmt, output)
+
+
+@cli.command()
+@click.argument("game")
+@rules_options
+@output_options
+def rules(game: str, rules_file: str | None, assignments: tuple[str, ...], fmt: str,
+          output: str | None) -> None:
+    """Print every rule parameter of GAME with its default (and the value in force)."""
+    import pandas as pd
+
+    from analyzer.output import Result, emit
+
+    early_output_check(output)
+    spec = get_game(game)
+    module = spec.load()
+    values = rule_values(module.PARAMS, rules_file, assignments)
+    rows = [{"parameter": p.name, "default": p.show(p.default), "value": p.show(values[p.name]),
+             "assumed": "ASSUMED" if p.assumed else "", "accepted": p.accepted(),
+             "meaning": p.help} for p in module.PARAMS]
+    policies = pd.DataFrame([{"policy": k, "meaning": v} for k, v in module.POLICY_HELP.items()])
+    emit(Result(f"{spec.title} rule parameters ({spec.rules_doc})",
+                tables={"parameters": pd.DataFrame(rows), "policies": policies},
+                notes=["ASSUMED marks defaults the rules page chose where the source is silent; "
+                       "outputs that depend on them say so"]), fmt, output)
+
+
+@cli.command()
+@click.option("--output-dir", "-o", "out_dir", type=click.Path(file_okay=False),
+              default="dicelab-report", show_default=True, help="Folder to write.")
+@click.option("--game", "game_ids", multiple=True, help="Only these games (default: all).")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Root seed.")
+@click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
+@click.option("--quick", is_flag=True, help="Smaller samples, for a first look.")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | None,
+           quick: bool, quiet: bool) -> None:
+    """Write the balance report: PDF, figures (PNG) and tables (CSV)."""
+    from analyzer import driver
+    from analyzer.seeding import check_seed
+    from reports.balance import write_report
+
+    _check_out_dir(Path(out_dir))
+    specs = [get_game(g) for g in game_ids] if game_ids else list(GAMES.values())
+    check_seed(seed)
+    driver.set_threads(threads)
+    sections = []
+    for spec in specs:
+        if not quiet:
+            click.echo(f"analysing {spec.title} ...", err=True)
+        sections.append(spec.load().report_section(seed=seed, quick=quick, progress=not quiet))
+    meta = [f"dicelab {__version__}, {date.today().isoformat()}", f"seed {seed}",
+            "built-in default rules" if not quick else "quick run (smaller samples)"]
+    written = write_report(sections, Path(out_dir), "dicelab balance report", meta)
+    click.echo(f"wrote {out_dir}/: {len(written.get('figures', []))} figures, "
+               f"{len(written.get('tables', []))} tables, report.pdf")
+
+
+def _check_out_dir(path: Path) -> None:
+    if path.exists() and not path.is_dir():
+        raise UserError(f"cannot write report folder {str(path)!r}: it is a file")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UserError(f"cannot write report folder {str(path)!r}: {str(parent)!r} does not exist")
+    import os
+
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UserError(f"cannot write report folder {str(path)!r}: permission denied")
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False), required=True,
+              help="PDF file to write.")
+@rules_options
+def cheatsheet(game: str, output: str, rules_file: str | None,
+               assignments: tuple[str, ...]) -> None:
+    """Write a one-page printable A4 strategy card for GAME."""
+    from reports.cheatsheet import render_cheatsheet
+
+    early_output_check(output)
+    if not output.lower().endswith(".pdf"):
+        raise UserError(f"cheat sheet file {output!r} must end in .pdf")
+    module = get_game(game).load()
+    values = rule_values(module.PARAMS, rules_file, assignments)
+    render_cheatsheet(module.cheatsheet(values), Path(output))
+    click.echo(f"wrote {output}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI, turning every input error into one line and exit 2."""
+    try:
+        code = cli.main(args=argv, prog_name="dicelab", standalone_mode=False)
+    except (UserError, click.UsageError) as exc:
+        message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
+        click.echo(f"dicelab: error: {message}", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("dicelab: aborted", err=True)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

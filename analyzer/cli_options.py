@@ -1,0 +1,68 @@
+"""Options shared by every command, and the glue from options to rule values."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Iterable
+
+import click
+
+from analyzer.output import FORMATS, check_writable
+from analyzer.params import Param, resolve
+from analyzer.seeding import DEFAULT_SEED
+
+
+def _stack(*decorators: Callable) -> Callable:
+    def apply(fn: Callable) -> Callable:
+        for dec in reversed(decorators):
+            fn = dec(fn)
+        return fn
+    return apply
+
+
+rules_options = _stack(
+    click.option("--rules", "rules_file", type=click.Path(dir_okay=False), default=None,
+                 help="TOML file of rule parameters (see `dicelab rules GAME`)."),
+    click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE",
+                 help="Override one rule parameter; repeatable."),
+)
+
+output_options = _stack(
+    click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+                 show_default=True, help="Output format."),
+    click.option("--output", "-o", "output", type=click.Path(dir_okay=False), default=None,
+                 help="Write to this file instead of standard output."),
+)
+
+run_options = _stack(
+    click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
+                 help="Root seed; the same seed reproduces a run bit for bit."),
+    click.option("--threads", type=int, default=None,
+                 help="Numba threads (default: all cores). Results do not depend on it."),
+    click.option("--quiet", is_flag=True, help="No progress bar."),
+)
+
+
+def rule_values(params: Iterable[Param], rules_file: str | None, assignments: Iterable[str],
+                **overrides: Any) -> dict[str, Any]:
+    """Validated rule values from defaults, ``--rules``, ``--set`` and typed CLI options
+    (``None`` overrides are ignored)."""
+    given = {k: v for k, v in overrides.items() if v is not None}
+    params = tuple(params)
+    known = {p.name: p for p in params}
+    typed = {k: known[k].parse(v) if isinstance(v, str) else v for k, v in given.items()}
+    return resolve(params, rules_file, assignments, typed)
+
+
+def early_output_check(output: str | None) -> None:
+    """Reject an unwritable ``--output`` before any work is done."""
+    if output:
+        check_writable(output)
+
+
+def with_output_check(fn: Callable) -> Callable:
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        early_output_check(kwargs.get("output"))
+        return fn(*args, **kwargs)
+    return wrapper

@@ -1,0 +1,31 @@
+"""CloverUp analyzer (rules: ``shared/rules/cloverup.md``).
+
+The interface every game module offers: ``PARAMS``, ``POLICY_HELP``, ``commands()``,
+``report_section(seed, quick, progress)`` and ``cheatsheet(values)``.
+"""
+
+from analyzer.games.cloverup.model import PARAMS, POLICY_HELP
+
+
+def commands():
+    """The ``dicelab cloverup`` click group."""
+    from analyzer.games.cloverup.commands import group
+
+    return group
+
+
+def report_section(seed: int, quick: bool = False, progress: bool = True):
+    """CloverUp's part of the balance report (see ``analyzer.sections``)."""
+    from analyzer.games.cloverup.report import build_section
+
+    return build_section(seed, quick, progress)
+
+
+def cheatsheet(values):
+    """The CloverUp strategy card for the given rule values."""
+    from analyzer.games.cloverup.report import build_cheatsheet
+
+    return build_cheatsheet(values)
+
+
+__all__ = ["PARAMS", "POLICY_HELP", "commands", "report_section", "cheatsheet"]

@@ -1,0 +1,141 @@
+"""CloverUp analyses as Python functions returning :class:`analyzer.output.Result`:
+the exact turn solver, turn and game simulation, and paired what-if comparisons."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from analyzer import __version__, driver, stats
+from analyzer.errors import UserError
+from analyzer.games.cloverup.model import PARAMS, Model, Policy, get_model, parse_policy
+from analyzer.output import Result
+from analyzer.params import assumed_notes
+from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, STREAM_TURNS
+from kernels.cloverup import layout, play
+
+TURN_BLOCK = 1 << 16
+GAME_BLOCK = 1 << 11
+EV = Policy("optimal", "optimal")
+
+
+def run_meta(values: dict[str, Any], seed: int | None = None, **extra: Any) -> dict[str, Any]:
+    """Metadata written with every result: game, rule values, seed, versions."""
+    import numba
+
+    meta: dict[str, Any] = {"game": "cloverup", "dicelab": __version__,
+                            "numba": numba.__version__, "numpy": np.__version__}
+    if seed is not None:
+        meta["seed"] = seed
+    meta.update(extra)
+    meta["rules"] = {p.name: values[p.name] for p in PARAMS}
+    return meta
+
+
+# ---------------------------------------------------------------- exact turn solver
+
+def _reachable(model: Model) -> np.ndarray:
+    """Positions reachable from the first roll under some choices (sorted flat indices)."""
+    act_ptr, _, res_ptr, res_next, _, _, start_next, _ = model.trans
+    seen = set(int(n) for n in start_next if n >= 0)
+    stack = list(seen)
+    while stack:
+        s = stack.pop()
+        for a in range(act_ptr[s], act_ptr[s + 1]):
+            for n in res_next[res_ptr[a]:res_ptr[a + 1]]:
+                if n >= 0 and int(n) not in seen:
+                    seen.add(int(n))
+                    stack.append(int(n))
+    return np.array(sorted(seen), dtype=np.int64)
+
+
+def action_label(multiset: int, mask: int) -> str:
+    """Words for a reroll mask on sorted dice: 'stop', 'reroll all', or 'keep 5 6'."""
+    if mask == 0:
+        return "stop"
+    kept = [layout.FACE_LABELS[f - 1] for i, f in enumerate(layout.MULTISET_DICE[multiset])
+            if not (mask >> i) & 1]
+    return "keep " + " ".join(kept) if kept else "reroll all"
+
+
+def policy_table(model: Model, objective: Policy) -> pd.DataFrame:
+    """Every reachable position with the best choice, its value and instant-win chance."""
+    value, p_iw, policy, _, _ = model.optimize(objective)
+    rows = []
+    per_multiset = (model.max_rerolls + 1) * 2
+    for s in _reachable(model):
+        m, rest = divmod(int(s), per_multiset)
+        r, ds = divmod(rest, 2)
+        rows.append({"dice": layout.dice_label(m), "rerolls_left": r, "double_six": bool(ds),
+                     "choice": action_label(m, int(policy[s])), "value": value[s],
+                     "p_instant_win": p_iw[s]})
+    return pd.DataFrame(rows)
+
+
+def outcome_table(dist: np.ndarray) -> pd.DataFrame:
+    rows = [{"outcome": layout.outcome_label(o), "probability": float(dist[o])}
+            for o in range(layout.N_OUTCOMES) if dist[o] > 0]
+    return pd.DataFrame(rows)
+
+
+def reach_table(model: Model) -> pd.DataFrame:
+    """Best chance of at least T points for T = 3..18, and the expected-score policy's."""
+    ev_dist = model.outcome_distribution(EV)
+    rows = []
+    for target in range(3, 19):
+        objective = Policy(f"reach:{target}", "reach", target)
+        _, _, _, prob, p_iw = model.optimize(objective)
+        ev_prob = float(ev_dist @ model.utility(objective))
+        rows.append({"target": target, "best_probability": prob, "p_instant_win": p_iw,
+                     "optimal_policy_probability": ev_prob})
+    return pd.DataFrame(rows)
+
+
+def solve(values: dict[str, Any], objective: str = "ev") -> Result:
+    """Exact best play of one turn for ``objective`` (``ev`` or ``reach:T``)."""
+    obj = parse_policy(objective)
+    if obj.kind not in ("optimal", "reach"):
+        raise UserError(f"unknown objective {objective!r}; accepted: ev, reach:T (T = 3..18)")
+    model = get_model(values)
+    _, _, _, start_value, start_iw = model.optimize(obj)
+    headline: dict[str, Any] = {}
+    if obj.kind == "optimal":
+        headline["expected_score"] = start_value
+    else:
+        headline["probability"] = start_value
+        headline["target"] = obj.arg
+    headline["p_instant_win"] = start_iw
+    label = "highest expected turn score" if obj.kind == "optimal" else (
+        f"highest chance of at least {obj.arg} points")
+    return Result(
+        title=f"CloverUp exact turn solver: {label}",
+        headline=headline,
+        tables={"outcomes": outcome_table(model.outcome_distribution(obj)),
+                "reach": reach_table(model),
+                "policy": policy_table(model, obj)},
+        meta=run_meta(values, objective=obj.name),
+        notes=assumed_notes(PARAMS, values),
+    )
+
+
+def solve_game(values: dict[str, Any]) -> Result:
+    """Exact two-player game values of the win policy against the expected-score policy."""
+    model = get_model(values)
+    pairs = [("win", "win"), ("win", "optimal"), ("optimal", "win"), ("optimal", "optimal")]
+    rows = []
+    for first, second in pairs:
+        p = model.game_win_chance(parse_policy(first), parse_policy(second))
+        rows.append({"first_seat": first, "second_seat": second, "p_first_seat_wins": p})
+    table = pd.DataFrame(rows)
+    p = table["p_first_seat_wins"].to_numpy()
+    headline = {"p_win_vs_optimal": 0.5 * (p[1] + 1 - p[2]),
+                "p_first_seat_win_vs_itself": p[0],
+                "p_optimal_first_seat_win_vs_itself": p[3]}
+    return Result(title="CloverUp exact two-player game solver (win policy)", headline=headline,
+                  tables={"matchups": table}, meta=run_meta(values),
+                  notes=assumed_notes(PARAMS, values)
+                  + ["a shared win counts one half; the win policy maximises the chance to win "
+                     "against an opponent who does the same"])

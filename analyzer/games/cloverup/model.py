@@ -1,0 +1,198 @@
+"""CloverUp rule parameters, and the model built from them: probabilities, rule tables,
+the turn's transition structure and every policy as a lookup table (rules page:
+``shared/rules/cloverup.md``)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from analyzer.errors import UserError
+from analyzer.params import Param
+from kernels.cloverup import game, layout, rules, solve
+
+PARAMS = (
+    Param("weights", "weights", (6, 5, 5, 3, 3, 1, 1),
+          "relative weights of the faces 1,2,3,4,5,6,clover (the source only ranks them: "
+          "1 most common ... 6 and clover rare)", size=7, assumed=True),
+    Param("instant_win_points", "float", 18.0,
+          "points an instant win (three clovers) counts for in single-turn analyses",
+          low=0, high=1000, assumed=True),
+    Param("rerolls", "int", 2, "rerolls at the start of a turn", low=0, high=10),
+    Param("clover_bonus_rerolls", "int", 1, "extra rerolls for each clover rolled",
+          low=0, high=5),
+    Param("double_six_rule", "bool", True,
+          "two sixes and a number lock the sixes and give bonus rerolls of the third die"),
+    Param("double_six_bonus_rerolls", "int", 2, "bonus rerolls of the double-six rule",
+          low=0, high=10),
+    Param("one_clover_floor", "int", 12, "points for one clover without a high number",
+          low=0, high=18),
+    Param("one_clover_triples_from", "int", 5,
+          "lowest number that one clover triples (7 = never)", low=1, high=7),
+    Param("triple_six_effect", "bool", True,
+          "three natural sixes end the round and wipe this round's points of those who "
+          "already played"),
+    Param("rounds", "int", 5, "rounds in a game", low=1, high=20),
+    Param("players", "int", 2, "players in a game (1 = solo score study)", low=1, high=6),
+)
+
+POLICY_HELP = {
+    "optimal": "highest expected turn score (exact solver)",
+    "reach:T": "highest chance of a turn worth at least T points, T = 3..18",
+    "win": "highest chance of winning a two-player game (exact game solver)",
+    "threshold:K": "reroll every number die below K, K = 1..7",
+    "never": "never reroll",
+}
+WIN_TABLE_LIMIT = 400_000_000  # bytes; the two-player solver's policy table
+
+
+def accepted_policies() -> str:
+    return ", ".join(POLICY_HELP)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A parsed policy name: ``kind`` is one of optimal, reach, win, threshold, never."""
+
+    name: str
+    kind: str
+    arg: int = 0
+
+
+def parse_policy(name: str) -> Policy:
+    """Parse a policy name; a ``UserError`` listing the accepted names otherwise."""
+    text = name.strip().lower()
+    kind, _, arg = text.partition(":")
+    bounds = {"reach": (3, 18), "threshold": (1, 7)}
+    if kind in ("optimal", "ev", "win", "never") and not arg:
+        return Policy(text if kind != "ev" else "optimal", "optimal" if kind == "ev" else kind)
+    if kind in bounds and arg:
+        lo, hi = bounds[kind]
+        if arg.isdigit() and lo <= int(arg) <= hi:
+            return Policy(text, kind, int(arg))
+    raise UserError(f"unknown policy {name!r}; accepted: {accepted_policies()}")
+
+
+class Model:
+    """Everything the kernels need for one set of rule values, built once and cached."""
+
+    def __init__(self, values: dict[str, Any]):
+        self.values = dict(values)
+        weights = np.asarray(values["weights"], dtype=np.float64)
+        cumulative = np.cumsum(weights)
+        self.probs = weights / cumulative[-1]
+        self.cdf = cumulative / cumulative[-1]  # last entry exactly 1.0
+        cb = values["clover_bonus_rerolls"]
+        dsb = values["double_six_bonus_rerolls"] if values["double_six_rule"] else 0
+        self.max_rerolls = values["rerolls"] + 2 * cb + dsb
+        self.rules = np.array([values["rerolls"], cb, dsb, self.max_rerolls], np.int64)
+        self.stop_outcome, self.roll_end, self.ds_start = rules.turn_tables(
+            values["one_clover_floor"], values["one_clover_triples_from"],
+            values["double_six_rule"])
+        self.trans = solve.build_transitions(self.probs, self.rules, self.roll_end,
+                                             self.ds_start, self.stop_outcome)
+        self.n_positions = self.trans[0].shape[0] - 1
+        self.max_diff = layout.MAX_POINTS * (values["rounds"] + 1)
+
+    @property
+    def table_shape(self) -> tuple[int, int, int]:
+        return (layout.N_MULTISETS, self.max_rerolls + 1, 2)
+
+    def utility(self, objective: Policy) -> np.ndarray:
+        """Terminal utility of each outcome: points for ``optimal``, 0/1 for ``reach``."""
+        points = np.arange(layout.N_OUTCOMES, dtype=np.float64)
+        points[layout.TRIPLE_SIX] = 18.0
+        points[layout.INSTANT_WIN] = self.values["instant_win_points"]
+        if objective.kind == "reach":
+            return (points >= objective.arg).astype(np.float64)
+        return points
+
+    @functools.lru_cache(maxsize=32)
+    def optimize(self, objective: Policy):
+        """``(value[S], p_instant_win[S], policy int8[S], start_value, start_p_iw)``."""
+        return solve.optimize_turn(self.trans, self.stop_outcome, self.utility(objective))
+
+    @functools.lru_cache(maxsize=32)
+    def turn_policy(self, policy: Policy) -> np.ndarray:
+        """The flat int8[S] reroll-mask table of a single-turn policy."""
+        if policy.kind in ("optimal", "reach"):
+            return self.optimize(policy)[2]
+        if policy.kind == "win":
+            raise UserError("the win policy depends on the game situation; use it in games")
+        table = np.zeros(self.table_shape, np.int8)
+        if policy.kind == "threshold":
+            for m in range(layout.N_MULTISETS):
+                dice = layout.MULTISET_DICE[m]
+                low = [i for i in range(3) if dice[i] < policy.arg and dice[i] != layout.CLOVER]
+                table[m, 1:, 0] = sum(1 << i for i in low)
+                table[m, 1:, 1] = 1 if 0 in low else 0
+        return table.reshape(-1)
+
+    def expected_points(self, policy: Policy) -> float:
+        """Exact expected turn points under a single-turn policy."""
+        points = self.utility(Policy("optimal", "optimal"))
+        return solve.evaluate_turn(self.trans, self.stop_outcome, self.turn_policy(policy),
+                                   points)[1]
+
+    @functools.lru_cache(maxsize=32)
+    def outcome_distribution(self, policy: Policy) -> np.ndarray:
+        """Exact float64[N_OUTCOMES] outcome probabilities of one turn under ``policy``."""
+        return solve.outcome_distribution(self.trans, self.stop_outcome,
+                                          self.turn_policy(policy))
+
+    def n_situations(self) -> int:
+        rounds = self.values["rounds"]
+        return rounds * 2 * (2 * self.max_diff + 1) * (layout.MAX_POINTS + 1)
+
+    @functools.lru_cache(maxsize=2)
+    def win_solution(self) -> tuple[np.ndarray, np.ndarray]:
+        """The two-player game solver: ``(policy int8[situations, S], W)`` (see
+        ``kernels.cloverup.game``); both players maximise their chance to win."""
+        size = self.n_situations() * self.n_positions
+        if size > WIN_TABLE_LIMIT:
+            raise UserError(
+                f"the win policy for {self.values['rounds']} rounds and "
+                f"{self.max_rerolls} rerolls needs {size / 1e6:.0f} MB; "
+                f"accepted: tables up to {WIN_TABLE_LIMIT / 1e6:.0f} MB (fewer rounds or rerolls)")
+        record = np.zeros((self.n_situations(), self.n_positions), np.int8)
+        dummy = np.zeros((1, self.n_positions), np.int8)
+        W = game.two_player_game(self.trans, self.stop_outcome, self.values["rounds"],
+                                 self.values["triple_six_effect"], self.max_diff,
+                                 np.array([game.OPTIMIZE, game.OPTIMIZE]),
+                                 np.zeros(2, np.int64), dummy, record)
+        return record, W
+
+    def game_win_chance(self, first: Policy, second: Policy) -> float:
+        """Exact chance that the first seat wins a two-player game (shared wins count 1/2)."""
+        tables, modes, starts = [], [], []
+        for policy in (first, second):
+            starts.append(sum(t.shape[0] for t in tables))
+            if policy.kind == "win":
+                tables.append(self.win_solution()[0])
+                modes.append(game.FIXED_SITUATIONAL)
+            else:
+                tables.append(self.turn_policy(policy)[None, :])
+                modes.append(game.FIXED)
+        stack = np.concatenate(tables)
+        W = game.two_player_game(self.trans, self.stop_outcome, self.values["rounds"],
+                                 self.values["triple_six_effect"], self.max_diff,
+                                 np.array(modes, np.int64), np.array(starts, np.int64), stack,
+                                 np.zeros((1, self.n_positions), np.int8))
+        return float(W[0, 0, self.max_diff, 0])
+
+
+def _freeze(values: dict[str, Any]) -> tuple:
+    return tuple(sorted(values.items()))
+
+
+@functools.lru_cache(maxsize=16)
+def _cached_model(frozen: tuple) -> Model:
+    return Model(dict(frozen))
+
+
+def get_model(values: dict[str, Any]) -> Model:
+    """The (cached) model of a set of validated rule values."""
+    return _cached_model(_freeze(values))

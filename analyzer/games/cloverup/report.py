@@ -1,0 +1,299 @@
+"""CloverUp's section of the balance report and its strategy card, built from the exact
+solver and from simulations; every reading quotes numbers computed here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analyzer import stats
+from analyzer.games.cloverup.analyses import EV, action_label
+from analyzer.games.cloverup.model import PARAMS, Model, Policy, get_model, parse_policy
+from analyzer.games.cloverup.simulation import _by_policy, _row_stats, lineup_of, play_games
+from analyzer.params import assumed_notes, defaults
+from analyzer.sections import Block, CheatSheet, Figure, Section, Table
+from kernels.cloverup import layout, play
+
+TURN_POLICIES = ("optimal", "reach:15", "threshold:5", "threshold:4", "never")
+MATCHUP_POLICIES = ("win", "reach:15", "reach:18", "threshold:5", "threshold:4", "never")
+FACES = ("1", "2", "3", "4", "5", "6", "clover")
+
+
+def _points(model: Model) -> np.ndarray:
+    return model.utility(EV)
+
+
+def turn_summary(model: Model, name: str) -> dict[str, Any]:
+    """Exact single-turn figures of a policy."""
+    dist = model.outcome_distribution(parse_policy(name))
+    pts = _points(model)
+    mean = float(dist @ pts)
+    at_least = lambda t: float(dist[pts >= t].sum())  # noqa: E731
+    return {"policy": name, "expected_points": mean,
+            "sd": float(np.sqrt(max(dist @ pts**2 - mean**2, 0))),
+            "p_at_least_12": at_least(12), "p_at_least_15": at_least(15),
+            "p_18_or_more": at_least(18), "p_instant_win": float(dist[layout.INSTANT_WIN]),
+            "p_triple_six": float(dist[layout.TRIPLE_SIX])}
+
+
+def first_roll_by_clovers(model: Model) -> pd.DataFrame:
+    """Chance of 0-3 clovers in the first roll and the expected turn score that follows
+    under optimal play (first-roll results are in multiset order, see ``layout``)."""
+    value = model.optimize(EV)[0]
+    pts = _points(model)
+    start_next, start_prob = model.trans[6], model.trans[7]
+    rows = []
+    for clovers in range(4):
+        p_sum = v_sum = 0.0
+        for j, nxt in enumerate(start_next):
+            if (layout.MULTISET_DICE[j] == layout.CLOVER).sum() != clovers:
+                continue
+            p_sum += start_prob[j]
+            v_sum += start_prob[j] * (value[nxt] if nxt >= 0 else pts[-1 - nxt])
+        rows.append({"clovers_in_first_roll": str(clovers), "probability": p_sum,
+                     "expected_points": v_sum / p_sum if p_sum else np.nan})
+    return pd.DataFrame(rows)
+
+
+def weight_sweeps(values: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Exact effect of the face weights: +1 weight on each face, and the clover weight
+    from 0 to 4."""
+    base = get_model(values)
+    base_ev = base.optimize(EV)[3]
+    bumps = []
+    for face in range(7):
+        w = list(values["weights"])
+        w[face] += 1
+        m = get_model({**values, "weights": tuple(w)})
+        _, _, _, ev, iw = m.optimize(EV)
+        bumps.append({"face": FACES[face], "expected_points_change": ev - base_ev,
+                      "p_instant_win": iw})
+    sweep = []
+    for clover in (0, 0.5, 1, 1.5, 2, 3, 4):
+        w = list(values["weights"])
+        w[6] = clover
+        _, _, _, ev, iw = get_model({**values, "weights": tuple(w)}).optimize(EV)
+        sweep.append({"clover_weight": clover, "expected_points": ev,
+                      "p_instant_win_per_turn": iw})
+    return pd.DataFrame(bumps), pd.DataFrame(sweep)
+
+
+def _game_rows(values, lineup_names, games, seed, progress):
+    lineup = lineup_of(lineup_names, values["players"])
+    acc, n = play_games(values, lineup, games, seed, True, None, progress)
+    return acc, n, lineup
+
+
+def seat_win_rates(values, games, seed, progress) -> pd.DataFrame:
+    rows = []
+    for players in range(2, 7):
+        acc, n, _ = _game_rows({**values, "players": players}, ["optimal"], games, seed,
+                               progress)
+        for seat in range(players):
+            s = _row_stats(acc[:, seat].sum(axis=0), players)
+            rows.append({"players": str(players), "seat": f"seat {seat + 1}",
+                         "win_rate": s["win_rate"], "ci95_low": s["win_ci95"][0],
+                         "ci95_high": s["win_ci95"][1], "fair_share": 1 / players,
+                         "games": n})
+    return pd.DataFrame(rows)
+
+
+def matchups(values, games, seed, progress) -> pd.DataFrame:
+    """Two-player win rates of each policy against the expected-score policy: exact (game
+    solver) and simulated, seats rotating."""
+    model = get_model({**values, "players": 2})
+    rows = []
+    for name in MATCHUP_POLICIES:
+        vals2 = {**values, "players": 2}
+        acc, n, lineup = _game_rows(vals2, [name, "optimal"], games, seed, progress)
+        s = _row_stats(_by_policy(acc, lineup)[name], 2)
+        p, q = parse_policy(name), EV
+        exact = 0.5 * (model.game_win_chance(p, q) + 1 - model.game_win_chance(q, p))
+        rows.append({"policy": name, "opponent": "optimal", "exact_win_rate": exact,
+                     "simulated_win_rate": s["win_rate"], "ci95_low": s["win_ci95"][0],
+                     "ci95_high": s["win_ci95"][1], "games": n})
+    return pd.DataFrame(rows)
+
+
+def build_section(seed: int, quick: bool = False, progress: bool = True) -> Section:
+    values = defaults(PARAMS)
+    model = get_model(values)
+    games = 20_000 if quick else 400_000
+    turn_table = pd.DataFrame([turn_summary(model, p) for p in TURN_POLICIES])
+    pmf = []
+    for name in TURN_POLICIES:
+        dist = model.outcome_distribution(parse_policy(name))
+        for points in range(3, 19):
+            p = dist[points] + (dist[layout.TRIPLE_SIX] if points == 18 else 0)
+            pmf.append({"points": points, "probability": p, "policy": name})
+    pmf = pd.DataFrame(pmf)
+    opt = turn_table.iloc[0]
+    mode = int(pmf[pmf.policy == "optimal"].sort_values("probability").iloc[-1]["points"])
+    never = turn_table.set_index("policy").loc["never"]
+
+    acc, n, lineup = _game_rows({**values, "players": len(TURN_POLICIES)},
+                                list(TURN_POLICIES), games, seed, progress)
+    game_rows, game_dist = [], []
+    for name, row in _by_policy(acc, lineup).items():
+        s = _row_stats(row, len(lineup))
+        game_rows.append({"policy": name, "mean_game_score": s["mean_score"],
+                          "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1],
+                          "win_rate": s["win_rate"], "win_ci95_low": s["win_ci95"][0],
+                          "win_ci95_high": s["win_ci95"][1], "games": n})
+        hist = row[play.COL_HIST:] / row[play.COL_HIST:].sum()
+        game_dist += [{"game_score": k, "probability": hist[k], "policy": name}
+                      for k in range(len(hist))]
+    game_table = pd.DataFrame(game_rows)
+    best_game = game_table.sort_values("win_rate").iloc[-1]
+
+    clovers = first_roll_by_clovers(model)
+    bumps, sweep = weight_sweeps(values)
+    seats = seat_win_rates(values, games // 2, seed, progress)
+    duel = matchups(values, games // 2, seed, progress)
+    win_row = duel.set_index("policy").loc["win"]
+    two = seats[seats.players == "2"].set_index("seat")["win_rate"]
+    six = seats[seats.players == "6"]
+    best_face = bumps.sort_values("expected_points_change").iloc[-1]
+    worst_face = bumps.sort_values("expected_points_change").iloc[0]
+    c = clovers.set_index("clovers_in_first_roll")["expected_points"]
+
+    figures = [
+        Figure("cloverup_turn_scores", "Points from one turn, by policy (exact)", "step", pmf,
+               "points", "probability", "policy", xlabel="points scored in the turn",
+               ylabel="probability",
+               reading=f"Playing for the highest average, a turn is worth {opt.expected_points:.2f}"
+                       f" points on average; {mode} points is the single most likely result. "
+                       f"Never rerolling averages only {never.expected_points:.2f}. An instant "
+                       f"win comes in {opt.p_instant_win:.2%} of turns (counted as 18 here)."),
+        Figure("cloverup_game_scores",
+               f"Game totals in a {len(TURN_POLICIES)}-player game, one policy per seat "
+               f"(simulated, {n:,} games)", "step",
+               pd.DataFrame(game_dist).query("probability > 0"), "game_score", "probability",
+               "policy", xlabel="total after 5 rounds", ylabel="probability",
+               reading=f"With all five policies at one table (seats rotating), "
+                       f"{best_game.policy} wins most often ({best_game.win_rate:.1%}, 95% CI "
+                       f"{best_game.win_ci95_low:.1%} to {best_game.win_ci95_high:.1%})."),
+        Figure("cloverup_clover_value", "Expected turn score after the first roll, by clovers "
+               "in it (exact)", "bar", clovers, "clovers_in_first_roll", "expected_points",
+               xlabel="clovers in the first roll", ylabel="expected points of the turn",
+               reading=f"One clover in the first roll lifts the expected turn from "
+                       f"{c['0']:.2f} to {c['1']:.2f} points (+{c['1'] - c['0']:.2f}); two "
+                       f"clovers guarantee 18 and a free chance at the instant win."),
+        Figure("cloverup_clover_weight", "Expected turn score as the clover weight changes "
+               "(exact; other weights as default)", "line", sweep, "clover_weight",
+               "expected_points", xlabel="clover weight (out of 23 + clover)",
+               ylabel="expected points per turn",
+               reading=f"Each unit of clover weight is worth about "
+                       f"{(sweep.expected_points.iloc[-1] - sweep.expected_points.iloc[0]) / 4:.2f}"
+                       f" points per turn between weight 0 and 4; the instant-win chance per "
+                       f"turn goes from {sweep.p_instant_win_per_turn.iloc[0]:.3%} to "
+                       f"{sweep.p_instant_win_per_turn.iloc[-1]:.3%}."),
+        Figure("cloverup_face_weights", "Change in expected turn score when one face gets one "
+               "more unit of weight (exact)", "bar", bumps, "face", "expected_points_change",
+               xlabel="face given +1 weight", ylabel="change in expected points",
+               reading=f"Making {best_face.face} more likely helps most "
+                       f"({best_face.expected_points_change:+.3f} points per turn); making "
+                       f"{worst_face.face} more likely hurts most "
+                       f"({worst_face.expected_points_change:+.3f})."),
+        Figure("cloverup_seat_win_rates", "Win rate by seat, everyone playing for the highest "
+               "average (simulated, 95% intervals)", "bar", seats, "players", "win_rate", "seat",
+               "ci95_low", "ci95_high", xlabel="players", ylabel="win rate",
+               reading=f"With two players the first seat wins {two['seat 1']:.1%} and the second "
+                       f"{two['seat 2']:.1%}. With six players the seats range from "
+                       f"{six.win_rate.min():.1%} to {six.win_rate.max():.1%} against a fair "
+                       f"share of {1 / 6:.1%}."),
+        Figure("cloverup_policy_win_rates", "Two-player win rate against the expected-score "
+               "policy (simulated, 95% intervals)", "bar", duel, "policy", "simulated_win_rate",
+               None, "ci95_low", "ci95_high", xlabel="policy", ylabel="win rate vs optimal",
+               reading=f"The game solver's win policy beats the expected-score policy "
+                       f"{win_row.exact_win_rate:.2%} of the time (exact; simulated "
+                       f"{win_row.simulated_win_rate:.2%}), so playing for the score table "
+                       f"matters little in CloverUp."),
+    ]
+    tables = [
+        Table("cloverup_turn_policies", "One turn under each policy (exact)", turn_table),
+        Table("cloverup_game_policies", "Five-policy game (simulated)", game_table),
+        Table("cloverup_first_roll_clovers", "Clovers in the first roll (exact)", clovers),
+        Table("cloverup_face_weights", "One more unit of weight per face (exact)", bumps),
+        Table("cloverup_clover_weight", "Clover weight sweep (exact)", sweep),
+        Table("cloverup_seat_win_rates", "Win rate by seat (simulated)", seats),
+        Table("cloverup_matchups", "Two-player matchups against optimal", duel),
+    ]
+    notes = assumed_notes(PARAMS, values) + [
+        f"simulations: seed {seed}, {games:,} games per lineup (half for seats and matchups); "
+        "intervals are 95%; exact figures come from the dynamic-programming solvers"]
+    intro = ("CloverUp is analysed exactly for a single turn (every keep/reroll choice "
+             "solved by dynamic programming) and for two-player games (backward induction "
+             "over rounds, seats and score difference); games with more players and "
+             "policy mixes are simulated.")
+    return Section("cloverup", "CloverUp", intro, figures, tables, notes)
+
+
+# ---------------------------------------------------------------- cheat sheet
+
+def keep_table(model: Model) -> pd.DataFrame:
+    """The expected-score policy for every roll that leaves a choice, by rerolls left."""
+    policy = model.optimize(EV)[2].reshape(model.table_shape)
+    rows = []
+    for m in range(layout.N_MULTISETS):
+        if model.roll_end[m] >= 0 or model.ds_start[m]:
+            continue
+        clovers = int((layout.MULTISET_DICE[m] == layout.CLOVER).sum())
+        row = {"dice": layout.dice_label(m)}
+        for r in (1, 2, 3):
+            if r <= model.max_rerolls and (r < 3 or clovers > 0):
+                row[f"{r}{'+' if r == 3 else ''} left"] = _short(action_label(m, policy[m, r, 0]))
+            else:
+                row[f"{r}{'+' if r == 3 else ''} left"] = ""
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _short(label: str) -> str:
+    return {"stop": "stop", "reroll all": "all"}.get(label, label.replace("keep ", "keep "))
+
+
+def double_six_lines(model: Model) -> list[str]:
+    policy = model.optimize(EV)[2].reshape(model.table_shape)
+    lines = []
+    for r in range(1, min(model.max_rerolls, 4) + 1):
+        reroll = [str(x) for x in range(1, 6)
+                  if policy[layout.MULTISET_INDEX[x - 1, 5, 5], r, 1]]
+        lines.append(f"{r} reroll{'s' if r > 1 else ''} left: reroll the third die if it "
+                     f"shows {', '.join(reroll) if reroll else 'nothing (stop)'}")
+    return lines
+
+
+def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
+    model = get_model(values)
+    opt = turn_summary(model, "optimal")
+    clovers = first_roll_by_clovers(model).set_index("clovers_in_first_roll")
+    weights = ",".join(f"{w:g}" for w in values["weights"])
+    blocks = [
+        Block("Key numbers", [
+            f"Best average per turn: {opt['expected_points']:.2f} points",
+            f"At least 15 points: {opt['p_at_least_15']:.0%} of turns",
+            f"Instant win (three clovers): {opt['p_instant_win']:.2%} of turns",
+            f"A clover in the first roll: {clovers.loc['1', 'expected_points']:.1f} points "
+            f"expected, against {clovers.loc['0', 'expected_points']:.1f} with none",
+        ]),
+        Block("Always", [
+            "Clovers stay, and each one rolled gives an extra reroll.",
+            "Two clovers score 18 whatever the third die shows: keep rerolling it for the "
+            "third clover (instant win) - it costs nothing.",
+            "One clover with a 6: that is already 18 points.",
+        ]),
+        Block("Double six (6 6 and a number): sixes locked, +2 rerolls",
+              double_six_lines(model)),
+        Block("What to keep (C = clover; 'all' = reroll all three; number of rerolls left)",
+              table=keep_table(model)),
+    ]
+    assumed = "; ".join(assumed_notes(PARAMS, values))
+    return CheatSheet(
+        "CloverUp strategy card",
+        f"Play for the highest average score. Face weights 1,2,3,4,5,6,C = {weights}.",
+        blocks,
+        f"Computed exactly by dicelab. {assumed}",
+    )

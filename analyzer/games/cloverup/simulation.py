@@ -1,0 +1,338 @@
+"""CloverUp Monte Carlo: single turns checked against the exact solver, whole games with
+any lineup of policies, and paired what-if comparisons on common random numbers."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from analyzer import driver, stats
+from analyzer.errors import UserError
+from analyzer.games.cloverup.analyses import GAME_BLOCK, TURN_BLOCK, run_meta
+from analyzer.games.cloverup.model import PARAMS, Model, Policy, get_model, parse_policy
+from analyzer.output import Result
+from analyzer.params import assumed_notes
+from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, STREAM_TURNS, check_seed
+from kernels.cloverup import layout, play
+
+DEFAULT_MAX_GAMES = 10_000_000
+
+
+def _check_count(name: str, n: int) -> int:
+    if n < 1:
+        raise UserError(f"bad {name} {n}: expected a whole number of at least 1")
+    return n
+
+
+def policy_stack(model: Model, policies: Sequence[Policy]) -> tuple[np.ndarray, dict]:
+    """All tables the lineup needs, int8[T, 84, R+1, 2], and each policy's
+    ``(first_table, situational)``."""
+    tables, where, count = [], {}, 0
+    for policy in dict.fromkeys(policies):
+        if policy.kind == "win":
+            table = model.win_solution()[0]
+        else:
+            table = model.turn_policy(policy)[None, :]
+        where[policy] = (count, int(policy.kind == "win"))
+        tables.append(table.reshape(-1, *model.table_shape))
+        count += table.shape[0]
+    return np.concatenate(tables), where
+
+
+def kernel_rules(model: Model) -> tuple:
+    return (model.cdf, model.rules, model.roll_end, model.ds_start, model.stop_outcome)
+
+
+# ---------------------------------------------------------------- turns
+
+def simulate_turns(values: dict[str, Any], policy: str, turns: int, seed: int,
+                   threads: int | None = None, progress: bool = True,
+                   batch_blocks: int | None = None) -> np.ndarray:
+    """Outcome counts int64[N_OUTCOMES] of the first ``turns`` turns of ``seed``."""
+    model = get_model(values)
+    pol = parse_policy(policy)
+    driver.set_threads(threads)
+    job = driver.Job(play.turns_block,
+                     (model.turn_policy(pol).reshape(model.table_shape), *kernel_rules(model)),
+                     (layout.N_OUTCOMES,), TURN_BLOCK, check_seed(seed), STREAM_TURNS,
+                     "turns", "turns")
+    counts, _ = driver.run(job, _check_count("turn count", turns), progress, batch_blocks)
+    return counts
+
+
+def turns(values: dict[str, Any], policy: str, n_turns: int, seed: int,
+          threads: int | None = None, progress: bool = True) -> Result:
+    """Simulated turn outcomes next to the exact ones, with standard errors and z-scores."""
+    model = get_model(values)
+    pol = parse_policy(policy)
+    counts = simulate_turns(values, policy, n_turns, seed, threads, progress)
+    exact = model.outcome_distribution(pol)
+    points = model.utility(Policy("optimal", "optimal"))
+    rows = []
+    for o in range(layout.N_OUTCOMES):
+        if exact[o] == 0 and counts[o] == 0:
+            continue
+        p, se = stats.proportion_se(n_turns, counts[o])
+        exact_se = math.sqrt(exact[o] * (1 - exact[o]) / n_turns)
+        rows.append({"outcome": layout.outcome_label(o), "simulated": p, "se": exact_se,
+                     "exact": exact[o], "z": stats.z_score(p, exact_se, exact[o])})
+    mean = float(counts @ points) / n_turns
+    exact_mean = float(exact @ points)
+    sd = math.sqrt(max(float(exact @ points**2) - exact_mean**2, 0.0))
+    return Result(
+        title=f"CloverUp turns under {pol.name}: simulation against the exact solver",
+        headline={"mean_score": mean, "se": sd / math.sqrt(n_turns), "exact_mean": exact_mean,
+                  "z": stats.z_score(mean, sd / math.sqrt(n_turns), exact_mean)},
+        tables={"outcomes": pd.DataFrame(rows)},
+        meta=run_meta(values, seed, turns=n_turns, policy=pol.name),
+        notes=assumed_notes(PARAMS, values),
+    )
+
+
+# ---------------------------------------------------------------- games
+
+def lineup_of(policies: Sequence[str], players: int) -> list[Policy]:
+    """Seat i of the lineup plays ``policies[i % len(policies)]``."""
+    parsed = [parse_policy(p) for p in policies]
+    if not parsed:
+        raise UserError("no policy given; accepted: " + ", ".join(p for p in policies))
+    if len(parsed) > players:
+        raise UserError(f"{len(parsed)} policies for {players} players: give at most one "
+                        "policy per player")
+    if any(p.kind == "win" for p in parsed) and players != 2:
+        raise UserError(f"the win policy is solved for two players, not {players}; "
+                        "accepted: --players 2")
+    return [parsed[i % len(parsed)] for i in range(players)]
+
+
+def _row_stats(row: np.ndarray, players: int) -> dict[str, Any]:
+    n = float(row[play.COL_GAMES])
+    mean, se = stats.mean_se(n, float(row[play.COL_SCORE_SUM]), float(row[play.COL_SCORE_SQ]))
+    hist = stats.histogram_stats(row[play.COL_HIST:])
+    out = {"games": int(n), "mean_score": mean, "se": se, "ci95": stats.ci95(mean, se),
+           "p10": hist["p10"], "median": hist["median"], "p90": hist["p90"],
+           "instant_win_rate": row[play.COL_INSTANT_WINS] / n,
+           "triple_sixes_per_game": row[play.COL_TRIPLE_SIXES] / n}
+    if players > 1:
+        win, win_se = stats.proportion_se(n, row[play.COL_WIN_UNITS] / play.WIN_UNITS)
+        out.update(win_rate=win, win_se=win_se, win_ci95=stats.ci95(win, win_se))
+    return out
+
+
+def _by_policy(acc: np.ndarray, lineup: list[Policy]) -> dict[str, np.ndarray]:
+    merged: dict[str, np.ndarray] = {}
+    for slot, policy in enumerate(lineup):
+        rows = acc[slot].sum(axis=0)
+        merged[policy.name] = merged.get(policy.name, 0) + rows
+    return merged
+
+
+def _precise_enough(acc: np.ndarray, lineup: list[Policy], precision: float) -> bool:
+    for row in _by_policy(acc, lineup).values():
+        s = _row_stats(row, len(lineup))
+        widths = [s["ci95"][1] - s["mean_score"]]
+        if "win_ci95" in s:
+            widths.append(s["win_ci95"][1] - s["win_rate"])
+        if not all(w <= precision for w in widths):
+            return False
+    return True
+
+
+def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: int,
+               rotate: bool = True, precision: float | None = None,
+               progress: bool = True, batch_blocks: int | None = None):
+    """Run games; returns ``(accumulator int64[slot, seat, column], games_played)``."""
+    model = get_model(values)
+    stack, where = policy_stack(model, lineup)
+    seats = np.array([where[p] for p in lineup], np.int64)
+    max_total = layout.MAX_POINTS * values["rounds"]
+    job = driver.Job(play.games_block,
+                     (seats, rotate, values["rounds"], values["triple_six_effect"], stack,
+                      model.max_diff, *kernel_rules(model)),
+                     (len(lineup), len(lineup), play.COL_HIST + max_total + 1), GAME_BLOCK,
+                     check_seed(seed), STREAM_GAMES, "games", "games")
+    stop = None
+    if precision is not None:
+        if not precision > 0:
+            raise UserError(f"bad precision {precision}: expected a number above 0")
+        stop = lambda acc, done: _precise_enough(acc, lineup, precision)  # noqa: E731
+    return driver.run(job, _check_count("game count", games), progress, batch_blocks, stop)
+
+
+def exact_win_rates(values: dict[str, Any], lineup: list[Policy],
+                    rotate: bool) -> dict[str, float]:
+    """Exact win rate of each policy in a two-player lineup (empty otherwise)."""
+    if len(lineup) != 2:
+        return {}
+    model = get_model(values)
+    first = model.game_win_chance(lineup[0], lineup[1])
+    if lineup[0] == lineup[1]:
+        return {lineup[0].name: 0.5} if rotate else {}
+    if not rotate:
+        return {lineup[0].name: first, lineup[1].name: 1 - first}
+    second = model.game_win_chance(lineup[1], lineup[0])
+    return {lineup[0].name: 0.5 * (first + 1 - second),
+            lineup[1].name: 0.5 * (second + 1 - first)}
+
+
+def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: int,
+             threads: int | None = None, rotate: bool = True, precision: float | None = None,
+             progress: bool = True) -> Result:
+    """Whole games: score and win statistics per policy and per seat, with 95% intervals."""
+    players = values["players"]
+    lineup = lineup_of(policies, players)
+    used = driver.set_threads(threads)
+    cap = games
+    acc, played = play_games(values, lineup, cap, seed, rotate, precision, progress)
+    exact = exact_win_rates(values, lineup, rotate)
+    per_policy = {name: _row_stats(row, players)
+                  for name, row in _by_policy(acc, lineup).items()}
+    policy_rows, dist_rows = [], []
+    for name, row in _by_policy(acc, lineup).items():
+        s = per_policy[name]
+        record = {"policy": name, "seat_games": s["games"], "mean_score": s["mean_score"],
+                  "se": s["se"], "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1]}
+        if players > 1:
+            record.update(win_rate=s["win_rate"], win_ci95_low=s["win_ci95"][0],
+                          win_ci95_high=s["win_ci95"][1])
+            if name in exact:
+                record["exact_win_rate"] = exact[name]
+                s["exact_win_rate"] = exact[name]
+        record.update(instant_win_rate=s["instant_win_rate"],
+                      triple_sixes_per_game=s["triple_sixes_per_game"],
+                      p10=s["p10"], median=s["median"], p90=s["p90"])
+        policy_rows.append(record)
+        hist = row[play.COL_HIST:]
+        for score in np.nonzero(hist)[0]:
+            dist_rows.append({"policy": name, "score": int(score),
+                              "probability": hist[score] / hist.sum()})
+    seat_rows = []
+    for seat in range(players):
+        s = _row_stats(acc[:, seat].sum(axis=0), players)
+        seat_rows.append({"seat": seat + 1,
+                          "policy": "rotating" if rotate and len(set(lineup)) > 1
+                          else lineup[seat].name,
+                          "mean_score": s["mean_score"], "ci95_low": s["ci95"][0],
+                          "ci95_high": s["ci95"][1],
+                          **({"win_rate": s["win_rate"], "win_ci95_low": s["win_ci95"][0],
+                              "win_ci95_high": s["win_ci95"][1]} if players > 1 else {})})
+    headline = {"players": players, "games": played,
+                "policies": {name: {k: s[k] for k in ("mean_score", "ci95", "win_rate",
+                                                       "win_ci95", "exact_win_rate", "games")
+                                    if k in s}
+                             for name, s in per_policy.items()}}
+    notes = assumed_notes(PARAMS, values)
+    if precision is not None:
+        notes.append(f"ran until every 95% interval half-width was at most {precision:g} "
+                     f"(cap {cap} games): {played} games")
+    notes.append("a shared win counts as a fraction; an instant win ends the game with the "
+                 "totals reached so far")
+    return Result(
+        title=f"CloverUp games: {players} players, {played} games",
+        headline=headline,
+        tables={"policies": pd.DataFrame(policy_rows), "seats": pd.DataFrame(seat_rows),
+                "score_distribution": pd.DataFrame(dist_rows)},
+        meta=run_meta(values, seed, games=played, threads=used, rotate=rotate,
+                      lineup=[p.name for p in lineup]),
+        notes=notes,
+    )
+
+
+# ---------------------------------------------------------------- what-if
+
+PAIRED_METRICS = (
+    ("mean_score", play.PAIRED_SCORE_SUM, "mean game score per player"),
+    ("p_instant_win_game", play.PAIRED_INSTANT_WIN, "chance the game ends by three clovers"),
+    ("first_seat_win_rate", play.PAIRED_FIRST_SEAT_WIN, "first seat's win rate"),
+    ("triple_sixes_per_game", play.PAIRED_TRIPLE_SIXES, "triple sixes per game"),
+)
+
+
+def whatif(variants: Sequence[tuple[str, dict[str, Any], str]], games: int, seed: int,
+           threads: int | None = None, progress: bool = True) -> Result:
+    """Compare rule/policy variants ``(label, rule values, policy)`` on common random numbers.
+
+    The first variant is the reference; every other one gets the paired difference and its
+    95% interval. Exact single-turn values are given beside the simulated game metrics.
+    """
+    if len(variants) < 2:
+        raise UserError("what-if needs at least two variants to compare")
+    players = {v[1]["players"] for v in variants}
+    if len(players) != 1:
+        raise UserError("all what-if variants must have the same number of players")
+    n_players = players.pop()
+    used = driver.set_threads(threads)
+    models = [get_model(values) for _, values, _ in variants]
+    rmax = max(m.max_rerolls for m in models)
+    stacks, lineups, offset = [], [], 0
+    for model, (_, values, policy) in zip(models, variants):
+        lineup = lineup_of([policy], n_players)
+        stack, where = policy_stack(model, lineup)
+        padded = np.zeros((stack.shape[0], layout.N_MULTISETS, rmax + 1, 2), np.int8)
+        padded[:, :, :model.max_rerolls + 1] = stack
+        stacks.append(padded)
+        lineups.append([(where[p][0] + offset, where[p][1]) for p in lineup])
+        offset += stack.shape[0]
+    column = lambda f: np.array([f(m, v) for m, (_, v, _) in zip(models, variants)])  # noqa
+    args = (np.array(lineups, np.int64), column(lambda m, v: v["rounds"]).astype(np.int64),
+            column(lambda m, v: v["triple_six_effect"]).astype(np.int64),
+            np.concatenate(stacks), column(lambda m, v: m.max_diff).astype(np.int64),
+            np.stack([m.cdf for m in models]), np.stack([m.rules for m in models]),
+            np.stack([m.roll_end for m in models]), np.stack([m.ds_start for m in models]),
+            np.stack([m.stop_outcome for m in models]))
+    n_var = len(variants)
+    job = driver.Job(play.paired_block, args, (n_var + 1, n_var, play.N_PAIRED), GAME_BLOCK,
+                     check_seed(seed), STREAM_PAIRED, "what-if games", "games")
+    acc, played = driver.run(job, _check_count("game count", games), progress)
+    return _whatif_result(variants, models, acc, played, n_players, seed, used)
+
+
+def _whatif_result(variants, models, acc, n, n_players, seed, used) -> Result:
+    rows = []
+    scale = {play.PAIRED_SCORE_SUM: 1 / n_players, play.PAIRED_INSTANT_WIN: 1.0,
+             play.PAIRED_FIRST_SEAT_WIN: 1 / play.WIN_UNITS, play.PAIRED_TRIPLE_SIXES: 1.0}
+    ref_turn = None
+    for v, (model, (label, values, policy)) in enumerate(zip(models, variants)):
+        pol = parse_policy(policy)
+        row: dict[str, Any] = {"variant": label, "policy": pol.name}
+        if pol.kind != "win":
+            turn_ev = model.expected_points(pol)
+            row["exact_turn_score"] = turn_ev
+            ref_turn = turn_ev if v == 0 else ref_turn
+            if v > 0 and ref_turn is not None:
+                row["exact_turn_score_diff"] = turn_ev - ref_turn
+        for name, k, _ in PAIRED_METRICS:
+            c = scale[k]
+            mean, se = stats.mean_se(n, acc[0, v, k] * c, acc[1 + v, v, k] * c * c)
+            row[name] = mean
+            row[f"{name}_ci95"] = stats.ci95(mean, se)
+            if v > 0:
+                d, dse = stats.paired_difference(n, acc[0, 0, k] * c, acc[0, v, k] * c,
+                                                 acc[1, 0, k] * c * c, acc[1 + v, v, k] * c * c,
+                                                 acc[1, v, k] * c * c)
+                row[f"{name}_diff"] = d
+                row[f"{name}_diff_ci95"] = stats.ci95(d, dse)
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    notes = [f"{label}: {policy} with " + ", ".join(
+        f"{k}={v}" for k, v in values.items() if k in _changed(variants[0][1], values))
+        for label, values, policy in variants[1:]]
+    notes.append("differences are paired: every variant plays the same games on the same "
+                 "random numbers (common random numbers); intervals are 95%")
+    notes += assumed_notes(PARAMS, variants[0][1])
+    return Result(
+        title=f"CloverUp what-if: {len(variants)} variants, {n} games each",
+        headline={"games": n, "players": n_players,
+                  "variants": {r["variant"]: {k: r[k] for k in r if k != "variant"}
+                               for r in rows}},
+        tables={"variants": table},
+        meta=run_meta(variants[0][1], seed, games=n, threads=used),
+        notes=notes,
+    )
+
+
+def _changed(base: dict[str, Any], other: dict[str, Any]) -> set[str]:
+    return {k for k in other if other[k] != base.get(k)}

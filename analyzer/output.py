@@ -1,0 +1,131 @@
+"""Results as one object, written as a text table, CSV, JSON or Markdown.
+
+A ``Result`` has a title, headline figures (top-level keys of the JSON document), named
+tables (DataFrames), the run metadata (rule parameters, seed, sample size) and notes (for
+example, which rule parameters are assumed). Files are written atomically: a failed run
+leaves no partial file behind.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from analyzer.errors import UserError
+
+FORMATS = ("table", "csv", "json", "markdown")
+
+
+@dataclass
+class Result:
+    title: str
+    headline: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, Any] = field(default_factory=dict)  # name -> pandas.DataFrame
+    meta: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def _clean(value: Any) -> Any:
+    """JSON-safe copies of numpy scalars, tuples and NaN."""
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _fmt_scalar(value: Any, digits: int = 6) -> str:
+    if isinstance(value, float):
+        return f"{value:.{digits}g}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_fmt_scalar(v, digits) for v in value) + "]"
+    return str(value)
+
+
+def _markdown_table(df: Any) -> str:
+    cols = [str(c) for c in df.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for row in df.itertuples(index=False):
+        lines.append("| " + " | ".join(_fmt_scalar(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+def render(result: Result, fmt: str) -> str:
+    """The whole result as text in one of ``FORMATS``."""
+    if fmt == "json":
+        doc = {"title": result.title, **result.headline, "meta": result.meta,
+               "notes": result.notes,
+               "tables": {name: df.to_dict(orient="records")
+                          for name, df in result.tables.items()}}
+        return json.dumps(_clean(doc), indent=2) + "\n"
+    if fmt == "csv":
+        parts = []
+        for name, df in result.tables.items():
+            parts.append(f"# {name}\n" + df.to_csv(index=False))
+        return "\n".join(parts)
+    flat = {k: v for k, v in result.headline.items() if not isinstance(v, dict)}
+    meta = ", ".join(f"{k}={_fmt_scalar(v)}" for k, v in result.meta.items()
+                     if not isinstance(v, dict))
+    if fmt == "markdown":
+        out = [f"# {result.title}", ""]
+        out += [f"- **{k}**: {_fmt_scalar(v, 10)}" for k, v in flat.items()]
+        out += ["", f"_{meta}_", ""] if meta else [""]
+        for name, df in result.tables.items():
+            out += [f"## {name}", "", _markdown_table(df), ""]
+        out += [f"> {note}" for note in result.notes]
+        return "\n".join(out) + "\n"
+    out = [result.title, "=" * len(result.title)]
+    out += [f"{k}: {_fmt_scalar(v, 10)}" for k, v in flat.items()]
+    if meta:
+        out.append(f"({meta})")
+    for name, df in result.tables.items():
+        out += ["", f"{name}:", df.to_string(index=False, float_format=lambda x: f"{x:.6g}")]
+    if result.notes:
+        out += [""] + [f"note: {n}" for n in result.notes]
+    return "\n".join(out) + "\n"
+
+
+def check_writable(path: str | Path) -> Path:
+    """Fail early, with one line, if ``path`` cannot be written."""
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise UserError(f"output path {str(path)!r} is a directory; give a file name")
+    if not parent.is_dir():
+        raise UserError(f"cannot write {str(path)!r}: folder {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UserError(f"cannot write {str(path)!r}: permission denied")
+    return path
+
+
+def write_atomic(path: str | Path, data: str | bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder."""
+    path = check_writable(path)
+    mode = "wb" if isinstance(data, bytes) else "w"
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def emit(result: Result, fmt: str, output: str | None) -> None:
+    """Print the result or write it to ``output``."""
+    text = render(result, fmt)
+    if output:
+        write_atomic(output, text)
+    else:
+        print(text, end="")

@@ -1,0 +1,185 @@
+"""Rule parameters: declared per game with validated defaults, overridden by a TOML file
+(``--rules FILE.toml``) and then by ``--set key=value``.
+
+A parameter marked ``assumed`` is a default that the rules page chose where the source text
+is silent or vague; every output that depends on one says so.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from analyzer.errors import UserError
+
+
+@dataclass(frozen=True)
+class Param:
+    """One rule parameter.
+
+    ``kind`` is ``int``, ``float``, ``bool`` or ``weights`` (``size`` non-negative numbers
+    with a positive sum). ``low``/``high`` bound numbers inclusively.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    low: float | None = None
+    high: float | None = None
+    size: int = 0
+    assumed: bool = False
+
+    def accepted(self) -> str:
+        """What values are accepted, for error messages and ``dicelab rules``."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "weights":
+            return f"{self.size} comma-separated non-negative numbers with a positive sum"
+        lo = "" if self.low is None else f">= {self.low:g}"
+        hi = "" if self.high is None else f"<= {self.high:g}"
+        bounds = " and ".join(b for b in (lo, hi) if b)
+        noun = "a whole number" if self.kind == "int" else "a number"
+        return f"{noun} {bounds}".strip()
+
+    def _fail(self, value: Any) -> UserError:
+        return UserError(f"bad value {value!r} for {self.name}: expected {self.accepted()}")
+
+    def parse(self, text: str) -> Any:
+        """Validate a value given as text (``--set`` and CLI options)."""
+        text = text.strip()
+        if self.kind == "bool":
+            lowered = text.lower()
+            if lowered in ("true", "yes", "on", "1"):
+                return True
+            if lowered in ("false", "no", "off", "0"):
+                return False
+            raise self._fail(text)
+        if self.kind == "weights":
+            try:
+                values = [float(part) for part in text.split(",")]
+            except ValueError:
+                raise self._fail(text) from None
+            return self.validate(values)
+        try:
+            number = int(text) if self.kind == "int" else float(text)
+        except ValueError:
+            raise self._fail(text) from None
+        return self.validate(number)
+
+    def validate(self, value: Any) -> Any:
+        """Validate a typed value (TOML files, Python callers); returns the clean value."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise self._fail(value)
+            return value
+        if self.kind == "weights":
+            if isinstance(value, str):
+                return self.parse(value)
+            try:
+                values = tuple(float(v) for v in value)
+            except (TypeError, ValueError):
+                raise self._fail(value) from None
+            if (
+                len(values) != self.size
+                or any(not math.isfinite(v) or v < 0 for v in values)
+                or sum(values) <= 0
+            ):
+                raise self._fail(",".join(f"{v:g}" for v in values))
+            return values
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self._fail(value)
+        if self.kind == "int":
+            if value != int(value):
+                raise self._fail(value)
+            value = int(value)
+        else:
+            value = float(value)
+            if not math.isfinite(value):
+                raise self._fail(value)
+        if (self.low is not None and value < self.low) or (
+            self.high is not None and value > self.high
+        ):
+            raise self._fail(value)
+        return value
+
+    def show(self, value: Any) -> str:
+        """A value as the user would type it."""
+        if self.kind == "bool":
+            return "true" if value else "false"
+        if self.kind == "weights":
+            return ",".join(f"{v:g}" for v in value)
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _index(params: Iterable[Param]) -> dict[str, Param]:
+    return {p.name: p for p in params}
+
+
+def defaults(params: Iterable[Param]) -> dict[str, Any]:
+    """The default value of every parameter."""
+    return {p.name: p.default for p in params}
+
+
+def parse_assignment(text: str) -> tuple[str, str]:
+    """Split ``key=value``; a ``UserError`` if there is no ``=``."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise UserError(f"bad setting {text!r}: expected key=value, e.g. rounds=7")
+    return key.strip().replace("-", "_"), value
+
+
+def load_rules_file(path: str | Path, params: Iterable[Param]) -> dict[str, Any]:
+    """Read and validate a TOML file of parameter values (top-level ``key = value``)."""
+    known = _index(params)
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"rules file {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read rules file {str(path)!r}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"rules file {str(path)!r} is not valid TOML: {exc}") from None
+    values = {}
+    for key, value in data.items():
+        name = key.replace("-", "_")
+        if name not in known:
+            raise UserError(
+                f"unknown rule parameter {key!r} in {str(path)!r}; accepted: {', '.join(known)}"
+            )
+        values[name] = known[name].validate(value)
+    return values
+
+
+def resolve(
+    params: Iterable[Param],
+    rules_file: str | Path | None = None,
+    assignments: Iterable[str] = (),
+    overrides: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Defaults, then the rules file, then ``key=value`` assignments, then typed overrides."""
+    params = tuple(params)
+    known = _index(params)
+    values = defaults(params)
+    if rules_file is not None:
+        values.update(load_rules_file(rules_file, params))
+    for text in assignments:
+        name, raw = parse_assignment(text)
+        if name not in known:
+            raise UserError(f"unknown rule parameter {name!r}; accepted: {', '.join(known)}")
+        values[name] = known[name].parse(raw)
+    for name, value in (overrides or {}).items():
+        values[name] = known[name].validate(value)
+    return values
+
+
+def assumed_notes(params: Iterable[Param], values: dict[str, Any]) -> list[str]:
+    """One line per assumed parameter that the result depends on."""
+    return [
+        f"{p.name} = {p.show(values[p.name])} is an assumed rule parameter: {p.help}"
+        for p in params
+        if p.assumed
+    ]

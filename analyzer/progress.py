@@ -1,0 +1,46 @@
+"""A small progress bar on stderr, shown only when stderr is a terminal."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+class Progress:
+    """``with Progress(total, label) as bar: bar.advance(n)``; silent when disabled."""
+
+    def __init__(self, total: int, label: str, enabled: bool = True, unit: str = "items"):
+        self.total = max(int(total), 1)
+        self.label = label
+        self.unit = unit
+        self.done = 0
+        self.enabled = enabled and sys.stderr.isatty()
+        self.start = time.perf_counter()
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def advance(self, n: int) -> None:
+        self.done += int(n)
+        if not self.enabled:
+            return
+        frac = min(self.done / self.total, 1.0)
+        rate = self.done / max(time.perf_counter() - self.start, 1e-9)
+        bar = "#" * int(frac * 30)
+        sys.stderr.write(
+            f"\r{self.label} [{bar:<30}] {frac:6.1%} {_si(self.done)} {self.unit}"
+            f" ({_si(rate)}/s)"
+        )
+        sys.stderr.flush()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _si(x: float) -> str:
+    for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if x >= size:
+            return f"{x / size:.1f}{unit}"
+    return f"{x:.0f}"

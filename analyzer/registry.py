@@ -1,0 +1,60 @@
+"""The game registry: static facts about every game, and lazy loading of its analyzer module.
+
+Importing this module imports neither numba nor pandas, so ``dicelab --help`` and
+``dicelab games`` stay fast. Adding a game means adding one ``GameSpec`` to ``GAMES``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+from analyzer.errors import UserError
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the registry knows about a game without importing it."""
+
+    id: str
+    title: str
+    module: str  # the analyzer module, e.g. "analyzer.games.cloverup"
+    min_players: int
+    max_players: int
+    summary: str
+
+    @property
+    def rules_doc(self) -> str:
+        return f"shared/rules/{self.id}.md"
+
+    def load(self) -> ModuleType:
+        """Import and return the game's analyzer module."""
+        return importlib.import_module(self.module)
+
+
+CLOVERUP = GameSpec(
+    id="cloverup",
+    title="CloverUp",
+    module="analyzer.games.cloverup",
+    min_players=1,
+    max_players=6,
+    summary="three weighted seven-outcome dice, clovers, double and triple sixes",
+)
+
+GAMES: dict[str, GameSpec] = {spec.id: spec for spec in (CLOVERUP,)}
+
+
+def available_games() -> list[str]:
+    """Ids of all registered games, in registry order."""
+    return list(GAMES)
+
+
+def get_game(game_id: str) -> GameSpec:
+    """The spec of ``game_id``; a ``UserError`` naming the valid ids otherwise."""
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise UserError(
+            f"unknown game {game_id!r}; available games: {', '.join(GAMES)}"
+        ) from None

@@ -1,0 +1,36 @@
+"""Seeds: one root seed, one independent uint64 key per fixed-size block of work.
+
+Block ``b`` of a run with root seed ``seed`` and purpose ``stream`` gets the key from
+``SeedSequence(seed, spawn_key=(stream, b))`` (the b-th child of the stream's sequence).
+Block sizes are constants, never derived from the thread count or batch size, so the
+first N items of a run are the same whatever the machine, threads or batching.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+DEFAULT_SEED = 20261129
+
+# purposes: independent streams for different kinds of work under one seed
+STREAM_TURNS = 1
+STREAM_GAMES = 2
+STREAM_PAIRED = 3
+
+
+def block_keys(seed: int, stream: int, first_block: int, n_blocks: int) -> np.ndarray:
+    """uint64[n_blocks] keys of blocks ``first_block ..`` of a stream."""
+    keys = np.empty(n_blocks, np.uint64)
+    for i in range(n_blocks):
+        seq = np.random.SeedSequence(seed, spawn_key=(stream, first_block + i))
+        keys[i] = seq.generate_state(1, np.uint64)[0]
+    return keys
+
+
+def check_seed(seed: int) -> int:
+    """Seeds are non-negative integers (what ``SeedSequence`` accepts)."""
+    from analyzer.errors import UserError
+
+    if seed < 0:
+        raise UserError(f"bad seed {seed}: expected a non-negative whole number")
+    return seed

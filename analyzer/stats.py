@@ -1,0 +1,70 @@
+"""Estimates with honest error bars, from the integer sums the kernels accumulate."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+
+def mean_se(n: float, total: float, total_sq: float) -> tuple[float, float]:
+    """Sample mean and its standard error from a count, a sum and a sum of squares."""
+    if n <= 0:
+        return math.nan, math.nan
+    mean = total / n
+    if n < 2:
+        return mean, math.nan
+    var = max(total_sq / n - mean * mean, 0.0) * n / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def proportion_se(n: float, hits: float) -> tuple[float, float]:
+    """A proportion and its standard error (hits may be fractional, e.g. shared wins)."""
+    if n <= 0:
+        return math.nan, math.nan
+    p = hits / n
+    return p, math.sqrt(max(p * (1 - p), 0.0) / max(n - 1, 1))
+
+
+def ci95(mean: float, se: float) -> list[float]:
+    """The normal-approximation 95% interval ``[mean - z*se, mean + z*se]``."""
+    return [mean - Z95 * se, mean + Z95 * se]
+
+
+def histogram_stats(hist: np.ndarray) -> dict[str, float]:
+    """Mean, standard error, standard deviation and quartiles of an integer histogram
+    whose bin i counts the value i."""
+    hist = np.asarray(hist, dtype=np.float64)
+    n = hist.sum()
+    values = np.arange(hist.shape[0], dtype=np.float64)
+    mean, se = mean_se(n, float(hist @ values), float(hist @ values**2))
+    cdf = np.cumsum(hist) / max(n, 1)
+
+    def quantile(q: float) -> float:
+        return float(np.searchsorted(cdf, q - 1e-12))
+
+    return {
+        "n": n,
+        "mean": mean,
+        "se": se,
+        "sd": se * math.sqrt(n) if n > 0 else math.nan,
+        "p10": quantile(0.10),
+        "median": quantile(0.5),
+        "p90": quantile(0.90),
+    }
+
+
+def paired_difference(n: float, sum_a: float, sum_b: float, sq_a: float, sq_b: float,
+                      cross: float) -> tuple[float, float]:
+    """Mean and standard error of ``b - a`` from paired sums: ``sq_*`` are sums of squares
+    and ``cross`` the sum of products ``a*b`` over the same ``n`` samples."""
+    return mean_se(n, sum_b - sum_a, sq_a + sq_b - 2 * cross)
+
+
+def z_score(estimate: float, se: float, exact: float) -> float:
+    """How many standard errors an estimate is from an exact value."""
+    if se == 0:
+        return 0.0 if estimate == exact else math.inf
+    return (estimate - exact) / se

@@ -1,0 +1,246 @@
+"""CloverUp play loops: one turn, one whole game, and the per-block accumulators that the
+shared driver (:mod:`kernels.driver`) runs in parallel. Only this module draws dice.
+
+Policies are int8 tables ``policies[table, multiset, rerolls_left, double_six]`` holding a
+reroll mask over the sorted dice (0 = stop). A seat's policy is a row of ``seat_policy``
+(int64[2]): ``(first_table, situational)``. A static policy always uses ``first_table``; a
+situational one (the two-player game solver's) uses ``first_table + situation(...)``, see
+:func:`situation_index`.
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.cloverup.layout import (
+    CLOVER,
+    INSTANT_WIN,
+    MAX_POINTS,
+    MULTISET_INDEX,
+    N_OUTCOMES,
+    RULE_BASE_REROLLS,
+    RULE_CLOVER_BONUS,
+    RULE_DOUBLE_SIX_BONUS,
+    TRIPLE_SIX,
+)
+from kernels.rng import draw_index, turn_stream, uniform
+
+WIN_UNITS = 60  # a game's win is split in 60ths so that ties of up to 6 players stay integers
+
+# columns of the game accumulator, then the score histogram
+COL_GAMES = 0
+COL_SCORE_SUM = 1
+COL_SCORE_SQ = 2
+COL_WIN_UNITS = 3
+COL_INSTANT_WINS = 4
+COL_TRIPLE_SIXES = 5
+COL_HIST = 6
+
+
+@njit(cache=True)
+def situation_index(rnd, seat, diff, opp_round_score, max_diff):
+    """Index of a two-player game situation (all ints): round (0-based), seat in turn order,
+    own running total minus the opponent's (clipped to +-max_diff), the opponent's score
+    this round if they already played (else 0)."""
+    d = min(max(diff, -max_diff), max_diff) + max_diff
+    return ((rnd * 2 + seat) * (2 * max_diff + 1) + d) * (MAX_POINTS + 1) + opp_round_score
+
+
+@njit(cache=True)
+def play_turn(stream, policy, cdf, rules, roll_end, ds_start, stop_outcome):
+    """Play one turn; returns its outcome code (``layout``).
+
+    ``stream``: uint64 turn stream; ``policy``: int8[84, R+1, 2]; ``cdf``: float64[7];
+    ``rules``: int64[N_RULES]; ``roll_end``, ``ds_start``, ``stop_outcome``: int64[84].
+    """
+    d0 = draw_index(cdf, uniform(stream, 0)) + 1
+    d1 = draw_index(cdf, uniform(stream, 1)) + 1
+    d2 = draw_index(cdf, uniform(stream, 2)) + 1
+    new_clovers = (d0 == CLOVER) + (d1 == CLOVER) + (d2 == CLOVER)
+    rerolls = rules[RULE_BASE_REROLLS]
+    double_six = 0
+    roll = 0
+    while True:
+        if d0 > d1:
+            d0, d1 = d1, d0
+        if d1 > d2:
+            d1, d2 = d2, d1
+        if d0 > d1:
+            d0, d1 = d1, d0
+        m = MULTISET_INDEX[d0 - 1, d1 - 1, d2 - 1]
+        rerolls += rules[RULE_CLOVER_BONUS] * new_clovers
+        if roll_end[m] >= 0:
+            return roll_end[m]
+        if double_six == 0 and ds_start[m] == 1:
+            double_six = 1
+            rerolls += rules[RULE_DOUBLE_SIX_BONUS]
+        if rerolls <= 0:
+            return stop_outcome[m]
+        mask = policy[m, rerolls, double_six]
+        if mask == 0:
+            return stop_outcome[m]
+        rerolls -= 1
+        roll += 1
+        slot = 4 * roll
+        new_clovers = 0
+        if mask & 1:
+            d0 = draw_index(cdf, uniform(stream, slot)) + 1
+            new_clovers += d0 == CLOVER
+        if mask & 2:
+            d1 = draw_index(cdf, uniform(stream, slot + 1)) + 1
+            new_clovers += d1 == CLOVER
+        if mask & 4:
+            d2 = draw_index(cdf, uniform(stream, slot + 2)) + 1
+            new_clovers += d2 == CLOVER
+
+
+@njit(cache=True)
+def turns_block(key, n_turns, out, policy, cdf, rules, roll_end, ds_start, stop_outcome):
+    """Play ``n_turns`` independent turns of block ``key``; add the outcome counts to
+    ``out`` (int64[N_OUTCOMES])."""
+    for t in range(n_turns):
+        o = play_turn(turn_stream(key, t, 0), policy, cdf, rules, roll_end, ds_start,
+                      stop_outcome)
+        out[o] += 1
+
+
+@njit(cache=True)
+def _turn_points(outcome, instant_win_points):
+    if outcome == TRIPLE_SIX:
+        return 18
+    if outcome == INSTANT_WIN:
+        return instant_win_points
+    return outcome
+
+
+@njit(cache=True)
+def play_game(key, game, lineup, rounds, triple_six_effect, policies, max_diff, cdf, rules,
+              roll_end, ds_start, stop_outcome, totals, round_scores, triple_sixes):
+    """Play one game; fills ``totals`` and ``triple_sixes`` (int64[n_players] each: final
+    scores and triple sixes rolled per seat) and returns the seat that won instantly, or -1.
+
+    ``lineup``: int64[n_players, 2] seat policies in turn order; ``round_scores``:
+    int64[n_players] scratch.
+    """
+    n = lineup.shape[0]
+    totals[:] = 0
+    triple_sixes[:] = 0
+    for rnd in range(rounds):
+        round_scores[:] = 0
+        for seat in range(n):
+            table = lineup[seat, 0]
+            if lineup[seat, 1]:
+                opp = 1 - seat
+                diff = totals[seat] - totals[opp] - round_scores[opp]
+                table += situation_index(rnd, seat, diff, round_scores[opp], max_diff)
+            o = play_turn(turn_stream(key, game, rnd * n + seat), policies[table], cdf, rules,
+                          roll_end, ds_start, stop_outcome)
+            if o == INSTANT_WIN:
+                for j in range(n):
+                    totals[j] += round_scores[j]
+                return seat
+            round_scores[seat] = _turn_points(o, 0)
+            if o == TRIPLE_SIX:
+                triple_sixes[seat] += 1
+                if triple_six_effect:
+                    for j in range(seat):
+                        round_scores[j] = 0
+                    break
+        for j in range(n):
+            totals[j] += round_scores[j]
+    return -1
+
+
+@njit(cache=True)
+def award_wins(totals, instant_winner, wins):
+    """Split ``WIN_UNITS`` among the winners into ``wins`` (int64[n]); returns nothing."""
+    wins[:] = 0
+    if instant_winner >= 0:
+        wins[instant_winner] = WIN_UNITS
+        return
+    best = totals.max()
+    tied = 0
+    for j in range(totals.shape[0]):
+        tied += totals[j] == best
+    for j in range(totals.shape[0]):
+        if totals[j] == best:
+            wins[j] = WIN_UNITS // tied
+
+
+@njit(cache=True)
+def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, policies,
+                max_diff, cdf, rules, roll_end, ds_start, stop_outcome):
+    """Play ``n_games`` games of block ``key`` and accumulate into ``out``
+    (int64[n_players slots, n_players seats, COL_HIST + max_total + 1]).
+
+    ``lineup``: int64[n_players, 2], the policies of the lineup slots; with ``rotate`` the
+    slots move one seat on every game so each policy sits in every seat equally often.
+    """
+    n = lineup.shape[0]
+    seated = np.empty_like(lineup)
+    slot_of = np.empty(n, np.int64)
+    totals = np.empty(n, np.int64)
+    scratch = np.empty(n, np.int64)
+    wins = np.empty(n, np.int64)
+    t6 = np.empty(n, np.int64)
+    for g in range(n_games):
+        shift = g % n if rotate else 0
+        for seat in range(n):
+            slot_of[seat] = (seat + shift) % n
+            seated[seat, 0] = lineup[slot_of[seat], 0]
+            seated[seat, 1] = lineup[slot_of[seat], 1]
+        winner = play_game(key, g, seated, rounds, triple_six_effect, policies, max_diff, cdf,
+                           rules, roll_end, ds_start, stop_outcome, totals, scratch, t6)
+        award_wins(totals, winner, wins)
+        for seat in range(n):
+            row = out[slot_of[seat], seat]
+            s = totals[seat]
+            row[COL_GAMES] += 1
+            row[COL_SCORE_SUM] += s
+            row[COL_SCORE_SQ] += s * s
+            row[COL_WIN_UNITS] += wins[seat]
+            row[COL_INSTANT_WINS] += winner == seat
+            row[COL_TRIPLE_SIXES] += t6[seat]
+            row[COL_HIST + s] += 1
+
+
+# metrics of one game compared across rule variants (paired_block)
+PAIRED_SCORE_SUM = 0  # all players' points added up
+PAIRED_INSTANT_WIN = 1  # 1 if the game ended by three clovers
+PAIRED_FIRST_SEAT_WIN = 2  # win units of the first seat
+PAIRED_TRIPLE_SIXES = 3
+N_PAIRED = 4
+
+
+@njit(cache=True)
+def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies, max_diff,
+                 cdf, rules, roll_end, ds_start, stop_outcome):
+    """Play every game of block ``key`` once under each of V rule variants, on the same
+    random numbers, and accumulate sums and cross products of the game metrics.
+
+    Variant arrays carry a leading axis V: ``lineups`` int64[V, n, 2], ``rounds``,
+    ``triple_six_effect``, ``max_diff`` int64[V], ``cdf`` float64[V, 7], ``rules``
+    int64[V, N_RULES], ``roll_end``, ``ds_start``, ``stop_outcome`` int64[V, 84].
+    ``out``: int64[V + 1, V, N_PAIRED]; row 0 holds the sums, row 1 + v the products
+    with variant v.
+    """
+    n_var, n = lineups.shape[0], lineups.shape[1]
+    totals = np.empty(n, np.int64)
+    scratch = np.empty(n, np.int64)
+    wins = np.empty(n, np.int64)
+    t6 = np.empty(n, np.int64)
+    x = np.empty((n_var, N_PAIRED), np.int64)
+    for g in range(n_games):
+        for v in range(n_var):
+            winner = play_game(key, g, lineups[v], rounds[v], triple_six_effect[v], policies,
+                               max_diff[v], cdf[v], rules[v], roll_end[v], ds_start[v],
+                               stop_outcome[v], totals, scratch, t6)
+            award_wins(totals, winner, wins)
+            x[v, PAIRED_SCORE_SUM] = totals.sum()
+            x[v, PAIRED_INSTANT_WIN] = winner >= 0
+            x[v, PAIRED_FIRST_SEAT_WIN] = wins[0]
+            x[v, PAIRED_TRIPLE_SIXES] = t6.sum()
+        for v in range(n_var):
+            for k in range(N_PAIRED):
+                out[0, v, k] += x[v, k]
+                for w in range(n_var):
+                    out[1 + v, w, k] += x[v, k] * x[w, k]

@@ -1,0 +1,56 @@
+"""Counter-based random numbers for the play loops.
+
+Every random number is a pure function of ``(key, game, turn, slot)``:
+
+* ``key`` is a uint64 drawn by :mod:`analyzer.seeding` from ``numpy.random.SeedSequence`` for
+  one fixed-size block of games, so blocks are independent streams;
+* ``game`` is the game's index inside its block, ``turn`` the turn inside the game, ``slot``
+  the draw inside the turn (roll number and die position).
+
+Because nothing depends on which thread runs a game, results are bit-identical for any
+thread count, and two policies (or two rule variants) that meet the same ``(game, turn, slot)``
+see the same number: common random numbers. The mixer is splitmix64's finaliser.
+"""
+
+import numpy as np
+from numba import njit
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@njit(cache=True, inline="always")
+def mix64(x):
+    """splitmix64 finaliser. ``x``: uint64 -> uint64 (a bijection)."""
+    x = (x ^ (x >> np.uint64(30))) * _M1
+    x = (x ^ (x >> np.uint64(27))) * _M2
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def turn_stream(key, game, turn):
+    """Seed of the private stream of one turn. All arguments are integers; returns uint64."""
+    x = mix64(np.uint64(key) ^ mix64(np.uint64(game) * _GOLDEN + np.uint64(1)))
+    return mix64(x + np.uint64(turn) * _GOLDEN)
+
+
+@njit(cache=True, inline="always")
+def uniform(stream, slot):
+    """The ``slot``-th uniform float64 in [0, 1) of a turn stream (53 random bits)."""
+    h = mix64(stream + (np.uint64(slot) + np.uint64(1)) * _GOLDEN)
+    return np.float64(h >> np.uint64(11)) * _TO_UNIT
+
+
+@njit(cache=True, inline="always")
+def draw_index(cdf, u):
+    """Index of the first ``cdf`` entry above ``u``.
+
+    ``cdf``: float64[k], increasing, last entry exactly 1.0; ``u``: float64 in [0, 1).
+    """
+    i = 0
+    last = cdf.shape[0] - 1
+    while i < last and u >= cdf[i]:
+        i += 1
+    return i
