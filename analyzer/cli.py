@@ -14,13 +14,13 @@ from pathlib import Path
 import click
 
 from analyzer import __version__
-from analyzer.cli_options import early_output_check, output_options, rule_values, rules_options
+from analyzer.cli_options import StrictGroup, early_output_check, output_options, rule_values, rules_options
 from analyzer.errors import UserError
 from analyzer.registry import GAMES, available_games, get_game
 from analyzer.seeding import DEFAULT_SEED
 
 
-class GameGroup(click.Group):
+class GameGroup(StrictGroup):
     """Lists every registered game as a subcommand, importing it only when it runs."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -30,6 +30,21 @@ class GameGroup(click.Group):
         if name in GAMES:
             return GAMES[name].load().commands()
         return super().get_command(ctx, name)
+
+    def main(self, args=None, prog_name=None, **extra):  # type: ignore[override]
+        """Run, turning every input error into one line on stderr and exit status 2."""
+        extra.pop("standalone_mode", None)
+        try:
+            code = super().main(args=args, prog_name=prog_name or "dicelab",
+                                standalone_mode=False, **extra)
+        except (UserError, click.ClickException) as exc:
+            message = exc.format_message() if isinstance(exc, click.ClickException) else exc
+            click.echo(f"dicelab: error: {message}", err=True)
+            sys.exit(2)
+        except click.exceptions.Abort:
+            click.echo("dicelab: aborted", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         generic = [(n, self.commands[n].get_short_help_str(60)) for n in super().list_commands(ctx)]
@@ -147,15 +162,6 @@ def cheatsheet(game: str, output: str, rules_file: str | None,
     click.echo(f"wrote {output}")
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the CLI, turning every input error into one line and exit 2."""
-    try:
-        code = cli.main(args=argv, prog_name="dicelab", standalone_mode=False)
-    except (UserError, click.UsageError) as exc:
-        message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
-        click.echo(f"dicelab: error: {message}", err=True)
-        sys.exit(2)
-    except click.exceptions.Abort:
-        click.echo("dicelab: aborted", err=True)
-        sys.exit(1)
-    sys.exit(code if isinstance(code, int) else 0)
+def main() -> None:
+    """Console entry point (``dicelab``, ``python -m analyzer``)."""
+    cli.main()

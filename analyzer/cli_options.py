@@ -7,9 +7,20 @@ from typing import Any, Callable, Iterable
 
 import click
 
+from analyzer.errors import UserError
 from analyzer.output import FORMATS, check_writable
 from analyzer.params import Param, resolve
 from analyzer.seeding import DEFAULT_SEED
+
+
+class StrictGroup(click.Group):
+    """A command group whose unknown-command error lists the accepted commands."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):  # type: ignore[override]
+        if args and not args[0].startswith("-") and args[0] not in self.list_commands(ctx):
+            raise UserError(f"unknown command {args[0]!r}; accepted: "
+                            f"{', '.join(self.list_commands(ctx))}")
+        return super().resolve_command(ctx, args)
 
 
 def _stack(*decorators: Callable) -> Callable:

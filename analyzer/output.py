@@ -19,6 +19,7 @@ from typing import Any
 from analyzer.errors import UserError
 
 FORMATS = ("table", "csv", "json", "markdown")
+TEXT_ROWS = 60  # longer tables are cut in the plain-text format
 
 
 @dataclass
@@ -88,7 +89,10 @@ def render(result: Result, fmt: str) -> str:
     if meta:
         out.append(f"({meta})")
     for name, df in result.tables.items():
-        out += ["", f"{name}:", df.to_string(index=False, float_format=lambda x: f"{x:.6g}")]
+        shown = df if len(df) <= TEXT_ROWS else df.head(TEXT_ROWS)
+        out += ["", f"{name}:", shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")]
+        if len(df) > TEXT_ROWS:
+            out.append(f"... {len(df) - TEXT_ROWS} more rows (all of them with --format csv)")
     if result.notes:
         out += [""] + [f"note: {n}" for n in result.notes]
     return "\n".join(out) + "\n"

@@ -29,11 +29,18 @@ def mix64(x):
     return x ^ (x >> np.uint64(31))
 
 
+MAX_TURNS_PER_GAME = 4096
+
+
 @njit(cache=True, inline="always")
 def turn_stream(key, game, turn):
-    """Seed of the private stream of one turn. All arguments are integers; returns uint64."""
-    x = mix64(np.uint64(key) ^ mix64(np.uint64(game) * _GOLDEN + np.uint64(1)))
-    return mix64(x + np.uint64(turn) * _GOLDEN)
+    """Seed of the private stream of one turn (``turn < MAX_TURNS_PER_GAME``).
+
+    All arguments are integers; returns uint64. Distinct ``(game, turn)`` give distinct
+    counters ``game * 4096 + turn``, and the mixer is a bijection, so streams never coincide.
+    """
+    counter = np.uint64(game) * np.uint64(MAX_TURNS_PER_GAME) + np.uint64(turn)
+    return mix64(np.uint64(key) + (counter + np.uint64(1)) * _GOLDEN)
 
 
 @njit(cache=True, inline="always")
@@ -43,14 +50,26 @@ def uniform(stream, slot):
     return np.float64(h >> np.uint64(11)) * _TO_UNIT
 
 
-@njit(cache=True, inline="always")
-def draw_index(cdf, u):
-    """Index of the first ``cdf`` entry above ``u``.
+GUIDE_SIZE = 64
 
-    ``cdf``: float64[k], increasing, last entry exactly 1.0; ``u``: float64 in [0, 1).
+
+def make_die(cdf):
+    """A weighted die for ``draw``: float64[k + GUIDE_SIZE], the cdf then a guide table.
+
+    ``cdf``: float64[k], non-decreasing, last entry exactly 1.0. Guide entry j is the first
+    index whose cdf value exceeds j / GUIDE_SIZE, so a draw needs about one comparison.
     """
-    i = 0
-    last = cdf.shape[0] - 1
-    while i < last and u >= cdf[i]:
+    cdf = np.asarray(cdf, dtype=np.float64)
+    starts = np.searchsorted(cdf, np.arange(GUIDE_SIZE) / GUIDE_SIZE, side="right")
+    guide = np.minimum(starts, cdf.shape[0] - 1).astype(np.float64)
+    return np.concatenate([cdf, guide])
+
+
+@njit(cache=True, inline="always")
+def draw(die, k, u):
+    """Index 0..k-1 of the first cdf entry above ``u``: one roll of a ``k``-sided weighted
+    ``die`` (from ``make_die``) for a uniform ``u`` in [0, 1)."""
+    i = np.int64(die[k + np.int64(u * GUIDE_SIZE)])
+    while i < k - 1 and u >= die[i]:
         i += 1
     return i

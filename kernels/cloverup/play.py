@@ -16,13 +16,14 @@ from kernels.cloverup.layout import (
     INSTANT_WIN,
     MAX_POINTS,
     MULTISET_INDEX,
+    N_FACES,
     N_OUTCOMES,
     RULE_BASE_REROLLS,
     RULE_CLOVER_BONUS,
     RULE_DOUBLE_SIX_BONUS,
     TRIPLE_SIX,
 )
-from kernels.rng import draw_index, turn_stream, uniform
+from kernels.rng import draw, turn_stream, uniform
 
 WIN_UNITS = 60  # a game's win is split in 60ths so that ties of up to 6 players stay integers
 
@@ -46,15 +47,15 @@ def situation_index(rnd, seat, diff, opp_round_score, max_diff):
 
 
 @njit(cache=True)
-def play_turn(stream, policy, cdf, rules, roll_end, ds_start, stop_outcome):
+def play_turn(stream, policy, die, rules, roll_end, ds_start, stop_outcome):
     """Play one turn; returns its outcome code (``layout``).
 
-    ``stream``: uint64 turn stream; ``policy``: int8[84, R+1, 2]; ``cdf``: float64[7];
+    ``stream``: uint64 turn stream; ``policy``: int8[84, R+1, 2]; ``die``: float64[7 + GUIDE_SIZE] (``kernels.rng.make_die``);
     ``rules``: int64[N_RULES]; ``roll_end``, ``ds_start``, ``stop_outcome``: int64[84].
     """
-    d0 = draw_index(cdf, uniform(stream, 0)) + 1
-    d1 = draw_index(cdf, uniform(stream, 1)) + 1
-    d2 = draw_index(cdf, uniform(stream, 2)) + 1
+    d0 = draw(die, N_FACES, uniform(stream, 0)) + 1
+    d1 = draw(die, N_FACES, uniform(stream, 1)) + 1
+    d2 = draw(die, N_FACES, uniform(stream, 2)) + 1
     new_clovers = (d0 == CLOVER) + (d1 == CLOVER) + (d2 == CLOVER)
     rerolls = rules[RULE_BASE_REROLLS]
     double_six = 0
@@ -83,22 +84,22 @@ def play_turn(stream, policy, cdf, rules, roll_end, ds_start, stop_outcome):
         slot = 4 * roll
         new_clovers = 0
         if mask & 1:
-            d0 = draw_index(cdf, uniform(stream, slot)) + 1
+            d0 = draw(die, N_FACES, uniform(stream, slot)) + 1
             new_clovers += d0 == CLOVER
         if mask & 2:
-            d1 = draw_index(cdf, uniform(stream, slot + 1)) + 1
+            d1 = draw(die, N_FACES, uniform(stream, slot + 1)) + 1
             new_clovers += d1 == CLOVER
         if mask & 4:
-            d2 = draw_index(cdf, uniform(stream, slot + 2)) + 1
+            d2 = draw(die, N_FACES, uniform(stream, slot + 2)) + 1
             new_clovers += d2 == CLOVER
 
 
 @njit(cache=True)
-def turns_block(key, n_turns, out, policy, cdf, rules, roll_end, ds_start, stop_outcome):
+def turns_block(key, n_turns, out, policy, die, rules, roll_end, ds_start, stop_outcome):
     """Play ``n_turns`` independent turns of block ``key``; add the outcome counts to
     ``out`` (int64[N_OUTCOMES])."""
     for t in range(n_turns):
-        o = play_turn(turn_stream(key, t, 0), policy, cdf, rules, roll_end, ds_start,
+        o = play_turn(turn_stream(key, t, 0), policy, die, rules, roll_end, ds_start,
                       stop_outcome)
         out[o] += 1
 
@@ -113,7 +114,7 @@ def _turn_points(outcome, instant_win_points):
 
 
 @njit(cache=True)
-def play_game(key, game, lineup, rounds, triple_six_effect, policies, max_diff, cdf, rules,
+def play_game(key, game, lineup, rounds, triple_six_effect, policies, max_diff, die, rules,
               roll_end, ds_start, stop_outcome, totals, round_scores, triple_sixes):
     """Play one game; fills ``totals`` and ``triple_sixes`` (int64[n_players] each: final
     scores and triple sixes rolled per seat) and returns the seat that won instantly, or -1.
@@ -132,7 +133,7 @@ def play_game(key, game, lineup, rounds, triple_six_effect, policies, max_diff, 
                 opp = 1 - seat
                 diff = totals[seat] - totals[opp] - round_scores[opp]
                 table += situation_index(rnd, seat, diff, round_scores[opp], max_diff)
-            o = play_turn(turn_stream(key, game, rnd * n + seat), policies[table], cdf, rules,
+            o = play_turn(turn_stream(key, game, rnd * n + seat), policies[table], die, rules,
                           roll_end, ds_start, stop_outcome)
             if o == INSTANT_WIN:
                 for j in range(n):
@@ -168,7 +169,7 @@ def award_wins(totals, instant_winner, wins):
 
 @njit(cache=True)
 def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, policies,
-                max_diff, cdf, rules, roll_end, ds_start, stop_outcome):
+                max_diff, die, rules, roll_end, ds_start, stop_outcome):
     """Play ``n_games`` games of block ``key`` and accumulate into ``out``
     (int64[n_players slots, n_players seats, COL_HIST + max_total + 1]).
 
@@ -188,7 +189,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, po
             slot_of[seat] = (seat + shift) % n
             seated[seat, 0] = lineup[slot_of[seat], 0]
             seated[seat, 1] = lineup[slot_of[seat], 1]
-        winner = play_game(key, g, seated, rounds, triple_six_effect, policies, max_diff, cdf,
+        winner = play_game(key, g, seated, rounds, triple_six_effect, policies, max_diff, die,
                            rules, roll_end, ds_start, stop_outcome, totals, scratch, t6)
         award_wins(totals, winner, wins)
         for seat in range(n):
@@ -213,12 +214,12 @@ N_PAIRED = 4
 
 @njit(cache=True)
 def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies, max_diff,
-                 cdf, rules, roll_end, ds_start, stop_outcome):
+                 die, rules, roll_end, ds_start, stop_outcome):
     """Play every game of block ``key`` once under each of V rule variants, on the same
     random numbers, and accumulate sums and cross products of the game metrics.
 
     Variant arrays carry a leading axis V: ``lineups`` int64[V, n, 2], ``rounds``,
-    ``triple_six_effect``, ``max_diff`` int64[V], ``cdf`` float64[V, 7], ``rules``
+    ``triple_six_effect``, ``max_diff`` int64[V], ``die`` float64[V, 7 + GUIDE_SIZE], ``rules``
     int64[V, N_RULES], ``roll_end``, ``ds_start``, ``stop_outcome`` int64[V, 84].
     ``out``: int64[V + 1, V, N_PAIRED]; row 0 holds the sums, row 1 + v the products
     with variant v.
@@ -232,7 +233,7 @@ def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies
     for g in range(n_games):
         for v in range(n_var):
             winner = play_game(key, g, lineups[v], rounds[v], triple_six_effect[v], policies,
-                               max_diff[v], cdf[v], rules[v], roll_end[v], ds_start[v],
+                               max_diff[v], die[v], rules[v], roll_end[v], ds_start[v],
                                stop_outcome[v], totals, scratch, t6)
             award_wins(totals, winner, wins)
             x[v, PAIRED_SCORE_SUM] = totals.sum()

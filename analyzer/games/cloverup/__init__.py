@@ -9,7 +9,7 @@ from analyzer.games.cloverup.model import PARAMS, POLICY_HELP
 
 def commands():
     """The ``dicelab cloverup`` click group."""
-    from analyzer.games.cloverup.commands import group
+    from analyzer.games.cloverup.cli import group
 
     return group
 

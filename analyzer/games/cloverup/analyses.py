@@ -96,9 +96,13 @@ def reach_table(model: Model) -> pd.DataFrame:
 
 def solve(values: dict[str, Any], objective: str = "ev") -> Result:
     """Exact best play of one turn for ``objective`` (``ev`` or ``reach:T``)."""
-    obj = parse_policy(objective)
-    if obj.kind not in ("optimal", "reach"):
-        raise UserError(f"unknown objective {objective!r}; accepted: ev, reach:T (T = 3..18)")
+    try:
+        obj = parse_policy(objective)
+    except UserError:
+        obj = None
+    if obj is None or obj.kind not in ("optimal", "reach"):
+        raise UserError(f"unknown objective {objective!r}; accepted: ev, reach:T (T = 3..18), "
+                        "win")
     model = get_model(values)
     _, _, _, start_value, start_iw = model.optimize(obj)
     headline: dict[str, Any] = {}

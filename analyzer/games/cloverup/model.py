@@ -13,6 +13,7 @@ import numpy as np
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.cloverup import game, layout, rules, solve
+from kernels.rng import make_die
 
 PARAMS = (
     Param("weights", "weights", (6, 5, 5, 3, 3, 1, 1),
@@ -84,7 +85,7 @@ class Model:
         weights = np.asarray(values["weights"], dtype=np.float64)
         cumulative = np.cumsum(weights)
         self.probs = weights / cumulative[-1]
-        self.cdf = cumulative / cumulative[-1]  # last entry exactly 1.0
+        self.die = make_die(cumulative / cumulative[-1])  # last cdf entry exactly 1.0
         cb = values["clover_bonus_rerolls"]
         dsb = values["double_six_bonus_rerolls"] if values["double_six_rule"] else 0
         self.max_rerolls = values["rerolls"] + 2 * cb + dsb

@@ -14,7 +14,7 @@ from analyzer.errors import UserError
 from analyzer.games.cloverup.analyses import GAME_BLOCK, TURN_BLOCK, run_meta
 from analyzer.games.cloverup.model import PARAMS, Model, Policy, get_model, parse_policy
 from analyzer.output import Result
-from analyzer.params import assumed_notes
+from analyzer.params import assumed_notes, defaults
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, STREAM_TURNS, check_seed
 from kernels.cloverup import layout, play
 
@@ -43,7 +43,7 @@ def policy_stack(model: Model, policies: Sequence[Policy]) -> tuple[np.ndarray, 
 
 
 def kernel_rules(model: Model) -> tuple:
-    return (model.cdf, model.rules, model.roll_end, model.ds_start, model.stop_outcome)
+    return (model.die, model.rules, model.roll_end, model.ds_start, model.stop_outcome)
 
 
 # ---------------------------------------------------------------- turns
@@ -280,7 +280,7 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], str]], games: int, seed
     args = (np.array(lineups, np.int64), column(lambda m, v: v["rounds"]).astype(np.int64),
             column(lambda m, v: v["triple_six_effect"]).astype(np.int64),
             np.concatenate(stacks), column(lambda m, v: m.max_diff).astype(np.int64),
-            np.stack([m.cdf for m in models]), np.stack([m.rules for m in models]),
+            np.stack([m.die for m in models]), np.stack([m.rules for m in models]),
             np.stack([m.roll_end for m in models]), np.stack([m.ds_start for m in models]),
             np.stack([m.stop_outcome for m in models]))
     n_var = len(variants)
@@ -291,47 +291,51 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], str]], games: int, seed
 
 
 def _whatif_result(variants, models, acc, n, n_players, seed, used) -> Result:
-    rows = []
+    """One row per (variant, metric): value with its 95% interval and, after the reference,
+    the paired difference with its interval. Exact turn scores carry no interval."""
     scale = {play.PAIRED_SCORE_SUM: 1 / n_players, play.PAIRED_INSTANT_WIN: 1.0,
              play.PAIRED_FIRST_SEAT_WIN: 1 / play.WIN_UNITS, play.PAIRED_TRIPLE_SIXES: 1.0}
+    rows = []
     ref_turn = None
-    for v, (model, (label, values, policy)) in enumerate(zip(models, variants)):
+    for v, (model, (label, _, policy)) in enumerate(zip(models, variants)):
         pol = parse_policy(policy)
-        row: dict[str, Any] = {"variant": label, "policy": pol.name}
+        base = {"variant": label, "policy": pol.name}
         if pol.kind != "win":
             turn_ev = model.expected_points(pol)
-            row["exact_turn_score"] = turn_ev
             ref_turn = turn_ev if v == 0 else ref_turn
-            if v > 0 and ref_turn is not None:
-                row["exact_turn_score_diff"] = turn_ev - ref_turn
+            diff = turn_ev - ref_turn if v > 0 and ref_turn is not None else math.nan
+            rows.append({**base, "metric": "exact_turn_score", "value": turn_ev,
+                         "ci95_low": turn_ev, "ci95_high": turn_ev, "diff": diff,
+                         "diff_ci95_low": diff, "diff_ci95_high": diff})
         for name, k, _ in PAIRED_METRICS:
             c = scale[k]
             mean, se = stats.mean_se(n, acc[0, v, k] * c, acc[1 + v, v, k] * c * c)
-            row[name] = mean
-            row[f"{name}_ci95"] = stats.ci95(mean, se)
+            d = dse = math.nan
             if v > 0:
                 d, dse = stats.paired_difference(n, acc[0, 0, k] * c, acc[0, v, k] * c,
                                                  acc[1, 0, k] * c * c, acc[1 + v, v, k] * c * c,
                                                  acc[1, v, k] * c * c)
-                row[f"{name}_diff"] = d
-                row[f"{name}_diff_ci95"] = stats.ci95(d, dse)
-        rows.append(row)
+            lo, hi = stats.ci95(mean, se)
+            dlo, dhi = stats.ci95(d, dse)
+            rows.append({**base, "metric": name, "value": mean, "ci95_low": lo, "ci95_high": hi,
+                         "diff": d, "diff_ci95_low": dlo, "diff_ci95_high": dhi})
     table = pd.DataFrame(rows)
-    notes = [f"{label}: {policy} with " + ", ".join(
-        f"{k}={v}" for k, v in values.items() if k in _changed(variants[0][1], values))
-        for label, values, policy in variants[1:]]
-    notes.append("differences are paired: every variant plays the same games on the same "
-                 "random numbers (common random numbers); intervals are 95%")
+    headline = {"games": n, "players": n_players, "reference": variants[0][0], "variants": {}}
+    for r in rows:
+        entry = headline["variants"].setdefault(r["variant"], {"policy": r["policy"]})
+        entry[r["metric"]] = {"value": r["value"], "ci95": [r["ci95_low"], r["ci95_high"]],
+                              "diff": r["diff"],
+                              "diff_ci95": [r["diff_ci95_low"], r["diff_ci95_high"]]}
+    known = {p.name: p for p in PARAMS}
+    notes = [f"{label}: policy {policy}; " + (", ".join(
+        f"{k}={known[k].show(values[k])}" for k in sorted(_changed(defaults(PARAMS), values)))
+        or "default rules") for label, values, policy in variants]
+    notes.append(f"reference: {variants[0][0]}; differences are paired (every variant plays "
+                 "the same games on the same random numbers) with 95% intervals")
     notes += assumed_notes(PARAMS, variants[0][1])
-    return Result(
-        title=f"CloverUp what-if: {len(variants)} variants, {n} games each",
-        headline={"games": n, "players": n_players,
-                  "variants": {r["variant"]: {k: r[k] for k in r if k != "variant"}
-                               for r in rows}},
-        tables={"variants": table},
-        meta=run_meta(variants[0][1], seed, games=n, threads=used),
-        notes=notes,
-    )
+    return Result(title=f"CloverUp what-if: {len(variants)} variants, {n} games each",
+                  headline=headline, tables={"variants": table},
+                  meta=run_meta(variants[0][1], seed, games=n, threads=used), notes=notes)
 
 
 def _changed(base: dict[str, Any], other: dict[str, Any]) -> set[str]:

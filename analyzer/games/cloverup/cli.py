@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from analyzer.cli_options import (
+    StrictGroup,
     output_options,
     rule_values,
     rules_options,
@@ -30,7 +31,7 @@ def _split_policies(specs: tuple[str, ...]) -> list[str]:
     return [p for spec in specs for p in spec.split(",") if p.strip()]
 
 
-@click.group(name="cloverup")
+@click.group(name="cloverup", cls=StrictGroup)
 def group() -> None:
     """CloverUp: exact turn solver, game simulation, what-if comparisons."""
 

@@ -1,0 +1,121 @@
+"""Benchmarks against the speed targets of the issues; prints a table (``--json`` for JSON).
+
+Measured:
+- CloverUp turns per second under the optimal policy, 1 thread and all threads;
+- CloverUp two-player games per second;
+- ``dicelab cloverup solve`` wall time end to end, cold (empty numba cache) and warm;
+- peak memory of 10^6 and 10^8 simulated turns (flat in the number of turns).
+
+Run: ``python scripts/bench.py [--json] [--quick]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+TARGETS = {
+    "turns_per_s_1_thread": ">= 10e6",
+    "solve_warm_s": "< 1.5",
+    "solve_cold_s": "< 30",
+    "peak_rss_ratio_1e8_vs_1e6": "~ 1",
+}
+
+
+def _timed_cli(args: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "analyzer", *args], env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def solve_times() -> dict[str, float]:
+    """Cold: a fresh, empty numba cache folder; warm: the same folder again."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        cold = _timed_cli(["cloverup", "solve"], env)
+        warm = min(_timed_cli(["cloverup", "solve"], env) for _ in range(3))
+    return {"solve_cold_s": cold, "solve_warm_s": warm}
+
+
+_PEAK = """
+import resource, sys
+from analyzer.games.cloverup.model import PARAMS
+from analyzer.games.cloverup.simulation import simulate_turns
+from analyzer.params import defaults
+simulate_turns(defaults(PARAMS), "optimal", int(sys.argv[1]), 1, None, False)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def peak_memory(turns: int) -> float:
+    """Peak resident memory (MiB) of a process that simulates ``turns`` turns."""
+    out = subprocess.run([sys.executable, "-c", _PEAK, str(turns)], check=True,
+                         capture_output=True, text=True).stdout
+    return int(out.split()[-1]) / 1024
+
+
+def turn_rates(turns: int) -> dict[str, float]:
+    import numba
+
+    from analyzer.games.cloverup.model import PARAMS
+    from analyzer.games.cloverup.simulation import simulate_turns
+    from analyzer.params import defaults
+
+    values = defaults(PARAMS)
+    simulate_turns(values, "optimal", 1 << 16, 1, 1, False)  # compile / load cache
+    rates = {}
+    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            simulate_turns(values, "optimal", turns, 1, threads, False)
+            best = min(best, time.perf_counter() - start)
+        rates[f"turns_per_s_{threads}_thread{'s' if threads > 1 else ''}"] = turns / best
+    return rates
+
+
+def game_rate(games: int) -> dict[str, float]:
+    from analyzer.games.cloverup.model import PARAMS
+    from analyzer.games.cloverup.simulation import lineup_of, play_games
+    from analyzer.params import defaults
+
+    values = defaults(PARAMS)
+    lineup = lineup_of(["optimal"], 2)
+    play_games(values, lineup, 4096, 1, progress=False)
+    start = time.perf_counter()
+    play_games(values, lineup, games, 1, progress=False)
+    return {"games_per_s_2_players": games / (time.perf_counter() - start)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--quick", action="store_true", help="smaller runs")
+    opts = parser.parse_args()
+    scale = 10 if opts.quick else 1
+    results: dict[str, float] = {}
+    results.update(solve_times())
+    results.update(turn_rates(40_000_000 // scale))
+    results.update(game_rate(2_000_000 // scale))
+    small, large = 10**6, 10**8 // scale
+    results["peak_rss_mib_1e6_turns"] = peak_memory(small)
+    results[f"peak_rss_mib_{large:.0e}_turns".replace("+0", "")] = peak_memory(large)
+    results["peak_rss_ratio_1e8_vs_1e6"] = (results[f"peak_rss_mib_{large:.0e}_turns".replace(
+        "+0", "")] / results["peak_rss_mib_1e6_turns"])
+    if opts.json:
+        print(json.dumps({"results": results, "targets": TARGETS}, indent=2))
+        return
+    print(f"{'measure':<34} {'value':>16}  target")
+    for key, value in results.items():
+        shown = f"{value:,.0f}" if value > 1000 else f"{value:.3f}"
+        print(f"{key:<34} {shown:>16}  {TARGETS.get(key, '')}")
+
+
+if __name__ == "__main__":
+    main()

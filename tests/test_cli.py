@@ -1,0 +1,177 @@
+"""The command line as a new user meets it: help everywhere, the documented JSON keys,
+every output format, and one clear line with exit status 2 for every kind of bad input."""
+
+import io
+import json
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import cli
+
+SMALL = ["--games", "4096", "--quiet"]
+
+
+def run(args):
+    return CliRunner().invoke(cli, args)
+
+
+@pytest.mark.parametrize("args", [[], ["games"], ["rules"], ["report"], ["cheatsheet"],
+                                  ["cloverup"], ["cloverup", "solve"], ["cloverup", "simulate"],
+                                  ["cloverup", "whatif"], ["cloverup", "turns"]])
+def test_help(args):
+    result = run([*args, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Usage:" in result.output
+
+
+def test_games_and_rules_list_assumed_parameters():
+    assert "cloverup" in run(["games"]).output
+    out = run(["rules", "cloverup"]).output
+    assert "weights" in out and "ASSUMED" in out and "6,5,5,3,3,1,1" in out
+
+
+def test_solve_json_contract():
+    doc = json.loads(run(["cloverup", "solve", "--format", "json"]).output)
+    assert abs(doc["expected_score"] - 12.4555764174) < 1e-9
+    assert 0 < doc["p_instant_win"] < 0.01
+    assert doc["meta"]["rules"]["weights"] == [6, 5, 5, 3, 3, 1, 1]
+    policy = doc["tables"]["policy"]
+    assert {"dice", "rerolls_left", "double_six", "choice", "value"} <= set(policy[0])
+    reach = json.loads(run(["cloverup", "solve", "--objective", "reach:15", "--format",
+                            "json"]).output)
+    assert 0 < reach["probability"] < 1 and "p_instant_win" in reach
+
+
+def test_solve_uniform_weights_reproduce_rules_page():
+    doc = json.loads(run(["cloverup", "solve", "--weights", "1,1,1,1,1,1,1", "--format",
+                          "json"]).output)
+    assert abs(doc["expected_score"] - 16.4244458) < 1e-7
+
+
+def test_simulate_json_contract():
+    result = run(["cloverup", "simulate", *SMALL, "--policy", "optimal,never", "--format",
+                  "json"])
+    doc = json.loads(result.output)
+    assert set(doc["policies"]) == {"optimal", "never"}
+    for entry in doc["policies"].values():
+        assert len(entry["ci95"]) == 2 and entry["ci95"][0] <= entry["mean_score"]
+        assert 0 <= entry["win_rate"] <= 1
+    assert doc["meta"]["seed"] == 20261129 and doc["games"] == 4096
+
+
+def test_solo_simulation_has_no_win_rate():
+    doc = json.loads(run(["cloverup", "simulate", *SMALL, "--players", "1", "--format",
+                          "json"]).output)
+    assert "win_rate" not in doc["policies"]["optimal"]
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json", "markdown"])
+def test_every_format_to_file(tmp_path, fmt):
+    path = tmp_path / f"out.{fmt}"
+    result = run(["cloverup", "simulate", *SMALL, "--format", fmt, "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    text = path.read_text()
+    if fmt == "csv":
+        first = text.split("\n\n")[0].split("\n", 1)[1]
+        assert "mean_score" in pd.read_csv(io.StringIO(first)).columns
+    elif fmt == "json":
+        assert "policies" in json.loads(text)
+    elif fmt == "markdown":
+        assert "| policy |" in text
+    else:
+        assert "mean_score" in text
+
+
+def test_whatif_paired_table():
+    doc = json.loads(run(["cloverup", "whatif", "--weights", "6,5,5,3,3,1,2", *SMALL,
+                          "--format", "json"]).output)
+    variants = doc["variants"]
+    assert doc["reference"] == "rules in force" and len(variants) == 2
+    changed = variants["weights=6,5,5,3,3,1,2"]
+    assert changed["exact_turn_score"]["diff"] > 0
+    assert len(changed["mean_score"]["diff_ci95"]) == 2
+
+
+def test_cheatsheet_writes_pdf(tmp_path):
+    path = tmp_path / "card.pdf"
+    result = run(["cheatsheet", "cloverup", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes().startswith(b"%PDF")
+
+
+BAD_INPUTS = [
+    (["nosuch"], "unknown command"),
+    (["rules", "nosuch"], "unknown game"),
+    (["cloverup", "nosuch"], "unknown command"),
+    (["cloverup", "simulate", "--policy", "greedy"], "unknown policy"),
+    (["cloverup", "simulate", "--policy", "reach:40"], "unknown policy"),
+    (["cloverup", "solve", "--weights", "1,2"], "weights"),
+    (["cloverup", "solve", "--weights", "a,b,c,d,e,f,g"], "weights"),
+    (["cloverup", "solve", "--weights", "-1,1,1,1,1,1,1"], "weights"),
+    (["cloverup", "solve", "--weights", "0,0,0,0,0,0,0"], "weights"),
+    (["cloverup", "solve", "--objective", "fastest"], "objective"),
+    (["cloverup", "simulate", "--games", "-5"], "game count"),
+    (["cloverup", "simulate", "--games", "0"], "game count"),
+    (["cloverup", "turns", "--turns", "0"], "turn count"),
+    (["cloverup", "simulate", "--players", "9"], "players"),
+    (["cloverup", "simulate", "--players", "3", "--policy", "win"], "two players"),
+    (["cloverup", "simulate", "--seed", "-1"], "seed"),
+    (["cloverup", "simulate", "--threads", "0"], "thread"),
+    (["cloverup", "simulate", "--precision", "0"], "precision"),
+    (["cloverup", "simulate", "--format", "xml"], "format"),
+    (["cloverup", "solve", "--set", "rounds"], "key=value"),
+    (["cloverup", "solve", "--set", "nosuch=1"], "unknown rule parameter"),
+    (["cloverup", "solve", "--set", "rounds=0"], "rounds"),
+    (["cloverup", "solve", "--rules", "/nonexistent/rules.toml"], "does not exist"),
+    (["cloverup", "whatif", "--vary", "players=3"], "players"),
+]
+
+
+def _assert_one_line_error(result, needle):
+    assert result.exit_code == 2, (result.output, result.exception)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("dicelab: error:"), result.stderr
+    assert needle in lines[0], lines[0]
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args,needle", BAD_INPUTS)
+def test_bad_input_is_one_line_exit_2(args, needle):
+    _assert_one_line_error(run(args), needle)
+
+
+@pytest.mark.parametrize("body,needle", [("bogus = 1", "unknown rule parameter"),
+                                         ("rounds = 'five'", "rounds"),
+                                         ("rounds = [", "not valid TOML")])
+def test_broken_rules_file(tmp_path, body, needle):
+    path = tmp_path / "rules.toml"
+    path.write_text(body)
+    _assert_one_line_error(run(["cloverup", "solve", "--rules", str(path)]), needle)
+
+
+@pytest.mark.parametrize("target", ["missing/out.json", "."])
+def test_unwritable_output_leaves_nothing(tmp_path, monkeypatch, target):
+    monkeypatch.chdir(tmp_path)
+    result = run(["cloverup", "simulate", *SMALL, "-o", target])
+    _assert_one_line_error(result, "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_failed_run_leaves_no_partial_output(tmp_path):
+    path = tmp_path / "out.json"
+    result = run(["cloverup", "simulate", "--policy", "nosuch", "-o", str(path)])
+    assert result.exit_code == 2 and not path.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cheatsheet_needs_pdf_name(tmp_path):
+    _assert_one_line_error(run(["cheatsheet", "cloverup", "-o", str(tmp_path / "a.txt")]),
+                           ".pdf")
+
+
+def test_report_folder_that_is_a_file(tmp_path):
+    path = tmp_path / "file"
+    path.write_text("x")
+    _assert_one_line_error(run(["report", "-o", str(path)]), "is a file")
