@@ -76,6 +76,7 @@ def rerollable_positions(a, b, c, double_six):
     return mask
 
 
+@njit(cache=True)
 def turn_tables(clover_floor, clover_triple_from, double_six_rule):
     """Per-multiset rule tables for the solver and the play loops.
 
@@ -87,7 +88,7 @@ def turn_tables(clover_floor, clover_triple_from, double_six_rule):
     end = np.empty(N_MULTISETS, np.int64)
     start = np.zeros(N_MULTISETS, np.int64)
     for m in range(N_MULTISETS):
-        a, b, c = (int(x) for x in MULTISET_DICE[m])
+        a, b, c = MULTISET_DICE[m, 0], MULTISET_DICE[m, 1], MULTISET_DICE[m, 2]
         stop[m] = score_final_dice(a, b, c, clover_floor, clover_triple_from)
         end[m] = roll_ending(a, b, c)
         start[m] = 1 if (double_six_rule and starts_double_six(a, b, c)) else 0
