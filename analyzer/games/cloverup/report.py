@@ -183,7 +183,7 @@ def build_section(seed: int, quick: bool = False, progress: bool = True) -> Sect
                        f"clovers guarantee 18 and a free chance at the instant win."),
         Figure("cloverup_clover_weight", "Expected turn score as the clover weight changes "
                "(exact; other weights as default)", "line", sweep, "clover_weight",
-               "expected_points", xlabel="clover weight (out of 23 + clover)",
+               "expected_points", xlabel="clover weight (faces 1-6 keep 6,5,5,3,3,1)",
                ylabel="expected points per turn",
                reading=f"Each unit of clover weight is worth about "
                        f"{(sweep.expected_points.iloc[-1] - sweep.expected_points.iloc[0]) / 4:.2f}"
@@ -285,8 +285,9 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
             "third clover (instant win) - it costs nothing.",
             "One clover with a 6: that is already 18 points.",
         ]),
-        Block("Double six (6 6 and a number): sixes locked, +2 rerolls",
-              double_six_lines(model)),
+        Block("Double six: 6 6 and a number",
+              ["The sixes are locked and you gain 2 bonus rerolls of the third die."]
+              + double_six_lines(model)),
         Block("What to keep (C = clover; 'all' = reroll all three; number of rerolls left)",
               table=keep_table(model)),
     ]

@@ -1,0 +1,225 @@
+"""The balance report: one folder with a PDF, PNG charts, CSV tables and a Markdown summary.
+
+Layout of the folder written by :func:`write_report`::
+
+    report.pdf            A4 portrait: title page + contents, then every section
+    summary.md            the same content as Markdown, linking the PNGs and CSVs
+    figures/<name>.png    every chart at 150 dpi
+    tables/<name>.csv     every table, all rows
+
+Everything is produced in a temporary folder next to ``out_dir`` and moved in only
+once complete, so a failure leaves ``out_dir`` untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from analyzer.sections import Figure, Section, Table
+from reports.figures import draw_figure, plot_into, save_png, validate_figure
+from reports.layout import (cell_table, col_widths, column_chunks, fit_line, fixed_lines,
+                            mono_chars, wrap)
+from reports.markdown import summary_markdown
+from reports.pdfflow import LEADING, PT, PageFlow
+from reports.style import TEXT_GREY, style_context
+
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+PLOT_HEIGHT = 4.0  # inches of a chart on a report page
+BODY_PT = 9.5
+TABLE_PT = (7.5, 6.5)  # monospace sizes tried for tables, largest first
+
+
+def _check(sections: list[Section]) -> None:
+    """Reject what would fail later or overwrite files: bad specs, unsafe or repeated names."""
+    seen: dict[str, set[str]] = {"figure": set(), "table": set()}
+    for sec in sections:
+        items: list[tuple[str, Figure | Table]] = [("figure", f) for f in sec.figures]
+        items += [("table", t) for t in sec.tables]
+        for kind, item in items:
+            if not _SAFE_NAME.match(item.name):
+                raise ValueError(f"{kind} name {item.name!r} is not a safe file stem")
+            if item.name in seen[kind]:
+                raise ValueError(f"{kind} name {item.name!r} is used twice")
+            seen[kind].add(item.name)
+            if kind == "figure":
+                validate_figure(item)  # type: ignore[arg-type]
+            elif not isinstance(item.data, pd.DataFrame):
+                raise ValueError(f"table {item.name!r}: data must be a pandas DataFrame")
+
+
+# --- PDF content ---------------------------------------------------------------------------
+def _section_intro(flow: PageFlow, sec: Section) -> None:
+    flow.paragraph(sec.title, 16, weight="bold", after=0.02)
+    flow.rule(after=0.15)
+    if sec.intro.strip():
+        flow.paragraph(sec.intro.strip(), 10, after=0.15)
+    if sec.notes:
+        flow.paragraph("Notes", 10, weight="bold", after=0.03)
+        for note in sec.notes:
+            flow.paragraph(f"\u2013 {note}", 8.5, color=TEXT_GREY, indent=0.15, after=0.03)
+    flow.skip(0.25)
+
+
+def _figure(flow: PageFlow, spec: Figure) -> int:
+    """Place a chart and its reading; return its page number."""
+    reading = spec.reading.strip()
+    text_h = len(wrap(reading, flow.width_pt, BODY_PT)) * BODY_PT * LEADING * PT if reading else 0.0
+    usable = flow.bottom - flow.top
+    plot_h = min(PLOT_HEIGHT, max(2.5, usable - text_h - 0.4))
+    flow.ensure(min(plot_h + text_h + 0.4, usable))
+    page, rect = flow.slot(plot_h)
+    ax = page.add_axes((rect[0], rect[1], rect[2] - rect[0], rect[3] - rect[1]))
+    plot_into(ax, spec, title_width=80)
+    flow.fit_axes(ax, rect)
+    number = flow.page_number
+    flow.skip(0.1)
+    if reading:
+        flow.paragraph(reading, BODY_PT, after=0.0)
+    flow.skip(0.35)
+    return number
+
+
+def _table(flow: PageFlow, tab: Table) -> int:
+    """Place a table as monospace text (first ``max_rows`` rows); return its first page."""
+    shown = tab.data.head(max(tab.max_rows, 0))
+    headers, rows, right = cell_table(shown)
+    widths = col_widths(headers, rows)
+    size = TABLE_PT[-1]
+    for size in TABLE_PT:
+        if sum(widths) + 2 * (len(widths) - 1) <= mono_chars(flow.width_pt, size):
+            break
+    flow.ensure(0.9)
+    number = flow.page_number
+    flow.paragraph(f"Table: {tab.title}", 10.5, weight="bold", after=0.03)
+    if tab.note.strip():
+        flow.paragraph(tab.note.strip(), 8.5, color=TEXT_GREY, style="italic", after=0.06)
+    for cols in column_chunks(widths, mono_chars(flow.width_pt, size)):
+        flow.mono_table(fixed_lines(headers, rows, right, cols), size,
+                        continued=f"Table: {tab.title} (continued)")
+        flow.skip(0.08)
+    n = len(tab.data)
+    tail = f"{len(shown)} of {n} rows shown; all rows in tables/{tab.name}.csv"
+    flow.paragraph(tail, 7.5, color=TEXT_GREY, after=0.35)
+    return number
+
+
+def _front_matter(title: str, meta_lines: list[str], contents: list[tuple[int, str, int]],
+                  offset: int) -> PageFlow:
+    """Title page(s): title, metadata and a contents list with page numbers + ``offset``."""
+    flow = PageFlow()
+    flow.new_page()
+    flow.skip(0.6)
+    flow.paragraph(title, 22, weight="bold", after=0.2)
+    for line in meta_lines:
+        flow.paragraph(line, 10, color=TEXT_GREY, after=0.02)
+    flow.skip(0.25)
+    flow.rule(lw=0.8, after=0.25)
+    flow.paragraph("Contents", 13, weight="bold", after=0.1)
+    for level, text, page in contents:
+        if level == 0:
+            flow.skip(0.06)
+        size, indent = (10.5, 0.0) if level == 0 else (9.0, 0.3)
+        entry = fit_line(text, flow.width_pt - (indent + 0.5) * 72, size)
+        flow.line(entry, size, indent=indent,
+                  weight="bold" if level == 0 else "normal", right=str(page + offset))
+    return flow
+
+
+def _write_pdf(sections: list[Section], title: str, meta_lines: list[str], path: Path) -> int:
+    body = PageFlow()
+    contents: list[tuple[int, str, int]] = []
+    for sec in sections:
+        body.running_head = f"{title} \u2014 {sec.title}"
+        body.new_page()
+        contents.append((0, sec.title, body.page_number))
+        _section_intro(body, sec)
+        for fig in sec.figures:
+            contents.append((1, f"Figure: {fig.title}", _figure(body, fig)))
+        for tab in sec.tables:
+            contents.append((1, f"Table: {tab.title}", _table(body, tab)))
+    n_front = len(_front_matter(title, meta_lines, contents, 0).pages)
+    doc = _front_matter(title, meta_lines, contents, n_front)
+    doc.pages.extend(body.pages)
+    return doc.save(path, metadata={"Title": title, "Creator": "dicelab reports"})
+
+
+# --- folder ------------------------------------------------------------------------------
+def _produce(sections: list[Section], tmp: Path, title: str,
+             meta_lines: list[str]) -> tuple[list[str], int]:
+    """Write every file into ``tmp``; return their paths relative to ``tmp`` and the
+    number of PDF pages."""
+    rel: list[str] = []
+    for sec in sections:
+        for fig in sec.figures:
+            rel.append(f"figures/{fig.name}.png")
+            save_png(draw_figure(fig), tmp / rel[-1])
+        for tab in sec.tables:
+            rel.append(f"tables/{tab.name}.csv")
+            (tmp / "tables").mkdir(exist_ok=True)
+            tab.data.to_csv(tmp / rel[-1], index=False)
+    with style_context():
+        pages = _write_pdf(sections, title, meta_lines, tmp / "report.pdf")
+    links_f = {f.name: f"figures/{f.name}.png" for s in sections for f in s.figures}
+    links_t = {t.name: f"tables/{t.name}.csv" for s in sections for t in s.tables}
+    text = summary_markdown(sections, title, meta_lines, links_f, links_t)
+    (tmp / "summary.md").write_text(text, encoding="utf-8")
+    return rel + ["report.pdf", "summary.md"], pages
+
+
+def write_report(sections: list[Section], out_dir: Path, title: str,
+                 meta_lines: list[str]) -> dict[str, Any]:
+    """Write the balance report folder.
+
+    Parameters
+    ----------
+    sections : list of analyzer.sections.Section
+        Report content, in order.
+    out_dir : pathlib.Path
+        Target folder, created if missing. Files of the same name are replaced; other
+        files already there are left alone.
+    title : str
+        Report title.
+    meta_lines : list of str
+        Run metadata printed under the title (seed, versions, date, ...).
+
+    Returns
+    -------
+    dict
+        ``{"out_dir": Path, "pdf": Path, "summary": Path, "figures": {name: Path},
+        "tables": {name: Path}, "pages": int}`` -- the final paths written.
+
+    Raises
+    ------
+    ValueError
+        If a figure or table cannot be rendered (unknown kind, missing column,
+        unsafe or repeated name). Nothing is written to ``out_dir`` then.
+    """
+    out_dir = Path(out_dir)
+    _check(sections)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.parent))
+    try:
+        produced, pages = _produce(sections, tmp, title, meta_lines)
+        out_dir.mkdir(exist_ok=True)
+        for rel in produced:  # report.pdf and summary.md come last
+            (out_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(tmp / rel, out_dir / rel)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {
+        "out_dir": out_dir,
+        "pdf": out_dir / "report.pdf",
+        "summary": out_dir / "summary.md",
+        "figures": {f.name: out_dir / "figures" / f"{f.name}.png"
+                    for s in sections for f in s.figures},
+        "tables": {t.name: out_dir / "tables" / f"{t.name}.csv"
+                   for s in sections for t in s.tables},
+        "pages": pages,
+    }

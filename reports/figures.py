@@ -1,0 +1,241 @@
+"""Charts of :class:`analyzer.sections.Figure` specifications.
+
+:func:`plot_into` draws a specification on existing axes (the PDF report uses it to
+keep charts as vector graphics on its pages); :func:`draw_figure` makes a stand-alone
+matplotlib figure and :func:`save_png` writes it.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from reports.style import PNG_DPI, PNG_SIZE, series_style, style_context  # Agg first
+
+from matplotlib.axes import Axes  # noqa: E402  (after the backend is chosen)
+from matplotlib.figure import Figure as MplFigure  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+from analyzer.sections import Figure  # noqa: E402
+
+KINDS = ("bar", "line", "step")
+_SINGLE = "__single_series__"
+
+
+def validate_figure(spec: Figure) -> None:
+    """Check that ``spec`` can be drawn.
+
+    Parameters
+    ----------
+    spec : analyzer.sections.Figure
+        The chart specification.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``kind``, data that is not a DataFrame, or a named column that is
+        missing from the data.
+    """
+    if spec.kind not in KINDS:
+        raise ValueError(f"figure {spec.name!r}: unknown kind {spec.kind!r}, "
+                         f"expected one of {KINDS}")
+    if not isinstance(spec.data, pd.DataFrame):
+        raise ValueError(f"figure {spec.name!r}: data must be a pandas DataFrame")
+    if (spec.err_low is None) != (spec.err_high is None):
+        raise ValueError(f"figure {spec.name!r}: give both err_low and err_high, or neither")
+    for col in (spec.x, spec.y, spec.series, spec.err_low, spec.err_high):
+        if col is not None and col not in spec.data.columns:
+            raise ValueError(f"figure {spec.name!r}: column {col!r} not in data")
+
+
+def _ordered(values: pd.Series) -> list[Any]:
+    """Distinct values: category order, numeric order, or order of first appearance."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        present = set(values.dropna())
+        return [c for c in values.cat.categories if c in present]
+    uniq = list(pd.unique(values.dropna()))
+    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
+        return sorted(uniq)
+    return uniq
+
+
+def _label(value: Any) -> str:
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        return f"{value:g}"
+    return str(value)
+
+
+def _groups(spec: Figure) -> list[tuple[str, pd.DataFrame]]:
+    """(legend label, rows) per series; a single unnamed group when ``series`` is None."""
+    df = spec.data
+    if spec.series is None:
+        return [(_SINGLE, df)]
+    return [(_label(v), df[df[spec.series] == v]) for v in _ordered(df[spec.series])]
+
+
+def _yerr(rows: pd.DataFrame, spec: Figure) -> np.ndarray | None:
+    """Error-bar lengths ``[y - low, high - y]`` from the interval ends, or None."""
+    if spec.err_low is None or spec.err_high is None:
+        return None
+    y = rows[spec.y].to_numpy(dtype=float)
+    low = rows[spec.err_low].to_numpy(dtype=float)
+    high = rows[spec.err_high].to_numpy(dtype=float)
+    # clip tiny negative lengths from rounding; NaN stays NaN (no bar drawn)
+    return np.clip(np.vstack([y - low, high - y]), 0.0, None)
+
+
+def _categorical_ticks(ax: Axes, labels: list[str]) -> None:
+    """Put category labels on the x axis, rotated when they would collide."""
+    ax.set_xticks(range(len(labels)), labels)
+    ax.grid(False, axis="x")
+    longest = max((len(s) for s in labels), default=0)
+    if len(labels) > 40:
+        ax.tick_params(axis="x", labelrotation=90, labelsize=6)
+    elif longest * len(labels) > 60 or longest > 20:
+        for tick in ax.get_xticklabels():
+            tick.set_rotation(35)
+            tick.set_horizontalalignment("right")
+            tick.set_rotation_mode("anchor")
+
+
+def _draw_bars(ax: Axes, spec: Figure) -> list[str]:
+    cats = _ordered(spec.data[spec.x])
+    pos = {c: i for i, c in enumerate(cats)}
+    groups = _groups(spec)
+    width = 0.8 / max(len(groups), 1)
+    for i, (label, rows) in enumerate(groups):
+        if rows[spec.x].duplicated().any():
+            raise ValueError(f"figure {spec.name!r}: repeated {spec.x!r} value within a series")
+        st = series_style(i)
+        xs = rows[spec.x].map(pos).to_numpy(dtype=float) + (i - (len(groups) - 1) / 2) * width
+        ys = rows[spec.y].to_numpy(dtype=float)
+        ax.bar(xs, ys, width=width, color=st["fill"], hatch=st["hatch"], edgecolor="black",
+               linewidth=0.6, label=None if label == _SINGLE else label, zorder=2)
+        yerr = _yerr(rows, spec)
+        if yerr is not None:
+            ax.errorbar(xs, ys, yerr=yerr, fmt="none", ecolor="black", elinewidth=0.8,
+                        capsize=min(3.0, 40 * width / max(len(cats), 1) + 1), zorder=3)
+    _categorical_ticks(ax, [_label(c) for c in cats])
+    return [g[0] for g in groups]
+
+
+def _x_positions(spec: Figure) -> tuple[dict[Any, float] | None, list[str]]:
+    """Mapping of non-numeric x values to positions (None when x is numeric)."""
+    col = spec.data[spec.x]
+    if pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype):
+        return None, []
+    cats = _ordered(col)
+    return {c: float(i) for i, c in enumerate(cats)}, [_label(c) for c in cats]
+
+
+def _draw_lines(ax: Axes, spec: Figure) -> list[str]:
+    mapping, labels = _x_positions(spec)
+    groups = _groups(spec)
+    for i, (label, rows) in enumerate(groups):
+        st = series_style(i)
+        if mapping is None:
+            rows = rows.sort_values(spec.x)
+            xs = rows[spec.x].to_numpy(dtype=float)
+        else:
+            xs = rows[spec.x].map(mapping).to_numpy(dtype=float)
+        ys = rows[spec.y].to_numpy(dtype=float)
+        kwargs = {"color": st["color"], "linestyle": st["linestyle"],
+                  "label": None if label == _SINGLE else label}
+        if spec.kind == "step":
+            ax.step(xs, ys, where="mid", linewidth=1.3, **kwargs)
+        else:
+            ax.plot(xs, ys, marker=st["marker"], markevery=max(1, len(xs) // 15),
+                    markerfacecolor="white" if i % 2 else st["color"], **kwargs)
+        yerr = _yerr(rows, spec)
+        if yerr is not None:
+            ax.errorbar(xs, ys, yerr=yerr, fmt="none", ecolor=st["color"], elinewidth=0.7,
+                        capsize=2.0 if len(xs) <= 30 else 0.0)
+    if mapping is not None:
+        _categorical_ticks(ax, labels)
+    elif pd.api.types.is_integer_dtype(spec.data[spec.x].dtype):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if spec.kind == "step":
+        ax.set_ylim(bottom=0)
+    return [g[0] for g in groups]
+
+
+def plot_into(ax: Axes, spec: Figure, *, title_width: int = 70) -> None:
+    """Draw ``spec`` on ``ax``: data, title, axis labels, legend and grid.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Target axes, created inside :func:`reports.style.style_context`.
+    spec : analyzer.sections.Figure
+        The chart specification.
+    title_width : int
+        Wrap the title at this many characters.
+
+    Raises
+    ------
+    ValueError
+        If the specification cannot be drawn (see :func:`validate_figure`).
+    """
+    validate_figure(spec)
+    if spec.data.empty:
+        ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
+        labels: list[str] = []
+    elif spec.kind == "bar":
+        labels = _draw_bars(ax, spec)
+    else:
+        labels = _draw_lines(ax, spec)
+    ax.set_title("\n".join(textwrap.wrap(spec.title, title_width)) or spec.name)
+    ax.set_xlabel(spec.xlabel or spec.x)
+    ax.set_ylabel(spec.ylabel or spec.y)
+    if len(labels) > 4:  # a big legend would hide data: put it beside the axes
+        ax.legend(title=spec.series, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    elif len(labels) > 1:
+        ax.legend(title=spec.series, loc="best")
+
+
+def draw_figure(fig: Figure) -> MplFigure:
+    """A stand-alone matplotlib figure of one chart specification.
+
+    Parameters
+    ----------
+    fig : analyzer.sections.Figure
+        Chart specification: ``kind`` is ``"bar"``, ``"line"`` or ``"step"``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        A figure not registered with pyplot (nothing to close; it is freed when
+        no longer referenced).
+
+    Raises
+    ------
+    ValueError
+        If the specification cannot be drawn.
+    """
+    validate_figure(fig)
+    with style_context():
+        out = MplFigure(figsize=PNG_SIZE, layout="constrained")
+        plot_into(out.add_subplot(), fig)
+    return out
+
+
+def save_png(fig: MplFigure, path: Path) -> None:
+    """Write ``fig`` as a PNG at :data:`reports.style.PNG_DPI` (150 dpi).
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure, e.g. from :func:`draw_figure`.
+    path : pathlib.Path
+        Output file; its folder is created if missing.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with style_context():
+        fig.savefig(path, format="png", dpi=PNG_DPI, facecolor="white")

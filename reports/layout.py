@@ -1,0 +1,162 @@
+"""Text helpers shared by the PDF writers: measured wrapping and fixed-width tables."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from reports.style import MONO_ADVANCE, text_width_pt
+
+ELLIPSIS = "\u2026"
+
+
+def wrap(text: str, width_pt: float, size: float, *, weight: str = "normal",
+         hang: str = "") -> list[str]:
+    """Wrap ``text`` so that every line fits ``width_pt`` points at ``size`` points.
+
+    Line breaks in ``text`` are kept (an empty line stays empty). Words are added to
+    a line while its measured width fits (a greedy fill, like :mod:`textwrap` but
+    with true glyph widths); a word longer than a line is split.
+
+    Parameters
+    ----------
+    text : str
+        Text, possibly with newlines.
+    width_pt : float
+        Available width in points.
+    size : float
+        Font size in points.
+    weight : str
+        ``"normal"`` or ``"bold"``.
+    hang : str
+        Prefix of continuation lines (a hanging indent, e.g. two spaces).
+
+    Returns
+    -------
+    list of str
+        The lines, without trailing newlines.
+    """
+    limit = 0.98 * width_pt
+
+    def fits(line: str) -> bool:
+        return text_width_pt(line, size, weight=weight) <= limit
+
+    out: list[str] = []
+    for para in str(text).splitlines() or [""]:
+        words = para.split()
+        if not words:
+            out.append("")
+            continue
+        line = ""
+        for word in words:
+            candidate = f"{line} {word}" if line else word
+            if fits(candidate):
+                line = candidate
+                continue
+            if line:
+                out.append(line)
+                line = hang
+            while not fits(line + word) and len(word) > 1:  # split an over-long word
+                k = len(word) - 1
+                while k > 1 and not fits(line + word[:k]):
+                    k -= 1
+                out.append(line + word[:k])
+                line, word = hang, word[k:]
+            line += word
+        out.append(line)
+    return out
+
+
+def fit_line(text: str, width_pt: float, size: float, *, weight: str = "normal") -> str:
+    """``text`` shortened with an ellipsis so that it fits on one line of ``width_pt``."""
+    if text_width_pt(text, size, weight=weight) <= width_pt:
+        return text
+    while text and text_width_pt(text + ELLIPSIS, size, weight=weight) > width_pt:
+        text = text[:-1]
+    return text.rstrip() + ELLIPSIS
+
+
+def fmt_cell(value: Any) -> str:
+    """A table cell as short text: 4 significant digits for floats, blanks for missing."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (float, np.floating)):
+        if not math.isfinite(value):
+            return str(value)
+        if float(value).is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        if 1e4 <= abs(value) < 1e12:
+            return f"{value:.0f}"
+        return f"{value:.4g}"
+    if value is pd.NA or value is pd.NaT:
+        return ""
+    return " ".join(str(value).split())
+
+
+def cell_table(df: pd.DataFrame,
+               max_cell: int = 28) -> tuple[list[str], list[list[str]], list[bool]]:
+    """Headers, cell strings and right-alignment flags (numeric columns) of ``df``.
+
+    Cells longer than ``max_cell`` characters are cut with an ellipsis.
+    """
+
+    def cut(s: str) -> str:
+        return s if len(s) <= max_cell else s[: max_cell - 1] + ELLIPSIS
+
+    headers = [cut(str(c)) for c in df.columns]
+    rows = [[cut(fmt_cell(v)) for v in row] for row in df.itertuples(index=False)]
+    right = [pd.api.types.is_numeric_dtype(df[c].dtype) for c in df.columns]
+    return headers, rows, right
+
+
+def col_widths(headers: list[str], rows: list[list[str]]) -> list[int]:
+    """Character width of every column (header included)."""
+    return [max([len(h)] + [len(r[j]) for r in rows]) for j, h in enumerate(headers)]
+
+
+def fixed_lines(headers: list[str], rows: list[list[str]], right: list[bool],
+                cols: list[int] | None = None, gap: int = 2) -> list[str]:
+    """Monospace lines ``[header, rule, row, ...]`` for the columns ``cols``."""
+    cols = list(range(len(headers))) if cols is None else cols
+    widths = col_widths(headers, rows)
+    sep = " " * gap
+
+    def line(cells: list[str]) -> str:
+        parts = [cells[j].rjust(widths[j]) if right[j] else cells[j].ljust(widths[j]) for j in cols]
+        return sep.join(parts).rstrip()
+
+    rule = sep.join("-" * widths[j] for j in cols)
+    return [line(headers), rule] + [line(r) for r in rows]
+
+
+def column_chunks(widths: list[int], max_chars: int, gap: int = 2) -> list[list[int]]:
+    """Split column indices into groups no wider than ``max_chars``.
+
+    Every group after the first repeats column 0 (the row key) when that leaves room
+    for at least one more column.
+    """
+    chunks: list[list[int]] = []
+    current: list[int] = []
+    used = 0
+    for j, w in enumerate(widths):
+        extra = w + (gap if current else 0)
+        if current and used + extra > max_chars:
+            chunks.append(current)
+            key = widths[0] + gap
+            current, used = ([0], widths[0]) if key + w <= max_chars and j > 0 else ([], 0)
+            extra = w + (gap if current else 0)
+        current.append(j)
+        used += extra
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def mono_chars(width_pt: float, size: float) -> int:
+    """How many monospace characters fit in ``width_pt`` points at ``size`` points."""
+    return int(width_pt // (MONO_ADVANCE * size))

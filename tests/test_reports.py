@@ -1,0 +1,220 @@
+"""Tests of the report renderers (figures, balance report folder, cheat sheet)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.container import ErrorbarContainer
+from matplotlib.figure import Figure as MplFigure
+
+from analyzer.sections import Block, CheatSheet, Figure, Section, Table
+from reports import balance
+from reports.balance import write_report
+from reports.cheatsheet import render_cheatsheet
+from reports.figures import draw_figure, save_png
+from reports.layout import wrap
+from reports.markdown import markdown_table
+from reports.style import series_style, text_width_pt
+
+
+def pdf_pages(path: Path) -> int:
+    """Page objects in a PDF (``/Type /Page``, not ``/Pages``)."""
+    return len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", path.read_bytes()))
+
+
+# --- synthetic content ---------------------------------------------------------------------
+def bar_fig(name: str = "win_rates", kind: str = "bar") -> Figure:
+    df = pd.DataFrame({
+        "strategy": ["hold at 20", "hold at 25", "always roll"] * 2,
+        "players": [2, 2, 2, 3, 3, 3],
+        "win": [0.5, 0.6, 0.2, 0.4, 0.45, 0.1],
+    })
+    df["lo"] = df["win"] - 0.05
+    df["hi"] = df["win"] + 0.03
+    return Figure(name, "Win rate by strategy", kind, df, "strategy", "win", series="players",
+                  err_low="lo", err_high="hi", xlabel="Strategy", ylabel="P(win)",
+                  reading="Holding at 25 wins most often with two players. " * 4)
+
+
+def line_fig() -> Figure:
+    x = np.arange(10)
+    df = pd.DataFrame({"turn": np.tile(x, 2), "score": np.r_[x * 2.0, x * 3.0],
+                       "who": ["first"] * 10 + ["second"] * 10})
+    return Figure("scores", "Mean score by turn", "line", df, "turn", "score", series="who",
+                  reading="The second player catches up.")
+
+
+def step_fig() -> Figure:
+    x = np.arange(0, 30)
+    df = pd.concat([pd.DataFrame({"s": x, "p": np.exp(-(x - m) ** 2 / 20.0), "t": m})
+                    for m in (8, 15, 22)])
+    return Figure("pmf", "Turn score distribution", "step", df, "s", "p", series="t")
+
+
+def single_fig() -> Figure:
+    df = pd.DataFrame({"n": [1, 2, 3, 4], "mean": [3.5, 7.0, 10.5, 14.0]})
+    return Figure("single", "Single series line", "line", df, "n", "mean")
+
+
+def sections(extra: list[Figure] | None = None) -> list[Section]:
+    policy = pd.DataFrame({"banked": range(40), "decision": ["roll", "hold"] * 20,
+                           "p": np.linspace(0, 1, 40)})
+    first = Section("alpha", "Alpha game", "An introduction " * 30,
+                    figures=[bar_fig(), line_fig()] + (extra or []),
+                    tables=[Table("policy", "Policy", policy, note="First rows only.",
+                                  max_rows=10)],
+                    notes=["Seed 1.", "Assumed rules: six-sided die."])
+    second = Section("beta", "Beta game", "Short.", figures=[step_fig(), single_fig()],
+                     tables=[Table("odds", "Odds", pd.DataFrame({"a|b": ["x|y"], "v": [1.5]}))])
+    return [first, second]
+
+
+# --- figures -------------------------------------------------------------------------------
+@pytest.mark.parametrize("spec", [bar_fig(), line_fig(), step_fig(), single_fig()],
+                         ids=["bar", "line", "step", "single"])
+def test_draw_figure_kinds(spec: Figure, tmp_path: Path) -> None:
+    fig = draw_figure(spec)
+    assert isinstance(fig, MplFigure)
+    ax = fig.axes[0]
+    assert ax.get_title() == spec.title
+    multi = spec.series is not None and spec.data[spec.series].nunique() > 1
+    assert (ax.get_legend() is not None) == multi
+    out = tmp_path / "f.png"
+    save_png(fig, out)
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bar_error_bars_span_interval_ends_and_hatches_cycle() -> None:
+    spec = bar_fig()
+    ax = draw_figure(spec).axes[0]
+    bars = [c for c in ax.containers if not isinstance(c, ErrorbarContainer)]
+    hatches = [b.patches[0].get_hatch() or "" for b in bars]
+    assert hatches == [series_style(i)["hatch"] for i in (0, 1)]
+    assert series_style(1)["hatch"] == "//"
+    errs = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    spans = sorted((round(s[0][1], 9), round(s[1][1], 9))
+                   for c in errs for s in c.lines[2][0].get_segments())
+    expected = sorted(zip(spec.data["lo"].round(9), spec.data["hi"].round(9)))
+    assert spans == expected
+
+
+@pytest.mark.parametrize("change", [{"kind": "pie"}, {"y": "nope"}, {"err_high": None}])
+def test_invalid_figure_raises(change: dict) -> None:
+    spec = bar_fig()
+    for key, value in change.items():
+        setattr(spec, key, value)
+    with pytest.raises(ValueError):
+        draw_figure(spec)
+
+
+# --- balance report ------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, list[Section]]:
+    out = tmp_path_factory.mktemp("rep") / "nested" / "out"
+    secs = sections()
+    return write_report(secs, out, "Test report", ["seed: 1", "dicelab test"]), secs
+
+
+def test_report_files(report: tuple[dict, list[Section]]) -> None:
+    written, secs = report
+    pdf = written["pdf"]
+    assert pdf.read_bytes().startswith(b"%PDF")
+    assert pdf_pages(pdf) == written["pages"] >= 1 + len(secs)
+    names = [f.name for s in secs for f in s.figures]
+    assert sorted(written["figures"]) == sorted(names)
+    for path in written["figures"].values():
+        assert path.is_file() and path.stat().st_size > 0
+    leftovers = [p for p in written["out_dir"].parent.iterdir() if p.name.startswith(".")]
+    assert leftovers == []
+
+
+def test_report_tables_round_trip(report: tuple[dict, list[Section]]) -> None:
+    written, secs = report
+    for tab in (t for s in secs for t in s.tables):
+        back = pd.read_csv(written["tables"][tab.name])
+        pd.testing.assert_frame_equal(back, tab.data.reset_index(drop=True), check_dtype=False)
+
+
+def test_report_summary(report: tuple[dict, list[Section]]) -> None:
+    written, secs = report
+    text = written["summary"].read_text(encoding="utf-8")
+    for fig in (f for s in secs for f in s.figures):
+        assert fig.title in text
+        assert f"(figures/{fig.name}.png)" in text
+    assert "| a\\|b | v |" in text  # pipes escaped in the markdown table
+    assert "S40" not in text and "| 9 | hold |" in text  # max_rows=10 respected
+
+
+def test_report_failure_leaves_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with pytest.raises(ValueError):
+        write_report(sections([bar_fig("broken", kind="pie")]), out, "T", [])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_report_failure_mid_render_keeps_old_output(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "old.txt").write_text("keep")
+
+    def boom(*args: object, **kwargs: object) -> int:
+        raise ValueError("pdf failed")
+
+    monkeypatch.setattr(balance, "_write_pdf", boom)
+    with pytest.raises(ValueError, match="pdf failed"):
+        write_report(sections(), out, "T", [])
+    assert [p.name for p in out.iterdir()] == ["old.txt"]
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def test_report_rejects_repeated_names(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="twice"):
+        write_report(sections([bar_fig()]), tmp_path / "out", "T", [])
+    assert not (tmp_path / "out").exists()
+
+
+# --- cheat sheet ---------------------------------------------------------------------------
+def sheet(rows: int) -> CheatSheet:
+    policy = pd.DataFrame({"bank": [str(i) for i in range(rows)],
+                           "turn": [str(i % 37) for i in range(rows)],
+                           "do": ["ROLL", "hold"] * (rows // 2) + ["ROLL"] * (rows % 2)})
+    return CheatSheet("Strategy card", "Two players, target 100", [
+        Block("How to use", ["Find your row; ROLL means roll again. " * 3, "Hold otherwise."]),
+        Block("Scoring", table=pd.DataFrame({"die": ["1", "2-6"], "points": ["bust", "face"]})),
+        Block("Policy", ["Sorted by bank."], policy),
+        Block("Notes", ["Exact dynamic programming."]),
+    ], footer="dicelab test footer")
+
+
+@pytest.mark.parametrize("rows", [10, 90, 250])
+def test_cheatsheet_single_page(rows: int, tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "card.pdf"
+    render_cheatsheet(sheet(rows), path)
+    assert path.read_bytes().startswith(b"%PDF")
+    assert pdf_pages(path) == 1
+    assert [p.name for p in path.parent.iterdir()] == ["card.pdf"]
+
+
+def test_cheatsheet_too_big_raises_and_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "card.pdf"
+    with pytest.raises(ValueError, match="one A4 page"):
+        render_cheatsheet(sheet(3000), path)
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- helpers -------------------------------------------------------------------------------
+def test_wrap_fits_width() -> None:
+    text = "A long sentence with words of varied length, repeated. " * 20 + "x" * 200
+    lines = wrap(text, 200.0, 9.0)
+    assert len(lines) > 5
+    assert all(text_width_pt(line, 9.0) <= 200.0 for line in lines)
+
+
+def test_markdown_table_alignment_and_rows() -> None:
+    md = markdown_table(pd.DataFrame({"name": ["a", "b", "c"], "x": [1.0, 2.5, np.nan]}), 2)
+    assert md.splitlines() == ["| name | x |", "|---|---:|", "| a | 1 |", "| b | 2.5 |"]
