@@ -285,12 +285,14 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
             "third clover (instant win) - it costs nothing.",
             "One clover with a 6: that is already 18 points.",
         ]),
-        Block("Double six: 6 6 and a number",
-              ["The sixes are locked and you gain 2 bonus rerolls of the third die."]
-              + double_six_lines(model)),
         Block("What to keep (C = clover; 'all' = reroll all three; number of rerolls left)",
               table=keep_table(model)),
     ]
+    if values["double_six_rule"]:
+        bonus = values["double_six_bonus_rerolls"]
+        blocks.insert(2, Block("Double six: 6 6 and a number", [
+            f"The sixes are locked and you gain {bonus} bonus rerolls of the third die."]
+            + double_six_lines(model)))
     assumed = "; ".join(assumed_notes(PARAMS, values))
     return CheatSheet(
         "CloverUp strategy card",
