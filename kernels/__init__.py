@@ -1,4 +1,37 @@
 """Numba kernels: plain arrays and numbers in and out, no pandas, click, plotting or I/O.
 
 Rules functions never draw random numbers; only the play loops do, through :mod:`kernels.rng`.
+
+Numba's on-disk cache only notices changes to the file that defines a function, not to the
+kernels it calls, so a cached play loop could outlive an edit of the rules it inlines. To rule
+that out, the cache lives in a folder named after a hash of every kernel source file (unless
+``NUMBA_CACHE_DIR`` is set): any change to any kernel starts from a clean cache.
 """
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+
+def _cache_dir() -> Path:
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    for base in (root, Path(tempfile.gettempdir())):
+        folder = base / "dicelab-numba" / digest.hexdigest()[:16]
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(folder, os.W_OK):
+            return folder
+    return Path(tempfile.mkdtemp(prefix="dicelab-numba-"))
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    import numba
+
+    numba.config.CACHE_DIR = str(_cache_dir())

@@ -77,6 +77,10 @@ def play_turn(stream, policy, die, rules, roll_end, ds_start, stop_outcome):
         if rerolls <= 0:
             return stop_outcome[m]
         mask = policy[m, rerolls, double_six]
+        if double_six:
+            mask &= 1  # only the third die (rules: the double-six rule)
+        else:  # clovers are locked (rules: a turn, step 2); the clover sorts last
+            mask &= (d0 != CLOVER) | (d1 != CLOVER) << 1 | (d2 != CLOVER) << 2
         if mask == 0:
             return stop_outcome[m]
         rerolls -= 1

@@ -108,12 +108,23 @@ def _sorted3(x0, x1, x2):
 
 
 @njit(cache=True)
-def _is_canonical(mask, dice):
-    """Among equal faces, reroll the lower positions first (one mask per kept multiset)."""
-    for i in range(2):
-        if dice[i] == dice[i + 1] and (mask >> (i + 1)) & 1 and not (mask >> i) & 1:
-            return False
-    return True
+def canonical_mask(mask, dice, double_six):
+    """The choice a reroll mask makes on sorted ``dice`` (int64[3]): positions that may not
+    be rerolled are dropped, and among equal faces the lower positions are rerolled first."""
+    mask &= rerollable_positions(dice[0], dice[1], dice[2], double_six)
+    out = 0
+    i = 0
+    while i < 3:
+        j = i
+        while j < 2 and dice[j + 1] == dice[i]:
+            j += 1
+        count = 0
+        for t in range(i, j + 1):
+            count += (mask >> t) & 1
+        for t in range(i, i + count):
+            out |= 1 << t
+        i = j + 1
+    return out
 
 
 @njit(cache=True)
@@ -178,10 +189,9 @@ def build_transitions(probs, rules, roll_end, ds_start, stop_outcome):
                     continue
                 potential[s] = (r + rules[RULE_CLOVER_BONUS] * (3 - clovers)
                                 + rules[RULE_DOUBLE_SIX_BONUS] * (1 - ds))
-                allowed = rerollable_positions(dice[0], dice[1], dice[2], ds)
                 for mask in range(1, 8):
-                    if mask & ~allowed or not _is_canonical(mask, dice):
-                        continue
+                    if canonical_mask(mask, dice, ds) != mask:
+                        continue  # forbidden, or the same choice as a canonical mask
                     n_kept = 0
                     for t in range(3):
                         if not (mask >> t) & 1:
@@ -252,17 +262,19 @@ def optimize_turn(trans, stop_outcome, utility):
 def evaluate_turn(trans, stop_outcome, policy, utility):
     """Expected ``utility`` of following ``policy`` (int8[S] reroll masks) from every position.
 
-    Returns ``(value float64[S], start_value)``. A mask that is not one of the position's
-    choices counts as stopping.
+    Returns ``(value float64[S], start_value)``. Masks are read through ``canonical_mask``,
+    as the play loops would play them; a mask with nothing left to reroll means stop.
     """
     act_ptr, act_mask, res_ptr, res_next, res_prob, order, start_next, start_prob = trans
     n_pos = act_ptr.shape[0] - 1
+    per_multiset = n_pos // N_MULTISETS
     value = np.zeros(n_pos, np.float64)
     for s in order:
-        m = s // ((n_pos // N_MULTISETS))
+        m = s // per_multiset
+        chosen = canonical_mask(policy[s], MULTISET_DICE[m], s % 2)
         v = utility[stop_outcome[m]]
         for a in range(act_ptr[s], act_ptr[s + 1]):
-            if act_mask[a] == policy[s]:
+            if act_mask[a] == chosen:
                 v = _expect(res_ptr[a], res_ptr[a + 1], res_next, res_prob, value, utility)
         value[s] = v
     return value, _expect(0, start_next.shape[0], start_next, start_prob, value, utility)
