@@ -3,7 +3,8 @@
 Measured:
 - CloverUp turns per second under the optimal policy, 1 thread and all threads;
 - CloverUp two-player games per second;
-- ``dicelab cloverup solve`` wall time end to end, cold (empty numba cache) and warm;
+- ``dicelab cloverup solve`` (and a small ``simulate``) wall time end to end, cold (empty
+  numba cache) and warm;
 - peak memory of 10^6 and 10^8 simulated turns (flat in the number of turns).
 
 Run: ``python scripts/bench.py [--json] [--quick]``.
@@ -34,13 +35,17 @@ def _timed_cli(args: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
-def solve_times() -> dict[str, float]:
+def cli_times() -> dict[str, float]:
     """Cold: a fresh, empty numba cache folder; warm: the same folder again."""
+    simulate = ["cloverup", "simulate", "--games", "4096", "--quiet"]
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         cold = _timed_cli(["cloverup", "solve"], env)
         warm = min(_timed_cli(["cloverup", "solve"], env) for _ in range(3))
-    return {"solve_cold_s": cold, "solve_warm_s": warm}
+        sim_cold = _timed_cli(simulate, env)
+        sim_warm = min(_timed_cli(simulate, env) for _ in range(3))
+    return {"solve_cold_s": cold, "solve_warm_s": warm, "simulate_4096_games_cold_s": sim_cold,
+            "simulate_4096_games_warm_s": sim_warm}
 
 
 _PEAK = """
@@ -100,7 +105,7 @@ def main() -> None:
     opts = parser.parse_args()
     scale = 10 if opts.quick else 1
     results: dict[str, float] = {}
-    results.update(solve_times())
+    results.update(cli_times())
     results.update(turn_rates(40_000_000 // scale))
     results.update(game_rate(2_000_000 // scale))
     small, large = 10**6, 10**8 // scale

@@ -120,7 +120,7 @@ def matchups(values, games, seed, progress) -> pd.DataFrame:
 def build_section(seed: int, quick: bool = False, progress: bool = True) -> Section:
     values = defaults(PARAMS)
     model = get_model(values)
-    games = 20_000 if quick else 400_000
+    games = 20_000 if quick else 1_000_000
     turn_table = pd.DataFrame([turn_summary(model, p) for p in TURN_POLICIES])
     pmf = []
     for name in TURN_POLICIES:
