@@ -14,7 +14,13 @@ from pathlib import Path
 import click
 
 from analyzer import __version__
-from analyzer.cli_options import StrictGroup, early_output_check, output_options, rule_values, rules_options
+from analyzer.cli_options import (
+    StrictGroup,
+    early_output_check,
+    output_options,
+    rule_values,
+    rules_options,
+)
 from analyzer.errors import UserError
 from analyzer.registry import GAMES, available_games, get_game
 from analyzer.seeding import DEFAULT_SEED

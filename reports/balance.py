@@ -24,8 +24,15 @@ import pandas as pd
 
 from analyzer.sections import Figure, Section, Table
 from reports.figures import draw_figure, plot_into, save_png, validate_figure
-from reports.layout import (cell_table, col_widths, column_chunks, fit_line, fixed_lines,
-                            mono_chars, wrap)
+from reports.layout import (
+    cell_table,
+    col_widths,
+    column_chunks,
+    fit_line,
+    fixed_lines,
+    mono_chars,
+    wrap,
+)
 from reports.markdown import summary_markdown
 from reports.pdfflow import LEADING, PT, PageFlow
 from reports.style import TEXT_GREY, style_context

@@ -16,13 +16,13 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.sections import Block, CheatSheet
-from reports.layout import cell_table, col_widths, fixed_lines, wrap
-from reports.style import A4_PORTRAIT, MONO, MONO_ADVANCE, SANS, TEXT_GREY, style_context
-
 from matplotlib.figure import Figure as MplFigure  # noqa: E402  (after the Agg backend)
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
+
+from analyzer.sections import Block, CheatSheet
+from reports.layout import cell_table, col_widths, fixed_lines, wrap
+from reports.style import A4_PORTRAIT, MONO, MONO_ADVANCE, SANS, TEXT_GREY, style_context
 
 PAGE_W, PAGE_H = A4_PORTRAIT[0] * 72.0, A4_PORTRAIT[1] * 72.0  # points
 MARGIN, GUTTER, BLOCK_GAP, PAD = 32.0, 12.0, 8.0, 4.0  # points

@@ -13,14 +13,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
-from reports.style import PNG_DPI, PNG_SIZE, series_style, style_context  # Agg first
-
 from matplotlib.axes import Axes  # noqa: E402  (after the backend is chosen)
 from matplotlib.figure import Figure as MplFigure  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from analyzer.sections import Figure  # noqa: E402
+from reports.style import PNG_DPI, PNG_SIZE, series_style, style_context  # Agg first
 
 KINDS = ("bar", "line", "step")
 _SINGLE = "__single_series__"

@@ -11,16 +11,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from reports.style import (A4_PORTRAIT, MONO, MONO_ADVANCE, PAGE_MARGIN_BOTTOM,
-                           PAGE_MARGIN_TOP, PAGE_MARGIN_X, SANS, TEXT_GREY, style_context)
-from reports.layout import fit_line, wrap
-
 from matplotlib.axes import Axes  # noqa: E402  (Agg chosen above)
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.figure import Figure as MplFigure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
+
+from reports.layout import fit_line, wrap
+from reports.style import (
+    A4_PORTRAIT,
+    MONO,
+    MONO_ADVANCE,
+    PAGE_MARGIN_BOTTOM,
+    PAGE_MARGIN_TOP,
+    PAGE_MARGIN_X,
+    SANS,
+    TEXT_GREY,
+    style_context,
+)
 
 LEADING = 1.3  # line height as a multiple of the font size
 PT = 1.0 / 72.0  # inches per point

@@ -17,7 +17,6 @@ from kernels.cloverup.layout import (
     MAX_POINTS,
     MULTISET_INDEX,
     N_FACES,
-    N_OUTCOMES,
     RULE_BASE_REROLLS,
     RULE_CLOVER_BONUS,
     RULE_DOUBLE_SIX_BONUS,
@@ -34,7 +33,8 @@ COL_SCORE_SQ = 2
 COL_WIN_UNITS = 3
 COL_INSTANT_WINS = 4
 COL_TRIPLE_SIXES = 5
-COL_HIST = 6
+COL_TRIPLE_SIXES_SQ = 6
+COL_HIST = 7
 
 
 @njit(cache=True)
@@ -50,8 +50,10 @@ def situation_index(rnd, seat, diff, opp_round_score, max_diff):
 def play_turn(stream, policy, die, rules, roll_end, ds_start, stop_outcome):
     """Play one turn; returns its outcome code (``layout``).
 
-    ``stream``: uint64 turn stream; ``policy``: int8[84, R+1, 2]; ``die``: float64[7 + GUIDE_SIZE] (``kernels.rng.make_die``);
-    ``rules``: int64[N_RULES]; ``roll_end``, ``ds_start``, ``stop_outcome``: int64[84].
+    ``stream``: uint64 turn stream; ``policy``: int8[84, R+1, 2]; ``die``:
+    float64[7 + GUIDE_SIZE] from ``kernels.rng.make_die``; ``rules``: int64[N_RULES];
+    ``roll_end``, ``ds_start``, ``stop_outcome``: int64[84]. Reroll bits on clovers (or, in
+    the double-six state, on the sixes) are ignored.
     """
     d0 = draw(die, N_FACES, uniform(stream, 0)) + 1
     d1 = draw(die, N_FACES, uniform(stream, 1)) + 1
@@ -205,6 +207,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, po
             row[COL_WIN_UNITS] += wins[seat]
             row[COL_INSTANT_WINS] += winner == seat
             row[COL_TRIPLE_SIXES] += t6[seat]
+            row[COL_TRIPLE_SIXES_SQ] += t6[seat] * t6[seat]
             row[COL_HIST + s] += 1
 
 

@@ -3,19 +3,17 @@ the exact turn solver, turn and game simulation, and paired what-if comparisons.
 
 from __future__ import annotations
 
-import math
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from analyzer import __version__, driver, stats
+from analyzer import __version__
 from analyzer.errors import UserError
 from analyzer.games.cloverup.model import PARAMS, Model, Policy, get_model, parse_policy
 from analyzer.output import Result
 from analyzer.params import assumed_notes
-from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, STREAM_TURNS
-from kernels.cloverup import layout, play
+from kernels.cloverup import layout
 
 TURN_BLOCK = 1 << 16
 GAME_BLOCK = 1 << 11

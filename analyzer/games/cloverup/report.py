@@ -8,13 +8,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer import stats
 from analyzer.games.cloverup.analyses import EV, action_label
-from analyzer.games.cloverup.model import PARAMS, Model, Policy, get_model, parse_policy
-from analyzer.games.cloverup.simulation import _by_policy, _row_stats, lineup_of, play_games
+from analyzer.games.cloverup.model import PARAMS, Model, get_model, parse_policy
+from analyzer.games.cloverup.simulation import (
+    _by_policy,
+    _row_stats,
+    lineup_of,
+    play_games,
+    score_distribution,
+)
 from analyzer.params import assumed_notes, defaults
 from analyzer.sections import Block, CheatSheet, Figure, Section, Table
-from kernels.cloverup import layout, play
+from kernels.cloverup import layout
 
 TURN_POLICIES = ("optimal", "reach:15", "threshold:5", "threshold:4", "never")
 MATCHUP_POLICIES = ("win", "reach:15", "reach:18", "threshold:5", "threshold:4", "never")
@@ -142,9 +147,8 @@ def build_section(seed: int, quick: bool = False, progress: bool = True) -> Sect
                           "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1],
                           "win_rate": s["win_rate"], "win_ci95_low": s["win_ci95"][0],
                           "win_ci95_high": s["win_ci95"][1], "games": n})
-        hist = row[play.COL_HIST:] / row[play.COL_HIST:].sum()
-        game_dist += [{"game_score": k, "probability": hist[k], "policy": name}
-                      for k in range(len(hist))]
+        game_dist += score_distribution(name, row)
+    game_dist = pd.DataFrame(game_dist).rename(columns={"score": "game_score"})
     game_table = pd.DataFrame(game_rows)
     best_game = game_table.sort_values("win_rate").iloc[-1]
 
@@ -170,11 +174,13 @@ def build_section(seed: int, quick: bool = False, progress: bool = True) -> Sect
         Figure("cloverup_game_scores",
                f"Game totals in a {len(TURN_POLICIES)}-player game, one policy per seat "
                f"(simulated, {n:,} games)", "step",
-               pd.DataFrame(game_dist).query("probability > 0"), "game_score", "probability",
-               "policy", xlabel="total after 5 rounds", ylabel="probability",
+               game_dist, "game_score", "probability", "policy", xlabel="total after 5 rounds",
+               ylabel="probability",
                reading=f"With all five policies at one table (seats rotating), "
                        f"{best_game.policy} wins most often ({best_game.win_rate:.1%}, 95% CI "
-                       f"{best_game.win_ci95_low:.1%} to {best_game.win_ci95_high:.1%})."),
+                       f"{best_game.win_ci95_low:.1%} to {best_game.win_ci95_high:.1%}). No "
+                       f"plotted probability has a standard error above "
+                       f"{game_dist.se.max():.4f}."),
         Figure("cloverup_clover_value", "Expected turn score after the first roll, by clovers "
                "in it (exact)", "bar", clovers, "clovers_in_first_roll", "expected_points",
                xlabel="clovers in the first roll", ylabel="expected points of the turn",

@@ -111,15 +111,27 @@ def lineup_of(policies: Sequence[str], players: int) -> list[Policy]:
 def _row_stats(row: np.ndarray, players: int) -> dict[str, Any]:
     n = float(row[play.COL_GAMES])
     mean, se = stats.mean_se(n, float(row[play.COL_SCORE_SUM]), float(row[play.COL_SCORE_SQ]))
-    hist = stats.histogram_stats(row[play.COL_HIST:])
+    instant, instant_se = stats.proportion_se(n, float(row[play.COL_INSTANT_WINS]))
+    sixes, sixes_se = stats.mean_se(n, float(row[play.COL_TRIPLE_SIXES]),
+                                    float(row[play.COL_TRIPLE_SIXES_SQ]))
     out = {"games": int(n), "mean_score": mean, "se": se, "ci95": stats.ci95(mean, se),
-           "p10": hist["p10"], "median": hist["median"], "p90": hist["p90"],
-           "instant_win_rate": row[play.COL_INSTANT_WINS] / n,
-           "triple_sixes_per_game": row[play.COL_TRIPLE_SIXES] / n}
+           "instant_win_rate": instant, "instant_win_ci95": stats.ci95(instant, instant_se),
+           "triple_sixes_per_game": sixes, "triple_sixes_ci95": stats.ci95(sixes, sixes_se)}
     if players > 1:
         win, win_se = stats.proportion_se(n, row[play.COL_WIN_UNITS] / play.WIN_UNITS)
         out.update(win_rate=win, win_se=win_se, win_ci95=stats.ci95(win, win_se))
     return out
+
+
+def score_distribution(name: str, row: np.ndarray) -> list[dict[str, Any]]:
+    """The game-total histogram of one accumulator row as probabilities with their SE."""
+    hist = row[play.COL_HIST:]
+    n = float(hist.sum())
+    rows = []
+    for score in np.nonzero(hist)[0]:
+        p, se = stats.proportion_se(n, float(hist[score]))
+        rows.append({"policy": name, "score": int(score), "probability": p, "se": se})
+    return rows
 
 
 def _by_policy(acc: np.ndarray, lineup: list[Policy]) -> dict[str, np.ndarray]:
@@ -202,13 +214,13 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
                 record["exact_win_rate"] = exact[name]
                 s["exact_win_rate"] = exact[name]
         record.update(instant_win_rate=s["instant_win_rate"],
+                      instant_win_ci95_low=s["instant_win_ci95"][0],
+                      instant_win_ci95_high=s["instant_win_ci95"][1],
                       triple_sixes_per_game=s["triple_sixes_per_game"],
-                      p10=s["p10"], median=s["median"], p90=s["p90"])
+                      triple_sixes_ci95_low=s["triple_sixes_ci95"][0],
+                      triple_sixes_ci95_high=s["triple_sixes_ci95"][1])
         policy_rows.append(record)
-        hist = row[play.COL_HIST:]
-        for score in np.nonzero(hist)[0]:
-            dist_rows.append({"policy": name, "score": int(score),
-                              "probability": hist[score] / hist.sum()})
+        dist_rows += score_distribution(name, row)
     seat_rows = []
     for seat in range(players):
         s = _row_stats(acc[:, seat].sum(axis=0), players)
