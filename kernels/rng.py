@@ -50,7 +50,8 @@ def uniform(stream, slot):
     return np.float64(h >> np.uint64(11)) * _TO_UNIT
 
 
-GUIDE_SIZE = 64
+GUIDE_BITS = 6
+GUIDE_SIZE = 1 << GUIDE_BITS
 
 
 def make_die(cdf):
@@ -70,6 +71,18 @@ def draw(die, k, u):
     """Index 0..k-1 of the first cdf entry above ``u``: one roll of a ``k``-sided weighted
     ``die`` (from ``make_die``) for a uniform ``u`` in [0, 1)."""
     i = np.int64(die[k + np.int64(u * GUIDE_SIZE)])
+    while i < k - 1 and u >= die[i]:
+        i += 1
+    return i
+
+
+@njit(cache=True, inline="always")
+def roll(die, k, stream, slot):
+    """``draw(die, k, uniform(stream, slot))``, the ``slot``-th roll of a turn stream, with
+    the guide bin taken from the top bits directly (the same result, fewer operations)."""
+    h = mix64(stream + (np.uint64(slot) + np.uint64(1)) * _GOLDEN)
+    u = np.float64(h >> np.uint64(11)) * _TO_UNIT
+    i = np.int64(die[k + np.int64(h >> np.uint64(64 - GUIDE_BITS))])
     while i < k - 1 and u >= die[i]:
         i += 1
     return i

@@ -165,3 +165,19 @@ def test_draw_chi_square_default_die():
     for f in range(7):  # and each face within 5 SE
         p = DEFAULT_WEIGHTS[f] / DEFAULT_WEIGHTS.sum()
         assert abs(counts[f] / n - p) <= Z * np.sqrt(p * (1 - p) / n)
+
+
+@njit(cache=True)
+def _roll_vs_draw(die, k, n):
+    mismatches = 0
+    for t in range(n):
+        stream = rng.turn_stream(np.uint64(99), t, 3)
+        for slot in range(12):
+            if rng.roll(die, k, stream, slot) != rng.draw(die, k, rng.uniform(stream, slot)):
+                mismatches += 1
+    return mismatches
+
+
+def test_roll_is_draw_of_uniform():
+    die = rng.make_die(np.cumsum(np.array([6, 5, 5, 3, 3, 1, 1.0])) / 24)
+    assert _roll_vs_draw(die, 7, 20_000) == 0

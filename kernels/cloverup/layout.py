@@ -52,6 +52,24 @@ def _multisets():
 MULTISET_DICE, MULTISET_INDEX = _multisets()
 N_MULTISETS = MULTISET_DICE.shape[0]  # 84
 
+
+def _unsorted_tables():
+    """Lookups for dice in the order they lie, ``code = 49*(d0-1) + 7*(d1-1) + (d2-1)``:
+    the multiset they show, and each reroll mask over sorted positions translated to a mask
+    over the dice as they lie (equal faces keep their order)."""
+    multiset = np.empty(N_FACES**3, np.int64)
+    to_physical = np.empty((N_FACES**3, 8), np.int64)
+    for code in range(N_FACES**3):
+        dice = (code // 49 + 1, code // 7 % 7 + 1, code % 7 + 1)
+        order = sorted(range(3), key=lambda i: (dice[i], i))  # sorted position -> die
+        multiset[code] = MULTISET_INDEX[tuple(sorted(f - 1 for f in dice))]
+        for mask in range(8):
+            to_physical[code, mask] = sum(1 << order[p] for p in range(3) if mask >> p & 1)
+    return multiset, to_physical
+
+
+TRIPLE_MULTISET, SORTED_TO_PHYSICAL = _unsorted_tables()
+
 FACE_LABELS = ("1", "2", "3", "4", "5", "6", "C")
 
 

@@ -15,14 +15,14 @@ from kernels.cloverup.layout import (
     CLOVER,
     INSTANT_WIN,
     MAX_POINTS,
-    MULTISET_INDEX,
     N_FACES,
     RULE_BASE_REROLLS,
-    RULE_CLOVER_BONUS,
-    RULE_DOUBLE_SIX_BONUS,
+    SORTED_TO_PHYSICAL,
+    TRIPLE_MULTISET,
     TRIPLE_SIX,
 )
-from kernels.rng import draw, turn_stream, uniform
+from kernels.cloverup.rules import REROLLABLE, after_roll
+from kernels.rng import roll, turn_stream
 
 WIN_UNITS = 60  # a game's win is split in 60ths so that ties of up to 6 players stay integers
 
@@ -53,51 +53,38 @@ def play_turn(stream, policy, die, rules, roll_end, ds_start, stop_outcome):
     ``stream``: uint64 turn stream; ``policy``: int8[84, R+1, 2]; ``die``:
     float64[7 + GUIDE_SIZE] from ``kernels.rng.make_die``; ``rules``: int64[N_RULES];
     ``roll_end``, ``ds_start``, ``stop_outcome``: int64[84]. Reroll bits on clovers (or, in
-    the double-six state, on the sixes) are ignored.
+    the double-six state, on the sixes) are ignored. The dice stay where they lie; lookups
+    translate between them and the sorted positions that policies speak of.
     """
-    d0 = draw(die, N_FACES, uniform(stream, 0)) + 1
-    d1 = draw(die, N_FACES, uniform(stream, 1)) + 1
-    d2 = draw(die, N_FACES, uniform(stream, 2)) + 1
+    d0 = roll(die, N_FACES, stream, 0) + 1
+    d1 = roll(die, N_FACES, stream, 1) + 1
+    d2 = roll(die, N_FACES, stream, 2) + 1
     new_clovers = (d0 == CLOVER) + (d1 == CLOVER) + (d2 == CLOVER)
     rerolls = rules[RULE_BASE_REROLLS]
     double_six = 0
-    roll = 0
+    slot = 0
     while True:
-        if d0 > d1:
-            d0, d1 = d1, d0
-        if d1 > d2:
-            d1, d2 = d2, d1
-        if d0 > d1:
-            d0, d1 = d1, d0
-        m = MULTISET_INDEX[d0 - 1, d1 - 1, d2 - 1]
-        rerolls += rules[RULE_CLOVER_BONUS] * new_clovers
-        if roll_end[m] >= 0:
-            return roll_end[m]
-        if double_six == 0 and ds_start[m] == 1:
-            double_six = 1
-            rerolls += rules[RULE_DOUBLE_SIX_BONUS]
-        if rerolls <= 0:
-            return stop_outcome[m]
-        mask = policy[m, rerolls, double_six]
-        if double_six:
-            mask &= 1  # only the third die (rules: the double-six rule)
-        else:  # clovers are locked (rules: a turn, step 2); the clover sorts last
-            mask &= (d0 != CLOVER) | (d1 != CLOVER) << 1 | (d2 != CLOVER) << 2
+        code = 49 * (d0 - 1) + 7 * (d1 - 1) + (d2 - 1)
+        m = TRIPLE_MULTISET[code]
+        outcome, rerolls, double_six = after_roll(m, rerolls, double_six, new_clovers, rules,
+                                                  roll_end, ds_start, stop_outcome)
+        if outcome >= 0:
+            return outcome
+        mask = policy[m, rerolls, double_six] & REROLLABLE[m, double_six]
         if mask == 0:
             return stop_outcome[m]
+        mask = SORTED_TO_PHYSICAL[code, mask]
         rerolls -= 1
-        roll += 1
-        slot = 4 * roll
-        new_clovers = 0
-        if mask & 1:
-            d0 = draw(die, N_FACES, uniform(stream, slot)) + 1
-            new_clovers += d0 == CLOVER
-        if mask & 2:
-            d1 = draw(die, N_FACES, uniform(stream, slot + 1)) + 1
-            new_clovers += d1 == CLOVER
-        if mask & 4:
-            d2 = draw(die, N_FACES, uniform(stream, slot + 2)) + 1
-            new_clovers += d2 == CLOVER
+        slot += 4
+        # roll all three and keep the new faces only where the mask says (no branches)
+        n0 = roll(die, N_FACES, stream, slot) + 1
+        n1 = roll(die, N_FACES, stream, slot + 1) + 1
+        n2 = roll(die, N_FACES, stream, slot + 2) + 1
+        r0, r1, r2 = mask & 1, (mask >> 1) & 1, (mask >> 2) & 1
+        d0 = n0 * r0 + d0 * (1 - r0)
+        d1 = n1 * r1 + d1 * (1 - r1)
+        d2 = n2 * r2 + d2 * (1 - r2)
+        new_clovers = (r0 & (n0 == CLOVER)) + (r1 & (n1 == CLOVER)) + (r2 & (n2 == CLOVER))
 
 
 @njit(cache=True)

@@ -10,6 +10,8 @@ from kernels.cloverup.layout import (
     INSTANT_WIN,
     MULTISET_DICE,
     N_MULTISETS,
+    RULE_CLOVER_BONUS,
+    RULE_DOUBLE_SIX_BONUS,
     SIX,
     TRIPLE_SIX,
 )
@@ -74,6 +76,47 @@ def rerollable_positions(a, b, c, double_six):
     if c != CLOVER:
         mask |= 4
     return mask
+
+
+@njit(cache=True, inline="always")
+def sort3(a, b, c):
+    """Three faces in ascending order (a sorting network)."""
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return a, b, c
+
+
+@njit(cache=True, inline="always")
+def after_roll(multiset, rerolls, double_six, new_clovers, rules, roll_end, ds_start,
+               stop_outcome):
+    """The rules checked after every roll (rules page, *A turn* steps 2-4).
+
+    ``multiset``: the sorted dice now showing; ``rerolls``: rerolls left after paying for the
+    roll; ``new_clovers``: clovers among the dice just rolled. Each new clover adds the clover
+    bonus; a roll that ends the turn (three clovers, three sixes, 6 6 C) ends it; two sixes and
+    a number start the double-six rule once; with no reroll left the turn is scored.
+    Returns ``(outcome, rerolls, double_six)`` with ``outcome`` -1 while the turn goes on.
+    """
+    r = rerolls + rules[RULE_CLOVER_BONUS] * new_clovers
+    if roll_end[multiset] >= 0:
+        return roll_end[multiset], r, double_six
+    if double_six == 0 and ds_start[multiset] == 1:
+        double_six = 1
+        r += rules[RULE_DOUBLE_SIX_BONUS]
+    if r <= 0:
+        return stop_outcome[multiset], r, double_six
+    return -1, r, double_six
+
+
+# int64[84, 2]: the sorted positions that may be rerolled (not clovers; in the double-six
+# state only position 0), as ``rerollable_positions`` gives them
+REROLLABLE = np.stack([
+    (MULTISET_DICE != CLOVER) @ np.array([1, 2, 4]),
+    np.ones(N_MULTISETS, np.int64)], axis=1).astype(np.int64)
 
 
 @njit(cache=True)

@@ -25,7 +25,7 @@ from kernels.cloverup.layout import (
     RULE_DOUBLE_SIX_BONUS,
     RULE_MAX_REROLLS,
 )
-from kernels.cloverup.rules import rerollable_positions
+from kernels.cloverup.rules import after_roll, rerollable_positions, sort3
 
 _TIE = 1e-12
 
@@ -73,41 +73,6 @@ def _roll_results(probs, k):
 
 
 @njit(cache=True)
-def _resolve(dice3, rerolls, double_six, new_clovers, rules, roll_end, ds_start, stop_outcome):
-    """Where a roll leads: a position index (>= 0) or ``-1 - outcome``.
-
-    ``dice3``: int64[3] sorted faces after the roll; ``rerolls``: rerolls left after paying
-    for this roll; ``new_clovers``: clovers among the dice just rolled.
-    """
-    m = MULTISET_INDEX[dice3[0] - 1, dice3[1] - 1, dice3[2] - 1]
-    r = rerolls + rules[RULE_CLOVER_BONUS] * new_clovers
-    if roll_end[m] >= 0:
-        return -1 - roll_end[m]
-    ds = double_six
-    if ds == 0 and ds_start[m] == 1:
-        ds = 1
-        r += rules[RULE_DOUBLE_SIX_BONUS]
-    if r <= 0:
-        return -1 - stop_outcome[m]
-    return position_index(m, r, ds, rules[RULE_MAX_REROLLS])
-
-
-@njit(cache=True)
-def _sorted3(x0, x1, x2):
-    out = np.empty(3, np.int64)
-    if x0 > x1:
-        x0, x1 = x1, x0
-    if x1 > x2:
-        x1, x2 = x2, x1
-    if x0 > x1:
-        x0, x1 = x1, x0
-    out[0] = x0
-    out[1] = x1
-    out[2] = x2
-    return out
-
-
-@njit(cache=True)
 def canonical_mask(mask, dice, double_six):
     """The choice a reroll mask makes on sorted ``dice`` (int64[3]): positions that may not
     be rerolled are dropped, and among equal faces the lower positions are rerolled first."""
@@ -141,9 +106,12 @@ def _append_roll(kept, n_kept, rerolls, double_six, rules, tables, results, nxt,
             else:
                 d[t] = faces[j, t - n_kept]
                 new_clovers += d[t] == CLOVER
-        s = _sorted3(d[0], d[1], d[2])
-        nxt[e] = _resolve(s, rerolls, double_six, new_clovers, rules, roll_end, ds_start,
-                          stop_outcome)
+        a, b, c = sort3(d[0], d[1], d[2])
+        m = MULTISET_INDEX[a - 1, b - 1, c - 1]
+        outcome, r, ds = after_roll(m, rerolls, double_six, new_clovers, rules, roll_end,
+                                    ds_start, stop_outcome)
+        nxt[e] = -1 - outcome if outcome >= 0 else position_index(m, r, ds,
+                                                                   rules[RULE_MAX_REROLLS])
         prb[e] = prob[j]
         e += 1
     return e
