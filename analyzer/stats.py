@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
@@ -31,29 +29,6 @@ def proportion_se(n: float, hits: float) -> tuple[float, float]:
 def ci95(mean: float, se: float) -> list[float]:
     """The normal-approximation 95% interval ``[mean - z*se, mean + z*se]``."""
     return [mean - Z95 * se, mean + Z95 * se]
-
-
-def histogram_stats(hist: np.ndarray) -> dict[str, float]:
-    """Mean, standard error, standard deviation and quartiles of an integer histogram
-    whose bin i counts the value i."""
-    hist = np.asarray(hist, dtype=np.float64)
-    n = hist.sum()
-    values = np.arange(hist.shape[0], dtype=np.float64)
-    mean, se = mean_se(n, float(hist @ values), float(hist @ values**2))
-    cdf = np.cumsum(hist) / max(n, 1)
-
-    def quantile(q: float) -> float:
-        return float(np.searchsorted(cdf, q - 1e-12))
-
-    return {
-        "n": n,
-        "mean": mean,
-        "se": se,
-        "sd": se * math.sqrt(n) if n > 0 else math.nan,
-        "p10": quantile(0.10),
-        "median": quantile(0.5),
-        "p90": quantile(0.90),
-    }
 
 
 def paired_difference(n: float, sum_a: float, sum_b: float, sq_a: float, sq_b: float,

@@ -15,8 +15,6 @@ from analyzer.output import Result
 from analyzer.params import assumed_notes
 from kernels.cloverup import layout
 
-TURN_BLOCK = 1 << 16
-GAME_BLOCK = 1 << 11
 EV = Policy("optimal", "optimal")
 
 

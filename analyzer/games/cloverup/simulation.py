@@ -11,14 +11,15 @@ import pandas as pd
 
 from analyzer import driver, stats
 from analyzer.errors import UserError
-from analyzer.games.cloverup.analyses import GAME_BLOCK, TURN_BLOCK, run_meta
+from analyzer.games.cloverup.analyses import run_meta
 from analyzer.games.cloverup.model import PARAMS, Model, Policy, get_model, parse_policy
 from analyzer.output import Result
 from analyzer.params import assumed_notes, defaults
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, STREAM_TURNS, check_seed
 from kernels.cloverup import layout, play
 
-DEFAULT_MAX_GAMES = 10_000_000
+TURN_BLOCK = 1 << 16  # turns per seed block (fixed: results must not depend on batching)
+GAME_BLOCK = 1 << 11  # games per seed block
 
 
 def _check_count(name: str, n: int) -> int:
