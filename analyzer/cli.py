@@ -114,9 +114,17 @@ def rules(game: str, rules_file: str | None, assignments: tuple[str, ...], fmt: 
 @click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
 @click.option("--quick", is_flag=True, help="Smaller samples, for a first look.")
 @click.option("--quiet", is_flag=True, help="No progress output.")
+@click.option("--rules", "rules_file", type=click.Path(dir_okay=False), default=None,
+              help="TOML file with one table of rule parameters per game, e.g. [cloverup].")
+@click.option("--set", "assignments", multiple=True, metavar="GAME.KEY=VALUE",
+              help="Override one game's rule parameter; repeatable.")
 def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | None,
-           quick: bool, quiet: bool) -> None:
-    """Write the balance report: PDF, figures (PNG) and tables (CSV)."""
+           quick: bool, quiet: bool, rules_file: str | None,
+           assignments: tuple[str, ...]) -> None:
+    """Write the balance report: PDF, figures (PNG) and tables (CSV).
+
+    Without --rules or --set every game is analysed on its built-in default rules.
+    """
     from analyzer import driver
     from analyzer.seeding import check_seed
     from reports.balance import write_report
@@ -125,16 +133,45 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
     specs = [get_game(g) for g in game_ids] if game_ids else list(GAMES.values())
     check_seed(seed)
     driver.set_threads(threads)
+    values = _report_values(specs, rules_file, assignments)
     sections = []
     for spec in specs:
         if not quiet:
             click.echo(f"analysing {spec.title} ...", err=True)
-        sections.append(spec.load().report_section(seed=seed, quick=quick, progress=not quiet))
+        sections.append(spec.load().report_section(values[spec.id], seed=seed, quick=quick,
+                                                   progress=not quiet))
+    changed = rules_file is not None or bool(assignments)
     meta = [f"dicelab {__version__}, {date.today().isoformat()}", f"seed {seed}",
-            "built-in default rules" if not quick else "quick run (smaller samples)"]
+            "rules changed by --rules/--set (see each section)" if changed
+            else "built-in default rules", "quick run (smaller samples)" if quick
+            else "full run"]
     written = write_report(sections, Path(out_dir), "dicelab balance report", meta)
     click.echo(f"wrote {out_dir}/: {len(written.get('figures', []))} figures, "
                f"{len(written.get('tables', []))} tables, report.pdf")
+
+
+def _report_values(specs, rules_file: str | None, assignments: tuple[str, ...]) -> dict:
+    """Rule values per game: defaults, then the file's ``[game]`` tables, then ``--set``."""
+    from analyzer.params import read_toml, validate_mapping
+
+    tables = read_toml(rules_file) if rules_file else {}
+    per_game: dict[str, list[str]] = {spec.id: [] for spec in specs}
+    for text in assignments:
+        game_id, dot, rest = text.partition(".")
+        if not dot or game_id not in per_game:
+            raise UserError(f"bad setting {text!r}: expected GAME.KEY=VALUE with GAME one of "
+                            f"{', '.join(per_game)}")
+        per_game[game_id].append(rest)
+    for key, table in tables.items():
+        if key not in GAMES or not isinstance(table, dict):
+            raise UserError(f"bad table {key!r} in rules file {rules_file!r}; accepted: one "
+                            f"table per game: {', '.join(GAMES)}")
+    values = {}
+    for spec in specs:
+        params = spec.load().PARAMS
+        from_file = validate_mapping(tables.get(spec.id, {}), params, repr(rules_file))
+        values[spec.id] = rule_values(params, None, per_game[spec.id], **from_file)
+    return values
 
 
 def _check_out_dir(path: Path) -> None:

@@ -132,26 +132,35 @@ def parse_assignment(text: str) -> tuple[str, str]:
     return key.strip().replace("-", "_"), value
 
 
-def load_rules_file(path: str | Path, params: Iterable[Param]) -> dict[str, Any]:
-    """Read and validate a TOML file of parameter values (top-level ``key = value``)."""
-    known = _index(params)
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """A TOML file as a dict; a one-line ``UserError`` if it is missing or broken."""
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UserError(f"rules file {str(path)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"cannot read rules file {str(path)!r}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"rules file {str(path)!r} is not valid TOML: {exc}") from None
+
+
+def validate_mapping(data: dict[str, Any], params: Iterable[Param],
+                     source: str) -> dict[str, Any]:
+    """Validate ``{name: value}`` read from ``source`` (named in error messages)."""
+    known = _index(params)
     values = {}
     for key, value in data.items():
         name = key.replace("-", "_")
         if name not in known:
             raise UserError(
-                f"unknown rule parameter {key!r} in {str(path)!r}; accepted: {', '.join(known)}"
-            )
+                f"unknown rule parameter {key!r} in {source}; accepted: {', '.join(known)}")
         values[name] = known[name].validate(value)
     return values
+
+
+def load_rules_file(path: str | Path, params: Iterable[Param]) -> dict[str, Any]:
+    """Read and validate a TOML file of parameter values (top-level ``key = value``)."""
+    return validate_mapping(read_toml(path), params, repr(str(path)))
 
 
 def resolve(

@@ -175,3 +175,24 @@ def test_report_folder_that_is_a_file(tmp_path):
     path = tmp_path / "file"
     path.write_text("x")
     _assert_one_line_error(run(["report", "-o", str(path)]), "is a file")
+
+
+def test_report_with_changed_rules(tmp_path):
+    rules = tmp_path / "rules.toml"
+    rules.write_text("[cloverup]\nrounds = 3\n")
+    out = tmp_path / "rep"
+    result = run(["report", "--quick", "--quiet", "-o", str(out), "--rules", str(rules),
+                  "--set", "cloverup.weights=6,5,5,3,3,2,1"])
+    assert result.exit_code == 0, result.output
+    summary = (out / "summary.md").read_text()
+    assert "rounds = 3 (default 5)" in summary and "weights = 6,5,5,3,3,2,1" in summary
+    assert (out / "report.pdf").read_bytes().startswith(b"%PDF")
+    assert len(list((out / "figures").glob("*.png"))) == 7
+
+
+@pytest.mark.parametrize("args,needle", [(["--set", "rounds=3"], "GAME.KEY=VALUE"),
+                                         (["--set", "nosuch.rounds=3"], "GAME.KEY=VALUE"),
+                                         (["--set", "cloverup.rounds=0"], "rounds")])
+def test_report_bad_settings(tmp_path, args, needle):
+    _assert_one_line_error(run(["report", "--quick", "-o", str(tmp_path / "r"), *args]), needle)
+    assert not (tmp_path / "r").exists()

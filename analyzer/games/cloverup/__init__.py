@@ -1,7 +1,7 @@
 """CloverUp analyzer (rules: ``shared/rules/cloverup.md``).
 
 The interface every game module offers: ``PARAMS``, ``POLICY_HELP``, ``commands()``,
-``report_section(seed, quick, progress)`` and ``cheatsheet(values)``.
+``report_section(values, seed, quick, progress)`` and ``cheatsheet(values)``.
 """
 
 from analyzer.games.cloverup.model import PARAMS, POLICY_HELP
@@ -14,11 +14,12 @@ def commands():
     return group
 
 
-def report_section(seed: int, quick: bool = False, progress: bool = True):
-    """CloverUp's part of the balance report (see ``analyzer.sections``)."""
+def report_section(values, seed: int, quick: bool = False, progress: bool = True):
+    """CloverUp's part of the balance report for the given rule values
+    (see ``analyzer.sections``)."""
     from analyzer.games.cloverup.report import build_section
 
-    return build_section(seed, quick, progress)
+    return build_section(values, seed, quick, progress)
 
 
 def cheatsheet(values):

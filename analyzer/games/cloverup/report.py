@@ -17,7 +17,7 @@ from analyzer.games.cloverup.simulation import (
     play_games,
     score_distribution,
 )
-from analyzer.params import assumed_notes, defaults
+from analyzer.params import assumed_notes
 from analyzer.sections import Block, CheatSheet, Figure, Section, Table
 from kernels.cloverup import layout
 
@@ -122,8 +122,10 @@ def matchups(values, games, seed, progress) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def build_section(seed: int, quick: bool = False, progress: bool = True) -> Section:
-    values = defaults(PARAMS)
+def build_section(values: dict[str, Any], seed: int, quick: bool = False,
+                  progress: bool = True) -> Section:
+    """The CloverUp report section; games use ``values`` (the player count is set per
+    figure)."""
     model = get_model(values)
     games = 20_000 if quick else 1_000_000
     turn_table = pd.DataFrame([turn_summary(model, p) for p in TURN_POLICIES])
@@ -147,7 +149,7 @@ def build_section(seed: int, quick: bool = False, progress: bool = True) -> Sect
                           "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1],
                           "win_rate": s["win_rate"], "win_ci95_low": s["win_ci95"][0],
                           "win_ci95_high": s["win_ci95"][1], "games": n})
-        game_dist += score_distribution(name, row)
+        game_dist += score_distribution(row, policy=name)
     game_dist = pd.DataFrame(game_dist).rename(columns={"score": "game_score"})
     game_table = pd.DataFrame(game_rows)
     best_game = game_table.sort_values("win_rate").iloc[-1]
@@ -170,11 +172,12 @@ def build_section(seed: int, quick: bool = False, progress: bool = True) -> Sect
                reading=f"Playing for the highest average, a turn is worth {opt.expected_points:.2f}"
                        f" points on average; {mode} points is the single most likely result. "
                        f"Never rerolling averages only {never.expected_points:.2f}. An instant "
-                       f"win comes in {opt.p_instant_win:.2%} of turns (counted as 18 here)."),
+                       f"win comes in {opt.p_instant_win:.2%} of turns (counted as "
+                       f"{values['instant_win_points']:g} points here)."),
         Figure("cloverup_game_scores",
                f"Game totals in a {len(TURN_POLICIES)}-player game, one policy per seat "
                f"(simulated, {n:,} games)", "step",
-               game_dist, "game_score", "probability", "policy", xlabel="total after 5 rounds",
+               game_dist, "game_score", "probability", "policy", xlabel=f"total after {values['rounds']} rounds",
                ylabel="probability",
                reading=f"With all five policies at one table (seats rotating), "
                        f"{best_game.policy} wins most often ({best_game.win_rate:.1%}, 95% CI "
@@ -227,7 +230,10 @@ def build_section(seed: int, quick: bool = False, progress: bool = True) -> Sect
         Table("cloverup_seat_win_rates", "Win rate by seat (simulated)", seats),
         Table("cloverup_matchups", "Two-player matchups against optimal", duel),
     ]
-    notes = assumed_notes(PARAMS, values) + [
+    changed = [f"{p.name} = {p.show(values[p.name])} (default {p.show(p.default)})"
+               for p in PARAMS if values[p.name] != p.default and p.name != "players"]
+    notes = assumed_notes(PARAMS, values) + [f"rules changed: {', '.join(changed)}"] * bool(
+        changed) + [
         f"simulations: seed {seed}, {games:,} games per lineup (half for seats and matchups); "
         "intervals are 95%; exact figures come from the dynamic-programming solvers"]
     intro = ("CloverUp is analysed exactly for a single turn (every keep/reroll choice "

@@ -124,14 +124,15 @@ def _row_stats(row: np.ndarray, players: int) -> dict[str, Any]:
     return out
 
 
-def score_distribution(name: str, row: np.ndarray) -> list[dict[str, Any]]:
-    """The game-total histogram of one accumulator row as probabilities with their SE."""
+def score_distribution(row: np.ndarray, **label: Any) -> list[dict[str, Any]]:
+    """The game-total histogram of one accumulator row as probabilities with their SE;
+    every row starts with the ``label`` columns (e.g. ``policy=...`` or ``seat=...``)."""
     hist = row[play.COL_HIST:]
     n = float(hist.sum())
     rows = []
     for score in np.nonzero(hist)[0]:
         p, se = stats.proportion_se(n, float(hist[score]))
-        rows.append({"policy": name, "score": int(score), "probability": p, "se": se})
+        rows.append({**label, "score": int(score), "probability": p, "se": se})
     return rows
 
 
@@ -221,10 +222,12 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
                       triple_sixes_ci95_low=s["triple_sixes_ci95"][0],
                       triple_sixes_ci95_high=s["triple_sixes_ci95"][1])
         policy_rows.append(record)
-        dist_rows += score_distribution(name, row)
+        dist_rows += score_distribution(row, by="policy", name=name)
     seat_rows = []
     for seat in range(players):
-        s = _row_stats(acc[:, seat].sum(axis=0), players)
+        row = acc[:, seat].sum(axis=0)
+        dist_rows += score_distribution(row, by="seat", name=str(seat + 1))
+        s = _row_stats(row, players)
         seat_rows.append({"seat": seat + 1,
                           "policy": "rotating" if rotate and len(set(lineup)) > 1
                           else lineup[seat].name,
