@@ -185,10 +185,12 @@ def resolve(
     return values
 
 
-def assumed_notes(params: Iterable[Param], values: dict[str, Any]) -> list[str]:
-    """One line per assumed parameter that the result depends on."""
+def assumed_notes(params: Iterable[Param], values: dict[str, Any],
+                  unused: Iterable[str] = ()) -> list[str]:
+    """One line per assumed parameter that the result depends on (all but ``unused``)."""
+    skip = set(unused)
     return [
         f"{p.name} = {p.show(values[p.name])} is an assumed rule parameter: {p.help}"
         for p in params
-        if p.assumed
+        if p.assumed and p.name not in skip
     ]

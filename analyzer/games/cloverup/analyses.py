@@ -10,7 +10,7 @@ import pandas as pd
 
 from analyzer import __version__
 from analyzer.errors import UserError
-from analyzer.games.cloverup.model import PARAMS, Model, Policy, get_model, parse_policy
+from analyzer.games.cloverup.model import GAME_ONLY, PARAMS, Model, Policy, get_model, parse_policy
 from analyzer.output import Result
 from analyzer.params import assumed_notes
 from kernels.cloverup import layout
@@ -136,6 +136,6 @@ def solve_game(values: dict[str, Any]) -> Result:
                 "p_optimal_first_seat_win_vs_itself": p[3]}
     return Result(title="CloverUp exact two-player game solver (win policy)", headline=headline,
                   tables={"matchups": table}, meta=run_meta(values),
-                  notes=assumed_notes(PARAMS, values)
+                  notes=assumed_notes(PARAMS, values, GAME_ONLY)
                   + ["a shared win counts one half; the win policy maximises the chance to win "
                      "against an opponent who does the same"])

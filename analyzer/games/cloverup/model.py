@@ -47,6 +47,7 @@ POLICY_HELP = {
     "threshold:K": "reroll every number die below K, K = 1..7",
     "never": "never reroll",
 }
+GAME_ONLY = ("instant_win_points",)  # not used by whole-game results: an instant win wins
 WIN_TABLE_LIMIT = 400_000_000  # bytes; the two-player solver's policy table
 
 

@@ -177,8 +177,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Figure("cloverup_game_scores",
                f"Game totals in a {len(TURN_POLICIES)}-player game, one policy per seat "
                f"(simulated, {n:,} games)", "step",
-               game_dist, "game_score", "probability", "policy", xlabel=f"total after {values['rounds']} rounds",
-               ylabel="probability",
+               game_dist, "game_score", "probability", "policy",
+               xlabel=f"total after {values['rounds']} rounds", ylabel="probability",
                reading=f"With all five policies at one table (seats rotating), "
                        f"{best_game.policy} wins most often ({best_game.win_rate:.1%}, 95% CI "
                        f"{best_game.win_ci95_low:.1%} to {best_game.win_ci95_high:.1%}). No "

@@ -12,7 +12,7 @@ import pandas as pd
 from analyzer import driver, stats
 from analyzer.errors import UserError
 from analyzer.games.cloverup.analyses import run_meta
-from analyzer.games.cloverup.model import PARAMS, Model, Policy, get_model, parse_policy
+from analyzer.games.cloverup.model import GAME_ONLY, PARAMS, Model, Policy, get_model, parse_policy
 from analyzer.output import Result
 from analyzer.params import assumed_notes, defaults
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, STREAM_TURNS, check_seed
@@ -240,7 +240,7 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
                                                        "win_ci95", "exact_win_rate", "games")
                                     if k in s}
                              for name, s in per_policy.items()}}
-    notes = assumed_notes(PARAMS, values)
+    notes = assumed_notes(PARAMS, values, GAME_ONLY)
     if precision is not None:
         notes.append(f"ran until every 95% interval half-width was at most {precision:g} "
                      f"(cap {cap} games): {played} games")
