@@ -36,11 +36,12 @@ def set_threads(threads: int | None) -> int:
 class Job:
     """A run of ``n_items`` turns or games in blocks of ``block_size``.
 
-    ``block_fn(key, n, out_b, *args)`` is a numba kernel accumulating into ``out_b``, an
-    int64 array of shape ``acc_shape``.
+    ``runner(keys, sizes, out, *args)`` is a game's parallel numba loop that plays block b
+    (``sizes[b]`` items, seeded by ``keys[b]``) into ``out[b]``, an int64 array of shape
+    ``acc_shape``.
     """
 
-    block_fn: Callable
+    runner: Callable
     args: Sequence
     acc_shape: tuple[int, ...]
     block_size: int
@@ -70,8 +71,6 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
     items run are still the first ones of the stream). ``n_items`` must be a whole number of
     blocks or the run must not stop early for the result to be independent of batching.
     """
-    from kernels.driver import run_blocks
-
     batch_blocks = batch_blocks or DEFAULT_BATCH_BLOCKS
     total = np.zeros(job.acc_shape, np.int64)
     done = 0
@@ -83,7 +82,7 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
             sizes = _sizes(job, first_item, min(count * job.block_size, n_items - first_item))
             keys = block_keys(job.seed, job.stream, first, len(sizes))
             out = np.zeros((len(sizes), *job.acc_shape), np.int64)
-            run_blocks(job.block_fn, keys, sizes.astype(np.int64), out, *job.args)
+            job.runner(keys, sizes.astype(np.int64), out, *job.args)
             total += out.sum(axis=0)
             done += int(sizes.sum())
             bar.advance(int(sizes.sum()))

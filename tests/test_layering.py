@@ -16,7 +16,7 @@ def _loaded_after(statement: str) -> set[str]:
 
 
 def test_kernels_import_no_orchestration_libraries():
-    loaded = _loaded_after("import kernels.driver, kernels.cloverup.play, kernels.cloverup.game")
+    loaded = _loaded_after("import kernels.cloverup.play, kernels.cloverup.game")
     assert not loaded & {"pandas", "click", "matplotlib", "analyzer", "reports"}
 
 

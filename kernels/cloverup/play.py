@@ -1,5 +1,6 @@
-"""CloverUp play loops: one turn, one whole game, and the per-block accumulators that the
-shared driver (:mod:`kernels.driver`) runs in parallel. Only this module draws dice.
+"""CloverUp play loops: one turn, one whole game, the per-block accumulators, and the
+parallel loops over blocks that the shared driver (:mod:`analyzer.driver`) calls. Only this
+module draws dice.
 
 Policies are int8 tables ``policies[table, multiset, rerolls_left, double_six]`` holding a
 reroll mask over the sorted dice (0 = stop). A seat's policy is a row of ``seat_policy``
@@ -9,7 +10,7 @@ situational one (the two-player game solver's) uses ``first_table + situation(..
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from kernels.cloverup.layout import (
     CLOVER,
@@ -239,3 +240,29 @@ def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies
                 out[0, v, k] += x[v, k]
                 for w in range(n_var):
                     out[1 + v, w, k] += x[v, k] * x[w, k]
+
+
+# The parallel loops over blocks (one per block function, so that numba can cache them: a
+# jitted function passed as an argument would make the cache key change every process).
+
+
+@njit(cache=True, parallel=True)
+def run_turn_blocks(keys, sizes, out, *args):
+    """``turns_block`` over every block in parallel: ``keys`` uint64[B], ``sizes`` int64[B],
+    ``out`` int64[B, N_OUTCOMES]; ``args`` as for ``turns_block`` after ``out``."""
+    for b in prange(keys.shape[0]):
+        turns_block(keys[b], sizes[b], out[b], *args)
+
+
+@njit(cache=True, parallel=True)
+def run_game_blocks(keys, sizes, out, *args):
+    """``games_block`` over every block in parallel (``out`` int64[B, ...])."""
+    for b in prange(keys.shape[0]):
+        games_block(keys[b], sizes[b], out[b], *args)
+
+
+@njit(cache=True, parallel=True)
+def run_paired_blocks(keys, sizes, out, *args):
+    """``paired_block`` over every block in parallel (``out`` int64[B, ...])."""
+    for b in prange(keys.shape[0]):
+        paired_block(keys[b], sizes[b], out[b], *args)

@@ -10,7 +10,6 @@ import pytest
 
 from kernels.cloverup import game, layout, play, rules, solve
 from kernels.cloverup.layout import CLOVER, INSTANT_WIN, TRIPLE_SIX
-from kernels.driver import run_blocks
 from kernels.rng import make_die
 
 WEIGHTS = np.array([6, 5, 5, 3, 3, 1, 1], np.float64)  # rules page, *Dice*
@@ -50,7 +49,7 @@ class Model:
         keys = np.arange(n_blocks, dtype=np.uint64) * np.uint64(7919) + np.uint64(1 + salt)
         sizes = np.full(n_blocks, block_size, np.int64)
         out = np.zeros((n_blocks, layout.N_OUTCOMES), np.int64)
-        run_blocks(play.turns_block, keys, sizes, out, policy.reshape(self.shape3), self.die,
+        play.run_turn_blocks(keys, sizes, out, policy.reshape(self.shape3), self.die,
                    self.rules, self.end, self.start, self.stop)
         return out.sum(axis=0)
 
@@ -143,7 +142,7 @@ def simulate_games(model, lineup, policies3d, n_blocks, block_size, triple_six_e
     keys = np.arange(n_blocks, dtype=np.uint64) * np.uint64(7919) + np.uint64(3)
     sizes = np.full(n_blocks, block_size, np.int64)
     out = np.zeros((n_blocks, 2, 2, play.COL_HIST + layout.MAX_POINTS * ROUNDS + 1), np.int64)
-    run_blocks(play.games_block, keys, sizes, out, lineup, False, ROUNDS, triple_six_effect,
+    play.run_game_blocks(keys, sizes, out, lineup, False, ROUNDS, triple_six_effect,
                policies3d, max_diff, model.die, model.rules, model.end, model.start,
                model.stop)
     return out.sum(axis=0)

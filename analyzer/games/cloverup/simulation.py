@@ -56,7 +56,7 @@ def simulate_turns(values: dict[str, Any], policy: str, turns: int, seed: int,
     model = get_model(values)
     pol = parse_policy(policy)
     driver.set_threads(threads)
-    job = driver.Job(play.turns_block,
+    job = driver.Job(play.run_turn_blocks,
                      (model.turn_policy(pol).reshape(model.table_shape), *kernel_rules(model)),
                      (layout.N_OUTCOMES,), TURN_BLOCK, check_seed(seed), STREAM_TURNS,
                      "turns", "turns")
@@ -163,7 +163,7 @@ def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: i
     stack, where = policy_stack(model, lineup)
     seats = np.array([where[p] for p in lineup], np.int64)
     max_total = layout.MAX_POINTS * values["rounds"]
-    job = driver.Job(play.games_block,
+    job = driver.Job(play.run_game_blocks,
                      (seats, rotate, values["rounds"], values["triple_six_effect"], stack,
                       model.max_diff, *kernel_rules(model)),
                      (len(lineup), len(lineup), play.COL_HIST + max_total + 1), GAME_BLOCK,
@@ -300,7 +300,7 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], str]], games: int, seed
             np.stack([m.roll_end for m in models]), np.stack([m.ds_start for m in models]),
             np.stack([m.stop_outcome for m in models]))
     n_var = len(variants)
-    job = driver.Job(play.paired_block, args, (n_var + 1, n_var, play.N_PAIRED), GAME_BLOCK,
+    job = driver.Job(play.run_paired_blocks, args, (n_var + 1, n_var, play.N_PAIRED), GAME_BLOCK,
                      check_seed(seed), STREAM_PAIRED, "what-if games", "games")
     acc, played = driver.run(job, _check_count("game count", games), progress)
     return _whatif_result(variants, models, acc, played, n_players, seed, used)
