@@ -242,8 +242,11 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
                              for name, s in per_policy.items()}}
     notes = assumed_notes(PARAMS, values, GAME_ONLY)
     if precision is not None:
+        reached = _precise_enough(acc, lineup, precision)
         notes.append(f"ran until every 95% interval half-width was at most {precision:g} "
-                     f"(cap {cap} games): {played} games")
+                     f"(cap {cap} games): {played} games" + (
+                         "" if reached else "; the cap came first, so the precision was NOT "
+                         "reached (raise --games)"))
     notes.append("a shared win counts as a fraction; an instant win ends the game with the "
                  "totals reached so far")
     return Result(
