@@ -1,8 +1,8 @@
 """The shared parallel driver: cut a run into blocks, run them on numba threads in batches,
 add up the integer accumulators, report progress, and optionally stop at a precision.
 
-Every game uses it the same way: a block function from its kernels, the block size, and the
-arrays the block function needs. Accumulators are integers, so sums are exact and the
+Every game uses it the same way: its kernels' parallel loop over blocks, the block size, and
+the arrays that loop needs. Accumulators are integers, so sums are exact and the
 result is bit-identical for any thread count and any batch size.
 """
 
