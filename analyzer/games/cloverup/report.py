@@ -8,14 +8,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analyzer import seats
 from analyzer.games.cloverup.analyses import EV, action_label
 from analyzer.games.cloverup.model import PARAMS, Model, get_model, parse_policy
 from analyzer.games.cloverup.simulation import (
+    COLUMNS,
     _by_policy,
     _row_stats,
     lineup_of,
     play_games,
-    score_distribution,
 )
 from analyzer.params import assumed_notes
 from analyzer.sections import Block, CheatSheet, Figure, Section, Table
@@ -149,18 +150,18 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                           "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1],
                           "win_rate": s["win_rate"], "win_ci95_low": s["win_ci95"][0],
                           "win_ci95_high": s["win_ci95"][1], "games": n})
-        game_dist += score_distribution(row, policy=name)
+        game_dist += seats.score_distribution(row, COLUMNS, policy=name)
     game_dist = pd.DataFrame(game_dist).rename(columns={"score": "game_score"})
     game_table = pd.DataFrame(game_rows)
     best_game = game_table.sort_values("win_rate").iloc[-1]
 
     clovers = first_roll_by_clovers(model)
     bumps, sweep = weight_sweeps(values)
-    seats = seat_win_rates(values, games // 2, seed, progress)
+    seat_table = seat_win_rates(values, games // 2, seed, progress)
     duel = matchups(values, games // 2, seed, progress)
     win_row = duel.set_index("policy").loc["win"]
-    two = seats[seats.players == "2"].set_index("seat")["win_rate"]
-    six = seats[seats.players == "6"]
+    two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
+    six = seat_table[seat_table.players == "6"]
     best_face = bumps.sort_values("expected_points_change").iloc[-1]
     worst_face = bumps.sort_values("expected_points_change").iloc[0]
     c = clovers.set_index("clovers_in_first_roll")["expected_points"]
@@ -207,7 +208,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        f"{worst_face.face} more likely hurts most "
                        f"({worst_face.expected_points_change:+.3f})."),
         Figure("cloverup_seat_win_rates", "Win rate by seat, everyone playing for the highest "
-               "average (simulated, 95% intervals)", "bar", seats, "players", "win_rate", "seat",
+               "average (simulated, 95% intervals)", "bar", seat_table, "players", "win_rate",
+               "seat",
                "ci95_low", "ci95_high", xlabel="players", ylabel="win rate",
                reading=f"With two players the first seat wins {two['seat 1']:.1%} and the second "
                        f"{two['seat 2']:.1%}. With six players the seats range from "
@@ -227,7 +229,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Table("cloverup_first_roll_clovers", "Clovers in the first roll (exact)", clovers),
         Table("cloverup_face_weights", "One more unit of weight per face (exact)", bumps),
         Table("cloverup_clover_weight", "Clover weight sweep (exact)", sweep),
-        Table("cloverup_seat_win_rates", "Win rate by seat (simulated)", seats),
+        Table("cloverup_seat_win_rates", "Win rate by seat (simulated)", seat_table),
         Table("cloverup_matchups", "Two-player matchups against optimal", duel),
     ]
     changed = [f"{p.name} = {p.show(values[p.name])} (default {p.show(p.default)})"

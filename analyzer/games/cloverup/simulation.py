@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from analyzer import driver, stats
+from analyzer import driver, seats, stats
 from analyzer.errors import UserError
 from analyzer.games.cloverup.analyses import run_meta
 from analyzer.games.cloverup.model import GAME_ONLY, PARAMS, Model, Policy, get_model, parse_policy
@@ -95,64 +95,32 @@ def turns(values: dict[str, Any], policy: str, n_turns: int, seed: int,
 
 # ---------------------------------------------------------------- games
 
+COLUMNS = seats.Columns(play.COL_GAMES, play.COL_SCORE_SUM, play.COL_SCORE_SQ,
+                        play.COL_WIN_UNITS, play.COL_HIST, play.WIN_UNITS)
+
+
 def lineup_of(policies: Sequence[str], players: int) -> list[Policy]:
     """Seat i of the lineup plays ``policies[i % len(policies)]``."""
-    parsed = [parse_policy(p) for p in policies]
-    if not parsed:
-        raise UserError("no policy given; accepted: " + ", ".join(p for p in policies))
-    if len(parsed) > players:
-        raise UserError(f"{len(parsed)} policies for {players} players: give at most one "
-                        "policy per player")
-    if any(p.kind == "win" for p in parsed) and players != 2:
+    lineup = seats.cycle_lineup([parse_policy(p) for p in policies], players)
+    if any(p.kind == "win" for p in lineup) and players != 2:
         raise UserError(f"the win policy is solved for two players, not {players}; "
                         "accepted: --players 2")
-    return [parsed[i % len(parsed)] for i in range(players)]
+    return lineup
 
 
 def _row_stats(row: np.ndarray, players: int) -> dict[str, Any]:
-    n = float(row[play.COL_GAMES])
-    mean, se = stats.mean_se(n, float(row[play.COL_SCORE_SUM]), float(row[play.COL_SCORE_SQ]))
-    instant, instant_se = stats.proportion_se(n, float(row[play.COL_INSTANT_WINS]))
-    sixes, sixes_se = stats.mean_se(n, float(row[play.COL_TRIPLE_SIXES]),
+    out = seats.row_stats(row, COLUMNS, players)
+    instant, out["instant_win_ci95"] = seats.rate(row, COLUMNS, play.COL_INSTANT_WINS)
+    sixes, sixes_se = stats.mean_se(float(row[play.COL_GAMES]),
+                                    float(row[play.COL_TRIPLE_SIXES]),
                                     float(row[play.COL_TRIPLE_SIXES_SQ]))
-    out = {"games": int(n), "mean_score": mean, "se": se, "ci95": stats.ci95(mean, se),
-           "instant_win_rate": instant, "instant_win_ci95": stats.ci95(instant, instant_se),
-           "triple_sixes_per_game": sixes, "triple_sixes_ci95": stats.ci95(sixes, sixes_se)}
-    if players > 1:
-        win, win_se = stats.proportion_se(n, row[play.COL_WIN_UNITS] / play.WIN_UNITS)
-        out.update(win_rate=win, win_se=win_se, win_ci95=stats.ci95(win, win_se))
+    out.update(instant_win_rate=instant, triple_sixes_per_game=sixes,
+               triple_sixes_ci95=stats.ci95(sixes, sixes_se))
     return out
 
 
-def score_distribution(row: np.ndarray, **label: Any) -> list[dict[str, Any]]:
-    """The game-total histogram of one accumulator row as probabilities with their SE;
-    every row starts with the ``label`` columns (e.g. ``policy=...`` or ``seat=...``)."""
-    hist = row[play.COL_HIST:]
-    n = float(hist.sum())
-    rows = []
-    for score in np.nonzero(hist)[0]:
-        p, se = stats.proportion_se(n, float(hist[score]))
-        rows.append({**label, "score": int(score), "probability": p, "se": se})
-    return rows
-
-
 def _by_policy(acc: np.ndarray, lineup: list[Policy]) -> dict[str, np.ndarray]:
-    merged: dict[str, np.ndarray] = {}
-    for slot, policy in enumerate(lineup):
-        rows = acc[slot].sum(axis=0)
-        merged[policy.name] = merged.get(policy.name, 0) + rows
-    return merged
-
-
-def _precise_enough(acc: np.ndarray, lineup: list[Policy], precision: float) -> bool:
-    for row in _by_policy(acc, lineup).values():
-        s = _row_stats(row, len(lineup))
-        widths = [s["ci95"][1] - s["mean_score"]]
-        if "win_ci95" in s:
-            widths.append(s["win_ci95"][1] - s["win_rate"])
-        if not all(w <= precision for w in widths):
-            return False
-    return True
+    return seats.by_name(acc, [p.name for p in lineup])
 
 
 def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: int,
@@ -161,18 +129,14 @@ def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: i
     """Run games; returns ``(accumulator int64[slot, seat, column], games_played)``."""
     model = get_model(values)
     stack, where = policy_stack(model, lineup)
-    seats = np.array([where[p] for p in lineup], np.int64)
+    seat_policies = np.array([where[p] for p in lineup], np.int64)
     max_total = layout.MAX_POINTS * values["rounds"]
     job = driver.Job(play.run_game_blocks,
-                     (seats, rotate, values["rounds"], values["triple_six_effect"], stack,
+                     (seat_policies, rotate, values["rounds"], values["triple_six_effect"], stack,
                       model.max_diff, *kernel_rules(model)),
                      (len(lineup), len(lineup), play.COL_HIST + max_total + 1), GAME_BLOCK,
                      check_seed(seed), STREAM_GAMES, "games", "games")
-    stop = None
-    if precision is not None:
-        if not precision > 0:
-            raise UserError(f"bad precision {precision}: expected a number above 0")
-        stop = lambda acc, done: _precise_enough(acc, lineup, precision)  # noqa: E731
+    stop = seats.stop_rule([p.name for p in lineup], COLUMNS, precision)
     return driver.run(job, _check_count("game count", games), progress, batch_blocks, stop)
 
 
@@ -222,19 +186,9 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
                       triple_sixes_ci95_low=s["triple_sixes_ci95"][0],
                       triple_sixes_ci95_high=s["triple_sixes_ci95"][1])
         policy_rows.append(record)
-        dist_rows += score_distribution(row, by="policy", name=name)
-    seat_rows = []
-    for seat in range(players):
-        row = acc[:, seat].sum(axis=0)
-        dist_rows += score_distribution(row, by="seat", name=str(seat + 1))
-        s = _row_stats(row, players)
-        seat_rows.append({"seat": seat + 1,
-                          "policy": "rotating" if rotate and len(set(lineup)) > 1
-                          else lineup[seat].name,
-                          "mean_score": s["mean_score"], "ci95_low": s["ci95"][0],
-                          "ci95_high": s["ci95"][1],
-                          **({"win_rate": s["win_rate"], "win_ci95_low": s["win_ci95"][0],
-                              "win_ci95_high": s["win_ci95"][1]} if players > 1 else {})})
+        dist_rows += seats.score_distribution(row, COLUMNS, by="policy", name=name)
+    seat_rows, seat_dist = seats.seat_rows(acc, COLUMNS, [p.name for p in lineup], rotate)
+    dist_rows += seat_dist
     headline = {"players": players, "games": played,
                 "policies": {name: {k: s[k] for k in ("mean_score", "ci95", "win_rate",
                                                        "win_ci95", "exact_win_rate", "games")
@@ -242,11 +196,8 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
                              for name, s in per_policy.items()}}
     notes = assumed_notes(PARAMS, values, GAME_ONLY)
     if precision is not None:
-        reached = _precise_enough(acc, lineup, precision)
-        notes.append(f"ran until every 95% interval half-width was at most {precision:g} "
-                     f"(cap {cap} games): {played} games" + (
-                         "" if reached else "; the cap came first, so the precision was NOT "
-                         "reached (raise --games)"))
+        notes += seats.precision_note(precision, cap, played, seats.precise_enough(
+            acc, [p.name for p in lineup], COLUMNS, precision))
     notes.append("a shared win counts as a fraction; an instant win ends the game with the "
                  "totals reached so far")
     return Result(

@@ -1,0 +1,126 @@
+"""Whole-game statistics shared by every game: lineups, per-policy and per-seat estimates
+with 95% intervals, score distributions and the ``--precision`` stopping rule.
+
+A game's block kernel accumulates int64 rows ``acc[lineup_slot, seat, column]``; a
+``Columns`` record says where the common columns are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from analyzer import stats
+from analyzer.errors import UserError
+
+
+@dataclass(frozen=True)
+class Columns:
+    games: int
+    score_sum: int
+    score_sq: int
+    win_units: int  # a game's win is worth ``units_per_win`` (ties split it)
+    hist: int  # first histogram column; bin i counts final score ``hist_low + i``
+    units_per_win: int
+    hist_low: int = 0
+
+
+def cycle_lineup(parsed: Sequence[Any], players: int) -> list[Any]:
+    """Seat i plays ``parsed[i % len(parsed)]``; at most one policy per player."""
+    if not parsed:
+        raise UserError("no policy given")
+    if len(parsed) > players:
+        raise UserError(f"{len(parsed)} policies for {players} players: give at most one "
+                        "policy per player")
+    return [parsed[i % len(parsed)] for i in range(players)]
+
+
+def row_stats(row: np.ndarray, cols: Columns, players: int) -> dict[str, Any]:
+    """Mean score and (with two or more players) win rate of one row, with 95% intervals."""
+    n = float(row[cols.games])
+    mean, se = stats.mean_se(n, float(row[cols.score_sum]), float(row[cols.score_sq]))
+    out: dict[str, Any] = {"games": int(n), "mean_score": mean, "se": se,
+                           "ci95": stats.ci95(mean, se)}
+    if players > 1:
+        win, win_se = stats.proportion_se(n, row[cols.win_units] / cols.units_per_win)
+        out.update(win_rate=win, win_se=win_se, win_ci95=stats.ci95(win, win_se))
+    return out
+
+
+def rate(row: np.ndarray, cols: Columns, column: int) -> tuple[float, list[float]]:
+    """Per-game rate of a 0/1-per-game column with its 95% interval."""
+    p, se = stats.proportion_se(float(row[cols.games]), float(row[column]))
+    return p, stats.ci95(p, se)
+
+
+def by_name(acc: np.ndarray, names: Sequence[str]) -> dict[str, np.ndarray]:
+    """Rows summed over seats and over the lineup slots that play the same policy."""
+    merged: dict[str, np.ndarray] = {}
+    for slot, name in enumerate(names):
+        merged[name] = merged.get(name, 0) + acc[slot].sum(axis=0)
+    return merged
+
+
+def score_distribution(row: np.ndarray, cols: Columns, **label: Any) -> list[dict[str, Any]]:
+    """The final-score histogram of a row as probabilities with their standard errors;
+    every row starts with the ``label`` columns."""
+    hist = row[cols.hist:]
+    n = float(hist.sum())
+    rows = []
+    for b in np.nonzero(hist)[0]:
+        p, se = stats.proportion_se(n, float(hist[b]))
+        rows.append({**label, "score": int(b) + cols.hist_low, "probability": p, "se": se})
+    return rows
+
+
+def precise_enough(acc: np.ndarray, names: Sequence[str], cols: Columns,
+                   precision: float) -> bool:
+    """Every policy's mean-score and win-rate 95% half-widths are at most ``precision``."""
+    for row in by_name(acc, names).values():
+        s = row_stats(row, cols, len(names))
+        widths = [s["ci95"][1] - s["mean_score"]]
+        if "win_ci95" in s:
+            widths.append(s["win_ci95"][1] - s["win_rate"])
+        if not all(w <= precision for w in widths):
+            return False
+    return True
+
+
+def stop_rule(names: Sequence[str], cols: Columns,
+              precision: float | None) -> Callable[[np.ndarray, int], bool] | None:
+    """The driver's stop callback for ``--precision`` (None without it)."""
+    if precision is None:
+        return None
+    if not precision > 0:
+        raise UserError(f"bad precision {precision}: expected a number above 0")
+    return lambda acc, done: precise_enough(acc, names, cols, precision)
+
+
+def seat_rows(acc: np.ndarray, cols: Columns, names: Sequence[str], rotate: bool):
+    """Per-seat rows (mean score, win rate with intervals) and per-seat score
+    distributions."""
+    players = len(names)
+    rows, dist = [], []
+    for seat in range(players):
+        row = acc[:, seat].sum(axis=0)
+        dist += score_distribution(row, cols, by="seat", name=str(seat + 1))
+        s = row_stats(row, cols, players)
+        record = {"seat": seat + 1,
+                  "policy": "rotating" if rotate and len(set(names)) > 1 else names[seat],
+                  "mean_score": s["mean_score"], "ci95_low": s["ci95"][0],
+                  "ci95_high": s["ci95"][1]}
+        if players > 1:
+            record.update(win_rate=s["win_rate"], win_ci95_low=s["win_ci95"][0],
+                          win_ci95_high=s["win_ci95"][1])
+        rows.append(record)
+    return rows, dist
+
+
+def precision_note(precision: float | None, cap: int, played: int, reached: bool) -> list[str]:
+    if precision is None:
+        return []
+    return [f"ran until every 95% interval half-width was at most {precision:g} (cap {cap} "
+            f"games): {played} games" + ("" if reached else "; the cap came first, so the "
+                                         "precision was NOT reached (raise --games)")]
