@@ -6,15 +6,18 @@ vectors may be longer than 7. Values above 6 count towards sums and odd/even, ne
 faces, kinds or straights.
 """
 
+import numpy as np
 from numba import njit
 
 from kernels.sly_dice.layout import (
+    DICE_CARDS,
     EVENS,
     FIVE_OF_A_KIND,
     FOUR_OF_A_KIND,
     FULL_HOUSE,
     HIGHER_OR_LOWER,
     LARGE_STRAIGHT,
+    MS_COUNTS,
     N_NUMBER_CARDS,
     ODDS,
     SIXTEEN_OR_LOWER,
@@ -103,3 +106,19 @@ def card_value(counts, card, points):
     if holds(counts, card, 1):
         return points[card]
     return 0.0
+
+
+@njit(cache=True)
+def _masks(sets):
+    out = np.zeros(sets.shape[0], np.int64)
+    for i in range(sets.shape[0]):
+        for card in range(N_NUMBER_CARDS, DICE_CARDS):
+            if holds(sets[i], card, 1):
+                out[i] |= 1 << card
+    return out
+
+
+def made_masks():
+    """int64[462]: for every six-dice multiset (``MS_COUNTS[6]``) the bit mask of the fixed
+    dice cards it makes."""
+    return _masks(MS_COUNTS[6])

@@ -17,15 +17,32 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.rng import turn_stream, uniform
-from kernels.sly_dice.combos import holds
 from kernels.sly_dice.layout import (
     CODE_INDEX,
     DICE_CARDS,
     FACE_CODE,
     HIGHER_OR_LOWER,
+    MS_COUNTS,
     N_CARDS,
     N_NUMBER_CARDS,
 )
+
+MS_COUNTS_6 = MS_COUNTS[6]  # face counts of every six-dice multiset
+
+
+def _actions(n_dice, n_slots):
+    """int64[m, n_slots]: the allowed actions of each rolled multiset of ``n_dice`` dice:
+    0 (stop), then each distinct face it shows (lock one die of it); -1 pads."""
+    sets = MS_COUNTS[n_dice]
+    out = np.full((sets.shape[0], n_slots), -1, np.int64)
+    for i in range(sets.shape[0]):
+        faces = [0] + [f for f in range(1, 7) if sets[i, f] > 0]
+        out[i, :len(faces)] = faces
+    return out
+
+
+ACTIONS_3 = _actions(3, 4)  # after the first roll
+ACTIONS_2 = _actions(2, 3)  # after the second roll
 
 BLUFF_BELOW = 0
 ACCUSE_MODE = 1
@@ -47,7 +64,10 @@ COL_ACCUSATIONS_RIGHT = 9
 COL_FALSE_CARDS = 10  # False Accusation cards taken
 COL_HOL_TRIES = 11
 COL_HOL_WINS = 12
-COL_CARDS = 13  # + card id: times the card was scored
+COL_ACCUSATIONS_SQ = 13  # sums of squares of the per-game counts, for standard errors
+COL_BLUFF_CARDS_SQ = 14
+COL_FALSE_CARDS_SQ = 15
+COL_CARDS = 16  # + card id: times the card was scored
 COL_HIST = COL_CARDS + N_CARDS
 HIST_LOW = -200  # score of histogram bin 0
 HIST_BINS = 701
@@ -69,54 +89,54 @@ def bonus_total(cards, base, step):
 
 
 @njit(cache=True)
-def _best_action(q, open_mask, weights):
-    """Action (0 stop, a = lock face a) whose best open card is worth most; ``q``:
-    float64[17, 7] action values per card for this position."""
+def _best_action(q, actions, open_cards, n_open, weights):
+    """Action (0 stop, a = lock face a) whose best open card is worth most.
+
+    ``q``: float32[slots, 17] action values per card at this position; ``actions``:
+    int64[slots] the action of each slot (-1: none); ``open_cards``: int64[17], the first
+    ``n_open`` are the open dice cards."""
     best_a, best_v = 0, -1.0
-    for a in range(7):
+    for j in range(actions.shape[0]):
+        if actions[j] < 0:
+            break
         v = -1.0
-        for card in range(DICE_CARDS):
-            if (open_mask >> card) & 1:
-                v = max(v, weights[card] * q[card, a])
-        if v > best_v + 1e-12:
-            best_a, best_v = a, v
+        for i in range(n_open):
+            card = open_cards[i]
+            v = max(v, weights[card] * q[j, card])
+        if v > best_v + 1e-6:
+            best_a, best_v = actions[j], v
     return best_a
 
 
 @njit(cache=True)
-def roll_own(stream, c_idx, open_mask, weights, q1, q2, rerolls, own, locked):
-    """Roll a player's dice with the action-value policy; fills ``own`` and ``locked``
-    (int64[7] face counts) and returns the number of locked dice."""
-    own[:] = 0
-    locked[:] = 0
-    hidden = np.zeros(7, np.int64)
-    code = 0
-    for i in range(3):
-        f = _die(stream, i)
-        hidden[f] += 1
-        code += FACE_CODE[f]
-    n_locked = 0
-    if rerolls >= 1:
-        a = _best_action(q1[c_idx, :, CODE_INDEX[code]], open_mask, weights)
-        if a > 0:
-            locked[a] += 1
-            n_locked = 1
-            hidden[:] = 0
-            code = 0
-            for i in range(2):
-                f = _die(stream, 3 + i)
-                hidden[f] += 1
-                code += FACE_CODE[f]
-            if rerolls >= 2:
-                b = _best_action(q2[c_idx, :, a - 1, CODE_INDEX[code]], open_mask, weights)
-                if b > 0:
-                    locked[b] += 1
-                    n_locked = 2
-                    hidden[:] = 0
-                    hidden[_die(stream, 5)] += 1
-    for f in range(7):
-        own[f] = locked[f] + hidden[f]
-    return n_locked
+def roll_own(stream, c_idx, open_mask, weights, q1, q2, rerolls, open_cards):
+    """Roll a player's dice with the action-value policy.
+
+    ``q1``: float32[56, 56, 4, 17] and ``q2``: float32[56, 6, 21, 3, 17] (common set,
+    position, action slot, card; see ``ACTIONS_3``/``ACTIONS_2``); ``open_cards``: int64[17]
+    scratch. Returns
+    ``(own_code, locked_code, n_locked)`` as multiset codes (``layout``)."""
+    n_open = 0
+    for card in range(DICE_CARDS):
+        if (open_mask >> card) & 1:
+            open_cards[n_open] = card
+            n_open += 1
+    hidden = FACE_CODE[_die(stream, 0)] + FACE_CODE[_die(stream, 1)] + FACE_CODE[_die(stream, 2)]
+    if rerolls < 1:
+        return hidden, 0, 0
+    h = CODE_INDEX[hidden]
+    a = _best_action(q1[c_idx, h], ACTIONS_3[h], open_cards, n_open, weights)
+    if a == 0:
+        return hidden, 0, 0
+    hidden = FACE_CODE[_die(stream, 3)] + FACE_CODE[_die(stream, 4)]
+    if rerolls < 2:
+        return FACE_CODE[a] + hidden, FACE_CODE[a], 1
+    h = CODE_INDEX[hidden]
+    b = _best_action(q2[c_idx, a - 1, h], ACTIONS_2[h], open_cards, n_open, weights)
+    if b == 0:
+        return FACE_CODE[a] + hidden, FACE_CODE[a], 1
+    locked = FACE_CODE[a] + FACE_CODE[b]
+    return locked + FACE_CODE[_die(stream, 5)], locked, 2
 
 
 @njit(cache=True)
@@ -134,51 +154,50 @@ def hol_challenge(stream, target, calls):
 
 
 @njit(cache=True)
-def choose_claim(six, open_mask, hol_ev, points, bluff_below, plaus_row, bluff_next):
+def choose_claim(counts, made, open_mask, hol_ev, points, bluff_below, plaus_row, bluff_next):
     """The claim of a bot: ``(card, k, value, true)``; card -1 if it has nothing to claim.
 
-    ``six``: int64[7] counts of all six dice; ``open_mask``: cards the player may claim
-    (Higher or Lower included); ``hol_ev``: expected points of Higher or Lower now;
-    ``plaus_row``: float64[18, 7] plausibility of each claim as the others see it;
-    ``bluff_next``: what a successful bluff's bonus card would be worth.
+    ``counts``: int64[7] face counts of all six dice; ``made``: bit mask of the fixed cards
+    they make; ``open_mask``: cards the player may claim (Higher or Lower included);
+    ``hol_ev``: expected points of Higher or Lower now; ``plaus_row``: float64[18, 7]
+    plausibility of each claim as the others see it; ``bluff_next``: worth of the bonus card
+    a successful bluff would bring.
     """
     best_card, best_k, best_value = -1, 0, 0.0
     for card in range(DICE_CARDS):
         if not (open_mask >> card) & 1:
             continue
         if card < N_NUMBER_CARDS:
-            k = six[card + 1]
+            k = counts[card + 1]
             value = float((card + 1) * k)
         else:
             k = 1
-            value = points[card] if holds(six, card, 1) else 0.0
+            value = points[card] if (made >> card) & 1 else 0.0
         if value > best_value:
             best_card, best_k, best_value = card, k, value
     hol_open = (open_mask >> HIGHER_OR_LOWER) & 1
     honest = max(best_value, hol_ev if hol_open else 0.0)
     forced = best_card < 0 and not hol_open
     if forced or (bluff_below >= 0 and honest < bluff_below):
-        bluff_card, bluff_k, bluff_score = -1, 0, -1.0
+        bluff_card, bluff_k, bluff_value, bluff_score = -1, 0, 0.0, -1.0
         for card in range(DICE_CARDS):
             if not (open_mask >> card) & 1:
                 continue
             if card < N_NUMBER_CARDS:
-                k = six[card + 1] + 1
+                k = counts[card + 1] + 1
                 if k > 6:
                     continue
                 value = float((card + 1) * k)
             else:
                 k = 1
-                if holds(six, card, 1):
+                if (made >> card) & 1:
                     continue
                 value = points[card]
             score = (value + bluff_next) * plaus_row[card, k]
             if score > bluff_score:
-                bluff_card, bluff_k, bluff_score = card, k, score
+                bluff_card, bluff_k, bluff_value, bluff_score = card, k, value, score
         if bluff_card >= 0:
-            value = float((bluff_card + 1) * bluff_k) if bluff_card < N_NUMBER_CARDS \
-                else points[bluff_card]
-            return bluff_card, bluff_k, value, False
+            return bluff_card, bluff_k, bluff_value, False
     if hol_open and hol_ev >= best_value:
         return HIGHER_OR_LOWER, 1, points[HIGHER_OR_LOWER], True
     return best_card, best_k, best_value, True
@@ -212,56 +231,46 @@ def _shuffle_deck(key, game, deck):
 
 @njit(cache=True)
 def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_success,
-              hol_calls, plaus, bonus, total, tally):
+              hol_calls, plaus, made, bonus, total, tally, scratch):
     """Play one game of ``n = policy.shape[0]`` players.
 
+    ``made``: int64[462] bit masks of the fixed cards each six-dice multiset makes.
     Fills ``total`` (int64[n], final scores with bonus cards) and ``tally``
-    (int64[n, COL_HIST], per-seat counts in the accumulator's columns COL_CLAIMS..).
-    Returns nothing; ``tally[:, COL_BLUFF_CARDS]`` breaks ties.
+    (int64[n, COL_HIST], per-seat counts in the accumulator's columns COL_CLAIMS..);
+    ``scratch``: int64[n + DICE_CARDS + 4 * n] work space.
     """
     n = policy.shape[0]
-    deck = np.empty(DICE_CARDS, np.int64)
+    deck = scratch[:DICE_CARDS]
+    open_cards = scratch[DICE_CARDS:2 * DICE_CARDS]
+    scored = scratch[2 * DICE_CARDS:2 * DICE_CARDS + n]
+    own = scratch[2 * DICE_CARDS + n:2 * DICE_CARDS + 2 * n]
+    locked = scratch[2 * DICE_CARDS + 2 * n:2 * DICE_CARDS + 3 * n]
+    n_locked = scratch[2 * DICE_CARDS + 3 * n:2 * DICE_CARDS + 4 * n]
     _shuffle_deck(key, game, deck)
     available = (1 << HIGHER_OR_LOWER) | (1 << deck[0]) | (1 << deck[1]) | (1 << deck[2])
-    scored = np.zeros(n, np.int64)
-    points_won = np.zeros(n, np.float64)
-    common = np.zeros(7, np.int64)
-    own = np.zeros((n, 7), np.int64)
-    locked = np.zeros((n, 7), np.int64)
-    n_locked = np.zeros(n, np.int64)
-    six = np.zeros(7, np.int64)
-    visible = np.zeros(7, np.int64)
+    scored[:] = 0
     tally[:] = 0
+    total[:] = 0  # points from cards; bonus cards are added at the end
     for rnd in range(rounds):
         base_turn = rnd * (n + 1)
         stream = turn_stream(key, game, base_turn)
-        common[:] = 0
-        code = 0
-        for i in range(3):
-            f = _die(stream, i)
-            common[f] += 1
-            code += FACE_CODE[f]
-        c_idx = CODE_INDEX[code]
-        c_sum = common[1] + 2 * common[2] + 3 * common[3] + 4 * common[4] + 5 * common[5] \
-            + 6 * common[6]
+        dice = (_die(stream, 0), _die(stream, 1), _die(stream, 2))
+        common = FACE_CODE[dice[0]] + FACE_CODE[dice[1]] + FACE_CODE[dice[2]]
+        c_idx = CODE_INDEX[common]
+        c_sum = dice[0] + dice[1] + dice[2]
         for s in range(n):
-            n_locked[s] = roll_own(turn_stream(key, game, base_turn + 1 + s), c_idx,
-                                   available & ~scored[s], weights, q1, q2, rerolls, own[s],
-                                   locked[s])
+            own[s], locked[s], n_locked[s] = roll_own(
+                turn_stream(key, game, base_turn + 1 + s), c_idx, available & ~scored[s],
+                weights, q1, q2, rerolls, open_cards)
         first = rnd % n
         for i in range(n):
             s = (first + i) % n
-            open_mask = available & ~scored[s]
-            six[:] = common + own[s]
-            visible[:] = common + locked[s]
-            vis_code = 0
-            for f in range(1, 7):
-                vis_code += visible[f] * FACE_CODE[f]
-            plaus_row = plaus[n_locked[s], CODE_INDEX[vis_code]]
-            hol_ev = hol_success[c_sum] * points[HIGHER_OR_LOWER]
-            bluff_next = bonus[0] + bonus[1] * tally[s, COL_BLUFF_CARDS]
-            card, k, value, true = choose_claim(six, open_mask, hol_ev, points,
-                                                policy[s, BLUFF_BELOW], plaus_row, bluff_next)
+            six = CODE_INDEX[common + own[s]]
+            plaus_row = plaus[n_locked[s], CODE_INDEX[common + locked[s]]]
+            card, k, value, true = choose_claim(
+                MS_COUNTS_6[six], made[six], available & ~scored[s],
+                hol_success[c_sum] * points[HIGHER_OR_LOWER], points, policy[s, BLUFF_BELOW],
+                plaus_row, bonus[0] + bonus[1] * tally[s, COL_BLUFF_CARDS])
             if card < 0:
                 continue
             tally[s, COL_CLAIMS] += 1
@@ -270,12 +279,12 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
                 if hol_challenge(turn_stream(key, game, base_turn + 1 + s), c_sum, hol_calls):
                     tally[s, COL_HOL_WINS] += 1
                     tally[s, COL_CARDS + card] += 1
-                    points_won[s] += value
+                    total[s] += np.int64(value)
                     scored[s] |= 1 << card
                 continue
             tally[s, COL_BLUFFS] += not true
             accuser = -1
-            if not holds(visible, card, k):  # a claim the visible dice prove cannot be accused
+            if plaus_row[card, k] < 1.0 - 1e-9:  # a claim the visible dice prove is safe
                 for j in range(1, n):
                     a = (s + j) % n
                     if accuses(policy[a, ACCUSE_MODE], policy[a, ACCUSE_BELOW],
@@ -293,14 +302,14 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
                     continue
             elif not true:
                 tally[s, COL_BLUFF_CARDS] += 1
-            points_won[s] += value
+            total[s] += np.int64(value)
             scored[s] |= 1 << card
             tally[s, COL_CARDS + card] += 1
         if 3 + rnd < DICE_CARDS:
             available |= 1 << deck[3 + rnd]
     for s in range(n):
-        total[s] = np.int64(np.round(points_won[s])) \
-            + bonus_total(tally[s, COL_BLUFF_CARDS], np.int64(bonus[0]), np.int64(bonus[1])) \
+        total[s] += bonus_total(tally[s, COL_BLUFF_CARDS], np.int64(bonus[0]),
+                                np.int64(bonus[1])) \
             - bonus_total(tally[s, COL_FALSE_CARDS], np.int64(bonus[2]), np.int64(bonus[3]))
 
 
@@ -321,7 +330,7 @@ def award_wins(total, bluff_cards, wins):
 
 @njit(cache=True)
 def games_block(key, n_games, out, lineup, rotate, rounds, points, weights, q1, q2, rerolls,
-                hol_success, hol_calls, plaus, bonus):
+                hol_success, hol_calls, plaus, made, bonus):
     """Play ``n_games`` games of block ``key`` into ``out`` (int64[n slots, n seats,
     COL_HIST + HIST_BINS]). ``lineup``: float64[n, N_POLICY], the policies of the lineup
     slots; with ``rotate`` they move one seat each game."""
@@ -331,18 +340,22 @@ def games_block(key, n_games, out, lineup, rotate, rounds, points, weights, q1, 
     total = np.empty(n, np.int64)
     wins = np.empty(n, np.int64)
     tally = np.zeros((n, COL_HIST), np.int64)
+    scratch = np.zeros(2 * DICE_CARDS + 4 * n, np.int64)
     for g in range(n_games):
         shift = g % n if rotate else 0
         for seat in range(n):
             slot_of[seat] = (seat + shift) % n
             seated[seat] = lineup[slot_of[seat]]
         play_game(key, g, rounds, seated, points, weights, q1, q2, rerolls, hol_success,
-                  hol_calls, plaus, bonus, total, tally)
+                  hol_calls, plaus, made, bonus, total, tally, scratch)
         award_wins(total, tally[:, COL_BLUFF_CARDS], wins)
         for seat in range(n):
             row = out[slot_of[seat], seat]
             for c in range(COL_CLAIMS, COL_HIST):
                 row[c] += tally[seat, c]
+            row[COL_ACCUSATIONS_SQ] += tally[seat, COL_ACCUSATIONS] ** 2
+            row[COL_BLUFF_CARDS_SQ] += tally[seat, COL_BLUFF_CARDS] ** 2
+            row[COL_FALSE_CARDS_SQ] += tally[seat, COL_FALSE_CARDS] ** 2
             row[COL_GAMES] += 1
             row[COL_SCORE_SUM] += total[seat]
             row[COL_SCORE_SQ] += total[seat] * total[seat]
@@ -356,3 +369,54 @@ def run_game_blocks(keys, sizes, out, *args):
     """``games_block`` over every block in parallel (``out`` int64[B, ...])."""
     for b in prange(keys.shape[0]):
         games_block(keys[b], sizes[b], out[b], *args)
+
+
+# metrics of one game compared across variants (paired_block)
+PAIRED_SCORE_SUM = 0  # all players' final scores added up
+PAIRED_FIRST_SEAT_WIN = 1  # win units of the first seat
+PAIRED_BLUFFS = 2
+PAIRED_BLUFFS_CAUGHT = 3
+PAIRED_ACCUSATIONS = 4
+N_PAIRED = 5
+
+
+@njit(cache=True)
+def paired_block(key, n_games, out, lineups, rounds, points, weights, q1, q2, rerolls,
+                 hol_success, hol_calls, plaus, made, bonus):
+    """Play every game of block ``key`` once under each of V variants on the same random
+    numbers; accumulate sums and cross products of the game metrics.
+
+    Variant arrays have a leading axis V: ``lineups`` float64[V, n, N_POLICY], ``rounds``,
+    ``rerolls`` int64[V], ``points`` float64[V, N_CARDS], ``weights`` float64[V, 17],
+    ``bonus`` float64[V, 4]; ``q1``/``q2`` int64-indexed stacks [V, ...] of the action
+    values. ``out``: int64[V + 1, V, N_PAIRED]: row 0 sums, row 1 + v products with v.
+    """
+    n_var, n = lineups.shape[0], lineups.shape[1]
+    total = np.empty(n, np.int64)
+    wins = np.empty(n, np.int64)
+    tally = np.zeros((n, COL_HIST), np.int64)
+    scratch = np.zeros(2 * DICE_CARDS + 4 * n, np.int64)
+    x = np.empty((n_var, N_PAIRED), np.int64)
+    for g in range(n_games):
+        for v in range(n_var):
+            play_game(key, g, rounds[v], lineups[v], points[v], weights[v], q1[v], q2[v],
+                      rerolls[v], hol_success, hol_calls, plaus, made, bonus[v], total, tally,
+                      scratch)
+            award_wins(total, tally[:, COL_BLUFF_CARDS], wins)
+            x[v, PAIRED_SCORE_SUM] = total.sum()
+            x[v, PAIRED_FIRST_SEAT_WIN] = wins[0]
+            x[v, PAIRED_BLUFFS] = tally[:, COL_BLUFFS].sum()
+            x[v, PAIRED_BLUFFS_CAUGHT] = tally[:, COL_BLUFFS_CAUGHT].sum()
+            x[v, PAIRED_ACCUSATIONS] = tally[:, COL_ACCUSATIONS].sum()
+        for v in range(n_var):
+            for k in range(N_PAIRED):
+                out[0, v, k] += x[v, k]
+                for w in range(n_var):
+                    out[1 + v, w, k] += x[v, k] * x[w, k]
+
+
+@njit(cache=True, parallel=True)
+def run_paired_blocks(keys, sizes, out, *args):
+    """``paired_block`` over every block in parallel."""
+    for b in prange(keys.shape[0]):
+        paired_block(keys[b], sizes[b], out[b], *args)
