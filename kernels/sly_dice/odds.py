@@ -378,8 +378,8 @@ def policy_rows(q1, q2, v1, v2, restart_value):
         Just-rolled hidden faces, ascending, 0-padded (3 at stage 1, 2 at stage 2).
     action : int64[182]
         0 = stop, ``a`` = lock a die showing ``a``, ``RESTART`` (-1) = restart the phase.
-        Ties (within 1e-12) go to stop, then restart, then the lower face. Stage 3 always stops (or restarts when
-        the final value is below the restart value).
+        Ties (within 1e-12) go to stop, then restart, then the lower face. Stage 3 always
+        stops (or restarts when the final value is below the restart value).
     value : float64[182]
         The best value (``v1``/``v2``).
     """
