@@ -42,7 +42,16 @@ CLOVERUP = GameSpec(
     summary="three weighted seven-outcome dice, clovers, double and triple sixes",
 )
 
-GAMES: dict[str, GameSpec] = {spec.id: spec for spec in (CLOVERUP,)}
+SLY_DICE = GameSpec(
+    id="sly-dice",
+    title="Sly Dice",
+    module="analyzer.games.sly_dice",
+    min_players=2,
+    max_players=4,
+    summary="hidden dice, 18 combination cards, claims, bluffs and accusations",
+)
+
+GAMES: dict[str, GameSpec] = {spec.id: spec for spec in (CLOVERUP, SLY_DICE)}
 
 
 def available_games() -> list[str]:

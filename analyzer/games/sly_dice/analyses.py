@@ -71,14 +71,32 @@ def policy_table(solution, restart: float) -> pd.DataFrame:
     stage, locked, rolled, action, value = odds.policy_rows(q1, q2, v1, v2, restart)
     rows = []
     for i in range(stage.shape[0]):
-        if stage[i] == 2 and value[i] == 0 and action[i] == 0:
-            pass
         word = {0: "stop", odds.RESTART: "restart"}.get(int(action[i]), f"lock a {action[i]}")
         rows.append({"stage": int(stage[i]),
                      "locked": " ".join(str(f) for f in locked[i] if f) or "-",
                      "rolled": " ".join(str(f) for f in rolled[i] if f),
                      "choice": word, "value": float(value[i])})
     return pd.DataFrame(rows)
+
+
+def all_commons_result(values: dict[str, Any], rerolls: int | None = None) -> Result:
+    """Every card's best chance and expected points for all 56 sets of common dice."""
+    rerolls = values["rerolls"] if rerolls is None else rerolls
+    if rerolls not in (0, 1, 2):
+        raise UserError(f"bad rerolls {rerolls}: expected 0, 1 or 2")
+    table = odds.odds_table(card_points(values), rerolls)
+    rows = []
+    for ci, counts in enumerate(layout.MS_COUNTS[3]):
+        dice = ",".join(str(f) for f in np.repeat(np.arange(7), counts))
+        for card in range(layout.N_CARDS):
+            rows.append({"common": dice, "p_common": layout.MS_PROB[3][ci],
+                         "card": layout.CARD_NAMES[card], "probability": table[ci, card, 0],
+                         "expected_points": table[ci, card, 1],
+                         "expected_count": table[ci, card, 2]})
+    return Result(f"Sly Dice odds for every set of common dice ({rerolls} rerolls)",
+                  headline={"rerolls": rerolls}, tables={"odds": pd.DataFrame(rows)},
+                  meta=run_meta(values, rerolls=rerolls),
+                  notes=_notes(values, list(range(layout.N_CARDS))))
 
 
 def odds_result(values: dict[str, Any], common: list[int], combo: str | None = None,
@@ -144,6 +162,31 @@ def _card_row(common, card, points, rerolls, power) -> dict[str, Any]:
         (pr, *_), _ = solve_card(common, card, 1, odds.PROBABILITY, points, r, power)
         row[f"p_{r}_rerolls"] = pr
     return row
+
+
+def open_policy_result(values: dict[str, Any], common: list[int], cards: list[int] | None,
+                       rerolls: int | None = None, power: str = "none") -> Result:
+    """The rolling policy for the highest expected points over the open dice cards (the
+    best true claim at the end), with its exact value."""
+    rerolls = values["rerolls"] if rerolls is None else rerolls
+    if rerolls not in (0, 1, 2):
+        raise UserError(f"bad rerolls {rerolls}: expected 0, 1 or 2")
+    chosen = list(range(layout.DICE_CARDS)) if cards is None else \
+        [c for c in cards if c != layout.HIGHER_OR_LOWER]
+    if not chosen:
+        raise UserError("no dice card is open: give at least one card other than "
+                        "higher-or-lower")
+    mask = sum(1 << c for c in chosen)
+    points = card_points(values)
+    solution, restart = solve_card(common, mask, 0, odds.BEST_OPEN, points, rerolls,
+                                   parse_power(power))
+    return Result(f"Sly Dice rolling policy after common dice {common}: best expected points",
+                  headline={"common": common, "expected_points": solution[0],
+                            "open": [layout.CARD_NAMES[c] for c in chosen]},
+                  tables={"policy": policy_table(solution, restart)},
+                  meta=run_meta(values, common=common, rerolls=rerolls, power=power),
+                  notes=_notes(values, chosen) + [
+                      "value = points of the best true claim among the open cards at the end"])
 
 
 def hol_result(values: dict[str, Any]) -> Result:

@@ -52,7 +52,7 @@ POLICY_HELP = {
     "honest": "claims its best true card or Higher or Lower; never accuses",
     "bluffer:B": "bluffs when its best honest option is worth less than B points",
     "accuser:A": "honest claims; accuses when a claim's plausibility is below A (0..1)",
-    "sly:B:A": "bluffer:B and accuser:A at once",
+    "sly:B:A": "bluffer:B and accuser:A at once (A may be 'rational')",
     "rational": "honest claims; accuses when that gains expected points on the claimant",
     "stable": "the claim/accuse strategy found by iterated best response (see equilibrium)",
 }
@@ -111,6 +111,8 @@ def parse_policy(name: str, stable: "Policy | None" = None) -> Policy:
             return Policy(text, accuse_mode=play.THRESHOLD, accuse_below=a)
     if parts[0] == "sly" and len(parts) == 3:
         b, a = _number(parts[1], 0, 1000), _number(parts[2], 0, 1)
+        if b is not None and parts[2] == "rational":
+            return Policy(text, b, play.EXPECTED)
         if b is not None and a is not None:
             return Policy(text, b, play.THRESHOLD, a)
     raise fail

@@ -12,7 +12,7 @@ from analyzer import driver, seats, stats
 from analyzer.games.sly_dice.model import PARAMS, Policy, get_model, parse_policy
 from analyzer.output import Result
 from analyzer.params import assumed_notes
-from analyzer.seeding import STREAM_GAMES, check_seed
+from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, check_seed
 from kernels.sly_dice import layout, play
 
 GAME_BLOCK = 1 << 11
@@ -140,3 +140,69 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
                       lineup=names),
         notes=notes,
     )
+
+
+PAIRED_METRICS = (
+    ("mean_score", play.PAIRED_SCORE_SUM, "players"),
+    ("first_seat_win_rate", play.PAIRED_FIRST_SEAT_WIN, play.WIN_UNITS),
+    ("bluffs_per_game", play.PAIRED_BLUFFS, 1),
+    ("bluffs_caught_per_game", play.PAIRED_BLUFFS_CAUGHT, 1),
+    ("accusations_per_game", play.PAIRED_ACCUSATIONS, 1),
+)
+
+
+def whatif(variants: Sequence[tuple[str, dict[str, Any], list[str]]], games: int, seed: int,
+           threads: int | None = None, progress: bool = True) -> Result:
+    """Compare variants ``(label, rule values, lineup policies)`` on the same games (common
+    random numbers); the first is the reference, the others get paired differences."""
+    from analyzer.errors import UserError
+
+    if len(variants) < 2:
+        raise UserError("what-if needs at least two variants to compare")
+    if len({v[1]["players"] for v in variants}) != 1:
+        raise UserError("all what-if variants must have the same number of players")
+    if games < 1:
+        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
+    n_players = variants[0][1]["players"]
+    used = driver.set_threads(threads)
+    models = [get_model(values) for _, values, _ in variants]
+    lineups = np.stack([np.stack([p.row() for p in lineup_of(policies, values)])
+                        for _, values, policies in variants])
+    args = (lineups, np.array([m.rounds for m in models], np.int64),
+            np.stack([m.points for m in models]), np.stack([m.weights for m in models]),
+            np.stack([m.q1 for m in models]), np.stack([m.q2 for m in models]),
+            np.array([m.values["rerolls"] for m in models], np.int64),
+            models[0].hol_success, models[0].hol_calls, models[0].plausibility,
+            models[0].made, np.stack([m.bonus for m in models]))
+    n_var = len(variants)
+    job = driver.Job(play.run_paired_blocks, args, (n_var + 1, n_var, play.N_PAIRED),
+                     GAME_BLOCK, check_seed(seed), STREAM_PAIRED, "what-if games", "games")
+    acc, n = driver.run(job, games, progress)
+    rows = []
+    for v, (label, _, policies) in enumerate(variants):
+        for name, k, scale in PAIRED_METRICS:
+            c = 1.0 / (n_players if scale == "players" else scale)
+            mean, se = stats.mean_se(n, acc[0, v, k] * c, acc[1 + v, v, k] * c * c)
+            d = dse = float("nan")
+            if v > 0:
+                d, dse = stats.paired_difference(n, acc[0, 0, k] * c, acc[0, v, k] * c,
+                                                 acc[1, 0, k] * c * c, acc[1 + v, v, k] * c * c,
+                                                 acc[1, v, k] * c * c)
+            lo, hi = stats.ci95(mean, se)
+            dlo, dhi = stats.ci95(d, dse)
+            rows.append({"variant": label, "lineup": ",".join(policies), "metric": name,
+                         "value": mean, "ci95_low": lo, "ci95_high": hi, "diff": d,
+                         "diff_ci95_low": dlo, "diff_ci95_high": dhi})
+    headline: dict[str, Any] = {"games": n, "players": n_players,
+                                "reference": variants[0][0], "variants": {}}
+    for r in rows:
+        entry = headline["variants"].setdefault(r["variant"], {})
+        entry[r["metric"]] = {"value": r["value"], "ci95": [r["ci95_low"], r["ci95_high"]],
+                              "diff": r["diff"],
+                              "diff_ci95": [r["diff_ci95_low"], r["diff_ci95_high"]]}
+    return Result(f"Sly Dice what-if: {n_var} variants, {n} games each", headline=headline,
+                  tables={"variants": pd.DataFrame(rows)},
+                  meta=run_meta(variants[0][1], seed, games=n, threads=used),
+                  notes=assumed_notes(PARAMS, variants[0][1]) + [
+                      f"reference: {variants[0][0]}; differences are paired (same games, same "
+                      "random numbers) with 95% intervals"])

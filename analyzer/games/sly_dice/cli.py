@@ -1,0 +1,303 @@
+"""``dicelab sly-dice ...``: thin click commands over the Sly Dice analyses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from analyzer.cli_options import (
+    StrictGroup,
+    output_options,
+    rule_values,
+    rules_options,
+    run_options,
+    with_output_check,
+)
+from analyzer.errors import UserError
+from analyzer.games.sly_dice.model import ASSUMED_POINTS, PARAMS, accepted_policies, points_param
+from analyzer.output import emit
+from analyzer.params import parse_assignment, read_toml
+from analyzer.seeding import check_seed
+
+DEFAULT_GAMES = 100_000
+
+
+def points_options(fn):
+    fn = click.option("--points", "point_settings", multiple=True, metavar="CARD=VALUE",
+                      help="Points of a fixed card, e.g. full-house=20; repeatable.")(fn)
+    return click.option("--points-file", type=click.Path(dir_okay=False), default=None,
+                        help="TOML file of card points (card = value).")(fn)
+
+
+def _point_assignments(points_file: str | None, settings: tuple[str, ...]) -> list[str]:
+    """Card points as ``points_<card>=value`` rule settings."""
+    pairs: list[tuple[str, str]] = []
+    if points_file:
+        for card, value in read_toml(points_file).items():
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise UserError(f"bad points {value!r} for {card!r} in {points_file!r}: "
+                                "expected a number")
+            pairs.append((card, str(value)))
+    for text in settings:
+        card, value = parse_assignment(text)
+        pairs.append((card.replace("_", "-"), value))
+    out = []
+    for card, value in pairs:
+        card = card.replace("_", "-")
+        if card not in ASSUMED_POINTS:
+            raise UserError(f"unknown card {card!r} for points; accepted: "
+                            f"{', '.join(ASSUMED_POINTS)} (number cards score face x count)")
+        out.append(f"{points_param(card)}={value}")
+    return out
+
+
+def _values(rules_file, assignments, points_file=None, point_settings=(), **typed: Any):
+    extra = _point_assignments(points_file, point_settings)
+    return rule_values(PARAMS, rules_file, list(assignments) + extra, **typed)
+
+
+def _common(text: str) -> list[int]:
+    from analyzer.games.sly_dice.analyses import parse_dice
+
+    return parse_dice(text, 3, "common dice")
+
+
+def _cards(text: str | None) -> list[int] | None:
+    from analyzer.games.sly_dice.analyses import parse_card
+
+    if text is None or text.strip().lower() == "all":
+        return None
+    return [parse_card(c) for c in text.split(",") if c.strip()]
+
+
+def _split(specs: tuple[str, ...]) -> list[str]:
+    return [p for spec in specs for p in spec.split(",") if p.strip()]
+
+
+@click.group(name="sly-dice", cls=StrictGroup)
+def group() -> None:
+    """Sly Dice: exact odds, bluffing and accusing, whole-game simulation."""
+
+
+@group.command()
+@click.option("--common", required=True, metavar="A,B,C",
+              help="The three common dice, or 'all' for every set of them.")
+@click.option("--combo", default=None, help="One card (kebab-case name): its chance, "
+              "expected points and best rolling policy.")
+@click.option("--count", type=int, default=None, help="Number cards: chance of at least "
+              "this many dice of the face.")
+@click.option("--rerolls", type=int, default=None, help="0, 1 or 2 (default: the rules').")
+@click.option("--power", default="none", show_default=True,
+              help="Special power held: none, change, sum, restart.")
+@rules_options
+@points_options
+@output_options
+@with_output_check
+def odds(common, combo, count, rerolls, power, rules_file, assignments, points_file,
+         point_settings, fmt, output):
+    """Exact chance of every card after the common dice (or one card and its policy)."""
+    from analyzer.games.sly_dice.analyses import all_commons_result, odds_result
+
+    values = _values(rules_file, assignments, points_file, point_settings)
+    if common.strip().lower() == "all":
+        if combo or count or power != "none":
+            raise UserError("--common all gives the whole table: drop --combo, --count and "
+                            "--power")
+        emit(all_commons_result(values, rerolls), fmt, output)
+        return
+    emit(odds_result(values, _common(common), combo, count, rerolls, power), fmt, output)
+
+
+@group.command()
+@click.option("--common", required=True, metavar="A,B,C", help="The three common dice.")
+@click.option("--open", "open_cards", default="all", show_default=True,
+              help="Cards still open to you (comma-separated names) or all.")
+@click.option("--rerolls", type=int, default=None, help="0, 1 or 2 (default: the rules').")
+@click.option("--power", default="none", show_default=True,
+              help="Special power held: none, change, sum, restart.")
+@rules_options
+@points_options
+@output_options
+@with_output_check
+def policy(common, open_cards, rerolls, power, rules_file, assignments, points_file,
+           point_settings, fmt, output):
+    """Best rolling policy for the highest expected points over the open cards."""
+    from analyzer.games.sly_dice.analyses import open_policy_result
+
+    values = _values(rules_file, assignments, points_file, point_settings)
+    emit(open_policy_result(values, _common(common), _cards(open_cards), rerolls, power), fmt,
+         output)
+
+
+@group.command(name="higher-or-lower")
+@rules_options
+@points_options
+@output_options
+@with_output_check
+def higher_or_lower(rules_file, assignments, points_file, point_settings, fmt, output):
+    """Best calls and exact success chance of Higher or Lower from every target."""
+    from analyzer.games.sly_dice.analyses import hol_result
+
+    emit(hol_result(_values(rules_file, assignments, points_file, point_settings)), fmt,
+         output)
+
+
+@group.command()
+@click.option("--common", default=None, metavar="A,B,C",
+              help="Common dice (default: averaged over all).")
+@rules_options
+@points_options
+@output_options
+@with_output_check
+def powers(common, rules_file, assignments, points_file, point_settings, fmt, output):
+    """What each special power adds to each card, exactly."""
+    from analyzer.games.sly_dice.analyses import powers_result
+
+    values = _values(rules_file, assignments, points_file, point_settings)
+    emit(powers_result(values, _common(common) if common else None), fmt, output)
+
+
+@group.command()
+@click.option("--common", required=True, metavar="A,B,C", help="The three common dice.")
+@click.option("--locked", default="", metavar="A[,B]", help="The claimant's locked dice.")
+@click.option("--claim", "claim", required=True, help="The claimed card.")
+@click.option("--count", type=int, default=1, show_default=True,
+              help="Number cards: the claimed count.")
+@click.option("--claimant", default="honest", show_default=True,
+              help=f"Model of the claimant: {accepted_policies()}.")
+@click.option("--open", "open_cards", default="all", show_default=True,
+              help="Cards open to the claimant (comma-separated) or all.")
+@click.option("--bluffs-held", type=click.IntRange(0, 20), default=0,
+              help="Successful Bluffing cards the claimant holds.")
+@click.option("--false-held", type=click.IntRange(0, 20), default=0,
+              help="False Accusation cards you hold.")
+@rules_options
+@points_options
+@output_options
+@with_output_check
+def accuse(common, locked, claim, count, claimant, open_cards, bluffs_held, false_held,
+           rules_file, assignments, points_file, point_settings, fmt, output):
+    """Is a claim true? The exact posterior under a claimant model, and whether to accuse."""
+    from analyzer.games.sly_dice.analyses import parse_card, parse_dice
+    from analyzer.games.sly_dice.bluffing import posterior_result
+
+    values = _values(rules_file, assignments, points_file, point_settings)
+    result = posterior_result(values, _common(common), parse_dice(locked, None, "locked dice"),
+                              parse_card(claim), count, claimant, _cards(open_cards),
+                              bluffs_held, false_held)
+    emit(result, fmt, output)
+
+
+@group.command()
+@click.option("--common", required=True, metavar="A,B,C", help="The three common dice.")
+@click.option("--locked", default="", metavar="A[,B]", help="Your locked dice.")
+@click.option("--hidden", required=True, metavar="A[,B[,C]]", help="Your hidden dice.")
+@click.option("--open", "open_cards", default="all", show_default=True,
+              help="Cards open to you (comma-separated) or all.")
+@click.option("--bluffs-held", type=click.IntRange(0, 20), default=0,
+              help="Successful Bluffing cards you hold.")
+@rules_options
+@points_options
+@output_options
+@with_output_check
+def claim(common, locked, hidden, open_cards, bluffs_held, rules_file, assignments,
+          points_file, point_settings, fmt, output):
+    """Every claim open to you: honest ones, Higher or Lower, and bluffs with their
+    break-even accusation chance."""
+    from analyzer.games.sly_dice.analyses import parse_dice
+    from analyzer.games.sly_dice.bluffing import claim_result
+
+    values = _values(rules_file, assignments, points_file, point_settings)
+    locked_dice = parse_dice(locked, None, "locked dice")
+    hidden_dice = parse_dice(hidden, 3 - len(locked_dice), "hidden dice")
+    emit(claim_result(values, _common(common), locked_dice, hidden_dice, _cards(open_cards),
+                      bluffs_held), fmt, output)
+
+
+@group.command()
+@click.option("--games", default=10_000, show_default=True, type=int,
+              help="Games per duel.")
+@rules_options
+@points_options
+@run_options
+@output_options
+@with_output_check
+def equilibrium(games, rules_file, assignments, points_file, point_settings, seed, threads,
+                quiet, fmt, output):
+    """Stable claim/accuse strategies by fictitious play over bluff and accusation
+    thresholds (two players, common random numbers)."""
+    from analyzer.games.sly_dice.bluffing import equilibrium_result
+
+    if games < 1:
+        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
+    values = _values(rules_file, assignments, points_file, point_settings)
+    emit(equilibrium_result(values, games, check_seed(seed), threads), fmt, output)
+
+
+@group.command()
+@click.option("--players", default=None, type=str, help="Players, 2 to 4 (default 2).")
+@click.option("--games", default=DEFAULT_GAMES, show_default=True, type=int,
+              help="Games to play (with --precision: the most to play).")
+@click.option("--policy", "policy_specs", multiple=True, default=("honest",),
+              show_default=True, metavar="P[,P...]",
+              help=f"Policy per seat, cycled over the seats. Accepted: {accepted_policies()}.")
+@click.option("--rotate/--no-rotate", default=True, show_default=True,
+              help="Move the policies one seat each game.")
+@click.option("--precision", type=float, default=None,
+              help="Play until every 95%% interval half-width is at most this.")
+@rules_options
+@points_options
+@run_options
+@output_options
+@with_output_check
+def simulate(players, games, policy_specs, rotate, precision, rules_file, assignments,
+             points_file, point_settings, seed, threads, quiet, fmt, output):
+    """Play whole games: scores, win rates, bluffs, accusations and cards per policy and
+    per seat, with 95% intervals."""
+    from analyzer.games.sly_dice import simulation
+
+    values = _values(rules_file, assignments, points_file, point_settings, players=players)
+    emit(simulation.simulate(values, _split(policy_specs), games, check_seed(seed), threads,
+                             rotate, precision, not quiet), fmt, output)
+
+
+@group.command()
+@click.option("--vary", "rule_variants", multiple=True, metavar="KEY=VALUE[;KEY=VALUE]",
+              help="A variant with rule parameters or card points (points_CARD) changed.")
+@click.option("--lineup", "lineups", multiple=True, metavar="P[,P...]",
+              help="A variant with this lineup of policies; repeatable.")
+@click.option("--policy", "base_policy", default="honest", show_default=True,
+              metavar="P[,P...]", help="Lineup of every rule variant.")
+@click.option("--players", default=None, type=str, help="Players, 2 to 4 (default 2).")
+@click.option("--games", default=DEFAULT_GAMES, show_default=True, type=int,
+              help="Games per variant (the same games for every variant).")
+@rules_options
+@points_options
+@run_options
+@output_options
+@with_output_check
+def whatif(rule_variants, lineups, base_policy, players, games, rules_file, assignments,
+           points_file, point_settings, seed, threads, quiet, fmt, output):
+    """Compare rule, point or lineup variants side by side on common random numbers.
+
+    The first variant is the reference (the rules in force, unless two or more variants
+    are given); the others get paired differences with 95% intervals.
+    """
+    from analyzer.games.sly_dice import simulation
+
+    base = _values(rules_file, assignments, points_file, point_settings, players=players)
+    variants = []
+    for spec in rule_variants:
+        extra = [f"{k}={v}" for k, v in (parse_assignment(p) for p in spec.split(";")
+                                          if p.strip())]
+        if any(e.startswith("players=") for e in extra):
+            raise UserError("players cannot vary in a what-if; use --players")
+        values = _values(rules_file, list(assignments) + extra, points_file, point_settings,
+                         players=players)
+        variants.append((spec, values, _split((base_policy,))))
+    for lineup in lineups:
+        variants.append((f"lineup {lineup}", base, _split((lineup,))))
+    if len(variants) < 2:
+        variants.insert(0, ("rules in force", base, _split((base_policy,))))
+    emit(simulation.whatif(variants, games, check_seed(seed), threads, not quiet), fmt, output)

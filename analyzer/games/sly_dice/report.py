@@ -1,0 +1,207 @@
+"""Sly Dice's section of the balance report and its strategy card; every reading quotes
+numbers computed here (exact odds, or simulations with their intervals)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analyzer import seats
+from analyzer.games.sly_dice.analyses import _notes
+from analyzer.games.sly_dice.bluffing import fictitious_play
+from analyzer.games.sly_dice.model import PARAMS, card_points, parse_policy
+from analyzer.games.sly_dice.simulation import COLUMNS, card_table, lineup_of, play_games
+from analyzer.sections import Block, CheatSheet, Figure, Section, Table
+from kernels.sly_dice import hol, layout, odds
+
+
+def card_summary(values: dict[str, Any]) -> pd.DataFrame:
+    """Per card, averaged over the common dice: best hit chance, expected points at the
+    given points, and a fair value that gives every fixed card the same expected points."""
+    points = card_points(values)
+    table = odds.odds_table(points, values["rerolls"])
+    weights = layout.MS_PROB[3]
+    rows = []
+    for card in range(layout.N_CARDS):
+        p = float(weights @ table[:, card, 0])
+        e = float(weights @ table[:, card, 1])
+        rows.append({"card": layout.CARD_NAMES[card], "p_hit": p, "expected_points": e,
+                     "points": points[card] if card >= layout.N_NUMBER_CARDS else np.nan})
+    df = pd.DataFrame(rows)
+    fixed = df.index >= layout.N_NUMBER_CARDS
+    target = float(np.median(df.loc[fixed, "expected_points"]))
+    df["fair_points"] = np.where(fixed & (df.p_hit > 0),
+                                 (5 * np.round(target / df.p_hit.clip(lower=1e-9) / 5)), np.nan)
+    df.attrs["target"] = target
+    return df
+
+
+def seat_table(values, games, seed, progress) -> pd.DataFrame:
+    rows = []
+    for players in (2, 3, 4):
+        vals = {**values, "players": players}
+        lineup = lineup_of(["honest"], vals)
+        acc, n = play_games(vals, lineup, games, seed, False, None, progress)
+        for seat in range(players):
+            s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
+            rows.append({"players": str(players), "seat": f"seat {seat + 1}",
+                         "win_rate": s["win_rate"], "ci95_low": s["win_ci95"][0],
+                         "ci95_high": s["win_ci95"][1], "fair_share": 1 / players,
+                         "games": n})
+    return pd.DataFrame(rows)
+
+
+def bluff_value(values, games, seed, progress) -> pd.DataFrame:
+    """Two-player win rate of bluffers and accusers against the honest and rational bots."""
+    rows = []
+    vals = {**values, "players": 2}
+    for name in ("bluffer:10", "bluffer:20", "accuser:0.3", "rational", "sly:10:rational"):
+        for opponent in ("honest", "rational"):
+            if name == opponent:
+                continue
+            lineup = [parse_policy(name), parse_policy(opponent)]
+            acc, n = play_games(vals, lineup, games, seed, True, None, progress)
+            s = seats.row_stats(seats.by_name(acc, [name, opponent + " "])[name], COLUMNS, 2)
+            rows.append({"policy": name, "opponent": opponent, "win_rate": s["win_rate"],
+                         "ci95_low": s["win_ci95"][0], "ci95_high": s["win_ci95"][1],
+                         "games": n})
+    return pd.DataFrame(rows)
+
+
+def build_section(values: dict[str, Any], seed: int, quick: bool = False,
+                  progress: bool = True) -> Section:
+    games = 20_000 if quick else 200_000
+    cards = card_summary(values)
+    fixed = cards.iloc[layout.N_NUMBER_CARDS:]
+    hardest = fixed.sort_values("p_hit").iloc[0]
+    richest = cards.sort_values("expected_points").iloc[-1]
+    poorest = fixed.sort_values("expected_points").iloc[0]
+    seat_rows = seat_table(values, games // 2, seed, progress)
+    bluffs = bluff_value(values, games // 4, seed, progress)
+    history, rates, (exploit, exploiter) = fictitious_play(values, 5_000 if quick else 10_000,
+                                                           seed)
+    steps = pd.DataFrame({"step": range(len(history)), "strategy": [p.name for p in history],
+                          "win_rate_vs_mixture": rates})
+    lineup = lineup_of([history[-1].name], {**values, "players": 2})
+    acc, n = play_games({**values, "players": 2}, lineup, games // 2, seed, True, None,
+                        progress)
+    scored = card_table(seats.by_name(acc, [p.name for p in lineup]))
+    two = seat_rows[seat_rows.players == "2"].set_index("seat")["win_rate"]
+    b10 = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "honest")].iloc[0]
+    b10r = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "rational")].iloc[0]
+    top_scored = scored.sort_values("scored_per_game").iloc[-1]
+    figures = [
+        Figure("sly_dice_hit_chance", "Best chance to make each card, averaged over the common "
+               "dice (exact)", "bar", cards, "card", "p_hit", xlabel="card",
+               ylabel="chance with the best rolling",
+               reading=f"The hardest fixed card is {hardest.card} "
+                       f"({hardest.p_hit:.1%}); number cards are almost always made (at least "
+                       "one die of the face)."),
+        Figure("sly_dice_expected_points", "Expected points of aiming for each card alone "
+               "(exact, at the printed or assumed points)", "bar", cards, "card",
+               "expected_points", xlabel="card", ylabel="expected points",
+               reading=f"Aiming for {richest.card} is worth {richest.expected_points:.1f} "
+                       f"points on average; {poorest.card} only "
+                       f"{poorest.expected_points:.1f}. Fair points (table) give every fixed "
+                       f"card the median expected value, {cards.attrs['target']:.1f}."),
+        Figure("sly_dice_seat_win_rates", "Win rate by seat, honest bots (simulated, 95% "
+               "intervals)", "bar", seat_rows, "players", "win_rate", "seat", "ci95_low",
+               "ci95_high", xlabel="players", ylabel="win rate",
+               reading=f"With two honest players the first seat wins {two['seat 1']:.1%} and "
+                       f"the second {two['seat 2']:.1%}."),
+        Figure("sly_dice_bluff_value", "Two-player win rate of bluffing and accusing bots "
+               "(simulated, 95% intervals)", "bar", bluffs, "policy", "win_rate", "opponent",
+               "ci95_low", "ci95_high", xlabel="policy", ylabel="win rate",
+               reading=f"Against a bot that never accuses, bluffing whenever the best honest "
+                       f"claim is under 10 points wins {b10.win_rate:.1%}; against the "
+                       f"expected-points accuser it wins {b10r.win_rate:.1%}. Fictitious play "
+                       f"ends on {history[-1].name}; the best grid reply to it "
+                       f"({exploiter}) still wins {exploit:.1%}, so bluffing stays a game of "
+                       "mixed strategies."),
+    ]
+    tables = [
+        Table("sly_dice_cards", "Cards averaged over the common dice, with fair points (exact)",
+              cards, note="fair points = median expected points of the fixed cards / hit "
+              "chance, rounded to 5: every fixed card then pays the same on average when "
+              "aimed for"),
+        Table("sly_dice_seat_win_rates", "Win rate by seat (simulated)", seat_rows),
+        Table("sly_dice_bluff_value", "Bluffing and accusing bots (simulated)", bluffs),
+        Table("sly_dice_fictitious_play", "Fictitious play over claim/accuse strategies",
+              steps),
+        Table("sly_dice_cards_scored", f"Cards scored per game, {history[-1].name} vs itself "
+              "(simulated)", scored, note=f"most scored: {top_scored.card}"),
+    ]
+    notes = _notes(values, list(range(layout.N_CARDS))) + [
+        f"simulations: seed {seed}; {games // 2:,} games per seat lineup, {games // 4:,} per "
+        "bluffing duel; intervals are 95%",
+        "special powers are valued exactly by `dicelab sly-dice powers`; the game bots do "
+        "not use them"]
+    intro = ("Sly Dice is analysed exactly for the rolling phase (dynamic programming over "
+             "every lock/reroll position, for every card and every set of common dice) and by "
+             "simulation for whole games with bots that claim, bluff and accuse.")
+    return Section("sly-dice", "Sly Dice", intro, figures, tables, notes)
+
+
+def aim_table(values: dict[str, Any]) -> pd.DataFrame:
+    """For every set of common dice: the card worth most to aim for and its odds."""
+    points = card_points(values)
+    table = odds.odds_table(points, values["rerolls"])
+    success = hol.hol_solve()[0]
+    rows = []
+    for ci, counts in enumerate(layout.MS_COUNTS[3]):
+        dice = " ".join(str(f) for f in np.repeat(np.arange(7), counts))
+        ev = table[ci, :, 1].copy()
+        best = int(np.nanargmax(ev[:layout.DICE_CARDS]))
+        rows.append({"common": dice, "aim for": layout.CARD_NAMES[best],
+                     "chance": f"{table[ci, best, 0]:.0%}",
+                     "points": f"{ev[best]:.1f}",
+                     "H/L": f"{success[int((np.arange(7) * counts).sum())]:.0%}"})
+    return pd.DataFrame(rows)
+
+
+def accuse_lines(values: dict[str, Any]) -> list[str]:
+    base, step = values["bluff_bonus"], values["bluff_bonus_step"]
+    fbase, fstep = values["false_accusation_penalty"], values["false_accusation_step"]
+    lines = ["Accuse when the chance that the claim is true is below:",
+             "claim worth | you hold 0 / 1 / 2 False Accusations"]
+    for claim in (5, 10, 20, 30):
+        cells = []
+        for held in (0, 1, 2):
+            gain = claim + base
+            loss = fbase + fstep * held
+            cells.append(f"{gain / (gain + loss):.0%}")
+        lines.append(f"{claim:>11} | {' / '.join(cells)}")
+    lines.append(f"= (claim + bluff bonus) / (that + your penalty); a first bluff bonus is "
+                 f"{base}, each next +{step}")
+    return lines
+
+
+def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
+    success, calls = hol.hol_solve()
+    switch = min(t for t in range(3, 19) if calls[0, t] == 0)
+    blocks = [
+        Block("Rolling", [
+            "Lock only dice that build your target; stop as soon as it is made and",
+            "the remaining rerolls cannot raise its value.",
+            "A number card is worth face x count: with many of one face, aim for it.",
+        ]),
+        Block("Higher or Lower (cannot be accused)", [
+            f"Call higher below {switch}, lower from {switch} up (every roll).",
+            f"Success: {success[9]:.0%} from 9, {success[3]:.0%} from 3 or 18.",
+        ]),
+        Block("When to call a bluff", accuse_lines(values)),
+        Block("What to aim for after the common dice", [
+            "chance and expected points of the best card; H/L = Higher or Lower success"],
+            table=aim_table(values)),
+    ]
+    points = card_points(values)
+    used = ", ".join(f"{layout.CARD_NAMES[c]} {points[c]:g}"
+                     for c in range(layout.N_NUMBER_CARDS, layout.N_CARDS))
+    assumed = any(values[p.name] == p.default for p in PARAMS if p.assumed)
+    return CheatSheet("Sly Dice strategy card",
+                      "Aim, lock, claim - and when to call a bluff. Computed exactly by dicelab.",
+                      blocks, f"Fixed-card points: {used}."
+                      + (" ASSUMED placeholders (the printed values are not public)."
+                         if assumed else ""))
