@@ -181,7 +181,8 @@ def test_report_with_changed_rules(tmp_path):
     rules = tmp_path / "rules.toml"
     rules.write_text("[cloverup]\nrounds = 3\n")
     out = tmp_path / "rep"
-    result = run(["report", "--quick", "--quiet", "-o", str(out), "--rules", str(rules),
+    result = run(["report", "--quick", "--quiet", "--game", "cloverup", "-o", str(out),
+                  "--rules", str(rules),
                   "--set", "cloverup.weights=6,5,5,3,3,2,1"])
     assert result.exit_code == 0, result.output
     summary = (out / "summary.md").read_text()

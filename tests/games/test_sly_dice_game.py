@@ -1,0 +1,230 @@
+"""Sly Dice games and bots: simulated rolling against the exact odds (5 standard errors),
+the rules of claims, accusations and bonus cards (rules page, *Rounds, claims and
+accusations*), posterior and what-if sanity, and the CLI contract."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from numba import njit
+
+from analyzer.cli import cli
+from analyzer.games.sly_dice import bluffing, simulation
+from analyzer.games.sly_dice.model import PARAMS, get_model, parse_policy
+from analyzer.params import defaults
+from kernels.rng import turn_stream
+from kernels.sly_dice import layout, odds, play
+from kernels.sly_dice.combos import holds
+
+K = 5
+
+
+@pytest.fixture(scope="module")
+def values():
+    return defaults(PARAMS)
+
+
+@njit(cache=True)
+def _simulate_rolls(c_idx, common_counts, card, weights, q1, q2, rerolls, n):
+    """Roll ``n`` times aiming at ``card`` alone; returns (hits, face count sum, squares)."""
+    open_cards = np.zeros(layout.DICE_CARDS, np.int64)
+    hits, total, squares = 0, 0, 0
+    for t in range(n):
+        own, _, _ = play.roll_own(turn_stream(np.uint64(77), t, 0), c_idx, 1 << card,
+                                  weights, q1, q2, rerolls, open_cards)
+        six = layout.CODE_INDEX[own + (common_counts[1:] * layout.FACE_CODE[1:]).sum()]
+        counts = play.MS_COUNTS_6[six]
+        if card < layout.N_NUMBER_CARDS:
+            c = counts[card + 1]
+            total += c
+            squares += c * c
+            hits += c >= 1
+        else:
+            hits += holds(counts, card, 1)
+    return hits, total, squares
+
+
+@pytest.mark.parametrize("common", [(1, 2, 3), (6, 6, 2), (1, 1, 5), (2, 4, 6)])
+@pytest.mark.parametrize("rerolls", [1, 2])
+def test_simulated_rolling_matches_exact_odds(values, common, rerolls):
+    """Dice and the rolling phase: the bot's hit rate of each fixed card it aims at, and its
+    mean count of each face, agree with the exact dynamic programme within 5 SE."""
+    model = get_model({**values, "rerolls": rerolls})
+    counts = layout.counts_of(common)
+    c_idx = layout.CODE_INDEX[layout.code_of(common)]
+    table = odds.odds_table(model.points, rerolls)
+    n = 40_000
+    for card in range(layout.DICE_CARDS):
+        hits, total, squares = _simulate_rolls(c_idx, counts, card, model.weights, model.q1,
+                                               model.q2, rerolls, n)
+        if card < layout.N_NUMBER_CARDS:
+            exact = table[c_idx, card, 2]
+            mean = total / n
+            se = math.sqrt(max(squares / n - mean**2, 1e-12) / n)
+            assert abs(mean - exact) <= K * se + 1e-9, (card, mean, exact)
+        else:
+            exact = table[c_idx, card, 0]
+            p = hits / n
+            se = math.sqrt(max(exact * (1 - exact), 1e-12) / n)
+            assert abs(p - exact) <= K * se + 1e-9, (layout.CARD_NAMES[card], p, exact)
+
+
+def test_bonus_cards_escalate():
+    """End of the game: 10 + 15 + 20 for three Successful Bluffing cards, and the rulebook's
+    example 3 bluffs and 2 false accusations = 20."""
+    assert play.bonus_total(3, 10, 5) == 45
+    assert play.bonus_total(3, 10, 5) - play.bonus_total(2, 10, 5) == 20
+    assert play.bonus_total(0, 10, 5) == 0
+
+
+def test_ties_go_to_bluff_cards_then_are_shared():
+    """The winner: most points, then most Successful Bluffing cards, then shared."""
+    wins = np.zeros(3, np.int64)
+    play.award_wins(np.array([50, 50, 40]), np.array([1, 2, 5]), wins)
+    assert list(wins) == [0, play.WIN_UNITS, 0]
+    play.award_wins(np.array([50, 50, 40]), np.array([2, 2, 5]), wins)
+    assert list(wins) == [play.WIN_UNITS // 2, play.WIN_UNITS // 2, 0]
+
+
+def _claim(values, common, own, open_cards, bluff_below=-1.0):
+    model = get_model(values)
+    six = layout.CODE_INDEX[layout.code_of(common + own)]
+    mask = sum(1 << c for c in open_cards)
+    plaus = model.plausibility[0, layout.CODE_INDEX[layout.code_of(common)]]
+    hol_ev = model.hol_success[sum(common)] * model.points[layout.HIGHER_OR_LOWER]
+    return play.choose_claim(play.MS_COUNTS_6[six], model.made[six], mask, hol_ev,
+                             model.points, bluff_below, plaus, 10.0)
+
+
+def test_honest_claim_is_the_best_true_card(values):
+    """Claiming: an honest bot claims its most valuable true card (number cards with the
+    count it has)."""
+    full_house = layout.card_id("full-house")
+    card, k, value, true = _claim(values, [2, 2, 5], [2, 5, 1], [full_house, 4, 1, 0])
+    assert (card, true) == (full_house, True) and value == values["points_full_house"]
+    card, k, value, true = _claim(values, [6, 6, 2], [6, 2, 1], [5, 0])
+    assert (card, k, value, true) == (5, 3, 18.0, True)
+
+
+def test_forced_bluff_when_nothing_is_true(values):
+    """Claiming: each player claims exactly one card; with nothing true and Higher or Lower
+    scored, even an honest bot must bluff."""
+    odds_card = layout.card_id("odds")
+    card, _, _, true = _claim(values, [2, 4, 6], [2, 2, 4], [odds_card])
+    assert card == odds_card and not true
+
+
+def test_accusation_rules():
+    """Accusation: a threshold accuser accuses implausible claims; the expected-points rule
+    weighs the escalating penalty against the claim and the bluff bonus."""
+    bonus = np.array([10.0, 5.0, 10.0, 5.0])
+    assert play.accuses(play.THRESHOLD, 0.3, 0.2, 10.0, 0, 0, bonus)
+    assert not play.accuses(play.THRESHOLD, 0.3, 0.4, 10.0, 0, 0, bonus)
+    assert not play.accuses(play.NEVER, 0.3, 0.0, 10.0, 0, 0, bonus)
+    # (1 - p)(value + 10) > p * (10 + 5 * held): p = 0.6, value 5 -> 6 < 6? no; held 0
+    assert not play.accuses(play.EXPECTED, 0, 0.6, 5.0, 0, 0, bonus)
+    assert play.accuses(play.EXPECTED, 0, 0.5, 5.0, 0, 0, bonus)
+    assert not play.accuses(play.EXPECTED, 0, 0.5, 5.0, 0, 2, bonus)
+
+
+def _policy_row(sim, name):
+    return sim.headline["policies"][name]
+
+
+def test_game_rounds_by_player_count(values):
+    """Rounds: 8 for two players, 9 for three, 8 for four; each player claims once a round."""
+    for players, rounds in ((2, 8), (3, 9), (4, 8)):
+        result = simulation.simulate({**values, "players": players}, ["honest"], 2048, seed=3,
+                                     progress=False)
+        row = result.tables["policies"].iloc[0]
+        assert row["seat_games"] == 2048 * players
+        model = get_model({**values, "players": players})
+        assert model.rounds == rounds
+
+
+def test_honest_bots_never_accuse_and_bluff_only_when_forced(values):
+    result = simulation.simulate(values, ["honest"], 4096, seed=5, progress=False)
+    row = result.tables["policies"].iloc[0]
+    assert row["accusations_per_game"] == 0
+    assert row["bluffs_caught_rate"] == 0 or math.isnan(row["bluffs_caught_rate"])
+    assert 0 <= row["bluff_rate"] < 0.2
+
+
+def test_simulate_json_contract(values):
+    out = CliRunner().invoke(cli, ["sly-dice", "simulate", "--games", "4096", "--quiet",
+                                   "--policy", "honest,bluffer:10", "--format", "json"])
+    doc = json.loads(out.output)
+    for entry in doc["policies"].values():
+        assert len(entry["ci95"]) == 2 and 0 <= entry["win_rate"] <= 1
+
+
+def test_posterior_of_an_honest_claimant_is_certain(values):
+    """What a claim tells the others: an honest bot's (unforced) claims are always true."""
+    result = bluffing.posterior_result(values, [1, 2, 3], [], layout.card_id("small-straight"),
+                                       1, "honest")
+    assert result.headline["posterior_true"] == pytest.approx(1.0)
+    table = result.tables["claims"]
+    assert table["p_claim_given_locked"].sum() == pytest.approx(1.0)
+
+
+def test_posterior_of_a_bluffer_is_lower(values):
+    card = layout.card_id("sixteen-or-lower")
+    honest = bluffing.posterior_result(values, [1, 2, 3], [], card, 1, "honest")
+    bluffer = bluffing.posterior_result(values, [1, 2, 3], [], card, 1, "bluffer:20")
+    assert bluffer.headline["posterior_true"] < honest.headline["posterior_true"]
+
+
+def test_whatif_identical_variants_have_zero_difference(values):
+    result = simulation.whatif([("a", values, ["honest"]), ("b", dict(values), ["honest"])],
+                               4096, seed=2, progress=False)
+    for metric in result.headline["variants"]["b"].values():
+        assert metric["diff"] == 0 and metric["diff_ci95"] == [0, 0]
+
+
+def test_policy_names():
+    assert parse_policy("sly:10:0.3").accuse_below == 0.3
+    assert parse_policy("sly:10:rational").accuse_mode == play.EXPECTED
+    with pytest.raises(Exception):
+        parse_policy("accuser:2")
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["odds", "--common", "1,2,7"], "common dice"),
+    (["odds", "--common", "1,2,3,4"], "common dice"),
+    (["odds", "--common", "1,2"], "common dice"),
+    (["odds", "--common", "1,2,3", "--combo", "royal-flush"], "unknown card"),
+    (["odds", "--common", "1,2,3", "--points", "royal-flush=3"], "unknown card"),
+    (["odds", "--common", "1,2,3", "--points", "full-house=-3"], "points_full_house"),
+    (["odds", "--common", "1,2,3", "--rerolls", "3"], "rerolls"),
+    (["odds", "--common", "1,2,3", "--power", "fly"], "power"),
+    (["odds", "--common", "1,2,3", "--combo", "full-house", "--count", "2"], "count"),
+    (["accuse", "--common", "1,2,3", "--claim", "higher-or-lower"], "cannot be accused"),
+    (["claim", "--common", "1,2,3", "--locked", "6", "--hidden", "1,2,3"], "hidden dice"),
+    (["simulate", "--players", "5"], "players"),
+    (["simulate", "--policy", "liar"], "unknown policy"),
+    (["simulate", "--games", "0"], "game count"),
+])
+def test_bad_input_is_one_line_exit_2(args, needle):
+    result = CliRunner().invoke(cli, ["sly-dice", *args])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], lines
+
+
+@pytest.mark.parametrize("body", ["full-house = 'x'", "full-house = [", "royal = 3"])
+def test_malformed_points_file(tmp_path, body):
+    path = tmp_path / "points.toml"
+    path.write_text(body)
+    result = CliRunner().invoke(cli, ["sly-dice", "odds", "--common", "1,2,3",
+                                      "--points-file", str(path)])
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_points_change_expected_points():
+    out = CliRunner().invoke(cli, ["sly-dice", "odds", "--common", "1,2,3", "--combo",
+                                   "small-straight", "--points", "small-straight=40",
+                                   "--format", "json"])
+    doc = json.loads(out.output)
+    assert doc["expected_points"] == pytest.approx(40 * 0.41799554, abs=1e-6)
