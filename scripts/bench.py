@@ -5,7 +5,9 @@ Measured:
 - CloverUp two-player games per second;
 - ``dicelab cloverup solve`` (and a small ``simulate``) wall time end to end, cold (empty
   numba cache) and warm;
-- peak memory of 10^6 and 10^8 simulated turns (flat in the number of turns).
+- peak memory of 10^6 and 10^8 simulated turns (flat in the number of turns);
+- Sly Dice: the exact odds table of every card for all 56 common sets, and two-player
+  games per second with the honest policy.
 
 Run: ``python scripts/bench.py [--json] [--quick]``.
 """
@@ -25,6 +27,8 @@ TARGETS = {
     "solve_warm_s": "< 1.5",
     "solve_cold_s": "< 30",
     "peak_rss_ratio_1e8_vs_1e6": "~ 1",
+    "sly_odds_table_warm_s": "< 1",
+    "sly_games_per_s_1_thread": ">= 200e3",
 }
 
 
@@ -98,6 +102,38 @@ def game_rate(games: int) -> dict[str, float]:
     return {"games_per_s_2_players": games / (time.perf_counter() - start)}
 
 
+def sly_dice(games: int) -> dict[str, float]:
+    """Sly Dice: the exact odds table (every card, all 56 common sets) and two-player games
+    with the honest policy on one thread and on all threads."""
+    import numba
+
+    from analyzer import driver
+    from analyzer.games.sly_dice.model import PARAMS, card_points
+    from analyzer.games.sly_dice.simulation import lineup_of, play_games
+    from analyzer.params import defaults
+    from kernels.sly_dice import odds
+
+    values = defaults(PARAMS)
+    points = card_points(values)
+    odds.odds_table(points, 2)
+    start = time.perf_counter()
+    odds.odds_table(points, 2)
+    out = {"sly_odds_table_warm_s": time.perf_counter() - start}
+    with tempfile.TemporaryDirectory():
+        out["sly_odds_cli_warm_s"] = min(_timed_cli(
+            ["sly-dice", "odds", "--common", "all", "--format", "csv"], dict(os.environ))
+            for _ in range(2))
+    lineup = lineup_of(["honest"], values)
+    play_games(values, lineup, 4096, 1, progress=False)
+    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        driver.set_threads(threads)
+        start = time.perf_counter()
+        play_games(values, lineup, games, 1, progress=False)
+        key = f"sly_games_per_s_{threads}_thread{'s' if threads > 1 else ''}"
+        out[key] = games / (time.perf_counter() - start)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -108,6 +144,7 @@ def main() -> None:
     results.update(cli_times())
     results.update(turn_rates(40_000_000 // scale))
     results.update(game_rate(2_000_000 // scale))
+    results.update(sly_dice(1_000_000 // scale))
     small, large = 10**6, 10**8 // scale
     results["peak_rss_mib_1e6_turns"] = peak_memory(small)
     results[f"peak_rss_mib_{large:.0e}_turns".replace("+0", "")] = peak_memory(large)
