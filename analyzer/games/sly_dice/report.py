@@ -118,8 +118,10 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        f"claim is under 10 points wins {b10.win_rate:.1%}; against the "
                        f"expected-points accuser it wins {b10r.win_rate:.1%}. Fictitious play "
                        f"ends on {history[-1].name}; the best grid reply to it "
-                       f"({exploiter}) still wins {exploit:.1%}, so bluffing stays a game of "
-                       "mixed strategies."),
+                       f"({exploiter}) wins {exploit:.1%} against it"
+                       + (" - close to even, so it is hard to exploit." if exploit < 0.55
+                          else ", so it is not yet stable: bluffing stays a game of mixed "
+                          "strategies.")),
     ]
     tables = [
         Table("sly_dice_cards", "Cards averaged over the common dice, with fair points (exact)",
