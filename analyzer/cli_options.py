@@ -54,6 +54,29 @@ run_options = _stack(
 )
 
 
+def simulate_options(default_games: int, default_policy: str, accepted: str,
+                     players: str) -> Callable:
+    """The options of every game's ``simulate``: players, games, policies, seat rotation
+    and ``--precision``."""
+    return _stack(
+        click.option("--players", default=None, type=str, help=f"Players, {players}."),
+        click.option("--games", default=default_games, show_default=True, type=int,
+                     help="Games to play (with --precision: the most to play)."),
+        click.option("--policy", "policy_specs", multiple=True, default=(default_policy,),
+                     show_default=True, metavar="P[,P...]",
+                     help=f"Policy per seat, cycled over the seats. Accepted: {accepted}."),
+        click.option("--rotate/--no-rotate", default=True, show_default=True,
+                     help="Move the policies one seat each game, so each plays every seat."),
+        click.option("--precision", type=float, default=None,
+                     help="Play until every 95% interval half-width is at most this."),
+    )
+
+
+def split_specs(specs: Iterable[str]) -> list[str]:
+    """Comma-separated names from repeated options, in order."""
+    return [p.strip() for spec in specs for p in spec.split(",") if p.strip()]
+
+
 def rule_values(params: Iterable[Param], rules_file: str | None, assignments: Iterable[str],
                 **overrides: Any) -> dict[str, Any]:
     """Validated rule values from defaults, ``--rules``, ``--set`` and typed CLI options

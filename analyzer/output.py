@@ -31,6 +31,23 @@ class Result:
     notes: list[str] = field(default_factory=list)
 
 
+def run_meta(game_id: str, params: Any, values: dict[str, Any], seed: int | None = None,
+             **extra: Any) -> dict[str, Any]:
+    """Metadata written with every result: game, versions, seed, run details, rule values."""
+    import numba
+    import numpy
+
+    from analyzer import __version__
+
+    meta: dict[str, Any] = {"game": game_id, "dicelab": __version__,
+                            "numba": numba.__version__, "numpy": numpy.__version__}
+    if seed is not None:
+        meta["seed"] = seed
+    meta.update(extra)
+    meta["rules"] = {p.name: values[p.name] for p in params}
+    return meta
+
+
 def _clean(value: Any) -> Any:
     """JSON-safe copies of numpy scalars, tuples and NaN."""
     if isinstance(value, dict):

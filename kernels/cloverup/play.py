@@ -12,6 +12,7 @@ situational one (the two-player game solver's) uses ``first_table + situation(..
 import numpy as np
 from numba import njit, prange
 
+from kernels.accumulate import add_products
 from kernels.cloverup.layout import (
     CLOVER,
     INSTANT_WIN,
@@ -235,11 +236,7 @@ def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies
             x[v, PAIRED_INSTANT_WIN] = winner >= 0
             x[v, PAIRED_FIRST_SEAT_WIN] = wins[0]
             x[v, PAIRED_TRIPLE_SIXES] = t6.sum()
-        for v in range(n_var):
-            for k in range(N_PAIRED):
-                out[0, v, k] += x[v, k]
-                for w in range(n_var):
-                    out[1 + v, w, k] += x[v, k] * x[w, k]
+        add_products(out, x)
 
 
 # The parallel loops over blocks (one per block function, so that numba can cache them: a

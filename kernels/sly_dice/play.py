@@ -16,6 +16,7 @@ decision the bot takes the action whose best open card has the highest expected 
 import numpy as np
 from numba import njit, prange
 
+from kernels.accumulate import add_products
 from kernels.rng import turn_stream, uniform
 from kernels.sly_dice.layout import (
     CODE_INDEX,
@@ -408,11 +409,7 @@ def paired_block(key, n_games, out, lineups, rounds, points, weights, q1, q2, re
             x[v, PAIRED_BLUFFS] = tally[:, COL_BLUFFS].sum()
             x[v, PAIRED_BLUFFS_CAUGHT] = tally[:, COL_BLUFFS_CAUGHT].sum()
             x[v, PAIRED_ACCUSATIONS] = tally[:, COL_ACCUSATIONS].sum()
-        for v in range(n_var):
-            for k in range(N_PAIRED):
-                out[0, v, k] += x[v, k]
-                for w in range(n_var):
-                    out[1 + v, w, k] += x[v, k] * x[w, k]
+        add_products(out, x)
 
 
 @njit(cache=True, parallel=True)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer import __version__
+from analyzer import output
 from analyzer.errors import UserError
 from analyzer.games.cloverup.model import GAME_ONLY, PARAMS, Model, Policy, get_model, parse_policy
 from analyzer.output import Result
@@ -19,16 +19,8 @@ EV = Policy("optimal", "optimal")
 
 
 def run_meta(values: dict[str, Any], seed: int | None = None, **extra: Any) -> dict[str, Any]:
-    """Metadata written with every result: game, rule values, seed, versions."""
-    import numba
-
-    meta: dict[str, Any] = {"game": "cloverup", "dicelab": __version__,
-                            "numba": numba.__version__, "numpy": np.__version__}
-    if seed is not None:
-        meta["seed"] = seed
-    meta.update(extra)
-    meta["rules"] = {p.name: values[p.name] for p in PARAMS}
-    return meta
+    """Metadata of a cloverup result (``analyzer.output.run_meta``)."""
+    return output.run_meta("cloverup", PARAMS, values, seed, **extra)
 
 
 # ---------------------------------------------------------------- exact turn solver

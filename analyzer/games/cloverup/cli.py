@@ -12,6 +12,8 @@ from analyzer.cli_options import (
     rule_values,
     rules_options,
     run_options,
+    simulate_options,
+    split_specs,
     with_output_check,
 )
 from analyzer.errors import UserError
@@ -25,10 +27,6 @@ DEFAULT_GAMES = 200_000
 
 def _values(rules_file, assignments, **typed: Any) -> dict[str, Any]:
     return rule_values(PARAMS, rules_file, assignments, **typed)
-
-
-def _split_policies(specs: tuple[str, ...]) -> list[str]:
-    return [p for spec in specs for p in spec.split(",") if p.strip()]
 
 
 @click.group(name="cloverup", cls=StrictGroup)
@@ -61,16 +59,7 @@ def solve(weights, instant_win_points, objective, rules_file, assignments, fmt, 
 
 
 @group.command()
-@click.option("--players", default=None, type=str, help="Players, 1 to 6 (default 2).")
-@click.option("--games", default=DEFAULT_GAMES, show_default=True, type=int,
-              help="Games to play (with --precision: the most to play).")
-@click.option("--policy", "policy_specs", multiple=True, default=("optimal",),
-              show_default=True, metavar="P[,P...]",
-              help=f"Policy per seat, cycled over the seats. Accepted: {accepted_policies()}.")
-@click.option("--rotate/--no-rotate", default=True, show_default=True,
-              help="Move the policies one seat each game, so each plays every seat.")
-@click.option("--precision", type=float, default=None,
-              help="Play until every 95%% interval half-width is at most this.")
+@simulate_options(DEFAULT_GAMES, "optimal", accepted_policies(), "1 to 6 (default 2)")
 @rules_options
 @run_options
 @output_options
@@ -81,7 +70,7 @@ def simulate(players, games, policy_specs, rotate, precision, rules_file, assign
     from analyzer.games.cloverup import simulation
 
     values = _values(rules_file, assignments, players=players)
-    result = simulation.simulate(values, _split_policies(policy_specs), games, check_seed(seed),
+    result = simulation.simulate(values, split_specs(policy_specs), games, check_seed(seed),
                                  threads, rotate, precision, progress=not quiet)
     emit(result, fmt, output)
 
@@ -138,7 +127,7 @@ def whatif(weight_variants, rule_variants, policies, players, games, rules_file,
         if any(k == "players" for k, _ in pairs):
             raise UserError("players cannot vary in a what-if; use --players")
         changes.append((spec, _values(rules_file, list(assignments) + extra, players=players)))
-    policy_list = _split_policies(policies) or ["optimal"]
+    policy_list = split_specs(policies) or ["optimal"]
     variants = [(label if len(policy_list) == 1 else f"{label} / {p}", values, p)
                 for label, values in (changes or [("rules in force", base)])
                 for p in policy_list]

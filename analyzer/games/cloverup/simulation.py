@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from analyzer import driver, seats, stats
+from analyzer import driver, paired, seats, stats
 from analyzer.errors import UserError
 from analyzer.games.cloverup.analyses import run_meta
 from analyzer.games.cloverup.model import GAME_ONLY, PARAMS, Model, Policy, get_model, parse_policy
@@ -278,24 +278,9 @@ def _whatif_result(variants, models, acc, n, n_players, seed, used) -> Result:
                          "ci95_low": turn_ev, "ci95_high": turn_ev, "diff": diff,
                          "diff_ci95_low": diff, "diff_ci95_high": diff})
         for name, k, _ in PAIRED_METRICS:
-            c = scale[k]
-            mean, se = stats.mean_se(n, acc[0, v, k] * c, acc[1 + v, v, k] * c * c)
-            d = dse = math.nan
-            if v > 0:
-                d, dse = stats.paired_difference(n, acc[0, 0, k] * c, acc[0, v, k] * c,
-                                                 acc[1, 0, k] * c * c, acc[1 + v, v, k] * c * c,
-                                                 acc[1, v, k] * c * c)
-            lo, hi = stats.ci95(mean, se)
-            dlo, dhi = stats.ci95(d, dse)
-            rows.append({**base, "metric": name, "value": mean, "ci95_low": lo, "ci95_high": hi,
-                         "diff": d, "diff_ci95_low": dlo, "diff_ci95_high": dhi})
+            rows.append({**base, "metric": name, **paired.metric(acc, n, v, k, scale[k])})
     table = pd.DataFrame(rows)
-    headline = {"games": n, "players": n_players, "reference": variants[0][0], "variants": {}}
-    for r in rows:
-        entry = headline["variants"].setdefault(r["variant"], {"policy": r["policy"]})
-        entry[r["metric"]] = {"value": r["value"], "ci95": [r["ci95_low"], r["ci95_high"]],
-                              "diff": r["diff"],
-                              "diff_ci95": [r["diff_ci95_low"], r["diff_ci95_high"]]}
+    headline = paired.headline(rows, n, n_players, variants[0][0], keep=("policy",))
     known = {p.name: p for p in PARAMS}
     notes = [f"{label}: policy {policy}; " + (", ".join(
         f"{k}={known[k].show(values[k])}" for k in sorted(_changed(defaults(PARAMS), values)))

@@ -12,6 +12,8 @@ from analyzer.cli_options import (
     rule_values,
     rules_options,
     run_options,
+    simulate_options,
+    split_specs,
     with_output_check,
 )
 from analyzer.errors import UserError
@@ -69,10 +71,6 @@ def _cards(text: str | None) -> list[int] | None:
     if text is None or text.strip().lower() == "all":
         return None
     return [parse_card(c) for c in text.split(",") if c.strip()]
-
-
-def _split(specs: tuple[str, ...]) -> list[str]:
-    return [p for spec in specs for p in spec.split(",") if p.strip()]
 
 
 @click.group(name="sly-dice", cls=StrictGroup)
@@ -236,16 +234,7 @@ def equilibrium(games, rules_file, assignments, points_file, point_settings, see
 
 
 @group.command()
-@click.option("--players", default=None, type=str, help="Players, 2 to 4 (default 2).")
-@click.option("--games", default=DEFAULT_GAMES, show_default=True, type=int,
-              help="Games to play (with --precision: the most to play).")
-@click.option("--policy", "policy_specs", multiple=True, default=("honest",),
-              show_default=True, metavar="P[,P...]",
-              help=f"Policy per seat, cycled over the seats. Accepted: {accepted_policies()}.")
-@click.option("--rotate/--no-rotate", default=True, show_default=True,
-              help="Move the policies one seat each game.")
-@click.option("--precision", type=float, default=None,
-              help="Play until every 95%% interval half-width is at most this.")
+@simulate_options(DEFAULT_GAMES, "honest", accepted_policies(), "2 to 4 (default 2)")
 @rules_options
 @points_options
 @run_options
@@ -258,7 +247,7 @@ def simulate(players, games, policy_specs, rotate, precision, rules_file, assign
     from analyzer.games.sly_dice import simulation
 
     values = _values(rules_file, assignments, points_file, point_settings, players=players)
-    emit(simulation.simulate(values, _split(policy_specs), games, check_seed(seed), threads,
+    emit(simulation.simulate(values, split_specs(policy_specs), games, check_seed(seed), threads,
                              rotate, precision, not quiet), fmt, output)
 
 
@@ -295,9 +284,9 @@ def whatif(rule_variants, lineups, base_policy, players, games, rules_file, assi
             raise UserError("players cannot vary in a what-if; use --players")
         values = _values(rules_file, list(assignments) + extra, points_file, point_settings,
                          players=players)
-        variants.append((spec, values, _split((base_policy,))))
+        variants.append((spec, values, split_specs((base_policy,))))
     for lineup in lineups:
-        variants.append((f"lineup {lineup}", base, _split((lineup,))))
+        variants.append((f"lineup {lineup}", base, split_specs((lineup,))))
     if len(variants) < 2:
-        variants.insert(0, ("rules in force", base, _split((base_policy,))))
+        variants.insert(0, ("rules in force", base, split_specs((base_policy,))))
     emit(simulation.whatif(variants, games, check_seed(seed), threads, not quiet), fmt, output)

@@ -8,7 +8,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from analyzer import driver, seats, stats
+from analyzer import driver, output, paired, seats, stats
 from analyzer.games.sly_dice.model import PARAMS, Policy, get_model, parse_policy
 from analyzer.output import Result
 from analyzer.params import assumed_notes
@@ -30,17 +30,8 @@ RATES = (  # (name, numerator, denominator column or None, squares column for pe
 
 
 def run_meta(values: dict[str, Any], seed: int | None = None, **extra: Any) -> dict[str, Any]:
-    import numba
-
-    from analyzer import __version__
-
-    meta: dict[str, Any] = {"game": "sly-dice", "dicelab": __version__,
-                            "numba": numba.__version__, "numpy": np.__version__}
-    if seed is not None:
-        meta["seed"] = seed
-    meta.update(extra)
-    meta["rules"] = {p.name: values[p.name] for p in PARAMS}
-    return meta
+    """Metadata of a sly-dice result (``analyzer.output.run_meta``)."""
+    return output.run_meta("sly-dice", PARAMS, values, seed, **extra)
 
 
 def stable_policy(values: dict[str, Any]) -> Policy:
@@ -182,24 +173,9 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], list[str]]], games: int
     for v, (label, _, policies) in enumerate(variants):
         for name, k, scale in PAIRED_METRICS:
             c = 1.0 / (n_players if scale == "players" else scale)
-            mean, se = stats.mean_se(n, acc[0, v, k] * c, acc[1 + v, v, k] * c * c)
-            d = dse = float("nan")
-            if v > 0:
-                d, dse = stats.paired_difference(n, acc[0, 0, k] * c, acc[0, v, k] * c,
-                                                 acc[1, 0, k] * c * c, acc[1 + v, v, k] * c * c,
-                                                 acc[1, v, k] * c * c)
-            lo, hi = stats.ci95(mean, se)
-            dlo, dhi = stats.ci95(d, dse)
             rows.append({"variant": label, "lineup": ",".join(policies), "metric": name,
-                         "value": mean, "ci95_low": lo, "ci95_high": hi, "diff": d,
-                         "diff_ci95_low": dlo, "diff_ci95_high": dhi})
-    headline: dict[str, Any] = {"games": n, "players": n_players,
-                                "reference": variants[0][0], "variants": {}}
-    for r in rows:
-        entry = headline["variants"].setdefault(r["variant"], {})
-        entry[r["metric"]] = {"value": r["value"], "ci95": [r["ci95_low"], r["ci95_high"]],
-                              "diff": r["diff"],
-                              "diff_ci95": [r["diff_ci95_low"], r["diff_ci95_high"]]}
+                         **paired.metric(acc, n, v, k, c)})
+    headline = paired.headline(rows, n, n_players, variants[0][0], keep=("lineup",))
     return Result(f"Sly Dice what-if: {n_var} variants, {n} games each", headline=headline,
                   tables={"variants": pd.DataFrame(rows)},
                   meta=run_meta(variants[0][1], seed, games=n, threads=used),
