@@ -1,0 +1,7 @@
+"""That's Pretty Clever kernels (rules: ``shared/rules/thats-pretty-clever.md``; sheet:
+``shared/rules/clever-layouts.json``, key ``games.thats_pretty_clever``, checked cell by
+cell by ``tests/games/test_tpc_sheet.py``).
+
+``layout``: the printed sheet and the flat score-sheet array; ``rules``: marking, bonus
+chains and scoring (pure functions, no dice are drawn).
+"""

@@ -1,0 +1,362 @@
+"""That's Pretty Clever play loops (rules page sections 3-6 and 10): round bonuses, active
+turns with three rolls and the silver platter, passive picks, the solo passive turn,
+re-roll and +1 actions, with the ``random`` and ``greedy`` policies. Only this module
+draws dice.
+
+A move is a row ``(die, area, cell)`` of an int64[MAX_MOVES, 3] buffer: ``cell`` is the
+yellow cell, the blue sum, or -1. Dice live in ``faces`` int64[6] and ``where`` int64[6]
+(``POOL``, ``FIELD``, ``PLATTER``).
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from kernels.rng import turn_stream, uniform
+from kernels.thats_pretty_clever.layout import (
+    BLUE,
+    BLUE_AREA,
+    CROSS_BLUE,
+    GREEN_AREA,
+    N_AREAS,
+    N_DICE,
+    ORANGE_AREA,
+    PURPLE_AREA,
+    ROUND4_OPTIONS,
+    ROUND_BONUS,
+    S_FOXES,
+    S_PLUS_GOT,
+    S_PLUS_USED,
+    S_REROLL_GOT,
+    S_REROLL_USED,
+    S_YELLOW,
+    SHEET_LEN,
+    WHITE,
+    YELLOW_AREA,
+    YELLOW_PREPRINTED,
+)
+from kernels.thats_pretty_clever.rules import (
+    MAX_PENDING,
+    area_scores,
+    bonus_choices,
+    can_enter,
+    enter,
+    resolve_bonus,
+    total_score,
+    yellow_cells,
+)
+
+POOL, FIELD, PLATTER = 0, 1, 2
+COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_FOXES, COL_AREAS = 0, 1, 2, 3, 4
+COL_HIST = COL_AREAS + N_AREAS
+HIST_BINS = 400
+MAX_MOVES = 64
+RANDOM, GREEDY = 0, 1
+POLICY_NAMES = ("random", "greedy")
+# die colour -> its own area (white is wild)
+DIE_AREA = np.array([-1, YELLOW_AREA, BLUE_AREA, GREEN_AREA, ORANGE_AREA, PURPLE_AREA],
+                    np.int64)
+
+
+@njit(cache=True)
+def _die_value(faces, die, area):
+    """The value a die enters with: blue takes blue + white wherever the other die is."""
+    if area == BLUE_AREA:
+        return faces[BLUE] + faces[WHITE]
+    return faces[die]
+
+
+@njit(cache=True)
+def _add_moves(sheet, faces, die, moves, n):
+    for area in range(N_AREAS):
+        if die != WHITE and DIE_AREA[die] != area:
+            continue
+        value = _die_value(faces, die, area)
+        if not can_enter(sheet, area, value):
+            continue
+        if area == YELLOW_AREA:
+            cells = yellow_cells(sheet, value)
+            for c in range(16):
+                if (cells >> c) & 1:
+                    moves[n, 0], moves[n, 1], moves[n, 2] = die, area, c
+                    n += 1
+        else:
+            moves[n, 0], moves[n, 1], moves[n, 2] = die, area, value if area == BLUE_AREA \
+                else -1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_moves(sheet, faces, usable, moves):
+    """Every legal use of the dice whose bit is set in ``usable``; returns the count."""
+    n = 0
+    for die in range(N_DICE):
+        if (usable >> die) & 1:
+            n = _add_moves(sheet, faces, die, moves, n)
+    return n
+
+
+@njit(cache=True)
+def _pick_bonus_target(sheet, code, policy, stream, slot, scratch):
+    """Where a free X goes: the random policy picks uniformly, greedy picks the target with
+    the best immediate score (ties: lowest index)."""
+    options = bonus_choices(sheet, code)
+    if options <= 0:
+        return 0
+    count = 0
+    for i in range(16):
+        count += (options >> i) & 1
+    offset = 2 if code // 8 == CROSS_BLUE else 0  # blue options are sums, bit = sum - 2
+    if policy == RANDOM:
+        k = np.int64(uniform(stream, slot) * count)
+        for i in range(16):
+            if (options >> i) & 1:
+                if k == 0:
+                    return i + offset
+                k -= 1
+    best, best_v = -1, -1 << 40
+    pending = np.zeros(MAX_PENDING, np.int64)
+    for i in range(16):
+        if (options >> i) & 1:
+            target = i + offset
+            scratch[:] = sheet
+            resolve_bonus(scratch, code, target, pending, 0)
+            v = total_score(scratch)
+            if v > best_v:
+                best, best_v = target, v
+    return best
+
+
+@njit(cache=True)
+def apply_move(sheet, faces, die, area, cell, policy, stream, slot, scratch):
+    """Enter the die and resolve every bonus it triggers, depth-first (the latest
+    triggered first); free marks are placed by the policy."""
+    pending = np.zeros(MAX_PENDING, np.int64)
+    n = enter(sheet, area, _die_value(faces, die, area), cell, pending, 0)
+    k = 0
+    while n > 0:
+        n -= 1
+        code = pending[n]
+        target = _pick_bonus_target(sheet, code, policy, stream, slot + 32 + k, scratch)
+        n = resolve_bonus(sheet, code, target, pending, n)
+        k += 1
+
+
+@njit(cache=True)
+def choose_move(sheet, faces, moves, n, policy, stream, slot, scratch):
+    """``(index, score after)`` of the chosen move (-1 if none): uniform for random (score
+    -1), the best score after the move for greedy (among equals the lowest die face, which
+    keeps more dice in play)."""
+    if n == 0:
+        return -1, -1
+    if policy == RANDOM:
+        return np.int64(uniform(stream, slot) * n), -1
+    best, best_v, best_score = 0, -1 << 40, 0
+    trial = np.empty(SHEET_LEN, np.int64)
+    for i in range(n):
+        trial[:] = sheet
+        apply_move(trial, faces, moves[i, 0], moves[i, 1], moves[i, 2], policy, stream, slot,
+                   scratch)
+        score = total_score(trial)
+        v = score * 16 - faces[moves[i, 0]]
+        if v > best_v:
+            best, best_v, best_score = i, v, score
+    return best, best_score
+
+
+@njit(cache=True)
+def _roll(faces, where, stream, slot):
+    """Roll every die in the pool; returns the next free random slot."""
+    for d in range(N_DICE):
+        if where[d] == POOL:
+            faces[d] = np.int64(uniform(stream, slot + d) * 6.0) + 1
+    return slot + N_DICE
+
+
+@njit(cache=True)
+def _pool_mask(where):
+    mask = 0
+    for d in range(N_DICE):
+        if where[d] == POOL:
+            mask |= 1 << d
+    return mask
+
+
+@njit(cache=True)
+def _wants_reroll(sheet, faces, usable, moves, policy, stream, slot):
+    """Spend a re-roll? Random: half the time; greedy: when no die of the roll is usable."""
+    if sheet[S_REROLL_GOT] - sheet[S_REROLL_USED] <= 0:
+        return False
+    if policy == RANDOM:
+        return uniform(stream, slot) < 0.5
+    return legal_moves(sheet, faces, usable, moves) == 0
+
+
+@njit(cache=True)
+def active_turn(sheet, faces, where, policy, stream, moves, scratch):
+    """The active player's turn (section 4): up to three rolls and picks, lower dice to the
+    platter, re-rolls after a roll, then +1 actions. Leaves ``where`` for the passive
+    players."""
+    where[:] = POOL
+    slot = 0
+    for pick in range(3):
+        if _pool_mask(where) == 0:
+            break
+        slot = _roll(faces, where, stream, slot)
+        usable = _pool_mask(where)
+        while _wants_reroll(sheet, faces, usable, moves, policy, stream, slot):
+            sheet[S_REROLL_USED] += 1
+            slot = _roll(faces, where, stream, slot + 1)
+        n = legal_moves(sheet, faces, usable, moves)
+        i, _ = choose_move(sheet, faces, moves, n, policy, stream, slot, scratch)
+        slot += 1
+        if i < 0:
+            continue  # a forfeited roll: the dice stay in play
+        die = moves[i, 0]
+        where[die] = FIELD
+        apply_move(sheet, faces, die, moves[i, 1], moves[i, 2], policy, stream, slot, scratch)
+        slot += 64
+        for d in range(N_DICE):
+            if where[d] == POOL and faces[d] < faces[die]:
+                where[d] = PLATTER
+    for d in range(N_DICE):
+        if where[d] == POOL:
+            where[d] = PLATTER
+    plus_ones(sheet, faces, policy, stream, slot, moves, scratch, False)
+
+
+@njit(cache=True)
+def plus_ones(sheet, faces, policy, stream, slot, moves, scratch, last_turn):
+    """+1 actions at the end of a turn (section 10): any die at its face, each die at most
+    once per turn. Greedy uses one when the move raises the score (any move on the last
+    turn); random uses each with chance one half."""
+    taken = 0
+    while sheet[S_PLUS_GOT] - sheet[S_PLUS_USED] > 0:
+        n = legal_moves(sheet, faces, ((1 << N_DICE) - 1) & ~taken, moves)
+        if n == 0:
+            return
+        if policy == RANDOM and uniform(stream, slot) < 0.5:
+            return
+        i, after = choose_move(sheet, faces, moves, n, policy, stream, slot + 1, scratch)
+        if policy != RANDOM and not last_turn and after <= total_score(sheet):
+            return
+        sheet[S_PLUS_USED] += 1
+        taken |= 1 << moves[i, 0]
+        apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], policy, stream,
+                   slot + 2, scratch)
+        slot += 70
+
+
+@njit(cache=True)
+def passive_pick(sheet, faces, where, policy, stream, slot, moves, scratch, last_turn):
+    """A passive player's pick (section 5): one platter die; only if none is usable, one
+    of the active player's field dice. Then +1 actions."""
+    platter = 0
+    fields = 0
+    for d in range(N_DICE):
+        if where[d] == PLATTER:
+            platter |= 1 << d
+        elif where[d] == FIELD:
+            fields |= 1 << d
+    n = legal_moves(sheet, faces, platter, moves)
+    if n == 0:
+        n = legal_moves(sheet, faces, fields, moves)
+    i, _ = choose_move(sheet, faces, moves, n, policy, stream, slot, scratch)
+    if i >= 0:
+        apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], policy, stream,
+                   slot + 1, scratch)
+    plus_ones(sheet, faces, policy, stream, slot + 100, moves, scratch, last_turn)
+
+
+@njit(cache=True)
+def solo_passive(sheet, faces, where, policy, stream, moves, scratch, last_turn):
+    """The solo passive turn (section 6): roll all six, the three lowest go to the platter
+    (ties at random), use one of them, then +1 actions."""
+    where[:] = POOL
+    _roll(faces, where, stream, 0)
+    order = np.argsort(faces * 16 + (np.arange(N_DICE) * 7 + np.int64(
+        uniform(stream, 7) * 6)) % N_DICE, kind="mergesort")
+    for k in range(N_DICE):
+        where[order[k]] = PLATTER if k < 3 else FIELD
+    passive_pick(sheet, faces, where, policy, stream, 8, moves, scratch, last_turn)
+
+
+@njit(cache=True)
+def round_bonus(sheet, rnd, policy, stream, scratch):
+    """Rounds 1-4 (section 3): re-roll, +1, re-roll, then a choice of black X or black 6
+    (random: any option; greedy: the one with the best score after it)."""
+    code = ROUND_BONUS[rnd]
+    if code == 0:
+        return
+    if code < 0:
+        k = np.int64(uniform(stream, 1) * ROUND4_OPTIONS.shape[0])
+        code = ROUND4_OPTIONS[k]
+        if policy != RANDOM:
+            trial = np.empty(SHEET_LEN, np.int64)
+            best_v = -1
+            for option in ROUND4_OPTIONS:
+                trial[:] = sheet
+                apply_bonus_chain(trial, option, policy, stream, 2, scratch)
+                v = total_score(trial)
+                if v > best_v:
+                    code, best_v = option, v
+    apply_bonus_chain(sheet, code, policy, stream, 3, scratch)
+
+
+@njit(cache=True)
+def apply_bonus_chain(sheet, code, policy, stream, slot, scratch):
+    """Resolve one bonus and everything it triggers, depth-first."""
+    pending = np.zeros(MAX_PENDING, np.int64)
+    pending[0] = code
+    n = 1
+    k = 0
+    while n > 0:
+        n -= 1
+        c = pending[n]
+        target = _pick_bonus_target(sheet, c, policy, stream, slot + k, scratch)
+        n = resolve_bonus(sheet, c, target, pending, n)
+        k += 1
+
+
+@njit(cache=True)
+def play_solo(key, game, policy, sheet, scratch):
+    """One solo game (section 6): six rounds of an active and a passive turn. Fills
+    ``sheet``; returns the final score."""
+    faces = np.zeros(N_DICE, np.int64)
+    where = np.zeros(N_DICE, np.int64)
+    moves = np.zeros((MAX_MOVES, 3), np.int64)
+    sheet[:] = 0
+    sheet[S_YELLOW] = YELLOW_PREPRINTED
+    for rnd in range(6):
+        round_bonus(sheet, rnd, policy, turn_stream(key, game, 3 * rnd), scratch)
+        active_turn(sheet, faces, where, policy, turn_stream(key, game, 3 * rnd + 1), moves,
+                    scratch)
+        solo_passive(sheet, faces, where, policy, turn_stream(key, game, 3 * rnd + 2), moves,
+                     scratch, rnd == 5)
+    return total_score(sheet)
+
+
+@njit(cache=True)
+def solo_block(key, n_games, out, policy):
+    """Play ``n_games`` solo games into ``out`` (int64[COL_HIST + 400]): game count, score
+    sum and sum of squares, per-area score sums, fox sum, then the score histogram."""
+    sheet = np.empty(SHEET_LEN, np.int64)
+    scratch = np.empty(SHEET_LEN, np.int64)
+    scores = np.empty(N_AREAS, np.int64)
+    for g in range(n_games):
+        total = play_solo(key, g, policy, sheet, scratch)
+        area_scores(sheet, scores)
+        out[COL_GAMES] += 1
+        out[COL_SCORE_SUM] += total
+        out[COL_SCORE_SQ] += total * total
+        for a in range(N_AREAS):
+            out[COL_AREAS + a] += scores[a]
+        out[COL_FOXES] += sheet[S_FOXES]
+        out[COL_HIST + min(total, HIST_BINS - 1)] += 1
+
+
+@njit(cache=True, parallel=True)
+def run_solo_blocks(keys, sizes, out, *args):
+    """``solo_block`` over every block in parallel."""
+    for b in prange(keys.shape[0]):
+        solo_block(keys[b], sizes[b], out[b], *args)

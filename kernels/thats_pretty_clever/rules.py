@@ -1,0 +1,241 @@
+"""That's Pretty Clever rules on the flat sheet (rules page sections 8-12): where a die
+may go, marking it, the bonuses a mark triggers (pushed on a pending stack, so chains and
+the order of simultaneous bonuses stay the policy's choice), and end scoring. Pure: no dice.
+
+``pending``: int64[MAX_PENDING] stack of bonus codes; functions that mark return the new
+stack size.
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.thats_pretty_clever.layout import (
+    ACTION_SLOTS,
+    BLUE_AREA,
+    BLUE_CELLS,
+    BLUE_COL_BONUS,
+    BLUE_COLS,
+    BLUE_POINTS,
+    BLUE_ROW_BONUS,
+    BLUE_ROWS,
+    CROSS_BLUE,
+    CROSS_GREEN,
+    CROSS_YELLOW,
+    FOX,
+    GREEN_AREA,
+    GREEN_BONUS,
+    GREEN_MIN,
+    GREEN_POINTS,
+    N_AREAS,
+    NO_BONUS,
+    ORANGE_AREA,
+    ORANGE_BONUS,
+    ORANGE_MULTIPLIER,
+    PLUS_ONE,
+    PURPLE_AREA,
+    PURPLE_BONUS,
+    REROLL,
+    S_BLUE,
+    S_FOXES,
+    S_GREEN,
+    S_LOST,
+    S_ORANGE,
+    S_ORANGE_VALUES,
+    S_PLUS_GOT,
+    S_PURPLE,
+    S_PURPLE_VALUES,
+    S_REROLL_GOT,
+    S_YELLOW,
+    TRACK,
+    WRITE_ORANGE,
+    WRITE_PURPLE,
+    YELLOW_AREA,
+    YELLOW_COL_POINTS,
+    YELLOW_COLS,
+    YELLOW_DIAGONAL,
+    YELLOW_DIAGONAL_BONUS,
+    YELLOW_ROW_BONUS,
+    YELLOW_ROWS,
+    YELLOW_VALUES,
+)
+
+MAX_PENDING = 32
+
+
+@njit(cache=True)
+def yellow_cells(sheet, value):
+    """Bit mask of the open yellow cells showing ``value`` (two per value, 0 if both are
+    marked)."""
+    mask = 0
+    for i in range(16):
+        if YELLOW_VALUES[i] == value and not (sheet[S_YELLOW] >> i) & 1:
+            mask |= 1 << i
+    return mask
+
+
+@njit(cache=True)
+def can_enter(sheet, area, value):
+    """Whether a die of ``value`` (blue: the blue + white sum) can be entered in ``area``."""
+    if area == YELLOW_AREA:
+        return yellow_cells(sheet, value) != 0
+    if area == BLUE_AREA:
+        return 2 <= value <= 12 and not (sheet[S_BLUE] >> (value - 2)) & 1
+    if area == GREEN_AREA:
+        return sheet[S_GREEN] < TRACK and value >= GREEN_MIN[sheet[S_GREEN]]
+    if area == ORANGE_AREA:
+        return sheet[S_ORANGE] < TRACK
+    if area == PURPLE_AREA:
+        n = sheet[S_PURPLE]
+        if n >= TRACK:
+            return False
+        last = sheet[S_PURPLE_VALUES + n - 1] if n > 0 else 0
+        return n == 0 or last == 6 or value > last
+    return False
+
+
+@njit(cache=True)
+def _push(pending, n, code):
+    if code != NO_BONUS and n < pending.shape[0]:
+        pending[n] = code
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _completed(before, after, groups, bonuses, pending, n):
+    for g in range(groups.shape[0]):
+        if (after & groups[g]) == groups[g] and (before & groups[g]) != groups[g]:
+            n = _push(pending, n, bonuses[g])
+    return n
+
+
+@njit(cache=True)
+def mark_yellow(sheet, cell, pending, n):
+    """Cross yellow ``cell`` (0..15, must be open); completed rows and the diagonal push
+    their bonuses."""
+    before = sheet[S_YELLOW]
+    after = before | (1 << cell)
+    sheet[S_YELLOW] = after
+    n = _completed(before, after, YELLOW_ROWS, YELLOW_ROW_BONUS, pending, n)
+    if (after & YELLOW_DIAGONAL) == YELLOW_DIAGONAL and (before & YELLOW_DIAGONAL) != \
+            YELLOW_DIAGONAL:
+        n = _push(pending, n, YELLOW_DIAGONAL_BONUS)
+    return n
+
+
+@njit(cache=True)
+def mark_blue(sheet, total, pending, n):
+    """Cross the blue cell of ``total`` (2..12, must be open); completed rows and columns
+    push their bonuses."""
+    before = sheet[S_BLUE]
+    after = before | (1 << (total - 2))
+    sheet[S_BLUE] = after
+    n = _completed(before, after, BLUE_ROWS, BLUE_ROW_BONUS, pending, n)
+    return _completed(before, after, BLUE_COLS, BLUE_COL_BONUS, pending, n)
+
+
+@njit(cache=True)
+def write_track(sheet, area, value, pending, n):
+    """Fill the next green, orange or purple slot with ``value`` (no checks: callers use
+    ``can_enter``, bonuses skip the green threshold and the purple order); its bonus is
+    pushed."""
+    if area == GREEN_AREA:
+        slot = sheet[S_GREEN]
+        sheet[S_GREEN] += 1
+        return _push(pending, n, GREEN_BONUS[slot])
+    if area == ORANGE_AREA:
+        slot = sheet[S_ORANGE]
+        sheet[S_ORANGE_VALUES + slot] = value * ORANGE_MULTIPLIER[slot]
+        sheet[S_ORANGE] += 1
+        return _push(pending, n, ORANGE_BONUS[slot])
+    slot = sheet[S_PURPLE]
+    sheet[S_PURPLE_VALUES + slot] = value
+    sheet[S_PURPLE] += 1
+    return _push(pending, n, PURPLE_BONUS[slot])
+
+
+@njit(cache=True)
+def enter(sheet, area, value, cell, pending, n):
+    """Enter a die in ``area`` (``can_enter`` must hold). Yellow needs the ``cell``
+    (one of ``yellow_cells``); blue takes the sum as ``value``. Returns the stack size."""
+    if area == YELLOW_AREA:
+        return mark_yellow(sheet, cell, pending, n)
+    if area == BLUE_AREA:
+        return mark_blue(sheet, value, pending, n)
+    return write_track(sheet, area, value, pending, n)
+
+
+@njit(cache=True)
+def bonus_choices(sheet, code):
+    """Where a free-mark bonus may go: a bit mask of open yellow cells (yellow X) or of
+    open blue sums (blue X); -1 for bonuses with no choice; 0 when it would be lost."""
+    kind = code // 8
+    if kind == CROSS_YELLOW:
+        return ~sheet[S_YELLOW] & 0xFFFF
+    if kind == CROSS_BLUE:
+        return ~sheet[S_BLUE] & BLUE_CELLS
+    return -1
+
+
+@njit(cache=True)
+def _unlock(sheet, got):
+    if sheet[got] < ACTION_SLOTS:
+        sheet[got] += 1
+    else:
+        sheet[S_LOST] += 1
+
+
+@njit(cache=True)
+def resolve_bonus(sheet, code, choice, pending, n):
+    """Pay bonus ``code``: unlock an action (at most 7 circles a track; more are lost),
+    add a fox, or make its mark (``choice``: the yellow cell or blue sum of a free X;
+    ignored otherwise). A mark with no legal place left is lost. Returns the stack size."""
+    kind, value = code // 8, code % 8
+    if kind == REROLL:
+        _unlock(sheet, S_REROLL_GOT)
+    elif kind == PLUS_ONE:
+        _unlock(sheet, S_PLUS_GOT)
+    elif kind == FOX:
+        sheet[S_FOXES] += 1
+    elif kind == CROSS_YELLOW or kind == CROSS_BLUE:
+        options = bonus_choices(sheet, code)
+        if options == 0:
+            sheet[S_LOST] += 1
+        elif kind == CROSS_YELLOW:
+            n = mark_yellow(sheet, choice, pending, n)
+        else:
+            n = mark_blue(sheet, choice, pending, n)
+    elif kind == CROSS_GREEN or kind == WRITE_ORANGE or kind == WRITE_PURPLE:
+        area = GREEN_AREA if kind == CROSS_GREEN else (
+            ORANGE_AREA if kind == WRITE_ORANGE else PURPLE_AREA)
+        count = sheet[S_GREEN + area - GREEN_AREA]
+        if count >= TRACK:
+            sheet[S_LOST] += 1
+        else:
+            n = write_track(sheet, area, value, pending, n)
+    return n
+
+
+@njit(cache=True)
+def area_scores(sheet, out):
+    """Fill ``out`` (int64[5]) with the yellow, blue, green, orange and purple scores."""
+    y = 0
+    for c in range(4):
+        if (sheet[S_YELLOW] & YELLOW_COLS[c]) == YELLOW_COLS[c]:
+            y += YELLOW_COL_POINTS[c]
+    out[YELLOW_AREA] = y
+    blue = 0
+    for s in range(11):
+        blue += (sheet[S_BLUE] >> s) & 1
+    out[BLUE_AREA] = BLUE_POINTS[blue]
+    out[GREEN_AREA] = GREEN_POINTS[sheet[S_GREEN]]
+    out[ORANGE_AREA] = sheet[S_ORANGE_VALUES:S_ORANGE_VALUES + TRACK].sum()
+    out[PURPLE_AREA] = sheet[S_PURPLE_VALUES:S_PURPLE_VALUES + TRACK].sum()
+
+
+@njit(cache=True)
+def total_score(sheet):
+    """Final score: the five areas plus each fox worth the lowest area (0 if any is 0)."""
+    scores = np.zeros(N_AREAS, np.int64)
+    area_scores(sheet, scores)
+    return scores.sum() + sheet[S_FOXES] * scores.min()
