@@ -104,7 +104,8 @@ S_FOXES = 9
 S_LOST = 10  # bonuses lost because their area was full
 S_ORANGE_VALUES = 11  # 11 written orange values (multiplier applied)
 S_PURPLE_VALUES = S_ORANGE_VALUES + TRACK  # 11 written purple values
-SHEET_LEN = S_PURPLE_VALUES + TRACK
+S_BONUSES = S_PURPLE_VALUES + TRACK  # + bonus kind: bonuses received (statistics only)
+SHEET_LEN = S_BONUSES + WRITE_PURPLE + 1
 
 
 def new_sheet() -> np.ndarray:

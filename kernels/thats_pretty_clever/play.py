@@ -23,6 +23,8 @@ from kernels.thats_pretty_clever.layout import (
     PURPLE_AREA,
     ROUND4_OPTIONS,
     ROUND_BONUS,
+    ROUNDS_BY_PLAYERS,
+    S_BONUSES,
     S_FOXES,
     S_PLUS_GOT,
     S_PLUS_USED,
@@ -31,6 +33,7 @@ from kernels.thats_pretty_clever.layout import (
     S_YELLOW,
     SHEET_LEN,
     WHITE,
+    WRITE_PURPLE,
     YELLOW_AREA,
     YELLOW_PREPRINTED,
 )
@@ -46,9 +49,14 @@ from kernels.thats_pretty_clever.rules import (
 )
 
 POOL, FIELD, PLATTER = 0, 1, 2
-COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_FOXES, COL_AREAS = 0, 1, 2, 3, 4
-COL_HIST = COL_AREAS + N_AREAS
+# game accumulator columns per (lineup slot, seat), then the score histogram
+COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_WIN_UNITS, COL_FOXES = range(5)
+COL_AREAS = 5  # + area: area score sums
+N_BONUS_KINDS = WRITE_PURPLE + 1
+COL_BONUSES = COL_AREAS + N_AREAS  # + bonus kind: bonuses received
+COL_HIST = COL_BONUSES + N_BONUS_KINDS
 HIST_BINS = 400
+WIN_UNITS = 12
 MAX_MOVES = 64
 RANDOM, GREEDY = 0, 1
 POLICY_NAMES = ("random", "greedy")
@@ -319,44 +327,95 @@ def apply_bonus_chain(sheet, code, policy, stream, slot, scratch):
 
 
 @njit(cache=True)
-def play_solo(key, game, policy, sheet, scratch):
-    """One solo game (section 6): six rounds of an active and a passive turn. Fills
-    ``sheet``; returns the final score."""
-    faces = np.zeros(N_DICE, np.int64)
-    where = np.zeros(N_DICE, np.int64)
-    moves = np.zeros((MAX_MOVES, 3), np.int64)
-    sheet[:] = 0
-    sheet[S_YELLOW] = YELLOW_PREPRINTED
-    for rnd in range(6):
-        round_bonus(sheet, rnd, policy, turn_stream(key, game, 3 * rnd), scratch)
-        active_turn(sheet, faces, where, policy, turn_stream(key, game, 3 * rnd + 1), moves,
-                    scratch)
-        solo_passive(sheet, faces, where, policy, turn_stream(key, game, 3 * rnd + 2), moves,
-                     scratch, rnd == 5)
-    return total_score(sheet)
+def play_game(key, game, policy, sheets, scratch, moves, faces, where):
+    """One game of ``n = policy.shape[0]`` players (``policy``: int64[n]); 1 player plays
+    the solo game (section 6), more the multiplayer game (sections 4-5) for the rounds of
+    section 2. Fills ``sheets`` (int64[n, SHEET_LEN])."""
+    n = policy.shape[0]
+    rounds = ROUNDS_BY_PLAYERS[n]
+    for p in range(n):
+        sheets[p, :] = 0
+        sheets[p, S_YELLOW] = YELLOW_PREPRINTED
+    for rnd in range(rounds):
+        base = rnd * (n + 1) * (n + 1)
+        for p in range(n):
+            round_bonus(sheets[p], rnd, policy[p], turn_stream(key, game, base + p), scratch)
+        for a in range(n):
+            last = rnd == rounds - 1 and a == n - 1
+            turn = base + (a + 1) * (n + 1)
+            active_turn(sheets[a], faces, where, policy[a], turn_stream(key, game, turn),
+                        moves, scratch)
+            if n == 1:
+                solo_passive(sheets[0], faces, where, policy[0],
+                             turn_stream(key, game, turn + 1), moves, scratch, last)
+                continue
+            for p in range(n):
+                if p != a:
+                    passive_pick(sheets[p], faces, where, policy[p],
+                                 turn_stream(key, game, turn + 1 + p), 0, moves, scratch,
+                                 last)
+        if rnd == rounds - 1 and n > 1:
+            plus_ones(sheets[n - 1], faces, policy[n - 1], turn_stream(key, game, base + 1),
+                      0, moves, scratch, True)
 
 
 @njit(cache=True)
-def solo_block(key, n_games, out, policy):
-    """Play ``n_games`` solo games into ``out`` (int64[COL_HIST + 400]): game count, score
-    sum and sum of squares, per-area score sums, fox sum, then the score histogram."""
-    sheet = np.empty(SHEET_LEN, np.int64)
+def award_wins(totals, best_area, wins):
+    """Split ``WIN_UNITS``: highest total, then highest single area, then shared."""
+    n = totals.shape[0]
+    key = totals * 1000 + best_area
+    top = key.max()
+    tied = 0
+    for p in range(n):
+        tied += key[p] == top
+    for p in range(n):
+        wins[p] = WIN_UNITS // tied if key[p] == top else 0
+
+
+@njit(cache=True)
+def games_block(key, n_games, out, lineup, rotate):
+    """Play ``n_games`` games into ``out`` (int64[n slots, n seats, COL_HIST + HIST_BINS]);
+    ``lineup``: int64[n] policies of the slots, moved one seat a game with ``rotate``."""
+    n = lineup.shape[0]
+    sheets = np.empty((n, SHEET_LEN), np.int64)
     scratch = np.empty(SHEET_LEN, np.int64)
+    moves = np.zeros((MAX_MOVES, 3), np.int64)
+    faces = np.zeros(N_DICE, np.int64)
+    where = np.zeros(N_DICE, np.int64)
+    seated = np.empty(n, np.int64)
+    slot_of = np.empty(n, np.int64)
+    totals = np.empty(n, np.int64)
+    best_area = np.empty(n, np.int64)
+    wins = np.empty(n, np.int64)
     scores = np.empty(N_AREAS, np.int64)
     for g in range(n_games):
-        total = play_solo(key, g, policy, sheet, scratch)
-        area_scores(sheet, scores)
-        out[COL_GAMES] += 1
-        out[COL_SCORE_SUM] += total
-        out[COL_SCORE_SQ] += total * total
-        for a in range(N_AREAS):
-            out[COL_AREAS + a] += scores[a]
-        out[COL_FOXES] += sheet[S_FOXES]
-        out[COL_HIST + min(total, HIST_BINS - 1)] += 1
+        shift = g % n if rotate else 0
+        for seat in range(n):
+            slot_of[seat] = (seat + shift) % n
+            seated[seat] = lineup[slot_of[seat]]
+        play_game(key, g, seated, sheets, scratch, moves, faces, where)
+        for p in range(n):
+            totals[p] = total_score(sheets[p])
+            area_scores(sheets[p], scores)
+            best_area[p] = scores.max()
+        award_wins(totals, best_area, wins)
+        for p in range(n):
+            row = out[slot_of[p], p]
+            area_scores(sheets[p], scores)
+            row[COL_GAMES] += 1
+            row[COL_SCORE_SUM] += totals[p]
+            row[COL_SCORE_SQ] += totals[p] * totals[p]
+            row[COL_WIN_UNITS] += wins[p]
+            row[COL_FOXES] += sheets[p, S_FOXES]
+            for a in range(N_AREAS):
+                row[COL_AREAS + a] += scores[a]
+            for k in range(N_BONUS_KINDS):
+                row[COL_BONUSES + k] += sheets[p, S_BONUSES + k]
+            row[COL_HIST + min(totals[p], HIST_BINS - 1)] += 1
 
 
 @njit(cache=True, parallel=True)
-def run_solo_blocks(keys, sizes, out, *args):
-    """``solo_block`` over every block in parallel."""
+def run_game_blocks(keys, sizes, out, *args):
+    """``games_block`` over every block in parallel."""
     for b in prange(keys.shape[0]):
-        solo_block(keys[b], sizes[b], out[b], *args)
+        games_block(keys[b], sizes[b], out[b], *args)

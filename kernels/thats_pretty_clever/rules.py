@@ -36,6 +36,7 @@ from kernels.thats_pretty_clever.layout import (
     PURPLE_BONUS,
     REROLL,
     S_BLUE,
+    S_BONUSES,
     S_FOXES,
     S_GREEN,
     S_LOST,
@@ -191,6 +192,7 @@ def resolve_bonus(sheet, code, choice, pending, n):
     add a fox, or make its mark (``choice``: the yellow cell or blue sum of a free X;
     ignored otherwise). A mark with no legal place left is lost. Returns the stack size."""
     kind, value = code // 8, code % 8
+    sheet[S_BONUSES + kind] += 1
     if kind == REROLL:
         _unlock(sheet, S_REROLL_GOT)
     elif kind == PLUS_ONE:
