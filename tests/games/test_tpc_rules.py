@@ -13,7 +13,7 @@ from kernels.thats_pretty_clever import layout as L
 from kernels.thats_pretty_clever import rules as R
 from kernels.thats_pretty_clever.layout import bonus
 
-Y, BL, G, O, P = L.YELLOW_AREA, L.BLUE_AREA, L.GREEN_AREA, L.ORANGE_AREA, L.PURPLE_AREA
+Y, BL, G, ORA, P = L.YELLOW_AREA, L.BLUE_AREA, L.GREEN_AREA, L.ORANGE_AREA, L.PURPLE_AREA
 REROLL, PLUS, FOX = bonus(L.REROLL), bonus(L.PLUS_ONE), bonus(L.FOX)
 YX, BX, GX = bonus(L.CROSS_YELLOW), bonus(L.CROSS_BLUE), bonus(L.CROSS_GREEN)
 
@@ -330,11 +330,11 @@ def test_8_4_orange_multipliers():
     (a 4 on slot 4 is 8; a 6 on slot 11 is 18)."""
     p = Pos()
     for v in [1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 6]:
-        assert R.can_enter(p.sheet, O, v)
-        p.track(O, v)
+        assert R.can_enter(p.sheet, ORA, v)
+        p.track(ORA, v)
     assert p.orange() == [1, 2, 3, 8, 5, 6, 2, 2, 6, 4, 18]
-    assert p.f(L.S_ORANGE) == 11 and p.scores()[O] == 57
-    assert not R.can_enter(p.sheet, O, 1)
+    assert p.f(L.S_ORANGE) == 11 and p.scores()[ORA] == 57
+    assert not R.can_enter(p.sheet, ORA, 1)
 
 
 def test_8_4_orange_slot_bonuses():
@@ -343,19 +343,19 @@ def test_8_4_orange_slot_bonuses():
     got = []
     for _ in range(11):
         before = p.n
-        p.track(O, 1)
+        p.track(ORA, 1)
         got.append(p.stack()[before:])
     assert got == [[], [], [REROLL], [], [YX], [PLUS], [], [FOX], [], [PU(6)], []]
 
 
 def test_8_4_orange_number_bonus_is_multiplied():
     """8.4: yellow row 2's orange 4 landing on slot 4 (x2) is written as 8."""
-    p = Pos().track(O, 1, 1, 1).drain_unlocks()  # slot 3: re-roll
+    p = Pos().track(ORA, 1, 1, 1).drain_unlocks()  # slot 3: re-roll
     p.yellow(4, 5, 7)
     assert p.stack() == [OR(4)]
     p.pop()
     assert p.orange()[:4] == [1, 1, 1, 8] and p.f(L.S_ORANGE) == 4
-    assert p.stack() == [] and p.scores()[O] == 11
+    assert p.stack() == [] and p.scores()[ORA] == 11
 
 
 def test_3_round4_black_six_in_orange_slot_11_is_18():
@@ -428,7 +428,7 @@ def test_11_chain_resolved_depth_first():
     fox still waiting on the stack."""
     p = Pos().blue(2, 3, 7, 9, 10, 12)
     p.track(P, 1, 2, 3).drain_unlocks()        # purple slot 3: re-roll
-    p.track(O, 1, 1, 1, 1).drain_unlocks()     # orange slot 3: re-roll
+    p.track(ORA, 1, 1, 1, 1).drain_unlocks()     # orange slot 3: re-roll
     p.yellow(0, 1)
     assert p.stack() == [] and p.f(L.S_REROLL_GOT) == 2
 
@@ -499,12 +499,12 @@ def test_9_bonus_lost_when_area_full(code, fill):
 
 def test_9_orange_4_lost_when_orange_full():
     """9: yellow row 2 completed with a full orange track: the orange 4 is lost."""
-    p = Pos().track(O, *[1] * 11)
+    p = Pos().track(ORA, *[1] * 11)
     p.n = 0  # orange's own bonuses are not under test here
     p.yellow(4, 5, 7)
     assert p.pop() == OR(4)
     assert p.f(L.S_LOST) == 1 and p.f(L.S_ORANGE) == 11 and p.stack() == []
-    assert p.scores()[O] == 16
+    assert p.scores()[ORA] == 16
 
 
 def test_9_non_mark_bonuses_have_no_choice():
@@ -549,7 +549,7 @@ def test_10_used_circles_stay_crossed():
 
 def _small_sheet():
     """yellow column 1 (10), blue 2 3 5 (4), green 3 slots (6), orange 5 (5), purple 1 2 (3)."""
-    p = Pos().yellow(0, 4, 8).blue(2, 3, 5).track(G, 1, 2, 3).track(O, 5).track(P, 1, 2)
+    p = Pos().yellow(0, 4, 8).blue(2, 3, 5).track(G, 1, 2, 3).track(ORA, 5).track(P, 1, 2)
     assert p.stack() == []
     return p
 
@@ -566,7 +566,7 @@ def test_12_foxes_worth_lowest_area():
 
 def test_12_foxes_worth_nothing_with_a_zero_area():
     """12: if any area scores 0, foxes are worth nothing."""
-    p = Pos().yellow(0, 4, 8).blue(2, 3, 5).track(G, 1, 2, 3).track(O, 5)
+    p = Pos().yellow(0, 4, 8).blue(2, 3, 5).track(G, 1, 2, 3).track(ORA, 5)
     p.give(FOX).give(FOX).give(FOX)
     assert p.scores() == [10, 4, 6, 5, 0]
     assert R.total_score(p.sheet) == 25
@@ -578,7 +578,7 @@ def test_15_full_sheet_maximum_scores():
     earned: 5 foxes, 5 re-rolls, 6 +1s, and the 15 mark bonuses are lost (areas full);
     total = 344 + 5 foxes * 56 = 624."""
     p = Pos().yellow(0, 1, 2, 4, 5, 7, 8, 10, 11, 13, 14, 15)
-    p.blue(*range(2, 13)).track(G, *[6] * 11).track(O, *[6] * 11).track(P, *[6] * 11)
+    p.blue(*range(2, 13)).track(G, *[6] * 11).track(ORA, *[6] * 11).track(P, *[6] * 11)
     assert p.n == 31
     while p.n:
         p.pop()
