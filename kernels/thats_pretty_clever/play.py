@@ -23,18 +23,24 @@ from kernels.thats_pretty_clever.layout import (
     PURPLE_AREA,
     ROUND4_OPTIONS,
     ROUND_BONUS,
-    ROUNDS_BY_PLAYERS,
+    S_BLUE,
     S_BONUSES,
     S_FOXES,
+    S_GREEN,
+    S_ORANGE,
     S_PLUS_GOT,
     S_PLUS_USED,
+    S_PURPLE,
+    S_PURPLE_VALUES,
     S_REROLL_GOT,
     S_REROLL_USED,
     S_YELLOW,
     SHEET_LEN,
+    TRACK,
     WHITE,
     WRITE_PURPLE,
     YELLOW_AREA,
+    YELLOW_COL_POINTS,
     YELLOW_PREPRINTED,
 )
 from kernels.thats_pretty_clever.rules import (
@@ -51,15 +57,31 @@ from kernels.thats_pretty_clever.rules import (
 POOL, FIELD, PLATTER = 0, 1, 2
 # game accumulator columns per (lineup slot, seat), then the score histogram
 COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_WIN_UNITS, COL_FOXES = range(5)
-COL_AREAS = 5  # + area: area score sums
+COL_FOXES_SQ = 5
+COL_AREAS = 6  # + area: area score sums
+COL_AREAS_SQ = COL_AREAS + N_AREAS  # + area: sums of squares
 N_BONUS_KINDS = WRITE_PURPLE + 1
-COL_BONUSES = COL_AREAS + N_AREAS  # + bonus kind: bonuses received
-COL_HIST = COL_BONUSES + N_BONUS_KINDS
+COL_BONUSES = COL_AREAS_SQ + N_AREAS  # + bonus kind: bonuses received
+COL_BONUSES_SQ = COL_BONUSES + N_BONUS_KINDS
+COL_HIST = COL_BONUSES_SQ + N_BONUS_KINDS
 HIST_BINS = 400
 WIN_UNITS = 12
 MAX_MOVES = 64
-RANDOM, GREEDY = 0, 1
-POLICY_NAMES = ("random", "greedy")
+RANDOM, GREEDY, HEURISTIC = 0, 1, 2
+POLICY_NAMES = ("random", "greedy", "heuristic")
+# a policy is a float64 row: its kind, then the heuristic's weights
+KIND = 0
+W_YELLOW_2, W_YELLOW_3 = 1, 2  # share of a column's points when 2 / 3 of its cells are marked
+W_BLUE, W_GREEN = 3, 4  # per mark
+W_ORANGE_FREE = 5  # per orange slot still free
+W_PURPLE, W_PURPLE_ROOM = 6, 7  # per mark; per step of room above the last purple value
+W_REROLL, W_PLUS = 8, 9  # per action still available
+W_FOX, W_MIN_AREA = 10, 11
+W_PLATTER = 12  # per die an active pick sends to the platter
+W_REROLL_BELOW = 13  # re-roll when the best pick gains less than this
+W_PLUS_ABOVE = 14  # spend a +1 when it gains more than this (any gain on the last turn)
+N_POL = 15
+NO_DICE = np.zeros(0, np.int64)  # ``where`` for picks that send no dice to the platter
 # die colour -> its own area (white is wild)
 DIE_AREA = np.array([-1, YELLOW_AREA, BLUE_AREA, GREEN_AREA, ORANGE_AREA, PURPLE_AREA],
                     np.int64)
@@ -105,8 +127,42 @@ def legal_moves(sheet, faces, usable, moves):
 
 
 @njit(cache=True)
-def _pick_bonus_target(sheet, code, policy, stream, slot, scratch):
-    """Where a free X goes: the random policy picks uniformly, greedy picks the target with
+def sheet_value(sheet, pol):
+    """How good a sheet is for a policy: greedy counts the score; the heuristic adds its
+    weighted estimates of what the marks, free slots and actions will still bring."""
+    score = total_score(sheet)
+    if pol[KIND] != HEURISTIC:
+        return float(score)
+    v = float(score)
+    for c in range(4):
+        k = 0
+        for r in range(4):
+            k += (sheet[S_YELLOW] >> (4 * r + c)) & 1
+        if k == 2:
+            v += pol[W_YELLOW_2] * YELLOW_COL_POINTS[c]
+        elif k == 3:
+            v += pol[W_YELLOW_3] * YELLOW_COL_POINTS[c]
+    blue = 0
+    for b in range(11):
+        blue += (sheet[S_BLUE] >> b) & 1
+    v += pol[W_BLUE] * blue + pol[W_GREEN] * sheet[S_GREEN]
+    v += pol[W_ORANGE_FREE] * (TRACK - sheet[S_ORANGE])
+    n = sheet[S_PURPLE]
+    v += pol[W_PURPLE] * n
+    if n < TRACK:
+        last = sheet[S_PURPLE_VALUES + n - 1] if n > 0 else 0
+        v += pol[W_PURPLE_ROOM] * (6 - last if last < 6 else 6)
+    v += pol[W_REROLL] * (sheet[S_REROLL_GOT] - sheet[S_REROLL_USED])
+    v += pol[W_PLUS] * (sheet[S_PLUS_GOT] - sheet[S_PLUS_USED])
+    scores = np.empty(N_AREAS, np.int64)
+    area_scores(sheet, scores)
+    v += pol[W_FOX] * sheet[S_FOXES] + pol[W_MIN_AREA] * scores.min()
+    return v
+
+
+@njit(cache=True)
+def _pick_bonus_target(sheet, code, pol, stream, slot, scratch):
+    """Where a free X goes: the random pol picks uniformly, greedy picks the target with
     the best immediate score (ties: lowest index)."""
     options = bonus_choices(sheet, code)
     if options <= 0:
@@ -115,61 +171,66 @@ def _pick_bonus_target(sheet, code, policy, stream, slot, scratch):
     for i in range(16):
         count += (options >> i) & 1
     offset = 2 if code // 8 == CROSS_BLUE else 0  # blue options are sums, bit = sum - 2
-    if policy == RANDOM:
+    if pol[KIND] == RANDOM:
         k = np.int64(uniform(stream, slot) * count)
         for i in range(16):
             if (options >> i) & 1:
                 if k == 0:
                     return i + offset
                 k -= 1
-    best, best_v = -1, -1 << 40
+    best, best_v = -1, -1e300
     pending = np.zeros(MAX_PENDING, np.int64)
     for i in range(16):
         if (options >> i) & 1:
             target = i + offset
             scratch[:] = sheet
             resolve_bonus(scratch, code, target, pending, 0)
-            v = total_score(scratch)
+            v = sheet_value(scratch, pol)
             if v > best_v:
                 best, best_v = target, v
     return best
 
 
 @njit(cache=True)
-def apply_move(sheet, faces, die, area, cell, policy, stream, slot, scratch):
+def apply_move(sheet, faces, die, area, cell, pol, stream, slot, scratch):
     """Enter the die and resolve every bonus it triggers, depth-first (the latest
-    triggered first); free marks are placed by the policy."""
+    triggered first); free marks are placed by the pol."""
     pending = np.zeros(MAX_PENDING, np.int64)
     n = enter(sheet, area, _die_value(faces, die, area), cell, pending, 0)
     k = 0
     while n > 0:
         n -= 1
         code = pending[n]
-        target = _pick_bonus_target(sheet, code, policy, stream, slot + 32 + k, scratch)
+        target = _pick_bonus_target(sheet, code, pol, stream, slot + 32 + k, scratch)
         n = resolve_bonus(sheet, code, target, pending, n)
         k += 1
 
 
 @njit(cache=True)
-def choose_move(sheet, faces, moves, n, policy, stream, slot, scratch):
-    """``(index, score after)`` of the chosen move (-1 if none): uniform for random (score
-    -1), the best score after the move for greedy (among equals the lowest die face, which
-    keeps more dice in play)."""
+def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
+    """``(index, value after)`` of the chosen move (-1 if none): uniform for random (value
+    -inf), else the best ``sheet_value`` after the move; with ``where`` (an active pick)
+    the heuristic also counts the dice the pick sends to the platter. Among equals the
+    lowest die face wins, which keeps more dice in play."""
     if n == 0:
-        return -1, -1
-    if policy == RANDOM:
-        return np.int64(uniform(stream, slot) * n), -1
-    best, best_v, best_score = 0, -1 << 40, 0
+        return -1, -np.inf
+    if pol[KIND] == RANDOM:
+        return np.int64(uniform(stream, slot) * n), -np.inf
+    best, best_v, best_value = 0, -np.inf, -np.inf
     trial = np.empty(SHEET_LEN, np.int64)
     for i in range(n):
         trial[:] = sheet
-        apply_move(trial, faces, moves[i, 0], moves[i, 1], moves[i, 2], policy, stream, slot,
-                   scratch)
-        score = total_score(trial)
-        v = score * 16 - faces[moves[i, 0]]
+        die = moves[i, 0]
+        apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
+        value = sheet_value(trial, pol)
+        v = value - 1e-3 * faces[die]
+        if where.shape[0] > 0 and pol[KIND] == HEURISTIC:
+            for d in range(N_DICE):
+                if where[d] == POOL and faces[d] < faces[die]:
+                    v -= pol[W_PLATTER]
         if v > best_v:
-            best, best_v, best_score = i, v, score
-    return best, best_score
+            best, best_v, best_value = i, v, value
+    return best, best_value
 
 
 @njit(cache=True)
@@ -191,17 +252,22 @@ def _pool_mask(where):
 
 
 @njit(cache=True)
-def _wants_reroll(sheet, faces, usable, moves, policy, stream, slot):
-    """Spend a re-roll? Random: half the time; greedy: when no die of the roll is usable."""
+def _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where):
+    """Spend a re-roll? Random: half the time; greedy: when no die of the roll is usable;
+    heuristic: when the best pick gains less than ``W_REROLL_BELOW``."""
     if sheet[S_REROLL_GOT] - sheet[S_REROLL_USED] <= 0:
         return False
-    if policy == RANDOM:
+    if pol[KIND] == RANDOM:
         return uniform(stream, slot) < 0.5
-    return legal_moves(sheet, faces, usable, moves) == 0
+    n = legal_moves(sheet, faces, usable, moves)
+    if pol[KIND] == GREEDY or n == 0:
+        return n == 0
+    _, after = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where)
+    return after - sheet_value(sheet, pol) < pol[W_REROLL_BELOW]
 
 
 @njit(cache=True)
-def active_turn(sheet, faces, where, policy, stream, moves, scratch):
+def active_turn(sheet, faces, where, pol, stream, moves, scratch):
     """The active player's turn (section 4): up to three rolls and picks, lower dice to the
     platter, re-rolls after a roll, then +1 actions. Leaves ``where`` for the passive
     players."""
@@ -212,17 +278,17 @@ def active_turn(sheet, faces, where, policy, stream, moves, scratch):
             break
         slot = _roll(faces, where, stream, slot)
         usable = _pool_mask(where)
-        while _wants_reroll(sheet, faces, usable, moves, policy, stream, slot):
+        while _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where):
             sheet[S_REROLL_USED] += 1
             slot = _roll(faces, where, stream, slot + 1)
         n = legal_moves(sheet, faces, usable, moves)
-        i, _ = choose_move(sheet, faces, moves, n, policy, stream, slot, scratch)
+        i, _ = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where)
         slot += 1
         if i < 0:
             continue  # a forfeited roll: the dice stay in play
         die = moves[i, 0]
         where[die] = FIELD
-        apply_move(sheet, faces, die, moves[i, 1], moves[i, 2], policy, stream, slot, scratch)
+        apply_move(sheet, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
         slot += 64
         for d in range(N_DICE):
             if where[d] == POOL and faces[d] < faces[die]:
@@ -230,11 +296,11 @@ def active_turn(sheet, faces, where, policy, stream, moves, scratch):
     for d in range(N_DICE):
         if where[d] == POOL:
             where[d] = PLATTER
-    plus_ones(sheet, faces, policy, stream, slot, moves, scratch, False)
+    plus_ones(sheet, faces, pol, stream, slot, moves, scratch, False)
 
 
 @njit(cache=True)
-def plus_ones(sheet, faces, policy, stream, slot, moves, scratch, last_turn):
+def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn):
     """+1 actions at the end of a turn (section 10): any die at its face, each die at most
     once per turn. Greedy uses one when the move raises the score (any move on the last
     turn); random uses each with chance one half."""
@@ -243,20 +309,22 @@ def plus_ones(sheet, faces, policy, stream, slot, moves, scratch, last_turn):
         n = legal_moves(sheet, faces, ((1 << N_DICE) - 1) & ~taken, moves)
         if n == 0:
             return
-        if policy == RANDOM and uniform(stream, slot) < 0.5:
+        if pol[KIND] == RANDOM and uniform(stream, slot) < 0.5:
             return
-        i, after = choose_move(sheet, faces, moves, n, policy, stream, slot + 1, scratch)
-        if policy != RANDOM and not last_turn and after <= total_score(sheet):
+        i, after = choose_move(sheet, faces, moves, n, pol, stream, slot + 1, scratch, NO_DICE)
+        threshold = pol[W_PLUS_ABOVE] if pol[KIND] == HEURISTIC else 0.0
+        if pol[KIND] != RANDOM and not last_turn and \
+                after - sheet_value(sheet, pol) <= threshold:
             return
         sheet[S_PLUS_USED] += 1
         taken |= 1 << moves[i, 0]
-        apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], policy, stream,
+        apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
                    slot + 2, scratch)
         slot += 70
 
 
 @njit(cache=True)
-def passive_pick(sheet, faces, where, policy, stream, slot, moves, scratch, last_turn):
+def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_turn):
     """A passive player's pick (section 5): one platter die; only if none is usable, one
     of the active player's field dice. Then +1 actions."""
     platter = 0
@@ -269,15 +337,15 @@ def passive_pick(sheet, faces, where, policy, stream, slot, moves, scratch, last
     n = legal_moves(sheet, faces, platter, moves)
     if n == 0:
         n = legal_moves(sheet, faces, fields, moves)
-    i, _ = choose_move(sheet, faces, moves, n, policy, stream, slot, scratch)
+    i, _ = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, NO_DICE)
     if i >= 0:
-        apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], policy, stream,
+        apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
                    slot + 1, scratch)
-    plus_ones(sheet, faces, policy, stream, slot + 100, moves, scratch, last_turn)
+    plus_ones(sheet, faces, pol, stream, slot + 100, moves, scratch, last_turn)
 
 
 @njit(cache=True)
-def solo_passive(sheet, faces, where, policy, stream, moves, scratch, last_turn):
+def solo_passive(sheet, faces, where, pol, stream, moves, scratch, last_turn):
     """The solo passive turn (section 6): roll all six, the three lowest go to the platter
     (ties at random), use one of them, then +1 actions."""
     where[:] = POOL
@@ -286,11 +354,11 @@ def solo_passive(sheet, faces, where, policy, stream, moves, scratch, last_turn)
         uniform(stream, 7) * 6)) % N_DICE, kind="mergesort")
     for k in range(N_DICE):
         where[order[k]] = PLATTER if k < 3 else FIELD
-    passive_pick(sheet, faces, where, policy, stream, 8, moves, scratch, last_turn)
+    passive_pick(sheet, faces, where, pol, stream, 8, moves, scratch, last_turn)
 
 
 @njit(cache=True)
-def round_bonus(sheet, rnd, policy, stream, scratch):
+def round_bonus(sheet, rnd, pol, stream, scratch):
     """Rounds 1-4 (section 3): re-roll, +1, re-roll, then a choice of black X or black 6
     (random: any option; greedy: the one with the best score after it)."""
     code = ROUND_BONUS[rnd]
@@ -299,20 +367,20 @@ def round_bonus(sheet, rnd, policy, stream, scratch):
     if code < 0:
         k = np.int64(uniform(stream, 1) * ROUND4_OPTIONS.shape[0])
         code = ROUND4_OPTIONS[k]
-        if policy != RANDOM:
+        if pol[KIND] != RANDOM:
             trial = np.empty(SHEET_LEN, np.int64)
-            best_v = -1
+            best_v = -np.inf
             for option in ROUND4_OPTIONS:
                 trial[:] = sheet
-                apply_bonus_chain(trial, option, policy, stream, 2, scratch)
-                v = total_score(trial)
+                apply_bonus_chain(trial, option, pol, stream, 2, scratch)
+                v = sheet_value(trial, pol)
                 if v > best_v:
                     code, best_v = option, v
-    apply_bonus_chain(sheet, code, policy, stream, 3, scratch)
+    apply_bonus_chain(sheet, code, pol, stream, 3, scratch)
 
 
 @njit(cache=True)
-def apply_bonus_chain(sheet, code, policy, stream, slot, scratch):
+def apply_bonus_chain(sheet, code, pol, stream, slot, scratch):
     """Resolve one bonus and everything it triggers, depth-first."""
     pending = np.zeros(MAX_PENDING, np.int64)
     pending[0] = code
@@ -321,18 +389,17 @@ def apply_bonus_chain(sheet, code, policy, stream, slot, scratch):
     while n > 0:
         n -= 1
         c = pending[n]
-        target = _pick_bonus_target(sheet, c, policy, stream, slot + k, scratch)
+        target = _pick_bonus_target(sheet, c, pol, stream, slot + k, scratch)
         n = resolve_bonus(sheet, c, target, pending, n)
         k += 1
 
 
 @njit(cache=True)
-def play_game(key, game, policy, sheets, scratch, moves, faces, where):
-    """One game of ``n = policy.shape[0]`` players (``policy``: int64[n]); 1 player plays
-    the solo game (section 6), more the multiplayer game (sections 4-5) for the rounds of
-    section 2. Fills ``sheets`` (int64[n, SHEET_LEN])."""
+def play_game(key, game, policy, rounds, sheets, scratch, moves, faces, where):
+    """One game of ``n = policy.shape[0]`` players (``policy``: float64[n, N_POL]) over ``rounds``
+    rounds (section 2: ``ROUNDS_BY_PLAYERS``); 1 player plays the solo game (section 6),
+    more the multiplayer game (sections 4-5). Fills ``sheets`` (int64[n, SHEET_LEN])."""
     n = policy.shape[0]
-    rounds = ROUNDS_BY_PLAYERS[n]
     for p in range(n):
         sheets[p, :] = 0
         sheets[p, S_YELLOW] = YELLOW_PREPRINTED
@@ -373,16 +440,17 @@ def award_wins(totals, best_area, wins):
 
 
 @njit(cache=True)
-def games_block(key, n_games, out, lineup, rotate):
+def games_block(key, n_games, out, lineup, rotate, rounds):
     """Play ``n_games`` games into ``out`` (int64[n slots, n seats, COL_HIST + HIST_BINS]);
-    ``lineup``: int64[n] policies of the slots, moved one seat a game with ``rotate``."""
+    ``lineup``: float64[n, N_POL] policies of the slots, moved one seat a game with
+    ``rotate``."""
     n = lineup.shape[0]
     sheets = np.empty((n, SHEET_LEN), np.int64)
     scratch = np.empty(SHEET_LEN, np.int64)
     moves = np.zeros((MAX_MOVES, 3), np.int64)
     faces = np.zeros(N_DICE, np.int64)
     where = np.zeros(N_DICE, np.int64)
-    seated = np.empty(n, np.int64)
+    seated = np.empty_like(lineup)
     slot_of = np.empty(n, np.int64)
     totals = np.empty(n, np.int64)
     best_area = np.empty(n, np.int64)
@@ -392,8 +460,8 @@ def games_block(key, n_games, out, lineup, rotate):
         shift = g % n if rotate else 0
         for seat in range(n):
             slot_of[seat] = (seat + shift) % n
-            seated[seat] = lineup[slot_of[seat]]
-        play_game(key, g, seated, sheets, scratch, moves, faces, where)
+            seated[seat, :] = lineup[slot_of[seat]]
+        play_game(key, g, seated, rounds, sheets, scratch, moves, faces, where)
         for p in range(n):
             totals[p] = total_score(sheets[p])
             area_scores(sheets[p], scores)
@@ -407,10 +475,13 @@ def games_block(key, n_games, out, lineup, rotate):
             row[COL_SCORE_SQ] += totals[p] * totals[p]
             row[COL_WIN_UNITS] += wins[p]
             row[COL_FOXES] += sheets[p, S_FOXES]
+            row[COL_FOXES_SQ] += sheets[p, S_FOXES] ** 2
             for a in range(N_AREAS):
                 row[COL_AREAS + a] += scores[a]
+                row[COL_AREAS_SQ + a] += scores[a] * scores[a]
             for k in range(N_BONUS_KINDS):
                 row[COL_BONUSES + k] += sheets[p, S_BONUSES + k]
+                row[COL_BONUSES_SQ + k] += sheets[p, S_BONUSES + k] ** 2
             row[COL_HIST + min(totals[p], HIST_BINS - 1)] += 1
 
 

@@ -1,0 +1,69 @@
+"""``dicelab thats-pretty-clever ...``: thin click commands."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from analyzer.cli_options import (
+    StrictGroup,
+    early_output_check,
+    output_options,
+    rule_values,
+    rules_options,
+    run_options,
+    simulate_options,
+    split_specs,
+    with_output_check,
+)
+from analyzer.errors import UserError
+from analyzer.games.thats_pretty_clever.model import PARAMS, POLICY_HELP
+from analyzer.output import emit, write_atomic
+from analyzer.seeding import check_seed
+
+
+@click.group(name="thats-pretty-clever", cls=StrictGroup)
+def group() -> None:
+    """That's Pretty Clever: whole-game simulation and score sheets."""
+
+
+@group.command()
+@simulate_options(20_000, "greedy", ", ".join(POLICY_HELP), "1 to 4 (default 1 = solo)")
+@rules_options
+@run_options
+@output_options
+@with_output_check
+def simulate(players, games, policy_specs, rotate, precision, rules_file, assignments, seed,
+             threads, quiet, fmt, output):
+    """Play whole games: total and per-area scores, foxes, bonuses, solo ratings and win
+    rates, with 95% intervals."""
+    from analyzer.games.thats_pretty_clever import simulation
+
+    values = rule_values(PARAMS, rules_file, assignments, players=players)
+    emit(simulation.simulate(values, split_specs(policy_specs), games, check_seed(seed),
+                             threads, rotate, precision, not quiet), fmt, output)
+
+
+@group.command()
+@click.option("--new", "new", is_flag=True, help="Write (or print) a blank sheet.")
+@click.option("--score", "score_file", type=click.Path(dir_okay=False), default=None,
+              help="Score a sheet file: per-area scores, foxes and total.")
+@output_options
+def sheet(new, score_file, fmt, output):
+    """Blank sheets and sheet scoring (format: see the sheetfile module docstring)."""
+    from analyzer.games.thats_pretty_clever import sheetfile
+
+    early_output_check(output)
+    if new == bool(score_file):
+        raise UserError("give exactly one of --new or --score SHEET.json")
+    if new:
+        text = json.dumps(sheetfile.blank(), indent=1) + "\n"
+        if output:
+            write_atomic(output, text)
+        else:
+            click.echo(text, nl=False)
+        return
+    from analyzer.games.thats_pretty_clever.analyses import score_result
+
+    emit(score_result(sheetfile.read(score_file)), fmt, output)

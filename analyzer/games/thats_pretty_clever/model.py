@@ -1,0 +1,70 @@
+"""That's Pretty Clever rule parameters and policies (rules page:
+``shared/rules/thats-pretty-clever.md``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from analyzer.errors import UserError
+from analyzer.params import Param
+from kernels.thats_pretty_clever import play
+from kernels.thats_pretty_clever.layout import ROUNDS_BY_PLAYERS
+
+PARAMS = (
+    Param("players", "int", 1, "players in a game (1 = solo)", low=1, high=4),
+    Param("rounds", "int", 0, "rounds in a game; 0 = by player count (6, 6, 5, 4 for 1-4)",
+          low=0, high=12),
+)
+
+POLICY_HELP = {
+    "random": "a uniformly random legal choice everywhere",
+    "greedy": "the choice with the best score right after it (bonuses placed the same way)",
+    "heuristic": "the best weighted estimate of the sheet's worth (weights tuned by "
+                 "scripts/tune_tpc.py, stored in heuristic_weights.json)",
+}
+WEIGHTS_FILE = Path(__file__).with_name("heuristic_weights.json")
+WEIGHT_NAMES = ("yellow_2", "yellow_3", "blue", "green", "orange_free", "purple",
+                "purple_room", "reroll", "plus_one", "fox", "min_area", "platter",
+                "reroll_below", "plus_above")
+
+# rulings on the rules page's UNCONFIRMED points that the engine implements (section 14)
+RULINGS = (
+    "wasted pick: a die that cannot be entered anywhere is never picked",
+    "forfeited roll: when no die is usable the dice stay in play for the next roll",
+    "simultaneous bonuses: resolved depth-first, the latest triggered first; free marks are "
+    "placed by the policy",
+    "action-track overflow: an 8th re-roll or +1 unlock is lost",
+    "solo passive turn: ties for the three lowest dice are broken at random",
+    "+1 actions: each die at most once per turn",
+)
+
+
+def heuristic_weights() -> np.ndarray:
+    """The tuned heuristic weights (float64[len(WEIGHT_NAMES)])."""
+    data = json.loads(WEIGHTS_FILE.read_text())
+    return np.array([float(data["weights"][n]) for n in WEIGHT_NAMES])
+
+
+def policy_row(kind: int, weights: np.ndarray | None = None) -> np.ndarray:
+    row = np.zeros(play.N_POL)
+    row[play.KIND] = kind
+    if weights is not None:
+        row[1:] = weights
+    return row
+
+
+def parse_policy(name: str) -> np.ndarray:
+    """The kernel row of a policy name; a ``UserError`` listing the names otherwise."""
+    text = name.strip().lower()
+    if text not in play.POLICY_NAMES:
+        raise UserError(f"unknown policy {name!r}; accepted: {', '.join(POLICY_HELP)}")
+    kind = play.POLICY_NAMES.index(text)
+    return policy_row(kind, heuristic_weights() if kind == play.HEURISTIC else None)
+
+
+def rounds_for(values: dict[str, Any]) -> int:
+    return values["rounds"] or int(ROUNDS_BY_PLAYERS[values["players"]])

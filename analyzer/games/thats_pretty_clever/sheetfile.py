@@ -1,0 +1,126 @@
+"""A human-writable JSON score sheet for That's Pretty Clever, read into the kernels' flat
+sheet and back.
+
+Format (every field optional except ``format``; rows and columns count from 1)::
+
+    {
+      "format": "dicelab-tpc-sheet/1",
+      "yellow": [[1, 1], [2, 2]],      # crossed yellow cells as [row, column]
+      "blue": [2, 7, 12],              # crossed blue sums
+      "green": 4,                      # crossed green slots
+      "orange": [3, 5, 2, 8],          # numbers written in orange (multipliers applied)
+      "purple": [2, 5, 6, 1],          # numbers written in purple
+      "rerolls": {"unlocked": 2, "used": 1},
+      "plus_ones": {"unlocked": 1, "used": 0}
+    }
+
+Foxes follow from the marks (yellow row 4, blue row 3, green slot 7, orange slot 8,
+purple slot 7), so they are not written.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from analyzer.errors import UserError
+from kernels.thats_pretty_clever import layout as L
+
+FORMAT = "dicelab-tpc-sheet/1"
+
+
+def blank() -> dict[str, Any]:
+    return {"format": FORMAT, "yellow": [], "blue": [], "green": 0, "orange": [],
+            "purple": [], "rerolls": {"unlocked": 0, "used": 0},
+            "plus_ones": {"unlocked": 0, "used": 0}}
+
+
+class _Reader:
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, field: str, problem: str) -> UserError:
+        return UserError(f"sheet {self.source}: field '{field}': {problem}")
+
+    def whole(self, value: Any, field: str, low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(field, f"{value!r} is not a whole number from {low} to {high}")
+        return value
+
+
+def to_kernel(data: Any, source: str = "file") -> np.ndarray:
+    """Validate a sheet document and build the kernels' flat sheet (foxes derived)."""
+    r = _Reader(source)
+    if not isinstance(data, dict):
+        raise UserError(f"sheet {source}: expected a JSON object with the field 'format'")
+    if data.get("format") != FORMAT:
+        raise r.fail("format", f"expected {FORMAT!r}")
+    unknown = set(data) - set(blank())
+    if unknown:
+        raise r.fail(sorted(unknown)[0], f"unknown field; accepted: {', '.join(blank())}")
+    sheet = L.new_sheet()
+    for i, cell in enumerate(data.get("yellow", [])):
+        if not isinstance(cell, list) or len(cell) != 2:
+            raise r.fail(f"yellow[{i}]", "expected [row, column]")
+        row = r.whole(cell[0], f"yellow[{i}][0]", 1, 4)
+        col = r.whole(cell[1], f"yellow[{i}][1]", 1, 4)
+        index = 4 * (row - 1) + col - 1
+        if L.YELLOW_VALUES[index] == 0:
+            raise r.fail(f"yellow[{i}]", f"cell {cell} is pre-printed")
+        sheet[L.S_YELLOW] |= 1 << index
+    for i, total in enumerate(data.get("blue", [])):
+        sheet[L.S_BLUE] |= 1 << (r.whole(total, f"blue[{i}]", 2, 12) - 2)
+    green = r.whole(data.get("green", 0), "green", 0, L.TRACK)
+    sheet[L.S_GREEN] = green
+    _track(r, data.get("orange", []), "orange", sheet, L.S_ORANGE, L.S_ORANGE_VALUES)
+    _track(r, data.get("purple", []), "purple", sheet, L.S_PURPLE, L.S_PURPLE_VALUES)
+    for key, got, used in (("rerolls", L.S_REROLL_GOT, L.S_REROLL_USED),
+                           ("plus_ones", L.S_PLUS_GOT, L.S_PLUS_USED)):
+        actions = data.get(key, {"unlocked": 0, "used": 0})
+        if not isinstance(actions, dict) or set(actions) - {"unlocked", "used"}:
+            raise r.fail(key, "expected {\"unlocked\": n, \"used\": m}")
+        sheet[got] = r.whole(actions.get("unlocked", 0), f"{key}.unlocked", 0, L.ACTION_SLOTS)
+        sheet[used] = r.whole(actions.get("used", 0), f"{key}.used", 0, int(sheet[got]))
+    sheet[L.S_FOXES] = foxes(sheet)
+    return sheet
+
+
+def _track(r: _Reader, values: Any, name: str, sheet, count_at: int, values_at: int) -> None:
+    if not isinstance(values, list) or len(values) > L.TRACK:
+        raise r.fail(name, f"expected a list of at most {L.TRACK} numbers")
+    for i, v in enumerate(values):
+        if name == "orange":
+            mult = int(L.ORANGE_MULTIPLIER[i])
+            if isinstance(v, bool) or not isinstance(v, int) or v % mult or not \
+                    1 <= v // mult <= 6:
+                raise r.fail(f"orange[{i}]", f"{v!r} is not a die face 1..6 times the slot's "
+                                             f"multiplier {mult}")
+        else:
+            r.whole(v, f"purple[{i}]", 1, 6)
+            if i > 0 and values[i - 1] != 6 and v <= values[i - 1]:
+                raise r.fail(f"purple[{i}]", f"{v} is not higher than {values[i - 1]}")
+        sheet[values_at + i] = v
+    sheet[count_at] = len(values)
+
+
+def foxes(sheet: np.ndarray) -> int:
+    """Foxes the marks have earned (rules page section 9)."""
+    count = int((sheet[L.S_YELLOW] & L.YELLOW_ROWS[3]) == L.YELLOW_ROWS[3])
+    count += int((sheet[L.S_BLUE] & L.BLUE_ROWS[2]) == L.BLUE_ROWS[2])
+    count += int(sheet[L.S_GREEN] >= 7) + int(sheet[L.S_ORANGE] >= 8)
+    return count + int(sheet[L.S_PURPLE] >= 7)
+
+
+def read(path: str | Path) -> np.ndarray:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"sheet file {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read sheet file {str(path)!r}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise UserError(f"sheet file {str(path)!r} is not valid JSON: {exc}") from None
+    return to_kernel(data, repr(str(path)))

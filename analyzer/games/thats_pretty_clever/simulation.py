@@ -1,0 +1,117 @@
+"""That's Pretty Clever Monte Carlo: total and per-area scores, foxes, bonuses, solo
+rating bands and win rates by seat and policy, all with 95% intervals."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from analyzer import driver, output, seats, stats
+from analyzer.errors import UserError
+from analyzer.games.thats_pretty_clever.model import PARAMS, RULINGS, parse_policy, rounds_for
+from analyzer.output import Result
+from analyzer.seeding import STREAM_GAMES, check_seed
+from kernels.thats_pretty_clever import play
+from kernels.thats_pretty_clever.layout import AREA_NAMES, BONUS_NAMES
+
+GAME_BLOCK = 1 << 9
+COLUMNS = seats.Columns(play.COL_GAMES, play.COL_SCORE_SUM, play.COL_SCORE_SQ,
+                        play.COL_WIN_UNITS, play.COL_HIST, play.WIN_UNITS)
+RATING_BANDS = (  # (lowest score, label) from the rulebook's solo table (section 13)
+    (281, "You're So Clever"), (260, "Are you Einstein?"), (240, "What a genius!"),
+    (220, "Impressive!"), (200, "Hat's off to you!"), (180, "Great result!"),
+    (160, "That was pretty good."), (140, "Not bad... you could do better."),
+    (0, "Try harder!"),
+)
+
+
+def run_meta(values: dict[str, Any], seed: int | None = None, **extra: Any) -> dict[str, Any]:
+    return output.run_meta("thats-pretty-clever", PARAMS, values, seed, **extra)
+
+
+def play_games(values: dict[str, Any], lineup: list[str], games: int, seed: int,
+               rotate: bool = True, precision: float | None = None, progress: bool = True,
+               batch_blocks: int | None = None):
+    """Run games; returns ``(accumulator int64[slot, seat, column], games_played)``."""
+    if games < 1:
+        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
+    codes = np.stack([parse_policy(p) for p in lineup])
+    n = len(lineup)
+    job = driver.Job(play.run_game_blocks, (codes, rotate, rounds_for(values)),
+                     (n, n, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, check_seed(seed),
+                     STREAM_GAMES, "games", "games")
+    return driver.run(job, games, progress, batch_blocks,
+                      seats.stop_rule(lineup, COLUMNS, precision))
+
+
+def _mean_ci(row, games, col, col_sq):
+    mean, se = stats.mean_se(games, float(row[col]), float(row[col_sq]))
+    return mean, stats.ci95(mean, se)
+
+
+def rating_rows(name: str, row: np.ndarray) -> list[dict[str, Any]]:
+    """Share of games in each band of the rulebook's solo rating table."""
+    hist = row[play.COL_HIST:]
+    n = float(hist.sum())
+    rows, upper = [], len(hist)
+    for low, label in RATING_BANDS:
+        p, se = stats.proportion_se(n, float(hist[low:upper].sum()))
+        rows.append({"policy": name, "rating": label, "from": low, "share": p,
+                     "ci95_low": p - stats.Z95 * se, "ci95_high": p + stats.Z95 * se})
+        upper = low
+    return rows
+
+
+def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: int,
+             threads: int | None = None, rotate: bool = True, precision: float | None = None,
+             progress: bool = True) -> Result:
+    """Whole games: total and per-area scores, foxes, bonuses, rating bands, win rates."""
+    players = values["players"]
+    names = seats.cycle_lineup([p.strip().lower() for p in policies], players)
+    for name in names:
+        parse_policy(name)
+    used = driver.set_threads(threads)
+    acc, played = play_games(values, names, games, seed, rotate, precision, progress)
+    policy_rows, area_rows, bonus_rows, ratings, dist = [], [], [], [], []
+    headline_policies = {}
+    for name, row in seats.by_name(acc, names).items():
+        s = seats.row_stats(row, COLUMNS, players)
+        g = float(row[play.COL_GAMES])
+        foxes, foxes_ci = _mean_ci(row, g, play.COL_FOXES, play.COL_FOXES_SQ)
+        record = {"policy": name, "seat_games": s["games"], "mean_score": s["mean_score"],
+                  "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1], "foxes": foxes,
+                  "foxes_ci95_low": foxes_ci[0], "foxes_ci95_high": foxes_ci[1]}
+        headline_policies[name] = {k: s[k] for k in ("mean_score", "ci95", "games",
+                                                     "win_rate", "win_ci95") if k in s}
+        if players > 1:
+            record.update(win_rate=s["win_rate"], win_ci95_low=s["win_ci95"][0],
+                          win_ci95_high=s["win_ci95"][1])
+        policy_rows.append(record)
+        for a, area in enumerate(AREA_NAMES):
+            mean, ci = _mean_ci(row, g, play.COL_AREAS + a, play.COL_AREAS_SQ + a)
+            area_rows.append({"policy": name, "area": area, "mean_score": mean,
+                              "ci95_low": ci[0], "ci95_high": ci[1]})
+        for kind, label in BONUS_NAMES.items():
+            mean, ci = _mean_ci(row, g, play.COL_BONUSES + kind, play.COL_BONUSES_SQ + kind)
+            bonus_rows.append({"policy": name, "bonus": label, "per_game": mean,
+                               "ci95_low": ci[0], "ci95_high": ci[1]})
+        ratings += rating_rows(name, row)
+        dist += seats.score_distribution(row, COLUMNS, by="policy", name=name)
+    seat_rows, seat_dist = seats.seat_rows(acc, COLUMNS, names, rotate)
+    notes = ["engine rulings on the rules page's open points: " + "; ".join(RULINGS)]
+    notes += seats.precision_note(precision, games, played, precision is None or
+                                  seats.precise_enough(acc, names, COLUMNS, precision))
+    if players > 1:
+        notes.append("ties go to the highest single area, then the win is shared")
+    return Result(
+        f"That's Pretty Clever games: {players} player{'s' if players > 1 else ''}, "
+        f"{played} games",
+        headline={"players": players, "games": played, "policies": headline_policies},
+        tables={"policies": pd.DataFrame(policy_rows), "areas": pd.DataFrame(area_rows),
+                "bonuses": pd.DataFrame(bonus_rows), "ratings": pd.DataFrame(ratings),
+                "seats": pd.DataFrame(seat_rows),
+                "score_distribution": pd.DataFrame(dist + seat_dist)},
+        meta=run_meta(values, seed, games=played, threads=used, rotate=rotate, lineup=names),
+        notes=notes)

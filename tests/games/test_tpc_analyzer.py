@@ -1,0 +1,102 @@
+"""That's Pretty Clever analyzer pieces (the game is not registered in the CLI yet): the
+sheet file format, sheet scoring, whole-game simulation and the policies' ordering."""
+
+import json
+import re
+
+import numba
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.errors import UserError
+from analyzer.games.thats_pretty_clever import sheetfile
+from analyzer.games.thats_pretty_clever.analyses import score_result
+from analyzer.games.thats_pretty_clever.cli import group
+from analyzer.games.thats_pretty_clever.model import PARAMS
+from analyzer.games.thats_pretty_clever.simulation import play_games, simulate
+from analyzer.params import defaults
+from kernels.thats_pretty_clever import layout as L
+
+K = 5
+
+
+@pytest.fixture(scope="module")
+def values():
+    return defaults(PARAMS)
+
+
+def test_blank_sheet_is_the_new_sheet():
+    np.testing.assert_array_equal(sheetfile.to_kernel(sheetfile.blank()), L.new_sheet())
+
+
+def test_written_sheet_scores_by_the_rules():
+    """Section 12: yellow column 1 (10) + blue 3 crosses (4) + green 7 slots (28) + orange
+    written numbers + purple numbers, and the green fox worth the lowest area."""
+    doc = sheetfile.blank()
+    doc.update(yellow=[[1, 1], [2, 1], [3, 1]], blue=[2, 3, 4], green=7,
+               orange=[3, 5, 2, 8], purple=[2, 5, 6, 1])
+    sheet = sheetfile.to_kernel(doc)
+    result = score_result(sheet)
+    areas = result.headline["areas"]
+    assert areas == {"yellow": 10, "blue": 4, "green": 28, "orange": 18, "purple": 14}
+    assert result.headline["foxes"] == 1
+    assert result.headline["total"] == 10 + 4 + 28 + 18 + 14 + 4
+
+
+@pytest.mark.parametrize("change,field", [
+    ({"blue": [13]}, "blue[0]"),
+    ({"orange": [7]}, "orange[0]"),
+    ({"orange": [1, 1, 1, 3]}, "orange[3]"),
+    ({"purple": [4, 2]}, "purple[1]"),
+    ({"yellow": [[1, 4]]}, "yellow[0]"),
+    ({"green": 12}, "green"),
+    ({"rerolls": {"unlocked": 1, "used": 2}}, "rerolls.used"),
+    ({"colour": 1}, "colour"),
+    ({"format": "other"}, "format"),
+])
+def test_bad_sheet_names_the_field(change, field):
+    doc = sheetfile.blank()
+    doc.update(change)
+    with pytest.raises(UserError, match=re.escape(f"field '{field}'")):
+        sheetfile.to_kernel(doc)
+
+
+def test_sheet_commands(tmp_path):
+    out = CliRunner().invoke(group, ["sheet", "--new"]).output
+    doc = json.loads(out)
+    assert doc["format"] == sheetfile.FORMAT
+    doc["blue"] = [5, 9]
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps(doc))
+    result = CliRunner().invoke(group, ["sheet", "--score", str(path), "--format", "json"])
+    assert json.loads(result.output)["areas"]["blue"] == 2
+
+
+def test_policies_are_ordered(values):
+    """The tuned heuristic beats greedy, which beats random, by far more than 5 SE."""
+    result = simulate(values, ["random"], 4000, seed=1, progress=False)
+    means = {}
+    for name in ("random", "greedy", "heuristic"):
+        s = simulate(values, [name], 4000, seed=1, progress=False).headline["policies"][name]
+        means[name] = s
+    for low, high in (("random", "greedy"), ("greedy", "heuristic")):
+        lo, hi = means[low], means[high]
+        se = (hi["ci95"][1] - hi["ci95"][0] + lo["ci95"][1] - lo["ci95"][0]) / (2 * 1.96)
+        assert hi["mean_score"] - lo["mean_score"] > K * se
+    assert set(result.tables) >= {"policies", "areas", "bonuses", "ratings", "seats"}
+
+
+def test_multiplayer_win_shares_add_up(values):
+    result = simulate({**values, "players": 3}, ["greedy", "heuristic"], 3000, seed=2,
+                      progress=False)
+    seats = result.tables["seats"]
+    assert seats["win_rate"].sum() == pytest.approx(1.0)
+
+
+def test_identical_for_any_thread_count(values):
+    runs = []
+    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        numba.set_num_threads(threads)
+        runs.append(play_games(values, ["heuristic"], 3000, 5, progress=False)[0])
+    np.testing.assert_array_equal(runs[0], runs[-1])
