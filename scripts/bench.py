@@ -7,7 +7,8 @@ Measured:
   numba cache) and warm;
 - peak memory of 10^6 and 10^8 simulated turns (flat in the number of turns);
 - Sly Dice: the exact odds table of every card for all 56 common sets, and two-player
-  games per second with the honest policy.
+  games per second with the honest policy;
+- That's Pretty Clever: solo games per second, greedy and heuristic.
 
 Run: ``python scripts/bench.py [--json] [--quick]``.
 """
@@ -29,6 +30,7 @@ TARGETS = {
     "peak_rss_ratio_1e8_vs_1e6": "~ 1",
     "sly_odds_table_warm_s": "< 1",
     "sly_games_per_s_1_thread": ">= 200e3",
+    "tpc_greedy_solo_games_per_s_1_thread": ">= 20e3",
 }
 
 
@@ -134,6 +136,28 @@ def sly_dice(games: int) -> dict[str, float]:
     return out
 
 
+def thats_pretty_clever(games: int) -> dict[str, float]:
+    """That's Pretty Clever solo games per second, greedy and heuristic policies."""
+    import numba
+
+    from analyzer import driver
+    from analyzer.games.thats_pretty_clever.model import PARAMS
+    from analyzer.games.thats_pretty_clever.simulation import play_games
+    from analyzer.params import defaults
+
+    values = defaults(PARAMS)
+    out = {}
+    for policy in ("greedy", "heuristic"):
+        play_games(values, [policy], 512, 1, progress=False)
+        for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+            driver.set_threads(threads)
+            start = time.perf_counter()
+            play_games(values, [policy], games, 1, progress=False)
+            key = f"tpc_{policy}_solo_games_per_s_{threads}_thread{'s' if threads > 1 else ''}"
+            out[key] = games / (time.perf_counter() - start)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -145,6 +169,7 @@ def main() -> None:
     results.update(turn_rates(40_000_000 // scale))
     results.update(game_rate(2_000_000 // scale))
     results.update(sly_dice(1_000_000 // scale))
+    results.update(thats_pretty_clever(200_000 // scale))
     small, large = 10**6, 10**8 // scale
     results["peak_rss_mib_1e6_turns"] = peak_memory(small)
     results[f"peak_rss_mib_{large:.0e}_turns".replace("+0", "")] = peak_memory(large)

@@ -105,7 +105,9 @@ S_LOST = 10  # bonuses lost because their area was full
 S_ORANGE_VALUES = 11  # 11 written orange values (multiplier applied)
 S_PURPLE_VALUES = S_ORANGE_VALUES + TRACK  # 11 written purple values
 S_BONUSES = S_PURPLE_VALUES + TRACK  # + bonus kind: bonuses received (statistics only)
-SHEET_LEN = S_BONUSES + WRITE_PURPLE + 1
+S_ROUND = S_BONUSES + WRITE_PURPLE + 1  # rounds ticked on the round track
+S_ROUNDS = S_ROUND + 1  # rounds in this game
+SHEET_LEN = S_ROUNDS + 1
 
 
 def new_sheet() -> np.ndarray:

@@ -34,6 +34,8 @@ from kernels.thats_pretty_clever.layout import (
     S_PURPLE_VALUES,
     S_REROLL_GOT,
     S_REROLL_USED,
+    S_ROUND,
+    S_ROUNDS,
     S_YELLOW,
     SHEET_LEN,
     TRACK,
@@ -80,7 +82,8 @@ W_FOX, W_MIN_AREA = 10, 11
 W_PLATTER = 12  # per die an active pick sends to the platter
 W_REROLL_BELOW = 13  # re-roll when the best pick gains less than this
 W_PLUS_ABOVE = 14  # spend a +1 when it gains more than this (any gain on the last turn)
-N_POL = 15
+W_LATE = 15  # how much the estimates shrink from the first round to the last
+N_POL = 16
 NO_DICE = np.zeros(0, np.int64)  # ``where`` for picks that send no dice to the platter
 # die colour -> its own area (white is wild)
 DIE_AREA = np.array([-1, YELLOW_AREA, BLUE_AREA, GREEN_AREA, ORANGE_AREA, PURPLE_AREA],
@@ -133,7 +136,7 @@ def sheet_value(sheet, pol):
     score = total_score(sheet)
     if pol[KIND] != HEURISTIC:
         return float(score)
-    v = float(score)
+    v = 0.0
     for c in range(4):
         k = 0
         for r in range(4):
@@ -157,7 +160,8 @@ def sheet_value(sheet, pol):
     scores = np.empty(N_AREAS, np.int64)
     area_scores(sheet, scores)
     v += pol[W_FOX] * sheet[S_FOXES] + pol[W_MIN_AREA] * scores.min()
-    return v
+    played = sheet[S_ROUND] / max(sheet[S_ROUNDS], 1)
+    return score + v * max(1.0 - pol[W_LATE] * played, 0.0)
 
 
 @njit(cache=True)
@@ -403,9 +407,11 @@ def play_game(key, game, policy, rounds, sheets, scratch, moves, faces, where):
     for p in range(n):
         sheets[p, :] = 0
         sheets[p, S_YELLOW] = YELLOW_PREPRINTED
+        sheets[p, S_ROUNDS] = rounds
     for rnd in range(rounds):
         base = rnd * (n + 1) * (n + 1)
         for p in range(n):
+            sheets[p, S_ROUND] = rnd
             round_bonus(sheets[p], rnd, policy[p], turn_stream(key, game, base + p), scratch)
         for a in range(n):
             last = rnd == rounds - 1 and a == n - 1

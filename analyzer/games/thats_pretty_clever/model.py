@@ -29,7 +29,7 @@ POLICY_HELP = {
 WEIGHTS_FILE = Path(__file__).with_name("heuristic_weights.json")
 WEIGHT_NAMES = ("yellow_2", "yellow_3", "blue", "green", "orange_free", "purple",
                 "purple_room", "reroll", "plus_one", "fox", "min_area", "platter",
-                "reroll_below", "plus_above")
+                "reroll_below", "plus_above", "late")
 
 # rulings on the rules page's UNCONFIRMED points that the engine implements (section 14)
 RULINGS = (
@@ -46,7 +46,7 @@ RULINGS = (
 def heuristic_weights() -> np.ndarray:
     """The tuned heuristic weights (float64[len(WEIGHT_NAMES)])."""
     data = json.loads(WEIGHTS_FILE.read_text())
-    return np.array([float(data["weights"][n]) for n in WEIGHT_NAMES])
+    return np.array([float(data["weights"].get(n, 0.0)) for n in WEIGHT_NAMES])
 
 
 def policy_row(kind: int, weights: np.ndarray | None = None) -> np.ndarray:
