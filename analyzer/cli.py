@@ -103,7 +103,8 @@ def rules(game: str, rules_file: str | None, assignments: tuple[str, ...], fmt: 
     emit(Result(f"{spec.title} rule parameters ({spec.rules_doc})",
                 tables={"parameters": pd.DataFrame(rows), "policies": policies},
                 notes=["ASSUMED marks defaults the rules page chose where the source is silent; "
-                       "outputs that depend on them say so"]), fmt, output)
+                       "outputs that depend on them say so"]
+                + [f"engine ruling: {r}" for r in getattr(module, "RULINGS", ())]), fmt, output)
 
 
 @cli.command()

@@ -51,7 +51,17 @@ SLY_DICE = GameSpec(
     summary="hidden dice, 18 combination cards, claims, bluffs and accusations",
 )
 
-GAMES: dict[str, GameSpec] = {spec.id: spec for spec in (CLOVERUP, SLY_DICE)}
+THATS_PRETTY_CLEVER = GameSpec(
+    id="thats-pretty-clever",
+    title="That's Pretty Clever",
+    module="analyzer.games.thats_pretty_clever",
+    min_players=1,
+    max_players=4,
+    summary="six coloured dice, the silver platter, five areas with chained bonuses",
+)
+
+GAMES: dict[str, GameSpec] = {spec.id: spec for spec in (CLOVERUP, SLY_DICE,
+                                                         THATS_PRETTY_CLEVER)}
 
 
 def available_games() -> list[str]:

@@ -218,3 +218,20 @@ def test_wrap_fits_width() -> None:
 def test_markdown_table_alignment_and_rows() -> None:
     md = markdown_table(pd.DataFrame({"name": ["a", "b", "c"], "x": [1.0, 2.5, np.nan]}), 2)
     assert md.splitlines() == ["| name | x |", "|---|---:|", "| a | 1 |", "| b | 2.5 |"]
+
+
+def test_dicelab_report_quick_end_to_end(tmp_path):
+    """The main job: every registered game's section, figures and tables, one PDF."""
+    from click.testing import CliRunner
+
+    from analyzer.cli import cli
+    from analyzer.registry import GAMES
+
+    out = tmp_path / "report"
+    result = CliRunner().invoke(cli, ["report", "--quick", "--quiet", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / "report.pdf").read_bytes().startswith(b"%PDF")
+    summary = (out / "summary.md").read_text()
+    for spec in GAMES.values():
+        assert f"## {spec.title}" in summary
+    assert len(list((out / "figures").glob("*.png"))) >= 3 * len(GAMES)

@@ -11,6 +11,7 @@ yellow cell, the blue sum, or -1. Dice live in ``faces`` int64[6] and ``where`` 
 import numpy as np
 from numba import njit, prange
 
+from kernels.accumulate import add_products
 from kernels.rng import turn_stream, uniform
 from kernels.thats_pretty_clever.layout import (
     BLUE,
@@ -22,7 +23,6 @@ from kernels.thats_pretty_clever.layout import (
     ORANGE_AREA,
     PURPLE_AREA,
     ROUND4_OPTIONS,
-    ROUND_BONUS,
     S_BLUE,
     S_BONUSES,
     S_FOXES,
@@ -362,10 +362,10 @@ def solo_passive(sheet, faces, where, pol, stream, moves, scratch, last_turn):
 
 
 @njit(cache=True)
-def round_bonus(sheet, rnd, pol, stream, scratch):
+def round_bonus(sheet, rnd, round_bonuses, pol, stream, scratch):
     """Rounds 1-4 (section 3): re-roll, +1, re-roll, then a choice of black X or black 6
     (random: any option; greedy: the one with the best score after it)."""
-    code = ROUND_BONUS[rnd]
+    code = round_bonuses[rnd] if rnd < round_bonuses.shape[0] else 0
     if code == 0:
         return
     if code < 0:
@@ -399,10 +399,12 @@ def apply_bonus_chain(sheet, code, pol, stream, slot, scratch):
 
 
 @njit(cache=True)
-def play_game(key, game, policy, rounds, sheets, scratch, moves, faces, where):
-    """One game of ``n = policy.shape[0]`` players (``policy``: float64[n, N_POL]) over ``rounds``
-    rounds (section 2: ``ROUNDS_BY_PLAYERS``); 1 player plays the solo game (section 6),
-    more the multiplayer game (sections 4-5). Fills ``sheets`` (int64[n, SHEET_LEN])."""
+def play_game(key, game, policy, rounds, round_bonuses, sheets, scratch, moves, faces, where):
+    """One game of ``n = policy.shape[0]`` players (``policy``: float64[n, N_POL]) over
+    ``rounds`` rounds (section 2: ``ROUNDS_BY_PLAYERS``) with the round-track bonuses
+    ``round_bonuses`` (int64[6], ``layout.ROUND_BONUS`` as printed); 1 player plays the solo
+    game (section 6), more the multiplayer game (sections 4-5). Fills ``sheets``
+    (int64[n, SHEET_LEN])."""
     n = policy.shape[0]
     for p in range(n):
         sheets[p, :] = 0
@@ -412,7 +414,8 @@ def play_game(key, game, policy, rounds, sheets, scratch, moves, faces, where):
         base = rnd * (n + 1) * (n + 1)
         for p in range(n):
             sheets[p, S_ROUND] = rnd
-            round_bonus(sheets[p], rnd, policy[p], turn_stream(key, game, base + p), scratch)
+            round_bonus(sheets[p], rnd, round_bonuses, policy[p],
+                        turn_stream(key, game, base + p), scratch)
         for a in range(n):
             last = rnd == rounds - 1 and a == n - 1
             turn = base + (a + 1) * (n + 1)
@@ -446,7 +449,7 @@ def award_wins(totals, best_area, wins):
 
 
 @njit(cache=True)
-def games_block(key, n_games, out, lineup, rotate, rounds):
+def games_block(key, n_games, out, lineup, rotate, rounds, round_bonuses):
     """Play ``n_games`` games into ``out`` (int64[n slots, n seats, COL_HIST + HIST_BINS]);
     ``lineup``: float64[n, N_POL] policies of the slots, moved one seat a game with
     ``rotate``."""
@@ -467,7 +470,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds):
         for seat in range(n):
             slot_of[seat] = (seat + shift) % n
             seated[seat, :] = lineup[slot_of[seat]]
-        play_game(key, g, seated, rounds, sheets, scratch, moves, faces, where)
+        play_game(key, g, seated, rounds, round_bonuses, sheets, scratch, moves, faces, where)
         for p in range(n):
             totals[p] = total_score(sheets[p])
             area_scores(sheets[p], scores)
@@ -496,3 +499,50 @@ def run_game_blocks(keys, sizes, out, *args):
     """``games_block`` over every block in parallel."""
     for b in prange(keys.shape[0]):
         games_block(keys[b], sizes[b], out[b], *args)
+
+
+# metrics of one game compared across variants (paired_block)
+PAIRED_SCORE_SUM = 0  # all players' scores added up
+PAIRED_FIRST_SEAT_WIN = 1
+PAIRED_FOXES = 2
+N_PAIRED = 3
+
+
+@njit(cache=True)
+def paired_block(key, n_games, out, lineups, rounds, round_bonuses):
+    """Play every game of block ``key`` under each of V variants on the same random
+    numbers: ``lineups`` float64[V, n, N_POL], ``rounds`` int64[V], ``round_bonuses``
+    int64[V, 6]; ``out`` int64[V + 1, V, N_PAIRED] (``kernels.accumulate.add_products``)."""
+    n_var, n = lineups.shape[0], lineups.shape[1]
+    sheets = np.empty((n, SHEET_LEN), np.int64)
+    scratch = np.empty(SHEET_LEN, np.int64)
+    moves = np.zeros((MAX_MOVES, 3), np.int64)
+    faces = np.zeros(N_DICE, np.int64)
+    where = np.zeros(N_DICE, np.int64)
+    totals = np.empty(n, np.int64)
+    best_area = np.empty(n, np.int64)
+    wins = np.empty(n, np.int64)
+    scores = np.empty(N_AREAS, np.int64)
+    x = np.empty((n_var, N_PAIRED), np.int64)
+    for g in range(n_games):
+        for v in range(n_var):
+            play_game(key, g, lineups[v], rounds[v], round_bonuses[v], sheets, scratch, moves,
+                      faces, where)
+            foxes = 0
+            for p in range(n):
+                totals[p] = total_score(sheets[p])
+                area_scores(sheets[p], scores)
+                best_area[p] = scores.max()
+                foxes += sheets[p, S_FOXES]
+            award_wins(totals, best_area, wins)
+            x[v, PAIRED_SCORE_SUM] = totals.sum()
+            x[v, PAIRED_FIRST_SEAT_WIN] = wins[0]
+            x[v, PAIRED_FOXES] = foxes
+        add_products(out, x)
+
+
+@njit(cache=True, parallel=True)
+def run_paired_blocks(keys, sizes, out, *args):
+    """``paired_block`` over every block in parallel."""
+    for b in prange(keys.shape[0]):
+        paired_block(keys[b], sizes[b], out[b], *args)

@@ -67,3 +67,43 @@ def sheet(new, score_file, fmt, output):
     from analyzer.games.thats_pretty_clever.analyses import score_result
 
     emit(score_result(sheetfile.read(score_file)), fmt, output)
+
+
+@group.command()
+@click.option("--vary", "rule_variants", multiple=True, metavar="KEY=VALUE[;KEY=VALUE]",
+              help="A variant with rule parameters changed, e.g. round_4_bonus=false.")
+@click.option("--lineup", "lineups", multiple=True, metavar="P[,P...]",
+              help="A variant with this lineup of policies; repeatable.")
+@click.option("--policy", "base_policy", default="heuristic", show_default=True,
+              metavar="P[,P...]", help="Lineup of every rule variant.")
+@click.option("--players", default=None, type=str, help="Players, 1 to 4 (default 1).")
+@click.option("--games", default=20_000, show_default=True, type=int,
+              help="Games per variant (the same games for every variant).")
+@rules_options
+@run_options
+@output_options
+@with_output_check
+def whatif(rule_variants, lineups, base_policy, players, games, rules_file, assignments, seed,
+           threads, quiet, fmt, output):
+    """Compare rule or lineup variants side by side on common random numbers.
+
+    The first variant is the reference (the rules in force, unless two or more variants
+    are given); the others get paired differences with 95% intervals.
+    """
+    from analyzer.games.thats_pretty_clever import simulation
+    from analyzer.params import parse_assignment
+
+    base = rule_values(PARAMS, rules_file, assignments, players=players)
+    variants = []
+    for spec in rule_variants:
+        extra = [f"{k}={v}" for k, v in (parse_assignment(p) for p in spec.split(";")
+                                          if p.strip())]
+        if any(e.startswith("players=") for e in extra):
+            raise UserError("players cannot vary in a what-if; use --players")
+        values = rule_values(PARAMS, rules_file, list(assignments) + extra, players=players)
+        variants.append((spec, values, split_specs((base_policy,))))
+    for lineup in lineups:
+        variants.append((f"lineup {lineup}", base, split_specs((lineup,))))
+    if len(variants) < 2:
+        variants.insert(0, ("rules in force", base, split_specs((base_policy,))))
+    emit(simulation.whatif(variants, games, check_seed(seed), threads, not quiet), fmt, output)

@@ -12,13 +12,16 @@ import numpy as np
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.thats_pretty_clever import play
-from kernels.thats_pretty_clever.layout import ROUNDS_BY_PLAYERS
+from kernels.thats_pretty_clever.layout import ROUND_BONUS, ROUNDS_BY_PLAYERS
 
 PARAMS = (
     Param("players", "int", 1, "players in a game (1 = solo)", low=1, high=4),
     Param("rounds", "int", 0, "rounds in a game; 0 = by player count (6, 6, 5, 4 for 1-4)",
           low=0, high=12),
-)
+) + tuple(
+    Param(f"round_{r}_bonus", "bool", True, f"the round track's round-{r} bonus ({label})")
+    for r, label in ((1, "a re-roll"), (2, "a +1"), (3, "a re-roll"),
+                     (4, "black X or black 6")))
 
 POLICY_HELP = {
     "random": "a uniformly random legal choice everywhere",
@@ -68,3 +71,12 @@ def parse_policy(name: str) -> np.ndarray:
 
 def rounds_for(values: dict[str, Any]) -> int:
     return values["rounds"] or int(ROUNDS_BY_PLAYERS[values["players"]])
+
+
+def round_bonuses(values: dict[str, Any]) -> np.ndarray:
+    """The round-track bonuses in force (int64[6]; a switched-off one is 0)."""
+    out = ROUND_BONUS.copy()
+    for r in range(1, 5):
+        if not values[f"round_{r}_bonus"]:
+            out[r - 1] = 0
+    return out

@@ -10,9 +10,15 @@ import pandas as pd
 
 from analyzer import driver, output, seats, stats
 from analyzer.errors import UserError
-from analyzer.games.thats_pretty_clever.model import PARAMS, RULINGS, parse_policy, rounds_for
+from analyzer.games.thats_pretty_clever.model import (
+    PARAMS,
+    RULINGS,
+    parse_policy,
+    round_bonuses,
+    rounds_for,
+)
 from analyzer.output import Result
-from analyzer.seeding import STREAM_GAMES, check_seed
+from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, check_seed
 from kernels.thats_pretty_clever import play
 from kernels.thats_pretty_clever.layout import AREA_NAMES, BONUS_NAMES
 
@@ -39,7 +45,8 @@ def play_games(values: dict[str, Any], lineup: list[str], games: int, seed: int,
         raise UserError(f"bad game count {games}: expected a whole number of at least 1")
     codes = np.stack([parse_policy(p) for p in lineup])
     n = len(lineup)
-    job = driver.Job(play.run_game_blocks, (codes, rotate, rounds_for(values)),
+    job = driver.Job(play.run_game_blocks,
+                     (codes, rotate, rounds_for(values), round_bonuses(values)),
                      (n, n, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, check_seed(seed),
                      STREAM_GAMES, "games", "games")
     return driver.run(job, games, progress, batch_blocks,
@@ -115,3 +122,48 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
                 "score_distribution": pd.DataFrame(dist + seat_dist)},
         meta=run_meta(values, seed, games=played, threads=used, rotate=rotate, lineup=names),
         notes=notes)
+
+
+PAIRED_METRICS = (
+    ("mean_score", play.PAIRED_SCORE_SUM, "players"),
+    ("first_seat_win_rate", play.PAIRED_FIRST_SEAT_WIN, play.WIN_UNITS),
+    ("foxes_per_player", play.PAIRED_FOXES, "players"),
+)
+
+
+def whatif(variants: Sequence[tuple[str, dict[str, Any], list[str]]], games: int, seed: int,
+           threads: int | None = None, progress: bool = True) -> Result:
+    """Compare variants ``(label, rule values, lineup)`` on the same games; the first is
+    the reference, the others get paired differences with 95% intervals."""
+    from analyzer import paired
+
+    if len(variants) < 2:
+        raise UserError("what-if needs at least two variants to compare")
+    if len({v[1]["players"] for v in variants}) != 1:
+        raise UserError("all what-if variants must have the same number of players")
+    if games < 1:
+        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
+    n_players = variants[0][1]["players"]
+    used = driver.set_threads(threads)
+    lineups = np.stack([np.stack([parse_policy(p) for p in
+                                  seats.cycle_lineup(policies, n_players)])
+                        for _, _, policies in variants])
+    args = (lineups, np.array([rounds_for(v) for _, v, _ in variants], np.int64),
+            np.stack([round_bonuses(v) for _, v, _ in variants]))
+    n_var = len(variants)
+    job = driver.Job(play.run_paired_blocks, args, (n_var + 1, n_var, play.N_PAIRED),
+                     GAME_BLOCK, check_seed(seed), STREAM_PAIRED, "what-if games", "games")
+    acc, n = driver.run(job, games, progress)
+    rows = []
+    for v, (label, _, policies) in enumerate(variants):
+        for name, k, scale in PAIRED_METRICS:
+            c = 1.0 / (n_players if scale == "players" else scale)
+            rows.append({"variant": label, "lineup": ",".join(policies), "metric": name,
+                         **paired.metric(acc, n, v, k, c)})
+    return Result(f"That's Pretty Clever what-if: {n_var} variants, {n} games each",
+                  headline=paired.headline(rows, n, n_players, variants[0][0],
+                                           keep=("lineup",)),
+                  tables={"variants": pd.DataFrame(rows)},
+                  meta=run_meta(variants[0][1], seed, games=n, threads=used),
+                  notes=[f"reference: {variants[0][0]}; differences are paired (same games, "
+                         "same random numbers) with 95% intervals"])
