@@ -31,6 +31,7 @@ TARGETS = {
     "sly_odds_table_warm_s": "< 1",
     "sly_games_per_s_1_thread": ">= 200e3",
     "tpc_greedy_solo_games_per_s_1_thread": ">= 20e3",
+    "tpc_advise_2000_rollouts_warm_s": "< 5",
 }
 
 
@@ -155,7 +156,28 @@ def thats_pretty_clever(games: int) -> dict[str, float]:
             play_games(values, [policy], games, 1, progress=False)
             key = f"tpc_{policy}_solo_games_per_s_{threads}_thread{'s' if threads > 1 else ''}"
             out[key] = games / (time.perf_counter() - start)
+    out.update(tpc_advise())
     return out
+
+
+def tpc_advise() -> dict[str, float]:
+    """``advise`` on a mid-game solo position, 2,000 rollouts per choice, end to end."""
+    import json
+
+    from analyzer.games.thats_pretty_clever import sheetfile
+
+    doc = sheetfile.blank()
+    doc.update(yellow=[[1, 1], [2, 2]], blue=[5, 7], green=3, orange=[3, 4, 5],
+               purple=[2, 4])
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "sheet.json")
+        with open(path, "w") as fh:
+            json.dump(doc, fh)
+        args = ["thats-pretty-clever", "advise", "--sheet", path, "--roll",
+                "W3 Y5 B2 G6 O4 P1", "--round", "3", "--rollouts", "2000"]
+        _timed_cli(args, dict(os.environ))
+        return {"tpc_advise_2000_rollouts_warm_s": min(_timed_cli(args, dict(os.environ))
+                                                      for _ in range(2))}
 
 
 def main() -> None:

@@ -271,13 +271,15 @@ def _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where
 
 
 @njit(cache=True)
-def active_turn(sheet, faces, where, pol, stream, moves, scratch):
+def active_turn(sheet, faces, where, pol, stream, moves, scratch, first_pick=0):
     """The active player's turn (section 4): up to three rolls and picks, lower dice to the
     platter, re-rolls after a roll, then +1 actions. Leaves ``where`` for the passive
-    players."""
-    where[:] = POOL
-    slot = 0
-    for pick in range(3):
+    players. With ``first_pick`` > 0 the turn continues from that pick with ``where`` as
+    given (advice rollouts)."""
+    if first_pick == 0:
+        where[:] = POOL
+    slot = 16 * first_pick
+    for pick in range(first_pick, 3):
         if _pool_mask(where) == 0:
             break
         slot = _roll(faces, where, stream, slot)
@@ -396,6 +398,59 @@ def apply_bonus_chain(sheet, code, pol, stream, slot, scratch):
         target = _pick_bonus_target(sheet, c, pol, stream, slot + k, scratch)
         n = resolve_bonus(sheet, c, target, pending, n)
         k += 1
+
+
+@njit(cache=True)
+def finish_solo(key, game, pol, rnd, rounds, round_bonuses, sheet, faces, where, first_pick,
+                scratch, moves):
+    """Play a solo game on from round ``rnd`` (0-based): the rest of the active turn from
+    ``first_pick`` (3 = the active turn is over; 4 = the passive turn is over too), the
+    passive turn, then the remaining rounds. Returns the final score."""
+    for r in range(rnd, rounds):
+        last = r == rounds - 1
+        base = r * 4
+        if r > rnd:
+            sheet[S_ROUND] = r
+            round_bonus(sheet, r, round_bonuses, pol, turn_stream(key, game, base), scratch)
+        start = first_pick if r == rnd else 0
+        if start <= 3:  # at 3 no pick is left: the pool goes to the platter, then +1s
+            active_turn(sheet, faces, where, pol, turn_stream(key, game, base + 1), moves,
+                        scratch, start)
+        if start < 4:
+            solo_passive(sheet, faces, where, pol, turn_stream(key, game, base + 2), moves,
+                         scratch, last)
+    return total_score(sheet)
+
+
+@njit(cache=True, parallel=True)
+def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, round_bonuses, phase, key,
+                    n_rollouts, out):
+    """Final scores of ``n_rollouts`` solo rollouts after each candidate move.
+
+    ``moves``: int64[m, 3] candidate moves for the dice in ``faces``/``where``; ``phase``:
+    the active pick just made (0-2) or 3 for the passive pick. Rollout r of every move uses
+    the same random stream (paired). ``out``: float64[m, n_rollouts].
+    """
+    m = moves.shape[0]
+    for job in prange(m * n_rollouts):
+        i, r = job // n_rollouts, job % n_rollouts
+        s = sheet.copy()
+        f = faces.copy()
+        w = where.copy()
+        scratch = np.empty(SHEET_LEN, np.int64)
+        buffer = np.zeros((MAX_MOVES, 3), np.int64)
+        stream = turn_stream(key, r, 4095)
+        die = moves[i, 0]
+        apply_move(s, f, die, moves[i, 1], moves[i, 2], pol, stream, 0, scratch)
+        if phase < 3:
+            w[die] = FIELD
+            for d in range(N_DICE):
+                if w[d] == POOL and f[d] < f[die]:
+                    w[d] = PLATTER
+        else:
+            plus_ones(s, f, pol, stream, 100, buffer, scratch, rnd == rounds - 1)
+        out[i, r] = finish_solo(key, r, pol, rnd, rounds, round_bonuses, s, f, w, phase + 1,
+                                scratch, buffer)
 
 
 @njit(cache=True)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from analyzer.cli import cli
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever import sheetfile
 from analyzer.games.thats_pretty_clever.analyses import score_result
@@ -100,3 +101,46 @@ def test_identical_for_any_thread_count(values):
         numba.set_num_threads(threads)
         runs.append(play_games(values, ["heuristic"], 3000, 5, progress=False)[0])
     np.testing.assert_array_equal(runs[0], runs[-1])
+
+
+def _sheet_file(tmp_path, **fields):
+    doc = sheetfile.blank()
+    doc.update(fields)
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_advise_ranks_every_legal_choice(tmp_path):
+    path = _sheet_file(tmp_path, yellow=[[1, 1]], blue=[5], orange=[3, 4, 5], purple=[2, 4])
+    result = CliRunner().invoke(cli, ["thats-pretty-clever", "advise", "--sheet", str(path),
+                                      "--roll", "W3 Y5 B2 G6 O4 P1", "--round", "3",
+                                      "--rollouts", "200", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    choices = doc["tables"]["choices"]
+    scores = [c["expected_score"] for c in choices]
+    assert scores == sorted(scores, reverse=True) and choices[0]["vs_best"] == 0
+    assert not any("purple" in c["choice"] for c in choices)  # 1 after 4 is illegal
+    assert len(choices) >= 5
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--roll", "W3 Y5 X2"], "bad roll token"),
+    (["--roll", "W3 Y5 B2 G6 O4 P1", "--phase", "later"], "unknown phase"),
+    (["--roll", "W3 Y5", "--phase", "active2"], "every die needs a place"),
+    (["--roll", "W3 Y5 B2 G6 O4 P1", "--round", "9"], "bad round"),
+])
+def test_advise_bad_input(tmp_path, args, needle):
+    path = _sheet_file(tmp_path)
+    result = CliRunner().invoke(cli, ["thats-pretty-clever", "advise", "--sheet", str(path),
+                                      *args])
+    assert result.exit_code == 2
+    assert needle in result.stderr
+
+
+def test_bad_sheet_file_is_one_line(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "dicelab-tpc-sheet/1", "blue": [13]}')
+    result = CliRunner().invoke(cli, ["thats-pretty-clever", "sheet", "--score", str(path)])
+    assert result.exit_code == 2 and "field 'blue[0]'" in result.stderr

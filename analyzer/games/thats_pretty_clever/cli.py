@@ -107,3 +107,34 @@ def whatif(rule_variants, lineups, base_policy, players, games, rules_file, assi
     if len(variants) < 2:
         variants.insert(0, ("rules in force", base, split_specs((base_policy,))))
     emit(simulation.whatif(variants, games, check_seed(seed), threads, not quiet), fmt, output)
+
+
+@group.command()
+@click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False), required=True,
+              help="The sheet so far (see `sheet --new`).")
+@click.option("--roll", required=True, metavar="'W3 Y5 ...'",
+              help="The dice in front of you: colour letter W Y B G O P and face.")
+@click.option("--phase", default="active1", show_default=True,
+              help="active1, active2, active3 (which pick of your active turn) or passive.")
+@click.option("--round", "rnd", type=int, default=1, show_default=True, help="The round.")
+@click.option("--fields", default="", help="Active picks 2-3: dice on your fields, e.g. 'G6'.")
+@click.option("--platter", default="", help="Active picks 2-3: dice on the platter.")
+@click.option("--policy", default="heuristic", show_default=True,
+              help=f"Policy of the rollouts: {', '.join(POLICY_HELP)}.")
+@click.option("--rollouts", default=2000, show_default=True, type=int,
+              help="Rollouts per choice.")
+@rules_options
+@run_options
+@output_options
+@with_output_check
+def advise(sheet_file, roll, phase, rnd, fields, platter, policy, rollouts, rules_file,
+           assignments, seed, threads, quiet, fmt, output):
+    """Rank every legal choice by its expected final score (solo rollouts, 95% CIs)."""
+    from analyzer import driver
+    from analyzer.games.thats_pretty_clever import sheetfile
+    from analyzer.games.thats_pretty_clever.advise import advise as run_advice
+
+    values = rule_values(PARAMS, rules_file, assignments)
+    driver.set_threads(threads)
+    emit(run_advice(values, sheetfile.read(sheet_file), roll, phase.lower(), rnd, policy,
+                    rollouts, check_seed(seed), fields, platter), fmt, output)
