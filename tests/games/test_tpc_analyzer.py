@@ -144,3 +144,16 @@ def test_bad_sheet_file_is_one_line(tmp_path):
     path.write_text('{"format": "dicelab-tpc-sheet/1", "blue": [13]}')
     result = CliRunner().invoke(cli, ["thats-pretty-clever", "sheet", "--score", str(path)])
     assert result.exit_code == 2 and "field 'blue[0]'" in result.stderr
+
+
+def test_coach_plays_along_from_piped_input():
+    """The coach reads a roll, ranks the choices, applies the chosen one and keeps going;
+    a bad line gets a message, 'done' ends the game with the final score."""
+    lines = "W3 Y5 X9\nW3 Y5 B2 G6 O4 P1\n1\ndone\n"
+    result = CliRunner().invoke(cli, ["thats-pretty-clever", "coach", "--rollouts", "50"],
+                                input=lines)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "bad roll token 'X9'" in out
+    assert "1. " in out and "your choice number" in out
+    assert "round 1, active2" in out and "final: score" in out

@@ -138,3 +138,27 @@ def advise(sheet_file, roll, phase, rnd, fields, platter, policy, rollouts, rule
     driver.set_threads(threads)
     emit(run_advice(values, sheetfile.read(sheet_file), roll, phase.lower(), rnd, policy,
                     rollouts, check_seed(seed), fields, platter), fmt, output)
+
+
+@group.command()
+@click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False), default=None,
+              help="Start from this sheet (default: a blank one).")
+@click.option("--policy", default="heuristic", show_default=True,
+              help=f"Policy of the rollouts: {', '.join(POLICY_HELP)}.")
+@click.option("--rollouts", default=500, show_default=True, type=int,
+              help="Rollouts per choice.")
+@click.option("--seed", type=int, default=20261129, show_default=True, help="Root seed.")
+def coach(sheet_file, policy, rollouts, seed):
+    """Play along a solo game: type your dice, get ranked advice, keep the sheet.
+
+    Each prompt reads one line: a roll such as 'W3 Y5 B2 G6 O4 P1', then the number of
+    your choice (Enter = the best). 'done' ends the game early. Works with piped input.
+    """
+    from analyzer.games.thats_pretty_clever import sheetfile
+    from analyzer.games.thats_pretty_clever.coach import run_coach
+    from kernels.thats_pretty_clever.layout import new_sheet
+
+    values = rule_values(PARAMS, None, ())
+    sheet = sheetfile.read(sheet_file) if sheet_file else new_sheet()
+    run_coach(values, policy, rollouts, check_seed(seed), sheet,
+              click.get_text_stream("stdin"), lambda text: click.echo(text, nl=False))
