@@ -20,8 +20,9 @@ from analyzer.errors import UserError
 class Param:
     """One rule parameter.
 
-    ``kind`` is ``int``, ``float``, ``bool`` or ``weights`` (``size`` non-negative numbers
-    with a positive sum). ``low``/``high`` bound numbers inclusively.
+    ``kind`` is ``int``, ``float``, ``bool``, ``choice`` (one of ``choices``) or
+    ``weights`` (``size`` non-negative numbers with a positive sum). ``low``/``high`` bound
+    numbers inclusively.
     """
 
     name: str
@@ -32,11 +33,14 @@ class Param:
     high: float | None = None
     size: int = 0
     assumed: bool = False
+    choices: tuple[str, ...] = ()
 
     def accepted(self) -> str:
         """What values are accepted, for error messages and ``dicelab rules``."""
         if self.kind == "bool":
             return "true or false"
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
         if self.kind == "weights":
             return f"{self.size} comma-separated non-negative numbers with a positive sum"
         lo = "" if self.low is None else f">= {self.low:g}"
@@ -58,6 +62,8 @@ class Param:
             if lowered in ("false", "no", "off", "0"):
                 return False
             raise self._fail(text)
+        if self.kind == "choice":
+            return self.validate(text)
         if self.kind == "weights":
             try:
                 values = [float(part) for part in text.split(",")]
@@ -74,6 +80,10 @@ class Param:
         """Validate a typed value (TOML files, Python callers); returns the clean value."""
         if self.kind == "bool":
             if not isinstance(value, bool):
+                raise self._fail(value)
+            return value
+        if self.kind == "choice":
+            if value not in self.choices:
                 raise self._fail(value)
             return value
         if self.kind == "weights":
@@ -110,6 +120,8 @@ class Param:
         """A value as the user would type it."""
         if self.kind == "bool":
             return "true" if value else "false"
+        if self.kind == "choice":
+            return str(value)
         if self.kind == "weights":
             return ",".join(f"{v:g}" for v in value)
         return f"{value:g}" if isinstance(value, float) else str(value)

@@ -21,6 +21,7 @@ from analyzer.games.thats_pretty_clever.model import (
     PARAMS,
     WEIGHT_NAMES,
     WEIGHTS_FILE,
+    game_rules,
     heuristic_weights,
     policy_row,
 )
@@ -29,14 +30,13 @@ from analyzer.params import defaults
 from analyzer.seeding import STREAM_GAMES
 from analyzer.stats import ci95, mean_se
 from kernels.thats_pretty_clever import play
-from kernels.thats_pretty_clever.layout import ROUND_BONUS
 
 
 def mean_score(weights: np.ndarray, games: int, seed: int) -> tuple[float, float]:
     """Mean solo score of the heuristic with these weights, and its standard error."""
     rounds = 6
     lineup = policy_row(play.HEURISTIC, weights)[None, :]
-    job = driver.Job(play.run_game_blocks, (lineup, False, rounds, ROUND_BONUS),
+    job = driver.Job(play.run_game_blocks, (lineup, False, rounds, game_rules(defaults(PARAMS))),
                      (1, 1, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, seed, STREAM_GAMES)
     acc, n = driver.run(job, games, progress=False)
     row = acc[0, 0]

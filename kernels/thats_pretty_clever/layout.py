@@ -86,6 +86,12 @@ PURPLE_BONUS = np.array([0, 0, B(REROLL), B(CROSS_BLUE), B(PLUS_ONE), B(CROSS_YE
 
 ROUNDS_BY_PLAYERS = np.array([0, 6, 6, 5, 4], np.int64)
 ROUND_BONUS = np.array([B(REROLL), B(PLUS_ONE), B(REROLL), -1, 0, 0], np.int64)  # -1: choice
+# the game-rules vector handed to the play loops: the six round bonuses, then switches for
+# the rules page's open points (section 14)
+RULE_WASTED_PICK = 6  # 1: a die with no legal placement may still be picked (not entered)
+RULE_FORFEIT_TO_PLATTER = 7  # 1: after a roll with no usable die, the dice go to the platter
+RULE_PASSIVE_DECLINE = 8  # 1: a passive player may decline a pick
+N_GAME_RULES = 9
 ROUND4_OPTIONS = np.array([B(CROSS_YELLOW), B(CROSS_BLUE), B(CROSS_GREEN), B(WRITE_ORANGE, 6),
                            B(WRITE_PURPLE, 6)], np.int64)
 ACTION_SLOTS = 7

@@ -23,6 +23,9 @@ from kernels.thats_pretty_clever.layout import (
     ORANGE_AREA,
     PURPLE_AREA,
     ROUND4_OPTIONS,
+    RULE_FORFEIT_TO_PLATTER,
+    RULE_PASSIVE_DECLINE,
+    RULE_WASTED_PICK,
     S_BLUE,
     S_BONUSES,
     S_FOXES,
@@ -120,12 +123,17 @@ def _add_moves(sheet, faces, die, moves, n):
 
 
 @njit(cache=True)
-def legal_moves(sheet, faces, usable, moves):
-    """Every legal use of the dice whose bit is set in ``usable``; returns the count."""
+def legal_moves(sheet, faces, usable, moves, waste=False):
+    """Every legal use of the dice whose bit is set in ``usable``; returns the count. With
+    ``waste``, a die with no legal placement may be picked anyway: move ``(die, -1, -1)``."""
     n = 0
     for die in range(N_DICE):
         if (usable >> die) & 1:
+            before = n
             n = _add_moves(sheet, faces, die, moves, n)
+            if waste and n == before:
+                moves[n, 0], moves[n, 1], moves[n, 2] = die, -1, -1
+                n += 1
     return n
 
 
@@ -199,6 +207,8 @@ def _pick_bonus_target(sheet, code, pol, stream, slot, scratch):
 def apply_move(sheet, faces, die, area, cell, pol, stream, slot, scratch):
     """Enter the die and resolve every bonus it triggers, depth-first (the latest
     triggered first); free marks are placed by the pol."""
+    if area < 0:
+        return  # a wasted pick: the die is moved, nothing is entered
     pending = np.zeros(MAX_PENDING, np.int64)
     n = enter(sheet, area, _die_value(faces, die, area), cell, pending, 0)
     k = 0
@@ -271,11 +281,11 @@ def _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where
 
 
 @njit(cache=True)
-def active_turn(sheet, faces, where, pol, stream, moves, scratch, first_pick=0):
+def active_turn(sheet, faces, where, pol, stream, moves, scratch, rules, first_pick=0):
     """The active player's turn (section 4): up to three rolls and picks, lower dice to the
     platter, re-rolls after a roll, then +1 actions. Leaves ``where`` for the passive
-    players. With ``first_pick`` > 0 the turn continues from that pick with ``where`` as
-    given (advice rollouts)."""
+    players. ``rules``: int64[N_GAME_RULES]. With ``first_pick`` > 0 the turn continues
+    from that pick with ``where`` as given (advice rollouts)."""
     if first_pick == 0:
         where[:] = POOL
     slot = 16 * first_pick
@@ -287,11 +297,17 @@ def active_turn(sheet, faces, where, pol, stream, moves, scratch, first_pick=0):
         while _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where):
             sheet[S_REROLL_USED] += 1
             slot = _roll(faces, where, stream, slot + 1)
-        n = legal_moves(sheet, faces, usable, moves)
+        # only the random policy ever uses a wasted pick (it never raises the score)
+        waste = rules[RULE_WASTED_PICK] == 1 and pol[KIND] == RANDOM
+        n = legal_moves(sheet, faces, usable, moves, waste)
         i, _ = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where)
         slot += 1
-        if i < 0:
-            continue  # a forfeited roll: the dice stay in play
+        if i < 0:  # a forfeited roll: the dice stay in play, or go to the platter
+            if rules[RULE_FORFEIT_TO_PLATTER]:
+                for d in range(N_DICE):
+                    if where[d] == POOL:
+                        where[d] = PLATTER
+            continue
         die = moves[i, 0]
         where[die] = FIELD
         apply_move(sheet, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
@@ -330,9 +346,11 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn):
 
 
 @njit(cache=True)
-def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_turn):
+def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_turn, rules):
     """A passive player's pick (section 5): one platter die; only if none is usable, one
-    of the active player's field dice. Then +1 actions."""
+    of the active player's field dice. Where the rules let a passive player decline, the
+    random policy counts declining as one more choice (the others always pick, since a pick
+    never lowers the score). Then +1 actions."""
     platter = 0
     fields = 0
     for d in range(N_DICE):
@@ -344,6 +362,9 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
     if n == 0:
         n = legal_moves(sheet, faces, fields, moves)
     i, _ = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, NO_DICE)
+    if rules[RULE_PASSIVE_DECLINE] and pol[KIND] == RANDOM and \
+            uniform(stream, slot + 99) * (n + 1) >= n:
+        i = -1  # declining is one more legal choice for the random policy
     if i >= 0:
         apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
                    slot + 1, scratch)
@@ -351,7 +372,7 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
 
 
 @njit(cache=True)
-def solo_passive(sheet, faces, where, pol, stream, moves, scratch, last_turn):
+def solo_passive(sheet, faces, where, pol, stream, moves, scratch, last_turn, rules):
     """The solo passive turn (section 6): roll all six, the three lowest go to the platter
     (ties at random), use one of them, then +1 actions."""
     where[:] = POOL
@@ -360,14 +381,14 @@ def solo_passive(sheet, faces, where, pol, stream, moves, scratch, last_turn):
         uniform(stream, 7) * 6)) % N_DICE, kind="mergesort")
     for k in range(N_DICE):
         where[order[k]] = PLATTER if k < 3 else FIELD
-    passive_pick(sheet, faces, where, pol, stream, 8, moves, scratch, last_turn)
+    passive_pick(sheet, faces, where, pol, stream, 8, moves, scratch, last_turn, rules)
 
 
 @njit(cache=True)
-def round_bonus(sheet, rnd, round_bonuses, pol, stream, scratch):
+def round_bonus(sheet, rnd, game_rules, pol, stream, scratch):
     """Rounds 1-4 (section 3): re-roll, +1, re-roll, then a choice of black X or black 6
     (random: any option; greedy: the one with the best score after it)."""
-    code = round_bonuses[rnd] if rnd < round_bonuses.shape[0] else 0
+    code = game_rules[rnd] if rnd < 6 else 0
     if code == 0:
         return
     if code < 0:
@@ -401,7 +422,7 @@ def apply_bonus_chain(sheet, code, pol, stream, slot, scratch):
 
 
 @njit(cache=True)
-def finish_solo(key, game, pol, rnd, rounds, round_bonuses, sheet, faces, where, first_pick,
+def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, first_pick,
                 scratch, moves):
     """Play a solo game on from round ``rnd`` (0-based): the rest of the active turn from
     ``first_pick`` (3 = the active turn is over; 4 = the passive turn is over too), the
@@ -411,19 +432,19 @@ def finish_solo(key, game, pol, rnd, rounds, round_bonuses, sheet, faces, where,
         base = r * 4
         if r > rnd:
             sheet[S_ROUND] = r
-            round_bonus(sheet, r, round_bonuses, pol, turn_stream(key, game, base), scratch)
+            round_bonus(sheet, r, game_rules, pol, turn_stream(key, game, base), scratch)
         start = first_pick if r == rnd else 0
         if start <= 3:  # at 3 no pick is left: the pool goes to the platter, then +1s
             active_turn(sheet, faces, where, pol, turn_stream(key, game, base + 1), moves,
-                        scratch, start)
+                        scratch, game_rules, start)
         if start < 4:
             solo_passive(sheet, faces, where, pol, turn_stream(key, game, base + 2), moves,
-                         scratch, last)
+                         scratch, last, game_rules)
     return total_score(sheet)
 
 
 @njit(cache=True, parallel=True)
-def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, round_bonuses, phase, key,
+def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, phase, key,
                     n_rollouts, out):
     """Final scores of ``n_rollouts`` solo rollouts after each candidate move.
 
@@ -449,15 +470,16 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, round_bonuses,
                     w[d] = PLATTER
         else:
             plus_ones(s, f, pol, stream, 100, buffer, scratch, rnd == rounds - 1)
-        out[i, r] = finish_solo(key, r, pol, rnd, rounds, round_bonuses, s, f, w, phase + 1,
+        out[i, r] = finish_solo(key, r, pol, rnd, rounds, game_rules, s, f, w, phase + 1,
                                 scratch, buffer)
 
 
 @njit(cache=True)
-def play_game(key, game, policy, rounds, round_bonuses, sheets, scratch, moves, faces, where):
+def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, faces, where):
     """One game of ``n = policy.shape[0]`` players (``policy``: float64[n, N_POL]) over
     ``rounds`` rounds (section 2: ``ROUNDS_BY_PLAYERS``) with the round-track bonuses
-    ``round_bonuses`` (int64[6], ``layout.ROUND_BONUS`` as printed); 1 player plays the solo
+    the game-rules vector ``game_rules`` (int64[N_GAME_RULES]: the round-track bonuses of
+    ``layout.ROUND_BONUS``, then the switches); 1 player plays the solo
     game (section 6), more the multiplayer game (sections 4-5). Fills ``sheets``
     (int64[n, SHEET_LEN])."""
     n = policy.shape[0]
@@ -469,22 +491,23 @@ def play_game(key, game, policy, rounds, round_bonuses, sheets, scratch, moves, 
         base = rnd * (n + 1) * (n + 1)
         for p in range(n):
             sheets[p, S_ROUND] = rnd
-            round_bonus(sheets[p], rnd, round_bonuses, policy[p],
+            round_bonus(sheets[p], rnd, game_rules, policy[p],
                         turn_stream(key, game, base + p), scratch)
         for a in range(n):
             last = rnd == rounds - 1 and a == n - 1
             turn = base + (a + 1) * (n + 1)
             active_turn(sheets[a], faces, where, policy[a], turn_stream(key, game, turn),
-                        moves, scratch)
+                        moves, scratch, game_rules)
             if n == 1:
                 solo_passive(sheets[0], faces, where, policy[0],
-                             turn_stream(key, game, turn + 1), moves, scratch, last)
+                             turn_stream(key, game, turn + 1), moves, scratch, last,
+                             game_rules)
                 continue
             for p in range(n):
                 if p != a:
                     passive_pick(sheets[p], faces, where, policy[p],
                                  turn_stream(key, game, turn + 1 + p), 0, moves, scratch,
-                                 last)
+                                 last, game_rules)
         if rnd == rounds - 1 and n > 1:
             plus_ones(sheets[n - 1], faces, policy[n - 1], turn_stream(key, game, base + 1),
                       0, moves, scratch, True)
@@ -504,7 +527,7 @@ def award_wins(totals, best_area, wins):
 
 
 @njit(cache=True)
-def games_block(key, n_games, out, lineup, rotate, rounds, round_bonuses):
+def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
     """Play ``n_games`` games into ``out`` (int64[n slots, n seats, COL_HIST + HIST_BINS]);
     ``lineup``: float64[n, N_POL] policies of the slots, moved one seat a game with
     ``rotate``."""
@@ -525,7 +548,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds, round_bonuses):
         for seat in range(n):
             slot_of[seat] = (seat + shift) % n
             seated[seat, :] = lineup[slot_of[seat]]
-        play_game(key, g, seated, rounds, round_bonuses, sheets, scratch, moves, faces, where)
+        play_game(key, g, seated, rounds, game_rules, sheets, scratch, moves, faces, where)
         for p in range(n):
             totals[p] = total_score(sheets[p])
             area_scores(sheets[p], scores)
@@ -564,9 +587,9 @@ N_PAIRED = 3
 
 
 @njit(cache=True)
-def paired_block(key, n_games, out, lineups, rounds, round_bonuses):
+def paired_block(key, n_games, out, lineups, rounds, game_rules):
     """Play every game of block ``key`` under each of V variants on the same random
-    numbers: ``lineups`` float64[V, n, N_POL], ``rounds`` int64[V], ``round_bonuses``
+    numbers: ``lineups`` float64[V, n, N_POL], ``rounds`` int64[V], ``game_rules``
     int64[V, 6]; ``out`` int64[V + 1, V, N_PAIRED] (``kernels.accumulate.add_products``)."""
     n_var, n = lineups.shape[0], lineups.shape[1]
     sheets = np.empty((n, SHEET_LEN), np.int64)
@@ -581,7 +604,7 @@ def paired_block(key, n_games, out, lineups, rounds, round_bonuses):
     x = np.empty((n_var, N_PAIRED), np.int64)
     for g in range(n_games):
         for v in range(n_var):
-            play_game(key, g, lineups[v], rounds[v], round_bonuses[v], sheets, scratch, moves,
+            play_game(key, g, lineups[v], rounds[v], game_rules[v], sheets, scratch, moves,
                       faces, where)
             foxes = 0
             for p in range(n):

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import UserError
-from analyzer.games.thats_pretty_clever.model import parse_policy, round_bonuses, rounds_for
+from analyzer.games.thats_pretty_clever.model import game_rules, parse_policy, rounds_for
 from analyzer.output import Result
 from analyzer.stats import ci95, mean_se
 from kernels.thats_pretty_clever import layout as L
@@ -91,7 +91,7 @@ def advise(values, sheet: np.ndarray, roll: str, phase: str, rnd: int, policy: s
     key = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
     pick = PHASES.index(phase)
     play.advise_rollouts(sheet, faces, where, moves, parse_policy(policy), rnd - 1, rounds,
-                         round_bonuses(values), pick, key, rollouts, out)
+                         game_rules(values), pick, key, rollouts, out)
     means = out.mean(axis=1)
     best = int(np.argmax(means))
     rows = []

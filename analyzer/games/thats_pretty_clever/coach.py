@@ -10,7 +10,7 @@ import numpy as np
 
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.advise import advise, parse_dice
-from analyzer.games.thats_pretty_clever.model import parse_policy, round_bonuses, rounds_for
+from analyzer.games.thats_pretty_clever.model import game_rules, parse_policy, rounds_for
 from kernels.rng import turn_stream
 from kernels.thats_pretty_clever import layout as L
 from kernels.thats_pretty_clever import play
@@ -97,7 +97,7 @@ class Coach:
             self.sheet[L.S_ROUND] = rnd - 1
             self.sheet[L.S_ROUNDS] = self.rounds
             scratch = np.empty(L.SHEET_LEN, np.int64)
-            play.round_bonus(self.sheet, rnd - 1, round_bonuses(self.values), self.pol,
+            play.round_bonus(self.sheet, rnd - 1, game_rules(self.values), self.pol,
                              turn_stream(np.uint64(self.seed), rnd, 1), scratch)
             self.write(f"round {rnd} begins: {summary(self.sheet)}\n")
             fields, platter = "", ""

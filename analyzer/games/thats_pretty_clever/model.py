@@ -12,7 +12,14 @@ import numpy as np
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.thats_pretty_clever import play
-from kernels.thats_pretty_clever.layout import ROUND_BONUS, ROUNDS_BY_PLAYERS
+from kernels.thats_pretty_clever.layout import (
+    N_GAME_RULES,
+    ROUND_BONUS,
+    ROUNDS_BY_PLAYERS,
+    RULE_FORFEIT_TO_PLATTER,
+    RULE_PASSIVE_DECLINE,
+    RULE_WASTED_PICK,
+)
 
 PARAMS = (
     Param("players", "int", 1, "players in a game (1 = solo)", low=1, high=4),
@@ -21,7 +28,17 @@ PARAMS = (
 ) + tuple(
     Param(f"round_{r}_bonus", "bool", True, f"the round track's round-{r} bonus ({label})")
     for r, label in ((1, "a re-roll"), (2, "a +1"), (3, "a re-roll"),
-                     (4, "black X or black 6")))
+                     (4, "black X or black 6"))) + (
+    Param("wasted_pick", "bool", False, "UNCONFIRMED (section 14.1): an active player may "
+          "pick a die that has no legal placement (it moves, nothing is entered); only the "
+          "random policy uses it",
+          assumed=True),
+    Param("forfeited_dice", "choice", "stay", "UNCONFIRMED (section 14.2): after a roll with "
+          "no usable die the dice stay in play or go to the platter", assumed=True,
+          choices=("stay", "platter")),
+    Param("passive_may_decline", "bool", True, "UNCONFIRMED (section 14.3): a passive player "
+          "may decline to pick; only the random policy uses it", assumed=True),
+)
 
 POLICY_HELP = {
     "random": "a uniformly random legal choice everywhere",
@@ -36,8 +53,6 @@ WEIGHT_NAMES = ("yellow_2", "yellow_3", "blue", "green", "orange_free", "purple"
 
 # rulings on the rules page's UNCONFIRMED points that the engine implements (section 14)
 RULINGS = (
-    "wasted pick: a die that cannot be entered anywhere is never picked",
-    "forfeited roll: when no die is usable the dice stay in play for the next roll",
     "simultaneous bonuses: resolved depth-first, the latest triggered first; free marks are "
     "placed by the policy",
     "action-track overflow: an 8th re-roll or +1 unlock is lost",
@@ -73,10 +88,15 @@ def rounds_for(values: dict[str, Any]) -> int:
     return values["rounds"] or int(ROUNDS_BY_PLAYERS[values["players"]])
 
 
-def round_bonuses(values: dict[str, Any]) -> np.ndarray:
-    """The round-track bonuses in force (int64[6]; a switched-off one is 0)."""
-    out = ROUND_BONUS.copy()
+def game_rules(values: dict[str, Any]) -> np.ndarray:
+    """The kernels' game-rules vector (int64[N_GAME_RULES]): the round-track bonuses in
+    force (a switched-off one is 0), then the switches for the open points."""
+    out = np.zeros(N_GAME_RULES, np.int64)
+    out[:6] = ROUND_BONUS
     for r in range(1, 5):
         if not values[f"round_{r}_bonus"]:
             out[r - 1] = 0
+    out[RULE_WASTED_PICK] = values["wasted_pick"]
+    out[RULE_FORFEIT_TO_PLATTER] = values["forfeited_dice"] == "platter"
+    out[RULE_PASSIVE_DECLINE] = values["passive_may_decline"]
     return out

@@ -13,8 +13,8 @@ from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import (
     PARAMS,
     RULINGS,
+    game_rules,
     parse_policy,
-    round_bonuses,
     rounds_for,
 )
 from analyzer.output import Result
@@ -46,7 +46,7 @@ def play_games(values: dict[str, Any], lineup: list[str], games: int, seed: int,
     codes = np.stack([parse_policy(p) for p in lineup])
     n = len(lineup)
     job = driver.Job(play.run_game_blocks,
-                     (codes, rotate, rounds_for(values), round_bonuses(values)),
+                     (codes, rotate, rounds_for(values), game_rules(values)),
                      (n, n, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, check_seed(seed),
                      STREAM_GAMES, "games", "games")
     return driver.run(job, games, progress, batch_blocks,
@@ -149,7 +149,7 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], list[str]]], games: int
                                   seats.cycle_lineup(policies, n_players)])
                         for _, _, policies in variants])
     args = (lineups, np.array([rounds_for(v) for _, v, _ in variants], np.int64),
-            np.stack([round_bonuses(v) for _, v, _ in variants]))
+            np.stack([game_rules(v) for _, v, _ in variants]))
     n_var = len(variants)
     job = driver.Job(play.run_paired_blocks, args, (n_var + 1, n_var, play.N_PAIRED),
                      GAME_BLOCK, check_seed(seed), STREAM_PAIRED, "what-if games", "games")
