@@ -157,3 +157,18 @@ def test_coach_plays_along_from_piped_input():
     assert "bad roll token 'X9'" in out
     assert "1. " in out and "your choice number" in out
     assert "round 1, active2" in out and "final: score" in out
+
+
+def test_open_rules_points_are_parameters(values):
+    """Section 14: a wasted pick (only the random policy uses it) changes its games; a bad
+    choice value is refused with the accepted ones."""
+    plain = simulate(values, ["random"], 3000, seed=4, progress=False)
+    wasted = simulate({**values, "wasted_pick": True}, ["random"], 3000, seed=4,
+                      progress=False)
+    a, b = plain.headline["policies"]["random"], wasted.headline["policies"]["random"]
+    se = (a["ci95"][1] - a["ci95"][0] + b["ci95"][1] - b["ci95"][0]) / (2 * 1.96)
+    assert a["mean_score"] - b["mean_score"] > K * se
+    from analyzer.params import resolve
+
+    with pytest.raises(UserError, match="one of stay, platter"):
+        resolve(PARAMS, None, ["forfeited_dice=maybe"])
