@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from analyzer import stats
+from analyzer.errors import UserError
 
 
 def metric(acc: np.ndarray, n: int, v: int, k: int, scale: float) -> dict[str, float]:
@@ -38,3 +39,50 @@ def headline(rows: list[dict[str, Any]], n: int, players: int, reference: str,
                               "diff": r["diff"],
                               "diff_ci95": [r["diff_ci95_low"], r["diff_ci95_high"]]}
     return out
+
+
+def check_variants(variants: list, games: int) -> int:
+    """Validate what-if variants ``(label, rule values, ...)``; returns the player count."""
+    if len(variants) < 2:
+        raise UserError("what-if needs at least two variants to compare")
+    if len({v[1]["players"] for v in variants}) != 1:
+        raise UserError("all what-if variants must have the same number of players")
+    if games < 1:
+        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
+    return variants[0][1]["players"]
+
+
+def lineup_rows(acc: np.ndarray, n: int, variants: list, metrics: tuple,
+                players: int) -> list[dict[str, Any]]:
+    """Rows for variants ``(label, values, lineup)`` and ``metrics`` ``(name, column,
+    scale)``; ``scale`` "players" divides by the player count, a number divides by it."""
+    rows = []
+    for v, (label, _, policies) in enumerate(variants):
+        for name, k, scale in metrics:
+            c = 1.0 / (players if scale == "players" else scale)
+            rows.append({"variant": label, "lineup": ",".join(policies), "metric": name,
+                         **metric(acc, n, v, k, c)})
+    return rows
+
+
+def variants_from_options(values_for, rule_variants, lineups, base_policy: str) -> list:
+    """What-if variants from CLI options: ``--vary`` rule changes (each played by the base
+    lineup), ``--lineup`` lineups (under the rules in force); the rules in force come first
+    when fewer than two variants are given. ``values_for(extra_assignments)`` resolves rule
+    values."""
+    from analyzer.cli_options import split_specs
+    from analyzer.params import parse_assignment
+
+    base = values_for([])
+    variants = []
+    for spec in rule_variants:
+        extra = [f"{k}={v}" for k, v in (parse_assignment(p) for p in spec.split(";")
+                                          if p.strip())]
+        if any(e.startswith("players=") for e in extra):
+            raise UserError("players cannot vary in a what-if; use --players")
+        variants.append((spec, values_for(extra), split_specs((base_policy,))))
+    for lineup in lineups:
+        variants.append((f"lineup {lineup}", base, split_specs((lineup,))))
+    if len(variants) < 2:
+        variants.insert(0, ("rules in force", base, split_specs((base_policy,))))
+    return variants

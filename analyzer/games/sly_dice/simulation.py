@@ -146,15 +146,7 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], list[str]]], games: int
            threads: int | None = None, progress: bool = True) -> Result:
     """Compare variants ``(label, rule values, lineup policies)`` on the same games (common
     random numbers); the first is the reference, the others get paired differences."""
-    from analyzer.errors import UserError
-
-    if len(variants) < 2:
-        raise UserError("what-if needs at least two variants to compare")
-    if len({v[1]["players"] for v in variants}) != 1:
-        raise UserError("all what-if variants must have the same number of players")
-    if games < 1:
-        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
-    n_players = variants[0][1]["players"]
+    n_players = paired.check_variants(list(variants), games)
     used = driver.set_threads(threads)
     models = [get_model(values) for _, values, _ in variants]
     lineups = np.stack([np.stack([p.row() for p in lineup_of(policies, values)])
@@ -169,12 +161,7 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], list[str]]], games: int
     job = driver.Job(play.run_paired_blocks, args, (n_var + 1, n_var, play.N_PAIRED),
                      GAME_BLOCK, check_seed(seed), STREAM_PAIRED, "what-if games", "games")
     acc, n = driver.run(job, games, progress)
-    rows = []
-    for v, (label, _, policies) in enumerate(variants):
-        for name, k, scale in PAIRED_METRICS:
-            c = 1.0 / (n_players if scale == "players" else scale)
-            rows.append({"variant": label, "lineup": ",".join(policies), "metric": name,
-                         **paired.metric(acc, n, v, k, c)})
+    rows = paired.lineup_rows(acc, n, list(variants), PAIRED_METRICS, n_players)
     headline = paired.headline(rows, n, n_players, variants[0][0], keep=("lineup",))
     return Result(f"Sly Dice what-if: {n_var} variants, {n} games each", headline=headline,
                   tables={"variants": pd.DataFrame(rows)},

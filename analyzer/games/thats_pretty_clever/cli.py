@@ -91,21 +91,12 @@ def whatif(rule_variants, lineups, base_policy, players, games, rules_file, assi
     are given); the others get paired differences with 95% intervals.
     """
     from analyzer.games.thats_pretty_clever import simulation
-    from analyzer.params import parse_assignment
+    from analyzer.paired import variants_from_options
 
-    base = rule_values(PARAMS, rules_file, assignments, players=players)
-    variants = []
-    for spec in rule_variants:
-        extra = [f"{k}={v}" for k, v in (parse_assignment(p) for p in spec.split(";")
-                                          if p.strip())]
-        if any(e.startswith("players=") for e in extra):
-            raise UserError("players cannot vary in a what-if; use --players")
-        values = rule_values(PARAMS, rules_file, list(assignments) + extra, players=players)
-        variants.append((spec, values, split_specs((base_policy,))))
-    for lineup in lineups:
-        variants.append((f"lineup {lineup}", base, split_specs((lineup,))))
-    if len(variants) < 2:
-        variants.insert(0, ("rules in force", base, split_specs((base_policy,))))
+    variants = variants_from_options(
+        lambda extra: rule_values(PARAMS, rules_file, list(assignments) + extra,
+                                  players=players),
+        rule_variants, lineups, base_policy)
     emit(simulation.whatif(variants, games, check_seed(seed), threads, not quiet), fmt, output)
 
 
