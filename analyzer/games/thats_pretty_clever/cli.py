@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -151,5 +152,5 @@ def coach(sheet_file, policy, rollouts, seed):
 
     values = rule_values(PARAMS, None, ())
     sheet = sheetfile.read(sheet_file) if sheet_file else new_sheet()
-    run_coach(values, policy, rollouts, check_seed(seed), sheet,
-              click.get_text_stream("stdin"), lambda text: click.echo(text, nl=False))
+    run_coach(values, policy, rollouts, check_seed(seed), sheet, sys.stdin,
+              lambda text: click.echo(text, nl=False))
