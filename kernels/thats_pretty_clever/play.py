@@ -248,6 +248,80 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
 
 
 @njit(cache=True)
+def to_field(faces, where, die):
+    """Section 4: the picked die goes to a field and every die in play showing a strictly
+    lower face goes to the silver platter."""
+    where[die] = FIELD
+    for d in range(N_DICE):
+        if where[d] == POOL and faces[d] < faces[die]:
+            where[d] = PLATTER
+
+
+@njit(cache=True)
+def take_die(sheet, faces, where, die, area, cell, targets):
+    """Replay one active pick with recorded choices: enter ``die`` in ``area`` (``cell``:
+    the yellow cell or blue sum), resolve the bonuses it triggers depth-first with the free
+    marks going to ``targets`` (int64[k], in resolution order: yellow cell or blue sum), then
+    apply the platter rule. Returns the number of targets used."""
+    pending = np.zeros(MAX_PENDING, np.int64)
+    n = enter(sheet, area, _die_value(faces, die, area), cell, pending, 0)
+    used = 0
+    while n > 0:
+        n -= 1
+        code = pending[n]
+        target = 0
+        if bonus_choices(sheet, code) > 0:
+            if used >= targets.shape[0]:
+                raise ValueError("a free mark has no recorded target")
+            target = targets[used]
+            used += 1
+        n = resolve_bonus(sheet, code, target, pending, n)
+    to_field(faces, where, die)
+    return used
+
+
+@njit(cache=True)
+def passive_candidates(sheet, faces, where, moves):
+    """Section 5: a passive player's choices are the platter dice; only when none of them
+    can be used, the dice on the active player's fields. Returns the move count."""
+    platter = 0
+    fields = 0
+    for d in range(N_DICE):
+        if where[d] == PLATTER:
+            platter |= 1 << d
+        elif where[d] == FIELD:
+            fields |= 1 << d
+    n = legal_moves(sheet, faces, platter, moves)
+    if n == 0:
+        n = legal_moves(sheet, faces, fields, moves)
+    return n
+
+
+@njit(cache=True)
+def use_reroll(sheet):
+    """Section 10: spend an unlocked re-roll; False if none is left."""
+    if sheet[S_REROLL_GOT] - sheet[S_REROLL_USED] <= 0:
+        return False
+    sheet[S_REROLL_USED] += 1
+    return True
+
+
+@njit(cache=True)
+def use_plus_one(sheet, faces, die, area, cell, targets, taken):
+    """Section 10: spend a +1 on any die at its face (each die once per turn: ``taken`` is
+    the bit mask of dice already taken by +1 this turn). Returns the new mask, or -1 when
+    no +1 is left, the die was taken already or the use is not legal."""
+    if sheet[S_PLUS_GOT] - sheet[S_PLUS_USED] <= 0 or (taken >> die) & 1:
+        return -1
+    if not can_enter(sheet, area, _die_value(faces, die, area)):
+        return -1
+    sheet[S_PLUS_USED] += 1
+    where = np.full(N_DICE, FIELD, np.int64)  # nothing moves to the platter
+    take_die(sheet, faces, where, die, area, cell, targets)
+    return taken | (1 << die)
+
+
+@njit(cache=True)
 def _roll(faces, where, stream, slot):
     """Roll every die in the pool; returns the next free random slot."""
     for d in range(N_DICE):
@@ -309,12 +383,9 @@ def active_turn(sheet, faces, where, pol, stream, moves, scratch, rules, first_p
                         where[d] = PLATTER
             continue
         die = moves[i, 0]
-        where[die] = FIELD
         apply_move(sheet, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
         slot += 64
-        for d in range(N_DICE):
-            if where[d] == POOL and faces[d] < faces[die]:
-                where[d] = PLATTER
+        to_field(faces, where, die)
     for d in range(N_DICE):
         if where[d] == POOL:
             where[d] = PLATTER
@@ -351,16 +422,7 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
     of the active player's field dice. Where the rules let a passive player decline, the
     random policy counts declining as one more choice (the others always pick, since a pick
     never lowers the score). Then +1 actions."""
-    platter = 0
-    fields = 0
-    for d in range(N_DICE):
-        if where[d] == PLATTER:
-            platter |= 1 << d
-        elif where[d] == FIELD:
-            fields |= 1 << d
-    n = legal_moves(sheet, faces, platter, moves)
-    if n == 0:
-        n = legal_moves(sheet, faces, fields, moves)
+    n = passive_candidates(sheet, faces, where, moves)
     i, _ = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, NO_DICE)
     if rules[RULE_PASSIVE_DECLINE] and pol[KIND] == RANDOM and \
             uniform(stream, slot + 99) * (n + 1) >= n:
@@ -464,10 +526,7 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         die = moves[i, 0]
         apply_move(s, f, die, moves[i, 1], moves[i, 2], pol, stream, 0, scratch)
         if phase < 3:
-            w[die] = FIELD
-            for d in range(N_DICE):
-                if w[d] == POOL and f[d] < f[die]:
-                    w[d] = PLATTER
+            to_field(f, w, die)
         else:
             plus_ones(s, f, pol, stream, 100, buffer, scratch, rnd == rounds - 1)
         out[i, r] = finish_solo(key, r, pol, rnd, rounds, game_rules, s, f, w, phase + 1,
