@@ -1,11 +1,7 @@
 """That's Pretty Clever play loops (rules page sections 3-6 and 10): round bonuses, active
 turns with three rolls and the silver platter, passive picks, the solo passive turn,
-re-roll and +1 actions, with the ``random`` and ``greedy`` policies. Only this module
-draws dice.
-
-A move is a row ``(die, area, cell)`` of an int64[MAX_MOVES, 3] buffer: ``cell`` is the
-yellow cell, the blue sum, or -1. Dice live in ``faces`` int64[6] and ``where`` int64[6]
-(``POOL``, ``FIELD``, ``PLATTER``).
+re-roll and +1 actions, whole games, the per-block accumulators and the advice rollouts.
+Turn mechanics live in ``moves``, decisions in ``policies``; both are re-exported here.
 """
 
 import numpy as np
@@ -14,52 +10,61 @@ from numba import njit, prange
 from kernels.accumulate import add_products
 from kernels.rng import turn_stream, uniform
 from kernels.thats_pretty_clever.layout import (
-    BLUE,
-    BLUE_AREA,
-    CROSS_BLUE,
-    GREEN_AREA,
     N_AREAS,
     N_DICE,
-    ORANGE_AREA,
-    PURPLE_AREA,
     ROUND4_OPTIONS,
     RULE_FORFEIT_TO_PLATTER,
     RULE_PASSIVE_DECLINE,
     RULE_WASTED_PICK,
-    S_BLUE,
     S_BONUSES,
     S_FOXES,
-    S_GREEN,
-    S_ORANGE,
     S_PLUS_GOT,
     S_PLUS_USED,
-    S_PURPLE,
-    S_PURPLE_VALUES,
-    S_REROLL_GOT,
     S_REROLL_USED,
     S_ROUND,
     S_ROUNDS,
     S_YELLOW,
     SHEET_LEN,
-    TRACK,
-    WHITE,
     WRITE_PURPLE,
-    YELLOW_AREA,
-    YELLOW_COL_POINTS,
     YELLOW_PREPRINTED,
+)
+from kernels.thats_pretty_clever.moves import (  # noqa: F401  (re-exported for callers)
+    DIE_AREA,
+    FIELD,
+    MAX_MOVES,
+    PLATTER,
+    POOL,
+    _pool_mask,
+    _roll,
+    legal_moves,
+    passive_candidates,
+    take_die,
+    to_field,
+    use_plus_one,
+    use_reroll,
+)
+from kernels.thats_pretty_clever.policies import (  # noqa: F401  (re-exported for callers)
+    GREEDY,
+    HEURISTIC,
+    KIND,
+    N_POL,
+    NO_DICE,
+    POLICY_NAMES,
+    RANDOM,
+    W_PLUS_ABOVE,
+    _pick_bonus_target,
+    _wants_reroll,
+    apply_move,
+    choose_move,
+    sheet_value,
 )
 from kernels.thats_pretty_clever.rules import (
     MAX_PENDING,
     area_scores,
-    bonus_choices,
-    can_enter,
-    enter,
     resolve_bonus,
     total_score,
-    yellow_cells,
 )
 
-POOL, FIELD, PLATTER = 0, 1, 2
 # game accumulator columns per (lineup slot, seat), then the score histogram
 COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_WIN_UNITS, COL_FOXES = range(5)
 COL_FOXES_SQ = 5
@@ -71,287 +76,6 @@ COL_BONUSES_SQ = COL_BONUSES + N_BONUS_KINDS
 COL_HIST = COL_BONUSES_SQ + N_BONUS_KINDS
 HIST_BINS = 400
 WIN_UNITS = 12
-MAX_MOVES = 64
-RANDOM, GREEDY, HEURISTIC = 0, 1, 2
-POLICY_NAMES = ("random", "greedy", "heuristic")
-# a policy is a float64 row: its kind, then the heuristic's weights
-KIND = 0
-W_YELLOW_2, W_YELLOW_3 = 1, 2  # share of a column's points when 2 / 3 of its cells are marked
-W_BLUE, W_GREEN = 3, 4  # per mark
-W_ORANGE_FREE = 5  # per orange slot still free
-W_PURPLE, W_PURPLE_ROOM = 6, 7  # per mark; per step of room above the last purple value
-W_REROLL, W_PLUS = 8, 9  # per action still available
-W_FOX, W_MIN_AREA = 10, 11
-W_PLATTER = 12  # per die an active pick sends to the platter
-W_REROLL_BELOW = 13  # re-roll when the best pick gains less than this
-W_PLUS_ABOVE = 14  # spend a +1 when it gains more than this (any gain on the last turn)
-W_LATE = 15  # how much the estimates shrink from the first round to the last
-N_POL = 16
-NO_DICE = np.zeros(0, np.int64)  # ``where`` for picks that send no dice to the platter
-# die colour -> its own area (white is wild)
-DIE_AREA = np.array([-1, YELLOW_AREA, BLUE_AREA, GREEN_AREA, ORANGE_AREA, PURPLE_AREA],
-                    np.int64)
-
-
-@njit(cache=True)
-def _die_value(faces, die, area):
-    """The value a die enters with: blue takes blue + white wherever the other die is."""
-    if area == BLUE_AREA:
-        return faces[BLUE] + faces[WHITE]
-    return faces[die]
-
-
-@njit(cache=True)
-def _add_moves(sheet, faces, die, moves, n):
-    for area in range(N_AREAS):
-        if die != WHITE and DIE_AREA[die] != area:
-            continue
-        value = _die_value(faces, die, area)
-        if not can_enter(sheet, area, value):
-            continue
-        if area == YELLOW_AREA:
-            cells = yellow_cells(sheet, value)
-            for c in range(16):
-                if (cells >> c) & 1:
-                    moves[n, 0], moves[n, 1], moves[n, 2] = die, area, c
-                    n += 1
-        else:
-            moves[n, 0], moves[n, 1], moves[n, 2] = die, area, value if area == BLUE_AREA \
-                else -1
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def legal_moves(sheet, faces, usable, moves, waste=False):
-    """Every legal use of the dice whose bit is set in ``usable``; returns the count. With
-    ``waste``, a die with no legal placement may be picked anyway: move ``(die, -1, -1)``."""
-    n = 0
-    for die in range(N_DICE):
-        if (usable >> die) & 1:
-            before = n
-            n = _add_moves(sheet, faces, die, moves, n)
-            if waste and n == before:
-                moves[n, 0], moves[n, 1], moves[n, 2] = die, -1, -1
-                n += 1
-    return n
-
-
-@njit(cache=True)
-def sheet_value(sheet, pol):
-    """How good a sheet is for a policy: greedy counts the score; the heuristic adds its
-    weighted estimates of what the marks, free slots and actions will still bring."""
-    score = total_score(sheet)
-    if pol[KIND] != HEURISTIC:
-        return float(score)
-    v = 0.0
-    for c in range(4):
-        k = 0
-        for r in range(4):
-            k += (sheet[S_YELLOW] >> (4 * r + c)) & 1
-        if k == 2:
-            v += pol[W_YELLOW_2] * YELLOW_COL_POINTS[c]
-        elif k == 3:
-            v += pol[W_YELLOW_3] * YELLOW_COL_POINTS[c]
-    blue = 0
-    for b in range(11):
-        blue += (sheet[S_BLUE] >> b) & 1
-    v += pol[W_BLUE] * blue + pol[W_GREEN] * sheet[S_GREEN]
-    v += pol[W_ORANGE_FREE] * (TRACK - sheet[S_ORANGE])
-    n = sheet[S_PURPLE]
-    v += pol[W_PURPLE] * n
-    if n < TRACK:
-        last = sheet[S_PURPLE_VALUES + n - 1] if n > 0 else 0
-        v += pol[W_PURPLE_ROOM] * (6 - last if last < 6 else 6)
-    v += pol[W_REROLL] * (sheet[S_REROLL_GOT] - sheet[S_REROLL_USED])
-    v += pol[W_PLUS] * (sheet[S_PLUS_GOT] - sheet[S_PLUS_USED])
-    scores = np.empty(N_AREAS, np.int64)
-    area_scores(sheet, scores)
-    v += pol[W_FOX] * sheet[S_FOXES] + pol[W_MIN_AREA] * scores.min()
-    played = sheet[S_ROUND] / max(sheet[S_ROUNDS], 1)
-    return score + v * max(1.0 - pol[W_LATE] * played, 0.0)
-
-
-@njit(cache=True)
-def _pick_bonus_target(sheet, code, pol, stream, slot, scratch):
-    """Where a free X goes: the random pol picks uniformly, greedy picks the target with
-    the best immediate score (ties: lowest index)."""
-    options = bonus_choices(sheet, code)
-    if options <= 0:
-        return 0
-    count = 0
-    for i in range(16):
-        count += (options >> i) & 1
-    offset = 2 if code // 8 == CROSS_BLUE else 0  # blue options are sums, bit = sum - 2
-    if pol[KIND] == RANDOM:
-        k = np.int64(uniform(stream, slot) * count)
-        for i in range(16):
-            if (options >> i) & 1:
-                if k == 0:
-                    return i + offset
-                k -= 1
-    best, best_v = -1, -1e300
-    pending = np.zeros(MAX_PENDING, np.int64)
-    for i in range(16):
-        if (options >> i) & 1:
-            target = i + offset
-            scratch[:] = sheet
-            resolve_bonus(scratch, code, target, pending, 0)
-            v = sheet_value(scratch, pol)
-            if v > best_v:
-                best, best_v = target, v
-    return best
-
-
-@njit(cache=True)
-def apply_move(sheet, faces, die, area, cell, pol, stream, slot, scratch):
-    """Enter the die and resolve every bonus it triggers, depth-first (the latest
-    triggered first); free marks are placed by the pol."""
-    if area < 0:
-        return  # a wasted pick: the die is moved, nothing is entered
-    pending = np.zeros(MAX_PENDING, np.int64)
-    n = enter(sheet, area, _die_value(faces, die, area), cell, pending, 0)
-    k = 0
-    while n > 0:
-        n -= 1
-        code = pending[n]
-        target = _pick_bonus_target(sheet, code, pol, stream, slot + 32 + k, scratch)
-        n = resolve_bonus(sheet, code, target, pending, n)
-        k += 1
-
-
-@njit(cache=True)
-def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
-    """``(index, value after)`` of the chosen move (-1 if none): uniform for random (value
-    -inf), else the best ``sheet_value`` after the move; with ``where`` (an active pick)
-    the heuristic also counts the dice the pick sends to the platter. Among equals the
-    lowest die face wins, which keeps more dice in play."""
-    if n == 0:
-        return -1, -np.inf
-    if pol[KIND] == RANDOM:
-        return np.int64(uniform(stream, slot) * n), -np.inf
-    best, best_v, best_value = 0, -np.inf, -np.inf
-    trial = np.empty(SHEET_LEN, np.int64)
-    for i in range(n):
-        trial[:] = sheet
-        die = moves[i, 0]
-        apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
-        value = sheet_value(trial, pol)
-        v = value - 1e-3 * faces[die]
-        if where.shape[0] > 0 and pol[KIND] == HEURISTIC:
-            for d in range(N_DICE):
-                if where[d] == POOL and faces[d] < faces[die]:
-                    v -= pol[W_PLATTER]
-        if v > best_v:
-            best, best_v, best_value = i, v, value
-    return best, best_value
-
-
-@njit(cache=True)
-def to_field(faces, where, die):
-    """Section 4: the picked die goes to a field and every die in play showing a strictly
-    lower face goes to the silver platter."""
-    where[die] = FIELD
-    for d in range(N_DICE):
-        if where[d] == POOL and faces[d] < faces[die]:
-            where[d] = PLATTER
-
-
-@njit(cache=True)
-def take_die(sheet, faces, where, die, area, cell, targets):
-    """Replay one active pick with recorded choices: enter ``die`` in ``area`` (``cell``:
-    the yellow cell or blue sum), resolve the bonuses it triggers depth-first with the free
-    marks going to ``targets`` (int64[k], in resolution order: yellow cell or blue sum), then
-    apply the platter rule. Returns the number of targets used."""
-    pending = np.zeros(MAX_PENDING, np.int64)
-    n = enter(sheet, area, _die_value(faces, die, area), cell, pending, 0)
-    used = 0
-    while n > 0:
-        n -= 1
-        code = pending[n]
-        target = 0
-        if bonus_choices(sheet, code) > 0:
-            if used >= targets.shape[0]:
-                raise ValueError("a free mark has no recorded target")
-            target = targets[used]
-            used += 1
-        n = resolve_bonus(sheet, code, target, pending, n)
-    to_field(faces, where, die)
-    return used
-
-
-@njit(cache=True)
-def passive_candidates(sheet, faces, where, moves):
-    """Section 5: a passive player's choices are the platter dice; only when none of them
-    can be used, the dice on the active player's fields. Returns the move count."""
-    platter = 0
-    fields = 0
-    for d in range(N_DICE):
-        if where[d] == PLATTER:
-            platter |= 1 << d
-        elif where[d] == FIELD:
-            fields |= 1 << d
-    n = legal_moves(sheet, faces, platter, moves)
-    if n == 0:
-        n = legal_moves(sheet, faces, fields, moves)
-    return n
-
-
-@njit(cache=True)
-def use_reroll(sheet):
-    """Section 10: spend an unlocked re-roll; False if none is left."""
-    if sheet[S_REROLL_GOT] - sheet[S_REROLL_USED] <= 0:
-        return False
-    sheet[S_REROLL_USED] += 1
-    return True
-
-
-@njit(cache=True)
-def use_plus_one(sheet, faces, die, area, cell, targets, taken):
-    """Section 10: spend a +1 on any die at its face (each die once per turn: ``taken`` is
-    the bit mask of dice already taken by +1 this turn). Returns the new mask, or -1 when
-    no +1 is left, the die was taken already or the use is not legal."""
-    if sheet[S_PLUS_GOT] - sheet[S_PLUS_USED] <= 0 or (taken >> die) & 1:
-        return -1
-    if not can_enter(sheet, area, _die_value(faces, die, area)):
-        return -1
-    sheet[S_PLUS_USED] += 1
-    where = np.full(N_DICE, FIELD, np.int64)  # nothing moves to the platter
-    take_die(sheet, faces, where, die, area, cell, targets)
-    return taken | (1 << die)
-
-
-@njit(cache=True)
-def _roll(faces, where, stream, slot):
-    """Roll every die in the pool; returns the next free random slot."""
-    for d in range(N_DICE):
-        if where[d] == POOL:
-            faces[d] = np.int64(uniform(stream, slot + d) * 6.0) + 1
-    return slot + N_DICE
-
-
-@njit(cache=True)
-def _pool_mask(where):
-    mask = 0
-    for d in range(N_DICE):
-        if where[d] == POOL:
-            mask |= 1 << d
-    return mask
-
-
-@njit(cache=True)
-def _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where):
-    """Spend a re-roll? Random: half the time; greedy: when no die of the roll is usable;
-    heuristic: when the best pick gains less than ``W_REROLL_BELOW``."""
-    if sheet[S_REROLL_GOT] - sheet[S_REROLL_USED] <= 0:
-        return False
-    if pol[KIND] == RANDOM:
-        return uniform(stream, slot) < 0.5
-    n = legal_moves(sheet, faces, usable, moves)
-    if pol[KIND] == GREEDY or n == 0:
-        return n == 0
-    _, after = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where)
-    return after - sheet_value(sheet, pol) < pol[W_REROLL_BELOW]
 
 
 @njit(cache=True)

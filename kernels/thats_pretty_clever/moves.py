@@ -1,0 +1,178 @@
+"""That's Pretty Clever turn mechanics (rules page sections 4-5, 7 and 10): the legal
+uses of the dice, the platter rule, recorded picks, re-roll and +1 actions, the passive
+player's choices. No policy and no random numbers are involved except ``_roll``.
+
+A move is a row ``(die, area, cell)`` of an int64[MAX_MOVES, 3] buffer: ``cell`` is the
+yellow cell, the blue sum, or -1 (area -1: a wasted pick). Dice live in ``faces`` int64[6]
+and ``where`` int64[6] (``POOL``, ``FIELD``, ``PLATTER``).
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.rng import uniform
+from kernels.thats_pretty_clever.layout import (
+    BLUE,
+    BLUE_AREA,
+    GREEN_AREA,
+    N_AREAS,
+    N_DICE,
+    ORANGE_AREA,
+    PURPLE_AREA,
+    S_PLUS_GOT,
+    S_PLUS_USED,
+    S_REROLL_GOT,
+    S_REROLL_USED,
+    WHITE,
+    YELLOW_AREA,
+)
+from kernels.thats_pretty_clever.rules import (
+    MAX_PENDING,
+    bonus_choices,
+    can_enter,
+    enter,
+    resolve_bonus,
+    yellow_cells,
+)
+
+POOL, FIELD, PLATTER = 0, 1, 2
+MAX_MOVES = 64
+# die colour -> its own area (white is wild)
+DIE_AREA = np.array([-1, YELLOW_AREA, BLUE_AREA, GREEN_AREA, ORANGE_AREA, PURPLE_AREA],
+                    np.int64)
+
+
+@njit(cache=True)
+def _die_value(faces, die, area):
+    """The value a die enters with: blue takes blue + white wherever the other die is."""
+    if area == BLUE_AREA:
+        return faces[BLUE] + faces[WHITE]
+    return faces[die]
+
+
+@njit(cache=True)
+def _add_moves(sheet, faces, die, moves, n):
+    for area in range(N_AREAS):
+        if die != WHITE and DIE_AREA[die] != area:
+            continue
+        value = _die_value(faces, die, area)
+        if not can_enter(sheet, area, value):
+            continue
+        if area == YELLOW_AREA:
+            cells = yellow_cells(sheet, value)
+            for c in range(16):
+                if (cells >> c) & 1:
+                    moves[n, 0], moves[n, 1], moves[n, 2] = die, area, c
+                    n += 1
+        else:
+            moves[n, 0], moves[n, 1], moves[n, 2] = die, area, value if area == BLUE_AREA \
+                else -1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_moves(sheet, faces, usable, moves, waste=False):
+    """Every legal use of the dice whose bit is set in ``usable``; returns the count. With
+    ``waste``, a die with no legal placement may be picked anyway: move ``(die, -1, -1)``."""
+    n = 0
+    for die in range(N_DICE):
+        if (usable >> die) & 1:
+            before = n
+            n = _add_moves(sheet, faces, die, moves, n)
+            if waste and n == before:
+                moves[n, 0], moves[n, 1], moves[n, 2] = die, -1, -1
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def to_field(faces, where, die):
+    """Section 4: the picked die goes to a field and every die in play showing a strictly
+    lower face goes to the silver platter."""
+    where[die] = FIELD
+    for d in range(N_DICE):
+        if where[d] == POOL and faces[d] < faces[die]:
+            where[d] = PLATTER
+
+
+@njit(cache=True)
+def take_die(sheet, faces, where, die, area, cell, targets):
+    """Replay one active pick with recorded choices: enter ``die`` in ``area`` (``cell``:
+    the yellow cell or blue sum), resolve the bonuses it triggers depth-first with the free
+    marks going to ``targets`` (int64[k], in resolution order: yellow cell or blue sum), then
+    apply the platter rule. Returns the number of targets used."""
+    pending = np.zeros(MAX_PENDING, np.int64)
+    n = enter(sheet, area, _die_value(faces, die, area), cell, pending, 0)
+    used = 0
+    while n > 0:
+        n -= 1
+        code = pending[n]
+        target = 0
+        if bonus_choices(sheet, code) > 0:
+            if used >= targets.shape[0]:
+                raise ValueError("a free mark has no recorded target")
+            target = targets[used]
+            used += 1
+        n = resolve_bonus(sheet, code, target, pending, n)
+    to_field(faces, where, die)
+    return used
+
+
+@njit(cache=True)
+def passive_candidates(sheet, faces, where, moves):
+    """Section 5: a passive player's choices are the platter dice; only when none of them
+    can be used, the dice on the active player's fields. Returns the move count."""
+    platter = 0
+    fields = 0
+    for d in range(N_DICE):
+        if where[d] == PLATTER:
+            platter |= 1 << d
+        elif where[d] == FIELD:
+            fields |= 1 << d
+    n = legal_moves(sheet, faces, platter, moves)
+    if n == 0:
+        n = legal_moves(sheet, faces, fields, moves)
+    return n
+
+
+@njit(cache=True)
+def use_reroll(sheet):
+    """Section 10: spend an unlocked re-roll; False if none is left."""
+    if sheet[S_REROLL_GOT] - sheet[S_REROLL_USED] <= 0:
+        return False
+    sheet[S_REROLL_USED] += 1
+    return True
+
+
+@njit(cache=True)
+def use_plus_one(sheet, faces, die, area, cell, targets, taken):
+    """Section 10: spend a +1 on any die at its face (each die once per turn: ``taken`` is
+    the bit mask of dice already taken by +1 this turn). Returns the new mask, or -1 when
+    no +1 is left, the die was taken already or the use is not legal."""
+    if sheet[S_PLUS_GOT] - sheet[S_PLUS_USED] <= 0 or (taken >> die) & 1:
+        return -1
+    if not can_enter(sheet, area, _die_value(faces, die, area)):
+        return -1
+    sheet[S_PLUS_USED] += 1
+    where = np.full(N_DICE, FIELD, np.int64)  # nothing moves to the platter
+    take_die(sheet, faces, where, die, area, cell, targets)
+    return taken | (1 << die)
+
+
+@njit(cache=True)
+def _roll(faces, where, stream, slot):
+    """Roll every die in the pool; returns the next free random slot."""
+    for d in range(N_DICE):
+        if where[d] == POOL:
+            faces[d] = np.int64(uniform(stream, slot + d) * 6.0) + 1
+    return slot + N_DICE
+
+
+@njit(cache=True)
+def _pool_mask(where):
+    mask = 0
+    for d in range(N_DICE):
+        if where[d] == POOL:
+            mask |= 1 << d
+    return mask
