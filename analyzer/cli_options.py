@@ -72,6 +72,23 @@ def simulate_options(default_games: int, default_policy: str, accepted: str,
     )
 
 
+def whatif_options(default_games: int, default_policy: str, vary_help: str,
+                   players: str) -> Callable:
+    """The options of every game's ``whatif``: rule variants, lineup variants, the base
+    lineup, players and games."""
+    return _stack(
+        click.option("--vary", "rule_variants", multiple=True,
+                     metavar="KEY=VALUE[;KEY=VALUE]", help=vary_help),
+        click.option("--lineup", "lineups", multiple=True, metavar="P[,P...]",
+                     help="A variant with this lineup of policies; repeatable."),
+        click.option("--policy", "base_policy", default=default_policy, show_default=True,
+                     metavar="P[,P...]", help="Lineup of every rule variant."),
+        click.option("--players", default=None, type=str, help=f"Players, {players}."),
+        click.option("--games", default=default_games, show_default=True, type=int,
+                     help="Games per variant (the same games for every variant)."),
+    )
+
+
 def split_specs(specs: Iterable[str]) -> list[str]:
     """Comma-separated names from repeated options, in order."""
     return [p.strip() for spec in specs for p in spec.split(",") if p.strip()]

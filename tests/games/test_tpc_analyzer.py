@@ -172,3 +172,17 @@ def test_open_rules_points_are_parameters(values):
 
     with pytest.raises(UserError, match="one of stay, platter"):
         resolve(PARAMS, None, ["forfeited_dice=maybe"])
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["simulate", "--policy", "clever"], "unknown policy"),
+    (["simulate", "--players", "5"], "players"),
+    (["simulate", "--games", "0"], "game count"),
+    (["whatif", "--vary", "rounds=-1"], "rounds"),
+    (["sheet"], "exactly one of --new or --score"),
+])
+def test_bad_input_is_one_line_exit_2(args, needle):
+    result = CliRunner().invoke(cli, ["thats-pretty-clever", *args])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], lines

@@ -14,6 +14,7 @@ from analyzer.cli_options import (
     run_options,
     simulate_options,
     split_specs,
+    whatif_options,
     with_output_check,
 )
 from analyzer.errors import UserError
@@ -252,15 +253,9 @@ def simulate(players, games, policy_specs, rotate, precision, rules_file, assign
 
 
 @group.command()
-@click.option("--vary", "rule_variants", multiple=True, metavar="KEY=VALUE[;KEY=VALUE]",
-              help="A variant with rule parameters or card points (points_CARD) changed.")
-@click.option("--lineup", "lineups", multiple=True, metavar="P[,P...]",
-              help="A variant with this lineup of policies; repeatable.")
-@click.option("--policy", "base_policy", default="honest", show_default=True,
-              metavar="P[,P...]", help="Lineup of every rule variant.")
-@click.option("--players", default=None, type=str, help="Players, 2 to 4 (default 2).")
-@click.option("--games", default=DEFAULT_GAMES, show_default=True, type=int,
-              help="Games per variant (the same games for every variant).")
+@whatif_options(DEFAULT_GAMES, "honest",
+                "A variant with rule parameters or card points (points_CARD) changed.",
+                "2 to 4 (default 2)")
 @rules_options
 @points_options
 @run_options

@@ -16,6 +16,7 @@ from analyzer.cli_options import (
     run_options,
     simulate_options,
     split_specs,
+    whatif_options,
     with_output_check,
 )
 from analyzer.errors import UserError
@@ -71,15 +72,9 @@ def sheet(new, score_file, fmt, output):
 
 
 @group.command()
-@click.option("--vary", "rule_variants", multiple=True, metavar="KEY=VALUE[;KEY=VALUE]",
-              help="A variant with rule parameters changed, e.g. round_4_bonus=false.")
-@click.option("--lineup", "lineups", multiple=True, metavar="P[,P...]",
-              help="A variant with this lineup of policies; repeatable.")
-@click.option("--policy", "base_policy", default="heuristic", show_default=True,
-              metavar="P[,P...]", help="Lineup of every rule variant.")
-@click.option("--players", default=None, type=str, help="Players, 1 to 4 (default 1).")
-@click.option("--games", default=20_000, show_default=True, type=int,
-              help="Games per variant (the same games for every variant).")
+@whatif_options(20_000, "heuristic",
+                "A variant with rule parameters changed, e.g. round_4_bonus=false.",
+                "1 to 4 (default 1)")
 @rules_options
 @run_options
 @output_options
