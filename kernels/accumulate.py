@@ -1,4 +1,5 @@
-"""Accumulators shared by the games' paired (what-if) play loops."""
+"""Helpers shared by the games' block loops: seat rotation and the paired (what-if)
+accumulators."""
 
 from numba import njit
 
@@ -14,3 +15,15 @@ def add_products(out, x):
             out[0, v, k] += x[v, k]
             for w in range(n_var):
                 out[1 + v, w, k] += x[v, k] * x[w, k]
+
+
+@njit(cache=True)
+def seat_lineup(lineup, game, rotate, seated, slot_of):
+    """Seat the lineup for game ``game``: with ``rotate`` the slots move one seat a game, so
+    each policy plays every seat equally often. ``lineup``, ``seated``: [n, k] policy rows;
+    ``slot_of``: int64[n], filled with the lineup slot of each seat."""
+    n = lineup.shape[0]
+    shift = game % n if rotate else 0
+    for seat in range(n):
+        slot_of[seat] = (seat + shift) % n
+        seated[seat, :] = lineup[slot_of[seat]]

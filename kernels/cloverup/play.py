@@ -12,7 +12,7 @@ situational one (the two-player game solver's) uses ``first_table + situation(..
 import numpy as np
 from numba import njit, prange
 
-from kernels.accumulate import add_products
+from kernels.accumulate import add_products, seat_lineup
 from kernels.cloverup.layout import (
     CLOVER,
     INSTANT_WIN,
@@ -179,11 +179,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, po
     wins = np.empty(n, np.int64)
     t6 = np.empty(n, np.int64)
     for g in range(n_games):
-        shift = g % n if rotate else 0
-        for seat in range(n):
-            slot_of[seat] = (seat + shift) % n
-            seated[seat, 0] = lineup[slot_of[seat], 0]
-            seated[seat, 1] = lineup[slot_of[seat], 1]
+        seat_lineup(lineup, g, rotate, seated, slot_of)
         winner = play_game(key, g, seated, rounds, triple_six_effect, policies, max_diff, die,
                            rules, roll_end, ds_start, stop_outcome, totals, scratch, t6)
         award_wins(totals, winner, wins)

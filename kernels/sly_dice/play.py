@@ -16,7 +16,7 @@ decision the bot takes the action whose best open card has the highest expected 
 import numpy as np
 from numba import njit, prange
 
-from kernels.accumulate import add_products
+from kernels.accumulate import add_products, seat_lineup
 from kernels.rng import turn_stream, uniform
 from kernels.sly_dice.layout import (
     CODE_INDEX,
@@ -343,10 +343,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds, points, weights, q1, 
     tally = np.zeros((n, COL_HIST), np.int64)
     scratch = np.zeros(2 * DICE_CARDS + 4 * n, np.int64)
     for g in range(n_games):
-        shift = g % n if rotate else 0
-        for seat in range(n):
-            slot_of[seat] = (seat + shift) % n
-            seated[seat] = lineup[slot_of[seat]]
+        seat_lineup(lineup, g, rotate, seated, slot_of)
         play_game(key, g, rounds, seated, points, weights, q1, q2, rerolls, hol_success,
                   hol_calls, plaus, made, bonus, total, tally, scratch)
         award_wins(total, tally[:, COL_BLUFF_CARDS], wins)

@@ -7,7 +7,7 @@ Turn mechanics live in ``moves``, decisions in ``policies``; both are re-exporte
 import numpy as np
 from numba import njit, prange
 
-from kernels.accumulate import add_products
+from kernels.accumulate import add_products, seat_lineup
 from kernels.rng import turn_stream, uniform
 from kernels.thats_pretty_clever.layout import (
     N_AREAS,
@@ -327,10 +327,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
     wins = np.empty(n, np.int64)
     scores = np.empty(N_AREAS, np.int64)
     for g in range(n_games):
-        shift = g % n if rotate else 0
-        for seat in range(n):
-            slot_of[seat] = (seat + shift) % n
-            seated[seat, :] = lineup[slot_of[seat]]
+        seat_lineup(lineup, g, rotate, seated, slot_of)
         play_game(key, g, seated, rounds, game_rules, sheets, scratch, moves, faces, where)
         for p in range(n):
             totals[p] = total_score(sheets[p])

@@ -10,7 +10,6 @@ from numba import njit
 from kernels.rng import uniform
 from kernels.thats_pretty_clever.layout import (
     CROSS_BLUE,
-    N_AREAS,
     N_DICE,
     S_BLUE,
     S_FOXES,
@@ -32,10 +31,10 @@ from kernels.thats_pretty_clever.layout import (
 from kernels.thats_pretty_clever.moves import POOL, _die_value, legal_moves
 from kernels.thats_pretty_clever.rules import (
     MAX_PENDING,
-    area_scores,
     bonus_choices,
     enter,
     resolve_bonus,
+    score_parts,
     total_score,
 )
 
@@ -84,9 +83,8 @@ def sheet_value(sheet, pol):
         v += pol[W_PURPLE_ROOM] * (6 - last if last < 6 else 6)
     v += pol[W_REROLL] * (sheet[S_REROLL_GOT] - sheet[S_REROLL_USED])
     v += pol[W_PLUS] * (sheet[S_PLUS_GOT] - sheet[S_PLUS_USED])
-    scores = np.empty(N_AREAS, np.int64)
-    area_scores(sheet, scores)
-    v += pol[W_FOX] * sheet[S_FOXES] + pol[W_MIN_AREA] * scores.min()
+    _, lowest = score_parts(sheet)
+    v += pol[W_FOX] * sheet[S_FOXES] + pol[W_MIN_AREA] * lowest
     played = sheet[S_ROUND] / max(sheet[S_ROUNDS], 1)
     return score + v * max(1.0 - pol[W_LATE] * played, 0.0)
 

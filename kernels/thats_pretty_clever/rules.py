@@ -6,7 +6,6 @@ the order of simultaneous bonuses stay the policy's choice), and end scoring. Pu
 stack size.
 """
 
-import numpy as np
 from numba import njit
 
 from kernels.thats_pretty_clever.layout import (
@@ -219,25 +218,48 @@ def resolve_bonus(sheet, code, choice, pending, n):
 
 
 @njit(cache=True)
+def area_score(sheet, area):
+    """The score of one area (section 12)."""
+    if area == YELLOW_AREA:
+        y = 0
+        for c in range(4):
+            if (sheet[S_YELLOW] & YELLOW_COLS[c]) == YELLOW_COLS[c]:
+                y += YELLOW_COL_POINTS[c]
+        return y
+    if area == BLUE_AREA:
+        blue = 0
+        for s in range(11):
+            blue += (sheet[S_BLUE] >> s) & 1
+        return BLUE_POINTS[blue]
+    if area == GREEN_AREA:
+        return GREEN_POINTS[sheet[S_GREEN]]
+    start = S_ORANGE_VALUES if area == ORANGE_AREA else S_PURPLE_VALUES
+    total = 0
+    for i in range(TRACK):
+        total += sheet[start + i]
+    return total
+
+
+@njit(cache=True)
 def area_scores(sheet, out):
     """Fill ``out`` (int64[5]) with the yellow, blue, green, orange and purple scores."""
-    y = 0
-    for c in range(4):
-        if (sheet[S_YELLOW] & YELLOW_COLS[c]) == YELLOW_COLS[c]:
-            y += YELLOW_COL_POINTS[c]
-    out[YELLOW_AREA] = y
-    blue = 0
-    for s in range(11):
-        blue += (sheet[S_BLUE] >> s) & 1
-    out[BLUE_AREA] = BLUE_POINTS[blue]
-    out[GREEN_AREA] = GREEN_POINTS[sheet[S_GREEN]]
-    out[ORANGE_AREA] = sheet[S_ORANGE_VALUES:S_ORANGE_VALUES + TRACK].sum()
-    out[PURPLE_AREA] = sheet[S_PURPLE_VALUES:S_PURPLE_VALUES + TRACK].sum()
+    for area in range(N_AREAS):
+        out[area] = area_score(sheet, area)
+
+
+@njit(cache=True)
+def score_parts(sheet):
+    """``(sum of the five areas, lowest area)`` without allocating."""
+    total, lowest = 0, 1 << 30
+    for area in range(N_AREAS):
+        a = area_score(sheet, area)
+        total += a
+        lowest = min(lowest, a)
+    return total, lowest
 
 
 @njit(cache=True)
 def total_score(sheet):
     """Final score: the five areas plus each fox worth the lowest area (0 if any is 0)."""
-    scores = np.zeros(N_AREAS, np.int64)
-    area_scores(sheet, scores)
-    return scores.sum() + sheet[S_FOXES] * scores.min()
+    total, lowest = score_parts(sheet)
+    return total + sheet[S_FOXES] * lowest
