@@ -52,6 +52,7 @@ from kernels.thats_pretty_clever.policies import (  # noqa: F401  (re-exported f
     POLICY_NAMES,
     RANDOM,
     W_PLUS_ABOVE,
+    WORK_LEN,
     _pick_bonus_target,
     _wants_reroll,
     apply_move,
@@ -244,7 +245,7 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         s = sheet.copy()
         f = faces.copy()
         w = where.copy()
-        scratch = np.empty(SHEET_LEN, np.int64)
+        scratch = np.empty(WORK_LEN, np.int64)
         buffer = np.zeros((MAX_MOVES, 3), np.int64)
         stream = turn_stream(key, r, 4095)
         die = moves[i, 0]
@@ -316,7 +317,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
     ``rotate``."""
     n = lineup.shape[0]
     sheets = np.empty((n, SHEET_LEN), np.int64)
-    scratch = np.empty(SHEET_LEN, np.int64)
+    scratch = np.empty(WORK_LEN, np.int64)
     moves = np.zeros((MAX_MOVES, 3), np.int64)
     faces = np.zeros(N_DICE, np.int64)
     where = np.zeros(N_DICE, np.int64)
@@ -373,7 +374,7 @@ def paired_block(key, n_games, out, lineups, rounds, game_rules):
     int64[V, 6]; ``out`` int64[V + 1, V, N_PAIRED] (``kernels.accumulate.add_products``)."""
     n_var, n = lineups.shape[0], lineups.shape[1]
     sheets = np.empty((n, SHEET_LEN), np.int64)
-    scratch = np.empty(SHEET_LEN, np.int64)
+    scratch = np.empty(WORK_LEN, np.int64)
     moves = np.zeros((MAX_MOVES, 3), np.int64)
     faces = np.zeros(N_DICE, np.int64)
     where = np.zeros(N_DICE, np.int64)

@@ -53,6 +53,13 @@ W_PLUS_ABOVE = 14  # spend a +1 when it gains more than this (any gain on the la
 W_LATE = 15  # how much the estimates shrink from the first round to the last
 N_POL = 16
 NO_DICE = np.zeros(0, np.int64)  # ``where`` for picks that send no dice to the platter
+# the work buffer (int64[WORK_LEN]) the decision functions use instead of allocating:
+# a trial sheet for free marks, a trial sheet for moves, and two pending-bonus stacks
+_BONUS_TRIAL = 0
+_MOVE_TRIAL = SHEET_LEN
+_MOVE_PENDING = 2 * SHEET_LEN
+_BONUS_PENDING = 2 * SHEET_LEN + MAX_PENDING
+WORK_LEN = 2 * SHEET_LEN + 2 * MAX_PENDING
 
 
 @njit(cache=True)
@@ -91,7 +98,7 @@ def sheet_value(sheet, pol):
 
 @njit(cache=True)
 def _pick_bonus_target(sheet, code, pol, stream, slot, scratch):
-    """Where a free X goes: the random pol picks uniformly, greedy picks the target with
+    """Where a free X goes: the random policy picks uniformly, greedy picks the target with
     the best immediate score (ties: lowest index)."""
     options = bonus_choices(sheet, code)
     if options <= 0:
@@ -108,13 +115,14 @@ def _pick_bonus_target(sheet, code, pol, stream, slot, scratch):
                     return i + offset
                 k -= 1
     best, best_v = -1, -1e300
-    pending = np.zeros(MAX_PENDING, np.int64)
+    trial = scratch[_BONUS_TRIAL:_BONUS_TRIAL + SHEET_LEN]
+    pending = scratch[_BONUS_PENDING:_BONUS_PENDING + MAX_PENDING]
     for i in range(16):
         if (options >> i) & 1:
             target = i + offset
-            scratch[:] = sheet
-            resolve_bonus(scratch, code, target, pending, 0)
-            v = sheet_value(scratch, pol)
+            trial[:] = sheet
+            resolve_bonus(trial, code, target, pending, 0)
+            v = sheet_value(trial, pol)
             if v > best_v:
                 best, best_v = target, v
     return best
@@ -123,10 +131,10 @@ def _pick_bonus_target(sheet, code, pol, stream, slot, scratch):
 @njit(cache=True)
 def apply_move(sheet, faces, die, area, cell, pol, stream, slot, scratch):
     """Enter the die and resolve every bonus it triggers, depth-first (the latest
-    triggered first); free marks are placed by the pol."""
+    triggered first); free marks are placed by the policy. ``scratch``: int64[WORK_LEN]."""
     if area < 0:
         return  # a wasted pick: the die is moved, nothing is entered
-    pending = np.zeros(MAX_PENDING, np.int64)
+    pending = scratch[_MOVE_PENDING:_MOVE_PENDING + MAX_PENDING]
     n = enter(sheet, area, _die_value(faces, die, area), cell, pending, 0)
     k = 0
     while n > 0:
@@ -148,7 +156,7 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
     if pol[KIND] == RANDOM:
         return np.int64(uniform(stream, slot) * n), -np.inf
     best, best_v, best_value = 0, -np.inf, -np.inf
-    trial = np.empty(SHEET_LEN, np.int64)
+    trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
     for i in range(n):
         trial[:] = sheet
         die = moves[i, 0]

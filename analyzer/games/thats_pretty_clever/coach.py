@@ -87,7 +87,7 @@ class Coach:
 
         for i in range(n):
             if describe(self.sheet, faces, moves[i]) == choice:
-                scratch = np.empty(L.SHEET_LEN, np.int64)
+                scratch = np.empty(play.WORK_LEN, np.int64)
                 play.apply_move(self.sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2],
                                 self.pol, turn_stream(np.uint64(self.seed), 0, 0), 0, scratch)
                 return
@@ -96,7 +96,7 @@ class Coach:
         for rnd in range(1, self.rounds + 1):
             self.sheet[L.S_ROUND] = rnd - 1
             self.sheet[L.S_ROUNDS] = self.rounds
-            scratch = np.empty(L.SHEET_LEN, np.int64)
+            scratch = np.empty(play.WORK_LEN, np.int64)
             play.round_bonus(self.sheet, rnd - 1, game_rules(self.values), self.pol,
                              turn_stream(np.uint64(self.seed), rnd, 1), scratch)
             self.write(f"round {rnd} begins: {summary(self.sheet)}\n")
