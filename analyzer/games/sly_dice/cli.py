@@ -74,6 +74,18 @@ def _cards(text: str | None) -> list[int] | None:
     return [parse_card(c) for c in text.split(",") if c.strip()]
 
 
+def rolling_options(fn):
+    """Options of the exact rolling analyses: rerolls, power, rules, points and output."""
+    for option in reversed((
+            click.option("--rerolls", type=int, default=None,
+                         help="0, 1 or 2 (default: the rules')."),
+            click.option("--power", default="none", show_default=True,
+                         help="Special power held: none, change, sum, restart."),
+            rules_options, points_options, output_options, with_output_check)):
+        fn = option(fn)
+    return fn
+
+
 @click.group(name="sly-dice", cls=StrictGroup)
 def group() -> None:
     """Sly Dice: exact odds, bluffing and accusing, whole-game simulation."""
@@ -86,13 +98,7 @@ def group() -> None:
               "expected points and best rolling policy.")
 @click.option("--count", type=int, default=None, help="Number cards: chance of at least "
               "this many dice of the face.")
-@click.option("--rerolls", type=int, default=None, help="0, 1 or 2 (default: the rules').")
-@click.option("--power", default="none", show_default=True,
-              help="Special power held: none, change, sum, restart.")
-@rules_options
-@points_options
-@output_options
-@with_output_check
+@rolling_options
 def odds(common, combo, count, rerolls, power, rules_file, assignments, points_file,
          point_settings, fmt, output):
     """Exact chance of every card after the common dice (or one card and its policy)."""
@@ -112,13 +118,7 @@ def odds(common, combo, count, rerolls, power, rules_file, assignments, points_f
 @click.option("--common", required=True, metavar="A,B,C", help="The three common dice.")
 @click.option("--open", "open_cards", default="all", show_default=True,
               help="Cards still open to you (comma-separated names) or all.")
-@click.option("--rerolls", type=int, default=None, help="0, 1 or 2 (default: the rules').")
-@click.option("--power", default="none", show_default=True,
-              help="Special power held: none, change, sum, restart.")
-@rules_options
-@points_options
-@output_options
-@with_output_check
+@rolling_options
 def policy(common, open_cards, rerolls, power, rules_file, assignments, points_file,
            point_settings, fmt, output):
     """Best rolling policy for the highest expected points over the open cards."""
