@@ -91,7 +91,10 @@ ROUND_BONUS = np.array([B(REROLL), B(PLUS_ONE), B(REROLL), -1, 0, 0], np.int64) 
 RULE_WASTED_PICK = 6  # 1: a die with no legal placement may still be picked (not entered)
 RULE_FORFEIT_TO_PLATTER = 7  # 1: after a roll with no usable die, the dice go to the platter
 RULE_PASSIVE_DECLINE = 8  # 1: a passive player may decline a pick
-N_GAME_RULES = 9
+RULE_TIES_SHARED = 9  # 1: tied totals share the win (no best-area tie-break)
+RULE_SOLO_TIES_BY_COLOUR = 10  # 1: solo passive ties go to the platter in colour order
+RULE_SHEET_FLAGS = 11  # the sheet's S_FLAGS (FLAG_* bits) for every player
+N_GAME_RULES = 12
 ROUND4_OPTIONS = np.array([B(CROSS_YELLOW), B(CROSS_BLUE), B(CROSS_GREEN), B(WRITE_ORANGE, 6),
                            B(WRITE_PURPLE, 6)], np.int64)
 ACTION_SLOTS = 7
@@ -113,7 +116,10 @@ S_PURPLE_VALUES = S_ORANGE_VALUES + TRACK  # 11 written purple values
 S_BONUSES = S_PURPLE_VALUES + TRACK  # + bonus kind: bonuses received (statistics only)
 S_ROUND = S_BONUSES + WRITE_PURPLE + 1  # rounds ticked on the round track
 S_ROUNDS = S_ROUND + 1  # rounds in this game
-SHEET_LEN = S_ROUNDS + 1
+S_FLAGS = S_ROUNDS + 1  # rulings the sheet's own rules follow (FLAG_* bits; 0 = defaults)
+SHEET_LEN = S_FLAGS + 1
+FLAG_EARLIEST_FIRST = 1  # bonuses of one mark resolve in the order triggered (breadth-first)
+FLAG_KEEP_OVERFLOW = 2  # an unlock beyond the 7 printed circles is kept, not lost
 
 
 def new_sheet() -> np.ndarray:

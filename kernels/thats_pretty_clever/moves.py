@@ -31,6 +31,7 @@ from kernels.thats_pretty_clever.rules import (
     bonus_choices,
     can_enter,
     enter,
+    pop_pending,
     resolve_bonus,
     yellow_cells,
 )
@@ -106,8 +107,8 @@ def take_die(sheet, faces, where, die, area, cell, targets):
     n = enter(sheet, area, _die_value(faces, die, area), cell, pending, 0)
     used = 0
     while n > 0:
+        code = pop_pending(sheet, pending, n)
         n -= 1
-        code = pending[n]
         target = 0
         if bonus_choices(sheet, code) > 0:
             if used >= targets.shape[0]:
@@ -134,6 +135,17 @@ def passive_candidates(sheet, faces, where, moves):
     if n == 0:
         n = legal_moves(sheet, faces, fields, moves)
     return n
+
+
+@njit(cache=True)
+def solo_platter(faces, where, shift):
+    """Section 6: the three lowest of the six rolled dice go to the platter; ties go in
+    colour order rotated by ``shift`` (0: white, yellow, ..., purple). The other three stay out
+    of the passive pick's reach (``POOL``, not ``FIELD``: solo has no field fallback, 14.3)."""
+    order = np.argsort(faces * 16 + (np.arange(N_DICE) * 7 + shift) % N_DICE,
+                       kind="mergesort")
+    for k in range(N_DICE):
+        where[order[k]] = PLATTER if k < 3 else POOL
 
 
 @njit(cache=True)

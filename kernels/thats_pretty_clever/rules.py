@@ -20,6 +20,8 @@ from kernels.thats_pretty_clever.layout import (
     CROSS_BLUE,
     CROSS_GREEN,
     CROSS_YELLOW,
+    FLAG_EARLIEST_FIRST,
+    FLAG_KEEP_OVERFLOW,
     FOX,
     GREEN_AREA,
     GREEN_BONUS,
@@ -36,6 +38,7 @@ from kernels.thats_pretty_clever.layout import (
     REROLL,
     S_BLUE,
     S_BONUSES,
+    S_FLAGS,
     S_FOXES,
     S_GREEN,
     S_LOST,
@@ -178,8 +181,21 @@ def bonus_choices(sheet, code):
 
 
 @njit(cache=True)
+def pop_pending(sheet, pending, n):
+    """The next of ``n`` pending bonuses to resolve (the caller's stack then holds n - 1):
+    the latest triggered (depth-first), or with ``FLAG_EARLIEST_FIRST`` the earliest
+    (breadth-first: a queue)."""
+    if sheet[S_FLAGS] & FLAG_EARLIEST_FIRST:
+        code = pending[0]
+        for i in range(n - 1):
+            pending[i] = pending[i + 1]
+        return code
+    return pending[n - 1]
+
+
+@njit(cache=True)
 def _unlock(sheet, got):
-    if sheet[got] < ACTION_SLOTS:
+    if sheet[got] < ACTION_SLOTS or sheet[S_FLAGS] & FLAG_KEEP_OVERFLOW:
         sheet[got] += 1
     else:
         sheet[S_LOST] += 1
@@ -187,7 +203,8 @@ def _unlock(sheet, got):
 
 @njit(cache=True)
 def resolve_bonus(sheet, code, choice, pending, n):
-    """Pay bonus ``code``: unlock an action (at most 7 circles a track; more are lost),
+    """Pay bonus ``code``: unlock an action (at most 7 circles a track, more are lost
+unless ``FLAG_KEEP_OVERFLOW``),
     add a fox, or make its mark (``choice``: the yellow cell or blue sum of a free X;
     ignored otherwise). A mark with no legal place left is lost. Returns the stack size."""
     kind, value = code // 8, code % 8

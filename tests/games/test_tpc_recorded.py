@@ -166,3 +166,25 @@ def test_12_foxes_count_the_lowest_area():
     area_scores(sheet, scores)
     assert list(scores) == [60, 4, 28, 5, 3]
     assert total_score(sheet) == 60 + 4 + 28 + 5 + 3 + 2 * 3
+
+
+def test_6_and_14_6_solo_platter_three_lowest_ties_by_colour_order():
+    """6 / 14.6: the three lowest dice go to the platter; a tie for third place goes by
+    colour order from the given start (random start by default, white first with
+    ``solo_ties = colour_order``); the rest stay out of the passive pick's reach."""
+    faces = np.array([2, 1, 4, 2, 6, 2], np.int64)  # W2 Y1 B4 G2 O6 P2: three 2s tie
+    where = np.full(6, play.POOL, np.int64)
+    play.solo_platter(faces, where, 0)
+    assert list(np.nonzero(where == play.PLATTER)[0]) == [W, Y, G]
+    play.solo_platter(faces, where, 4)  # order blue, green, orange, purple, white, yellow
+    assert list(np.nonzero(where == play.PLATTER)[0]) == [Y, G, P]
+    assert (where == play.FIELD).sum() == 0
+
+
+def test_12_tie_break_best_area_or_shared():
+    """12: tied totals go to the best single area; with ``ties = shared`` they share."""
+    wins = np.zeros(2, np.int64)
+    play.award_wins(np.array([150, 150]), np.array([40, 50]), wins, False)
+    assert list(wins) == [0, play.WIN_UNITS]
+    play.award_wins(np.array([150, 150]), np.array([40, 50]), wins, True)
+    assert list(wins) == [play.WIN_UNITS // 2, play.WIN_UNITS // 2]

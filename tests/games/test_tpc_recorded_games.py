@@ -363,16 +363,17 @@ def test_recorded_games_cover_every_bonus_kind(name):
 def _solo_round6_unusable_passive_roll():
     """The solo game's sheet after the active turn of round 6, and an alternative solo
     passive roll (white 2, yellow 1, blue 1, green 1, orange 5, purple 6) with its three
-    lowest dice on the platter and the rest placed as ``play.solo_passive`` places them
-    (FIELD)."""
+    lowest dice on the platter, placed by ``moves.solo_platter`` as the solo passive turn
+    places them."""
     game = load("solo_game.json")
     rp = Replay(game)
     for rnd in game["rounds"][:5]:
         rp.play_round(rnd)
     rp.active_turn(game["rounds"][5]["turns"][0])  # round 6 has no round-track bonus
     faces = np.array([2, 1, 1, 1, 5, 6], np.int64)  # white .. purple (layout dice order)
-    where = np.full(6, M.FIELD, np.int64)
-    where[[L.YELLOW, L.BLUE, L.GREEN]] = M.PLATTER
+    where = np.full(6, M.POOL, np.int64)
+    M.solo_platter(faces, where, 0)
+    assert list(np.nonzero(where == M.PLATTER)[0]) == [L.YELLOW, L.BLUE, L.GREEN]
     return rp.sheets["solo"], faces, where
 
 
@@ -389,11 +390,6 @@ def test_6_solo_passive_roll_with_no_usable_platter_die():
     assert M.legal_moves(sheet, faces, ALL_DICE & ~platter, buf) > 0  # e.g. purple 6
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine discrepancy: play.solo_passive puts the three dice that are not among the three "
-    "lowest on FIELD, and passive_candidates then falls back to them when no platter die is "
-    "usable; rules 6 ('choose one of those three') and 14.3 (the field fallback 'has no solo "
-    "equivalent and is not used in solo') allow no pick here"))
 def test_6_solo_passive_has_no_field_fallback():
     """6 / 14.3: with none of the three lowest dice usable (previous test), the solo
     passive player has no candidate: the white 2, orange 5 and purple 6 are not on the

@@ -588,3 +588,25 @@ def test_15_full_sheet_maximum_scores():
     assert (p.f(L.S_FOXES), p.f(L.S_REROLL_GOT), p.f(L.S_PLUS_GOT), p.f(L.S_LOST)) == \
         (5, 5, 6, 15)
     assert R.total_score(p.sheet) == 344 + 5 * 56 == 624
+
+
+# --- 14: the open points as switches ---------------------------------------------------------
+
+def test_14_4_bonus_order_latest_first_or_earliest_first():
+    """11 / 14.4: bonuses waiting together resolve latest-first by default (depth-first),
+    earliest-first with ``FLAG_EARLIEST_FIRST`` (a queue)."""
+    pending = np.array([FOX, PLUS, REROLL] + [0] * (R.MAX_PENDING - 3), np.int64)
+    sheet = L.new_sheet()
+    assert R.pop_pending(sheet, pending, 3) == REROLL
+    sheet[L.S_FLAGS] = L.FLAG_EARLIEST_FIRST
+    assert R.pop_pending(sheet, pending, 3) == FOX
+    assert list(pending[:2]) == [PLUS, REROLL]  # the queue moves up
+
+
+def test_14_5_action_overflow_kept_with_the_switch():
+    """14.5: with ``FLAG_KEEP_OVERFLOW`` an 8th unlock is kept instead of lost."""
+    p = Pos()
+    p.sheet[L.S_FLAGS] = L.FLAG_KEEP_OVERFLOW
+    for _ in range(8):
+        p.give(REROLL)
+    assert (p.f(L.S_REROLL_GOT), p.f(L.S_LOST)) == (8, 0)
