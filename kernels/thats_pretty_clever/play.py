@@ -15,8 +15,12 @@ from kernels.thats_pretty_clever.layout import (
     ROUND4_OPTIONS,
     RULE_FORFEIT_TO_PLATTER,
     RULE_PASSIVE_DECLINE,
+    RULE_SHEET_FLAGS,
+    RULE_SOLO_TIES_BY_COLOUR,
+    RULE_TIES_SHARED,
     RULE_WASTED_PICK,
     S_BONUSES,
+    S_FLAGS,
     S_FOXES,
     S_PLUS_GOT,
     S_PLUS_USED,
@@ -38,6 +42,7 @@ from kernels.thats_pretty_clever.moves import (  # noqa: F401  (re-exported for 
     _roll,
     legal_moves,
     passive_candidates,
+    solo_platter,
     take_die,
     to_field,
     use_plus_one,
@@ -51,21 +56,36 @@ from kernels.thats_pretty_clever.policies import (  # noqa: F401  (re-exported f
     NO_DICE,
     POLICY_NAMES,
     RANDOM,
+    W_BRANCH,
+    W_PLATTER,
     W_PLUS_ABOVE,
+    W_REROLL_BELOW,
+    W_SAMPLES,
+    W_VALUE,
     WORK_LEN,
     _pick_bonus_target,
+    _platter_cost,
     _wants_reroll,
     apply_move,
     choose_move,
+    choose_pick,
     sheet_value,
 )
 from kernels.thats_pretty_clever.rules import (
     MAX_PENDING,
     area_scores,
+    pop_pending,
     resolve_bonus,
     total_score,
 )
 
+# the decision log of a player's active turns (int64[LOG_LEN], added up over turns)
+LOG_FIRST = 0  # + 6 * area + face - 1: the first pick of a turn
+LOG_PICKS = LOG_FIRST + 6 * N_AREAS  # + pick (0-2): picks made
+LOG_PLATTER = LOG_PICKS + 3  # + pick: dice those picks sent to the platter
+LOG_REROLLS = LOG_PLATTER + 3  # + pick: re-rolls spent on the roll before that pick
+LOG_PLUS = LOG_REROLLS + 3  # +1 actions spent at the end of active turns
+LOG_LEN = LOG_PLUS + 1
 # game accumulator columns per (lineup slot, seat), then the score histogram
 COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_WIN_UNITS, COL_FOXES = range(5)
 COL_FOXES_SQ = 5
@@ -74,17 +94,19 @@ COL_AREAS_SQ = COL_AREAS + N_AREAS  # + area: sums of squares
 N_BONUS_KINDS = WRITE_PURPLE + 1
 COL_BONUSES = COL_AREAS_SQ + N_AREAS  # + bonus kind: bonuses received
 COL_BONUSES_SQ = COL_BONUSES + N_BONUS_KINDS
-COL_HIST = COL_BONUSES_SQ + N_BONUS_KINDS
+COL_LOG = COL_BONUSES_SQ + N_BONUS_KINDS  # + LOG_*: the decision log, summed
+COL_HIST = COL_LOG + LOG_LEN
 HIST_BINS = 400
 WIN_UNITS = 12
 
 
 @njit(cache=True)
-def active_turn(sheet, faces, where, pol, stream, moves, scratch, rules, first_pick=0):
+def active_turn(sheet, faces, where, pol, stream, moves, scratch, rules, log, first_pick=0):
     """The active player's turn (section 4): up to three rolls and picks, lower dice to the
     platter, re-rolls after a roll, then +1 actions. Leaves ``where`` for the passive
-    players. ``rules``: int64[N_GAME_RULES]. With ``first_pick`` > 0 the turn continues
-    from that pick with ``where`` as given (advice rollouts)."""
+    players. ``rules``: int64[N_GAME_RULES]; the turn's decisions are added to ``log``
+    (int64[LOG_LEN]). With ``first_pick`` > 0 the turn continues from that pick with
+    ``where`` as given (advice rollouts)."""
     if first_pick == 0:
         where[:] = POOL
     slot = 16 * first_pick
@@ -95,11 +117,12 @@ def active_turn(sheet, faces, where, pol, stream, moves, scratch, rules, first_p
         usable = _pool_mask(where)
         while _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where):
             sheet[S_REROLL_USED] += 1
+            log[LOG_REROLLS + pick] += 1
             slot = _roll(faces, where, stream, slot + 1)
         # only the random policy ever uses a wasted pick (it never raises the score)
         waste = rules[RULE_WASTED_PICK] == 1 and pol[KIND] == RANDOM
         n = legal_moves(sheet, faces, usable, moves, waste)
-        i, _ = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where)
+        i, _ = choose_pick(sheet, faces, where, 3 - pick, moves, n, pol, stream, slot, scratch)
         slot += 1
         if i < 0:  # a forfeited roll: the dice stay in play, or go to the platter
             if rules[RULE_FORFEIT_TO_PLATTER]:
@@ -108,37 +131,44 @@ def active_turn(sheet, faces, where, pol, stream, moves, scratch, rules, first_p
                         where[d] = PLATTER
             continue
         die = moves[i, 0]
+        if pick == 0 and moves[i, 1] >= 0:
+            log[LOG_FIRST + 6 * moves[i, 1] + faces[die] - 1] += 1
+        log[LOG_PICKS + pick] += 1
+        log[LOG_PLATTER + pick] += _platter_cost(faces, where, die)
         apply_move(sheet, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
         slot += 64
         to_field(faces, where, die)
     for d in range(N_DICE):
         if where[d] == POOL:
             where[d] = PLATTER
-    plus_ones(sheet, faces, pol, stream, slot, moves, scratch, False)
+    log[LOG_PLUS] += plus_ones(sheet, faces, pol, stream, slot, moves, scratch, False)
 
 
 @njit(cache=True)
 def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn):
     """+1 actions at the end of a turn (section 10): any die at its face, each die at most
     once per turn. Greedy uses one when the move raises the score (any move on the last
-    turn); random uses each with chance one half."""
+    turn); random uses each with chance one half. Returns how many were spent."""
     taken = 0
+    spent = 0
     while sheet[S_PLUS_GOT] - sheet[S_PLUS_USED] > 0:
         n = legal_moves(sheet, faces, ((1 << N_DICE) - 1) & ~taken, moves)
         if n == 0:
-            return
+            return spent
         if pol[KIND] == RANDOM and uniform(stream, slot) < 0.5:
-            return
+            return spent
         i, after = choose_move(sheet, faces, moves, n, pol, stream, slot + 1, scratch, NO_DICE)
         threshold = pol[W_PLUS_ABOVE] if pol[KIND] == HEURISTIC else 0.0
         if pol[KIND] != RANDOM and not last_turn and \
                 after - sheet_value(sheet, pol) <= threshold:
-            return
+            return spent
         sheet[S_PLUS_USED] += 1
+        spent += 1
         taken |= 1 << moves[i, 0]
         apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
                    slot + 2, scratch)
         slot += 70
+    return spent
 
 
 @njit(cache=True)
@@ -161,13 +191,12 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
 @njit(cache=True)
 def solo_passive(sheet, faces, where, pol, stream, moves, scratch, last_turn, rules):
     """The solo passive turn (section 6): roll all six, the three lowest go to the platter
-    (ties at random), use one of them, then +1 actions."""
+    (ties at random, or in colour order white to purple with ``RULE_SOLO_TIES_BY_COLOUR``),
+    use one of them, then +1 actions."""
     where[:] = POOL
     _roll(faces, where, stream, 0)
-    order = np.argsort(faces * 16 + (np.arange(N_DICE) * 7 + np.int64(
-        uniform(stream, 7) * 6)) % N_DICE, kind="mergesort")
-    for k in range(N_DICE):
-        where[order[k]] = PLATTER if k < 3 else FIELD
+    shift = 0 if rules[RULE_SOLO_TIES_BY_COLOUR] else np.int64(uniform(stream, 7) * 6)
+    solo_platter(faces, where, shift)
     passive_pick(sheet, faces, where, pol, stream, 8, moves, scratch, last_turn, rules)
 
 
@@ -201,8 +230,8 @@ def apply_bonus_chain(sheet, code, pol, stream, slot, scratch):
     n = 1
     k = 0
     while n > 0:
+        c = pop_pending(sheet, pending, n)
         n -= 1
-        c = pending[n]
         target = _pick_bonus_target(sheet, c, pol, stream, slot + k, scratch)
         n = resolve_bonus(sheet, c, target, pending, n)
         k += 1
@@ -210,7 +239,7 @@ def apply_bonus_chain(sheet, code, pol, stream, slot, scratch):
 
 @njit(cache=True)
 def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, first_pick,
-                scratch, moves):
+                scratch, moves, log):
     """Play a solo game on from round ``rnd`` (0-based): the rest of the active turn from
     ``first_pick`` (3 = the active turn is over; 4 = the passive turn is over too), the
     passive turn, then the remaining rounds. Returns the final score."""
@@ -223,7 +252,7 @@ def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, fi
         start = first_pick if r == rnd else 0
         if start <= 3:  # at 3 no pick is left: the pool goes to the platter, then +1s
             active_turn(sheet, faces, where, pol, turn_stream(key, game, base + 1), moves,
-                        scratch, game_rules, start)
+                        scratch, game_rules, log, start)
         if start < 4:
             solo_passive(sheet, faces, where, pol, turn_stream(key, game, base + 2), moves,
                          scratch, last, game_rules)
@@ -247,6 +276,7 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         w = where.copy()
         scratch = np.empty(WORK_LEN, np.int64)
         buffer = np.zeros((MAX_MOVES, 3), np.int64)
+        log = np.zeros(LOG_LEN, np.int64)
         stream = turn_stream(key, r, 4095)
         die = moves[i, 0]
         apply_move(s, f, die, moves[i, 1], moves[i, 2], pol, stream, 0, scratch)
@@ -255,22 +285,24 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         else:
             plus_ones(s, f, pol, stream, 100, buffer, scratch, rnd == rounds - 1)
         out[i, r] = finish_solo(key, r, pol, rnd, rounds, game_rules, s, f, w, phase + 1,
-                                scratch, buffer)
+                                scratch, buffer, log)
 
 
 @njit(cache=True)
-def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, faces, where):
+def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, faces, where,
+              logs):
     """One game of ``n = policy.shape[0]`` players (``policy``: float64[n, N_POL]) over
     ``rounds`` rounds (section 2: ``ROUNDS_BY_PLAYERS``) with the round-track bonuses
     the game-rules vector ``game_rules`` (int64[N_GAME_RULES]: the round-track bonuses of
     ``layout.ROUND_BONUS``, then the switches); 1 player plays the solo
     game (section 6), more the multiplayer game (sections 4-5). Fills ``sheets``
-    (int64[n, SHEET_LEN])."""
+    (int64[n, SHEET_LEN]) and adds the players' decisions to ``logs`` (int64[n, LOG_LEN])."""
     n = policy.shape[0]
     for p in range(n):
         sheets[p, :] = 0
         sheets[p, S_YELLOW] = YELLOW_PREPRINTED
         sheets[p, S_ROUNDS] = rounds
+        sheets[p, S_FLAGS] = game_rules[RULE_SHEET_FLAGS]
     for rnd in range(rounds):
         base = rnd * (n + 1) * (n + 1)
         for p in range(n):
@@ -281,7 +313,7 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
             last = rnd == rounds - 1 and a == n - 1
             turn = base + (a + 1) * (n + 1)
             active_turn(sheets[a], faces, where, policy[a], turn_stream(key, game, turn),
-                        moves, scratch, game_rules)
+                        moves, scratch, game_rules, logs[a])
             if n == 1:
                 solo_passive(sheets[0], faces, where, policy[0],
                              turn_stream(key, game, turn + 1), moves, scratch, last,
@@ -298,10 +330,11 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
 
 
 @njit(cache=True)
-def award_wins(totals, best_area, wins):
-    """Split ``WIN_UNITS``: highest total, then highest single area, then shared."""
+def award_wins(totals, best_area, wins, shared_ties):
+    """Split ``WIN_UNITS``: highest total, then highest single area (unless
+    ``shared_ties``), then shared."""
     n = totals.shape[0]
-    key = totals * 1000 + best_area
+    key = totals * 1000 + best_area * (0 if shared_ties else 1)
     top = key.max()
     tied = 0
     for p in range(n):
@@ -321,6 +354,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
     moves = np.zeros((MAX_MOVES, 3), np.int64)
     faces = np.zeros(N_DICE, np.int64)
     where = np.zeros(N_DICE, np.int64)
+    logs = np.zeros((n, LOG_LEN), np.int64)
     seated = np.empty_like(lineup)
     slot_of = np.empty(n, np.int64)
     totals = np.empty(n, np.int64)
@@ -329,12 +363,14 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
     scores = np.empty(N_AREAS, np.int64)
     for g in range(n_games):
         seat_lineup(lineup, g, rotate, seated, slot_of)
-        play_game(key, g, seated, rounds, game_rules, sheets, scratch, moves, faces, where)
+        logs[:] = 0
+        play_game(key, g, seated, rounds, game_rules, sheets, scratch, moves, faces, where,
+                  logs)
         for p in range(n):
             totals[p] = total_score(sheets[p])
             area_scores(sheets[p], scores)
             best_area[p] = scores.max()
-        award_wins(totals, best_area, wins)
+        award_wins(totals, best_area, wins, game_rules[RULE_TIES_SHARED])
         for p in range(n):
             row = out[slot_of[p], p]
             area_scores(sheets[p], scores)
@@ -350,6 +386,8 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
             for k in range(N_BONUS_KINDS):
                 row[COL_BONUSES + k] += sheets[p, S_BONUSES + k]
                 row[COL_BONUSES_SQ + k] += sheets[p, S_BONUSES + k] ** 2
+            for k in range(LOG_LEN):
+                row[COL_LOG + k] += logs[p, k]
             row[COL_HIST + min(totals[p], HIST_BINS - 1)] += 1
 
 
@@ -371,7 +409,8 @@ N_PAIRED = 3
 def paired_block(key, n_games, out, lineups, rounds, game_rules):
     """Play every game of block ``key`` under each of V variants on the same random
     numbers: ``lineups`` float64[V, n, N_POL], ``rounds`` int64[V], ``game_rules``
-    int64[V, 6]; ``out`` int64[V + 1, V, N_PAIRED] (``kernels.accumulate.add_products``)."""
+    int64[V, N_GAME_RULES]; ``out`` int64[V + 1, V, N_PAIRED]
+    (``kernels.accumulate.add_products``)."""
     n_var, n = lineups.shape[0], lineups.shape[1]
     sheets = np.empty((n, SHEET_LEN), np.int64)
     scratch = np.empty(WORK_LEN, np.int64)
@@ -383,17 +422,18 @@ def paired_block(key, n_games, out, lineups, rounds, game_rules):
     wins = np.empty(n, np.int64)
     scores = np.empty(N_AREAS, np.int64)
     x = np.empty((n_var, N_PAIRED), np.int64)
+    logs = np.zeros((n, LOG_LEN), np.int64)  # not reported by the paired loop
     for g in range(n_games):
         for v in range(n_var):
             play_game(key, g, lineups[v], rounds[v], game_rules[v], sheets, scratch, moves,
-                      faces, where)
+                      faces, where, logs)
             foxes = 0
             for p in range(n):
                 totals[p] = total_score(sheets[p])
                 area_scores(sheets[p], scores)
                 best_area[p] = scores.max()
                 foxes += sheets[p, S_FOXES]
-            award_wins(totals, best_area, wins)
+            award_wins(totals, best_area, wins, game_rules[v, RULE_TIES_SHARED])
             x[v, PAIRED_SCORE_SUM] = totals.sum()
             x[v, PAIRED_FIRST_SEAT_WIN] = wins[0]
             x[v, PAIRED_FOXES] = foxes

@@ -1,7 +1,9 @@
 """That's Pretty Clever policies: how a sheet is valued (greedy: its score; heuristic:
-tuned estimates on top), where free marks go, which move to make and when to re-roll.
+its score plus fitted estimates of what is still to come), where free marks go, which move
+to make (the heuristic looks one roll ahead) and when to re-roll or spend a +1.
 
-A policy is a float64 row: its ``KIND`` then the heuristic's weights ``W_*``.
+A policy is a float64 row (float64[N_POL]): its ``KIND``, the heuristic's knobs ``W_*``,
+then its value weights.
 """
 
 import numpy as np
@@ -11,47 +13,38 @@ from kernels.rng import uniform
 from kernels.thats_pretty_clever.layout import (
     CROSS_BLUE,
     N_DICE,
-    S_BLUE,
-    S_FOXES,
-    S_GREEN,
-    S_ORANGE,
-    S_PLUS_GOT,
-    S_PLUS_USED,
-    S_PURPLE,
-    S_PURPLE_VALUES,
     S_REROLL_GOT,
     S_REROLL_USED,
-    S_ROUND,
-    S_ROUNDS,
-    S_YELLOW,
     SHEET_LEN,
-    TRACK,
-    YELLOW_COL_POINTS,
 )
-from kernels.thats_pretty_clever.moves import POOL, _die_value, legal_moves
+from kernels.thats_pretty_clever.moves import (
+    MAX_MOVES,
+    POOL,
+    _die_value,
+    _pool_mask,
+    legal_moves,
+    to_field,
+)
 from kernels.thats_pretty_clever.rules import (
     MAX_PENDING,
     bonus_choices,
     enter,
+    pop_pending,
     resolve_bonus,
-    score_parts,
     total_score,
 )
+from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS, feature_value
 
 RANDOM, GREEDY, HEURISTIC = 0, 1, 2
 POLICY_NAMES = ("random", "greedy", "heuristic")
 KIND = 0
-W_YELLOW_2, W_YELLOW_3 = 1, 2  # share of a column's points when 2 / 3 of its cells are marked
-W_BLUE, W_GREEN = 3, 4  # per mark
-W_ORANGE_FREE = 5  # per orange slot still free
-W_PURPLE, W_PURPLE_ROOM = 6, 7  # per mark; per step of room above the last purple value
-W_REROLL, W_PLUS = 8, 9  # per action still available
-W_FOX, W_MIN_AREA = 10, 11
-W_PLATTER = 12  # per die an active pick sends to the platter
-W_REROLL_BELOW = 13  # re-roll when the best pick gains less than this
-W_PLUS_ABOVE = 14  # spend a +1 when it gains more than this (any gain on the last turn)
-W_LATE = 15  # how much the estimates shrink from the first round to the last
-N_POL = 16
+W_PLATTER = 1  # per die an active pick sends to the platter while a later pick could use it
+W_REROLL_BELOW = 2  # re-roll when the best pick gains less than this
+W_PLUS_ABOVE = 3  # spend a +1 when it gains more than this (any gain on the last turn)
+W_SAMPLES = 4  # active picks: sampled re-rolls of the dice left in play (0 = one-step)
+W_BRANCH = 5  # active picks: how many of the best one-step moves the lookahead compares
+W_VALUE = 6  # the value weights (float64[N_VALUE_WEIGHTS], ``value.feature_value``)
+N_POL = W_VALUE + N_VALUE_WEIGHTS
 NO_DICE = np.zeros(0, np.int64)  # ``where`` for picks that send no dice to the platter
 # the work buffer (int64[WORK_LEN]) the decision functions use instead of allocating:
 # a trial sheet for free marks, a trial sheet for moves, and two pending-bonus stacks
@@ -59,41 +52,26 @@ _BONUS_TRIAL = 0
 _MOVE_TRIAL = SHEET_LEN
 _MOVE_PENDING = 2 * SHEET_LEN
 _BONUS_PENDING = 2 * SHEET_LEN + MAX_PENDING
-WORK_LEN = 2 * SHEET_LEN + 2 * MAX_PENDING
+# ... then, for the lookahead over the next roll: the sheet after a candidate pick, the dice
+# after it, a move buffer for the next roll and the one-step values of the candidates
+_LOOK_SHEET = 2 * SHEET_LEN + 2 * MAX_PENDING
+_LOOK_FACES = _LOOK_SHEET + SHEET_LEN
+_LOOK_WHERE = _LOOK_FACES + N_DICE
+_LOOK_MOVES = _LOOK_WHERE + N_DICE
+_LOOK_RANK = _LOOK_MOVES + 3 * MAX_MOVES
+WORK_LEN = _LOOK_RANK + MAX_MOVES
+LOOK_SLOT = 1 << 20  # random slots of the sampled re-rolls, far from the play loop's
 
 
 @njit(cache=True)
 def sheet_value(sheet, pol):
     """How good a sheet is for a policy: greedy counts the score; the heuristic adds its
-    weighted estimates of what the marks, free slots and actions will still bring."""
+    estimate of the points still to come (``value.feature_value``)."""
     score = total_score(sheet)
     if pol[KIND] != HEURISTIC:
         return float(score)
-    v = 0.0
-    for c in range(4):
-        k = 0
-        for r in range(4):
-            k += (sheet[S_YELLOW] >> (4 * r + c)) & 1
-        if k == 2:
-            v += pol[W_YELLOW_2] * YELLOW_COL_POINTS[c]
-        elif k == 3:
-            v += pol[W_YELLOW_3] * YELLOW_COL_POINTS[c]
-    blue = 0
-    for b in range(11):
-        blue += (sheet[S_BLUE] >> b) & 1
-    v += pol[W_BLUE] * blue + pol[W_GREEN] * sheet[S_GREEN]
-    v += pol[W_ORANGE_FREE] * (TRACK - sheet[S_ORANGE])
-    n = sheet[S_PURPLE]
-    v += pol[W_PURPLE] * n
-    if n < TRACK:
-        last = sheet[S_PURPLE_VALUES + n - 1] if n > 0 else 0
-        v += pol[W_PURPLE_ROOM] * (6 - last if last < 6 else 6)
-    v += pol[W_REROLL] * (sheet[S_REROLL_GOT] - sheet[S_REROLL_USED])
-    v += pol[W_PLUS] * (sheet[S_PLUS_GOT] - sheet[S_PLUS_USED])
-    _, lowest = score_parts(sheet)
-    v += pol[W_FOX] * sheet[S_FOXES] + pol[W_MIN_AREA] * lowest
-    played = sheet[S_ROUND] / max(sheet[S_ROUNDS], 1)
-    return score + v * max(1.0 - pol[W_LATE] * played, 0.0)
+    weights = pol[W_VALUE:]
+    return score + feature_value(sheet, weights, weights[:0])  # [:0]: record no features
 
 
 @njit(cache=True)
@@ -138,8 +116,8 @@ def apply_move(sheet, faces, die, area, cell, pol, stream, slot, scratch):
     n = enter(sheet, area, _die_value(faces, die, area), cell, pending, 0)
     k = 0
     while n > 0:
+        code = pop_pending(sheet, pending, n)
         n -= 1
-        code = pending[n]
         target = _pick_bonus_target(sheet, code, pol, stream, slot + 32 + k, scratch)
         n = resolve_bonus(sheet, code, target, pending, n)
         k += 1
@@ -185,3 +163,83 @@ def _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where
         return n == 0
     _, after = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where)
     return after - sheet_value(sheet, pol) < pol[W_REROLL_BELOW]
+
+
+@njit(cache=True)
+def _platter_cost(faces, where, die):
+    """How many dice in play a pick of ``die`` sends to the platter."""
+    k = 0
+    for d in range(N_DICE):
+        if where[d] == POOL and faces[d] < faces[die]:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _next_roll_value(sheet, faces, where, picks_left, pol, stream, scratch):
+    """The heuristic's mean value of the best next pick over ``W_SAMPLES`` sampled rolls of
+    the dice in play (``sheet``, ``faces``, ``where``: after a candidate pick, in the work
+    buffer; ``faces`` is overwritten). The samples depend only on ``picks_left``, so every
+    candidate pick meets the same rolls (common random numbers)."""
+    pool = _pool_mask(where)
+    if pool == 0:
+        return sheet_value(sheet, pol)  # the turn has no more picks
+    moves = scratch[_LOOK_MOVES:_LOOK_MOVES + 3 * MAX_MOVES].reshape((MAX_MOVES, 3))
+    samples = np.int64(pol[W_SAMPLES])
+    after_leaf = picks_left > 2  # the sampled pick is not the turn's last one
+    total = 0.0
+    for k in range(samples):
+        for d in range(N_DICE):
+            if where[d] == POOL:
+                u = uniform(stream, LOOK_SLOT + picks_left * 4096 + k * N_DICE + d)
+                faces[d] = np.int64(u * 6.0) + 1
+        n = legal_moves(sheet, faces, pool, moves)
+        if n == 0:
+            total += sheet_value(sheet, pol)  # a forfeited roll
+            continue
+        i, value = choose_move(sheet, faces, moves, n, pol, stream, LOOK_SLOT, scratch,
+                               where if after_leaf else NO_DICE)
+        if after_leaf:
+            value -= pol[W_PLATTER] * _platter_cost(faces, where, moves[i, 0])
+        total += value
+    return total / samples
+
+
+@njit(cache=True)
+def choose_pick(sheet, faces, where, picks_left, moves, n, pol, stream, slot, scratch):
+    """``(index, one-step value after)`` of an active pick with ``picks_left`` picks left
+    in the turn (this one included). One-step policies use ``choose_move``, counting dice
+    sent to the platter only while a later pick could still use them. The heuristic with
+    ``W_SAMPLES`` > 0 compares its ``W_BRANCH`` best one-step moves by the mean value of the
+    best next pick over sampled rolls of the dice each leaves in play."""
+    where_cost = where if picks_left > 1 else NO_DICE
+    samples = np.int64(pol[W_SAMPLES]) if pol[KIND] == HEURISTIC else 0
+    if samples <= 0 or picks_left <= 1 or n <= 1:
+        return choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where_cost)
+    trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
+    ranked = scratch[_LOOK_RANK:_LOOK_RANK + MAX_MOVES].view(np.float64)
+    for i in range(n):  # one-step values (with the platter estimate) to shortlist moves
+        trial[:] = sheet
+        die = moves[i, 0]
+        apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
+        ranked[i] = sheet_value(trial, pol) - 1e-3 * faces[die] \
+            - pol[W_PLATTER] * _platter_cost(faces, where, die)
+    look = scratch[_LOOK_SHEET:_LOOK_SHEET + SHEET_LEN]
+    look_faces = scratch[_LOOK_FACES:_LOOK_FACES + N_DICE]
+    look_where = scratch[_LOOK_WHERE:_LOOK_WHERE + N_DICE]
+    best, best_q, best_value = -1, -np.inf, -np.inf
+    for _ in range(min(np.int64(pol[W_BRANCH]), n)):
+        i = np.argmax(ranked[:n])
+        ranked[i] = -np.inf
+        look[:] = sheet
+        die = moves[i, 0]
+        apply_move(look, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
+        value = sheet_value(look, pol)
+        look_faces[:] = faces
+        look_where[:] = where
+        to_field(look_faces, look_where, die)
+        q = _next_roll_value(look, look_faces, look_where, picks_left, pol, stream,
+                             scratch) - 1e-3 * faces[die]
+        if q > best_q:
+            best, best_q, best_value = i, q, value
+    return best, best_value

@@ -10,7 +10,12 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import UserError
-from analyzer.games.thats_pretty_clever.model import game_rules, parse_policy, rounds_for
+from analyzer.games.thats_pretty_clever.model import (
+    game_rules,
+    parse_policy,
+    rounds_for,
+    sheet_flags,
+)
 from analyzer.output import Result
 from analyzer.stats import ci95, mean_se
 from kernels.thats_pretty_clever import layout as L
@@ -59,6 +64,8 @@ def advise(values, sheet: np.ndarray, roll: str, phase: str, rnd: int, policy: s
         raise UserError(f"bad round {rnd}: expected 1 to {rounds}")
     if rollouts < 1:
         raise UserError(f"bad rollout count {rollouts}: expected at least 1")
+    sheet = sheet.copy()
+    sheet[L.S_FLAGS] = sheet_flags(values)
     pool = parse_dice(roll, "roll")
     on_fields, on_platter = parse_dice(fields, "fields"), parse_dice(platter, "platter")
     faces = np.zeros(L.N_DICE, np.int64)

@@ -13,13 +13,19 @@ from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.thats_pretty_clever import play
 from kernels.thats_pretty_clever.layout import (
+    FLAG_EARLIEST_FIRST,
+    FLAG_KEEP_OVERFLOW,
     N_GAME_RULES,
     ROUND_BONUS,
     ROUNDS_BY_PLAYERS,
     RULE_FORFEIT_TO_PLATTER,
     RULE_PASSIVE_DECLINE,
+    RULE_SHEET_FLAGS,
+    RULE_SOLO_TIES_BY_COLOUR,
+    RULE_TIES_SHARED,
     RULE_WASTED_PICK,
 )
+from kernels.thats_pretty_clever.value import N_FEATURES, VALUE_STAGES
 
 PARAMS = (
     Param("players", "int", 1, "players in a game (1 = solo)", low=1, high=4),
@@ -38,50 +44,78 @@ PARAMS = (
           choices=("stay", "platter")),
     Param("passive_may_decline", "bool", True, "UNCONFIRMED (section 14.3): a passive player "
           "may decline to pick; only the random policy uses it", assumed=True),
+    Param("bonus_order", "choice", "latest_first", "UNCONFIRMED (sections 11, 14.4): bonuses "
+          "fired by one mark resolve depth-first, the latest triggered first (free marks "
+          "placed by the policy), or earliest_first (a queue)", assumed=True,
+          choices=("latest_first", "earliest_first")),
+    Param("action_overflow", "choice", "lost", "UNCONFIRMED (section 14.5): a re-roll or +1 "
+          "unlocked with all 7 circles circled is lost, or kept", assumed=True,
+          choices=("lost", "kept")),
+    Param("solo_ties", "choice", "random", "UNCONFIRMED (section 14.6): ties for the solo "
+          "passive turn's three lowest dice are broken at random, or in colour order (white, "
+          "yellow, blue, green, orange, purple)", assumed=True,
+          choices=("random", "colour_order")),
+    Param("ties", "choice", "best_area", "tied totals (section 12): the best single area "
+          "wins, then the win is shared; or shared at once", choices=("best_area", "shared")),
 )
 
 POLICY_HELP = {
     "random": "a uniformly random legal choice everywhere",
     "greedy": "the choice with the best score right after it (bonuses placed the same way)",
-    "heuristic": "the best weighted estimate of the sheet's worth (weights tuned by "
-                 "scripts/tune_tpc.py, stored in heuristic_weights.json)",
+    "heuristic": "the best fitted estimate of the final score (score so far plus a linear "
+                 "value of the sheet's features, fitted to simulated games by "
+                 "scripts/train_tpc.py), looking one roll ahead at active picks",
+    "heuristic:N": "the heuristic with N sampled rolls in its lookahead (heuristic:0 = no "
+                   "lookahead, about 5 times faster)",
 }
 WEIGHTS_FILE = Path(__file__).with_name("heuristic_weights.json")
-WEIGHT_NAMES = ("yellow_2", "yellow_3", "blue", "green", "orange_free", "purple",
-                "purple_room", "reroll", "plus_one", "fox", "min_area", "platter",
-                "reroll_below", "plus_above", "late")
+KNOBS = {"platter": play.W_PLATTER, "reroll_below": play.W_REROLL_BELOW,
+         "plus_above": play.W_PLUS_ABOVE, "samples": play.W_SAMPLES, "branch": play.W_BRANCH}
 
 # rulings on the rules page's UNCONFIRMED points that the engine implements (section 14)
 RULINGS = (
-    "simultaneous bonuses: resolved depth-first, the latest triggered first; free marks are "
-    "placed by the policy",
-    "action-track overflow: an 8th re-roll or +1 unlock is lost",
-    "solo passive turn: ties for the three lowest dice are broken at random",
     "+1 actions: each die at most once per turn",
+    "a pending bonus whose area is full is lost (section 11)",
 )
 
 
-def heuristic_weights() -> np.ndarray:
-    """The tuned heuristic weights (float64[len(WEIGHT_NAMES)])."""
-    data = json.loads(WEIGHTS_FILE.read_text())
-    return np.array([float(data["weights"].get(n, 0.0)) for n in WEIGHT_NAMES])
+def heuristic_row(path: Path = WEIGHTS_FILE) -> np.ndarray:
+    """The heuristic's kernel row (float64[N_POL]): its knobs and fitted value weights as
+    stored by ``scripts/train_tpc.py``."""
+    data = json.loads(path.read_text())
+    row = policy_row(play.HEURISTIC)
+    for name, value in data["knobs"].items():
+        row[KNOBS[name]] = float(value)
+    weights = np.asarray(data["value_weights"], dtype=np.float64)
+    if weights.shape != (VALUE_STAGES, N_FEATURES):
+        raise ValueError(f"{path}: value_weights must be {VALUE_STAGES} x {N_FEATURES}")
+    row[play.W_VALUE:] = weights.ravel()
+    return row
 
 
-def policy_row(kind: int, weights: np.ndarray | None = None) -> np.ndarray:
+def policy_row(kind: int) -> np.ndarray:
+    """A policy's kernel row (float64[N_POL]) with no weights set."""
     row = np.zeros(play.N_POL)
     row[play.KIND] = kind
-    if weights is not None:
-        row[1:] = weights
     return row
 
 
 def parse_policy(name: str) -> np.ndarray:
     """The kernel row of a policy name; a ``UserError`` listing the names otherwise."""
     text = name.strip().lower()
-    if text not in play.POLICY_NAMES:
+    base, _, samples = text.partition(":")
+    if base not in play.POLICY_NAMES or (samples and base != "heuristic"):
         raise UserError(f"unknown policy {name!r}; accepted: {', '.join(POLICY_HELP)}")
-    kind = play.POLICY_NAMES.index(text)
-    return policy_row(kind, heuristic_weights() if kind == play.HEURISTIC else None)
+    kind = play.POLICY_NAMES.index(base)
+    if kind != play.HEURISTIC:
+        return policy_row(kind)
+    row = heuristic_row()
+    if samples:
+        if not samples.isdigit() or int(samples) > 256:
+            raise UserError(f"bad lookahead {samples!r} in {name!r}: expected heuristic:N "
+                            "with N a whole number from 0 to 256")
+        row[play.W_SAMPLES] = int(samples)
+    return row
 
 
 def rounds_for(values: dict[str, Any]) -> int:
@@ -99,4 +133,13 @@ def game_rules(values: dict[str, Any]) -> np.ndarray:
     out[RULE_WASTED_PICK] = values["wasted_pick"]
     out[RULE_FORFEIT_TO_PLATTER] = values["forfeited_dice"] == "platter"
     out[RULE_PASSIVE_DECLINE] = values["passive_may_decline"]
+    out[RULE_TIES_SHARED] = values["ties"] == "shared"
+    out[RULE_SOLO_TIES_BY_COLOUR] = values["solo_ties"] == "colour_order"
+    out[RULE_SHEET_FLAGS] = sheet_flags(values)
     return out
+
+
+def sheet_flags(values: dict[str, Any]) -> int:
+    """The ``S_FLAGS`` bits a sheet carries for the rulings its own rules follow."""
+    return (FLAG_EARLIEST_FIRST * (values["bonus_order"] == "earliest_first")
+            + FLAG_KEEP_OVERFLOW * (values["action_overflow"] == "kept"))

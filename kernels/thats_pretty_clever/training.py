@@ -1,0 +1,81 @@
+"""Training samples for the heuristic's value weights: solo games played by a policy, with
+the sheet's features, score and stage recorded after every turn and the game's final score.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from kernels.rng import turn_stream
+from kernels.thats_pretty_clever.layout import (
+    N_DICE,
+    RULE_SHEET_FLAGS,
+    S_FLAGS,
+    S_ROUND,
+    S_ROUNDS,
+    S_YELLOW,
+    SHEET_LEN,
+    YELLOW_PREPRINTED,
+)
+from kernels.thats_pretty_clever.play import (
+    LOG_LEN,
+    MAX_MOVES,
+    WORK_LEN,
+    active_turn,
+    round_bonus,
+    solo_passive,
+)
+from kernels.thats_pretty_clever.rules import total_score
+from kernels.thats_pretty_clever.value import NO_FEATURES, feature_value, value_stage
+
+
+@njit(cache=True)
+def _record(sheet, features, score, stage, row):
+    features[row, :] = 0.0
+    feature_value(sheet, NO_FEATURES, features[row])
+    score[row] = total_score(sheet)
+    stage[row] = value_stage(sheet)
+
+
+@njit(cache=True)
+def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, stage, final):
+    """Play ``n_games`` solo games with policy ``pol`` (float64[N_POL]); per game
+    ``2 * rounds`` rows (after each active and each passive turn) of ``features``
+    (float64[rows, N_FEATURES]), ``score``, ``stage`` (int64[rows]) and the game's ``final``
+    score (int64[rows])."""
+    sheet = np.empty(SHEET_LEN, np.int64)
+    scratch = np.empty(WORK_LEN, np.int64)
+    moves = np.zeros((MAX_MOVES, 3), np.int64)
+    faces = np.zeros(N_DICE, np.int64)
+    where = np.zeros(N_DICE, np.int64)
+    log = np.zeros(LOG_LEN, np.int64)
+    per_game = 2 * rounds
+    for g in range(n_games):
+        sheet[:] = 0
+        sheet[S_YELLOW] = YELLOW_PREPRINTED
+        sheet[S_ROUNDS] = rounds
+        sheet[S_FLAGS] = game_rules[RULE_SHEET_FLAGS]
+        row = g * per_game
+        for r in range(rounds):
+            base = 4 * r
+            sheet[S_ROUND] = r
+            round_bonus(sheet, r, game_rules, pol, turn_stream(key, g, base), scratch)
+            active_turn(sheet, faces, where, pol, turn_stream(key, g, base + 1), moves,
+                        scratch, game_rules, log)
+            _record(sheet, features, score, stage, row + 2 * r)
+            solo_passive(sheet, faces, where, pol, turn_stream(key, g, base + 2), moves,
+                         scratch, r == rounds - 1, game_rules)
+            _record(sheet, features, score, stage, row + 2 * r + 1)
+        final[row:row + per_game] = total_score(sheet)
+
+
+@njit(cache=True, parallel=True)
+def run_sample_blocks(keys, block_games, pol, rounds, game_rules, features, score, stage,
+                      final):
+    """``solo_samples_block`` for every block key (uint64[b]) in parallel; block ``i``
+    fills rows from ``i * block_games * 2 * rounds``."""
+    rows = block_games * 2 * rounds
+    for b in prange(keys.shape[0]):
+        lo = b * rows
+        solo_samples_block(keys[b], block_games, pol, rounds, game_rules,
+                           features[lo:lo + rows], score[lo:lo + rows],
+                           stage[lo:lo + rows], final[lo:lo + rows])
