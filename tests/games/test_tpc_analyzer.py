@@ -186,3 +186,24 @@ def test_bad_input_is_one_line_exit_2(args, needle):
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], lines
+
+
+def test_coach_round_4_choice_is_the_players(values):
+    """3: in round 4 the coach lists the black X / black 6 options, ranked, and applies the
+    one the player picks (here the second)."""
+    from analyzer.games.thats_pretty_clever.coach import Coach
+
+    out = []
+    coach = Coach(values, "greedy", 10, 1, L.new_sheet(), iter(["2"]).__next__, out.append)
+    assert coach.round_choice(4)
+    text = "".join(out)
+    listed = re.findall(r"  (\d)\. black (X|6) in (\w+): ([\d.]+)", text)
+    assert len(listed) == 5 and [int(x[0]) for x in listed] == [1, 2, 3, 4, 5]
+    estimates = [float(x[3]) for x in listed]
+    assert estimates == sorted(estimates, reverse=True)
+    kind, area = listed[1][1], listed[1][2]
+    changed = {"yellow": bin(int(coach.sheet[L.S_YELLOW])).count("1") == 5,
+               "blue": coach.sheet[L.S_BLUE] != 0, "green": coach.sheet[L.S_GREEN] == 1,
+               "orange": coach.sheet[L.S_ORANGE_VALUES] == 6,
+               "purple": coach.sheet[L.S_PURPLE_VALUES] == 6}
+    assert changed[area] and sum(changed.values()) == 1, (kind, area, text)

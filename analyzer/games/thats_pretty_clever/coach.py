@@ -10,7 +10,12 @@ import numpy as np
 
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.advise import advise, parse_dice
-from analyzer.games.thats_pretty_clever.model import game_rules, parse_policy, rounds_for
+from analyzer.games.thats_pretty_clever.model import (
+    game_rules,
+    parse_policy,
+    rounds_for,
+    sheet_flags,
+)
 from kernels.rng import turn_stream
 from kernels.thats_pretty_clever import layout as L
 from kernels.thats_pretty_clever import play
@@ -34,6 +39,7 @@ class Coach:
                  read: Callable[[], str | None], write: Callable[[str], None]):
         self.values, self.policy, self.rollouts, self.seed = values, policy, rollouts, seed
         self.sheet, self.read, self.write = sheet, read, write
+        self.sheet[L.S_FLAGS] = sheet_flags(values)
         self.pol = parse_policy(policy)
         self.rounds = rounds_for({**values, "players": 1})
 
@@ -96,9 +102,14 @@ class Coach:
         for rnd in range(1, self.rounds + 1):
             self.sheet[L.S_ROUND] = rnd - 1
             self.sheet[L.S_ROUNDS] = self.rounds
-            scratch = np.empty(play.WORK_LEN, np.int64)
-            play.round_bonus(self.sheet, rnd - 1, game_rules(self.values), self.pol,
-                             turn_stream(np.uint64(self.seed), rnd, 1), scratch)
+            rules = game_rules(self.values)
+            if rules[rnd - 1] < 0:  # the round-4 choice (section 3): the player takes it
+                if not self.round_choice(rnd):
+                    return self.finish()
+            else:
+                play.round_bonus(self.sheet, rnd - 1, rules, self.pol,
+                                 turn_stream(np.uint64(self.seed), rnd, 1),
+                                 np.empty(play.WORK_LEN, np.int64))
             self.write(f"round {rnd} begins: {summary(self.sheet)}\n")
             fields, platter = "", ""
             for k in (1, 2, 3):
@@ -112,6 +123,35 @@ class Coach:
             if self.pick(rnd, "passive", "", "") is None:
                 return self.finish()
         return self.finish()
+
+    def round_choice(self, rnd: int) -> bool:
+        """Section 3: offer the black X / black 6 options ranked by the policy's estimate
+        of the final score after each (free marks placed as the policy would); apply the
+        player's pick. False at end of input."""
+        scratch = np.empty(play.WORK_LEN, np.int64)
+        stream = turn_stream(np.uint64(self.seed), rnd, 1)
+        options = []
+        for code in L.ROUND4_OPTIONS:
+            trial = self.sheet.copy()
+            play.apply_bonus_chain(trial, code, self.pol, stream, 2, scratch)
+            options.append((float(play.sheet_value(trial, self.pol)), int(code), trial))
+        options.sort(key=lambda o: -o[0])
+        self.write(f"round {rnd}: choose the black X or the black 6 (estimated final score "
+                   f"with the {self.policy} policy):\n")
+        for i, (value, code, _) in enumerate(options, start=1):
+            what = "black 6 in" if code // 8 in (L.WRITE_ORANGE, L.WRITE_PURPLE) else \
+                "black X in"
+            area = L.BONUS_NAMES[code // 8].split()[0]
+            self.write(f"  {i}. {what} {area}: {value:.1f}\n")
+        while True:
+            answer = self.ask("your choice number (Enter = 1)> ")
+            if answer is None or answer.lower() in ("done", "quit", "q"):
+                return False
+            k = 1 if not answer else int(answer) if answer.isdigit() else 0
+            if 1 <= k <= len(options):
+                self.sheet[:] = options[k - 1][2]
+                return True
+            self.write(f"  please answer 1 to {len(options)}\n")
 
     @staticmethod
     def _after_pick(chosen: str, roll: str, fields: str, platter: str) -> tuple[str, str]:

@@ -78,12 +78,19 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
               Table("tpc_bonuses", "Bonuses per solo game, heuristic", bonuses),
               Table("tpc_ratings", "Rulebook solo ratings, heuristic", ratings),
               Table("tpc_round_bonus_value", "Value of the round-track bonuses", round_value),
-              Table("tpc_seat_win_rates", "Win rate by seat", seat_table)]
+              Table("tpc_seat_win_rates", "Win rate by seat", seat_table),
+              Table("tpc_first_picks", "First pick of an active turn by area and face, "
+                    "heuristic solo (share of first picks)",
+                    runs["heuristic"].tables["first_picks"]),
+              Table("tpc_picks", "Picks, dice sent to the platter and re-rolls by pick, "
+                    "heuristic solo", runs["heuristic"].tables["picks"])]
     notes = runs["heuristic"].notes + [
         f"simulations: seed {seed}, {games:,} solo games per policy, {games // 2:,} paired "
         f"games per round-bonus variant, {games // 4:,} games per player count",
-        "the heuristic is a one-step policy with tuned weights; published bots on the same "
-        "rules reach 183.8 (tuned expectimax) and 250+ (learned value functions)"]
+        "the heuristic values a sheet by its score plus a linear estimate of the points "
+        "still to come (fitted to simulated games by scripts/train_tpc.py) and looks one "
+        "roll ahead at active picks; published bots on the same rules reach 183.8 (tuned "
+        "expectimax) and 250+ (neural value functions)"]
     intro = ("That's Pretty Clever is played in full by the engine (rounds, platter, passive "
              "picks, actions, every bonus and chain, foxes); the numbers come from the "
              "random, greedy and tuned heuristic policies.")
@@ -112,14 +119,36 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
             f"({-row['diff_ci95_high']:.1f} to {-row['diff_ci95_low']:.1f})"
             for _, row in lost.iterrows()] + [
             "  (paired simulation: the same games with and without it)"]),
-        Block("Habits of the tuned bot", [
-            "Take the pick that adds most to the sheet, counting what",
-            "open columns, free slots and actions will still bring.",
-            "Among similar picks, take a low die: fewer dice go to the platter.",
-            "Keep +1s for the end of a turn when they add points.",
-        ]),
+        Block("What to take first", first_pick_lines(run.tables["first_picks"])),
+        Block("The platter and re-rolls", platter_lines(run.tables["picks"])),
     ]
     return CheatSheet("That's Pretty Clever strategy card",
-                      "Rules of thumb from dicelab's tuned heuristic bot (solo simulations).",
-                      blocks, "Simulated with scripts/tune_tpc.py's weights; a stronger "
+                      "Rules of thumb from dicelab's heuristic bot (4,000 solo games).",
+                      blocks, "Simulated with the weights of scripts/train_tpc.py; a stronger "
                       "policy may change these numbers.")
+
+
+def first_pick_lines(first_picks: pd.DataFrame) -> list[str]:
+    """The areas the bot's first picks go to, with their most common faces."""
+    by_area = first_picks.groupby("area", sort=False)["share"].sum().sort_values(
+        ascending=False)
+    lines = ["Share of the bot's first picks by area:"]
+    for area, share in by_area.items():
+        faces = first_picks[first_picks.area == area].nlargest(2, "share")
+        lines.append(f"  {area}: {share:.0%} (mostly {faces.face.iloc[0]}s and "
+                     f"{faces.face.iloc[1]}s)")
+    return lines
+
+
+def platter_lines(picks: pd.DataFrame) -> list[str]:
+    """Dice sent to the platter and re-rolls spent, pick by pick."""
+    rows = picks.set_index("pick")
+    return [
+        "Dice a pick sends to the platter (the bot's average):",
+        "  " + ", ".join(f"pick {k}: {rows.loc[k, 'platter_per_pick']:.1f}" for k in (1, 2)),
+        "  (after pick 3 all dice left go there anyway)",
+        "Re-rolls spent per game, by the pick they precede:",
+        "  " + ", ".join(f"{k}: {rows.loc[k, 'rerolls_per_game']:.2f}" for k in (1, 2, 3)),
+        "Picks per game: " + ", ".join(f"{k}: {rows.loc[k, 'per_game']:.1f}"
+                                       for k in (1, 2, 3)) + " (of 6 each)",
+    ]

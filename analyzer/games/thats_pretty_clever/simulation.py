@@ -71,6 +71,26 @@ def rating_rows(name: str, row: np.ndarray) -> list[dict[str, Any]]:
     return rows
 
 
+def decision_rows(name: str, row: np.ndarray) -> tuple[list[dict], list[dict]]:
+    """The active turns' decision log of one row: first picks by area and face (share of
+    first picks), and per pick of a turn the picks, dice sent to the platter and re-rolls
+    per game."""
+    games = float(row[play.COL_GAMES])
+    log = row[play.COL_LOG:play.COL_LOG + play.LOG_LEN].astype(np.float64)
+    firsts = log[play.LOG_FIRST:play.LOG_FIRST + 6 * len(AREA_NAMES)].reshape(-1, 6)
+    total = max(firsts.sum(), 1.0)
+    first_rows = [{"policy": name, "area": area, "face": face + 1,
+                   "share": firsts[a, face] / total}
+                  for a, area in enumerate(AREA_NAMES) for face in range(6)]
+    pick_rows = []
+    for k in range(3):
+        picks = log[play.LOG_PICKS + k]
+        pick_rows.append({"policy": name, "pick": k + 1, "per_game": picks / games,
+                          "platter_per_pick": log[play.LOG_PLATTER + k] / max(picks, 1.0),
+                          "rerolls_per_game": log[play.LOG_REROLLS + k] / games})
+    return first_rows, pick_rows
+
+
 def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: int,
              threads: int | None = None, rotate: bool = True, precision: float | None = None,
              progress: bool = True) -> Result:
@@ -82,6 +102,7 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
     used = driver.set_threads(threads)
     acc, played = play_games(values, names, games, seed, rotate, precision, progress)
     policy_rows, area_rows, bonus_rows, ratings, dist = [], [], [], [], []
+    first_rows, pick_rows = [], []
     headline_policies = {}
     for name, row in seats.by_name(acc, names).items():
         s = seats.row_stats(row, COLUMNS, players)
@@ -105,20 +126,25 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
             bonus_rows.append({"policy": name, "bonus": label, "per_game": mean,
                                "ci95_low": ci[0], "ci95_high": ci[1]})
         ratings += rating_rows(name, row)
+        firsts, picks = decision_rows(name, row)
+        first_rows += firsts
+        pick_rows += picks
         dist += seats.score_distribution(row, COLUMNS, by="policy", name=name)
     seat_rows, seat_dist = seats.seat_rows(acc, COLUMNS, names, rotate)
     notes = ["engine rulings on the rules page's open points: " + "; ".join(RULINGS)]
     notes += seats.precision_note(precision, games, played, precision is None or
                                   seats.precise_enough(acc, names, COLUMNS, precision))
     if players > 1:
-        notes.append("ties go to the highest single area, then the win is shared")
+        notes.append("ties go to the highest single area, then the win is shared"
+                     if values["ties"] == "best_area" else "tied totals share the win")
     return Result(
         f"That's Pretty Clever games: {players} player{'s' if players > 1 else ''}, "
         f"{played} games",
         headline={"players": players, "games": played, "policies": headline_policies},
         tables={"policies": pd.DataFrame(policy_rows), "areas": pd.DataFrame(area_rows),
                 "bonuses": pd.DataFrame(bonus_rows), "ratings": pd.DataFrame(ratings),
-                "seats": pd.DataFrame(seat_rows),
+                "seats": pd.DataFrame(seat_rows), "first_picks": pd.DataFrame(first_rows),
+                "picks": pd.DataFrame(pick_rows),
                 "score_distribution": pd.DataFrame(dist + seat_dist)},
         meta=run_meta(values, seed, games=played, threads=used, rotate=rotate, lineup=names),
         notes=notes)
