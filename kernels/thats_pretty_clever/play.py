@@ -79,19 +79,22 @@ from kernels.thats_pretty_clever.rules import (
     total_score,
 )
 
-# the decision log of a player's active turns (int64[LOG_LEN], added up over turns)
+N_BONUS_KINDS = WRITE_PURPLE + 1
+# a player's game log (int64[LOG_LEN]): the decisions of the active turns, added up, and
+# the bonuses received by the end of each round
 LOG_FIRST = 0  # + 6 * area + face - 1: the first pick of a turn
 LOG_PICKS = LOG_FIRST + 6 * N_AREAS  # + pick (0-2): picks made
 LOG_PLATTER = LOG_PICKS + 3  # + pick: dice those picks sent to the platter
 LOG_REROLLS = LOG_PLATTER + 3  # + pick: re-rolls spent on the roll before that pick
 LOG_PLUS = LOG_REROLLS + 3  # +1 actions spent at the end of active turns
-LOG_LEN = LOG_PLUS + 1
+LOG_ROUNDS = 12  # rounds logged (the most a what-if allows)
+LOG_BONUS_ROUNDS = LOG_PLUS + 1  # + N_BONUS_KINDS * round + kind: received by round's end
+LOG_LEN = LOG_BONUS_ROUNDS + LOG_ROUNDS * N_BONUS_KINDS
 # game accumulator columns per (lineup slot, seat), then the score histogram
 COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_WIN_UNITS, COL_FOXES = range(5)
 COL_FOXES_SQ = 5
 COL_AREAS = 6  # + area: area score sums
 COL_AREAS_SQ = COL_AREAS + N_AREAS  # + area: sums of squares
-N_BONUS_KINDS = WRITE_PURPLE + 1
 COL_BONUSES = COL_AREAS_SQ + N_AREAS  # + bonus kind: bonuses received
 COL_BONUSES_SQ = COL_BONUSES + N_BONUS_KINDS
 COL_LOG = COL_BONUSES_SQ + N_BONUS_KINDS  # + LOG_*: the decision log, summed
@@ -327,6 +330,11 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
         if rnd == rounds - 1 and n > 1:
             plus_ones(sheets[n - 1], faces, policy[n - 1], turn_stream(key, game, base + 1),
                       0, moves, scratch, True)
+        if rnd < LOG_ROUNDS:
+            for p in range(n):
+                for k in range(N_BONUS_KINDS):
+                    logs[p, LOG_BONUS_ROUNDS + N_BONUS_KINDS * rnd + k] = \
+                        sheets[p, S_BONUSES + k]
 
 
 @njit(cache=True)

@@ -67,11 +67,11 @@ LOOK_SLOT = 1 << 20  # random slots of the sampled re-rolls, far from the play l
 def sheet_value(sheet, pol):
     """How good a sheet is for a policy: greedy counts the score; the heuristic adds its
     estimate of the points still to come (``value.feature_value``)."""
-    score = total_score(sheet)
     if pol[KIND] != HEURISTIC:
-        return float(score)
+        return float(total_score(sheet))
     weights = pol[W_VALUE:]
-    return score + feature_value(sheet, weights, weights[:0])  # [:0]: record no features
+    score, estimate = feature_value(sheet, weights, weights[:0])  # [:0]: record no features
+    return score + estimate
 
 
 @njit(cache=True)

@@ -31,8 +31,7 @@ from kernels.thats_pretty_clever.value import NO_FEATURES, feature_value, value_
 @njit(cache=True)
 def _record(sheet, features, score, stage, row):
     features[row, :] = 0.0
-    feature_value(sheet, NO_FEATURES, features[row])
-    score[row] = total_score(sheet)
+    score[row], _ = feature_value(sheet, NO_FEATURES, features[row])
     stage[row] = value_stage(sheet)
 
 

@@ -64,8 +64,8 @@ NO_FEATURES = np.zeros(0, np.float64)
 def _bits(x):
     k = 0
     while x:
-        k += x & 1
-        x >>= 1
+        x &= x - 1
+        k += 1
     return k
 
 
@@ -86,9 +86,9 @@ def _term(w, base, out, index, x):
 
 @njit(cache=True)
 def feature_value(sheet, w, out):
-    """The weighted feature sum of ``sheet`` (int64[SHEET_LEN]) under ``w`` (float64[
-    N_VALUE_WEIGHTS], or empty for 0) with the weight set of its stage; adds the features
-    to ``out`` (float64[N_FEATURES], zeroed by the caller; empty: not recorded)."""
+    """``(score, weighted feature sum)`` of ``sheet`` (int64[SHEET_LEN]) under ``w``
+    (float64[N_VALUE_WEIGHTS], or empty for 0) with the weight set of its stage; adds the
+    features to ``out`` (float64[N_FEATURES], zeroed by the caller; empty: not recorded)."""
     base = value_stage(sheet) * N_FEATURES
     v = 0.0
     yellow = sheet[S_YELLOW]
@@ -129,12 +129,13 @@ def feature_value(sheet, w, out):
     foxes = sheet[S_FOXES]
     if foxes >= 1:
         v += _term(w, base, out, F_FOXES + min(foxes, 5) - 1, 1.0)
-    lowest = 1 << 30
+    lowest, total = 1 << 30, 0
     for area in range(N_AREAS):
         a = area_score(sheet, area)
         lowest = min(lowest, a)
+        total += a
         v += _term(w, base, out, F_AREAS + area, a / 10.0)
     v += _term(w, base, out, F_LOWEST, lowest / 10.0)
     v += _term(w, base, out, F_FOX_POINTS, foxes * lowest / 10.0)
     v += _term(w, base, out, F_CONSTANT, 1.0)
-    return v
+    return total + foxes * lowest, v

@@ -207,3 +207,32 @@ def test_coach_round_4_choice_is_the_players(values):
                "orange": coach.sheet[L.S_ORANGE_VALUES] == 6,
                "purple": coach.sheet[L.S_PURPLE_VALUES] == 6}
     assert changed[area] and sum(changed.values()) == 1, (kind, area, text)
+
+
+def test_coach_offers_plus_ones_ranked_and_keeps_on_zero(values):
+    """10: with a +1 in hand the coach lists uses of any of the turn's dice beside keeping
+    it; '1' spends it on the top-ranked use (the die then cannot be taken again), '0'
+    keeps the rest."""
+    from analyzer.games.thats_pretty_clever.coach import Coach
+
+    sheet = L.new_sheet()
+    sheet[L.S_PLUS_GOT] = 2
+    out = []
+    coach = Coach(values, "greedy", 10, 1, sheet, iter(["1", "0"]).__next__, out.append)
+    seen = {d: face for d, face in enumerate((3, 5, 2, 6, 4, 1))}  # W3 Y5 B2 G6 O4 P1
+    assert coach.plus_ones(seen)
+    text = "".join(out)
+    assert text.count("0. keep it") == 2  # asked twice: spent one, kept the other
+    first = re.search(r"  1\. (\w+) (\d) -> ([^:]+): ([\d.]+)", text)
+    assert first is not None
+    assert (coach.sheet[L.S_PLUS_GOT], coach.sheet[L.S_PLUS_USED]) == (2, 1)
+    second_menu = text.split("0. keep it")[2]
+    assert f"{first.group(1)} {first.group(2)} ->" not in second_menu  # once per die
+
+
+def test_heuristic_beats_the_published_tuned_expectimax(values):
+    """Issue 4's strength target: over 10,000 solo games the heuristic's 95% interval lies
+    above 183.8, the tuned expectimax bot's published mean on the same rules."""
+    run = simulate({**values, "players": 1}, ["heuristic"], 10_000, seed=2026,
+                   progress=False)
+    assert run.headline["policies"]["heuristic"]["ci95"][0] > 183.8

@@ -96,6 +96,10 @@ def whatif(rule_variants, lineups, base_policy, players, games, rules_file, assi
     emit(simulation.whatif(variants, games, check_seed(seed), threads, not quiet), fmt, output)
 
 
+# rollouts use a 4-roll lookahead: within a few points of the full heuristic, 2 times faster
+ROLLOUT_POLICY = "heuristic:4"
+
+
 @group.command()
 @click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False), required=True,
               help="The sheet so far (see `sheet --new`).")
@@ -106,7 +110,7 @@ def whatif(rule_variants, lineups, base_policy, players, games, rules_file, assi
 @click.option("--round", "rnd", type=int, default=1, show_default=True, help="The round.")
 @click.option("--fields", default="", help="Active picks 2-3: dice on your fields, e.g. 'G6'.")
 @click.option("--platter", default="", help="Active picks 2-3: dice on the platter.")
-@click.option("--policy", default="heuristic", show_default=True,
+@click.option("--policy", default=ROLLOUT_POLICY, show_default=True,
               help=f"Policy of the rollouts: {', '.join(POLICY_HELP)}.")
 @click.option("--rollouts", default=2000, show_default=True, type=int,
               help="Rollouts per choice.")
@@ -130,7 +134,7 @@ def advise(sheet_file, roll, phase, rnd, fields, platter, policy, rollouts, rule
 @group.command()
 @click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False), default=None,
               help="Start from this sheet (default: a blank one).")
-@click.option("--policy", default="heuristic", show_default=True,
+@click.option("--policy", default=ROLLOUT_POLICY, show_default=True,
               help=f"Policy of the rollouts: {', '.join(POLICY_HELP)}.")
 @click.option("--rollouts", default=500, show_default=True, type=int,
               help="Rollouts per choice.")

@@ -72,10 +72,10 @@ WEIGHTS_FILE = Path(__file__).with_name("heuristic_weights.json")
 KNOBS = {"platter": play.W_PLATTER, "reroll_below": play.W_REROLL_BELOW,
          "plus_above": play.W_PLUS_ABOVE, "samples": play.W_SAMPLES, "branch": play.W_BRANCH}
 
-# rulings on the rules page's UNCONFIRMED points that the engine implements (section 14)
+# where the engine departs from the rules page's recommendation on an open point (14.4)
 RULINGS = (
-    "+1 actions: each die at most once per turn",
-    "a pending bonus whose area is full is lost (section 11)",
+    "bonuses fired together: the policy places each free mark but does not choose their "
+    "order (the rules page recommends letting it); bonus_order sets the order",
 )
 
 

@@ -8,17 +8,24 @@ from typing import Any
 import pandas as pd
 
 from analyzer import seats
+from analyzer.games.thats_pretty_clever.model import parse_policy
 from analyzer.games.thats_pretty_clever.simulation import COLUMNS, play_games, simulate, whatif
 from analyzer.sections import Block, CheatSheet, Figure, Section, Table
+from kernels.thats_pretty_clever import play
 
 POLICIES = ("random", "greedy", "heuristic")
+BONUS_GROUPS = {"re-roll": "re-roll", "+1": "+1", "fox": "fox", "yellow X": "free mark",
+                "blue X": "free mark", "green X": "free mark", "orange": "free mark",
+                "purple": "free mark"}
 
 
 def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
     games = 4_000 if quick else 40_000
     solo = {**values, "players": 1}
-    runs = {p: simulate(solo, [p], games, seed, progress=progress) for p in POLICIES}
+    # the heuristic (one-roll lookahead) is about 20 times slower than greedy: fewer games
+    sizes = {"random": games, "greedy": games, "heuristic": games // 2}
+    runs = {p: simulate(solo, [p], sizes[p], seed, progress=progress) for p in POLICIES}
     policies = pd.concat([r.tables["policies"] for r in runs.values()], ignore_index=True)
     areas = pd.concat([r.tables["areas"] for r in runs.values()], ignore_index=True)
     bonuses = runs["heuristic"].tables["bonuses"]
@@ -29,7 +36,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     variants = [("all round bonuses", solo, ["heuristic"])] + [
         (f"without round {r}", {**solo, f"round_{r}_bonus": False}, ["heuristic"])
         for r in range(1, 5)]
-    paired = whatif(variants, games // 2, seed, progress=progress).tables["variants"]
+    paired = whatif(variants, games // 4, seed, progress=progress).tables["variants"]
     round_value = paired[(paired.metric == "mean_score") & paired["diff"].notna()].copy()
     round_value["value"] = -round_value["diff"]
     round_value["ci95_low"], round_value["ci95_high"] = (-round_value["diff_ci95_high"],
@@ -39,7 +46,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     seat_rows = []
     for players in (2, 3, 4):
         acc, n = play_games({**values, "players": players}, ["heuristic"] * players,
-                            games // 4, seed, False, None, progress)
+                            games // 8, seed, False, None, progress)
         for seat in range(players):
             s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
             seat_rows.append({"players": str(players), "seat": f"seat {seat + 1}",
@@ -48,6 +55,12 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     seat_table = pd.DataFrame(seat_rows)
     two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
     good = ratings[ratings["from"] >= 180]["share"].sum()
+    by_round = runs["heuristic"].tables["bonus_rounds"]
+    grouped = by_round.assign(bonus=by_round.bonus.map(BONUS_GROUPS)).groupby(
+        ["round", "bonus"], as_index=False, sort=False)["per_game"].sum()
+    foxes = by_round[by_round.bonus == "fox"].set_index("round")["per_game"]
+    last_share = foxes.iloc[-1] / max(foxes.sum(), 1e-12)
+    fox_points = best.mean_score - h_areas.sum()
     figures = [
         Figure("tpc_area_scores", "Solo score by area and policy (simulated, 95% intervals)",
                "bar", areas, "area", "mean_score", "policy", "ci95_low", "ci95_high",
@@ -61,6 +74,12 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                ylabel="per game",
                reading=f"The heuristic collects {best.foxes:.2f} foxes a game; "
                        f"{good:.1%} of its games rate 'Great result!' (180+) or better."),
+        Figure("tpc_bonus_rounds", "When bonuses fire: bonuses received per round, "
+               "heuristic solo (simulated)", "line", grouped, "round", "per_game", "bonus",
+               xlabel="round", ylabel="per game",
+               reading=f"Foxes come late: {last_share:.0%} of the heuristic's foxes arrive in "
+                       f"the last round; they add {fox_points:.1f} points a game (total "
+                       f"minus the five areas), each worth the lowest area."),
         Figure("tpc_round_bonus_value", "What each round-track bonus is worth (paired "
                "simulation, heuristic solo)", "bar", round_value, "variant", "value", None,
                "ci95_low", "ci95_high", xlabel="bonus removed", ylabel="points lost",
@@ -79,14 +98,17 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
               Table("tpc_ratings", "Rulebook solo ratings, heuristic", ratings),
               Table("tpc_round_bonus_value", "Value of the round-track bonuses", round_value),
               Table("tpc_seat_win_rates", "Win rate by seat", seat_table),
+              Table("tpc_bonus_rounds", "Bonuses received per round by kind, heuristic "
+                    "solo", by_round),
               Table("tpc_first_picks", "First pick of an active turn by area and face, "
                     "heuristic solo (share of first picks)",
                     runs["heuristic"].tables["first_picks"]),
               Table("tpc_picks", "Picks, dice sent to the platter and re-rolls by pick, "
                     "heuristic solo", runs["heuristic"].tables["picks"])]
     notes = runs["heuristic"].notes + [
-        f"simulations: seed {seed}, {games:,} solo games per policy, {games // 2:,} paired "
-        f"games per round-bonus variant, {games // 4:,} games per player count",
+        f"simulations: seed {seed}, {games:,} solo games for random and greedy, "
+        f"{games // 2:,} for the heuristic, {games // 4:,} paired games per round-bonus "
+        f"variant, {games // 8:,} games per player count",
         "the heuristic values a sheet by its score plus a linear estimate of the points "
         "still to come (fitted to simulated games by scripts/train_tpc.py) and looks one "
         "roll ahead at active picks; published bots on the same rules reach 183.8 (tuned "
@@ -100,6 +122,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
 def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
     """Rules of thumb from simulations of the tuned heuristic (solo)."""
     solo = {**values, "players": 1}
+    row = parse_policy("heuristic")
+    knobs = {"reroll_below": row[play.W_REROLL_BELOW], "plus_above": row[play.W_PLUS_ABOVE]}
     run = simulate(solo, ["heuristic"], 4_000, 1, progress=False)
     areas = run.tables["areas"].set_index("area")["mean_score"]
     bonuses = run.tables["bonuses"].set_index("bonus")["per_game"]
@@ -120,7 +144,10 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
             for _, row in lost.iterrows()] + [
             "  (paired simulation: the same games with and without it)"]),
         Block("What to take first", first_pick_lines(run.tables["first_picks"])),
-        Block("The platter and re-rolls", platter_lines(run.tables["picks"])),
+        Block("The platter, re-rolls and +1s", platter_lines(run.tables["picks"], knobs,
+                                                             run.tables["bonuses"])),
+        Block("First picks: % by area and face",
+              table=first_pick_table(run.tables["first_picks"])),
     ]
     return CheatSheet("That's Pretty Clever strategy card",
                       "Rules of thumb from dicelab's heuristic bot (4,000 solo games).",
@@ -129,10 +156,14 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
 
 
 def first_pick_lines(first_picks: pd.DataFrame) -> list[str]:
-    """The areas the bot's first picks go to, with their most common faces."""
+    """Where the bot's first picks go, as a rule of thumb and by area."""
     by_area = first_picks.groupby("area", sort=False)["share"].sum().sort_values(
         ascending=False)
-    lines = ["Share of the bot's first picks by area:"]
+    low = first_picks[first_picks.face <= 3]["share"].sum()
+    top = by_area.index[:2]
+    lines = [f"Open low: {low:.0%} of the bot's first picks are 1s, 2s or 3s, most in "
+             f"{top[0]} and {top[1]} ({by_area.iloc[:2].sum():.0%} together); a low die "
+             "sends few dice to the platter."]
     for area, share in by_area.items():
         faces = first_picks[first_picks.area == area].nlargest(2, "share")
         lines.append(f"  {area}: {share:.0%} (mostly {faces.face.iloc[0]}s and "
@@ -140,15 +171,28 @@ def first_pick_lines(first_picks: pd.DataFrame) -> list[str]:
     return lines
 
 
-def platter_lines(picks: pd.DataFrame) -> list[str]:
-    """Dice sent to the platter and re-rolls spent, pick by pick."""
+def first_pick_table(first_picks: pd.DataFrame) -> pd.DataFrame:
+    """Area x face shares of first picks, in percent (short strings)."""
+    grid = first_picks.pivot(index="area", columns="face", values="share")
+    grid = grid.loc[[a for a in first_picks.area.unique()]]
+    return (grid * 100).round(0).astype(int).astype(str).reset_index()
+
+
+def platter_lines(picks: pd.DataFrame, knobs: dict[str, float],
+                  bonuses: pd.DataFrame) -> list[str]:
+    """Dice sent to the platter, re-rolls and +1s, pick by pick, as rules of thumb."""
     rows = picks.set_index("pick")
+    rerolls = rows["rerolls_per_game"]
+    plus = bonuses.set_index("bonus")["per_game"]["+1"]
     return [
-        "Dice a pick sends to the platter (the bot's average):",
-        "  " + ", ".join(f"pick {k}: {rows.loc[k, 'platter_per_pick']:.1f}" for k in (1, 2)),
-        "  (after pick 3 all dice left go there anyway)",
-        "Re-rolls spent per game, by the pick they precede:",
-        "  " + ", ".join(f"{k}: {rows.loc[k, 'rerolls_per_game']:.2f}" for k in (1, 2, 3)),
-        "Picks per game: " + ", ".join(f"{k}: {rows.loc[k, 'per_game']:.1f}"
-                                       for k in (1, 2, 3)) + " (of 6 each)",
+        f"The 1st pick sends {rows.loc[1, 'platter_per_pick']:.1f} dice to the platter, the "
+        f"2nd {rows.loc[2, 'platter_per_pick']:.1f} (after the 3rd, all go there anyway).",
+        f"Turns with a 2nd pick: {rows.loc[2, 'per_game'] / rows.loc[1, 'per_game']:.0%}; "
+        f"with a 3rd: {rows.loc[3, 'per_game'] / rows.loc[1, 'per_game']:.0%}.",
+        f"Save re-rolls for the 3rd roll: {rerolls.loc[3] / max(rerolls.sum(), 1e-12):.0%} "
+        f"of the bot's {rerolls.sum():.1f} re-rolls a game come there. It re-rolls when "
+        f"the best pick is worth less than {knobs['reroll_below']:.0f} points of its "
+        "estimate.",
+        f"Hoard +1s ({plus:.1f} unlocked a game): spend one only for a gain over "
+        f"{knobs['plus_above']:.0f} points, and all that are left at the very end.",
     ]

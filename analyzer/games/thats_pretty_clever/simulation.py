@@ -71,6 +71,21 @@ def rating_rows(name: str, row: np.ndarray) -> list[dict[str, Any]]:
     return rows
 
 
+def bonus_round_rows(name: str, row: np.ndarray, rounds: int) -> list[dict]:
+    """Bonuses of each kind received per game in each round (from the round-end counts)."""
+    games = float(row[play.COL_GAMES])
+    first = play.COL_LOG + play.LOG_BONUS_ROUNDS
+    kinds = play.N_BONUS_KINDS
+    upto = row[first:first + play.LOG_ROUNDS * kinds].reshape(play.LOG_ROUNDS, kinds)
+    rows, before = [], np.zeros(kinds)
+    for r in range(min(rounds, play.LOG_ROUNDS)):
+        for kind, label in BONUS_NAMES.items():
+            rows.append({"policy": name, "round": r + 1, "bonus": label,
+                         "per_game": (upto[r, kind] - before[kind]) / games})
+        before = upto[r].astype(np.float64)
+    return rows
+
+
 def decision_rows(name: str, row: np.ndarray) -> tuple[list[dict], list[dict]]:
     """The active turns' decision log of one row: first picks by area and face (share of
     first picks), and per pick of a turn the picks, dice sent to the platter and re-rolls
@@ -102,7 +117,7 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
     used = driver.set_threads(threads)
     acc, played = play_games(values, names, games, seed, rotate, precision, progress)
     policy_rows, area_rows, bonus_rows, ratings, dist = [], [], [], [], []
-    first_rows, pick_rows = [], []
+    first_rows, pick_rows, round_rows = [], [], []
     headline_policies = {}
     for name, row in seats.by_name(acc, names).items():
         s = seats.row_stats(row, COLUMNS, players)
@@ -129,6 +144,7 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
         firsts, picks = decision_rows(name, row)
         first_rows += firsts
         pick_rows += picks
+        round_rows += bonus_round_rows(name, row, rounds_for(values))
         dist += seats.score_distribution(row, COLUMNS, by="policy", name=name)
     seat_rows, seat_dist = seats.seat_rows(acc, COLUMNS, names, rotate)
     notes = ["engine rulings on the rules page's open points: " + "; ".join(RULINGS)]
@@ -144,7 +160,7 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
         tables={"policies": pd.DataFrame(policy_rows), "areas": pd.DataFrame(area_rows),
                 "bonuses": pd.DataFrame(bonus_rows), "ratings": pd.DataFrame(ratings),
                 "seats": pd.DataFrame(seat_rows), "first_picks": pd.DataFrame(first_rows),
-                "picks": pd.DataFrame(pick_rows),
+                "picks": pd.DataFrame(pick_rows), "bonus_rounds": pd.DataFrame(round_rows),
                 "score_distribution": pd.DataFrame(dist + seat_dist)},
         meta=run_meta(values, seed, games=played, threads=used, rotate=rotate, lineup=names),
         notes=notes)
