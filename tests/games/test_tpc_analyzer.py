@@ -236,3 +236,33 @@ def test_heuristic_beats_the_published_tuned_expectimax(values):
     run = simulate({**values, "players": 1}, ["heuristic"], 10_000, seed=2026,
                    progress=False)
     assert run.headline["policies"]["heuristic"]["ci95"][0] > 183.8
+
+
+def test_decision_log_adds_up(values):
+    """The decision log is consistent with the game totals: first picks are shares that
+    add to 1, the bonuses by round add up to the bonuses per game, and every turn has a
+    first pick unless its first roll was forfeited."""
+    run = simulate({**values, "players": 1}, ["greedy"], 2000, seed=5, progress=False)
+    firsts = run.tables["first_picks"]
+    assert firsts.share.sum() == pytest.approx(1.0)
+    by_round = run.tables["bonus_rounds"].groupby("bonus")["per_game"].sum()
+    per_game = run.tables["bonuses"].set_index("bonus")["per_game"]
+    for bonus, value in per_game.items():
+        assert by_round[bonus] == pytest.approx(value, abs=1e-12)
+    picks = run.tables["picks"].set_index("pick")
+    assert 5.5 < picks.loc[1, "per_game"] <= 6.0
+    assert picks.loc[1, "per_game"] >= picks.loc[2, "per_game"] >= picks.loc[3, "per_game"]
+
+
+def test_open_points_reach_the_cli():
+    """14.4-14.6 and the tie-break are rule parameters a what-if can vary."""
+    result = CliRunner().invoke(cli, [
+        "thats-pretty-clever", "whatif", "--players", "2", "--games", "200", "--quiet",
+        "--lineup", "greedy", "--vary", "ties=shared", "--vary", "bonus_order=earliest_first",
+        "--vary", "action_overflow=kept", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    variants = {row["variant"] for row in json.loads(result.output)["tables"]["variants"]}
+    assert len(variants) == 4
+    bad = CliRunner().invoke(cli, ["thats-pretty-clever", "simulate", "--set",
+                                   "solo_ties=closest"])
+    assert bad.exit_code == 2 and "one of random, colour_order" in bad.output
