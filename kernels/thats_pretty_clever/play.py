@@ -57,6 +57,7 @@ from kernels.thats_pretty_clever.policies import (  # noqa: F401  (re-exported f
     POLICY_NAMES,
     RANDOM,
     W_BRANCH,
+    W_GIFT,
     W_PLATTER,
     W_PLUS_ABOVE,
     W_REROLL_BELOW,
@@ -104,12 +105,14 @@ WIN_UNITS = 12
 
 
 @njit(cache=True)
-def active_turn(sheet, faces, where, pol, stream, moves, scratch, rules, log, first_pick=0):
-    """The active player's turn (section 4): up to three rolls and picks, lower dice to the
-    platter, re-rolls after a roll, then +1 actions. Leaves ``where`` for the passive
-    players. ``rules``: int64[N_GAME_RULES]; the turn's decisions are added to ``log``
-    (int64[LOG_LEN]). With ``first_pick`` > 0 the turn continues from that pick with
-    ``where`` as given (advice rollouts)."""
+def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, log,
+                first_pick=0):
+    """Player ``me``'s active turn (section 4; ``sheets``: int64[players, SHEET_LEN]): up to
+    three rolls and picks, lower dice to the platter, re-rolls after a roll, then +1
+    actions. Leaves ``where`` for the passive players. ``rules``: int64[N_GAME_RULES]; the
+    turn's decisions are added to ``log`` (int64[LOG_LEN]). With ``first_pick`` > 0 the
+    turn continues from that pick with ``where`` as given (advice rollouts)."""
+    sheet = sheets[me]
     if first_pick == 0:
         where[:] = POOL
     slot = 16 * first_pick
@@ -125,7 +128,8 @@ def active_turn(sheet, faces, where, pol, stream, moves, scratch, rules, log, fi
         # only the random policy ever uses a wasted pick (it never raises the score)
         waste = rules[RULE_WASTED_PICK] == 1 and pol[KIND] == RANDOM
         n = legal_moves(sheet, faces, usable, moves, waste)
-        i, _ = choose_pick(sheet, faces, where, 3 - pick, moves, n, pol, stream, slot, scratch)
+        i, _ = choose_pick(sheets, me, faces, where, 3 - pick, moves, n, pol, stream, slot,
+                           scratch)
         slot += 1
         if i < 0:  # a forfeited roll: the dice stay in play, or go to the platter
             if rules[RULE_FORFEIT_TO_PLATTER]:
@@ -254,8 +258,9 @@ def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, fi
             round_bonus(sheet, r, game_rules, pol, turn_stream(key, game, base), scratch)
         start = first_pick if r == rnd else 0
         if start <= 3:  # at 3 no pick is left: the pool goes to the platter, then +1s
-            active_turn(sheet, faces, where, pol, turn_stream(key, game, base + 1), moves,
-                        scratch, game_rules, log, start)
+            active_turn(sheet.reshape((1, SHEET_LEN)), 0, faces, where, pol,
+                        turn_stream(key, game, base + 1), moves, scratch, game_rules, log,
+                        start)
         if start < 4:
             solo_passive(sheet, faces, where, pol, turn_stream(key, game, base + 2), moves,
                          scratch, last, game_rules)
@@ -315,7 +320,7 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
         for a in range(n):
             last = rnd == rounds - 1 and a == n - 1
             turn = base + (a + 1) * (n + 1)
-            active_turn(sheets[a], faces, where, policy[a], turn_stream(key, game, turn),
+            active_turn(sheets, a, faces, where, policy[a], turn_stream(key, game, turn),
                         moves, scratch, game_rules, logs[a])
             if n == 1:
                 solo_passive(sheets[0], faces, where, policy[0],

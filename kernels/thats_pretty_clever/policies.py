@@ -19,6 +19,7 @@ from kernels.thats_pretty_clever.layout import (
 )
 from kernels.thats_pretty_clever.moves import (
     MAX_MOVES,
+    PLATTER,
     POOL,
     _die_value,
     _pool_mask,
@@ -43,7 +44,8 @@ W_REROLL_BELOW = 2  # re-roll when the best pick gains less than this
 W_PLUS_ABOVE = 3  # spend a +1 when it gains more than this (any gain on the last turn)
 W_SAMPLES = 4  # active picks: sampled re-rolls of the dice left in play (0 = one-step)
 W_BRANCH = 5  # active picks: how many of the best one-step moves the lookahead compares
-W_VALUE = 6  # the value weights (float64[N_VALUE_WEIGHTS], ``value.feature_value``)
+W_GIFT = 6  # multiplayer, last pick: per point the final platter gives an opponent (mean)
+W_VALUE = 7  # the value weights (float64[N_VALUE_WEIGHTS], ``value.feature_value``)
 N_POL = W_VALUE + N_VALUE_WEIGHTS
 NO_DICE = np.zeros(0, np.int64)  # ``where`` for picks that send no dice to the platter
 # the work buffer (int64[WORK_LEN]) the decision functions use instead of allocating:
@@ -124,6 +126,16 @@ def apply_move(sheet, faces, die, area, cell, pol, stream, slot, scratch):
 
 
 @njit(cache=True)
+def _platter_cost(faces, where, die):
+    """How many dice in play a pick of ``die`` sends to the platter."""
+    k = 0
+    for d in range(N_DICE):
+        if where[d] == POOL and faces[d] < faces[die]:
+            k += 1
+    return k
+
+
+@njit(cache=True)
 def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
     """``(index, value after)`` of the chosen move (-1 if none): uniform for random (value
     -inf), else the best ``sheet_value`` after the move; with ``where`` (an active pick)
@@ -142,9 +154,7 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
         value = sheet_value(trial, pol)
         v = value - 1e-3 * faces[die]
         if where.shape[0] > 0 and pol[KIND] == HEURISTIC:
-            for d in range(N_DICE):
-                if where[d] == POOL and faces[d] < faces[die]:
-                    v -= pol[W_PLATTER]
+            v -= pol[W_PLATTER] * _platter_cost(faces, where, die)
         if v > best_v:
             best, best_v, best_value = i, v, value
     return best, best_value
@@ -163,16 +173,6 @@ def _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where
         return n == 0
     _, after = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where)
     return after - sheet_value(sheet, pol) < pol[W_REROLL_BELOW]
-
-
-@njit(cache=True)
-def _platter_cost(faces, where, die):
-    """How many dice in play a pick of ``die`` sends to the platter."""
-    k = 0
-    for d in range(N_DICE):
-        if where[d] == POOL and faces[d] < faces[die]:
-            k += 1
-    return k
 
 
 @njit(cache=True)
@@ -206,14 +206,65 @@ def _next_roll_value(sheet, faces, where, picks_left, pol, stream, scratch):
 
 
 @njit(cache=True)
-def choose_pick(sheet, faces, where, picks_left, moves, n, pol, stream, slot, scratch):
-    """``(index, one-step value after)`` of an active pick with ``picks_left`` picks left
-    in the turn (this one included). One-step policies use ``choose_move``, counting dice
-    sent to the platter only while a later pick could still use them. The heuristic with
-    ``W_SAMPLES`` > 0 compares its ``W_BRANCH`` best one-step moves by the mean value of the
-    best next pick over sampled rolls of the dice each leaves in play."""
+def platter_gift(sheets, me, faces, where, die, scratch):
+    """The mean over the opponents of ``me`` (rows of ``sheets`` int64[n, SHEET_LEN]) of the
+    best immediate score gain (the die's own mark, bonuses not counted) from the platter
+    that a last pick of ``die`` leaves: the platter and every other die still in play."""
+    platter = 0
+    for d in range(N_DICE):
+        if d != die and (where[d] == PLATTER or where[d] == POOL):
+            platter |= 1 << d
+    moves = scratch[_LOOK_MOVES:_LOOK_MOVES + 3 * MAX_MOVES].reshape((MAX_MOVES, 3))
+    trial = scratch[_LOOK_SHEET:_LOOK_SHEET + SHEET_LEN]
+    pending = scratch[_BONUS_PENDING:_BONUS_PENDING + MAX_PENDING]
+    total = 0.0
+    for p in range(sheets.shape[0]):
+        if p == me:
+            continue
+        before = total_score(sheets[p])
+        best = 0
+        for j in range(legal_moves(sheets[p], faces, platter, moves)):
+            trial[:] = sheets[p]
+            enter(trial, moves[j, 1], _die_value(faces, moves[j, 0], moves[j, 1]),
+                  moves[j, 2], pending, 0)
+            best = max(best, total_score(trial) - before)
+        total += best
+    return total / max(sheets.shape[0] - 1, 1)
+
+
+@njit(cache=True)
+def _last_pick(sheets, me, faces, where, moves, n, pol, stream, slot, scratch):
+    """The heuristic's last pick in a multiplayer turn: the one-step value less
+    ``W_GIFT`` times what the platter it leaves gives the opponents."""
+    trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
+    best, best_v, best_value = -1, -np.inf, -np.inf
+    for i in range(n):
+        trial[:] = sheets[me]
+        die = moves[i, 0]
+        apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
+        value = sheet_value(trial, pol)
+        v = value - 1e-3 * faces[die] - pol[W_GIFT] * platter_gift(sheets, me, faces, where,
+                                                                    die, scratch)
+        if v > best_v:
+            best, best_v, best_value = i, v, value
+    return best, best_value
+
+
+@njit(cache=True)
+def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slot, scratch):
+    """``(index, one-step value after)`` of player ``me``'s active pick (``sheets``:
+    int64[players, SHEET_LEN]) with ``picks_left`` picks left in the turn (this one
+    included). One-step policies use ``choose_move``, counting dice sent to the platter only
+    while a later pick could still use them. The heuristic with ``W_SAMPLES`` > 0 compares
+    its ``W_BRANCH`` best one-step moves by the mean value of the best next pick over
+    sampled rolls of the dice each leaves in play; with opponents, its last pick also
+    weighs what the platter gives them (``W_GIFT``)."""
+    sheet = sheets[me]
     where_cost = where if picks_left > 1 else NO_DICE
-    samples = np.int64(pol[W_SAMPLES]) if pol[KIND] == HEURISTIC else 0
+    heuristic = pol[KIND] == HEURISTIC
+    if heuristic and picks_left <= 1 and pol[W_GIFT] != 0 and sheets.shape[0] > 1 and n > 1:
+        return _last_pick(sheets, me, faces, where, moves, n, pol, stream, slot, scratch)
+    samples = np.int64(pol[W_SAMPLES]) if heuristic else 0
     if samples <= 0 or picks_left <= 1 or n <= 1:
         return choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where_cost)
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]

@@ -94,3 +94,18 @@ def test_heuristic_lookahead_sizes(name, samples):
 def test_bad_policy_names(name):
     with pytest.raises(UserError, match="heuristic"):
         parse_policy(name)
+
+
+def test_platter_gift_is_the_opponents_best_immediate_gain():
+    """5 (passive picks): a last pick leaves the platter and every other die in play to the
+    opponents; the gift is the best score one of them gets from it (mean over opponents)."""
+    from kernels.thats_pretty_clever.policies import WORK_LEN, platter_gift
+
+    sheets = np.stack([L.new_sheet(), L.new_sheet()])
+    faces = np.array([1, 1, 1, 6, 6, 6], np.int64)  # W1 Y1 B1 G6 O6 P6, all in play
+    where = np.full(6, play.POOL, np.int64)
+    scratch = np.empty(WORK_LEN, np.int64)
+    assert platter_gift(sheets, 0, faces, where, L.ORANGE, scratch) == 6  # purple 6
+    assert platter_gift(sheets, 0, faces, where, L.GREEN, scratch) == 6  # orange or purple
+    sheets[1, L.S_ORANGE] = sheets[1, L.S_PURPLE] = L.TRACK  # both tracks full
+    assert platter_gift(sheets, 0, faces, where, L.ORANGE, scratch) == 1  # green or blue 2

@@ -70,7 +70,8 @@ POLICY_HELP = {
 }
 WEIGHTS_FILE = Path(__file__).with_name("heuristic_weights.json")
 KNOBS = {"platter": play.W_PLATTER, "reroll_below": play.W_REROLL_BELOW,
-         "plus_above": play.W_PLUS_ABOVE, "samples": play.W_SAMPLES, "branch": play.W_BRANCH}
+         "plus_above": play.W_PLUS_ABOVE, "samples": play.W_SAMPLES, "branch": play.W_BRANCH,
+         "gift": play.W_GIFT}
 
 # where the engine departs from the rules page's recommendation on an open point (14.4)
 RULINGS = (
