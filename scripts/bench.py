@@ -157,6 +157,11 @@ def thats_pretty_clever(games: int) -> dict[str, float]:
             key = f"tpc_{policy}_solo_games_per_s_{threads}_thread{'s' if threads > 1 else ''}"
             out[key] = games / (time.perf_counter() - start)
     out.update(tpc_advise())
+    with tempfile.TemporaryDirectory() as cache:  # compile from an empty numba cache
+        args = ["thats-pretty-clever", "simulate", "--games", "1000", "--policy", "heuristic",
+                "--quiet"]
+        out["tpc_simulate_1000_heuristic_cold_s"] = _timed_cli(
+            args, {**os.environ, "NUMBA_CACHE_DIR": cache})
     return out
 
 
