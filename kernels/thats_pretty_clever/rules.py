@@ -8,6 +8,7 @@ stack size.
 
 from numba import njit
 
+from kernels.clever.pending import pop, push
 from kernels.thats_pretty_clever.layout import (
     ACTION_SLOTS,
     BLUE_AREA,
@@ -28,7 +29,6 @@ from kernels.thats_pretty_clever.layout import (
     GREEN_MIN,
     GREEN_POINTS,
     N_AREAS,
-    NO_BONUS,
     ORANGE_AREA,
     ORANGE_BONUS,
     ORANGE_MULTIPLIER,
@@ -96,12 +96,7 @@ def can_enter(sheet, area, value):
     return False
 
 
-@njit(cache=True)
-def _push(pending, n, code):
-    if code != NO_BONUS and n < pending.shape[0]:
-        pending[n] = code
-        n += 1
-    return n
+_push = push
 
 
 @njit(cache=True)
@@ -185,12 +180,7 @@ def pop_pending(sheet, pending, n):
     """The next of ``n`` pending bonuses to resolve (the caller's stack then holds n - 1):
     the latest triggered (depth-first), or with ``FLAG_EARLIEST_FIRST`` the earliest
     (breadth-first: a queue)."""
-    if sheet[S_FLAGS] & FLAG_EARLIEST_FIRST:
-        code = pending[0]
-        for i in range(n - 1):
-            pending[i] = pending[i + 1]
-        return code
-    return pending[n - 1]
+    return pop(pending, n, sheet[S_FLAGS] & FLAG_EARLIEST_FIRST)
 
 
 @njit(cache=True)

@@ -1,0 +1,302 @@
+"""Twice As Clever sheet rules (rules page sections 5-8): where a value may go, marks and
+the bonuses they trigger, free marks of the "?" bonuses, action tracks with their 6th-circle
+bonuses, and scoring. Pure functions on the flat sheet; no random numbers.
+
+Bonuses fired by a mark are pushed on a pending stack (int64[MAX_PENDING]) and resolved by
+the caller one at a time (``pop_pending``, ``bonus_choices``, ``resolve_bonus``), so a
+policy can place every free mark.
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.clever.pending import pop, push
+from kernels.twice_as_clever.layout import (
+    ACTION_SLOTS,
+    BLUE_AREA,
+    BLUE_BONUS,
+    BLUE_POINTS,
+    FLAG_BLUE_Q_ANY,
+    FLAG_EARLIEST_FIRST,
+    FLAG_FOX_FLOOR_ZERO,
+    FLAG_KEEP_OVERFLOW,
+    FOX,
+    GREEN_AREA,
+    GREEN_BONUS,
+    GREEN_MULTIPLIER,
+    N_AREAS,
+    PINK_AREA,
+    PINK_BONUS,
+    PINK_MIN,
+    PLUS_ONE,
+    Q_ANY,
+    Q_BLUE,
+    Q_GREEN,
+    Q_OF_AREA,
+    Q_PINK,
+    Q_SILVER,
+    Q_YELLOW,
+    REROLL,
+    RETURN,
+    S_BLUE,
+    S_BLUE_VALUES,
+    S_BONUSES,
+    S_FLAGS,
+    S_FOXES,
+    S_GREEN,
+    S_GREEN_VALUES,
+    S_LOST,
+    S_PINK,
+    S_PINK_VALUES,
+    S_PLUS_GOT,
+    S_REROLL_GOT,
+    S_RETURN_GOT,
+    S_SILVER,
+    S_YELLOW_CIRCLED,
+    S_YELLOW_CROSSED,
+    SILVER_AREA,
+    SILVER_COLUMN_BONUS,
+    SILVER_POINTS,
+    SILVER_ROWS,
+    TRACK,
+    YELLOW_AREA,
+    YELLOW_CELLS,
+    YELLOW_GROUP_BONUS,
+    YELLOW_GROUPS,
+    YELLOW_POINTS,
+    YELLOW_VALUES,
+)
+
+MAX_PENDING = 32
+ALL_SILVER = (1 << (6 * SILVER_ROWS)) - 1
+ALL_YELLOW = (1 << YELLOW_CELLS) - 1
+
+
+@njit(cache=True)
+def _bits(x):
+    k = 0
+    while x:
+        x &= x - 1
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def silver_rows(sheet, value):
+    """Bit mask of the silver rows (0-3) where ``value`` (1-6) is still open."""
+    rows = 0
+    for r in range(SILVER_ROWS):
+        if not (sheet[S_SILVER] >> (6 * r + value - 1)) & 1:
+            rows |= 1 << r
+    return rows
+
+
+@njit(cache=True)
+def yellow_cells(sheet, value):
+    """Bit mask of the yellow cells a die of ``value`` may mark: uncircled cells showing it
+    (to circle) and circled, uncrossed ones (to cross)."""
+    cells = 0
+    for c in range(YELLOW_CELLS):
+        if YELLOW_VALUES[c] == value and not (sheet[S_YELLOW_CROSSED] >> c) & 1:
+            cells |= 1 << c
+    return cells
+
+
+@njit(cache=True)
+def can_enter(sheet, area, value):
+    """Can ``value`` (a face; the blue + white sum for blue) be entered in ``area``?"""
+    if area == SILVER_AREA:
+        return silver_rows(sheet, value) != 0
+    if area == YELLOW_AREA:
+        return yellow_cells(sheet, value) != 0
+    if area == BLUE_AREA:
+        n = sheet[S_BLUE]
+        return n < TRACK and (n == 0 or value <= sheet[S_BLUE_VALUES + n - 1])
+    if area == GREEN_AREA:
+        return sheet[S_GREEN] < TRACK
+    return sheet[S_PINK] < TRACK
+
+
+@njit(cache=True)
+def mark_silver(sheet, cell, pending, n):
+    """Mark silver ``cell`` (row * 6 + value - 1, must be open); a number marked in all
+    four rows pays its column bonus."""
+    sheet[S_SILVER] |= 1 << cell
+    value = cell % 6 + 1
+    if silver_rows(sheet, value) == 0:
+        n = push(pending, n, SILVER_COLUMN_BONUS[value - 1])
+    return n
+
+
+@njit(cache=True)
+def mark_yellow(sheet, cell, pending, n):
+    """Circle yellow ``cell``, or cross it if it is circled already (must not be crossed);
+    a row or column with every cell circled pays its bonus once."""
+    before = sheet[S_YELLOW_CIRCLED]
+    if (before >> cell) & 1:
+        sheet[S_YELLOW_CROSSED] |= 1 << cell
+        return n
+    after = before | (1 << cell)
+    sheet[S_YELLOW_CIRCLED] = after
+    for g in range(YELLOW_GROUPS.shape[0]):
+        group = YELLOW_GROUPS[g]
+        if (after & group) == group and (before & group) != group:
+            n = push(pending, n, YELLOW_GROUP_BONUS[g])
+    return n
+
+
+@njit(cache=True)
+def write_track(sheet, area, value, pending, n):
+    """Fill the next blue, green or pink slot (``can_enter`` must hold; bonuses skip the
+    checks where the rules say so). Green writes ``value`` times the slot's multiplier;
+    pink pays its bonus only for a value at least the slot's minimum."""
+    if area == BLUE_AREA:
+        slot = sheet[S_BLUE]
+        sheet[S_BLUE_VALUES + slot] = value
+        sheet[S_BLUE] += 1
+        return push(pending, n, BLUE_BONUS[slot])
+    if area == GREEN_AREA:
+        slot = sheet[S_GREEN]
+        sheet[S_GREEN_VALUES + slot] = value * GREEN_MULTIPLIER[slot]
+        sheet[S_GREEN] += 1
+        return push(pending, n, GREEN_BONUS[slot])
+    slot = sheet[S_PINK]
+    sheet[S_PINK_VALUES + slot] = value
+    sheet[S_PINK] += 1
+    return push(pending, n, PINK_BONUS[slot] if value >= PINK_MIN[slot] else 0)
+
+
+@njit(cache=True)
+def enter(sheet, area, value, target, pending, n):
+    """Enter a die in ``area`` (``can_enter`` must hold). Silver needs the row as
+    ``target``, yellow the cell; tracks ignore it. Returns the stack size."""
+    if area == SILVER_AREA:
+        return mark_silver(sheet, 6 * target + value - 1, pending, n)
+    if area == YELLOW_AREA:
+        return mark_yellow(sheet, target, pending, n)
+    return write_track(sheet, area, value, pending, n)
+
+
+@njit(cache=True)
+def bonus_choices(sheet, code):
+    """Where a "?" may go, as a bit mask: silver cells, yellow cells (circle or cross),
+    blue sums (bit sum - 2), green or pink faces (bit face - 1), or for the black ? the
+    areas whose ? could be used (bit area). -1 for bonuses with no choice; 0: it is lost."""
+    if code == Q_SILVER:
+        return ~sheet[S_SILVER] & ALL_SILVER
+    if code == Q_YELLOW:
+        return ~sheet[S_YELLOW_CROSSED] & ALL_YELLOW
+    if code == Q_BLUE:
+        n = sheet[S_BLUE]
+        if n >= TRACK:
+            return 0
+        top = 12 if n == 0 or sheet[S_FLAGS] & FLAG_BLUE_Q_ANY else \
+            sheet[S_BLUE_VALUES + n - 1]
+        return (1 << (top - 1)) - 1  # sums 2..top
+    if code == Q_GREEN:
+        return 0b111111 if sheet[S_GREEN] < TRACK else 0
+    if code == Q_PINK:
+        return 0b111111 if sheet[S_PINK] < TRACK else 0
+    if code == Q_ANY:
+        areas = 0
+        for area in range(N_AREAS):
+            if bonus_choices(sheet, Q_OF_AREA[area]) > 0:
+                areas |= 1 << area
+        return areas
+    return -1
+
+
+@njit(cache=True)
+def _unlock(sheet, got, last_bonus, pending, n):
+    """Circle the next circle of an action track; the 6th pays the track's bonus. Beyond
+    the 6th the unlock is lost unless ``FLAG_KEEP_OVERFLOW``."""
+    if sheet[got] < ACTION_SLOTS or sheet[S_FLAGS] & FLAG_KEEP_OVERFLOW:
+        sheet[got] += 1
+        if sheet[got] == ACTION_SLOTS:
+            n = push(pending, n, last_bonus)
+    else:
+        sheet[S_LOST] += 1
+    return n
+
+
+@njit(cache=True)
+def resolve_bonus(sheet, code, choice, pending, n):
+    """Pay bonus ``code``: unlock an action (re-roll track's 6th circle: fox; return's:
+    pink ?; +1's: silver ?), add a fox, or make a "?" mark at ``choice`` (one of
+    ``bonus_choices``: the silver cell, yellow cell, blue sum, green or pink face; for the
+    black ? the area, whose ? is pushed). A "?" with no legal place is lost. Returns the
+    stack size."""
+    sheet[S_BONUSES + code] += 1
+    if code == REROLL:
+        return _unlock(sheet, S_REROLL_GOT, FOX, pending, n)
+    if code == RETURN:
+        return _unlock(sheet, S_RETURN_GOT, Q_PINK, pending, n)
+    if code == PLUS_ONE:
+        return _unlock(sheet, S_PLUS_GOT, Q_SILVER, pending, n)
+    if code == FOX:
+        sheet[S_FOXES] += 1
+        return n
+    if bonus_choices(sheet, code) == 0:
+        sheet[S_LOST] += 1
+        return n
+    if code == Q_ANY:
+        return push(pending, n, Q_OF_AREA[choice])
+    if code == Q_SILVER:
+        return mark_silver(sheet, choice, pending, n)
+    if code == Q_YELLOW:
+        return mark_yellow(sheet, choice, pending, n)
+    if code == Q_BLUE:
+        return write_track(sheet, BLUE_AREA, choice, pending, n)
+    return write_track(sheet, GREEN_AREA if code == Q_GREEN else PINK_AREA, choice,
+                       pending, n)
+
+
+@njit(cache=True)
+def pop_pending(sheet, pending, n):
+    """The next of ``n`` pending bonuses to resolve (latest first, or earliest first with
+    ``FLAG_EARLIEST_FIRST``); the caller's stack then holds n - 1."""
+    return pop(pending, n, sheet[S_FLAGS] & FLAG_EARLIEST_FIRST)
+
+
+@njit(cache=True)
+def area_score(sheet, area):
+    """The score of one area (section 8); green may be negative."""
+    if area == SILVER_AREA:
+        total = 0
+        for r in range(SILVER_ROWS):
+            total += SILVER_POINTS[_bits((sheet[S_SILVER] >> (6 * r)) & 0b111111)]
+        return total
+    if area == YELLOW_AREA:
+        return YELLOW_POINTS[_bits(sheet[S_YELLOW_CROSSED])]
+    if area == BLUE_AREA:
+        return BLUE_POINTS[sheet[S_BLUE]]
+    if area == GREEN_AREA:
+        total = 0
+        for pair in range(sheet[S_GREEN] // 2):
+            total += sheet[S_GREEN_VALUES + 2 * pair] - sheet[S_GREEN_VALUES + 2 * pair + 1]
+        return total
+    total = 0
+    for i in range(sheet[S_PINK]):
+        total += sheet[S_PINK_VALUES + i]
+    return total
+
+
+@njit(cache=True)
+def area_scores(sheet, out):
+    """Fill ``out`` (int64[5]) with the silver, yellow, blue, green and pink scores."""
+    for area in range(N_AREAS):
+        out[area] = area_score(sheet, area)
+
+
+@njit(cache=True)
+def total_score(sheet):
+    """Final score (section 7): the five areas plus each fox worth the lowest area (a
+    negative lowest area counts as 0 with ``FLAG_FOX_FLOOR_ZERO``)."""
+    total, lowest = 0, np.int64(1 << 30)
+    for area in range(N_AREAS):
+        a = area_score(sheet, area)
+        total += a
+        lowest = min(lowest, a)
+    if lowest < 0 and sheet[S_FLAGS] & FLAG_FOX_FLOOR_ZERO:
+        lowest = 0
+    return total + sheet[S_FOXES] * lowest
