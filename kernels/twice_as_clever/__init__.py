@@ -1,0 +1,7 @@
+"""Twice As Clever kernels (rules: ``shared/rules/twice-as-clever.md``; sheet:
+``shared/rules/clever-layouts.json``, key ``games.twice_as_clever``, checked cell by cell by
+``tests/games/test_tac_sheet.py``).
+
+``layout``: the printed sheet and the flat score-sheet array; ``rules``: marking, "?"
+bonuses, action tracks, bonus chains and scoring (pure functions, no dice are drawn).
+"""
