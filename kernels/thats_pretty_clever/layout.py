@@ -24,6 +24,22 @@ Bonuses are ints ``kind * 8 + value`` (``bonus``), ``NO_BONUS`` = 0.
 
 import numpy as np
 
+from kernels.clever.sheet import (  # noqa: F401  (flags re-exported for callers)
+    FLAG_EARLIEST_FIRST,
+    FLAG_KEEP_OVERFLOW,
+    H_BONUSES,
+    H_FLAGS,
+    H_FOXES,
+    H_LOST,
+    H_PLUS_GOT,
+    H_PLUS_USED,
+    H_REROLL_GOT,
+    H_REROLL_USED,
+    H_ROUND,
+    H_ROUNDS,
+    HEADER_LEN,
+)
+
 WHITE, YELLOW, BLUE, GREEN, ORANGE, PURPLE = range(6)
 N_DICE = 6
 YELLOW_AREA, BLUE_AREA, GREEN_AREA, ORANGE_AREA, PURPLE_AREA = range(5)
@@ -99,27 +115,20 @@ ROUND4_OPTIONS = np.array([B(CROSS_YELLOW), B(CROSS_BLUE), B(CROSS_GREEN), B(WRI
                            B(WRITE_PURPLE, 6)], np.int64)
 ACTION_SLOTS = 7
 
-# the flat sheet state (int64[SHEET_LEN]); a new sheet is ``new_sheet()``
-S_YELLOW = 0  # bit mask of marked yellow cells (pre-printed included)
-S_BLUE = 1  # bit mask of marked blue sums (bit sum - 2)
-S_GREEN = 2  # crossed green slots
-S_ORANGE = 3  # written orange slots
-S_PURPLE = 4  # written purple slots
-S_REROLL_GOT = 5  # re-roll circles circled (unlocked), at most ACTION_SLOTS
-S_REROLL_USED = 6
-S_PLUS_GOT = 7
-S_PLUS_USED = 8
-S_FOXES = 9
-S_LOST = 10  # bonuses lost because their area was full
-S_ORANGE_VALUES = 11  # 11 written orange values (multiplier applied)
+# the flat sheet state (int64[SHEET_LEN]; a new sheet is ``new_sheet()``): the shared
+# Clever header (``kernels.clever.sheet``), then the areas
+S_ROUND, S_ROUNDS, S_FLAGS = H_ROUND, H_ROUNDS, H_FLAGS
+S_REROLL_GOT, S_REROLL_USED = H_REROLL_GOT, H_REROLL_USED  # at most ACTION_SLOTS circled
+S_PLUS_GOT, S_PLUS_USED = H_PLUS_GOT, H_PLUS_USED
+S_FOXES, S_LOST, S_BONUSES = H_FOXES, H_LOST, H_BONUSES
+S_YELLOW = HEADER_LEN  # bit mask of marked yellow cells (pre-printed included)
+S_BLUE = HEADER_LEN + 1  # bit mask of marked blue sums (bit sum - 2)
+S_GREEN = HEADER_LEN + 2  # crossed green slots
+S_ORANGE = HEADER_LEN + 3  # written orange slots
+S_PURPLE = HEADER_LEN + 4  # written purple slots
+S_ORANGE_VALUES = HEADER_LEN + 5  # 11 written orange values (multiplier applied)
 S_PURPLE_VALUES = S_ORANGE_VALUES + TRACK  # 11 written purple values
-S_BONUSES = S_PURPLE_VALUES + TRACK  # + bonus kind: bonuses received (statistics only)
-S_ROUND = S_BONUSES + WRITE_PURPLE + 1  # rounds ticked on the round track
-S_ROUNDS = S_ROUND + 1  # rounds in this game
-S_FLAGS = S_ROUNDS + 1  # rulings the sheet's own rules follow (FLAG_* bits; 0 = defaults)
-SHEET_LEN = S_FLAGS + 1
-FLAG_EARLIEST_FIRST = 1  # bonuses of one mark resolve in the order triggered (breadth-first)
-FLAG_KEEP_OVERFLOW = 2  # an unlock beyond the 7 printed circles is kept, not lost
+SHEET_LEN = S_PURPLE_VALUES + TRACK
 
 
 def new_sheet() -> np.ndarray:

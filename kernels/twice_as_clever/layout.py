@@ -23,6 +23,27 @@ Bonuses are the ints ``NO_BONUS`` (0) and the kinds below; a ``Q_*`` is a colour
 
 import numpy as np
 
+from kernels.clever.sheet import (  # noqa: F401  (flags re-exported for callers)
+    FLAG_EARLIEST_FIRST,
+    FLAG_KEEP_OVERFLOW,
+    H_BONUSES,
+    H_FLAGS,
+    H_FOXES,
+    H_GAME,
+    H_LOST,
+    H_PLUS_GOT,
+    H_PLUS_USED,
+    H_REROLL_GOT,
+    H_REROLL_USED,
+    H_RETURN_GOT,
+    H_RETURN_USED,
+    H_ROUND,
+    H_ROUNDS,
+    HEADER_LEN,
+    MAX_BONUS_KINDS,
+    TAC,
+)
+
 WHITE, YELLOW, BLUE, GREEN, PINK, SILVER = range(6)
 N_DICE = 6
 SILVER_AREA, YELLOW_AREA, BLUE_AREA, GREEN_AREA, PINK_AREA = range(5)
@@ -37,6 +58,7 @@ NO_BONUS = 0
 REROLL, PLUS_ONE, RETURN, FOX, Q_SILVER, Q_YELLOW, Q_BLUE, Q_GREEN, Q_PINK, Q_ANY = \
     range(1, 11)
 N_BONUS_KINDS = Q_ANY + 1
+assert N_BONUS_KINDS <= MAX_BONUS_KINDS
 Q_OF_AREA = np.array([Q_SILVER, Q_YELLOW, Q_BLUE, Q_GREEN, Q_PINK], np.int64)
 BONUS_NAMES = {REROLL: "re-roll", PLUS_ONE: "+1", RETURN: "return", FOX: "fox",
                Q_SILVER: "silver ?", Q_YELLOW: "yellow ?", Q_BLUE: "blue ?",
@@ -73,34 +95,28 @@ ACTION_SLOTS = 6
 ROUNDS_BY_PLAYERS = np.array([0, 6, 6, 5, 4], np.int64)
 ROUND_BONUS = np.array([REROLL, PLUS_ONE, RETURN, Q_ANY, 0, 0], np.int64)
 
-# the flat sheet state (int64[SHEET_LEN]); a new sheet is ``new_sheet()``
-S_SILVER = 0  # bit mask of marked silver cells (row * 6 + value - 1)
-S_YELLOW_CIRCLED = 1  # bit mask of circled yellow cells (crossed cells stay circled)
-S_YELLOW_CROSSED = 2  # bit mask of crossed yellow cells
-S_BLUE = 3  # written blue slots
-S_GREEN = 4  # written green slots
-S_REROLL_GOT = 5  # circles circled on the re-roll track (at most ACTION_SLOTS)
-S_REROLL_USED = 6
-S_PLUS_GOT = 7
-S_PLUS_USED = 8
-S_FOXES = 9
-S_LOST = 10  # bonuses lost because their area could not take them
-S_PINK = 11  # written pink slots
-S_RETURN_GOT = 12
-S_RETURN_USED = 13
-S_BLUE_VALUES = 14  # 12 written blue sums
+# the flat sheet state (int64[SHEET_LEN]; a new sheet is ``new_sheet()``): the shared
+# Clever header (``kernels.clever.sheet``), then the areas
+S_ROUND, S_ROUNDS, S_FLAGS = H_ROUND, H_ROUNDS, H_FLAGS
+S_REROLL_GOT, S_REROLL_USED = H_REROLL_GOT, H_REROLL_USED  # at most ACTION_SLOTS circled
+S_PLUS_GOT, S_PLUS_USED = H_PLUS_GOT, H_PLUS_USED
+S_RETURN_GOT, S_RETURN_USED = H_RETURN_GOT, H_RETURN_USED
+S_FOXES, S_LOST, S_BONUSES = H_FOXES, H_LOST, H_BONUSES
+S_SILVER = HEADER_LEN  # bit mask of marked silver cells (row * 6 + value - 1)
+S_YELLOW_CIRCLED = HEADER_LEN + 1  # bit mask of circled yellow cells (crossed stay circled)
+S_YELLOW_CROSSED = HEADER_LEN + 2  # bit mask of crossed yellow cells
+S_BLUE = HEADER_LEN + 3  # written blue slots
+S_GREEN = HEADER_LEN + 4  # written green slots
+S_PINK = HEADER_LEN + 5  # written pink slots
+S_BLUE_VALUES = HEADER_LEN + 6  # 12 written blue sums
 S_GREEN_VALUES = S_BLUE_VALUES + TRACK  # 12 written green values (multiplier applied)
 S_PINK_VALUES = S_GREEN_VALUES + TRACK  # 12 written pink values
-S_BONUSES = S_PINK_VALUES + TRACK  # + bonus kind: bonuses received (statistics only)
-S_ROUND = S_BONUSES + N_BONUS_KINDS  # rounds ticked on the round track
-S_ROUNDS = S_ROUND + 1  # rounds in this game
-S_FLAGS = S_ROUNDS + 1  # rulings the sheet's own rules follow (FLAG_* bits; 0 = defaults)
-SHEET_LEN = S_FLAGS + 1
-FLAG_EARLIEST_FIRST = 1  # bonuses of one mark resolve in the order triggered (a queue)
-FLAG_KEEP_OVERFLOW = 2  # an unlock beyond the 6 printed circles is kept, not lost
+SHEET_LEN = S_PINK_VALUES + TRACK
 FLAG_BLUE_Q_ANY = 4  # a blue ? may write any sum, ignoring the never-increasing rule
 FLAG_FOX_FLOOR_ZERO = 8  # a negative lowest area makes foxes worth 0, not negative
 
 
 def new_sheet() -> np.ndarray:
-    return np.zeros(SHEET_LEN, np.int64)
+    sheet = np.zeros(SHEET_LEN, np.int64)
+    sheet[H_GAME] = TAC
+    return sheet

@@ -1,0 +1,23 @@
+"""The header both Clever score sheets start with (int64 fields at fixed indices), so the
+shared turn engine can read the round, the actions, foxes and the rule flags of either
+sheet. Each game's ``layout`` puts its areas from ``HEADER_LEN`` on."""
+
+H_GAME = 0  # which sheet: TPC (That's Pretty Clever) or TAC (Twice As Clever)
+H_ROUND = 1  # rounds ticked on the round track (0-based round being played)
+H_ROUNDS = 2  # rounds in this game
+H_FLAGS = 3  # rulings the sheet's own rules follow (FLAG_* bits; 0 = defaults)
+H_REROLL_GOT = 4  # circles circled (unlocked) on the re-roll track
+H_REROLL_USED = 5
+H_PLUS_GOT = 6
+H_PLUS_USED = 7
+H_RETURN_GOT = 8  # Twice As Clever only
+H_RETURN_USED = 9
+H_FOXES = 10
+H_LOST = 11  # bonuses lost because their area could not take them
+H_BONUSES = 12  # + bonus kind: bonuses received (statistics only)
+MAX_BONUS_KINDS = 11
+HEADER_LEN = H_BONUSES + MAX_BONUS_KINDS
+
+TPC, TAC = 0, 1
+FLAG_EARLIEST_FIRST = 1  # bonuses of one mark resolve in the order triggered (a queue)
+FLAG_KEEP_OVERFLOW = 2  # an unlock beyond the printed circles is kept, not lost
