@@ -34,7 +34,8 @@ from analyzer.games.thats_pretty_clever.simulation import COLUMNS, GAME_BLOCK
 from analyzer.params import defaults
 from analyzer.seeding import STREAM_GAMES
 from analyzer.stats import ci95, mean_se
-from kernels.thats_pretty_clever import play, training
+from kernels.clever import play
+from kernels.thats_pretty_clever import training
 from kernels.thats_pretty_clever.value import N_FEATURES, VALUE_STAGES
 
 ROUNDS = 6

@@ -17,6 +17,7 @@ H_LOST = 11  # bonuses lost because their area could not take them
 H_BONUSES = 12  # + bonus kind: bonuses received (statistics only)
 MAX_BONUS_KINDS = 11
 HEADER_LEN = H_BONUSES + MAX_BONUS_KINDS
+SHEET_LEN = 72  # both sheets have this length, so the engine can copy either
 
 TPC, TAC = 0, 1
 FLAG_EARLIEST_FIRST = 1  # bonuses of one mark resolve in the order triggered (a queue)

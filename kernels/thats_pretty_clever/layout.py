@@ -38,6 +38,7 @@ from kernels.clever.sheet import (  # noqa: F401  (flags re-exported for callers
     H_ROUND,
     H_ROUNDS,
     HEADER_LEN,
+    SHEET_LEN,
 )
 
 WHITE, YELLOW, BLUE, GREEN, ORANGE, PURPLE = range(6)
@@ -102,15 +103,6 @@ PURPLE_BONUS = np.array([0, 0, B(REROLL), B(CROSS_BLUE), B(PLUS_ONE), B(CROSS_YE
 
 ROUNDS_BY_PLAYERS = np.array([0, 6, 6, 5, 4], np.int64)
 ROUND_BONUS = np.array([B(REROLL), B(PLUS_ONE), B(REROLL), -1, 0, 0], np.int64)  # -1: choice
-# the game-rules vector handed to the play loops: the six round bonuses, then switches for
-# the rules page's open points (section 14)
-RULE_WASTED_PICK = 6  # 1: a die with no legal placement may still be picked (not entered)
-RULE_FORFEIT_TO_PLATTER = 7  # 1: after a roll with no usable die, the dice go to the platter
-RULE_PASSIVE_DECLINE = 8  # 1: a passive player may decline a pick
-RULE_TIES_SHARED = 9  # 1: tied totals share the win (no best-area tie-break)
-RULE_SOLO_TIES_BY_COLOUR = 10  # 1: solo passive ties go to the platter in colour order
-RULE_SHEET_FLAGS = 11  # the sheet's S_FLAGS (FLAG_* bits) for every player
-N_GAME_RULES = 12
 ROUND4_OPTIONS = np.array([B(CROSS_YELLOW), B(CROSS_BLUE), B(CROSS_GREEN), B(WRITE_ORANGE, 6),
                            B(WRITE_PURPLE, 6)], np.int64)
 ACTION_SLOTS = 7
@@ -128,7 +120,7 @@ S_ORANGE = HEADER_LEN + 3  # written orange slots
 S_PURPLE = HEADER_LEN + 4  # written purple slots
 S_ORANGE_VALUES = HEADER_LEN + 5  # 11 written orange values (multiplier applied)
 S_PURPLE_VALUES = S_ORANGE_VALUES + TRACK  # 11 written purple values
-SHEET_LEN = S_PURPLE_VALUES + TRACK
+assert S_PURPLE_VALUES + TRACK <= SHEET_LEN
 
 
 def new_sheet() -> np.ndarray:

@@ -6,11 +6,13 @@ the order of simultaneous bonuses stay the policy's choice), and end scoring. Pu
 stack size.
 """
 
+import numpy as np
 from numba import njit
 
 from kernels.clever.pending import pop, push
 from kernels.thats_pretty_clever.layout import (
     ACTION_SLOTS,
+    BLUE,
     BLUE_AREA,
     BLUE_CELLS,
     BLUE_COL_BONUS,
@@ -48,8 +50,10 @@ from kernels.thats_pretty_clever.layout import (
     S_PURPLE,
     S_PURPLE_VALUES,
     S_REROLL_GOT,
+    S_ROUNDS,
     S_YELLOW,
     TRACK,
+    WHITE,
     WRITE_ORANGE,
     WRITE_PURPLE,
     YELLOW_AREA,
@@ -57,6 +61,7 @@ from kernels.thats_pretty_clever.layout import (
     YELLOW_COLS,
     YELLOW_DIAGONAL,
     YELLOW_DIAGONAL_BONUS,
+    YELLOW_PREPRINTED,
     YELLOW_ROW_BONUS,
     YELLOW_ROWS,
     YELLOW_VALUES,
@@ -270,3 +275,63 @@ def total_score(sheet):
     """Final score: the five areas plus each fox worth the lowest area (0 if any is 0)."""
     total, lowest = score_parts(sheet)
     return total + sheet[S_FOXES] * lowest
+
+
+# --- the sheet interface of the shared Clever turn engine (kernels.clever.sheets) ----------
+
+DIE_AREA = np.array([-1, YELLOW_AREA, BLUE_AREA, GREEN_AREA, ORANGE_AREA, PURPLE_AREA],
+                    np.int64)  # die colour -> its own area (white, -1, is wild)
+
+
+@njit(cache=True)
+def die_value(faces, die, area):
+    """The value a die enters with (section 7): blue takes blue + white wherever the other
+    die is."""
+    if area == BLUE_AREA:
+        return faces[BLUE] + faces[WHITE]
+    return faces[die]
+
+
+@njit(cache=True)
+def die_uses(sheet, faces, die, moves, n):
+    """Append every legal use of ``die`` as rows ``(die, area, target)`` of ``moves``
+    (int64[k, 3]) from row ``n``; ``target``: the yellow cell, the blue sum, else -1.
+    Returns the new row count."""
+    for area in range(N_AREAS):
+        if die != WHITE and DIE_AREA[die] != area:
+            continue
+        value = die_value(faces, die, area)
+        if not can_enter(sheet, area, value):
+            continue
+        if area == YELLOW_AREA:
+            cells = yellow_cells(sheet, value)
+            for c in range(16):
+                if (cells >> c) & 1:
+                    moves[n, 0], moves[n, 1], moves[n, 2] = die, area, c
+                    n += 1
+        else:
+            moves[n, 0], moves[n, 1], moves[n, 2] = die, area, value if area == BLUE_AREA \
+                else -1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def enter_die(sheet, faces, die, area, target, pending, n):
+    """Enter ``die`` in ``area`` at ``target`` (a row of ``die_uses``)."""
+    return enter(sheet, area, die_value(faces, die, area), target, pending, n)
+
+
+@njit(cache=True)
+def choice_of_bit(code, bit):
+    """The ``resolve_bonus`` choice of bit ``bit`` of ``bonus_choices`` (blue: sum - 2)."""
+    return bit + 2 if code // 8 == CROSS_BLUE else bit
+
+
+@njit(cache=True)
+def start_sheet(sheet, rounds, flags):
+    """A blank sheet (pre-printed yellow crosses) for a game of ``rounds`` rounds."""
+    sheet[:] = 0
+    sheet[S_YELLOW] = YELLOW_PREPRINTED
+    sheet[S_ROUNDS] = rounds
+    sheet[S_FLAGS] = flags

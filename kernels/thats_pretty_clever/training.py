@@ -5,18 +5,9 @@ the sheet's features, score and stage recorded after every turn and the game's f
 import numpy as np
 from numba import njit, prange
 
-from kernels.rng import turn_stream
-from kernels.thats_pretty_clever.layout import (
-    N_DICE,
-    RULE_SHEET_FLAGS,
-    S_FLAGS,
-    S_ROUND,
-    S_ROUNDS,
-    S_YELLOW,
-    SHEET_LEN,
-    YELLOW_PREPRINTED,
-)
-from kernels.thats_pretty_clever.play import (
+from kernels.clever.game_rules import RULE_SHEET_FLAGS
+from kernels.clever.moves import N_DICE
+from kernels.clever.play import (
     LOG_LEN,
     MAX_MOVES,
     WORK_LEN,
@@ -24,7 +15,9 @@ from kernels.thats_pretty_clever.play import (
     round_bonus,
     solo_passive,
 )
-from kernels.thats_pretty_clever.rules import total_score
+from kernels.clever.sheet import H_ROUND, SHEET_LEN, TPC
+from kernels.clever.sheets import start_sheet, total_score
+from kernels.rng import turn_stream
 from kernels.thats_pretty_clever.value import NO_FEATURES, feature_value, value_stage
 
 
@@ -49,14 +42,11 @@ def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, s
     log = np.zeros(LOG_LEN, np.int64)
     per_game = 2 * rounds
     for g in range(n_games):
-        sheet[:] = 0
-        sheet[S_YELLOW] = YELLOW_PREPRINTED
-        sheet[S_ROUNDS] = rounds
-        sheet[S_FLAGS] = game_rules[RULE_SHEET_FLAGS]
+        start_sheet(sheet, TPC, rounds, game_rules[RULE_SHEET_FLAGS])
         row = g * per_game
         for r in range(rounds):
             base = 4 * r
-            sheet[S_ROUND] = r
+            sheet[H_ROUND] = r
             round_bonus(sheet, r, game_rules, pol, turn_stream(key, g, base), scratch)
             active_turn(sheet.reshape((1, SHEET_LEN)), 0, faces, where, pol,
                         turn_stream(key, g, base + 1), moves, scratch, game_rules, log)

@@ -13,9 +13,11 @@ from numba import njit
 from kernels.clever.pending import pop, push
 from kernels.twice_as_clever.layout import (
     ACTION_SLOTS,
+    BLUE,
     BLUE_AREA,
     BLUE_BONUS,
     BLUE_POINTS,
+    DIE_AREA,
     FLAG_BLUE_Q_ANY,
     FLAG_EARLIEST_FIRST,
     FLAG_FOX_FLOOR_ZERO,
@@ -24,6 +26,7 @@ from kernels.twice_as_clever.layout import (
     GREEN_AREA,
     GREEN_BONUS,
     GREEN_MULTIPLIER,
+    H_GAME,
     N_AREAS,
     PINK_AREA,
     PINK_BONUS,
@@ -51,6 +54,7 @@ from kernels.twice_as_clever.layout import (
     S_PLUS_GOT,
     S_REROLL_GOT,
     S_RETURN_GOT,
+    S_ROUNDS,
     S_SILVER,
     S_YELLOW_CIRCLED,
     S_YELLOW_CROSSED,
@@ -58,7 +62,9 @@ from kernels.twice_as_clever.layout import (
     SILVER_COLUMN_BONUS,
     SILVER_POINTS,
     SILVER_ROWS,
+    TAC,
     TRACK,
+    WHITE,
     YELLOW_AREA,
     YELLOW_CELLS,
     YELLOW_GROUP_BONUS,
@@ -300,3 +306,63 @@ def total_score(sheet):
     if lowest < 0 and sheet[S_FLAGS] & FLAG_FOX_FLOOR_ZERO:
         lowest = 0
     return total + sheet[S_FOXES] * lowest
+
+
+# --- the sheet interface of the shared Clever turn engine (kernels.clever.sheets) ----------
+
+@njit(cache=True)
+def die_value(faces, die, area):
+    """The value a die enters with (section 4): blue takes blue + white."""
+    if area == BLUE_AREA:
+        return faces[BLUE] + faces[WHITE]
+    return faces[die]
+
+
+@njit(cache=True)
+def die_uses(sheet, faces, die, moves, n):
+    """Append every legal use of ``die`` as rows ``(die, area, target)`` of ``moves``
+    (int64[k, 3]) from row ``n``; ``target``: the silver row, the yellow cell, else -1.
+    Returns the new row count."""
+    for area in range(N_AREAS):
+        if die != WHITE and DIE_AREA[die] != area:
+            continue
+        value = die_value(faces, die, area)
+        if not can_enter(sheet, area, value):
+            continue
+        if area == SILVER_AREA or area == YELLOW_AREA:
+            targets = silver_rows(sheet, value) if area == SILVER_AREA else \
+                yellow_cells(sheet, value)
+            for t in range(YELLOW_CELLS):
+                if (targets >> t) & 1:
+                    moves[n, 0], moves[n, 1], moves[n, 2] = die, area, t
+                    n += 1
+        else:
+            moves[n, 0], moves[n, 1], moves[n, 2] = die, area, -1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def enter_die(sheet, faces, die, area, target, pending, n):
+    """Enter ``die`` in ``area`` at ``target`` (a row of ``die_uses``)."""
+    return enter(sheet, area, die_value(faces, die, area), target, pending, n)
+
+
+@njit(cache=True)
+def choice_of_bit(code, bit):
+    """The ``resolve_bonus`` choice of bit ``bit`` of ``bonus_choices``: a blue sum is
+    bit + 2, a green or pink face bit + 1, else the bit (cell or area)."""
+    if code == Q_BLUE:
+        return bit + 2
+    if code == Q_GREEN or code == Q_PINK:
+        return bit + 1
+    return bit
+
+
+@njit(cache=True)
+def start_sheet(sheet, rounds, flags):
+    """A blank sheet for a game of ``rounds`` rounds."""
+    sheet[:] = 0
+    sheet[H_GAME] = TAC
+    sheet[S_ROUNDS] = rounds
+    sheet[S_FLAGS] = flags

@@ -6,8 +6,8 @@ section it pins."""
 import numpy as np
 import pytest
 
+from kernels.clever import play
 from kernels.thats_pretty_clever import layout as L
-from kernels.thats_pretty_clever import play
 from kernels.thats_pretty_clever.rules import area_scores, total_score
 
 W, Y, B, G, ORA, P = range(6)

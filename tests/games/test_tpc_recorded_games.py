@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from kernels.clever import moves as M
 from kernels.thats_pretty_clever import layout as L
-from kernels.thats_pretty_clever import moves as M
 from kernels.thats_pretty_clever import rules as R
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "tpc_games"

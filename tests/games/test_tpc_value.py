@@ -7,8 +7,9 @@ import pytest
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import PARAMS, game_rules, parse_policy
 from analyzer.params import defaults
+from kernels.clever import play
 from kernels.thats_pretty_clever import layout as L
-from kernels.thats_pretty_clever import play, training
+from kernels.thats_pretty_clever import training
 from kernels.thats_pretty_clever import value as V
 from kernels.thats_pretty_clever.rules import total_score
 
@@ -99,7 +100,7 @@ def test_bad_policy_names(name):
 def test_platter_gift_is_the_opponents_best_immediate_gain():
     """5 (passive picks): a last pick leaves the platter and every other die in play to the
     opponents; the gift is the best score one of them gets from it (mean over opponents)."""
-    from kernels.thats_pretty_clever.policies import WORK_LEN, platter_gift
+    from kernels.clever.policies import WORK_LEN, platter_gift
 
     sheets = np.stack([L.new_sheet(), L.new_sheet()])
     faces = np.array([1, 1, 1, 6, 6, 6], np.int64)  # W1 Y1 B1 G6 O6 P6, all in play

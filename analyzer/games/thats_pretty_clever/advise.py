@@ -18,8 +18,8 @@ from analyzer.games.thats_pretty_clever.model import (
 )
 from analyzer.output import Result
 from analyzer.stats import ci95, mean_se
+from kernels.clever import play
 from kernels.thats_pretty_clever import layout as L
-from kernels.thats_pretty_clever import play
 
 LETTERS = {"W": L.WHITE, "Y": L.YELLOW, "B": L.BLUE, "G": L.GREEN, "O": L.ORANGE,
            "P": L.PURPLE}

@@ -18,9 +18,9 @@ from analyzer.games.thats_pretty_clever.model import (
     rounds_for,
     sheet_flags,
 )
+from kernels.clever import play
 from kernels.rng import turn_stream
 from kernels.thats_pretty_clever import layout as L
-from kernels.thats_pretty_clever import play
 from kernels.thats_pretty_clever.rules import area_scores, total_score
 
 

@@ -11,20 +11,19 @@ import numpy as np
 
 from analyzer.errors import UserError
 from analyzer.params import Param
-from kernels.thats_pretty_clever import play
-from kernels.thats_pretty_clever.layout import (
-    FLAG_EARLIEST_FIRST,
-    FLAG_KEEP_OVERFLOW,
+from kernels.clever import play
+from kernels.clever.game_rules import (
     N_GAME_RULES,
-    ROUND_BONUS,
-    ROUNDS_BY_PLAYERS,
     RULE_FORFEIT_TO_PLATTER,
+    RULE_GAME,
     RULE_PASSIVE_DECLINE,
     RULE_SHEET_FLAGS,
     RULE_SOLO_TIES_BY_COLOUR,
     RULE_TIES_SHARED,
     RULE_WASTED_PICK,
 )
+from kernels.clever.sheet import FLAG_EARLIEST_FIRST, FLAG_KEEP_OVERFLOW, TPC
+from kernels.thats_pretty_clever.layout import ROUND_BONUS, ROUNDS_BY_PLAYERS
 from kernels.thats_pretty_clever.value import N_FEATURES, VALUE_STAGES
 
 PARAMS = (
@@ -137,6 +136,7 @@ def game_rules(values: dict[str, Any]) -> np.ndarray:
     out[RULE_TIES_SHARED] = values["ties"] == "shared"
     out[RULE_SOLO_TIES_BY_COLOUR] = values["solo_ties"] == "colour_order"
     out[RULE_SHEET_FLAGS] = sheet_flags(values)
+    out[RULE_GAME] = TPC
     return out
 
 

@@ -11,7 +11,7 @@ from analyzer import seats
 from analyzer.games.thats_pretty_clever.model import parse_policy
 from analyzer.games.thats_pretty_clever.simulation import COLUMNS, play_games, simulate, whatif
 from analyzer.sections import Block, CheatSheet, Figure, Section, Table
-from kernels.thats_pretty_clever import play
+from kernels.clever import play
 
 POLICIES = ("random", "greedy", "heuristic")
 BONUS_GROUPS = {"re-roll": "re-roll", "+1": "+1", "fox": "fox", "yellow X": "free mark",

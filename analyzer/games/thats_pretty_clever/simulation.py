@@ -19,7 +19,7 @@ from analyzer.games.thats_pretty_clever.model import (
 )
 from analyzer.output import Result
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, check_seed
-from kernels.thats_pretty_clever import play
+from kernels.clever import play
 from kernels.thats_pretty_clever.layout import AREA_NAMES, BONUS_NAMES
 
 GAME_BLOCK = 1 << 9

@@ -1,75 +1,31 @@
-"""That's Pretty Clever turn mechanics (rules page sections 4-5, 7 and 10): the legal
-uses of the dice, the platter rule, recorded picks, re-roll and +1 actions, the passive
-player's choices. No policy and no random numbers are involved except ``_roll``.
+"""Clever turn mechanics (That's Pretty Clever rules page sections 4-5, 7 and 10; Twice As
+Clever the same): the legal uses of the dice, the platter rule, recorded picks, re-roll and
++1 actions, the passive player's choices, for either sheet (``kernels.clever.sheets``). No
+policy and no random numbers are involved except ``_roll``.
 
-A move is a row ``(die, area, cell)`` of an int64[MAX_MOVES, 3] buffer: ``cell`` is the
-yellow cell, the blue sum, or -1 (area -1: a wasted pick). Dice live in ``faces`` int64[6]
-and ``where`` int64[6] (``POOL``, ``FIELD``, ``PLATTER``).
+A move is a row ``(die, area, target)`` of an int64[MAX_MOVES, 3] buffer (``target``: see
+each sheet's ``die_uses``; area -1: a wasted pick). Dice live in ``faces`` int64[6] and
+``where`` int64[6] (``POOL``, ``FIELD``, ``PLATTER``).
 """
 
 import numpy as np
 from numba import njit
 
-from kernels.rng import uniform
-from kernels.thats_pretty_clever.layout import (
-    BLUE,
-    BLUE_AREA,
-    GREEN_AREA,
-    N_AREAS,
-    N_DICE,
-    ORANGE_AREA,
-    PURPLE_AREA,
-    S_PLUS_GOT,
-    S_PLUS_USED,
-    S_REROLL_GOT,
-    S_REROLL_USED,
-    WHITE,
-    YELLOW_AREA,
-)
-from kernels.thats_pretty_clever.rules import (
+from kernels.clever.sheet import H_PLUS_GOT, H_PLUS_USED, H_REROLL_GOT, H_REROLL_USED
+from kernels.clever.sheets import (
     MAX_PENDING,
     bonus_choices,
-    can_enter,
-    enter,
+    can_enter_die,
+    die_uses,
+    enter_die,
     pop_pending,
     resolve_bonus,
-    yellow_cells,
 )
+from kernels.rng import uniform
 
+N_DICE = 6
 POOL, FIELD, PLATTER = 0, 1, 2
 MAX_MOVES = 64
-# die colour -> its own area (white is wild)
-DIE_AREA = np.array([-1, YELLOW_AREA, BLUE_AREA, GREEN_AREA, ORANGE_AREA, PURPLE_AREA],
-                    np.int64)
-
-
-@njit(cache=True)
-def _die_value(faces, die, area):
-    """The value a die enters with: blue takes blue + white wherever the other die is."""
-    if area == BLUE_AREA:
-        return faces[BLUE] + faces[WHITE]
-    return faces[die]
-
-
-@njit(cache=True)
-def _add_moves(sheet, faces, die, moves, n):
-    for area in range(N_AREAS):
-        if die != WHITE and DIE_AREA[die] != area:
-            continue
-        value = _die_value(faces, die, area)
-        if not can_enter(sheet, area, value):
-            continue
-        if area == YELLOW_AREA:
-            cells = yellow_cells(sheet, value)
-            for c in range(16):
-                if (cells >> c) & 1:
-                    moves[n, 0], moves[n, 1], moves[n, 2] = die, area, c
-                    n += 1
-        else:
-            moves[n, 0], moves[n, 1], moves[n, 2] = die, area, value if area == BLUE_AREA \
-                else -1
-            n += 1
-    return n
 
 
 @njit(cache=True)
@@ -80,7 +36,7 @@ def legal_moves(sheet, faces, usable, moves, waste=False):
     for die in range(N_DICE):
         if (usable >> die) & 1:
             before = n
-            n = _add_moves(sheet, faces, die, moves, n)
+            n = die_uses(sheet, faces, die, moves, n)
             if waste and n == before:
                 moves[n, 0], moves[n, 1], moves[n, 2] = die, -1, -1
                 n += 1
@@ -104,7 +60,7 @@ def take_die(sheet, faces, where, die, area, cell, targets):
     marks going to ``targets`` (int64[k], in resolution order: yellow cell or blue sum), then
     apply the platter rule. Returns the number of targets used."""
     pending = np.zeros(MAX_PENDING, np.int64)
-    n = enter(sheet, area, _die_value(faces, die, area), cell, pending, 0)
+    n = enter_die(sheet, faces, die, area, cell, pending, 0)
     used = 0
     while n > 0:
         code = pop_pending(sheet, pending, n)
@@ -151,9 +107,9 @@ def solo_platter(faces, where, shift):
 @njit(cache=True)
 def use_reroll(sheet):
     """Section 10: spend an unlocked re-roll; False if none is left."""
-    if sheet[S_REROLL_GOT] - sheet[S_REROLL_USED] <= 0:
+    if sheet[H_REROLL_GOT] - sheet[H_REROLL_USED] <= 0:
         return False
-    sheet[S_REROLL_USED] += 1
+    sheet[H_REROLL_USED] += 1
     return True
 
 
@@ -162,11 +118,11 @@ def use_plus_one(sheet, faces, die, area, cell, targets, taken):
     """Section 10: spend a +1 on any die at its face (each die once per turn: ``taken`` is
     the bit mask of dice already taken by +1 this turn). Returns the new mask, or -1 when
     no +1 is left, the die was taken already or the use is not legal."""
-    if sheet[S_PLUS_GOT] - sheet[S_PLUS_USED] <= 0 or (taken >> die) & 1:
+    if sheet[H_PLUS_GOT] - sheet[H_PLUS_USED] <= 0 or (taken >> die) & 1:
         return -1
-    if not can_enter(sheet, area, _die_value(faces, die, area)):
+    if not can_enter_die(sheet, faces, die, area):
         return -1
-    sheet[S_PLUS_USED] += 1
+    sheet[H_PLUS_USED] += 1
     where = np.full(N_DICE, FIELD, np.int64)  # nothing moves to the platter
     take_die(sheet, faces, where, die, area, cell, targets)
     return taken | (1 << die)

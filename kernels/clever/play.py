@@ -1,4 +1,5 @@
-"""That's Pretty Clever play loops (rules page sections 3-6 and 10): round bonuses, active
+"""Clever play loops, one implementation for both sheets (That's Pretty Clever rules page
+sections 3-6 and 10; Twice As Clever the same): round bonuses, active
 turns with three rolls and the silver platter, passive picks, the solo passive turn,
 re-roll and +1 actions, whole games, the per-block accumulators and the advice rollouts.
 Turn mechanics live in ``moves``, decisions in ``policies``; both are re-exported here.
@@ -8,34 +9,19 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.accumulate import add_products, seat_lineup
-from kernels.rng import turn_stream, uniform
-from kernels.thats_pretty_clever.layout import (
-    N_AREAS,
-    N_DICE,
-    ROUND4_OPTIONS,
+from kernels.clever.game_rules import (
     RULE_FORFEIT_TO_PLATTER,
+    RULE_GAME,
     RULE_PASSIVE_DECLINE,
     RULE_SHEET_FLAGS,
     RULE_SOLO_TIES_BY_COLOUR,
     RULE_TIES_SHARED,
     RULE_WASTED_PICK,
-    S_BONUSES,
-    S_FLAGS,
-    S_FOXES,
-    S_PLUS_GOT,
-    S_PLUS_USED,
-    S_REROLL_USED,
-    S_ROUND,
-    S_ROUNDS,
-    S_YELLOW,
-    SHEET_LEN,
-    WRITE_PURPLE,
-    YELLOW_PREPRINTED,
 )
-from kernels.thats_pretty_clever.moves import (  # noqa: F401  (re-exported for callers)
-    DIE_AREA,
+from kernels.clever.moves import (  # noqa: F401  (re-exported for callers)
     FIELD,
     MAX_MOVES,
+    N_DICE,
     PLATTER,
     POOL,
     _pool_mask,
@@ -48,7 +34,7 @@ from kernels.thats_pretty_clever.moves import (  # noqa: F401  (re-exported for 
     use_plus_one,
     use_reroll,
 )
-from kernels.thats_pretty_clever.policies import (  # noqa: F401  (re-exported for callers)
+from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     GREEDY,
     HEURISTIC,
     KIND,
@@ -72,15 +58,29 @@ from kernels.thats_pretty_clever.policies import (  # noqa: F401  (re-exported f
     choose_pick,
     sheet_value,
 )
-from kernels.thats_pretty_clever.rules import (
+from kernels.clever.sheet import (
+    H_BONUSES,
+    H_FOXES,
+    H_PLUS_GOT,
+    H_PLUS_USED,
+    H_REROLL_USED,
+    H_ROUND,
+    MAX_BONUS_KINDS,
+    SHEET_LEN,
+)
+from kernels.clever.sheets import (
     MAX_PENDING,
     area_scores,
     pop_pending,
     resolve_bonus,
+    start_sheet,
     total_score,
 )
+from kernels.rng import turn_stream, uniform
+from kernels.thats_pretty_clever.layout import ROUND4_OPTIONS
 
-N_BONUS_KINDS = WRITE_PURPLE + 1
+N_AREAS = 5
+N_BONUS_KINDS = MAX_BONUS_KINDS
 # a player's game log (int64[LOG_LEN]): the decisions of the active turns, added up, and
 # the bonuses received by the end of each round
 LOG_FIRST = 0  # + 6 * area + face - 1: the first pick of a turn
@@ -122,7 +122,7 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         slot = _roll(faces, where, stream, slot)
         usable = _pool_mask(where)
         while _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where):
-            sheet[S_REROLL_USED] += 1
+            sheet[H_REROLL_USED] += 1
             log[LOG_REROLLS + pick] += 1
             slot = _roll(faces, where, stream, slot + 1)
         # only the random policy ever uses a wasted pick (it never raises the score)
@@ -158,7 +158,7 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn):
     turn); random uses each with chance one half. Returns how many were spent."""
     taken = 0
     spent = 0
-    while sheet[S_PLUS_GOT] - sheet[S_PLUS_USED] > 0:
+    while sheet[H_PLUS_GOT] - sheet[H_PLUS_USED] > 0:
         n = legal_moves(sheet, faces, ((1 << N_DICE) - 1) & ~taken, moves)
         if n == 0:
             return spent
@@ -169,7 +169,7 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn):
         if pol[KIND] != RANDOM and not last_turn and \
                 after - sheet_value(sheet, pol) <= threshold:
             return spent
-        sheet[S_PLUS_USED] += 1
+        sheet[H_PLUS_USED] += 1
         spent += 1
         taken |= 1 << moves[i, 0]
         apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
@@ -254,7 +254,7 @@ def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, fi
         last = r == rounds - 1
         base = r * 4
         if r > rnd:
-            sheet[S_ROUND] = r
+            sheet[H_ROUND] = r
             round_bonus(sheet, r, game_rules, pol, turn_stream(key, game, base), scratch)
         start = first_pick if r == rnd else 0
         if start <= 3:  # at 3 no pick is left: the pool goes to the platter, then +1s
@@ -307,14 +307,11 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
     (int64[n, SHEET_LEN]) and adds the players' decisions to ``logs`` (int64[n, LOG_LEN])."""
     n = policy.shape[0]
     for p in range(n):
-        sheets[p, :] = 0
-        sheets[p, S_YELLOW] = YELLOW_PREPRINTED
-        sheets[p, S_ROUNDS] = rounds
-        sheets[p, S_FLAGS] = game_rules[RULE_SHEET_FLAGS]
+        start_sheet(sheets[p], game_rules[RULE_GAME], rounds, game_rules[RULE_SHEET_FLAGS])
     for rnd in range(rounds):
         base = rnd * (n + 1) * (n + 1)
         for p in range(n):
-            sheets[p, S_ROUND] = rnd
+            sheets[p, H_ROUND] = rnd
             round_bonus(sheets[p], rnd, game_rules, policy[p],
                         turn_stream(key, game, base + p), scratch)
         for a in range(n):
@@ -339,7 +336,7 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
             for p in range(n):
                 for k in range(N_BONUS_KINDS):
                     logs[p, LOG_BONUS_ROUNDS + N_BONUS_KINDS * rnd + k] = \
-                        sheets[p, S_BONUSES + k]
+                        sheets[p, H_BONUSES + k]
 
 
 @njit(cache=True)
@@ -391,14 +388,14 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
             row[COL_SCORE_SUM] += totals[p]
             row[COL_SCORE_SQ] += totals[p] * totals[p]
             row[COL_WIN_UNITS] += wins[p]
-            row[COL_FOXES] += sheets[p, S_FOXES]
-            row[COL_FOXES_SQ] += sheets[p, S_FOXES] ** 2
+            row[COL_FOXES] += sheets[p, H_FOXES]
+            row[COL_FOXES_SQ] += sheets[p, H_FOXES] ** 2
             for a in range(N_AREAS):
                 row[COL_AREAS + a] += scores[a]
                 row[COL_AREAS_SQ + a] += scores[a] * scores[a]
             for k in range(N_BONUS_KINDS):
-                row[COL_BONUSES + k] += sheets[p, S_BONUSES + k]
-                row[COL_BONUSES_SQ + k] += sheets[p, S_BONUSES + k] ** 2
+                row[COL_BONUSES + k] += sheets[p, H_BONUSES + k]
+                row[COL_BONUSES_SQ + k] += sheets[p, H_BONUSES + k] ** 2
             for k in range(LOG_LEN):
                 row[COL_LOG + k] += logs[p, k]
             row[COL_HIST + min(totals[p], HIST_BINS - 1)] += 1
@@ -445,7 +442,7 @@ def paired_block(key, n_games, out, lineups, rounds, game_rules):
                 totals[p] = total_score(sheets[p])
                 area_scores(sheets[p], scores)
                 best_area[p] = scores.max()
-                foxes += sheets[p, S_FOXES]
+                foxes += sheets[p, H_FOXES]
             award_wins(totals, best_area, wins, game_rules[v, RULE_TIES_SHARED])
             x[v, PAIRED_SCORE_SUM] = totals.sum()
             x[v, PAIRED_FIRST_SEAT_WIN] = wins[0]

@@ -1,4 +1,4 @@
-"""That's Pretty Clever policies: how a sheet is valued (greedy: its score; heuristic:
+"""Clever policies (either sheet): how a sheet is valued (greedy: its score; heuristic:
 its score plus fitted estimates of what is still to come), where free marks go, which move
 to make (the heuristic looks one roll ahead) and when to re-roll or spend a +1.
 
@@ -9,32 +9,29 @@ then its value weights.
 import numpy as np
 from numba import njit
 
-from kernels.rng import uniform
-from kernels.thats_pretty_clever.layout import (
-    CROSS_BLUE,
-    N_DICE,
-    S_REROLL_GOT,
-    S_REROLL_USED,
-    SHEET_LEN,
-)
-from kernels.thats_pretty_clever.moves import (
+from kernels.clever.moves import (
     MAX_MOVES,
+    N_DICE,
     PLATTER,
     POOL,
-    _die_value,
     _pool_mask,
     legal_moves,
     to_field,
 )
-from kernels.thats_pretty_clever.rules import (
+from kernels.clever.sheet import H_REROLL_GOT, H_REROLL_USED, SHEET_LEN
+from kernels.clever.sheets import (
     MAX_PENDING,
     bonus_choices,
-    enter,
+    choice_of_bit,
+    chosen_bonus,
+    enter_die,
+    feature_value,
     pop_pending,
     resolve_bonus,
     total_score,
 )
-from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS, feature_value
+from kernels.rng import uniform
+from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS
 
 RANDOM, GREEDY, HEURISTIC = 0, 1, 2
 POLICY_NAMES = ("random", "greedy", "heuristic")
@@ -63,6 +60,7 @@ _LOOK_MOVES = _LOOK_WHERE + N_DICE
 _LOOK_RANK = _LOOK_MOVES + 3 * MAX_MOVES
 WORK_LEN = _LOOK_RANK + MAX_MOVES
 LOOK_SLOT = 1 << 20  # random slots of the sampled re-rolls, far from the play loop's
+MAX_CHOICE_BITS = 32  # free-mark choices are bit masks of at most this many bits
 
 
 @njit(cache=True)
@@ -77,34 +75,51 @@ def sheet_value(sheet, pol):
 
 
 @njit(cache=True)
-def _pick_bonus_target(sheet, code, pol, stream, slot, scratch):
-    """Where a free X goes: the random policy picks uniformly, greedy picks the target with
-    the best immediate score (ties: lowest index)."""
+def _best_mark(sheet, code, pol, scratch):
+    """``(choice, value after)`` of the best place for the free mark of ``code`` by
+    ``sheet_value`` (ties: the lowest choice)."""
     options = bonus_choices(sheet, code)
-    if options <= 0:
-        return 0
-    count = 0
-    for i in range(16):
-        count += (options >> i) & 1
-    offset = 2 if code // 8 == CROSS_BLUE else 0  # blue options are sums, bit = sum - 2
-    if pol[KIND] == RANDOM:
-        k = np.int64(uniform(stream, slot) * count)
-        for i in range(16):
-            if (options >> i) & 1:
-                if k == 0:
-                    return i + offset
-                k -= 1
-    best, best_v = -1, -1e300
+    best, best_v = -1, -np.inf
     trial = scratch[_BONUS_TRIAL:_BONUS_TRIAL + SHEET_LEN]
     pending = scratch[_BONUS_PENDING:_BONUS_PENDING + MAX_PENDING]
-    for i in range(16):
+    for i in range(MAX_CHOICE_BITS):
         if (options >> i) & 1:
-            target = i + offset
+            target = choice_of_bit(sheet, code, i)
             trial[:] = sheet
             resolve_bonus(trial, code, target, pending, 0)
             v = sheet_value(trial, pol)
             if v > best_v:
                 best, best_v = target, v
+    return best, best_v
+
+
+@njit(cache=True)
+def _pick_bonus_target(sheet, code, pol, stream, slot, scratch):
+    """Where a free mark goes: the random policy picks uniformly, the others the place with
+    the best ``sheet_value`` after it; a choice of which bonus to take (the black ?) goes
+    to the bonus whose best mark is best."""
+    options = bonus_choices(sheet, code)
+    if options <= 0:
+        return 0
+    if pol[KIND] == RANDOM:
+        count = 0
+        for i in range(MAX_CHOICE_BITS):
+            count += (options >> i) & 1
+        k = np.int64(uniform(stream, slot) * count)
+        for i in range(MAX_CHOICE_BITS):
+            if (options >> i) & 1:
+                if k == 0:
+                    return choice_of_bit(sheet, code, i)
+                k -= 1
+    if chosen_bonus(sheet, code, choice_of_bit(sheet, code, 0)) == 0:
+        return _best_mark(sheet, code, pol, scratch)[0]
+    best, best_v = -1, -np.inf
+    for i in range(MAX_CHOICE_BITS):
+        if (options >> i) & 1:
+            choice = choice_of_bit(sheet, code, i)
+            v = _best_mark(sheet, chosen_bonus(sheet, code, choice), pol, scratch)[1]
+            if v > best_v:
+                best, best_v = choice, v
     return best
 
 
@@ -115,7 +130,7 @@ def apply_move(sheet, faces, die, area, cell, pol, stream, slot, scratch):
     if area < 0:
         return  # a wasted pick: the die is moved, nothing is entered
     pending = scratch[_MOVE_PENDING:_MOVE_PENDING + MAX_PENDING]
-    n = enter(sheet, area, _die_value(faces, die, area), cell, pending, 0)
+    n = enter_die(sheet, faces, die, area, cell, pending, 0)
     k = 0
     while n > 0:
         code = pop_pending(sheet, pending, n)
@@ -164,7 +179,7 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
 def _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where):
     """Spend a re-roll? Random: half the time; greedy: when no die of the roll is usable;
     heuristic: when the best pick gains less than ``W_REROLL_BELOW``."""
-    if sheet[S_REROLL_GOT] - sheet[S_REROLL_USED] <= 0:
+    if sheet[H_REROLL_GOT] - sheet[H_REROLL_USED] <= 0:
         return False
     if pol[KIND] == RANDOM:
         return uniform(stream, slot) < 0.5
@@ -225,8 +240,7 @@ def platter_gift(sheets, me, faces, where, die, scratch):
         best = 0
         for j in range(legal_moves(sheets[p], faces, platter, moves)):
             trial[:] = sheets[p]
-            enter(trial, moves[j, 1], _die_value(faces, moves[j, 0], moves[j, 1]),
-                  moves[j, 2], pending, 0)
+            enter_die(trial, faces, moves[j, 0], moves[j, 1], moves[j, 2], pending, 0)
             best = max(best, total_score(trial) - before)
         total += best
     return total / max(sheets.shape[0] - 1, 1)

@@ -1,0 +1,12 @@
+"""The game-rules vector (int64[N_GAME_RULES]) the Clever play loops take: the round-track
+bonuses of rounds 1-6 (0: none; -1: That's Pretty Clever's round-4 choice), then the
+switches for the rules pages' open points, then which sheet the game is played on."""
+
+RULE_WASTED_PICK = 6  # 1: a die with no legal placement may still be picked (not entered)
+RULE_FORFEIT_TO_PLATTER = 7  # 1: after a roll with no usable die, the dice go to the platter
+RULE_PASSIVE_DECLINE = 8  # 1: a passive player may decline a pick
+RULE_TIES_SHARED = 9  # 1: tied totals share the win (no best-area tie-break)
+RULE_SOLO_TIES_BY_COLOUR = 10  # 1: solo passive ties go to the platter in colour order
+RULE_SHEET_FLAGS = 11  # the sheet's H_FLAGS (FLAG_* bits) for every player
+RULE_GAME = 12  # the sheet: kernels.clever.sheet.TPC or TAC
+N_GAME_RULES = 13

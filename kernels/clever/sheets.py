@@ -1,0 +1,115 @@
+"""The sheet interface of the shared Clever turn engine: every function dispatches on the
+sheet's ``H_GAME`` to That's Pretty Clever's or Twice As Clever's rules, so the turn,
+policy and play loops run either game's sheet unchanged.
+
+``moves``: int64[k, 3] rows ``(die, area, target)``; ``pending``: int64[MAX_PENDING].
+"""
+
+from numba import njit
+
+from kernels.clever.sheet import H_GAME, TAC
+from kernels.thats_pretty_clever import rules as tpc
+from kernels.thats_pretty_clever import value as tpc_value
+from kernels.twice_as_clever import rules as tac
+from kernels.twice_as_clever.layout import Q_ANY, Q_OF_AREA
+
+MAX_PENDING = 32
+
+
+@njit(cache=True)
+def die_uses(sheet, faces, die, moves, n):
+    """Append the legal uses of ``die`` to ``moves`` from row ``n``; the new row count."""
+    if sheet[H_GAME] == TAC:
+        return tac.die_uses(sheet, faces, die, moves, n)
+    return tpc.die_uses(sheet, faces, die, moves, n)
+
+
+@njit(cache=True)
+def enter_die(sheet, faces, die, area, target, pending, n):
+    """Enter a die (a row of ``die_uses``); the bonuses it fires go on ``pending``."""
+    if sheet[H_GAME] == TAC:
+        return tac.enter_die(sheet, faces, die, area, target, pending, n)
+    return tpc.enter_die(sheet, faces, die, area, target, pending, n)
+
+
+@njit(cache=True)
+def can_enter_die(sheet, faces, die, area):
+    """Can ``die`` be entered in ``area`` (somewhere)?"""
+    if sheet[H_GAME] == TAC:
+        return tac.can_enter(sheet, area, tac.die_value(faces, die, area))
+    return tpc.can_enter(sheet, area, tpc.die_value(faces, die, area))
+
+
+@njit(cache=True)
+def bonus_choices(sheet, code):
+    """Bit mask of a free mark's choices (-1: none needed; 0: the bonus is lost)."""
+    if sheet[H_GAME] == TAC:
+        return tac.bonus_choices(sheet, code)
+    return tpc.bonus_choices(sheet, code)
+
+
+@njit(cache=True)
+def choice_of_bit(sheet, code, bit):
+    """The ``resolve_bonus`` choice that bit ``bit`` of ``bonus_choices`` stands for."""
+    if sheet[H_GAME] == TAC:
+        return tac.choice_of_bit(code, bit)
+    return tpc.choice_of_bit(code, bit)
+
+
+@njit(cache=True)
+def resolve_bonus(sheet, code, choice, pending, n):
+    """Pay a bonus (free marks at ``choice``); the new stack size."""
+    if sheet[H_GAME] == TAC:
+        return tac.resolve_bonus(sheet, code, choice, pending, n)
+    return tpc.resolve_bonus(sheet, code, choice, pending, n)
+
+
+@njit(cache=True)
+def pop_pending(sheet, pending, n):
+    """The next pending bonus to resolve (the caller's stack then holds n - 1)."""
+    if sheet[H_GAME] == TAC:
+        return tac.pop_pending(sheet, pending, n)
+    return tpc.pop_pending(sheet, pending, n)
+
+
+@njit(cache=True)
+def total_score(sheet):
+    if sheet[H_GAME] == TAC:
+        return tac.total_score(sheet)
+    return tpc.total_score(sheet)
+
+
+@njit(cache=True)
+def area_scores(sheet, out):
+    """Fill ``out`` (int64[5]) with the five area scores."""
+    if sheet[H_GAME] == TAC:
+        tac.area_scores(sheet, out)
+    else:
+        tpc.area_scores(sheet, out)
+
+
+@njit(cache=True)
+def feature_value(sheet, w, out):
+    """``(score, weighted feature sum)`` of the heuristic's value (see each game's
+    ``value`` module); Twice As Clever has no fitted value yet (0)."""
+    if sheet[H_GAME] == TAC:
+        return tac.total_score(sheet), 0.0
+    return tpc_value.feature_value(sheet, w, out)
+
+
+@njit(cache=True)
+def start_sheet(sheet, game, rounds, flags):
+    """A blank sheet of ``game`` (TPC or TAC) for ``rounds`` rounds with rule ``flags``."""
+    if game == TAC:
+        tac.start_sheet(sheet, rounds, flags)
+    else:
+        tpc.start_sheet(sheet, rounds, flags)
+
+
+@njit(cache=True)
+def chosen_bonus(sheet, code, choice):
+    """The bonus a choice of ``code`` hands on (Twice As Clever's black ?: the ? of the
+    chosen area), or 0 when ``code`` places its own mark."""
+    if sheet[H_GAME] == TAC and code == Q_ANY:
+        return Q_OF_AREA[choice]
+    return 0
