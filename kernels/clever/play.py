@@ -71,6 +71,7 @@ from kernels.clever.sheet import (
 from kernels.clever.sheets import (
     MAX_PENDING,
     area_scores,
+    copy_sheet,
     pop_pending,
     resolve_bonus,
     start_sheet,
@@ -221,7 +222,7 @@ def round_bonus(sheet, rnd, game_rules, pol, stream, scratch):
             trial = np.empty(SHEET_LEN, np.int64)
             best_v = -np.inf
             for option in ROUND4_OPTIONS:
-                trial[:] = sheet
+                copy_sheet(trial, sheet)
                 apply_bonus_chain(trial, option, pol, stream, 2, scratch)
                 v = sheet_value(trial, pol)
                 if v > best_v:

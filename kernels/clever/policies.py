@@ -24,6 +24,7 @@ from kernels.clever.sheets import (
     bonus_choices,
     choice_of_bit,
     chosen_bonus,
+    copy_sheet,
     enter_die,
     feature_value,
     pop_pending,
@@ -85,7 +86,7 @@ def _best_mark(sheet, code, pol, scratch):
     for i in range(MAX_CHOICE_BITS):
         if (options >> i) & 1:
             target = choice_of_bit(sheet, code, i)
-            trial[:] = sheet
+            copy_sheet(trial, sheet)
             resolve_bonus(trial, code, target, pending, 0)
             v = sheet_value(trial, pol)
             if v > best_v:
@@ -163,7 +164,7 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
     best, best_v, best_value = 0, -np.inf, -np.inf
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
     for i in range(n):
-        trial[:] = sheet
+        copy_sheet(trial, sheet)
         die = moves[i, 0]
         apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
         value = sheet_value(trial, pol)
@@ -239,7 +240,7 @@ def platter_gift(sheets, me, faces, where, die, scratch):
         before = total_score(sheets[p])
         best = 0
         for j in range(legal_moves(sheets[p], faces, platter, moves)):
-            trial[:] = sheets[p]
+            copy_sheet(trial, sheets[p])
             enter_die(trial, faces, moves[j, 0], moves[j, 1], moves[j, 2], pending, 0)
             best = max(best, total_score(trial) - before)
         total += best
@@ -253,7 +254,7 @@ def _last_pick(sheets, me, faces, where, moves, n, pol, stream, slot, scratch):
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
     best, best_v, best_value = -1, -np.inf, -np.inf
     for i in range(n):
-        trial[:] = sheets[me]
+        copy_sheet(trial, sheets[me])
         die = moves[i, 0]
         apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
         value = sheet_value(trial, pol)
@@ -284,7 +285,7 @@ def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slo
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
     ranked = scratch[_LOOK_RANK:_LOOK_RANK + MAX_MOVES].view(np.float64)
     for i in range(n):  # one-step values (with the platter estimate) to shortlist moves
-        trial[:] = sheet
+        copy_sheet(trial, sheet)
         die = moves[i, 0]
         apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
         ranked[i] = sheet_value(trial, pol) - 1e-3 * faces[die] \
@@ -296,7 +297,7 @@ def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slo
     for _ in range(min(np.int64(pol[W_BRANCH]), n)):
         i = np.argmax(ranked[:n])
         ranked[i] = -np.inf
-        look[:] = sheet
+        copy_sheet(look, sheet)
         die = moves[i, 0]
         apply_move(look, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
         value = sheet_value(look, pol)

@@ -10,13 +10,22 @@ from numba import njit
 from kernels.clever.sheet import H_GAME, TAC
 from kernels.thats_pretty_clever import rules as tpc
 from kernels.thats_pretty_clever import value as tpc_value
+from kernels.thats_pretty_clever.layout import USED_LEN as TPC_USED_LEN
 from kernels.twice_as_clever import rules as tac
 from kernels.twice_as_clever.layout import Q_ANY, Q_OF_AREA
+from kernels.twice_as_clever.layout import USED_LEN as TAC_USED_LEN
 
 MAX_PENDING = 32
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def copy_sheet(dst, src):
+    """Copy the fields of ``src`` its game uses into ``dst`` (both int64[SHEET_LEN])."""
+    n = TAC_USED_LEN if src[H_GAME] == TAC else TPC_USED_LEN
+    dst[:n] = src[:n]
+
+
+@njit(cache=True, inline="always")
 def die_uses(sheet, faces, die, moves, n):
     """Append the legal uses of ``die`` to ``moves`` from row ``n``; the new row count."""
     if sheet[H_GAME] == TAC:
@@ -24,7 +33,7 @@ def die_uses(sheet, faces, die, moves, n):
     return tpc.die_uses(sheet, faces, die, moves, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def enter_die(sheet, faces, die, area, target, pending, n):
     """Enter a die (a row of ``die_uses``); the bonuses it fires go on ``pending``."""
     if sheet[H_GAME] == TAC:
@@ -64,7 +73,7 @@ def resolve_bonus(sheet, code, choice, pending, n):
     return tpc.resolve_bonus(sheet, code, choice, pending, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pop_pending(sheet, pending, n):
     """The next pending bonus to resolve (the caller's stack then holds n - 1)."""
     if sheet[H_GAME] == TAC:
@@ -72,7 +81,7 @@ def pop_pending(sheet, pending, n):
     return tpc.pop_pending(sheet, pending, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def total_score(sheet):
     if sheet[H_GAME] == TAC:
         return tac.total_score(sheet)

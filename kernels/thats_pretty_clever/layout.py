@@ -120,7 +120,8 @@ S_ORANGE = HEADER_LEN + 3  # written orange slots
 S_PURPLE = HEADER_LEN + 4  # written purple slots
 S_ORANGE_VALUES = HEADER_LEN + 5  # 11 written orange values (multiplier applied)
 S_PURPLE_VALUES = S_ORANGE_VALUES + TRACK  # 11 written purple values
-assert S_PURPLE_VALUES + TRACK <= SHEET_LEN
+USED_LEN = S_PURPLE_VALUES + TRACK  # the fields this sheet uses of the SHEET_LEN
+assert USED_LEN <= SHEET_LEN
 
 
 def new_sheet() -> np.ndarray:

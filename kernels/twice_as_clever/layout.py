@@ -112,7 +112,8 @@ S_PINK = HEADER_LEN + 5  # written pink slots
 S_BLUE_VALUES = HEADER_LEN + 6  # 12 written blue sums
 S_GREEN_VALUES = S_BLUE_VALUES + TRACK  # 12 written green values (multiplier applied)
 S_PINK_VALUES = S_GREEN_VALUES + TRACK  # 12 written pink values
-assert S_PINK_VALUES + TRACK <= SHEET_LEN
+USED_LEN = S_PINK_VALUES + TRACK  # the fields this sheet uses of the SHEET_LEN
+assert USED_LEN <= SHEET_LEN
 FLAG_BLUE_Q_ANY = 4  # a blue ? may write any sum, ignoring the never-increasing rule
 FLAG_FOX_FLOOR_ZERO = 8  # a negative lowest area makes foxes worth 0, not negative
 
