@@ -54,16 +54,23 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     _platter_cost,
     _wants_reroll,
     apply_move,
+    chain_marks,
     choose_move,
     choose_pick,
+    return_die,
     sheet_value,
 )
 from kernels.clever.sheet import (
+    FLAG_PLUS_PER_ROUND,
     H_BONUSES,
+    H_FLAGS,
     H_FOXES,
     H_PLUS_GOT,
+    H_PLUS_TAKEN,
     H_PLUS_USED,
     H_REROLL_USED,
+    H_RETURN_GOT,
+    H_RETURN_USED,
     H_ROUND,
     MAX_BONUS_KINDS,
     SHEET_LEN,
@@ -71,6 +78,7 @@ from kernels.clever.sheet import (
 from kernels.clever.sheets import (
     MAX_PENDING,
     area_scores,
+    chain_area,
     copy_sheet,
     pop_pending,
     resolve_bonus,
@@ -89,8 +97,9 @@ LOG_PICKS = LOG_FIRST + 6 * N_AREAS  # + pick (0-2): picks made
 LOG_PLATTER = LOG_PICKS + 3  # + pick: dice those picks sent to the platter
 LOG_REROLLS = LOG_PLATTER + 3  # + pick: re-rolls spent on the roll before that pick
 LOG_PLUS = LOG_REROLLS + 3  # +1 actions spent at the end of active turns
+LOG_RETURNS = LOG_PLUS + 1  # + pick: returns spent before that pick's roll
 LOG_ROUNDS = 12  # rounds logged (the most a what-if allows)
-LOG_BONUS_ROUNDS = LOG_PLUS + 1  # + N_BONUS_KINDS * round + kind: received by round's end
+LOG_BONUS_ROUNDS = LOG_RETURNS + 3  # + N_BONUS_KINDS * round + kind: received by round's end
 LOG_LEN = LOG_BONUS_ROUNDS + LOG_ROUNDS * N_BONUS_KINDS
 # game accumulator columns per (lineup slot, seat), then the score histogram
 COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_WIN_UNITS, COL_FOXES = range(5)
@@ -118,6 +127,14 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         where[:] = POOL
     slot = 16 * first_pick
     for pick in range(first_pick, 3):
+        while pick > 0 and sheet[H_RETURN_GOT] - sheet[H_RETURN_USED] > 0:
+            back = return_die(sheet, faces, where, pol, stream, slot + 8, scratch)
+            if back < 0:
+                break
+            where[back] = POOL  # a return (Twice As Clever): rolled with the next roll
+            sheet[H_RETURN_USED] += 1
+            log[LOG_RETURNS + pick] += 1
+            slot += 2
         if _pool_mask(where) == 0:
             break
         slot = _roll(faces, where, stream, slot)
@@ -144,6 +161,8 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         log[LOG_PICKS + pick] += 1
         log[LOG_PLATTER + pick] += _platter_cost(faces, where, die)
         apply_move(sheet, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
+        if moves[i, 1] == chain_area(sheet):
+            chain_marks(sheet, faces, where, die, pol, stream, slot + 4096, scratch)
         slot += 64
         to_field(faces, where, die)
     for d in range(N_DICE):
@@ -155,27 +174,31 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
 @njit(cache=True)
 def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn):
     """+1 actions at the end of a turn (section 10): any die at its face, each die at most
-    once per turn. Greedy uses one when the move raises the score (any move on the last
-    turn); random uses each with chance one half. Returns how many were spent."""
-    taken = 0
+    once per turn (once per round with ``FLAG_PLUS_PER_ROUND``). Greedy uses one when the
+    move raises the score (any move on the last turn); random uses each with chance one
+    half. Returns how many were spent."""
+    per_round = sheet[H_FLAGS] & FLAG_PLUS_PER_ROUND
+    taken = sheet[H_PLUS_TAKEN] if per_round else 0
     spent = 0
     while sheet[H_PLUS_GOT] - sheet[H_PLUS_USED] > 0:
         n = legal_moves(sheet, faces, ((1 << N_DICE) - 1) & ~taken, moves)
         if n == 0:
-            return spent
+            break
         if pol[KIND] == RANDOM and uniform(stream, slot) < 0.5:
-            return spent
+            break
         i, after = choose_move(sheet, faces, moves, n, pol, stream, slot + 1, scratch, NO_DICE)
         threshold = pol[W_PLUS_ABOVE] if pol[KIND] == HEURISTIC else 0.0
         if pol[KIND] != RANDOM and not last_turn and \
                 after - sheet_value(sheet, pol) <= threshold:
-            return spent
+            break
         sheet[H_PLUS_USED] += 1
         spent += 1
         taken |= 1 << moves[i, 0]
         apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
                    slot + 2, scratch)
         slot += 70
+    if per_round:
+        sheet[H_PLUS_TAKEN] = taken
     return spent
 
 
@@ -212,6 +235,7 @@ def solo_passive(sheet, faces, where, pol, stream, moves, scratch, last_turn, ru
 def round_bonus(sheet, rnd, game_rules, pol, stream, scratch):
     """Rounds 1-4 (section 3): re-roll, +1, re-roll, then a choice of black X or black 6
     (random: any option; greedy: the one with the best score after it)."""
+    sheet[H_PLUS_TAKEN] = 0  # a new round: +1 may take every die again
     code = game_rules[rnd] if rnd < 6 else 0
     if code == 0:
         return

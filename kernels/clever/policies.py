@@ -22,6 +22,8 @@ from kernels.clever.sheet import H_REROLL_GOT, H_REROLL_USED, SHEET_LEN
 from kernels.clever.sheets import (
     MAX_PENDING,
     bonus_choices,
+    chain_area,
+    chain_rows,
     choice_of_bit,
     chosen_bonus,
     copy_sheet,
@@ -132,13 +134,92 @@ def apply_move(sheet, faces, die, area, cell, pol, stream, slot, scratch):
         return  # a wasted pick: the die is moved, nothing is entered
     pending = scratch[_MOVE_PENDING:_MOVE_PENDING + MAX_PENDING]
     n = enter_die(sheet, faces, die, area, cell, pending, 0)
+    _resolve_pending(sheet, pending, n, pol, stream, slot + 32, scratch)
+
+
+@njit(cache=True)
+def _resolve_pending(sheet, pending, n, pol, stream, slot, scratch):
+    """Resolve ``n`` pending bonuses and all they trigger; the policy places free marks."""
     k = 0
     while n > 0:
         code = pop_pending(sheet, pending, n)
         n -= 1
-        target = _pick_bonus_target(sheet, code, pol, stream, slot + 32 + k, scratch)
+        target = _pick_bonus_target(sheet, code, pol, stream, slot + k, scratch)
         n = resolve_bonus(sheet, code, target, pending, n)
         k += 1
+
+
+@njit(cache=True)
+def chain_marks(sheet, faces, where, picked, pol, stream, slot, scratch):
+    """Twice As Clever's platter chain (section 8.1), before the platter rule moves the
+    dice: every die in play lower than the ``picked`` die marks silver where
+    ``chain_rows`` allows (the policy picks the row when there is a choice), with its
+    bonuses resolved at once."""
+    pending = scratch[_MOVE_PENDING:_MOVE_PENDING + MAX_PENDING]
+    trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
+    area = chain_area(sheet)
+    for d in range(N_DICE):
+        if where[d] != POOL or faces[d] >= faces[picked]:
+            continue
+        rows = chain_rows(sheet, faces, picked, d)
+        if rows == 0:
+            continue
+        best, best_v = -1, -np.inf
+        for r in range(4):
+            if (rows >> r) & 1:
+                if pol[KIND] == RANDOM:
+                    v = uniform(stream, slot + 8 * d + r)
+                else:
+                    copy_sheet(trial, sheet)
+                    enter_die(trial, faces, d, area, r, pending, 0)
+                    v = sheet_value(trial, pol)
+                if v > best_v:
+                    best, best_v = r, v
+        n = enter_die(sheet, faces, d, area, best, pending, 0)
+        _resolve_pending(sheet, pending, n, pol, stream, slot + 64 + 8 * d, scratch)
+
+
+@njit(cache=True)
+def return_die(sheet, faces, where, pol, stream, slot, scratch):
+    """Which platter die to bring back into play with a return action (Twice As Clever,
+    section 5), or -1: random returns a random one half the time; the others the die
+    whose six faces give the best mean one-step value, if any face is usable."""
+    platter = 0
+    count = 0
+    for d in range(N_DICE):
+        if where[d] == PLATTER:
+            platter |= 1 << d
+            count += 1
+    if count == 0:
+        return -1
+    if pol[KIND] == RANDOM:
+        if uniform(stream, slot) < 0.5:
+            return -1
+        k = np.int64(uniform(stream, slot + 1) * count)
+        for d in range(N_DICE):
+            if (platter >> d) & 1:
+                if k == 0:
+                    return d
+                k -= 1
+    trial_faces = scratch[_LOOK_FACES:_LOOK_FACES + N_DICE]
+    moves = scratch[_LOOK_MOVES:_LOOK_MOVES + 3 * MAX_MOVES].reshape((MAX_MOVES, 3))
+    now = sheet_value(sheet, pol)
+    best, best_gain = -1, 0.0
+    for d in range(N_DICE):
+        if not (platter >> d) & 1:
+            continue
+        trial_faces[:] = faces
+        gain = 0.0
+        for face in range(1, 7):
+            trial_faces[d] = face
+            n = legal_moves(sheet, trial_faces, 1 << d, moves)
+            if n > 0:
+                _, after = choose_move(sheet, trial_faces, moves, n, pol, stream, slot,
+                                       scratch, NO_DICE)
+                gain += (after - now) / 6.0
+        if gain > best_gain:
+            best, best_gain = d, gain
+    return best
 
 
 @njit(cache=True)

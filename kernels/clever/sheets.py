@@ -12,7 +12,7 @@ from kernels.thats_pretty_clever import rules as tpc
 from kernels.thats_pretty_clever import value as tpc_value
 from kernels.thats_pretty_clever.layout import USED_LEN as TPC_USED_LEN
 from kernels.twice_as_clever import rules as tac
-from kernels.twice_as_clever.layout import Q_ANY, Q_OF_AREA
+from kernels.twice_as_clever.layout import Q_ANY, Q_OF_AREA, SILVER_AREA
 from kernels.twice_as_clever.layout import USED_LEN as TAC_USED_LEN
 
 MAX_PENDING = 32
@@ -47,6 +47,21 @@ def can_enter_die(sheet, faces, die, area):
     if sheet[H_GAME] == TAC:
         return tac.can_enter(sheet, area, tac.die_value(faces, die, area))
     return tpc.can_enter(sheet, area, tpc.die_value(faces, die, area))
+
+
+@njit(cache=True)
+def chain_rows(sheet, faces, picked, die):
+    """Twice As Clever's platter chain: the silver rows ``die`` (sent to the platter by a
+    pick of ``picked`` into silver) may mark; 0 for That's Pretty Clever."""
+    if sheet[H_GAME] == TAC:
+        return tac.chain_rows(sheet, faces, picked, die)
+    return 0
+
+
+@njit(cache=True)
+def chain_area(sheet):
+    """The area whose picks start a platter chain (Twice As Clever's silver), else -1."""
+    return SILVER_AREA if sheet[H_GAME] == TAC else -1
 
 
 @njit(cache=True)

@@ -58,9 +58,11 @@ from kernels.twice_as_clever.layout import (
     S_SILVER,
     S_YELLOW_CIRCLED,
     S_YELLOW_CROSSED,
+    SILVER,
     SILVER_AREA,
     SILVER_COLUMN_BONUS,
     SILVER_POINTS,
+    SILVER_ROW_OF_DIE,
     SILVER_ROWS,
     TAC,
     TRACK,
@@ -340,6 +342,18 @@ def die_uses(sheet, faces, die, moves, n):
             moves[n, 0], moves[n, 1], moves[n, 2] = die, area, -1
             n += 1
     return n
+
+
+@njit(cache=True)
+def chain_rows(sheet, faces, picked, die):
+    """Section 8.1, the platter chain: the silver rows (bit mask) where ``die``, sent to the
+    platter by a pick of ``picked`` into silver, may be marked at its face: a coloured die
+    in its own row, the white die (or the silver die when white was the pick) in any."""
+    rows = silver_rows(sheet, faces[die])
+    if die == WHITE or (die == SILVER and picked == WHITE):
+        return rows
+    own = SILVER_ROW_OF_DIE[die]
+    return rows & (1 << own) if own >= 0 else 0
 
 
 @njit(cache=True)

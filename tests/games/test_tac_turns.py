@@ -1,0 +1,120 @@
+"""Twice As Clever turns on the shared Clever engine (rules page sections 2, 5 and 8.1):
+the silver platter chain, the return action, +1 once per round, and whole solo games."""
+
+import numpy as np
+
+from kernels.clever import play
+from kernels.clever.game_rules import N_GAME_RULES, RULE_GAME, RULE_SHEET_FLAGS
+from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, H_PLUS_TAKEN, TAC
+from kernels.rng import turn_stream
+from kernels.twice_as_clever import layout as L
+from kernels.twice_as_clever.rules import total_score
+
+W, Y, B, G, PK, S = range(6)
+
+
+def policy(kind):
+    row = np.zeros(play.N_POL)
+    row[play.KIND] = kind
+    return row
+
+
+def cell(row, value):
+    return 6 * row + value - 1
+
+
+def test_8_1_platter_chain_marks_the_dice_a_silver_pick_sends_down():
+    """8.1: the silver 5 into silver sends W2 Y1 B1 G3 P4 to the platter; each coloured
+    die marks its own row at its face, white any row (greedy: the row that scores most,
+    the yellow row with two marks already)."""
+    sheet = L.new_sheet()
+    faces = np.array([2, 1, 1, 3, 4, 5], np.int64)
+    where = np.full(6, play.POOL, np.int64)
+    scratch = np.empty(play.WORK_LEN, np.int64)
+    pol = policy(play.GREEDY)
+    play.apply_move(sheet, faces, S, L.SILVER_AREA, 0, pol, np.uint64(1), 0, scratch)
+    play.chain_marks(sheet, faces, where, S, pol, np.uint64(1), 0, scratch)
+    marked = {cell(0, 5), cell(0, 1), cell(1, 1), cell(2, 3), cell(3, 4), cell(0, 2)}
+    assert sheet[L.S_SILVER] == sum(1 << c for c in marked)
+    play.to_field(faces, where, S)
+    assert list(where) == [play.PLATTER] * 5 + [play.FIELD]
+
+
+def test_8_1_chain_only_for_dice_this_pick_sends():
+    """8.1: dice already on the platter, and dice not lower than the pick, do not chain;
+    a coloured die whose own row is full at its face marks nothing."""
+    sheet = L.new_sheet()
+    sheet[L.S_SILVER] = 1 << cell(1, 1)  # blue row: the 1 is taken
+    faces = np.array([6, 1, 1, 3, 5, 5], np.int64)
+    where = np.array([play.POOL, play.PLATTER, play.POOL, play.POOL, play.POOL, play.POOL])
+    scratch = np.empty(play.WORK_LEN, np.int64)
+    play.chain_marks(sheet, faces, where, S, policy(play.GREEDY), np.uint64(1), 0, scratch)
+    assert sheet[L.S_SILVER] == (1 << cell(1, 1)) | (1 << cell(2, 3))  # only green 3
+
+
+def test_5_return_brings_a_platter_die_back():
+    """5: greedy brings back the platter die whose six faces are worth most right away
+    (pink scores its face; a yellow circle scores nothing yet); no platter die, no
+    return."""
+    sheet = L.new_sheet()
+    faces = np.array([1, 1, 1, 1, 1, 1], np.int64)
+    where = np.array([play.FIELD, play.PLATTER, play.POOL, play.POOL, play.PLATTER, play.POOL])
+    scratch = np.empty(play.WORK_LEN, np.int64)
+    assert play.return_die(sheet, faces, where, policy(play.GREEDY), np.uint64(3), 0,
+                           scratch) == PK
+    where[Y] = where[PK] = play.FIELD
+    assert play.return_die(sheet, faces, where, policy(play.GREEDY), np.uint64(3), 0,
+                           scratch) == -1
+
+
+def test_5_plus_one_once_per_round():
+    """5 / 12.1: with FLAG_PLUS_PER_ROUND a die taken by +1 after the active turn cannot be
+    taken again after the passive turn of the same round; without it (once per turn), or
+    in the next round, it can."""
+    faces = np.array([1, 1, 1, 1, 6, 1], np.int64)  # the pink 6 is the best +1 (6 points)
+    moves = np.zeros((play.MAX_MOVES, 3), np.int64)
+    scratch = np.empty(play.WORK_LEN, np.int64)
+    pol = policy(play.GREEDY)
+    stream = np.uint64(5)
+    for flags, again in ((FLAG_PLUS_PER_ROUND, False), (0, True)):
+        sheet = L.new_sheet()
+        sheet[L.S_FLAGS] = flags
+        sheet[L.S_PLUS_GOT] = 1
+        assert play.plus_ones(sheet, faces, pol, stream, 0, moves, scratch, False) == 1
+        assert sheet[L.S_PINK_VALUES] == 6
+        sheet[L.S_PLUS_GOT] = 2  # a second +1, used after the next turn of the round
+        assert play.plus_ones(sheet, faces, pol, stream, 0, moves, scratch, False) == 1
+        assert (sheet[L.S_PINK_VALUES + 1] == 6) == again
+        if flags:
+            assert sheet[H_PLUS_TAKEN] & (1 << PK)
+            play.round_bonus(sheet, 5, np.zeros(N_GAME_RULES, np.int64), pol,
+                             turn_stream(1, 0, 0), scratch)
+            assert sheet[H_PLUS_TAKEN] == 0  # a new round frees every die
+
+
+def test_2_whole_solo_games_run_on_the_shared_engine():
+    """2, 7: solo games of Twice As Clever through the same play loop as That's Pretty
+    Clever: every sheet ends with six rounds' worth of marks and a score within the
+    sheet's bounds; greedy beats random."""
+    rules = np.zeros(N_GAME_RULES, np.int64)
+    rules[:6] = L.ROUND_BONUS
+    rules[RULE_GAME] = TAC
+    rules[RULE_SHEET_FLAGS] = FLAG_PLUS_PER_ROUND
+    means = {}
+    for kind in (play.RANDOM, play.GREEDY):
+        keys = np.arange(1, 5, dtype=np.uint64)
+        out = np.zeros((4, 1, 1, play.COL_HIST + play.HIST_BINS), np.int64)
+        play.run_game_blocks(keys, np.full(4, 100, np.int64), out,
+                             policy(kind)[None, :], False, 6, rules)
+        acc = out.sum(axis=0)[0, 0]
+        assert acc[play.COL_GAMES] == 400
+        assert acc[play.COL_BONUSES + L.REROLL] >= 400  # the round-1 re-roll at least
+        means[kind] = acc[play.COL_SCORE_SUM] / 400
+    assert 0 < means[play.RANDOM] < means[play.GREEDY] < 88 + 165 + 78 + 92 + 72
+    sheets = np.zeros((1, L.SHEET_LEN), np.int64)
+    scratch = np.empty(play.WORK_LEN, np.int64)
+    moves = np.zeros((play.MAX_MOVES, 3), np.int64)
+    play.play_game(np.uint64(9), 0, policy(play.GREEDY)[None, :], 6, rules, sheets, scratch,
+                   moves, np.zeros(6, np.int64), np.zeros(6, np.int64),
+                   np.zeros((1, play.LOG_LEN), np.int64))
+    assert sheets[0, L.H_GAME] == TAC and total_score(sheets[0]) > 0
