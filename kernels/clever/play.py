@@ -162,7 +162,8 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         log[LOG_PLATTER + pick] += _platter_cost(faces, where, die)
         apply_move(sheet, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
         if moves[i, 1] == chain_area(sheet):
-            chain_marks(sheet, faces, where, die, pol, stream, slot + 4096, scratch)
+            chain_marks(sheet, faces, where, die, pick == 2, pol, stream, slot + 4096,
+                        scratch)
         slot += 64
         to_field(faces, where, die)
     for d in range(N_DICE):

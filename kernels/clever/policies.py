@@ -23,6 +23,7 @@ from kernels.clever.sheets import (
     MAX_PENDING,
     bonus_choices,
     chain_area,
+    chain_leftovers,
     chain_rows,
     choice_of_bit,
     chosen_bonus,
@@ -150,16 +151,17 @@ def _resolve_pending(sheet, pending, n, pol, stream, slot, scratch):
 
 
 @njit(cache=True)
-def chain_marks(sheet, faces, where, picked, pol, stream, slot, scratch):
+def chain_marks(sheet, faces, where, picked, last_pick, pol, stream, slot, scratch):
     """Twice As Clever's platter chain (section 8.1), before the platter rule moves the
-    dice: every die in play lower than the ``picked`` die marks silver where
-    ``chain_rows`` allows (the policy picks the row when there is a choice), with its
-    bonuses resolved at once."""
+    dice: every die in play lower than the ``picked`` die (every die left, on the
+    ``last_pick`` with ``chain_leftovers``) marks silver where ``chain_rows`` allows (the
+    policy picks the row when there is a choice), with its bonuses resolved at once."""
+    leftovers = last_pick and chain_leftovers(sheet)
     pending = scratch[_MOVE_PENDING:_MOVE_PENDING + MAX_PENDING]
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
     area = chain_area(sheet)
     for d in range(N_DICE):
-        if where[d] != POOL or faces[d] >= faces[picked]:
+        if where[d] != POOL or d == picked or (faces[d] >= faces[picked] and not leftovers):
             continue
         rows = chain_rows(sheet, faces, picked, d)
         if rows == 0:

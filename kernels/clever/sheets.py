@@ -7,12 +7,12 @@ policy and play loops run either game's sheet unchanged.
 
 from numba import njit
 
-from kernels.clever.sheet import H_GAME, TAC
+from kernels.clever.sheet import H_FLAGS, H_GAME, TAC
 from kernels.thats_pretty_clever import rules as tpc
 from kernels.thats_pretty_clever import value as tpc_value
 from kernels.thats_pretty_clever.layout import USED_LEN as TPC_USED_LEN
 from kernels.twice_as_clever import rules as tac
-from kernels.twice_as_clever.layout import Q_ANY, Q_OF_AREA, SILVER_AREA
+from kernels.twice_as_clever.layout import FLAG_CHAIN_LEFTOVERS, Q_ANY, Q_OF_AREA, SILVER_AREA
 from kernels.twice_as_clever.layout import USED_LEN as TAC_USED_LEN
 
 MAX_PENDING = 32
@@ -56,6 +56,13 @@ def chain_rows(sheet, faces, picked, die):
     if sheet[H_GAME] == TAC:
         return tac.chain_rows(sheet, faces, picked, die)
     return 0
+
+
+@njit(cache=True)
+def chain_leftovers(sheet):
+    """Twice As Clever, open point 12.4: does a silver third pick chain every leftover die
+    (``FLAG_CHAIN_LEFTOVERS``) rather than only the lower ones?"""
+    return sheet[H_GAME] == TAC and (sheet[H_FLAGS] & FLAG_CHAIN_LEFTOVERS) != 0
 
 
 @njit(cache=True)

@@ -116,6 +116,7 @@ USED_LEN = S_PINK_VALUES + TRACK  # the fields this sheet uses of the SHEET_LEN
 assert USED_LEN <= SHEET_LEN
 FLAG_BLUE_Q_ANY = 4  # a blue ? may write any sum, ignoring the never-increasing rule
 FLAG_FOX_FLOOR_ZERO = 8  # a negative lowest area makes foxes worth 0, not negative
+FLAG_CHAIN_LEFTOVERS = 32  # a silver third pick chains every leftover die, not only lower
 
 
 def new_sheet() -> np.ndarray:

@@ -33,7 +33,7 @@ def test_8_1_platter_chain_marks_the_dice_a_silver_pick_sends_down():
     scratch = np.empty(play.WORK_LEN, np.int64)
     pol = policy(play.GREEDY)
     play.apply_move(sheet, faces, S, L.SILVER_AREA, 0, pol, np.uint64(1), 0, scratch)
-    play.chain_marks(sheet, faces, where, S, pol, np.uint64(1), 0, scratch)
+    play.chain_marks(sheet, faces, where, S, False, pol, np.uint64(1), 0, scratch)
     marked = {cell(0, 5), cell(0, 1), cell(1, 1), cell(2, 3), cell(3, 4), cell(0, 2)}
     assert sheet[L.S_SILVER] == sum(1 << c for c in marked)
     play.to_field(faces, where, S)
@@ -48,7 +48,8 @@ def test_8_1_chain_only_for_dice_this_pick_sends():
     faces = np.array([6, 1, 1, 3, 5, 5], np.int64)
     where = np.array([play.POOL, play.PLATTER, play.POOL, play.POOL, play.POOL, play.POOL])
     scratch = np.empty(play.WORK_LEN, np.int64)
-    play.chain_marks(sheet, faces, where, S, policy(play.GREEDY), np.uint64(1), 0, scratch)
+    play.chain_marks(sheet, faces, where, S, False, policy(play.GREEDY), np.uint64(1), 0,
+                     scratch)
     assert sheet[L.S_SILVER] == (1 << cell(1, 1)) | (1 << cell(2, 3))  # only green 3
 
 
@@ -118,3 +119,24 @@ def test_2_whole_solo_games_run_on_the_shared_engine():
                    moves, np.zeros(6, np.int64), np.zeros(6, np.int64),
                    np.zeros((1, play.LOG_LEN), np.int64))
     assert sheets[0, L.H_GAME] == TAC and total_score(sheets[0]) > 0
+
+
+def test_12_4_third_pick_chains_every_leftover_with_the_switch():
+    """12.4: by default only dice lower than a silver third pick chain; with
+    FLAG_CHAIN_LEFTOVERS every die left in play does (here the yellow 6 above the silver
+    4), and only on the third pick."""
+    faces = np.array([5, 6, 1, 1, 1, 4], np.int64)  # W5 Y6 B1 G1 P1 S4
+    scratch = np.empty(play.WORK_LEN, np.int64)
+    pol = policy(play.GREEDY)
+    marked = {}
+    for flags, last in ((0, True), (L.FLAG_CHAIN_LEFTOVERS, False), (L.FLAG_CHAIN_LEFTOVERS, True)):
+        sheet = L.new_sheet()
+        sheet[L.S_FLAGS] = flags
+        where = np.full(6, play.POOL, np.int64)
+        play.chain_marks(sheet, faces, where, S, last, pol, np.uint64(1), 0, scratch)
+        marked[(flags, last)] = int(sheet[L.S_SILVER])
+    lower = (1 << cell(1, 1)) | (1 << cell(2, 1)) | (1 << cell(3, 1))
+    assert marked[(0, True)] == marked[(L.FLAG_CHAIN_LEFTOVERS, False)] == lower
+    extra = marked[(L.FLAG_CHAIN_LEFTOVERS, True)] & ~lower
+    assert extra & (1 << cell(0, 6))  # the yellow 6 in the yellow row
+    assert bin(extra).count("1") == 2  # ... and the white 5 in some row
