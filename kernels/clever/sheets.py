@@ -7,11 +7,14 @@ policy and play loops run either game's sheet unchanged.
 
 from numba import njit
 
+from kernels.clever.dice import die_value
 from kernels.clever.sheet import H_FLAGS, H_GAME, TAC
 from kernels.thats_pretty_clever import rules as tpc
 from kernels.thats_pretty_clever import value as tpc_value
+from kernels.thats_pretty_clever.layout import BLUE_AREA as TPC_BLUE
 from kernels.thats_pretty_clever.layout import USED_LEN as TPC_USED_LEN
 from kernels.twice_as_clever import rules as tac
+from kernels.twice_as_clever.layout import BLUE_AREA as TAC_BLUE
 from kernels.twice_as_clever.layout import FLAG_CHAIN_LEFTOVERS, Q_ANY, Q_OF_AREA, SILVER_AREA
 from kernels.twice_as_clever.layout import USED_LEN as TAC_USED_LEN
 
@@ -37,16 +40,17 @@ def die_uses(sheet, faces, die, moves, n):
 def enter_die(sheet, faces, die, area, target, pending, n):
     """Enter a die (a row of ``die_uses``); the bonuses it fires go on ``pending``."""
     if sheet[H_GAME] == TAC:
-        return tac.enter_die(sheet, faces, die, area, target, pending, n)
-    return tpc.enter_die(sheet, faces, die, area, target, pending, n)
+        return tac.enter(sheet, area, die_value(faces, die, area, TAC_BLUE), target,
+                         pending, n)
+    return tpc.enter(sheet, area, die_value(faces, die, area, TPC_BLUE), target, pending, n)
 
 
 @njit(cache=True)
 def can_enter_die(sheet, faces, die, area):
     """Can ``die`` be entered in ``area`` (somewhere)?"""
     if sheet[H_GAME] == TAC:
-        return tac.can_enter(sheet, area, tac.die_value(faces, die, area))
-    return tpc.can_enter(sheet, area, tpc.die_value(faces, die, area))
+        return tac.can_enter(sheet, area, die_value(faces, die, area, TAC_BLUE))
+    return tpc.can_enter(sheet, area, die_value(faces, die, area, TPC_BLUE))
 
 
 @njit(cache=True)

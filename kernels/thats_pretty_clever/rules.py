@@ -9,10 +9,10 @@ stack size.
 import numpy as np
 from numba import njit
 
+from kernels.clever.dice import die_value
 from kernels.clever.pending import pop, push
 from kernels.thats_pretty_clever.layout import (
     ACTION_SLOTS,
-    BLUE,
     BLUE_AREA,
     BLUE_CELLS,
     BLUE_COL_BONUS,
@@ -284,15 +284,6 @@ DIE_AREA = np.array([-1, YELLOW_AREA, BLUE_AREA, GREEN_AREA, ORANGE_AREA, PURPLE
 
 
 @njit(cache=True)
-def die_value(faces, die, area):
-    """The value a die enters with (section 7): blue takes blue + white wherever the other
-    die is."""
-    if area == BLUE_AREA:
-        return faces[BLUE] + faces[WHITE]
-    return faces[die]
-
-
-@njit(cache=True)
 def die_uses(sheet, faces, die, moves, n):
     """Append every legal use of ``die`` as rows ``(die, area, target)`` of ``moves``
     (int64[k, 3]) from row ``n``; ``target``: the yellow cell, the blue sum, else -1.
@@ -300,7 +291,7 @@ def die_uses(sheet, faces, die, moves, n):
     for area in range(N_AREAS):
         if die != WHITE and DIE_AREA[die] != area:
             continue
-        value = die_value(faces, die, area)
+        value = die_value(faces, die, area, BLUE_AREA)
         if not can_enter(sheet, area, value):
             continue
         if area == YELLOW_AREA:
@@ -314,12 +305,6 @@ def die_uses(sheet, faces, die, moves, n):
                 else -1
             n += 1
     return n
-
-
-@njit(cache=True)
-def enter_die(sheet, faces, die, area, target, pending, n):
-    """Enter ``die`` in ``area`` at ``target`` (a row of ``die_uses``)."""
-    return enter(sheet, area, die_value(faces, die, area), target, pending, n)
 
 
 @njit(cache=True)

@@ -10,10 +10,10 @@ policy can place every free mark.
 import numpy as np
 from numba import njit
 
+from kernels.clever.dice import die_value
 from kernels.clever.pending import pop, push
 from kernels.twice_as_clever.layout import (
     ACTION_SLOTS,
-    BLUE,
     BLUE_AREA,
     BLUE_BONUS,
     BLUE_POINTS,
@@ -313,14 +313,6 @@ def total_score(sheet):
 # --- the sheet interface of the shared Clever turn engine (kernels.clever.sheets) ----------
 
 @njit(cache=True)
-def die_value(faces, die, area):
-    """The value a die enters with (section 4): blue takes blue + white."""
-    if area == BLUE_AREA:
-        return faces[BLUE] + faces[WHITE]
-    return faces[die]
-
-
-@njit(cache=True)
 def die_uses(sheet, faces, die, moves, n):
     """Append every legal use of ``die`` as rows ``(die, area, target)`` of ``moves``
     (int64[k, 3]) from row ``n``; ``target``: the silver row, the yellow cell, else -1.
@@ -328,7 +320,7 @@ def die_uses(sheet, faces, die, moves, n):
     for area in range(N_AREAS):
         if die != WHITE and DIE_AREA[die] != area:
             continue
-        value = die_value(faces, die, area)
+        value = die_value(faces, die, area, BLUE_AREA)
         if not can_enter(sheet, area, value):
             continue
         if area == SILVER_AREA or area == YELLOW_AREA:
@@ -354,12 +346,6 @@ def chain_rows(sheet, faces, picked, die):
         return rows
     own = SILVER_ROW_OF_DIE[die]
     return rows & (1 << own) if own >= 0 else 0
-
-
-@njit(cache=True)
-def enter_die(sheet, faces, die, area, target, pending, n):
-    """Enter ``die`` in ``area`` at ``target`` (a row of ``die_uses``)."""
-    return enter(sheet, area, die_value(faces, die, area), target, pending, n)
 
 
 @njit(cache=True)

@@ -102,3 +102,12 @@ def test_fox_sources_count():
              + int((L.PINK_BONUS == L.FOX).sum()) + 1)
     assert where == len(GAME["fox_sources"]) == 6
     assert np.nonzero(L.BLUE_BONUS == L.FOX)[0].tolist() == [8]
+
+
+def test_both_clever_games_number_white_and_blue_alike():
+    """4 (both games, section 7 of the base game): the blue sum is read from the same dice
+    ids on either sheet (``kernels.clever.dice``)."""
+    from kernels.clever import dice
+    from kernels.thats_pretty_clever import layout as TPC
+
+    assert (L.WHITE, L.BLUE) == (TPC.WHITE, TPC.BLUE) == (dice.WHITE, dice.BLUE)

@@ -1,0 +1,14 @@
+"""The value a Clever die enters with (both games number the dice alike: white 0, blue 2)."""
+
+from numba import njit
+
+WHITE, BLUE = 0, 2
+
+
+@njit(cache=True)
+def die_value(faces, die, area, blue_area):
+    """The face of ``die`` (int64[6] ``faces``), or blue + white when it enters the blue
+    area (``blue_area``), wherever the other die is."""
+    if area == blue_area:
+        return faces[BLUE] + faces[WHITE]
+    return faces[die]
