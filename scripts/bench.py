@@ -8,7 +8,7 @@ Measured:
 - peak memory of 10^6 and 10^8 simulated turns (flat in the number of turns);
 - Sly Dice: the exact odds table of every card for all 56 common sets, and two-player
   games per second with the honest policy;
-- That's Pretty Clever: solo games per second, greedy and heuristic.
+- That's Pretty Clever: solo games per second, greedy and heuristic; Twice As Clever: greedy.
 
 Run: ``python scripts/bench.py [--json] [--quick]``.
 """
@@ -32,6 +32,7 @@ TARGETS = {
     "sly_games_per_s_1_thread": ">= 200e3",
     "tpc_greedy_solo_games_per_s_1_thread": ">= 20e3",
     "tpc_advise_2000_rollouts_warm_s": "< 5",
+    "tac_greedy_solo_games_per_s_1_thread": ">= 20e3",
 }
 
 
@@ -165,6 +166,38 @@ def thats_pretty_clever(games: int) -> dict[str, float]:
     return out
 
 
+def twice_as_clever(games: int) -> dict[str, float]:
+    """Twice As Clever greedy solo games per second on the shared Clever engine (kernel
+    level: its analyzer is not written yet)."""
+    import numba
+    import numpy as np
+
+    from analyzer import driver
+    from analyzer.seeding import STREAM_GAMES
+    from kernels.clever import play
+    from kernels.clever.game_rules import N_GAME_RULES, RULE_GAME, RULE_SHEET_FLAGS
+    from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, TAC
+    from kernels.twice_as_clever.layout import ROUND_BONUS
+
+    rules = np.zeros(N_GAME_RULES, np.int64)
+    rules[:6] = ROUND_BONUS
+    rules[RULE_GAME], rules[RULE_SHEET_FLAGS] = TAC, FLAG_PLUS_PER_ROUND
+    lineup = np.zeros((1, play.N_POL))
+    lineup[0, play.KIND] = play.GREEDY
+    out = {}
+    for threads in [None] + sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        n = 512 if threads is None else games  # the first run compiles
+        driver.set_threads(threads or 1)
+        job = driver.Job(play.run_game_blocks, (lineup, False, 6, rules),
+                         (1, 1, play.COL_HIST + play.HIST_BINS), 256, 1, STREAM_GAMES)
+        start = time.perf_counter()
+        driver.run(job, n, progress=False)
+        if threads:
+            key = f"tac_greedy_solo_games_per_s_{threads}_thread{'s' if threads > 1 else ''}"
+            out[key] = n / (time.perf_counter() - start)
+    return out
+
+
 def tpc_advise() -> dict[str, float]:
     """``advise`` on a mid-game solo position, 2,000 rollouts per choice, end to end."""
     import json
@@ -197,6 +230,7 @@ def main() -> None:
     results.update(game_rate(2_000_000 // scale))
     results.update(sly_dice(1_000_000 // scale))
     results.update(thats_pretty_clever(200_000 // scale))
+    results.update(twice_as_clever(200_000 // scale))
     small, large = 10**6, 10**8 // scale
     results["peak_rss_mib_1e6_turns"] = peak_memory(small)
     results[f"peak_rss_mib_{large:.0e}_turns".replace("+0", "")] = peak_memory(large)
