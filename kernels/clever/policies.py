@@ -167,7 +167,7 @@ def chain_marks(sheet, faces, where, picked, last_pick, pol, stream, slot, scrat
         if rows == 0:
             continue
         best, best_v = -1, -np.inf
-        for r in range(4):
+        for r in range(MAX_CHOICE_BITS):  # the rows are bits of ``rows``
             if (rows >> r) & 1:
                 if pol[KIND] == RANDOM:
                     v = uniform(stream, slot + 8 * d + r)

@@ -11,6 +11,7 @@ are fitted to simulated games by ``scripts/train_tpc.py``.
 import numpy as np
 from numba import njit
 
+from kernels.clever.bits import count_bits
 from kernels.thats_pretty_clever.layout import (
     BLUE_COLS,
     BLUE_ROWS,
@@ -61,15 +62,6 @@ NO_FEATURES = np.zeros(0, np.float64)
 
 
 @njit(cache=True)
-def _bits(x):
-    k = 0
-    while x:
-        x &= x - 1
-        k += 1
-    return k
-
-
-@njit(cache=True)
 def value_stage(sheet):
     """The weight set of a sheet: rounds still to play after the current one (at most 5)."""
     return min(max(sheet[S_ROUNDS] - sheet[S_ROUND] - 1, 0), VALUE_STAGES - 1)
@@ -93,25 +85,25 @@ def feature_value(sheet, w, out):
     v = 0.0
     yellow = sheet[S_YELLOW]
     for i in range(4):
-        k = _bits(yellow & YELLOW_COLS[i])
+        k = count_bits(yellow & YELLOW_COLS[i])
         if k >= 2:
             v += _term(w, base, out, F_YELLOW_COL + 3 * i + k - 2, 1.0)
-        k = _bits(yellow & YELLOW_ROWS[i])
+        k = count_bits(yellow & YELLOW_ROWS[i])
         if k >= 2:
             v += _term(w, base, out, F_YELLOW_ROW + 3 * i + k - 2, 1.0)
-    k = _bits(yellow & YELLOW_DIAGONAL)
+    k = count_bits(yellow & YELLOW_DIAGONAL)
     if k >= 1:
         v += _term(w, base, out, F_YELLOW_DIAGONAL + k - 1, 1.0)
     blue = sheet[S_BLUE]
-    k = _bits(blue)
+    k = count_bits(blue)
     if k >= 1:
         v += _term(w, base, out, F_BLUE + k - 1, 1.0)
     for i in range(3):
-        k = _bits(blue & BLUE_ROWS[i])
+        k = count_bits(blue & BLUE_ROWS[i])
         if k >= 1:
             v += _term(w, base, out, F_BLUE_ROW + BLUE_ROW_OFFSETS[i] + k - 1, 1.0)
     for i in range(4):
-        k = _bits(blue & BLUE_COLS[i])
+        k = count_bits(blue & BLUE_COLS[i])
         if k >= 1:
             v += _term(w, base, out, F_BLUE_COL + BLUE_COL_OFFSETS[i] + k - 1, 1.0)
     for area, first in ((S_GREEN, F_GREEN), (S_ORANGE, F_ORANGE), (S_PURPLE, F_PURPLE)):

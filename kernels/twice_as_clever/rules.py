@@ -10,6 +10,7 @@ policy can place every free mark.
 import numpy as np
 from numba import njit
 
+from kernels.clever.bits import count_bits
 from kernels.clever.dice import die_value
 from kernels.clever.pending import pop, push
 from kernels.twice_as_clever.layout import (
@@ -78,15 +79,6 @@ from kernels.twice_as_clever.layout import (
 MAX_PENDING = 32
 ALL_SILVER = (1 << (6 * SILVER_ROWS)) - 1
 ALL_YELLOW = (1 << YELLOW_CELLS) - 1
-
-
-@njit(cache=True)
-def _bits(x):
-    k = 0
-    while x:
-        x &= x - 1
-        k += 1
-    return k
 
 
 @njit(cache=True)
@@ -272,10 +264,10 @@ def area_score(sheet, area):
     if area == SILVER_AREA:
         total = 0
         for r in range(SILVER_ROWS):
-            total += SILVER_POINTS[_bits((sheet[S_SILVER] >> (6 * r)) & 0b111111)]
+            total += SILVER_POINTS[count_bits((sheet[S_SILVER] >> (6 * r)) & 0b111111)]
         return total
     if area == YELLOW_AREA:
-        return YELLOW_POINTS[_bits(sheet[S_YELLOW_CROSSED])]
+        return YELLOW_POINTS[count_bits(sheet[S_YELLOW_CROSSED])]
     if area == BLUE_AREA:
         return BLUE_POINTS[sheet[S_BLUE]]
     if area == GREEN_AREA:
