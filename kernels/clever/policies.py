@@ -35,7 +35,8 @@ from kernels.clever.sheets import (
     total_score,
 )
 from kernels.rng import uniform
-from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS
+from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS as TPC_VALUE_WEIGHTS
+from kernels.twice_as_clever.value import N_VALUE_WEIGHTS as TAC_VALUE_WEIGHTS
 
 RANDOM, GREEDY, HEURISTIC = 0, 1, 2
 POLICY_NAMES = ("random", "greedy", "heuristic")
@@ -46,8 +47,9 @@ W_PLUS_ABOVE = 3  # spend a +1 when it gains more than this (any gain on the las
 W_SAMPLES = 4  # active picks: sampled re-rolls of the dice left in play (0 = one-step)
 W_BRANCH = 5  # active picks: how many of the best one-step moves the lookahead compares
 W_GIFT = 6  # multiplayer, last pick: per point the final platter gives an opponent (mean)
-W_VALUE = 7  # the value weights (float64[N_VALUE_WEIGHTS], ``value.feature_value``)
-N_POL = W_VALUE + N_VALUE_WEIGHTS
+W_VALUE = 7  # the value weights (``value.feature_value``): each game reads its first
+# ``N_VALUE_WEIGHTS``; the row holds the larger of the two games' weight vectors
+N_POL = W_VALUE + max(TPC_VALUE_WEIGHTS, TAC_VALUE_WEIGHTS)
 NO_DICE = np.zeros(0, np.int64)  # ``where`` for picks that send no dice to the platter
 # the work buffer (int64[WORK_LEN]) the decision functions use instead of allocating:
 # a trial sheet for free marks, a trial sheet for moves, and two pending-bonus stacks

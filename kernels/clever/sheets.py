@@ -14,6 +14,7 @@ from kernels.thats_pretty_clever import value as tpc_value
 from kernels.thats_pretty_clever.layout import BLUE_AREA as TPC_BLUE
 from kernels.thats_pretty_clever.layout import USED_LEN as TPC_USED_LEN
 from kernels.twice_as_clever import rules as tac
+from kernels.twice_as_clever import value as tac_value
 from kernels.twice_as_clever.layout import BLUE_AREA as TAC_BLUE
 from kernels.twice_as_clever.layout import FLAG_CHAIN_LEFTOVERS, Q_ANY, Q_OF_AREA, SILVER_AREA
 from kernels.twice_as_clever.layout import USED_LEN as TAC_USED_LEN
@@ -126,9 +127,10 @@ def area_scores(sheet, out):
 @njit(cache=True)
 def feature_value(sheet, w, out):
     """``(score, weighted feature sum)`` of the heuristic's value (see each game's
-    ``value`` module); Twice As Clever has no fitted value yet (0)."""
+    ``value`` module): ``w`` holds at least the game's ``N_VALUE_WEIGHTS`` (or is empty),
+    ``out`` is float64[the game's N_FEATURES] or empty."""
     if sheet[H_GAME] == TAC:
-        return tac.total_score(sheet), 0.0
+        return tac_value.feature_value(sheet, w, out)
     return tpc_value.feature_value(sheet, w, out)
 
 

@@ -1,5 +1,5 @@
 """The heuristic's value features (``kernels.thats_pretty_clever.value``), its training
-samples (``training``) and the policy names of the analyzer."""
+samples (``kernels.clever.training``) and the policy names of the analyzer."""
 
 import numpy as np
 import pytest
@@ -7,9 +7,8 @@ import pytest
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import PARAMS, game_rules, parse_policy
 from analyzer.params import defaults
-from kernels.clever import play
+from kernels.clever import play, training
 from kernels.thats_pretty_clever import layout as L
-from kernels.thats_pretty_clever import training
 from kernels.thats_pretty_clever import value as V
 from kernels.thats_pretty_clever.rules import total_score
 

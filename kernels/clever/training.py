@@ -1,11 +1,12 @@
-"""Training samples for the heuristic's value weights: solo games played by a policy, with
-the sheet's features, score and stage recorded after every turn and the game's final score.
+"""Training samples for the heuristic's value weights, for either Clever game: solo games
+played by a policy, with the sheet's value features (``sheets.feature_value``, the game's
+``value`` module), score and stage recorded after every turn and the game's final score.
 """
 
 import numpy as np
 from numba import njit, prange
 
-from kernels.clever.game_rules import RULE_SHEET_FLAGS
+from kernels.clever.game_rules import RULE_GAME, RULE_SHEET_FLAGS
 from kernels.clever.moves import N_DICE
 from kernels.clever.play import (
     LOG_LEN,
@@ -15,25 +16,46 @@ from kernels.clever.play import (
     round_bonus,
     solo_passive,
 )
-from kernels.clever.sheet import H_ROUND, SHEET_LEN, TPC
-from kernels.clever.sheets import start_sheet, total_score
+from kernels.clever.sheet import H_GAME, H_ROUND, SHEET_LEN, TAC
+from kernels.clever.sheets import feature_value, start_sheet, total_score
 from kernels.rng import turn_stream
-from kernels.thats_pretty_clever.value import NO_FEATURES, feature_value, value_stage
+from kernels.thats_pretty_clever import value as tpc_value
+from kernels.twice_as_clever import value as tac_value
+
+NO_FEATURES = np.zeros(0, np.float64)
+
+
+def n_features(game: int) -> int:
+    """How many value features a sheet of ``game`` (TPC or TAC) records."""
+    return tac_value.N_FEATURES if game == TAC else tpc_value.N_FEATURES
+
+
+def value_stages(game: int) -> int:
+    """How many weight sets (stages) the value of ``game`` has."""
+    return tac_value.VALUE_STAGES if game == TAC else tpc_value.VALUE_STAGES
+
+
+@njit(cache=True)
+def _stage(sheet):
+    """The value stage of a sheet of either game."""
+    if sheet[H_GAME] == TAC:
+        return tac_value.value_stage(sheet)
+    return tpc_value.value_stage(sheet)
 
 
 @njit(cache=True)
 def _record(sheet, features, score, stage, row):
     features[row, :] = 0.0
     score[row], _ = feature_value(sheet, NO_FEATURES, features[row])
-    stage[row] = value_stage(sheet)
+    stage[row] = _stage(sheet)
 
 
 @njit(cache=True)
 def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, stage, final):
-    """Play ``n_games`` solo games with policy ``pol`` (float64[N_POL]); per game
-    ``2 * rounds`` rows (after each active and each passive turn) of ``features``
-    (float64[rows, N_FEATURES]), ``score``, ``stage`` (int64[rows]) and the game's ``final``
-    score (int64[rows])."""
+    """Play ``n_games`` solo games of the game ``game_rules[RULE_GAME]`` with policy ``pol``
+    (float64[N_POL]); per game ``2 * rounds`` rows (after each active and each passive turn)
+    of ``features`` (float64[rows, the game's N_FEATURES]), ``score``, ``stage``
+    (int64[rows]) and the game's ``final`` score (int64[rows])."""
     sheet = np.empty(SHEET_LEN, np.int64)
     scratch = np.empty(WORK_LEN, np.int64)
     moves = np.zeros((MAX_MOVES, 3), np.int64)
@@ -42,7 +64,7 @@ def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, s
     log = np.zeros(LOG_LEN, np.int64)
     per_game = 2 * rounds
     for g in range(n_games):
-        start_sheet(sheet, TPC, rounds, game_rules[RULE_SHEET_FLAGS])
+        start_sheet(sheet, game_rules[RULE_GAME], rounds, game_rules[RULE_SHEET_FLAGS])
         row = g * per_game
         for r in range(rounds):
             base = 4 * r

@@ -1,0 +1,163 @@
+"""The heuristic's estimate of what a Twice As Clever sheet will still score: a linear
+function of sparse sheet features, one weight set per number of rounds still to play
+(the interface of ``kernels.thats_pretty_clever.value``).
+
+Features (``N_FEATURES``; one-hot unless marked linear): marks per silver row (1-5) and per
+silver number (2-3 of 4 rows: column bonus progress); yellow rows and columns one circle
+short of their bonus, crossed cells (1-10) and circled cells still to cross (1-2); blue
+slots filled (1-10+) and, while blue has room, the last blue sum (the headroom under the
+never-increasing rule); green slots (1-11+) and the face of an open pair's first value;
+pink slots (1-11+; the next slot's minimum follows); re-rolls, +1s and returns in hand
+(1-3+); foxes (1-4+); and, linear (tenths of points), an open green pair's first value,
+the five area scores, the lowest one and foxes times the lowest; a constant. The count is
+kept within That's Pretty Clever's, so a policy row's length (``policies.N_POL``) holds
+either game's weights. The weights are fitted by ``scripts/train_clever.py --game tac``.
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.clever.bits import count_bits
+from kernels.twice_as_clever.layout import (
+    FLAG_FOX_FLOOR_ZERO,
+    GREEN_MULTIPLIER,
+    N_AREAS,
+    S_BLUE,
+    S_BLUE_VALUES,
+    S_FLAGS,
+    S_FOXES,
+    S_GREEN,
+    S_GREEN_VALUES,
+    S_PINK,
+    S_PLUS_GOT,
+    S_PLUS_USED,
+    S_REROLL_GOT,
+    S_REROLL_USED,
+    S_RETURN_GOT,
+    S_RETURN_USED,
+    S_ROUND,
+    S_ROUNDS,
+    S_SILVER,
+    S_YELLOW_CIRCLED,
+    S_YELLOW_CROSSED,
+    SILVER_ROWS,
+    TRACK,
+    YELLOW_GROUPS,
+)
+from kernels.twice_as_clever.rules import area_score
+
+F_SILVER_ROW = 0  # + 5 * row + marks - 1 (1..5 marks; a full row is in the linear score)
+F_SILVER_COL = 20  # + 2 * (number - 1) + marks - 2 (2..3 of the 4 rows marked)
+F_YELLOW_GROUP = 32  # + group offset + circled - 1 (short of the whole line; rows then cols)
+F_YELLOW_CROSSED = 43  # + crossed cells - 1
+F_YELLOW_OPEN = 53  # + circled, uncrossed cells - 1 (at most 2 counted)
+F_BLUE = 55  # + slots - 1 (at most 10 counted)
+F_BLUE_LAST = 65  # + last sum - 2, while blue has room
+F_GREEN = 76  # + slots - 1 (at most 11 counted)
+F_GREEN_OPEN = 87  # + face of an open pair's first value - 1
+F_PINK = 93  # + slots - 1 (at most 11 counted)
+F_REROLLS = 104  # + re-rolls in hand - 1 (at most 3 counted)
+F_PLUS = 107
+F_RETURNS = 110
+F_FOXES = 113  # + foxes - 1 (at most 4 counted)
+F_GREEN_PENDING = 117  # an open green pair's first value / 10 (linear)
+F_AREAS = 118  # + area: its score / 10 (linear)
+F_LOWEST = 123  # lowest area / 10 (linear)
+F_FOX_POINTS = 124  # foxes x lowest area / 10 (linear)
+F_CONSTANT = 125
+N_FEATURES = 126
+VALUE_STAGES = 6  # weight sets: rounds still to play after this one, 0..5 (more count as 5)
+N_VALUE_WEIGHTS = VALUE_STAGES * N_FEATURES
+# yellow lines (``YELLOW_GROUPS``: 5 rows of 2 cells, columns of 2, 3, 2, 3 cells): where
+# each line's "circled, not yet complete" features start
+YELLOW_GROUP_OFFSETS = np.array([0, 1, 2, 3, 4, 5, 6, 8, 9], np.int64)
+YELLOW_GROUP_SIZES = np.array([2, 2, 2, 2, 2, 2, 3, 2, 3], np.int64)
+NO_FEATURES = np.zeros(0, np.float64)
+
+
+@njit(cache=True)
+def value_stage(sheet):
+    """The weight set of a sheet: rounds still to play after the current one (at most 5)."""
+    return min(max(sheet[S_ROUNDS] - sheet[S_ROUND] - 1, 0), VALUE_STAGES - 1)
+
+
+@njit(cache=True, inline="always")
+def _term(w, base, out, index, x):
+    """Weight ``x`` of feature ``index``; with a non-empty ``out`` (float64[N_FEATURES]) the
+    feature is recorded there too."""
+    if out.shape[0] > 0:
+        out[index] += x
+    return w[base + index] * x if w.shape[0] > 0 else 0.0
+
+
+@njit(cache=True)
+def feature_value(sheet, w, out):
+    """``(score, weighted feature sum)`` of ``sheet`` (int64[SHEET_LEN], a Twice As Clever
+    sheet) under ``w`` (float64[>= N_VALUE_WEIGHTS], or empty for 0) with the weight set of
+    its stage; adds the features to ``out`` (float64[N_FEATURES], zeroed by the caller;
+    empty: not recorded)."""
+    base = value_stage(sheet) * N_FEATURES
+    v = 0.0
+    silver = sheet[S_SILVER]
+    for r in range(SILVER_ROWS):
+        k = count_bits((silver >> (6 * r)) & 0b111111)
+        if 1 <= k <= 5:
+            v += _term(w, base, out, F_SILVER_ROW + 5 * r + k - 1, 1.0)
+    for number in range(6):
+        k = 0
+        for r in range(SILVER_ROWS):
+            k += (silver >> (6 * r + number)) & 1
+        if 2 <= k <= 3:
+            v += _term(w, base, out, F_SILVER_COL + 2 * number + k - 2, 1.0)
+    circled = sheet[S_YELLOW_CIRCLED]
+    crossed = sheet[S_YELLOW_CROSSED]
+    for g in range(YELLOW_GROUPS.shape[0]):
+        k = count_bits(circled & YELLOW_GROUPS[g])
+        if 1 <= k < YELLOW_GROUP_SIZES[g]:
+            v += _term(w, base, out, F_YELLOW_GROUP + YELLOW_GROUP_OFFSETS[g] + k - 1, 1.0)
+    k = count_bits(crossed)
+    if k >= 1:
+        v += _term(w, base, out, F_YELLOW_CROSSED + k - 1, 1.0)
+    k = min(count_bits(circled & ~crossed), 2)
+    if k >= 1:
+        v += _term(w, base, out, F_YELLOW_OPEN + k - 1, 1.0)
+    n = sheet[S_BLUE]
+    if n >= 1:
+        v += _term(w, base, out, F_BLUE + min(n, 10) - 1, 1.0)
+        if n < TRACK:
+            v += _term(w, base, out, F_BLUE_LAST + sheet[S_BLUE_VALUES + n - 1] - 2, 1.0)
+    n = sheet[S_GREEN]
+    if n >= 1:
+        v += _term(w, base, out, F_GREEN + min(n, 11) - 1, 1.0)
+        if n % 2 == 1:  # an open pair: its first value is written
+            first = sheet[S_GREEN_VALUES + n - 1]
+            face = first // GREEN_MULTIPLIER[n - 1]
+            v += _term(w, base, out, F_GREEN_OPEN + face - 1, 1.0)
+            v += _term(w, base, out, F_GREEN_PENDING, first / 10.0)
+    n = sheet[S_PINK]
+    if n >= 1:
+        v += _term(w, base, out, F_PINK + min(n, 11) - 1, 1.0)
+    k = min(sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 3)
+    if k >= 1:
+        v += _term(w, base, out, F_REROLLS + k - 1, 1.0)
+    k = min(sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 3)
+    if k >= 1:
+        v += _term(w, base, out, F_PLUS + k - 1, 1.0)
+    k = min(sheet[S_RETURN_GOT] - sheet[S_RETURN_USED], 3)
+    if k >= 1:
+        v += _term(w, base, out, F_RETURNS + k - 1, 1.0)
+    foxes = sheet[S_FOXES]
+    if foxes >= 1:
+        v += _term(w, base, out, F_FOXES + min(foxes, 4) - 1, 1.0)
+    lowest, total = np.int64(1 << 30), 0
+    for area in range(N_AREAS):
+        a = area_score(sheet, area)
+        lowest = min(lowest, a)
+        total += a
+        v += _term(w, base, out, F_AREAS + area, a / 10.0)
+    if lowest < 0 and sheet[S_FLAGS] & FLAG_FOX_FLOOR_ZERO:
+        lowest = 0  # as ``rules.total_score``
+    v += _term(w, base, out, F_LOWEST, lowest / 10.0)
+    v += _term(w, base, out, F_FOX_POINTS, foxes * lowest / 10.0)
+    v += _term(w, base, out, F_CONSTANT, 1.0)
+    return total + foxes * lowest, v
