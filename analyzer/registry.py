@@ -60,8 +60,17 @@ THATS_PRETTY_CLEVER = GameSpec(
     summary="six coloured dice, the silver platter, five areas with chained bonuses",
 )
 
+TWICE_AS_CLEVER = GameSpec(
+    id="twice-as-clever",
+    title="Twice As Clever",
+    module="analyzer.games.twice_as_clever",
+    min_players=1,
+    max_players=4,
+    summary="six dice with silver, the platter chain, returns, circle-then-cross yellow",
+)
+
 GAMES: dict[str, GameSpec] = {spec.id: spec for spec in (CLOVERUP, SLY_DICE,
-                                                         THATS_PRETTY_CLEVER)}
+                                                         THATS_PRETTY_CLEVER, TWICE_AS_CLEVER)}
 
 
 def available_games() -> list[str]:

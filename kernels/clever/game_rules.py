@@ -9,4 +9,5 @@ RULE_TIES_SHARED = 9  # 1: tied totals share the win (no best-area tie-break)
 RULE_SOLO_TIES_BY_COLOUR = 10  # 1: solo passive ties go to the platter in colour order
 RULE_SHEET_FLAGS = 11  # the sheet's H_FLAGS (FLAG_* bits) for every player
 RULE_GAME = 12  # the sheet: kernels.clever.sheet.TPC or TAC
-N_GAME_RULES = 13
+RULE_RETURN_ON_REROLL = 13  # 1: a return may come between a roll and its re-roll (TAC 12.5)
+N_GAME_RULES = 14

@@ -13,6 +13,7 @@ from kernels.clever.game_rules import (
     RULE_FORFEIT_TO_PLATTER,
     RULE_GAME,
     RULE_PASSIVE_DECLINE,
+    RULE_RETURN_ON_REROLL,
     RULE_SHEET_FLAGS,
     RULE_SOLO_TIES_BY_COLOUR,
     RULE_TIES_SHARED,
@@ -127,14 +128,7 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         where[:] = POOL
     slot = 16 * first_pick
     for pick in range(first_pick, 3):
-        while pick > 0 and sheet[H_RETURN_GOT] - sheet[H_RETURN_USED] > 0:
-            back = return_die(sheet, faces, where, pol, stream, slot + 8, scratch)
-            if back < 0:
-                break
-            where[back] = POOL  # a return (Twice As Clever): rolled with the next roll
-            sheet[H_RETURN_USED] += 1
-            log[LOG_RETURNS + pick] += 1
-            slot += 2
+        slot = _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick)
         if _pool_mask(where) == 0:
             break
         slot = _roll(faces, where, stream, slot)
@@ -142,6 +136,10 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         while _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where):
             sheet[H_REROLL_USED] += 1
             log[LOG_REROLLS + pick] += 1
+            if rules[RULE_RETURN_ON_REROLL]:  # the returned dice join the re-roll
+                slot = _use_returns(sheet, faces, where, pol, stream, slot, scratch, log,
+                                    pick)
+                usable = _pool_mask(where)
             slot = _roll(faces, where, stream, slot + 1)
         # only the random policy ever uses a wasted pick (it never raises the score)
         waste = rules[RULE_WASTED_PICK] == 1 and pol[KIND] == RANDOM
@@ -170,6 +168,22 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         if where[d] == POOL:
             where[d] = PLATTER
     log[LOG_PLUS] += plus_ones(sheet, faces, pol, stream, slot, moves, scratch, False)
+
+
+@njit(cache=True)
+def _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick):
+    """Twice As Clever's return action (section 5) before a roll of pick ``pick``: platter
+    dice the policy brings back into the pool, while returns are in hand (none before the
+    first roll: the platter is empty). Returns the next random slot."""
+    while sheet[H_RETURN_GOT] - sheet[H_RETURN_USED] > 0:
+        back = return_die(sheet, faces, where, pol, stream, slot + 8, scratch)
+        if back < 0:
+            break
+        where[back] = POOL  # rolled with the next roll
+        sheet[H_RETURN_USED] += 1
+        log[LOG_RETURNS + pick] += 1
+        slot += 2
+    return slot
 
 
 @njit(cache=True)
@@ -315,6 +329,8 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         die = moves[i, 0]
         apply_move(s, f, die, moves[i, 1], moves[i, 2], pol, stream, 0, scratch)
         if phase < 3:
+            if moves[i, 1] == chain_area(s):
+                chain_marks(s, f, w, die, phase == 2, pol, stream, 4096, scratch)
             to_field(f, w, die)
         else:
             plus_ones(s, f, pol, stream, 100, buffer, scratch, rnd == rounds - 1)

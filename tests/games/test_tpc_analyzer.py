@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from analyzer.clever import simulation
+from analyzer.clever.coach import Coach
+from analyzer.clever.sheetfile import score_result as score_sheet
 from analyzer.cli import cli
 from analyzer.errors import UserError
-from analyzer.games.thats_pretty_clever import sheetfile
-from analyzer.games.thats_pretty_clever.analyses import score_result
-from analyzer.games.thats_pretty_clever.cli import group
-from analyzer.games.thats_pretty_clever.model import PARAMS
-from analyzer.games.thats_pretty_clever.simulation import play_games, simulate
+from analyzer.games.thats_pretty_clever import commands, sheetfile
+from analyzer.games.thats_pretty_clever.model import GAME, PARAMS
 from analyzer.params import defaults
 from kernels.thats_pretty_clever import layout as L
 
@@ -38,7 +38,7 @@ def test_written_sheet_scores_by_the_rules():
     doc.update(yellow=[[1, 1], [2, 1], [3, 1]], blue=[2, 3, 4], green=7,
                orange=[3, 5, 2, 8], purple=[2, 5, 6, 1])
     sheet = sheetfile.to_kernel(doc)
-    result = score_result(sheet)
+    result = score_sheet(GAME, sheet)
     areas = result.headline["areas"]
     assert areas == {"yellow": 10, "blue": 4, "green": 28, "orange": 18, "purple": 14}
     assert result.headline["foxes"] == 1
@@ -64,22 +64,23 @@ def test_bad_sheet_names_the_field(change, field):
 
 
 def test_sheet_commands(tmp_path):
-    out = CliRunner().invoke(group, ["sheet", "--new"]).output
+    out = CliRunner().invoke(commands(), ["sheet", "--new"]).output
     doc = json.loads(out)
     assert doc["format"] == sheetfile.FORMAT
     doc["blue"] = [5, 9]
     path = tmp_path / "sheet.json"
     path.write_text(json.dumps(doc))
-    result = CliRunner().invoke(group, ["sheet", "--score", str(path), "--format", "json"])
+    result = CliRunner().invoke(commands(), ["sheet", "--score", str(path), "--format", "json"])
     assert json.loads(result.output)["areas"]["blue"] == 2
 
 
 def test_policies_are_ordered(values):
     """The tuned heuristic beats greedy, which beats random, by far more than 5 SE."""
-    result = simulate(values, ["random"], 4000, seed=1, progress=False)
+    result = simulation.simulate(GAME, values, ["random"], 4000, seed=1, progress=False)
     means = {}
     for name in ("random", "greedy", "heuristic"):
-        s = simulate(values, [name], 4000, seed=1, progress=False).headline["policies"][name]
+        run = simulation.simulate(GAME, values, [name], 4000, seed=1, progress=False)
+        s = run.headline["policies"][name]
         means[name] = s
     for low, high in (("random", "greedy"), ("greedy", "heuristic")):
         lo, hi = means[low], means[high]
@@ -89,8 +90,8 @@ def test_policies_are_ordered(values):
 
 
 def test_multiplayer_win_shares_add_up(values):
-    result = simulate({**values, "players": 3}, ["greedy", "heuristic"], 3000, seed=2,
-                      progress=False)
+    result = simulation.simulate(GAME, {**values, "players": 3}, ["greedy", "heuristic"],
+                                 3000, seed=2, progress=False)
     seats = result.tables["seats"]
     assert seats["win_rate"].sum() == pytest.approx(1.0)
 
@@ -99,7 +100,7 @@ def test_identical_for_any_thread_count(values):
     runs = []
     for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
         numba.set_num_threads(threads)
-        runs.append(play_games(values, ["heuristic"], 3000, 5, progress=False)[0])
+        runs.append(simulation.play_games(GAME, values, ["heuristic"], 3000, 5, progress=False)[0])
     np.testing.assert_array_equal(runs[0], runs[-1])
 
 
@@ -162,8 +163,8 @@ def test_coach_plays_along_from_piped_input():
 def test_open_rules_points_are_parameters(values):
     """Section 14: a wasted pick (only the random policy uses it) changes its games; a bad
     choice value is refused with the accepted ones."""
-    plain = simulate(values, ["random"], 3000, seed=4, progress=False)
-    wasted = simulate({**values, "wasted_pick": True}, ["random"], 3000, seed=4,
+    plain = simulation.simulate(GAME, values, ["random"], 3000, seed=4, progress=False)
+    wasted = simulation.simulate(GAME, {**values, "wasted_pick": True}, ["random"], 3000, seed=4,
                       progress=False)
     a, b = plain.headline["policies"]["random"], wasted.headline["policies"]["random"]
     se = (a["ci95"][1] - a["ci95"][0] + b["ci95"][1] - b["ci95"][0]) / (2 * 1.96)
@@ -191,11 +192,11 @@ def test_bad_input_is_one_line_exit_2(args, needle):
 def test_coach_round_4_choice_is_the_players(values):
     """3: in round 4 the coach lists the black X / black 6 options, ranked, and applies the
     one the player picks (here the second)."""
-    from analyzer.games.thats_pretty_clever.coach import Coach
 
     out = []
-    coach = Coach(values, "greedy", 10, 1, L.new_sheet(), iter(["2"]).__next__, out.append)
-    assert coach.round_choice(4)
+    coach = Coach(GAME, values, "greedy", 10, 1, L.new_sheet(), iter(["2"]).__next__,
+                  out.append)
+    assert coach.round_choice(4, GAME.round_options(-1))
     text = "".join(out)
     listed = re.findall(r"  (\d)\. black (X|6) in (\w+): ([\d.]+)", text)
     assert len(listed) == 5 and [int(x[0]) for x in listed] == [1, 2, 3, 4, 5]
@@ -213,12 +214,11 @@ def test_coach_offers_plus_ones_ranked_and_keeps_on_zero(values):
     """10: with a +1 in hand the coach lists uses of any of the turn's dice beside keeping
     it; '1' spends it on the top-ranked use (the die then cannot be taken again), '0'
     keeps the rest."""
-    from analyzer.games.thats_pretty_clever.coach import Coach
 
     sheet = L.new_sheet()
     sheet[L.S_PLUS_GOT] = 2
     out = []
-    coach = Coach(values, "greedy", 10, 1, sheet, iter(["1", "0"]).__next__, out.append)
+    coach = Coach(GAME, values, "greedy", 10, 1, sheet, iter(["1", "0"]).__next__, out.append)
     seen = {d: face for d, face in enumerate((3, 5, 2, 6, 4, 1))}  # W3 Y5 B2 G6 O4 P1
     assert coach.plus_ones(seen)
     text = "".join(out)
@@ -233,7 +233,7 @@ def test_coach_offers_plus_ones_ranked_and_keeps_on_zero(values):
 def test_heuristic_beats_the_published_tuned_expectimax(values):
     """Issue 4's strength target: over 10,000 solo games the heuristic's 95% interval lies
     above 183.8, the tuned expectimax bot's published mean on the same rules."""
-    run = simulate({**values, "players": 1}, ["heuristic"], 10_000, seed=2026,
+    run = simulation.simulate(GAME, {**values, "players": 1}, ["heuristic"], 10_000, seed=2026,
                    progress=False)
     assert run.headline["policies"]["heuristic"]["ci95"][0] > 183.8
 
@@ -242,7 +242,8 @@ def test_decision_log_adds_up(values):
     """The decision log is consistent with the game totals: first picks are shares that
     add to 1, the bonuses by round add up to the bonuses per game, and every turn has a
     first pick unless its first roll was forfeited."""
-    run = simulate({**values, "players": 1}, ["greedy"], 2000, seed=5, progress=False)
+    run = simulation.simulate(GAME, {**values, "players": 1}, ["greedy"], 2000, seed=5,
+                              progress=False)
     firsts = run.tables["first_picks"]
     assert firsts.share.sum() == pytest.approx(1.0)
     by_round = run.tables["bonus_rounds"].groupby("bonus")["per_game"].sum()

@@ -1,31 +1,14 @@
-"""That's Pretty Clever analyzer (rules: ``shared/rules/thats-pretty-clever.md``).
+"""That's Pretty Clever analyzer (rules: ``shared/rules/thats-pretty-clever.md``): its rule
+parameters, sheet file and sheet texts; the commands, report section and cheat sheet are
+the shared Clever ones (``analyzer.clever``)."""
 
-The interface every game module offers: ``PARAMS``, ``POLICY_HELP``, ``commands()``,
-``report_section(values, seed, quick, progress)`` and ``cheatsheet(values)``.
-"""
+from analyzer.clever.module import game_interface
+from analyzer.games.thats_pretty_clever.model import GAME
 
-from analyzer.games.thats_pretty_clever.model import PARAMS, POLICY_HELP, RULINGS
+_interface = game_interface(GAME)
+PARAMS, POLICY_HELP, RULINGS = _interface.PARAMS, _interface.POLICY_HELP, _interface.RULINGS
+commands, report_section = _interface.commands, _interface.report_section
+cheatsheet = _interface.cheatsheet
 
-
-def commands():
-    """The ``dicelab thats-pretty-clever`` click group."""
-    from analyzer.games.thats_pretty_clever.cli import group
-
-    return group
-
-
-def report_section(values, seed: int, quick: bool = False, progress: bool = True):
-    """That's Pretty Clever's part of the balance report."""
-    from analyzer.games.thats_pretty_clever.report import build_section
-
-    return build_section(values, seed, quick, progress)
-
-
-def cheatsheet(values):
-    """The That's Pretty Clever strategy card."""
-    from analyzer.games.thats_pretty_clever.report import build_cheatsheet
-
-    return build_cheatsheet(values)
-
-
-__all__ = ["PARAMS", "POLICY_HELP", "RULINGS", "commands", "report_section", "cheatsheet"]
+__all__ = ["GAME", "PARAMS", "POLICY_HELP", "RULINGS", "commands", "report_section",
+           "cheatsheet"]

@@ -1,77 +1,33 @@
-"""That's Pretty Clever rule parameters and policies (rules page:
-``shared/rules/thats-pretty-clever.md``)."""
+"""That's Pretty Clever rule parameters and its description for the shared Clever analyzer
+(rules page: ``shared/rules/thats-pretty-clever.md``)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from analyzer.errors import UserError
-from analyzer.params import Param
-from kernels.clever import play
-from kernels.clever.game_rules import (
-    N_GAME_RULES,
-    RULE_FORFEIT_TO_PLATTER,
-    RULE_GAME,
-    RULE_PASSIVE_DECLINE,
-    RULE_SHEET_FLAGS,
-    RULE_SOLO_TIES_BY_COLOUR,
-    RULE_TIES_SHARED,
-    RULE_WASTED_PICK,
-)
+from analyzer.clever.game import KNOBS, POLICY_HELP, CleverGame, policy_row  # noqa: F401
+from analyzer.clever.params import shared_params
+from analyzer.games.thats_pretty_clever import sheetfile, text
 from kernels.clever.sheet import FLAG_EARLIEST_FIRST, FLAG_KEEP_OVERFLOW, TPC
-from kernels.thats_pretty_clever.layout import ROUND_BONUS, ROUNDS_BY_PLAYERS
-from kernels.thats_pretty_clever.value import N_FEATURES, VALUE_STAGES
+from kernels.thats_pretty_clever import layout
+from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS
 
-PARAMS = (
-    Param("players", "int", 1, "players in a game (1 = solo)", low=1, high=4),
-    Param("rounds", "int", 0, "rounds in a game; 0 = by player count (6, 6, 5, 4 for 1-4)",
-          low=0, high=12),
-) + tuple(
-    Param(f"round_{r}_bonus", "bool", True, f"the round track's round-{r} bonus ({label})")
-    for r, label in ((1, "a re-roll"), (2, "a +1"), (3, "a re-roll"),
-                     (4, "black X or black 6"))) + (
-    Param("wasted_pick", "bool", False, "UNCONFIRMED (section 14.1): an active player may "
-          "pick a die that has no legal placement (it moves, nothing is entered); only the "
-          "random policy uses it",
-          assumed=True),
-    Param("forfeited_dice", "choice", "stay", "UNCONFIRMED (section 14.2): after a roll with "
-          "no usable die the dice stay in play or go to the platter", assumed=True,
-          choices=("stay", "platter")),
-    Param("passive_may_decline", "bool", True, "UNCONFIRMED (section 14.3): a passive player "
-          "may decline to pick; only the random policy uses it", assumed=True),
-    Param("bonus_order", "choice", "latest_first", "UNCONFIRMED (sections 11, 14.4): bonuses "
-          "fired by one mark resolve depth-first, the latest triggered first (free marks "
-          "placed by the policy), or earliest_first (a queue)", assumed=True,
-          choices=("latest_first", "earliest_first")),
-    Param("action_overflow", "choice", "lost", "UNCONFIRMED (section 14.5): a re-roll or +1 "
-          "unlocked with all 7 circles circled is lost, or kept", assumed=True,
-          choices=("lost", "kept")),
-    Param("solo_ties", "choice", "random", "UNCONFIRMED (section 14.6): ties for the solo "
-          "passive turn's three lowest dice are broken at random, or in colour order (white, "
-          "yellow, blue, green, orange, purple)", assumed=True,
-          choices=("random", "colour_order")),
-    Param("ties", "choice", "best_area", "tied totals (section 12): the best single area "
-          "wins, then the win is shared; or shared at once", choices=("best_area", "shared")),
-)
-
-POLICY_HELP = {
-    "random": "a uniformly random legal choice everywhere",
-    "greedy": "the choice with the best score right after it (bonuses placed the same way)",
-    "heuristic": "the best fitted estimate of the final score (score so far plus a linear "
-                 "value of the sheet's features, fitted to simulated games by "
-                 "scripts/train_tpc.py), looking one roll ahead at active picks",
-    "heuristic:N": "the heuristic with N sampled rolls in its lookahead (heuristic:0 = no "
-                   "lookahead, about 5 times faster)",
-}
+PARAMS = shared_params(
+    ((1, "a re-roll"), (2, "a +1"), (3, "a re-roll"), (4, "black X or black 6")),
+    {"wasted_pick": "14.1", "forfeited_dice": "14.2", "passive_may_decline": "14.3",
+     "bonus_order": "11, 14.4", "action_overflow": "14.5", "solo_ties": "14.6",
+     "ties": "12"},
+    "white, yellow, blue, green, orange, purple")
 WEIGHTS_FILE = Path(__file__).with_name("heuristic_weights.json")
-KNOBS = {"platter": play.W_PLATTER, "reroll_below": play.W_REROLL_BELOW,
-         "plus_above": play.W_PLUS_ABOVE, "samples": play.W_SAMPLES, "branch": play.W_BRANCH,
-         "gift": play.W_GIFT}
-
+RATING_BANDS = (  # (lowest score, label) from the rulebook's solo table (section 13)
+    (281, "You're So Clever"), (260, "Are you Einstein?"), (240, "What a genius!"),
+    (220, "Impressive!"), (200, "Hat's off to you!"), (180, "Great result!"),
+    (160, "That was pretty good."), (140, "Not bad... you could do better."),
+    (0, "Try harder!"),
+)
 # where the engine departs from the rules page's recommendation on an open point (14.4)
 RULINGS = (
     "bonuses fired together: the policy places each free mark but does not choose their "
@@ -79,68 +35,36 @@ RULINGS = (
 )
 
 
-def heuristic_row(path: Path = WEIGHTS_FILE) -> np.ndarray:
-    """The heuristic's kernel row (float64[N_POL]): its knobs and fitted value weights as
-    stored by ``scripts/train_tpc.py``."""
-    data = json.loads(path.read_text())
-    row = policy_row(play.HEURISTIC)
-    for name, value in data["knobs"].items():
-        row[KNOBS[name]] = float(value)
-    weights = np.asarray(data["value_weights"], dtype=np.float64)
-    if weights.shape != (VALUE_STAGES, N_FEATURES):
-        raise ValueError(f"{path}: value_weights must be {VALUE_STAGES} x {N_FEATURES}")
-    row[play.W_VALUE:] = weights.ravel()
-    return row
-
-
-def policy_row(kind: int) -> np.ndarray:
-    """A policy's kernel row (float64[N_POL]) with no weights set."""
-    row = np.zeros(play.N_POL)
-    row[play.KIND] = kind
-    return row
-
-
-def parse_policy(name: str) -> np.ndarray:
-    """The kernel row of a policy name; a ``UserError`` listing the names otherwise."""
-    text = name.strip().lower()
-    base, _, samples = text.partition(":")
-    if base not in play.POLICY_NAMES or (samples and base != "heuristic"):
-        raise UserError(f"unknown policy {name!r}; accepted: {', '.join(POLICY_HELP)}")
-    kind = play.POLICY_NAMES.index(base)
-    if kind != play.HEURISTIC:
-        return policy_row(kind)
-    row = heuristic_row()
-    if samples:
-        if not samples.isdigit() or int(samples) > 256:
-            raise UserError(f"bad lookahead {samples!r} in {name!r}: expected heuristic:N "
-                            "with N a whole number from 0 to 256")
-        row[play.W_SAMPLES] = int(samples)
-    return row
-
-
-def rounds_for(values: dict[str, Any]) -> int:
-    return values["rounds"] or int(ROUNDS_BY_PLAYERS[values["players"]])
-
-
-def game_rules(values: dict[str, Any]) -> np.ndarray:
-    """The kernels' game-rules vector (int64[N_GAME_RULES]): the round-track bonuses in
-    force (a switched-off one is 0), then the switches for the open points."""
-    out = np.zeros(N_GAME_RULES, np.int64)
-    out[:6] = ROUND_BONUS
-    for r in range(1, 5):
-        if not values[f"round_{r}_bonus"]:
-            out[r - 1] = 0
-    out[RULE_WASTED_PICK] = values["wasted_pick"]
-    out[RULE_FORFEIT_TO_PLATTER] = values["forfeited_dice"] == "platter"
-    out[RULE_PASSIVE_DECLINE] = values["passive_may_decline"]
-    out[RULE_TIES_SHARED] = values["ties"] == "shared"
-    out[RULE_SOLO_TIES_BY_COLOUR] = values["solo_ties"] == "colour_order"
-    out[RULE_SHEET_FLAGS] = sheet_flags(values)
-    out[RULE_GAME] = TPC
-    return out
-
-
 def sheet_flags(values: dict[str, Any]) -> int:
-    """The ``S_FLAGS`` bits a sheet carries for the rulings its own rules follow."""
+    """The sheet flag bits for the rulings its own rules follow."""
     return (FLAG_EARLIEST_FIRST * (values["bonus_order"] == "earliest_first")
             + FLAG_KEEP_OVERFLOW * (values["action_overflow"] == "kept"))
+
+
+def _no_extra_rules(values: dict[str, Any], out: np.ndarray) -> None:
+    """That's Pretty Clever has no rules-vector entries of its own."""
+
+
+def round_options(code: int) -> tuple[tuple[int, str], ...]:
+    """Section 3: the round-4 choice (code -1) of a black X or a black 6."""
+    if code >= 0:
+        return ()
+    options = []
+    for option in layout.ROUND4_OPTIONS:
+        kind = int(option) // 8
+        what = "black 6 in" if kind in (layout.WRITE_ORANGE, layout.WRITE_PURPLE) else \
+            "black X in"
+        options.append((int(option), f"{what} {layout.BONUS_NAMES[kind].split()[0]}"))
+    return tuple(options)
+
+
+GAME = CleverGame(
+    id="thats-pretty-clever", title="That's Pretty Clever", prefix="tpc", kernel_game=TPC,
+    params=PARAMS, layout=layout, letters="WYBGOP", weights_file=WEIGHTS_FILE,
+    value_size=N_VALUE_WEIGHTS, rating_bands=RATING_BANDS, rulings=RULINGS,
+    sheetfile=sheetfile, sheet_flags=sheet_flags, extra_rules=_no_extra_rules,
+    describe=text.describe, open_bonuses=text.open_bonuses, round_options=round_options,
+    reference="published bots on the same rules reach 183.8 (tuned expectimax) and 250+ "
+              "(neural value functions)")
+game_rules = GAME.game_rules
+parse_policy = GAME.parse_policy

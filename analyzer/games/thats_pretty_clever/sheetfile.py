@@ -20,13 +20,11 @@ purple slot 7), so they are not written.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from analyzer.errors import UserError
+from analyzer.clever.sheetfile import FieldReader
 from kernels.thats_pretty_clever import layout as L
 
 FORMAT = "dicelab-tpc-sheet/1"
@@ -38,29 +36,10 @@ def blank() -> dict[str, Any]:
             "plus_ones": {"unlocked": 0, "used": 0}}
 
 
-class _Reader:
-    def __init__(self, source: str):
-        self.source = source
-
-    def fail(self, field: str, problem: str) -> UserError:
-        return UserError(f"sheet {self.source}: field '{field}': {problem}")
-
-    def whole(self, value: Any, field: str, low: int, high: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise self.fail(field, f"{value!r} is not a whole number from {low} to {high}")
-        return value
-
-
 def to_kernel(data: Any, source: str = "file") -> np.ndarray:
     """Validate a sheet document and build the kernels' flat sheet (foxes derived)."""
-    r = _Reader(source)
-    if not isinstance(data, dict):
-        raise UserError(f"sheet {source}: expected a JSON object with the field 'format'")
-    if data.get("format") != FORMAT:
-        raise r.fail("format", f"expected {FORMAT!r}")
-    unknown = set(data) - set(blank())
-    if unknown:
-        raise r.fail(sorted(unknown)[0], f"unknown field; accepted: {', '.join(blank())}")
+    r = FieldReader(source)
+    r.document(data, FORMAT, blank())
     sheet = L.new_sheet()
     for i, cell in enumerate(data.get("yellow", [])):
         if not isinstance(cell, list) or len(cell) != 2:
@@ -79,16 +58,12 @@ def to_kernel(data: Any, source: str = "file") -> np.ndarray:
     _track(r, data.get("purple", []), "purple", sheet, L.S_PURPLE, L.S_PURPLE_VALUES)
     for key, got, used in (("rerolls", L.S_REROLL_GOT, L.S_REROLL_USED),
                            ("plus_ones", L.S_PLUS_GOT, L.S_PLUS_USED)):
-        actions = data.get(key, {"unlocked": 0, "used": 0})
-        if not isinstance(actions, dict) or set(actions) - {"unlocked", "used"}:
-            raise r.fail(key, "expected {\"unlocked\": n, \"used\": m}")
-        sheet[got] = r.whole(actions.get("unlocked", 0), f"{key}.unlocked", 0, L.ACTION_SLOTS)
-        sheet[used] = r.whole(actions.get("used", 0), f"{key}.used", 0, int(sheet[got]))
+        sheet[got], sheet[used] = r.actions(data, key, L.ACTION_SLOTS)
     sheet[L.S_FOXES] = foxes(sheet)
     return sheet
 
 
-def _track(r: _Reader, values: Any, name: str, sheet, count_at: int, values_at: int) -> None:
+def _track(r: FieldReader, values: Any, name: str, sheet, count_at: int, values_at: int) -> None:
     if not isinstance(values, list) or len(values) > L.TRACK:
         raise r.fail(name, f"expected a list of at most {L.TRACK} numbers")
     for i, v in enumerate(values):
@@ -112,15 +87,3 @@ def foxes(sheet: np.ndarray) -> int:
     count += int((sheet[L.S_BLUE] & L.BLUE_ROWS[2]) == L.BLUE_ROWS[2])
     count += int(sheet[L.S_GREEN] >= 7) + int(sheet[L.S_ORANGE] >= 8)
     return count + int(sheet[L.S_PURPLE] >= 7)
-
-
-def read(path: str | Path) -> np.ndarray:
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"sheet file {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read sheet file {str(path)!r}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise UserError(f"sheet file {str(path)!r} is not valid JSON: {exc}") from None
-    return to_kernel(data, repr(str(path)))

@@ -1,5 +1,5 @@
-"""That's Pretty Clever Monte Carlo: total and per-area scores, foxes, bonuses, solo
-rating bands and win rates by seat and policy, all with 95% intervals."""
+"""Clever Monte Carlo (either game): total and per-area scores, foxes, bonuses, solo rating
+bands and win rates by seat and policy, all with 95% intervals; paired what-ifs."""
 
 from __future__ import annotations
 
@@ -9,44 +9,32 @@ import numpy as np
 import pandas as pd
 
 from analyzer import driver, output, seats, stats
+from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
-from analyzer.games.thats_pretty_clever.model import (
-    PARAMS,
-    RULINGS,
-    game_rules,
-    parse_policy,
-    rounds_for,
-)
 from analyzer.output import Result
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, check_seed
 from kernels.clever import play
-from kernels.thats_pretty_clever.layout import AREA_NAMES, BONUS_NAMES
 
 GAME_BLOCK = 1 << 9
 COLUMNS = seats.Columns(play.COL_GAMES, play.COL_SCORE_SUM, play.COL_SCORE_SQ,
                         play.COL_WIN_UNITS, play.COL_HIST, play.WIN_UNITS)
-RATING_BANDS = (  # (lowest score, label) from the rulebook's solo table (section 13)
-    (281, "You're So Clever"), (260, "Are you Einstein?"), (240, "What a genius!"),
-    (220, "Impressive!"), (200, "Hat's off to you!"), (180, "Great result!"),
-    (160, "That was pretty good."), (140, "Not bad... you could do better."),
-    (0, "Try harder!"),
-)
 
 
-def run_meta(values: dict[str, Any], seed: int | None = None, **extra: Any) -> dict[str, Any]:
-    return output.run_meta("thats-pretty-clever", PARAMS, values, seed, **extra)
+def run_meta(game: CleverGame, values: dict[str, Any], seed: int | None = None,
+             **extra: Any) -> dict[str, Any]:
+    return output.run_meta(game.id, game.params, values, seed, **extra)
 
 
-def play_games(values: dict[str, Any], lineup: list[str], games: int, seed: int,
+def play_games(game: CleverGame, values: dict[str, Any], lineup: list[str], games: int, seed: int,
                rotate: bool = True, precision: float | None = None, progress: bool = True,
                batch_blocks: int | None = None):
     """Run games; returns ``(accumulator int64[slot, seat, column], games_played)``."""
     if games < 1:
         raise UserError(f"bad game count {games}: expected a whole number of at least 1")
-    codes = np.stack([parse_policy(p) for p in lineup])
+    codes = np.stack([game.parse_policy(p) for p in lineup])
     n = len(lineup)
     job = driver.Job(play.run_game_blocks,
-                     (codes, rotate, rounds_for(values), game_rules(values)),
+                     (codes, rotate, game.rounds_for(values), game.game_rules(values)),
                      (n, n, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, check_seed(seed),
                      STREAM_GAMES, "games", "games")
     return driver.run(job, games, progress, batch_blocks,
@@ -58,12 +46,12 @@ def _mean_ci(row, games, col, col_sq):
     return mean, stats.ci95(mean, se)
 
 
-def rating_rows(name: str, row: np.ndarray) -> list[dict[str, Any]]:
+def rating_rows(game: CleverGame, name: str, row: np.ndarray) -> list[dict[str, Any]]:
     """Share of games in each band of the rulebook's solo rating table."""
     hist = row[play.COL_HIST:]
     n = float(hist.sum())
     rows, upper = [], len(hist)
-    for low, label in RATING_BANDS:
+    for low, label in game.rating_bands:
         p, se = stats.proportion_se(n, float(hist[low:upper].sum()))
         rows.append({"policy": name, "rating": label, "from": low, "share": p,
                      "ci95_low": p - stats.Z95 * se, "ci95_high": p + stats.Z95 * se})
@@ -71,7 +59,7 @@ def rating_rows(name: str, row: np.ndarray) -> list[dict[str, Any]]:
     return rows
 
 
-def bonus_round_rows(name: str, row: np.ndarray, rounds: int) -> list[dict]:
+def bonus_round_rows(game: CleverGame, name: str, row: np.ndarray, rounds: int) -> list[dict]:
     """Bonuses of each kind received per game in each round (from the round-end counts)."""
     games = float(row[play.COL_GAMES])
     first = play.COL_LOG + play.LOG_BONUS_ROUNDS
@@ -79,43 +67,46 @@ def bonus_round_rows(name: str, row: np.ndarray, rounds: int) -> list[dict]:
     upto = row[first:first + play.LOG_ROUNDS * kinds].reshape(play.LOG_ROUNDS, kinds)
     rows, before = [], np.zeros(kinds)
     for r in range(min(rounds, play.LOG_ROUNDS)):
-        for kind, label in BONUS_NAMES.items():
+        for kind, label in game.layout.BONUS_NAMES.items():
             rows.append({"policy": name, "round": r + 1, "bonus": label,
                          "per_game": (upto[r, kind] - before[kind]) / games})
         before = upto[r].astype(np.float64)
     return rows
 
 
-def decision_rows(name: str, row: np.ndarray) -> tuple[list[dict], list[dict]]:
+def decision_rows(game: CleverGame, name: str, row: np.ndarray) -> tuple[list[dict], list[dict]]:
     """The active turns' decision log of one row: first picks by area and face (share of
     first picks), and per pick of a turn the picks, dice sent to the platter and re-rolls
     per game."""
     games = float(row[play.COL_GAMES])
     log = row[play.COL_LOG:play.COL_LOG + play.LOG_LEN].astype(np.float64)
-    firsts = log[play.LOG_FIRST:play.LOG_FIRST + 6 * len(AREA_NAMES)].reshape(-1, 6)
+    areas = game.layout.AREA_NAMES
+    firsts = log[play.LOG_FIRST:play.LOG_FIRST + 6 * len(areas)].reshape(-1, 6)
     total = max(firsts.sum(), 1.0)
     first_rows = [{"policy": name, "area": area, "face": face + 1,
                    "share": firsts[a, face] / total}
-                  for a, area in enumerate(AREA_NAMES) for face in range(6)]
+                  for a, area in enumerate(areas) for face in range(6)]
     pick_rows = []
     for k in range(3):
         picks = log[play.LOG_PICKS + k]
         pick_rows.append({"policy": name, "pick": k + 1, "per_game": picks / games,
                           "platter_per_pick": log[play.LOG_PLATTER + k] / max(picks, 1.0),
                           "rerolls_per_game": log[play.LOG_REROLLS + k] / games})
+        if game.has_returns:
+            pick_rows[-1]["returns_per_game"] = log[play.LOG_RETURNS + k] / games
     return first_rows, pick_rows
 
 
-def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: int,
-             threads: int | None = None, rotate: bool = True, precision: float | None = None,
-             progress: bool = True) -> Result:
+def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], games: int,
+             seed: int, threads: int | None = None, rotate: bool = True,
+             precision: float | None = None, progress: bool = True) -> Result:
     """Whole games: total and per-area scores, foxes, bonuses, rating bands, win rates."""
     players = values["players"]
     names = seats.cycle_lineup([p.strip().lower() for p in policies], players)
     for name in names:
-        parse_policy(name)
+        game.parse_policy(name)
     used = driver.set_threads(threads)
-    acc, played = play_games(values, names, games, seed, rotate, precision, progress)
+    acc, played = play_games(game, values, names, games, seed, rotate, precision, progress)
     policy_rows, area_rows, bonus_rows, ratings, dist = [], [], [], [], []
     first_rows, pick_rows, round_rows = [], [], []
     headline_policies = {}
@@ -132,29 +123,29 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
             record.update(win_rate=s["win_rate"], win_ci95_low=s["win_ci95"][0],
                           win_ci95_high=s["win_ci95"][1])
         policy_rows.append(record)
-        for a, area in enumerate(AREA_NAMES):
+        for a, area in enumerate(game.layout.AREA_NAMES):
             mean, ci = _mean_ci(row, g, play.COL_AREAS + a, play.COL_AREAS_SQ + a)
             area_rows.append({"policy": name, "area": area, "mean_score": mean,
                               "ci95_low": ci[0], "ci95_high": ci[1]})
-        for kind, label in BONUS_NAMES.items():
+        for kind, label in game.layout.BONUS_NAMES.items():
             mean, ci = _mean_ci(row, g, play.COL_BONUSES + kind, play.COL_BONUSES_SQ + kind)
             bonus_rows.append({"policy": name, "bonus": label, "per_game": mean,
                                "ci95_low": ci[0], "ci95_high": ci[1]})
-        ratings += rating_rows(name, row)
-        firsts, picks = decision_rows(name, row)
+        ratings += rating_rows(game, name, row)
+        firsts, picks = decision_rows(game, name, row)
         first_rows += firsts
         pick_rows += picks
-        round_rows += bonus_round_rows(name, row, rounds_for(values))
+        round_rows += bonus_round_rows(game, name, row, game.rounds_for(values))
         dist += seats.score_distribution(row, COLUMNS, by="policy", name=name)
     seat_rows, seat_dist = seats.seat_rows(acc, COLUMNS, names, rotate)
-    notes = ["engine rulings on the rules page's open points: " + "; ".join(RULINGS)]
+    notes = ["engine rulings on the rules page's open points: " + "; ".join(game.rulings)]
     notes += seats.precision_note(precision, games, played, precision is None or
                                   seats.precise_enough(acc, names, COLUMNS, precision))
     if players > 1:
         notes.append("ties go to the highest single area, then the win is shared"
                      if values["ties"] == "best_area" else "tied totals share the win")
     return Result(
-        f"That's Pretty Clever games: {players} player{'s' if players > 1 else ''}, "
+        f"{game.title} games: {players} player{'s' if players > 1 else ''}, "
         f"{played} games",
         headline={"players": players, "games": played, "policies": headline_policies},
         tables={"policies": pd.DataFrame(policy_rows), "areas": pd.DataFrame(area_rows),
@@ -162,7 +153,7 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
                 "seats": pd.DataFrame(seat_rows), "first_picks": pd.DataFrame(first_rows),
                 "picks": pd.DataFrame(pick_rows), "bonus_rounds": pd.DataFrame(round_rows),
                 "score_distribution": pd.DataFrame(dist + seat_dist)},
-        meta=run_meta(values, seed, games=played, threads=used, rotate=rotate, lineup=names),
+        meta=run_meta(game, values, seed, games=played, threads=used, rotate=rotate, lineup=names),
         notes=notes)
 
 
@@ -173,28 +164,28 @@ PAIRED_METRICS = (
 )
 
 
-def whatif(variants: Sequence[tuple[str, dict[str, Any], list[str]]], games: int, seed: int,
-           threads: int | None = None, progress: bool = True) -> Result:
+def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[str]]],
+           games: int, seed: int, threads: int | None = None, progress: bool = True) -> Result:
     """Compare variants ``(label, rule values, lineup)`` on the same games; the first is
     the reference, the others get paired differences with 95% intervals."""
     from analyzer import paired
 
     n_players = paired.check_variants(list(variants), games)
     used = driver.set_threads(threads)
-    lineups = np.stack([np.stack([parse_policy(p) for p in
+    lineups = np.stack([np.stack([game.parse_policy(p) for p in
                                   seats.cycle_lineup(policies, n_players)])
                         for _, _, policies in variants])
-    args = (lineups, np.array([rounds_for(v) for _, v, _ in variants], np.int64),
-            np.stack([game_rules(v) for _, v, _ in variants]))
+    args = (lineups, np.array([game.rounds_for(v) for _, v, _ in variants], np.int64),
+            np.stack([game.game_rules(v) for _, v, _ in variants]))
     n_var = len(variants)
     job = driver.Job(play.run_paired_blocks, args, (n_var + 1, n_var, play.N_PAIRED),
                      GAME_BLOCK, check_seed(seed), STREAM_PAIRED, "what-if games", "games")
     acc, n = driver.run(job, games, progress)
     rows = paired.lineup_rows(acc, n, list(variants), PAIRED_METRICS, n_players)
-    return Result(f"That's Pretty Clever what-if: {n_var} variants, {n} games each",
+    return Result(f"{game.title} what-if: {n_var} variants, {n} games each",
                   headline=paired.headline(rows, n, n_players, variants[0][0],
                                            keep=("lineup",)),
                   tables={"variants": pd.DataFrame(rows)},
-                  meta=run_meta(variants[0][1], seed, games=n, threads=used),
+                  meta=run_meta(game, variants[0][1], seed, games=n, threads=used),
                   notes=[f"reference: {variants[0][0]}; differences are paired (same games, "
                          "same random numbers) with 95% intervals"])

@@ -1,5 +1,5 @@
-"""That's Pretty Clever's section of the balance report and its strategy card; every
-reading quotes numbers computed here from simulations of the policies."""
+"""A Clever game's section of the balance report and its strategy card (either game);
+every reading quotes numbers computed here from simulations of the policies."""
 
 from __future__ import annotations
 
@@ -8,24 +8,23 @@ from typing import Any
 import pandas as pd
 
 from analyzer import seats
-from analyzer.games.thats_pretty_clever.model import parse_policy
-from analyzer.games.thats_pretty_clever.simulation import COLUMNS, play_games, simulate, whatif
+from analyzer.clever.game import CleverGame
+from analyzer.clever.simulation import COLUMNS, play_games, simulate, whatif
 from analyzer.sections import Block, CheatSheet, Figure, Section, Table
 from kernels.clever import play
 
 POLICIES = ("random", "greedy", "heuristic")
-BONUS_GROUPS = {"re-roll": "re-roll", "+1": "+1", "fox": "fox", "yellow X": "free mark",
-                "blue X": "free mark", "green X": "free mark", "orange": "free mark",
-                "purple": "free mark"}
+ACTIONS = ("re-roll", "+1", "return", "fox")  # bonus kinds kept apart; the rest are free marks
 
 
-def build_section(values: dict[str, Any], seed: int, quick: bool = False,
+def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
     games = 4_000 if quick else 40_000
     solo = {**values, "players": 1}
     # the heuristic (one-roll lookahead) is about 20 times slower than greedy: fewer games
     sizes = {"random": games, "greedy": games, "heuristic": games // 2}
-    runs = {p: simulate(solo, [p], sizes[p], seed, progress=progress) for p in POLICIES}
+    runs = {p: simulate(game, solo, [p], sizes[p], seed, progress=progress)
+            for p in POLICIES}
     policies = pd.concat([r.tables["policies"] for r in runs.values()], ignore_index=True)
     areas = pd.concat([r.tables["areas"] for r in runs.values()], ignore_index=True)
     bonuses = runs["heuristic"].tables["bonuses"]
@@ -35,8 +34,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     top_area, low_area = h_areas.idxmax(), h_areas.idxmin()
     variants = [("all round bonuses", solo, ["heuristic"])] + [
         (f"without round {r}", {**solo, f"round_{r}_bonus": False}, ["heuristic"])
-        for r in range(1, 5)]
-    paired = whatif(variants, games // 4, seed, progress=progress).tables["variants"]
+        for r in game.round_bonus_rounds]
+    paired = whatif(game, variants, games // 4, seed, progress=progress).tables["variants"]
     round_value = paired[(paired.metric == "mean_score") & paired["diff"].notna()].copy()
     round_value["value"] = -round_value["diff"]
     round_value["ci95_low"], round_value["ci95_high"] = (-round_value["diff_ci95_high"],
@@ -45,7 +44,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     richest = round_value.sort_values("value").iloc[-1]
     seat_rows = []
     for players in (2, 3, 4):
-        acc, n = play_games({**values, "players": players}, ["heuristic"] * players,
+        acc, n = play_games(game, {**values, "players": players}, ["heuristic"] * players,
                             games // 8, seed, False, None, progress)
         for seat in range(players):
             s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
@@ -54,82 +53,86 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                               "ci95_high": s["win_ci95"][1], "games": n})
     seat_table = pd.DataFrame(seat_rows)
     two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
-    good = ratings[ratings["from"] >= 180]["share"].sum()
+    good_band = game.rating_bands[5]  # the sixth band from the top
+    good = ratings[ratings["from"] >= good_band[0]]["share"].sum()
     by_round = runs["heuristic"].tables["bonus_rounds"]
-    grouped = by_round.assign(bonus=by_round.bonus.map(BONUS_GROUPS)).groupby(
+    grouped = by_round.assign(bonus=by_round.bonus.where(
+        by_round.bonus.isin(ACTIONS), "free mark")).groupby(
         ["round", "bonus"], as_index=False, sort=False)["per_game"].sum()
     foxes = by_round[by_round.bonus == "fox"].set_index("round")["per_game"]
     last_share = foxes.iloc[-1] / max(foxes.sum(), 1e-12)
     fox_points = best.mean_score - h_areas.sum()
+    p = game.prefix
     figures = [
-        Figure("tpc_area_scores", "Solo score by area and policy (simulated, 95% intervals)",
+        Figure(f"{p}_area_scores", "Solo score by area and policy (simulated, 95% intervals)",
                "bar", areas, "area", "mean_score", "policy", "ci95_low", "ci95_high",
                xlabel="area", ylabel="mean points",
                reading=f"The tuned heuristic averages {best.mean_score:.1f} points solo "
                        f"(95% CI {best.ci95_low:.1f} to {best.ci95_high:.1f}); most come from "
                        f"{top_area} ({h_areas[top_area]:.1f}), least from {low_area} "
                        f"({h_areas[low_area]:.1f}), which sets the value of each fox."),
-        Figure("tpc_bonuses", "Bonuses received per solo game, heuristic (simulated)", "bar",
+        Figure(f"{p}_bonuses", "Bonuses received per solo game, heuristic (simulated)", "bar",
                bonuses, "bonus", "per_game", None, "ci95_low", "ci95_high", xlabel="bonus",
                ylabel="per game",
                reading=f"The heuristic collects {best.foxes:.2f} foxes a game; "
-                       f"{good:.1%} of its games rate 'Great result!' (180+) or better."),
-        Figure("tpc_bonus_rounds", "When bonuses fire: bonuses received per round, "
+                       f"{good:.1%} of its games rate '{good_band[1]}' ({good_band[0]}+) or "
+                       "better."),
+        Figure(f"{p}_bonus_rounds", "When bonuses fire: bonuses received per round, "
                "heuristic solo (simulated)", "line", grouped, "round", "per_game", "bonus",
                xlabel="round", ylabel="per game",
                reading=f"Foxes come late: {last_share:.0%} of the heuristic's foxes arrive in "
                        f"the last round; they add {fox_points:.1f} points a game (total "
                        f"minus the five areas), each worth the lowest area."),
-        Figure("tpc_round_bonus_value", "What each round-track bonus is worth (paired "
+        Figure(f"{p}_round_bonus_value", "What each round-track bonus is worth (paired "
                "simulation, heuristic solo)", "bar", round_value, "variant", "value", None,
                "ci95_low", "ci95_high", xlabel="bonus removed", ylabel="points lost",
                reading=f"Removing {richest.variant.replace('without ', 'the bonus of ')} "
                        f"costs the most: {richest.value:.1f} points (95% CI "
                        f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f})."),
-        Figure("tpc_seat_win_rates", "Win rate by seat, heuristic players (simulated)", "bar",
+        Figure(f"{p}_seat_win_rates", "Win rate by seat, heuristic players (simulated)", "bar",
                seat_table, "players", "win_rate", "seat", "ci95_low", "ci95_high",
                xlabel="players", ylabel="win rate",
                reading=f"With two players the first seat wins {two['seat 1']:.1%} and the "
                        f"second {two['seat 2']:.1%}."),
     ]
-    tables = [Table("tpc_policies", "Solo results by policy (simulated)", policies),
-              Table("tpc_areas", "Solo score by area (simulated)", areas),
-              Table("tpc_bonuses", "Bonuses per solo game, heuristic", bonuses),
-              Table("tpc_ratings", "Rulebook solo ratings, heuristic", ratings),
-              Table("tpc_round_bonus_value", "Value of the round-track bonuses", round_value),
-              Table("tpc_seat_win_rates", "Win rate by seat", seat_table),
-              Table("tpc_bonus_rounds", "Bonuses received per round by kind, heuristic "
+    tables = [Table(f"{p}_policies", "Solo results by policy (simulated)", policies),
+              Table(f"{p}_areas", "Solo score by area (simulated)", areas),
+              Table(f"{p}_bonuses", "Bonuses per solo game, heuristic", bonuses),
+              Table(f"{p}_ratings", "Rulebook solo ratings, heuristic", ratings),
+              Table(f"{p}_round_bonus_value", "Value of the round-track bonuses", round_value),
+              Table(f"{p}_seat_win_rates", "Win rate by seat", seat_table),
+              Table(f"{p}_bonus_rounds", "Bonuses received per round by kind, heuristic "
                     "solo", by_round),
-              Table("tpc_first_picks", "First pick of an active turn by area and face, "
+              Table(f"{p}_first_picks", "First pick of an active turn by area and face, "
                     "heuristic solo (share of first picks)",
                     runs["heuristic"].tables["first_picks"]),
-              Table("tpc_picks", "Picks, dice sent to the platter and re-rolls by pick, "
+              Table(f"{p}_picks", "Picks, dice sent to the platter and actions by pick, "
                     "heuristic solo", runs["heuristic"].tables["picks"])]
     notes = runs["heuristic"].notes + [
         f"simulations: seed {seed}, {games:,} solo games for random and greedy, "
         f"{games // 2:,} for the heuristic, {games // 4:,} paired games per round-bonus "
         f"variant, {games // 8:,} games per player count",
         "the heuristic values a sheet by its score plus a linear estimate of the points "
-        "still to come (fitted to simulated games by scripts/train_tpc.py) and looks one "
-        "roll ahead at active picks; published bots on the same rules reach 183.8 (tuned "
-        "expectimax) and 250+ (neural value functions)"]
-    intro = ("That's Pretty Clever is played in full by the engine (rounds, platter, passive "
+        "still to come (fitted to simulated games by scripts/train_clever.py) and looks one "
+        f"roll ahead at active picks; {game.reference}"]
+    intro = (f"{game.title} is played in full by the engine (rounds, platter, passive "
              "picks, actions, every bonus and chain, foxes); the numbers come from the "
              "random, greedy and tuned heuristic policies.")
-    return Section("thats-pretty-clever", "That's Pretty Clever", intro, figures, tables, notes)
+    return Section(game.id, game.title, intro, figures, tables, notes)
 
 
-def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
+def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     """Rules of thumb from simulations of the tuned heuristic (solo)."""
     solo = {**values, "players": 1}
-    row = parse_policy("heuristic")
+    row = game.parse_policy("heuristic")
     knobs = {"reroll_below": row[play.W_REROLL_BELOW], "plus_above": row[play.W_PLUS_ABOVE]}
-    run = simulate(solo, ["heuristic"], 4_000, 1, progress=False)
+    run = simulate(game, solo, ["heuristic"], 4_000, 1, progress=False)
     areas = run.tables["areas"].set_index("area")["mean_score"]
     bonuses = run.tables["bonuses"].set_index("bonus")["per_game"]
     variants = [("all", solo, ["heuristic"])] + [
-        (f"round {r}", {**solo, f"round_{r}_bonus": False}, ["heuristic"]) for r in range(1, 5)]
-    paired = whatif(variants, 2_000, 1, progress=False).tables["variants"]
+        (f"round {r}", {**solo, f"round_{r}_bonus": False}, ["heuristic"])
+        for r in game.round_bonus_rounds]
+    paired = whatif(game, variants, 2_000, 1, progress=False).tables["variants"]
     lost = paired[(paired.metric == "mean_score") & paired["diff"].notna()]
     mean = run.headline["policies"]["heuristic"]["mean_score"]
     blocks = [
@@ -144,14 +147,14 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
             for _, row in lost.iterrows()] + [
             "  (paired simulation: the same games with and without it)"]),
         Block("What to take first", first_pick_lines(run.tables["first_picks"])),
-        Block("The platter, re-rolls and +1s", platter_lines(run.tables["picks"], knobs,
-                                                             run.tables["bonuses"])),
+        Block("The platter and the actions", platter_lines(run.tables["picks"], knobs,
+                                                           run.tables["bonuses"])),
         Block("First picks: % by area and face",
               table=first_pick_table(run.tables["first_picks"])),
     ]
-    return CheatSheet("That's Pretty Clever strategy card",
+    return CheatSheet(f"{game.title} strategy card",
                       "Rules of thumb from dicelab's heuristic bot (4,000 solo games).",
-                      blocks, "Simulated with the weights of scripts/train_tpc.py; a stronger "
+                      blocks, "Simulated with the weights of scripts/train_clever.py; a stronger "
                       "policy may change these numbers.")
 
 
@@ -195,4 +198,15 @@ def platter_lines(picks: pd.DataFrame, knobs: dict[str, float],
         "estimate.",
         f"Hoard +1s ({plus:.1f} unlocked a game): spend one only for a gain over "
         f"{knobs['plus_above']:.0f} points, and all that are left at the very end.",
-    ]
+    ] + return_lines(rows, bonuses)
+
+
+def return_lines(rows: pd.DataFrame, bonuses: pd.DataFrame) -> list[str]:
+    """Twice As Clever's returns, before which roll the bot uses them (none without)."""
+    if "returns_per_game" not in rows:
+        return []
+    returns = rows["returns_per_game"]
+    unlocked = bonuses.set_index("bonus")["per_game"]["return"]
+    return [f"Returns ({unlocked:.1f} unlocked a game, {returns.sum():.1f} used): "
+            f"{returns.loc[2] / max(returns.sum(), 1e-12):.0%} of them bring a die back for "
+            "the 2nd roll, the rest for the 3rd."]

@@ -1,0 +1,144 @@
+"""The description of a Clever game the shared analyzer works from, and the policy rows
+and rules vectors it builds for the kernels."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+import numpy as np
+
+from analyzer.errors import UserError
+from analyzer.params import Param
+from kernels.clever import play
+from kernels.clever.game_rules import (
+    N_GAME_RULES,
+    RULE_FORFEIT_TO_PLATTER,
+    RULE_GAME,
+    RULE_PASSIVE_DECLINE,
+    RULE_SHEET_FLAGS,
+    RULE_SOLO_TIES_BY_COLOUR,
+    RULE_TIES_SHARED,
+    RULE_WASTED_PICK,
+)
+
+KNOBS = {"platter": play.W_PLATTER, "reroll_below": play.W_REROLL_BELOW,
+         "plus_above": play.W_PLUS_ABOVE, "samples": play.W_SAMPLES, "branch": play.W_BRANCH,
+         "gift": play.W_GIFT}
+POLICY_HELP = {
+    "random": "a uniformly random legal choice everywhere",
+    "greedy": "the choice with the best score right after it (bonuses placed the same way)",
+    "heuristic": "the best fitted estimate of the final score (score so far plus a linear "
+                 "value of the sheet's features, fitted to simulated games by "
+                 "scripts/train_clever.py), looking one roll ahead at active picks",
+    "heuristic:N": "the heuristic with N sampled rolls in its lookahead (heuristic:0 = no "
+                   "lookahead, about 5 times faster)",
+}
+
+
+@dataclass(frozen=True)
+class CleverGame:
+    """What the shared Clever analyzer needs to know about one game.
+
+    ``layout`` is the kernels' layout module (``AREA_NAMES``, ``BONUS_NAMES``,
+    ``DIE_NAMES``, ``N_DICE``, ``ROUNDS_BY_PLAYERS``, ``ROUND_BONUS``, ``new_sheet``);
+    ``letters`` the one-letter die names in die order; ``sheet_flags(values)`` and
+    ``extra_rules(values, vector)`` turn the game's own rule parameters into the sheet's
+    flag bits and rules-vector entries; ``describe(sheet, faces, move)`` names a move;
+    ``open_bonuses(sheet)`` lists the bonuses one mark away; ``round_options(code)`` the
+    codes (and labels) a player chooses between for a round-track bonus, or ``()``.
+    """
+
+    id: str
+    title: str
+    prefix: str  # file names of the game's figures and tables
+    kernel_game: int  # kernels.clever.sheet.TPC or TAC
+    params: tuple[Param, ...]
+    layout: ModuleType
+    letters: str
+    weights_file: Path
+    value_size: int  # value weights the game reads (stages x features)
+    rating_bands: tuple[tuple[int, str], ...]  # (lowest score, label), best first
+    rulings: tuple[str, ...]
+    sheetfile: ModuleType  # ``blank()``, ``to_kernel(data, source)``, ``FORMAT``
+    sheet_flags: Callable[[dict[str, Any]], int]
+    extra_rules: Callable[[dict[str, Any], np.ndarray], None]
+    describe: Callable[[np.ndarray, np.ndarray, np.ndarray], str]
+    open_bonuses: Callable[[np.ndarray], str]
+    round_options: Callable[[int], tuple[tuple[int, str], ...]]
+    reference: str  # published bot scores on the same rules, for the report
+    round_bonus_rounds: tuple[int, ...] = (1, 2, 3, 4)
+    fox_note: str = ""  # added to the note on fox scoring
+
+    @property
+    def has_returns(self) -> bool:
+        """Does the sheet have the return action (Twice As Clever)?"""
+        return hasattr(self.layout, "S_RETURN_GOT")
+
+    def rounds_for(self, values: dict[str, Any]) -> int:
+        return values["rounds"] or int(self.layout.ROUNDS_BY_PLAYERS[values["players"]])
+
+    def game_rules(self, values: dict[str, Any]) -> np.ndarray:
+        """The kernels' game-rules vector (int64[N_GAME_RULES]): the round-track bonuses
+        in force (a switched-off one is 0), the switches for the open points, the sheet."""
+        out = np.zeros(N_GAME_RULES, np.int64)
+        out[:6] = self.layout.ROUND_BONUS
+        for r in self.round_bonus_rounds:
+            if not values[f"round_{r}_bonus"]:
+                out[r - 1] = 0
+        out[RULE_WASTED_PICK] = values["wasted_pick"]
+        out[RULE_FORFEIT_TO_PLATTER] = values["forfeited_dice"] == "platter"
+        out[RULE_PASSIVE_DECLINE] = values["passive_may_decline"]
+        out[RULE_TIES_SHARED] = values["ties"] == "shared"
+        out[RULE_SOLO_TIES_BY_COLOUR] = values["solo_ties"] == "colour_order"
+        out[RULE_SHEET_FLAGS] = self.sheet_flags(values)
+        out[RULE_GAME] = self.kernel_game
+        self.extra_rules(values, out)
+        return out
+
+    def heuristic_row(self, path: Path | None = None) -> np.ndarray:
+        """The heuristic's kernel row (float64[N_POL]): its knobs and fitted value weights
+        as stored by ``scripts/train_clever.py``."""
+        path = path or self.weights_file
+        data = json.loads(path.read_text())
+        row = policy_row(play.HEURISTIC)
+        for name, value in data["knobs"].items():
+            row[KNOBS[name]] = float(value)
+        weights = np.asarray(data["value_weights"], dtype=np.float64).ravel()
+        if weights.shape != (self.value_size,):
+            raise ValueError(f"{path}: value_weights must hold {self.value_size} numbers")
+        row[play.W_VALUE:play.W_VALUE + self.value_size] = weights
+        return row
+
+    def parse_policy(self, name: str) -> np.ndarray:
+        """The kernel row of a policy name; a ``UserError`` listing the names otherwise."""
+        text = name.strip().lower()
+        base, _, samples = text.partition(":")
+        if base not in play.POLICY_NAMES or (samples and base != "heuristic"):
+            raise UserError(f"unknown policy {name!r}; accepted: {', '.join(POLICY_HELP)}")
+        kind = play.POLICY_NAMES.index(base)
+        if kind != play.HEURISTIC:
+            return policy_row(kind)
+        row = self.heuristic_row()
+        if samples:
+            if not samples.isdigit() or int(samples) > 256:
+                raise UserError(f"bad lookahead {samples!r} in {name!r}: expected "
+                                "heuristic:N with N a whole number from 0 to 256")
+            row[play.W_SAMPLES] = int(samples)
+        return row
+
+    def blank_sheet(self, values: dict[str, Any]) -> np.ndarray:
+        """A blank kernel sheet carrying the flags of ``values``."""
+        sheet = self.layout.new_sheet()
+        sheet[self.layout.S_FLAGS] = self.sheet_flags(values)
+        return sheet
+
+
+def policy_row(kind: int) -> np.ndarray:
+    """A policy's kernel row (float64[N_POL]) with no weights set."""
+    row = np.zeros(play.N_POL)
+    row[play.KIND] = kind
+    return row

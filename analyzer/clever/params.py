@@ -1,0 +1,48 @@
+"""The rule parameters both Clever games share: players and rounds, the round-track
+bonuses, the open points both rules pages list and the tie rule. Each game passes the
+rules-page sections its help texts cite."""
+
+from __future__ import annotations
+
+from analyzer.params import Param
+
+
+def shared_params(round_bonuses: tuple[tuple[int, str], ...], sections: dict[str, str],
+                  solo_tie_order: str) -> tuple[Param, ...]:
+    """``round_bonuses``: (round, what its bonus is); ``sections``: the rules-page section
+    of each open point (keys: the parameter names); ``solo_tie_order``: the dice in colour
+    order, for the ``solo_ties`` help."""
+    def open_point(name: str, text: str) -> str:
+        return f"UNCONFIRMED (section {sections[name]}): {text}"
+
+    return (
+        Param("players", "int", 1, "players in a game (1 = solo)", low=1, high=4),
+        Param("rounds", "int", 0, "rounds in a game; 0 = by player count (6, 6, 5, 4 for "
+              "1-4)", low=0, high=12),
+    ) + tuple(
+        Param(f"round_{r}_bonus", "bool", True, f"the round track's round-{r} bonus ({label})")
+        for r, label in round_bonuses) + (
+        Param("wasted_pick", "bool", False, open_point(
+            "wasted_pick", "an active player may pick a die that has no legal placement (it "
+            "moves, nothing is entered); only the random policy uses it"), assumed=True),
+        Param("forfeited_dice", "choice", "stay", open_point(
+            "forfeited_dice", "after a roll with no usable die the dice stay in play or go "
+            "to the platter"), assumed=True, choices=("stay", "platter")),
+        Param("passive_may_decline", "bool", True, open_point(
+            "passive_may_decline", "a passive player may decline to pick; only the random "
+            "policy uses it"), assumed=True),
+        Param("bonus_order", "choice", "latest_first", open_point(
+            "bonus_order", "bonuses fired by one mark resolve depth-first, the latest "
+            "triggered first (free marks placed by the policy), or earliest_first (a "
+            "queue)"), assumed=True, choices=("latest_first", "earliest_first")),
+        Param("action_overflow", "choice", "lost", open_point(
+            "action_overflow", "an action unlocked with every circle of its track circled "
+            "is lost, or kept"), assumed=True, choices=("lost", "kept")),
+        Param("solo_ties", "choice", "random", open_point(
+            "solo_ties", "ties for the solo passive turn's three lowest dice are broken at "
+            f"random, or in colour order ({solo_tie_order})"), assumed=True,
+              choices=("random", "colour_order")),
+        Param("ties", "choice", "best_area", f"tied totals (section {sections['ties']}): the "
+              "best single area wins, then the win is shared; or shared at once",
+              choices=("best_area", "shared")),
+    )

@@ -1,0 +1,89 @@
+"""Twice As Clever rule parameters and its description for the shared Clever analyzer
+(rules page: ``shared/rules/twice-as-clever.md``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from analyzer.clever.game import KNOBS, POLICY_HELP, CleverGame, policy_row  # noqa: F401
+from analyzer.clever.params import shared_params
+from analyzer.games.twice_as_clever import sheetfile, text
+from analyzer.params import Param
+from kernels.clever.game_rules import RULE_RETURN_ON_REROLL
+from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, TAC
+from kernels.twice_as_clever import layout
+from kernels.twice_as_clever.value import N_VALUE_WEIGHTS
+
+PARAMS = shared_params(
+    ((1, "a re-roll"), (2, "a +1"), (3, "a return"), (4, "the black ?")),
+    {"wasted_pick": "12.6", "forfeited_dice": "12.6", "passive_may_decline": "12.6",
+     "bonus_order": "6, 12.8", "action_overflow": "12.7", "solo_ties": "12.6", "ties": "7"},
+    "white, yellow, blue, green, pink, silver") + (
+    Param("plus_one_scope", "choice", "round", "UNCONFIRMED (section 12.1): +1 actions take "
+          "each die once per round (the English text) or once per turn (the base game)",
+          assumed=True, choices=("round", "turn")),
+    Param("blue_question", "choice", "descending", "UNCONFIRMED (section 12.2): a blue ? "
+          "writes a sum no higher than the last (descending) or any sum 2-12 (any)",
+          assumed=True, choices=("descending", "any")),
+    Param("fox_negative", "choice", "literal", "UNCONFIRMED (section 12.3): with a negative "
+          "lowest area (green) each fox is worth that negative score (literal) or 0 (zero)",
+          assumed=True, choices=("literal", "zero")),
+    Param("chain_third_pick", "choice", "lower", "UNCONFIRMED (section 12.4): a silver third "
+          "pick chains only the dice lower than it (lower) or every die left (all)",
+          assumed=True, choices=("lower", "all")),
+    Param("return_timing", "choice", "rolls_and_rerolls", "UNCONFIRMED (section 12.5): "
+          "returns are used before a roll and also between a roll and its re-roll (the "
+          "returned die joins the re-roll), or only before rolls 2 and 3; several may be "
+          "used before one roll", assumed=True, choices=("rolls_and_rerolls", "rolls_only")),
+)
+WEIGHTS_FILE = Path(__file__).with_name("heuristic_weights.json")
+RATING_BANDS = (  # (lowest score, label) from the rulebook's solo table (section 11)
+    (320, "Twice as clever!"), (300, "Points = IQ!"), (280, "Respect!"),
+    (260, "This can't be luck!"), (240, "People, look at this!"),
+    (220, "Pretty, pretty clever!"), (200, "You've been training!"),
+    (180, "You should be happy!"), (160, "On the right way."), (140, "You can do better."),
+    (0, "Half as clever."),
+)
+# where the engine departs from the rules page's recommendation on an open point (6)
+RULINGS = (
+    "bonuses fired together: the policy places each free mark but does not choose their "
+    "order (the rules page recommends letting it); bonus_order sets the order",
+)
+
+
+def sheet_flags(values: dict[str, Any]) -> int:
+    """The sheet flag bits for the rulings its own rules follow."""
+    return (layout.FLAG_EARLIEST_FIRST * (values["bonus_order"] == "earliest_first")
+            + layout.FLAG_KEEP_OVERFLOW * (values["action_overflow"] == "kept")
+            + layout.FLAG_BLUE_Q_ANY * (values["blue_question"] == "any")
+            + layout.FLAG_FOX_FLOOR_ZERO * (values["fox_negative"] == "zero")
+            + FLAG_PLUS_PER_ROUND * (values["plus_one_scope"] == "round")
+            + layout.FLAG_CHAIN_LEFTOVERS * (values["chain_third_pick"] == "all"))
+
+
+def extra_rules(values: dict[str, Any], out: np.ndarray) -> None:
+    """Section 12.5: may a return come between a roll and its re-roll?"""
+    out[RULE_RETURN_ON_REROLL] = values["return_timing"] == "rolls_and_rerolls"
+
+
+def round_options(code: int) -> tuple[tuple[int, str], ...]:
+    """Section 3: the black ? of round 4 is the ? of an area of the player's choice."""
+    if code != layout.Q_ANY:
+        return ()
+    return tuple((int(q), f"{layout.AREA_NAMES[a]} ?") for a, q in enumerate(layout.Q_OF_AREA))
+
+
+GAME = CleverGame(
+    id="twice-as-clever", title="Twice As Clever", prefix="tac", kernel_game=TAC,
+    params=PARAMS, layout=layout, letters="WYBGPS", weights_file=WEIGHTS_FILE,
+    value_size=N_VALUE_WEIGHTS, rating_bands=RATING_BANDS, rulings=RULINGS,
+    sheetfile=sheetfile, sheet_flags=sheet_flags, extra_rules=extra_rules,
+    describe=text.describe, open_bonuses=text.open_bonuses, round_options=round_options,
+    reference="published bots on the same rules reach 63.6 (random), 101.8 (greedy), "
+              "159.2 (flat Monte Carlo) and 296.5-301.6 (TD(lambda) networks)",
+    fox_note="; a negative lowest area makes every fox negative unless fox_negative=zero")
+game_rules = GAME.game_rules
+parse_policy = GAME.parse_policy

@@ -1,0 +1,132 @@
+"""A human-writable JSON score sheet for Twice As Clever, read into the kernels' flat sheet.
+
+Format (every field optional except ``format``; rows and columns count from 1)::
+
+    {
+      "format": "dicelab-tac-sheet/1",
+      "silver": {"yellow": [1, 3], "blue": [3], "green": [], "pink": [6]},
+                                      # numbers marked in each silver row
+      "yellow": {"circled": [[2, 1], [4, 1]], "crossed": [[2, 1]]},
+                                      # yellow cells as [row, column] (rows 1-5, columns
+                                      # 1-4 of the staggered lattice); crossed ones must
+                                      # also be circled
+      "blue": [11, 9, 9],             # written blue sums (never increasing)
+      "green": [10, 4, 6],            # written green values (multipliers applied)
+      "pink": [3, 5, 2],              # written pink faces
+      "rerolls": {"unlocked": 2, "used": 1},
+      "plus_ones": {"unlocked": 1, "used": 0},
+      "returns": {"unlocked": 1, "used": 0}
+    }
+
+Foxes follow from the marks (silver column 3, yellow column 4, blue slot 9, green slot 7,
+pink slot 8 with a 2 or more, the re-roll track's 6th circle), so they are not written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from analyzer.clever.sheetfile import FieldReader
+from analyzer.games.twice_as_clever.text import SILVER_ROW_NAMES
+from kernels.twice_as_clever import layout as L
+
+FORMAT = "dicelab-tac-sheet/1"
+ACTIONS = (("rerolls", L.S_REROLL_GOT, L.S_REROLL_USED),
+           ("plus_ones", L.S_PLUS_GOT, L.S_PLUS_USED),
+           ("returns", L.S_RETURN_GOT, L.S_RETURN_USED))
+
+
+def blank() -> dict[str, Any]:
+    return {"format": FORMAT, "silver": {row: [] for row in SILVER_ROW_NAMES},
+            "yellow": {"circled": [], "crossed": []}, "blue": [], "green": [], "pink": [],
+            **{key: {"unlocked": 0, "used": 0} for key, _, _ in ACTIONS}}
+
+
+def to_kernel(data: Any, source: str = "file") -> np.ndarray:
+    """Validate a sheet document and build the kernels' flat sheet (foxes derived)."""
+    r = FieldReader(source)
+    r.document(data, FORMAT, blank())
+    sheet = L.new_sheet()
+    silver = data.get("silver", {})
+    if not isinstance(silver, dict) or set(silver) - set(SILVER_ROW_NAMES):
+        raise r.fail("silver", f"expected an object with the rows "
+                               f"{', '.join(SILVER_ROW_NAMES)}")
+    for row, name in enumerate(SILVER_ROW_NAMES):
+        values = silver.get(name, [])
+        if not isinstance(values, list):
+            raise r.fail(f"silver.{name}", "expected a list of numbers 1..6")
+        for i, value in enumerate(values):
+            sheet[L.S_SILVER] |= 1 << (6 * row + r.whole(value, f"silver.{name}[{i}]", 1, 6)
+                                       - 1)
+    yellow = data.get("yellow", {})
+    if not isinstance(yellow, dict) or set(yellow) - {"circled", "crossed"}:
+        raise r.fail("yellow", "expected {\"circled\": [[row, column], ...], \"crossed\": "
+                               "[...]}")
+    circled = _yellow_cells(r, yellow.get("circled", []), "yellow.circled")
+    crossed = _yellow_cells(r, yellow.get("crossed", []), "yellow.crossed")
+    if crossed & ~circled:
+        raise r.fail("yellow.crossed", "a crossed cell must also be listed as circled")
+    sheet[L.S_YELLOW_CIRCLED], sheet[L.S_YELLOW_CROSSED] = circled, crossed
+    blue = _track(r, data.get("blue", []), "blue", 2, 12)
+    for i in range(1, len(blue)):
+        if blue[i] > blue[i - 1]:
+            raise r.fail(f"blue[{i}]", f"{blue[i]} is higher than {blue[i - 1]}: blue sums "
+                                       "never increase")
+    green = _track(r, data.get("green", []), "green", 1, 24)
+    for i, value in enumerate(green):
+        mult = int(L.GREEN_MULTIPLIER[i])
+        if value % mult or not 1 <= value // mult <= 6:
+            raise r.fail(f"green[{i}]", f"{value} is not a die face 1..6 times the slot's "
+                                        f"multiplier {mult}")
+    pink = _track(r, data.get("pink", []), "pink", 1, 6)
+    for count, values, field in ((L.S_BLUE, blue, L.S_BLUE_VALUES),
+                                 (L.S_GREEN, green, L.S_GREEN_VALUES),
+                                 (L.S_PINK, pink, L.S_PINK_VALUES)):
+        sheet[count] = len(values)
+        sheet[field:field + len(values)] = values
+    for key, got, used in ACTIONS:
+        sheet[got], sheet[used] = r.actions(data, key, L.ACTION_SLOTS)
+    sheet[L.S_FOXES] = foxes(sheet)
+    return sheet
+
+
+def _yellow_cells(r: FieldReader, cells: Any, field: str) -> int:
+    """A bit mask of yellow cells given as [row, column] pairs of the lattice."""
+    if not isinstance(cells, list):
+        raise r.fail(field, "expected a list of [row, column]")
+    mask = 0
+    for i, cell in enumerate(cells):
+        if not isinstance(cell, list) or len(cell) != 2:
+            raise r.fail(f"{field}[{i}]", "expected [row, column]")
+        row = r.whole(cell[0], f"{field}[{i}][0]", 1, 5) - 1
+        col = r.whole(cell[1], f"{field}[{i}][1]", 1, 4) - 1
+        ids = np.nonzero((L.YELLOW_CELL_ROW == row) & (L.YELLOW_CELL_COL == col))[0]
+        if ids.size == 0:
+            raise r.fail(f"{field}[{i}]", f"row {row + 1} has no number in column {col + 1}")
+        mask |= 1 << int(ids[0])
+    return mask
+
+
+def _track(r: FieldReader, values: Any, name: str, low: int, high: int) -> list[int]:
+    if not isinstance(values, list) or len(values) > L.TRACK:
+        raise r.fail(name, f"expected a list of at most {L.TRACK} numbers")
+    return [r.whole(v, f"{name}[{i}]", low, high) for i, v in enumerate(values)]
+
+
+def foxes(sheet: np.ndarray) -> int:
+    """Foxes the marks have earned (rules page section 7)."""
+    fox = L.FOX
+    count = 0
+    for value in range(1, 7):
+        full = all((sheet[L.S_SILVER] >> (6 * row + value - 1)) & 1
+                   for row in range(L.SILVER_ROWS))
+        count += full and L.SILVER_COLUMN_BONUS[value - 1] == fox
+    for group, bonus in zip(L.YELLOW_GROUPS, L.YELLOW_GROUP_BONUS):
+        count += (int(sheet[L.S_YELLOW_CIRCLED]) & int(group)) == group and bonus == fox
+    for count_at, track in ((L.S_BLUE, L.BLUE_BONUS), (L.S_GREEN, L.GREEN_BONUS)):
+        count += int((track[:sheet[count_at]] == fox).sum())
+    for slot in range(int(sheet[L.S_PINK])):
+        count += L.PINK_BONUS[slot] == fox and sheet[L.S_PINK_VALUES + slot] >= L.PINK_MIN[slot]
+    return int(count) + int(sheet[L.S_REROLL_GOT] >= L.ACTION_SLOTS)
