@@ -187,7 +187,8 @@ def chain_marks(sheet, faces, where, picked, last_pick, pol, stream, slot, scrat
 def return_die(sheet, faces, where, pol, stream, slot, scratch):
     """Which platter die to bring back into play with a return action (Twice As Clever,
     section 5), or -1: random returns a random one half the time; the others the die
-    whose six faces give the best mean one-step value, if any face is usable."""
+    whose six faces are worth most right away (the best ``sheet_value`` of each face's
+    marks, before the bonuses they fire, over the six faces), if any face is usable."""
     platter = 0
     count = 0
     for d in range(N_DICE):
@@ -207,6 +208,8 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
                 k -= 1
     trial_faces = scratch[_LOOK_FACES:_LOOK_FACES + N_DICE]
     moves = scratch[_LOOK_MOVES:_LOOK_MOVES + 3 * MAX_MOVES].reshape((MAX_MOVES, 3))
+    trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
+    pending = scratch[_MOVE_PENDING:_MOVE_PENDING + MAX_PENDING]
     now = sheet_value(sheet, pol)
     best, best_gain = -1, 0.0
     for d in range(N_DICE):
@@ -217,10 +220,12 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
         for face in range(1, 7):
             trial_faces[d] = face
             n = legal_moves(sheet, trial_faces, 1 << d, moves)
-            if n > 0:
-                _, after = choose_move(sheet, trial_faces, moves, n, pol, stream, slot,
-                                       scratch, NO_DICE)
-                gain += (after - now) / 6.0
+            top = now
+            for i in range(n):
+                copy_sheet(trial, sheet)
+                enter_die(trial, trial_faces, d, moves[i, 1], moves[i, 2], pending, 0)
+                top = max(top, sheet_value(trial, pol))
+            gain += (top - now) / 6.0
         if gain > best_gain:
             best, best_gain = d, gain
     return best
