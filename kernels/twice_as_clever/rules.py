@@ -10,7 +10,6 @@ policy can place every free mark.
 import numpy as np
 from numba import njit
 
-from kernels.clever.bits import count_bits
 from kernels.clever.dice import die_value
 from kernels.clever.pending import pop, push
 from kernels.twice_as_clever.layout import (
@@ -79,6 +78,10 @@ from kernels.twice_as_clever.layout import (
 MAX_PENDING = 32
 ALL_SILVER = (1 << (6 * SILVER_ROWS)) - 1
 ALL_YELLOW = (1 << YELLOW_CELLS) - 1
+# scores by bit mask (int64[64]: one silver row's marks; int64[1024]: the crossed yellow cells)
+SILVER_ROW_SCORE = np.array([SILVER_POINTS[bin(m).count("1")] for m in range(64)], np.int64)
+YELLOW_SCORE = np.array([YELLOW_POINTS[bin(m).count("1")] for m in range(1 << YELLOW_CELLS)],
+                        np.int64)
 
 
 @njit(cache=True)
@@ -262,12 +265,11 @@ def pop_pending(sheet, pending, n):
 def area_score(sheet, area):
     """The score of one area (section 8); green may be negative."""
     if area == SILVER_AREA:
-        total = 0
-        for r in range(SILVER_ROWS):
-            total += SILVER_POINTS[count_bits((sheet[S_SILVER] >> (6 * r)) & 0b111111)]
-        return total
+        silver = sheet[S_SILVER]
+        return SILVER_ROW_SCORE[silver & 63] + SILVER_ROW_SCORE[(silver >> 6) & 63] + \
+            SILVER_ROW_SCORE[(silver >> 12) & 63] + SILVER_ROW_SCORE[(silver >> 18) & 63]
     if area == YELLOW_AREA:
-        return YELLOW_POINTS[count_bits(sheet[S_YELLOW_CROSSED])]
+        return YELLOW_SCORE[sheet[S_YELLOW_CROSSED]]
     if area == BLUE_AREA:
         return BLUE_POINTS[sheet[S_BLUE]]
     if area == GREEN_AREA:
