@@ -8,7 +8,8 @@ Measured:
 - peak memory of 10^6 and 10^8 simulated turns (flat in the number of turns);
 - Sly Dice: the exact odds table of every card for all 56 common sets, and two-player
   games per second with the honest policy;
-- That's Pretty Clever: solo games per second, greedy and heuristic; Twice As Clever: greedy.
+- That's Pretty Clever and Twice As Clever: solo games per second, greedy and heuristic,
+  ``advise`` with 2,000 rollouts per choice, and the shared engine's cold compile.
 
 Run: ``python scripts/bench.py [--json] [--quick]``.
 """
@@ -33,6 +34,7 @@ TARGETS = {
     "tpc_greedy_solo_games_per_s_1_thread": ">= 20e3",
     "tpc_advise_2000_rollouts_warm_s": "< 5",
     "tac_greedy_solo_games_per_s_1_thread": ">= 20e3",
+    "tac_advise_2000_rollouts_warm_s": "< 5",
 }
 
 
@@ -138,84 +140,68 @@ def sly_dice(games: int) -> dict[str, float]:
     return out
 
 
-def thats_pretty_clever(games: int) -> dict[str, float]:
-    """That's Pretty Clever solo games per second, greedy and heuristic policies."""
+# a mid-game solo position (round 3) and the dice of an active roll, per Clever game
+ADVICE_POSITIONS = {
+    "thats-pretty-clever": ({"yellow": [[1, 1], [2, 2]], "blue": [5, 7], "green": 3,
+                             "orange": [3, 4, 5], "purple": [2, 4]}, "W3 Y5 B2 G6 O4 P1"),
+    "twice-as-clever": ({"silver": {"yellow": [2, 5], "blue": [4]},
+                         "yellow": {"circled": [[2, 1], [3, 2]], "crossed": [[2, 1]]},
+                         "blue": [11, 9], "green": [8, 2, 10], "pink": [4, 5]},
+                        "W3 Y5 B2 G6 P4 S1"),
+}
+
+
+def clever(game_id: str, games: int) -> dict[str, float]:
+    """A Clever game's solo games per second (greedy and heuristic, 1 thread and all) and
+    ``advise`` with 2,000 rollouts per choice on a mid-game position."""
     import numba
 
     from analyzer import driver
-    from analyzer.games.thats_pretty_clever.model import PARAMS
-    from analyzer.games.thats_pretty_clever.simulation import play_games
+    from analyzer.clever.simulation import play_games
     from analyzer.params import defaults
+    from analyzer.registry import get_game
 
-    values = defaults(PARAMS)
+    game = get_game(game_id).load().GAME
+    prefix = game.prefix
+    values = defaults(game.params)
     out = {}
     for policy in ("greedy", "heuristic"):
-        play_games(values, [policy], 512, 1, progress=False)
+        play_games(game, values, [policy], 512, 1, progress=False)
+        n = games if policy == "greedy" else games // 20  # the heuristic is ~20x slower
         for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
             driver.set_threads(threads)
             start = time.perf_counter()
-            play_games(values, [policy], games, 1, progress=False)
-            key = f"tpc_{policy}_solo_games_per_s_{threads}_thread{'s' if threads > 1 else ''}"
-            out[key] = games / (time.perf_counter() - start)
-    out.update(tpc_advise())
-    with tempfile.TemporaryDirectory() as cache:  # compile from an empty numba cache
-        args = ["thats-pretty-clever", "simulate", "--games", "1000", "--policy", "heuristic",
-                "--quiet"]
-        out["tpc_simulate_1000_heuristic_cold_s"] = _timed_cli(
-            args, {**os.environ, "NUMBA_CACHE_DIR": cache})
-    return out
-
-
-def twice_as_clever(games: int) -> dict[str, float]:
-    """Twice As Clever greedy solo games per second on the shared Clever engine (kernel
-    level: its analyzer is not written yet)."""
-    import numba
-    import numpy as np
-
-    from analyzer import driver
-    from analyzer.seeding import STREAM_GAMES
-    from kernels.clever import play
-    from kernels.clever.game_rules import N_GAME_RULES, RULE_GAME, RULE_SHEET_FLAGS
-    from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, TAC
-    from kernels.twice_as_clever.layout import ROUND_BONUS
-
-    rules = np.zeros(N_GAME_RULES, np.int64)
-    rules[:6] = ROUND_BONUS
-    rules[RULE_GAME], rules[RULE_SHEET_FLAGS] = TAC, FLAG_PLUS_PER_ROUND
-    lineup = np.zeros((1, play.N_POL))
-    lineup[0, play.KIND] = play.GREEDY
-    out = {}
-    for threads in [None] + sorted({1, numba.config.NUMBA_NUM_THREADS}):
-        n = 512 if threads is None else games  # the first run compiles
-        driver.set_threads(threads or 1)
-        job = driver.Job(play.run_game_blocks, (lineup, False, 6, rules),
-                         (1, 1, play.COL_HIST + play.HIST_BINS), 256, 1, STREAM_GAMES)
-        start = time.perf_counter()
-        driver.run(job, n, progress=False)
-        if threads:
-            key = f"tac_greedy_solo_games_per_s_{threads}_thread{'s' if threads > 1 else ''}"
+            play_games(game, values, [policy], n, 1, progress=False)
+            key = (f"{prefix}_{policy}_solo_games_per_s_{threads}_"
+                   f"thread{'s' if threads > 1 else ''}")
             out[key] = n / (time.perf_counter() - start)
+    out[f"{prefix}_advise_2000_rollouts_warm_s"] = clever_advise(game)
     return out
 
 
-def tpc_advise() -> dict[str, float]:
-    """``advise`` on a mid-game solo position, 2,000 rollouts per choice, end to end."""
-    import json
-
-    from analyzer.games.thats_pretty_clever import sheetfile
-
-    doc = sheetfile.blank()
-    doc.update(yellow=[[1, 1], [2, 2]], blue=[5, 7], green=3, orange=[3, 4, 5],
-               purple=[2, 4])
+def clever_advise(game) -> float:
+    """``advise`` on the game's mid-game position, 2,000 rollouts per choice, end to end
+    (warm: the best of two runs after one that fills the cache)."""
+    fields, roll = ADVICE_POSITIONS[game.id]
+    doc = {**game.sheetfile.blank(), **fields}
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "sheet.json")
         with open(path, "w") as fh:
             json.dump(doc, fh)
-        args = ["thats-pretty-clever", "advise", "--sheet", path, "--roll",
-                "W3 Y5 B2 G6 O4 P1", "--round", "3", "--rollouts", "2000"]
+        args = [game.id, "advise", "--sheet", path, "--roll", roll, "--round", "3",
+                "--rollouts", "2000"]
         _timed_cli(args, dict(os.environ))
-        return {"tpc_advise_2000_rollouts_warm_s": min(_timed_cli(args, dict(os.environ))
-                                                      for _ in range(2))}
+        return min(_timed_cli(args, dict(os.environ)) for _ in range(2))
+
+
+def clever_cold() -> dict[str, float]:
+    """The shared Clever engine compiled from an empty numba cache (a heuristic
+    simulate)."""
+    with tempfile.TemporaryDirectory() as cache:
+        args = ["thats-pretty-clever", "simulate", "--games", "1000", "--policy", "heuristic",
+                "--quiet"]
+        return {"tpc_simulate_1000_heuristic_cold_s": _timed_cli(
+            args, {**os.environ, "NUMBA_CACHE_DIR": cache})}
 
 
 def main() -> None:
@@ -229,8 +215,9 @@ def main() -> None:
     results.update(turn_rates(40_000_000 // scale))
     results.update(game_rate(2_000_000 // scale))
     results.update(sly_dice(1_000_000 // scale))
-    results.update(thats_pretty_clever(200_000 // scale))
-    results.update(twice_as_clever(200_000 // scale))
+    results.update(clever("thats-pretty-clever", 200_000 // scale))
+    results.update(clever("twice-as-clever", 200_000 // scale))
+    results.update(clever_cold())
     small, large = 10**6, 10**8 // scale
     results["peak_rss_mib_1e6_turns"] = peak_memory(small)
     results[f"peak_rss_mib_{large:.0e}_turns".replace("+0", "")] = peak_memory(large)
