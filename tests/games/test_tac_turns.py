@@ -4,7 +4,12 @@ the silver platter chain, the return action, +1 once per round, and whole solo g
 import numpy as np
 
 from kernels.clever import play
-from kernels.clever.game_rules import N_GAME_RULES, RULE_GAME, RULE_SHEET_FLAGS
+from kernels.clever.game_rules import (
+    N_GAME_RULES,
+    RULE_GAME,
+    RULE_RETURN_ON_REROLL,
+    RULE_SHEET_FLAGS,
+)
 from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, H_PLUS_TAKEN, TAC
 from kernels.rng import turn_stream
 from kernels.twice_as_clever import layout as L
@@ -140,3 +145,36 @@ def test_12_4_third_pick_chains_every_leftover_with_the_switch():
     extra = marked[(L.FLAG_CHAIN_LEFTOVERS, True)] & ~lower
     assert extra & (1 << cell(0, 6))  # the yellow 6 in the yellow row
     assert bin(extra).count("1") == 2  # ... and the white 5 in some row
+
+
+def _returns_used_from_pick_2(return_on_reroll, turns=4000):
+    """Mean returns a random player spends in the rest of a turn from its 2nd pick, with
+    one return and five re-rolls in hand and the green die on the platter."""
+    rules = np.zeros(N_GAME_RULES, np.int64)
+    rules[RULE_GAME], rules[RULE_SHEET_FLAGS] = TAC, FLAG_PLUS_PER_ROUND
+    rules[RULE_RETURN_ON_REROLL] = return_on_reroll
+    scratch = np.empty(play.WORK_LEN, np.int64)
+    moves = np.zeros((play.MAX_MOVES, 3), np.int64)
+    log = np.zeros(play.LOG_LEN, np.int64)
+    used = np.zeros(turns)
+    for t in range(turns):
+        sheets = L.new_sheet()[None, :].copy()
+        sheets[0, L.S_RETURN_GOT], sheets[0, L.S_REROLL_GOT] = 1, 5
+        faces = np.array([4, 2, 3, 1, 5, 6], np.int64)
+        where = np.array([play.POOL, play.FIELD, play.POOL, play.PLATTER, play.POOL,
+                          play.POOL], np.int64)
+        play.active_turn(sheets, 0, faces, where, policy(play.RANDOM),
+                         np.uint64(turn_stream(7, t, 0)), moves, scratch, rules, log, 1)
+        used[t] = sheets[0, L.S_RETURN_USED]
+    return used.mean(), used.std(ddof=1) / np.sqrt(turns)
+
+
+def test_12_5_return_timing_switch():
+    """12.5: with returns only before a roll, the random player (a return half the time
+    when offered) is offered its one return before rolls 2 and 3: it spends it with
+    probability exactly 3/4. Allowed between a roll and its re-roll too, it gets more
+    chances and spends it more often (both within 5 standard errors)."""
+    only_rolls, se = _returns_used_from_pick_2(0)
+    assert abs(only_rolls - 0.75) < 5 * se
+    with_rerolls, se2 = _returns_used_from_pick_2(1)
+    assert with_rerolls - only_rolls > 5 * np.hypot(se, se2)

@@ -1,10 +1,10 @@
-"""That's Pretty Clever analyzer pieces (the game is not registered in the CLI yet): the
-sheet file format, sheet scoring, whole-game simulation and the policies' ordering."""
+"""That's Pretty Clever's own analyzer pieces: the sheet file format, sheet scoring, advice
+on a position, the round-4 choice and +1 prompts of the coach, open points as parameters,
+and the strength target (what both Clever games share: test_clever_analyzer.py)."""
 
 import json
 import re
 
-import numba
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -74,36 +74,6 @@ def test_sheet_commands(tmp_path):
     assert json.loads(result.output)["areas"]["blue"] == 2
 
 
-def test_policies_are_ordered(values):
-    """The tuned heuristic beats greedy, which beats random, by far more than 5 SE."""
-    result = simulation.simulate(GAME, values, ["random"], 4000, seed=1, progress=False)
-    means = {}
-    for name in ("random", "greedy", "heuristic"):
-        run = simulation.simulate(GAME, values, [name], 4000, seed=1, progress=False)
-        s = run.headline["policies"][name]
-        means[name] = s
-    for low, high in (("random", "greedy"), ("greedy", "heuristic")):
-        lo, hi = means[low], means[high]
-        se = (hi["ci95"][1] - hi["ci95"][0] + lo["ci95"][1] - lo["ci95"][0]) / (2 * 1.96)
-        assert hi["mean_score"] - lo["mean_score"] > K * se
-    assert set(result.tables) >= {"policies", "areas", "bonuses", "ratings", "seats"}
-
-
-def test_multiplayer_win_shares_add_up(values):
-    result = simulation.simulate(GAME, {**values, "players": 3}, ["greedy", "heuristic"],
-                                 3000, seed=2, progress=False)
-    seats = result.tables["seats"]
-    assert seats["win_rate"].sum() == pytest.approx(1.0)
-
-
-def test_identical_for_any_thread_count(values):
-    runs = []
-    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
-        numba.set_num_threads(threads)
-        runs.append(simulation.play_games(GAME, values, ["heuristic"], 3000, 5, progress=False)[0])
-    np.testing.assert_array_equal(runs[0], runs[-1])
-
-
 def _sheet_file(tmp_path, **fields):
     doc = sheetfile.blank()
     doc.update(fields)
@@ -126,67 +96,11 @@ def test_advise_ranks_every_legal_choice(tmp_path):
     assert len(choices) >= 5
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["--roll", "W3 Y5 X2"], "bad roll token"),
-    (["--roll", "W3 Y5 B2 G6 O4 P1", "--phase", "later"], "unknown phase"),
-    (["--roll", "W3 Y5", "--phase", "active2"], "every die needs a place"),
-    (["--roll", "W3 Y5 B2 G6 O4 P1", "--round", "9"], "bad round"),
-])
-def test_advise_bad_input(tmp_path, args, needle):
-    path = _sheet_file(tmp_path)
-    result = CliRunner().invoke(cli, ["thats-pretty-clever", "advise", "--sheet", str(path),
-                                      *args])
-    assert result.exit_code == 2
-    assert needle in result.stderr
-
-
 def test_bad_sheet_file_is_one_line(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text('{"format": "dicelab-tpc-sheet/1", "blue": [13]}')
     result = CliRunner().invoke(cli, ["thats-pretty-clever", "sheet", "--score", str(path)])
     assert result.exit_code == 2 and "field 'blue[0]'" in result.stderr
-
-
-def test_coach_plays_along_from_piped_input():
-    """The coach reads a roll, ranks the choices, applies the chosen one and keeps going;
-    a bad line gets a message, 'done' ends the game with the final score."""
-    lines = "W3 Y5 X9\nW3 Y5 B2 G6 O4 P1\n1\ndone\n"
-    result = CliRunner().invoke(cli, ["thats-pretty-clever", "coach", "--rollouts", "50"],
-                                input=lines)
-    assert result.exit_code == 0, result.output
-    out = result.output
-    assert "bad roll token 'X9'" in out
-    assert "1. " in out and "your choice number" in out
-    assert "round 1, active2" in out and "final: score" in out
-
-
-def test_open_rules_points_are_parameters(values):
-    """Section 14: a wasted pick (only the random policy uses it) changes its games; a bad
-    choice value is refused with the accepted ones."""
-    plain = simulation.simulate(GAME, values, ["random"], 3000, seed=4, progress=False)
-    wasted = simulation.simulate(GAME, {**values, "wasted_pick": True}, ["random"], 3000, seed=4,
-                      progress=False)
-    a, b = plain.headline["policies"]["random"], wasted.headline["policies"]["random"]
-    se = (a["ci95"][1] - a["ci95"][0] + b["ci95"][1] - b["ci95"][0]) / (2 * 1.96)
-    assert a["mean_score"] - b["mean_score"] > K * se
-    from analyzer.params import resolve
-
-    with pytest.raises(UserError, match="one of stay, platter"):
-        resolve(PARAMS, None, ["forfeited_dice=maybe"])
-
-
-@pytest.mark.parametrize("args,needle", [
-    (["simulate", "--policy", "clever"], "unknown policy"),
-    (["simulate", "--players", "5"], "players"),
-    (["simulate", "--games", "0"], "game count"),
-    (["whatif", "--vary", "rounds=-1"], "rounds"),
-    (["sheet"], "exactly one of --new or --score"),
-])
-def test_bad_input_is_one_line_exit_2(args, needle):
-    result = CliRunner().invoke(cli, ["thats-pretty-clever", *args])
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and needle in lines[0], lines
 
 
 def test_coach_round_4_choice_is_the_players(values):
@@ -236,23 +150,6 @@ def test_heuristic_beats_the_published_tuned_expectimax(values):
     run = simulation.simulate(GAME, {**values, "players": 1}, ["heuristic"], 10_000, seed=2026,
                    progress=False)
     assert run.headline["policies"]["heuristic"]["ci95"][0] > 183.8
-
-
-def test_decision_log_adds_up(values):
-    """The decision log is consistent with the game totals: first picks are shares that
-    add to 1, the bonuses by round add up to the bonuses per game, and every turn has a
-    first pick unless its first roll was forfeited."""
-    run = simulation.simulate(GAME, {**values, "players": 1}, ["greedy"], 2000, seed=5,
-                              progress=False)
-    firsts = run.tables["first_picks"]
-    assert firsts.share.sum() == pytest.approx(1.0)
-    by_round = run.tables["bonus_rounds"].groupby("bonus")["per_game"].sum()
-    per_game = run.tables["bonuses"].set_index("bonus")["per_game"]
-    for bonus, value in per_game.items():
-        assert by_round[bonus] == pytest.approx(value, abs=1e-12)
-    picks = run.tables["picks"].set_index("pick")
-    assert 5.5 < picks.loc[1, "per_game"] <= 6.0
-    assert picks.loc[1, "per_game"] >= picks.loc[2, "per_game"] >= picks.loc[3, "per_game"]
 
 
 def test_open_points_reach_the_cli():

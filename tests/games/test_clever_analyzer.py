@@ -1,0 +1,144 @@
+"""What the shared Clever analyzer does for both games: policy ordering, multiplayer win
+shares, identical results for any thread count, the decision log, and one-line errors for
+bad input to simulate, advise and coach."""
+
+import numba
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.clever import simulation
+from analyzer.cli import cli
+from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
+from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
+from analyzer.params import defaults
+
+K = 5
+GAMES = [TPC_GAME, TAC_GAME]
+ids = [g.id for g in GAMES]
+
+
+def full_roll(game):
+    """A roll of all six dice in the game's letters, e.g. 'W3 Y5 B2 G6 O4 P1'."""
+    return " ".join(f"{letter}{face}" for letter, face in zip(game.letters, "352641"))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_policies_are_ordered(game):
+    """The tuned heuristic beats greedy, which beats random, by far more than 5 SE."""
+    values = defaults(game.params)
+    means, tables = {}, set()
+    for name in ("random", "greedy", "heuristic"):
+        run = simulation.simulate(game, values, [name], 3000, seed=1, progress=False)
+        means[name] = run.headline["policies"][name]
+        tables |= set(run.tables)
+    for low, high in (("random", "greedy"), ("greedy", "heuristic")):
+        lo, hi = means[low], means[high]
+        se = (hi["ci95"][1] - hi["ci95"][0] + lo["ci95"][1] - lo["ci95"][0]) / (2 * 1.96)
+        assert hi["mean_score"] - lo["mean_score"] > K * se
+    assert tables >= {"policies", "areas", "bonuses", "ratings", "seats", "first_picks",
+                      "picks", "bonus_rounds"}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_multiplayer_win_shares_add_up(game):
+    values = {**defaults(game.params), "players": 3}
+    result = simulation.simulate(game, values, ["greedy", "random"], 2000, seed=2,
+                                 progress=False)
+    assert result.tables["seats"]["win_rate"].sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_identical_for_any_thread_count(game):
+    values = defaults(game.params)
+    runs = []
+    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        numba.set_num_threads(threads)
+        runs.append(simulation.play_games(game, values, ["heuristic:2"], 1500, 5,
+                                          progress=False)[0])
+    np.testing.assert_array_equal(runs[0], runs[-1])
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_decision_log_adds_up(game):
+    """The decision log is consistent with the game totals: first picks are shares that
+    add to 1, the bonuses by round add up to the bonuses per game, and every turn has a
+    first pick unless its first roll was forfeited."""
+    run = simulation.simulate(game, defaults(game.params), ["greedy"], 2000, seed=5,
+                              progress=False)
+    assert run.tables["first_picks"].share.sum() == pytest.approx(1.0)
+    by_round = run.tables["bonus_rounds"].groupby("bonus")["per_game"].sum()
+    per_game = run.tables["bonuses"].set_index("bonus")["per_game"]
+    for bonus, value in per_game.items():
+        assert by_round[bonus] == pytest.approx(value, abs=1e-12)
+    picks = run.tables["picks"].set_index("pick")
+    assert 5.5 < picks.loc[1, "per_game"] <= 6.0
+    assert picks.loc[1, "per_game"] >= picks.loc[2, "per_game"] >= picks.loc[3, "per_game"]
+
+
+def _blank_sheet(tmp_path, game):
+    path = tmp_path / "sheet.json"
+    path.write_text(__import__("json").dumps(game.sheetfile.blank()))
+    return path
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+@pytest.mark.parametrize("args,needle", [
+    (["--roll", "W3 Y5 X2"], "bad roll token"),
+    (["--phase", "later"], "unknown phase"),
+    (["--roll", "W3 Y5", "--phase", "active2"], "every die needs a place"),
+    (["--round", "9"], "bad round"),
+    (["--rollouts", "0"], "bad rollout count"),
+    (["--policy", "clever"], "unknown policy"),
+])
+def test_advise_bad_input(tmp_path, game, args, needle):
+    path = _blank_sheet(tmp_path, game)
+    roll = [] if "--roll" in args else ["--roll", full_roll(game)]
+    result = CliRunner().invoke(cli, [game.id, "advise", "--sheet", str(path), *roll, *args])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], lines
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_coach_plays_along_from_piped_input(game):
+    """The coach reads a roll, ranks the choices, applies the chosen one and keeps going;
+    a bad line gets a message, 'done' ends the game with the final score."""
+    lines = f"W3 Y5 X9\n{full_roll(game)}\n1\ndone\n"
+    result = CliRunner().invoke(cli, [game.id, "coach", "--rollouts", "50"], input=lines)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "bad roll token 'X9'" in out
+    assert "1. " in out and "your choice number" in out
+    assert "round 1, active2" in out and "final: score" in out
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+@pytest.mark.parametrize("args,needle", [
+    (["simulate", "--policy", "clever"], "unknown policy"),
+    (["simulate", "--policy", "heuristic:x"], "bad lookahead"),
+    (["simulate", "--players", "5"], "players"),
+    (["simulate", "--games", "0"], "game count"),
+    (["simulate", "--set", "solo_ties=closest"], "one of random, colour_order"),
+    (["whatif", "--vary", "rounds=-1"], "rounds"),
+    (["sheet"], "exactly one of --new or --score"),
+    (["sheet", "--score", "no/such/sheet.json"], "does not exist"),
+])
+def test_bad_input_is_one_line_exit_2(game, args, needle):
+    result = CliRunner().invoke(cli, [game.id, *args])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], lines
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_wasted_pick_changes_random_games(game):
+    """The open point 'wasted pick' (only the random policy uses it) changes its games by
+    more than 5 SE."""
+    values = defaults(game.params)
+    plain = simulation.simulate(game, values, ["random"], 3000, seed=4, progress=False)
+    wasted = simulation.simulate(game, {**values, "wasted_pick": True}, ["random"], 3000,
+                                 seed=4, progress=False)
+    a, b = plain.headline["policies"]["random"], wasted.headline["policies"]["random"]
+    se = (a["ci95"][1] - a["ci95"][0] + b["ci95"][1] - b["ci95"][0]) / (2 * 1.96)
+    assert a["mean_score"] - b["mean_score"] > K * se

@@ -1,0 +1,206 @@
+"""Twice As Clever's own analyzer pieces: the sheet file format and its scoring (rules page
+sections 7-8), the open points of section 12 as parameters, advice with the silver chain,
+the coach's black ? and return prompts, and the strength target of issue 5 (what both
+Clever games share: test_clever_analyzer.py)."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.clever import simulation
+from analyzer.clever.coach import Coach
+from analyzer.clever.sheetfile import score_result
+from analyzer.cli import cli
+from analyzer.errors import UserError
+from analyzer.games.twice_as_clever import commands, sheetfile
+from analyzer.games.twice_as_clever.model import GAME, PARAMS
+from analyzer.params import defaults
+from kernels.clever.game_rules import RULE_GAME, RULE_RETURN_ON_REROLL, RULE_SHEET_FLAGS
+from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, TAC
+from kernels.twice_as_clever import layout as L
+
+
+@pytest.fixture(scope="module")
+def values():
+    return defaults(PARAMS)
+
+
+def test_blank_sheet_is_the_new_sheet():
+    np.testing.assert_array_equal(sheetfile.to_kernel(sheetfile.blank()), L.new_sheet())
+
+
+def test_8_written_sheet_scores_by_the_rules():
+    """Section 8: silver rows of 2, 1 and 1 marks (4 + 2 + 2), one yellow cross (3), three
+    blue sums (6), green pair 10 - 4 and an open pair's 6 (6 + 0: 8.4), pink 3 + 5 + 2;
+    no fox."""
+    doc = sheetfile.blank()
+    doc.update(silver={"yellow": [1, 3], "blue": [3], "green": [], "pink": [6]},
+               yellow={"circled": [[2, 1], [4, 1]], "crossed": [[2, 1]]},
+               blue=[11, 9, 9], green=[10, 4, 6], pink=[3, 5, 2])
+    result = score_result(GAME, sheetfile.to_kernel(doc))
+    assert result.headline["areas"] == {"silver": 8, "yellow": 3, "blue": 6, "green": 6,
+                                        "pink": 10}
+    assert result.headline["foxes"] == 0 and result.headline["total"] == 33
+
+
+def test_7_foxes_follow_from_the_marks_and_an_empty_area_zeroes_them():
+    """Section 7: silver column 3 complete, blue slot 9 written and the re-roll track's
+    6th circle give three foxes; yellow scores 0, so they are worth nothing."""
+    doc = sheetfile.blank()
+    doc.update(silver={row: [3] for row in ("yellow", "blue", "green", "pink")},
+               blue=[12] * 9, rerolls={"unlocked": 6, "used": 0})
+    result = score_result(GAME, sheetfile.to_kernel(doc))
+    assert result.headline["foxes"] == 3
+    assert result.headline["total"] == 8 + 45
+
+
+def test_12_3_negative_green_makes_foxes_negative_unless_floored():
+    """12.3: green 2 - 12 = -10 is the lowest area, so the one fox is worth -10 (literal);
+    with fox_negative=zero it is worth 0."""
+    doc = sheetfile.blank()
+    doc.update(silver={"yellow": [1]}, yellow={"circled": [[2, 1]], "crossed": [[2, 1]]},
+               blue=[12], green=[2, 12], pink=[4], rerolls={"unlocked": 6, "used": 0})
+    sheet = sheetfile.to_kernel(doc)
+    assert score_result(GAME, sheet).headline["total"] == 2 + 3 + 1 - 10 + 4 - 10
+    sheet[L.S_FLAGS] = GAME.sheet_flags({**defaults(PARAMS), "fox_negative": "zero"})
+    assert score_result(GAME, sheet).headline["total"] == 2 + 3 + 1 - 10 + 4
+
+
+@pytest.mark.parametrize("change,field", [
+    ({"blue": [9, 10]}, "blue[1]"),
+    ({"blue": [13]}, "blue[0]"),
+    ({"green": [3]}, "green[0]"),
+    ({"pink": [0]}, "pink[0]"),
+    ({"yellow": {"circled": [[1, 1]]}}, "yellow.circled[0]"),
+    ({"yellow": {"circled": [], "crossed": [[2, 1]]}}, "yellow.crossed"),
+    ({"yellow": [[2, 1]]}, "yellow"),
+    ({"silver": {"red": [1]}}, "silver"),
+    ({"silver": {"blue": [7]}}, "silver.blue[0]"),
+    ({"returns": {"unlocked": 7, "used": 0}}, "returns.unlocked"),
+    ({"orange": []}, "orange"),
+])
+def test_bad_sheet_names_the_field(change, field):
+    doc = sheetfile.blank()
+    doc.update(change)
+    with pytest.raises(UserError, match=re.escape(f"field '{field}'")):
+        sheetfile.to_kernel(doc)
+
+
+def test_sheet_commands(tmp_path):
+    out = CliRunner().invoke(commands(), ["sheet", "--new"]).output
+    doc = json.loads(out)
+    assert doc["format"] == sheetfile.FORMAT
+    doc["pink"] = [5, 6]
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps(doc))
+    result = CliRunner().invoke(commands(), ["sheet", "--score", str(path), "--format", "json"])
+    assert json.loads(result.output)["areas"]["pink"] == 11
+
+
+@pytest.mark.parametrize("name,value,check", [
+    ("plus_one_scope", "turn", lambda r: not r[RULE_SHEET_FLAGS] & FLAG_PLUS_PER_ROUND),
+    ("blue_question", "any", lambda r: r[RULE_SHEET_FLAGS] & L.FLAG_BLUE_Q_ANY),
+    ("fox_negative", "zero", lambda r: r[RULE_SHEET_FLAGS] & L.FLAG_FOX_FLOOR_ZERO),
+    ("chain_third_pick", "all", lambda r: r[RULE_SHEET_FLAGS] & L.FLAG_CHAIN_LEFTOVERS),
+    ("return_timing", "rolls_only", lambda r: r[RULE_RETURN_ON_REROLL] == 0),
+    ("bonus_order", "earliest_first", lambda r: r[RULE_SHEET_FLAGS] & L.FLAG_EARLIEST_FIRST),
+    ("action_overflow", "kept", lambda r: r[RULE_SHEET_FLAGS] & L.FLAG_KEEP_OVERFLOW),
+    ("round_3_bonus", False, lambda r: r[2] == 0),
+    ("round_4_bonus", False, lambda r: r[3] == 0),
+])
+def test_12_open_points_switch_the_kernel_rules(values, name, value, check):
+    """Section 12: every open point is a parameter, marked assumed, whose non-default value
+    switches its flag or rules-vector entry (the defaults: +1 once per round, returns
+    before re-rolls too, the black ? in round 4)."""
+    default = GAME.game_rules(values)
+    assert default[RULE_GAME] == TAC and default[RULE_SHEET_FLAGS] & FLAG_PLUS_PER_ROUND
+    assert default[RULE_RETURN_ON_REROLL] == 1 and default[3] == L.Q_ANY
+    assert not check(default)
+    assert check(GAME.game_rules({**values, name: value}))
+    param = next(p for p in PARAMS if p.name == name)
+    assert param.assumed or name.startswith("round_")
+
+
+def test_12_open_points_reach_the_cli():
+    result = CliRunner().invoke(cli, [
+        "twice-as-clever", "whatif", "--games", "300", "--quiet", "--lineup", "greedy",
+        "--vary", "plus_one_scope=turn", "--vary", "chain_third_pick=all",
+        "--vary", "return_timing=rolls_only", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    variants = {row["variant"] for row in json.loads(result.output)["tables"]["variants"]}
+    assert len(variants) == 4
+    rules = CliRunner().invoke(cli, ["rules", "twice-as-clever"])
+    assert rules.exit_code == 0 and "return_timing" in rules.output
+
+
+def test_round_3_return_is_used(values):
+    """Section 3/5: the round-3 return is unlocked and spent by greedy; without the round-3
+    bonus fewer returns are received (paired games, more than 5 SE)."""
+    run = simulation.simulate(GAME, values, ["greedy"], 2000, seed=3, progress=False)
+    picks = run.tables["picks"].set_index("pick")
+    assert picks.loc[1, "returns_per_game"] == 0  # the platter is empty before roll 1
+    assert picks["returns_per_game"].sum() > 0.5
+    bonuses = run.tables["bonuses"].set_index("bonus")
+    assert bonuses.loc["return", "per_game"] >= 1.0
+
+
+def _sheet_file(tmp_path, **fields):
+    doc = sheetfile.blank()
+    doc.update(fields)
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_advise_ranks_choices_and_names_silver_rows(tmp_path):
+    path = _sheet_file(tmp_path, silver={"yellow": [5]}, blue=[10], pink=[3])
+    result = CliRunner().invoke(cli, ["twice-as-clever", "advise", "--sheet", str(path),
+                                      "--roll", "W3 Y5 B2 G6 P4 S5", "--round", "2",
+                                      "--rollouts", "200", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    choices = json.loads(result.output)["tables"]["choices"]
+    scores = [c["expected_score"] for c in choices]
+    assert scores == sorted(scores, reverse=True) and choices[0]["vs_best"] == 0
+    names = {c["choice"] for c in choices}
+    assert "silver 5 -> silver row blue" in names
+    assert "silver 5 -> silver row yellow" not in names  # the yellow row's 5 is marked
+    assert "blue 2 -> blue 2+3 = 5 (slot 2)" in names  # 4.: blue + white, 5 <= 10
+    assert "pink 4 -> pink slot 2" in names
+
+
+def test_coach_black_question_is_the_players(values):
+    """Section 3: in round 4 the coach lists the five coloured ? for the black ?, ranked,
+    and applies the one the player picks (here the first)."""
+    out = []
+    coach = Coach(GAME, values, "greedy", 10, 1, L.new_sheet(), iter(["1"]).__next__,
+                  out.append)
+    assert coach.round_choice(4, GAME.round_options(L.Q_ANY))
+    listed = re.findall(r"  (\d)\. (\w+) \?: ([\d.]+)", "".join(out))
+    assert [x[1] for x in listed] != [] and len(listed) == 5
+    assert sorted(x[1] for x in listed) == sorted(L.AREA_NAMES)
+    estimates = [float(x[2]) for x in listed]
+    assert estimates == sorted(estimates, reverse=True)
+    assert (coach.sheet != L.new_sheet()).any()
+
+
+def test_coach_offers_returns_before_the_next_roll(values):
+    """Section 5: with a return in hand and dice on the platter the coach offers each
+    platter die; '1' returns the first one to the roll and spends the return."""
+    sheet = L.new_sheet()
+    sheet[L.S_RETURN_GOT] = 1
+    out = []
+    coach = Coach(GAME, values, "greedy", 10, 1, sheet, iter(["1"]).__next__, out.append)
+    assert coach.returns("Y5", "W3 B2") == "B2"
+    assert sheet[L.S_RETURN_USED] == 1
+    assert "1. return W3" in "".join(out) and "2. return B2" in "".join(out)
+
+
+def test_heuristic_beats_the_published_flat_monte_carlo(values):
+    """Issue 5's strength target: over 10,000 solo games the heuristic's 95% interval lies
+    above 159.2, the flat Monte Carlo bot's published mean on the same rules."""
+    run = simulation.simulate(GAME, values, ["heuristic"], 10_000, seed=2026,
+                              progress=False)
+    assert run.headline["policies"]["heuristic"]["ci95"][0] > 159.2
