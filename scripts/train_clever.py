@@ -53,6 +53,7 @@ class Trainer:
         kernel_game = int(self.rules[RULE_GAME])
         self.n_features = training.n_features(kernel_game)
         self.stages = training.value_stages(kernel_game)
+        self.value = importlib.import_module(f"kernels.{GAMES[game]}.value")
 
     def game_rules(self, **changes) -> np.ndarray:
         return self.model.game_rules({**defaults(self.model.PARAMS), **changes})
@@ -154,12 +155,22 @@ def main() -> None:
     parser.add_argument("--output", help="default: the game's heuristic_weights.json")
     parser.add_argument("--start", help="a weights file to start from (default: zero "
                         "weights, i.e. the greedy score with lookahead)")
+    parser.add_argument("--balance", type=float, default=0.0,
+                        help="without --start: start with this weight on each area's "
+                        "capped score (Twice As Clever's F_AREAS_CAPPED, tenths of points) "
+                        "at every stage but the last, so the first games keep the areas "
+                        "balanced (foxes count the lowest area)")
     opts = parser.parse_args()
     trainer = Trainer(opts.game)
     if opts.gift_only and not opts.start:
         parser.error("--gift-only needs --start")
     knobs = dict(START_KNOBS)
     weights = np.zeros((trainer.stages, trainer.n_features))
+    if opts.balance:
+        if not hasattr(trainer.value, "F_AREAS_CAPPED"):
+            parser.error(f"--balance: {opts.game} has no capped area features")
+        first = trainer.value.F_AREAS_CAPPED
+        weights[1:, first:first + 5] = opts.balance
     if opts.start:  # continue from a stored heuristic
         data = json.loads(Path(opts.start).read_text())
         knobs.update(data["knobs"])
@@ -199,7 +210,8 @@ def main() -> None:
                                   opts.seed + 1000, progress=True)
     low, high = ci95(mean, se)
     output = Path(opts.output or trainer.model.WEIGHTS_FILE)
-    start_note = f"from {Path(opts.start).name}, " if opts.start else ""
+    start_note = f"from {Path(opts.start).name}, " if opts.start else \
+        f"start weight {opts.balance} on the capped area scores, " if opts.balance else ""
     source = (f"scripts/train_clever.py --game {opts.game}: {start_note}{opts.iterations} "
               f"policy iterations x {opts.games} solo games (seed {opts.seed}), ridge "
               f"{opts.ridge}, decay {opts.decay}; knobs by coordinate search on "

@@ -9,9 +9,10 @@ slots filled (1-10+) and, while blue has room, the last blue sum (the headroom u
 never-increasing rule); green slots (1-11+) and the face of an open pair's first value;
 pink slots (1-11+; the next slot's minimum follows); re-rolls, +1s and returns in hand
 (1-3+); foxes (1-4+); and, linear (tenths of points), an open green pair's first value,
-the five area scores, the lowest one and foxes times the lowest; a constant. The count is
-kept within That's Pretty Clever's, so a policy row's length (``policies.N_POL``) holds
-either game's weights. The weights are fitted by ``scripts/train_clever.py --game tac``.
+the five area scores, the lowest one and foxes times the lowest; a constant; and, linear,
+each area's score up to ``AREA_CAP`` (strong play keeps every area near it, as each fox
+is worth the lowest area). The weights are fitted by
+``scripts/train_clever.py --game tac``.
 """
 
 import numpy as np
@@ -65,7 +66,9 @@ F_AREAS = 118  # + area: its score / 10 (linear)
 F_LOWEST = 123  # lowest area / 10 (linear)
 F_FOX_POINTS = 124  # foxes x lowest area / 10 (linear)
 F_CONSTANT = 125
-N_FEATURES = 126
+F_AREAS_CAPPED = 126  # + area: min(its score, AREA_CAP) / 10 (linear; balance, see foxes)
+N_FEATURES = 131
+AREA_CAP = 30
 VALUE_STAGES = 6  # weight sets: rounds still to play after this one, 0..5 (more count as 5)
 N_VALUE_WEIGHTS = VALUE_STAGES * N_FEATURES
 # yellow lines (``YELLOW_GROUPS``: 5 rows of 2 cells, columns of 2, 3, 2, 3 cells): where
@@ -155,6 +158,7 @@ def feature_value(sheet, w, out):
         lowest = min(lowest, a)
         total += a
         v += _term(w, base, out, F_AREAS + area, a / 10.0)
+        v += _term(w, base, out, F_AREAS_CAPPED + area, min(a, AREA_CAP) / 10.0)
     if lowest < 0 and sheet[S_FLAGS] & FLAG_FOX_FLOOR_ZERO:
         lowest = 0  # as ``rules.total_score``
     v += _term(w, base, out, F_LOWEST, lowest / 10.0)

@@ -72,7 +72,17 @@ def test_features_of_a_position():
     # silver 7 + 2 = 9, yellow 1 cross = 3, blue 3 slots = 6, green 4 - 2 = 2, pink 5
     assert list(f[V.F_AREAS:V.F_AREAS + 5]) == [0.9, 0.3, 0.6, 0.2, 0.5]
     assert f[V.F_LOWEST] == 0.2 and f[V.F_FOX_POINTS] == 0.4
+    assert list(f[V.F_AREAS_CAPPED:V.F_AREAS_CAPPED + 5]) == [0.9, 0.3, 0.6, 0.2, 0.5]
     assert total_score(a_position()) == 9 + 3 + 6 + 2 + 5 + 2 * 2
+
+
+def test_capped_area_scores_stop_at_the_cap():
+    """Yellow 6 crosses score 75: linear 7.5, capped at AREA_CAP (30) 3.0."""
+    sheet = a_position()
+    sheet[L.S_YELLOW_CIRCLED] = sheet[L.S_YELLOW_CROSSED] = 0b111111
+    f = features(sheet)
+    assert f[V.F_AREAS + L.YELLOW_AREA] == 7.5
+    assert f[V.F_AREAS_CAPPED + L.YELLOW_AREA] == V.AREA_CAP / 10
 
 
 def test_fox_floor_zero_flag_matches_the_score():
@@ -121,9 +131,9 @@ def test_weights_pick_the_stage_by_rounds_left():
 def test_training_samples_are_consistent():
     """Twice As Clever samples after every turn, recorded through the dispatch (unlike
     That's Pretty Clever the score may fall: a green pair's second value can exceed the
-    first, and foxes follow the lowest area): the final score is the game's, stages count down from 5 to 0 (two turns
-    each), the features are the TAC features of each sheet (constant 1; the area features
-    add up to the score before foxes)."""
+    first, and foxes follow the lowest area): the final score is the game's, stages count
+    down from 5 to 0 (two turns each), the features are the TAC features of each sheet
+    (constant 1; the area features and foxes x lowest add up to the score)."""
     rounds, block = 6, 8
     keys = np.array([11, 12], np.uint64)
     rows = len(keys) * block * 2 * rounds
