@@ -21,6 +21,7 @@ from kernels.clever.moves import (
 from kernels.clever.sheet import H_REROLL_GOT, H_REROLL_USED, SHEET_LEN
 from kernels.clever.sheets import (
     MAX_PENDING,
+    area_scores,
     bonus_choices,
     chain_area,
     chain_leftovers,
@@ -29,7 +30,9 @@ from kernels.clever.sheets import (
     chosen_bonus,
     copy_sheet,
     enter_die,
+    enter_total,
     feature_value,
+    mark_total,
     pop_pending,
     resolve_bonus,
     total_score,
@@ -64,7 +67,8 @@ _LOOK_FACES = _LOOK_SHEET + SHEET_LEN
 _LOOK_WHERE = _LOOK_FACES + N_DICE
 _LOOK_MOVES = _LOOK_WHERE + N_DICE
 _LOOK_RANK = _LOOK_MOVES + 3 * MAX_MOVES
-WORK_LEN = _LOOK_RANK + MAX_MOVES
+_SCORES = _LOOK_RANK + MAX_MOVES  # the area scores of a sheet (greedy trials)
+WORK_LEN = _SCORES + 8
 LOOK_SLOT = 1 << 20  # random slots of the sampled re-rolls, far from the play loop's
 MAX_CHOICE_BITS = 32  # free-mark choices are bit masks of at most this many bits
 
@@ -86,6 +90,16 @@ def _best_mark(sheet, code, pol, scratch):
     ``sheet_value`` (ties: the lowest choice)."""
     options = bonus_choices(sheet, code)
     best, best_v = -1, -np.inf
+    if pol[KIND] != HEURISTIC:  # the score after the mark, without a trial sheet
+        scores = scratch[_SCORES:_SCORES + 5]
+        area_scores(sheet, scores)
+        for i in range(MAX_CHOICE_BITS):
+            if (options >> i) & 1:
+                target = choice_of_bit(sheet, code, i)
+                v = float(mark_total(sheet, scores, code, target))
+                if v > best_v:
+                    best, best_v = target, v
+        return best, best_v
     trial = scratch[_BONUS_TRIAL:_BONUS_TRIAL + SHEET_LEN]
     pending = scratch[_BONUS_PENDING:_BONUS_PENDING + MAX_PENDING]
     for i in range(MAX_CHOICE_BITS):
@@ -169,10 +183,15 @@ def chain_marks(sheet, faces, where, picked, last_pick, pol, stream, slot, scrat
         if rows == 0:
             continue
         best, best_v = -1, -np.inf
+        scores = scratch[_SCORES:_SCORES + 5]
+        if pol[KIND] == GREEDY:
+            area_scores(sheet, scores)
         for r in range(MAX_CHOICE_BITS):  # the rows are bits of ``rows``
             if (rows >> r) & 1:
                 if pol[KIND] == RANDOM:
                     v = uniform(stream, slot + 8 * d + r)
+                elif pol[KIND] == GREEDY:  # the score after the mark, without a trial
+                    v = float(enter_total(sheet, scores, faces, d, area, r))
                 else:
                     copy_sheet(trial, sheet)
                     enter_die(trial, faces, d, area, r, pending, 0)
@@ -211,6 +230,10 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
     pending = scratch[_MOVE_PENDING:_MOVE_PENDING + MAX_PENDING]
     now = sheet_value(sheet, pol)
+    greedy = pol[KIND] != HEURISTIC
+    scores = scratch[_SCORES:_SCORES + 5]
+    if greedy:  # scores after a mark come without trial sheets
+        area_scores(sheet, scores)
     best, best_gain = -1, 0.0
     for d in range(N_DICE):
         if not (platter >> d) & 1:
@@ -222,6 +245,10 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
             n = legal_moves(sheet, trial_faces, 1 << d, moves)
             top = now
             for i in range(n):
+                if greedy:
+                    top = max(top, float(enter_total(sheet, scores, trial_faces, d,
+                                                     moves[i, 1], moves[i, 2])))
+                    continue
                 copy_sheet(trial, sheet)
                 enter_die(trial, trial_faces, d, moves[i, 1], moves[i, 2], pending, 0)
                 top = max(top, sheet_value(trial, pol))

@@ -116,6 +116,26 @@ def total_score(sheet):
 
 
 @njit(cache=True)
+def mark_total(sheet, scores, code, choice):
+    """``total_score`` after ``resolve_bonus(code, choice)`` of a free mark (``choice``: one
+    of its ``bonus_choices``), the bonuses it fires unresolved, the sheet left unchanged;
+    ``scores``: int64[5] the sheet's ``area_scores``."""
+    if sheet[H_GAME] == TAC:
+        return tac.mark_total(sheet, scores, code, choice)
+    return tpc.mark_total(sheet, scores, code, choice)
+
+
+@njit(cache=True)
+def enter_total(sheet, scores, faces, die, area, target):
+    """``total_score`` after ``enter_die`` (a row of ``die_uses``), the bonuses it fires
+    unresolved, the sheet left unchanged; ``scores``: int64[5] the sheet's ``area_scores``."""
+    if sheet[H_GAME] == TAC:
+        return tac.enter_total(sheet, scores, area, die_value(faces, die, area, TAC_BLUE),
+                               target)
+    return tpc.enter_total(sheet, scores, area, die_value(faces, die, area, TPC_BLUE), target)
+
+
+@njit(cache=True)
 def area_scores(sheet, out):
     """Fill ``out`` (int64[5]) with the five area scores."""
     if sheet[H_GAME] == TAC:

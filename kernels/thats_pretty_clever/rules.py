@@ -68,6 +68,9 @@ from kernels.thats_pretty_clever.layout import (
 )
 
 MAX_PENDING = 32
+# the blue score by bit mask of crossed sums (int64[2048])
+BLUE_SCORE = np.array([BLUE_POINTS[bin(m).count("1")] for m in range(BLUE_CELLS + 1)],
+                      np.int64)
 
 
 @njit(cache=True)
@@ -239,10 +242,7 @@ def area_score(sheet, area):
                 y += YELLOW_COL_POINTS[c]
         return y
     if area == BLUE_AREA:
-        blue = 0
-        for s in range(11):
-            blue += (sheet[S_BLUE] >> s) & 1
-        return BLUE_POINTS[blue]
+        return BLUE_SCORE[sheet[S_BLUE] & BLUE_CELLS]
     if area == GREEN_AREA:
         return GREEN_POINTS[sheet[S_GREEN]]
     start = S_ORANGE_VALUES if area == ORANGE_AREA else S_PURPLE_VALUES
@@ -275,6 +275,56 @@ def total_score(sheet):
     """Final score: the five areas plus each fox worth the lowest area (0 if any is 0)."""
     total, lowest = score_parts(sheet)
     return total + sheet[S_FOXES] * lowest
+
+
+@njit(cache=True)
+def _area_after(sheet, area, value, cell):
+    """The score ``area`` would have after a mark there (the yellow ``cell``, the blue sum
+    ``value``, or a track ``value`` in the next slot), the sheet left unchanged."""
+    if area == YELLOW_AREA:
+        yellow = sheet[S_YELLOW] | (1 << cell)
+        y = 0
+        for c in range(4):
+            if (yellow & YELLOW_COLS[c]) == YELLOW_COLS[c]:
+                y += YELLOW_COL_POINTS[c]
+        return y
+    if area == BLUE_AREA:
+        return BLUE_SCORE[(sheet[S_BLUE] | (1 << (value - 2))) & BLUE_CELLS]
+    if area == GREEN_AREA:
+        return GREEN_POINTS[sheet[S_GREEN] + 1]
+    if area == ORANGE_AREA:
+        return area_score(sheet, ORANGE_AREA) + value * ORANGE_MULTIPLIER[sheet[S_ORANGE]]
+    return area_score(sheet, PURPLE_AREA) + value
+
+
+@njit(cache=True)
+def _total_with(sheet, scores, area, score):
+    """``total_score`` of the sheet whose area scores are ``scores`` (int64[5]) but with
+    ``score`` for ``area``."""
+    total, lowest = 0, 1 << 30
+    for a in range(N_AREAS):
+        s = score if a == area else scores[a]
+        total += s
+        lowest = min(lowest, s)
+    return total + sheet[S_FOXES] * lowest
+
+
+@njit(cache=True)
+def mark_total(sheet, scores, code, choice):
+    """``total_score`` after ``resolve_bonus(code, choice)`` of a free X (``choice`` one of
+    its ``bonus_choices``: the yellow cell or blue sum), its own bonuses unresolved;
+    ``scores``: int64[5] the sheet's ``area_scores``. The sheet is left unchanged."""
+    if code // 8 == CROSS_YELLOW:
+        return _total_with(sheet, scores, YELLOW_AREA, _area_after(sheet, YELLOW_AREA, 0,
+                                                                   choice))
+    return _total_with(sheet, scores, BLUE_AREA, _area_after(sheet, BLUE_AREA, choice, 0))
+
+
+@njit(cache=True)
+def enter_total(sheet, scores, area, value, target):
+    """``total_score`` after ``enter(area, value, target)``, its bonuses unresolved;
+    ``scores``: int64[5] the sheet's ``area_scores``. The sheet is left unchanged."""
+    return _total_with(sheet, scores, area, _area_after(sheet, area, value, target))
 
 
 # --- the sheet interface of the shared Clever turn engine (kernels.clever.sheets) ----------

@@ -304,6 +304,67 @@ def total_score(sheet):
     return total + sheet[S_FOXES] * lowest
 
 
+@njit(cache=True)
+def _area_after(sheet, area, value, cell):
+    """The score ``area`` would have after a mark there (the silver or yellow ``cell``, or a
+    track ``value`` in the next slot), the sheet left unchanged."""
+    if area == SILVER_AREA:
+        silver = sheet[S_SILVER] | (1 << cell)
+        return SILVER_ROW_SCORE[silver & 63] + SILVER_ROW_SCORE[(silver >> 6) & 63] + \
+            SILVER_ROW_SCORE[(silver >> 12) & 63] + SILVER_ROW_SCORE[(silver >> 18) & 63]
+    if area == YELLOW_AREA:
+        crossed = sheet[S_YELLOW_CROSSED]
+        if (sheet[S_YELLOW_CIRCLED] >> cell) & 1:
+            crossed |= 1 << cell
+        return YELLOW_SCORE[crossed]
+    if area == BLUE_AREA:
+        return BLUE_POINTS[sheet[S_BLUE] + 1]
+    if area == GREEN_AREA:
+        slot = sheet[S_GREEN]
+        total = area_score(sheet, GREEN_AREA)
+        if slot % 2 == 1:  # the value completes a pair
+            total += sheet[S_GREEN_VALUES + slot - 1] - value * GREEN_MULTIPLIER[slot]
+        return total
+    return area_score(sheet, PINK_AREA) + value
+
+
+@njit(cache=True)
+def _total_with(sheet, scores, area, score):
+    """``total_score`` of the sheet whose area scores are ``scores`` (int64[5]) but with
+    ``score`` for ``area``."""
+    total, lowest = 0, np.int64(1 << 30)
+    for a in range(N_AREAS):
+        s = score if a == area else scores[a]
+        total += s
+        lowest = min(lowest, s)
+    if lowest < 0 and sheet[S_FLAGS] & FLAG_FOX_FLOOR_ZERO:
+        lowest = 0
+    return total + sheet[S_FOXES] * lowest
+
+
+@njit(cache=True)
+def mark_total(sheet, scores, code, choice):
+    """``total_score`` after ``resolve_bonus(code, choice)`` of a coloured "?" (``choice``
+    one of its ``bonus_choices``), its own bonuses unresolved; ``scores``: int64[5] the
+    sheet's ``area_scores``. The sheet is left unchanged."""
+    if code == Q_SILVER:
+        area, value, cell = SILVER_AREA, 0, choice
+    elif code == Q_YELLOW:
+        area, value, cell = YELLOW_AREA, 0, choice
+    else:
+        area = BLUE_AREA if code == Q_BLUE else (GREEN_AREA if code == Q_GREEN else PINK_AREA)
+        value, cell = choice, 0
+    return _total_with(sheet, scores, area, _area_after(sheet, area, value, cell))
+
+
+@njit(cache=True)
+def enter_total(sheet, scores, area, value, target):
+    """``total_score`` after ``enter(area, value, target)``, its bonuses unresolved;
+    ``scores``: int64[5] the sheet's ``area_scores``. The sheet is left unchanged."""
+    cell = 6 * target + value - 1 if area == SILVER_AREA else target
+    return _total_with(sheet, scores, area, _area_after(sheet, area, value, cell))
+
+
 # --- the sheet interface of the shared Clever turn engine (kernels.clever.sheets) ----------
 
 @njit(cache=True)
