@@ -30,6 +30,7 @@ from kernels.clever.sheets import (
     chosen_bonus,
     copy_sheet,
     enter_die,
+    enter_fires,
     enter_total,
     feature_value,
     mark_total,
@@ -68,7 +69,8 @@ _LOOK_WHERE = _LOOK_FACES + N_DICE
 _LOOK_MOVES = _LOOK_WHERE + N_DICE
 _LOOK_RANK = _LOOK_MOVES + 3 * MAX_MOVES
 _SCORES = _LOOK_RANK + MAX_MOVES  # the area scores of a sheet (greedy trials)
-WORK_LEN = _SCORES + 8
+_MOVE_SCORES = _SCORES + 8  # ... and of the sheet greedy ``choose_move`` compares moves on
+WORK_LEN = _MOVE_SCORES + 8
 LOOK_SLOT = 1 << 20  # random slots of the sampled re-rolls, far from the play loop's
 MAX_CHOICE_BITS = 32  # free-mark choices are bit masks of at most this many bits
 
@@ -280,11 +282,20 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
         return np.int64(uniform(stream, slot) * n), -np.inf
     best, best_v, best_value = 0, -np.inf, -np.inf
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
+    greedy = pol[KIND] == GREEDY
+    scores = scratch[_MOVE_SCORES:_MOVE_SCORES + 5]
+    if greedy:  # a move that fires no bonus is scored without a trial sheet
+        area_scores(sheet, scores)
     for i in range(n):
-        copy_sheet(trial, sheet)
         die = moves[i, 0]
-        apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
-        value = sheet_value(trial, pol)
+        if greedy and moves[i, 1] >= 0 and \
+                not enter_fires(sheet, faces, die, moves[i, 1], moves[i, 2]):
+            value = float(enter_total(sheet, scores, faces, die, moves[i, 1], moves[i, 2]))
+        else:
+            copy_sheet(trial, sheet)
+            apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot,
+                       scratch)
+            value = sheet_value(trial, pol)
         v = value - 1e-3 * faces[die]
         if where.shape[0] > 0 and pol[KIND] == HEURISTIC:
             v -= pol[W_PLATTER] * _platter_cost(faces, where, die)

@@ -136,6 +136,14 @@ def enter_total(sheet, scores, faces, die, area, target):
 
 
 @njit(cache=True)
+def enter_fires(sheet, faces, die, area, target):
+    """Would ``enter_die`` (a row of ``die_uses``) fire a bonus? The sheet is unchanged."""
+    if sheet[H_GAME] == TAC:
+        return tac.enter_fires(sheet, area, die_value(faces, die, area, TAC_BLUE), target)
+    return tpc.enter_fires(sheet, area, die_value(faces, die, area, TPC_BLUE), target)
+
+
+@njit(cache=True)
 def area_scores(sheet, out):
     """Fill ``out`` (int64[5]) with the five area scores."""
     if sheet[H_GAME] == TAC:

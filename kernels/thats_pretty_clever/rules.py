@@ -327,6 +327,34 @@ def enter_total(sheet, scores, area, value, target):
     return _total_with(sheet, scores, area, _area_after(sheet, area, value, target))
 
 
+@njit(cache=True)
+def _completes(before, after, groups):
+    for g in range(groups.shape[0]):
+        if (after & groups[g]) == groups[g] and (before & groups[g]) != groups[g]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def enter_fires(sheet, area, value, target):
+    """Would ``enter(area, value, target)`` push a bonus? (The sheet is left unchanged.)"""
+    if area == YELLOW_AREA:
+        before = sheet[S_YELLOW]
+        after = before | (1 << target)
+        return _completes(before, after, YELLOW_ROWS) or (
+            (after & YELLOW_DIAGONAL) == YELLOW_DIAGONAL and
+            (before & YELLOW_DIAGONAL) != YELLOW_DIAGONAL)
+    if area == BLUE_AREA:
+        before = sheet[S_BLUE]
+        after = before | (1 << (value - 2))
+        return _completes(before, after, BLUE_ROWS) or _completes(before, after, BLUE_COLS)
+    if area == GREEN_AREA:
+        return GREEN_BONUS[sheet[S_GREEN]] != 0
+    if area == ORANGE_AREA:
+        return ORANGE_BONUS[sheet[S_ORANGE]] != 0
+    return PURPLE_BONUS[sheet[S_PURPLE]] != 0
+
+
 # --- the sheet interface of the shared Clever turn engine (kernels.clever.sheets) ----------
 
 DIE_AREA = np.array([-1, YELLOW_AREA, BLUE_AREA, GREEN_AREA, ORANGE_AREA, PURPLE_AREA],

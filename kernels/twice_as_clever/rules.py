@@ -365,6 +365,29 @@ def enter_total(sheet, scores, area, value, target):
     return _total_with(sheet, scores, area, _area_after(sheet, area, value, cell))
 
 
+@njit(cache=True)
+def enter_fires(sheet, area, value, target):
+    """Would ``enter(area, value, target)`` push a bonus? (The sheet is left unchanged.)"""
+    if area == SILVER_AREA:  # the last open cell of the value's column
+        return silver_rows(sheet, value) == 1 << target
+    if area == YELLOW_AREA:
+        before = sheet[S_YELLOW_CIRCLED]
+        if (before >> target) & 1:
+            return False  # a cross fires nothing
+        after = before | (1 << target)
+        for g in range(YELLOW_GROUPS.shape[0]):
+            group = YELLOW_GROUPS[g]
+            if (after & group) == group and (before & group) != group:
+                return True
+        return False
+    if area == BLUE_AREA:
+        return BLUE_BONUS[sheet[S_BLUE]] != 0
+    if area == GREEN_AREA:
+        return GREEN_BONUS[sheet[S_GREEN]] != 0
+    slot = sheet[S_PINK]
+    return PINK_BONUS[slot] != 0 and value >= PINK_MIN[slot]
+
+
 # --- the sheet interface of the shared Clever turn engine (kernels.clever.sheets) ----------
 
 @njit(cache=True)
