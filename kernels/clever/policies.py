@@ -22,6 +22,7 @@ from kernels.clever.sheet import H_REROLL_GOT, H_REROLL_USED, SHEET_LEN
 from kernels.clever.sheets import (
     MAX_PENDING,
     area_scores,
+    best_enter_total,
     bonus_choices,
     chain_area,
     chain_leftovers,
@@ -244,13 +245,13 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
         gain = 0.0
         for face in range(1, 7):
             trial_faces[d] = face
+            if greedy:
+                top = max(now, float(best_enter_total(sheet, scores, trial_faces, d)))
+                gain += (top - now) / 6.0
+                continue
             n = legal_moves(sheet, trial_faces, 1 << d, moves)
             top = now
             for i in range(n):
-                if greedy:
-                    top = max(top, float(enter_total(sheet, scores, trial_faces, d,
-                                                     moves[i, 1], moves[i, 2])))
-                    continue
                 copy_sheet(trial, sheet)
                 enter_die(trial, trial_faces, d, moves[i, 1], moves[i, 2], pending, 0)
                 top = max(top, sheet_value(trial, pol))

@@ -136,6 +136,15 @@ def enter_total(sheet, scores, faces, die, area, target):
 
 
 @njit(cache=True)
+def best_enter_total(sheet, scores, faces, die):
+    """The most ``enter_total`` of any legal use of ``die`` (faces ``faces``), below any
+    score (``NO_TOTAL``) if it has none; ``scores``: int64[5] the sheet's ``area_scores``."""
+    if sheet[H_GAME] == TAC:
+        return tac.best_enter_total(sheet, scores, faces, die)
+    return tpc.best_enter_total(sheet, scores, faces, die)
+
+
+@njit(cache=True)
 def enter_fires(sheet, faces, die, area, target):
     """Would ``enter_die`` (a row of ``die_uses``) fire a bonus? The sheet is unchanged."""
     if sheet[H_GAME] == TAC:

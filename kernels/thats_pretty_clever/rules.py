@@ -68,6 +68,7 @@ from kernels.thats_pretty_clever.layout import (
 )
 
 MAX_PENDING = 32
+NO_TOTAL = -(1 << 40)  # below any total score
 # the blue score by bit mask of crossed sums (int64[2048])
 BLUE_SCORE = np.array([BLUE_POINTS[bin(m).count("1")] for m in range(BLUE_CELLS + 1)],
                       np.int64)
@@ -325,6 +326,27 @@ def enter_total(sheet, scores, area, value, target):
     """``total_score`` after ``enter(area, value, target)``, its bonuses unresolved;
     ``scores``: int64[5] the sheet's ``area_scores``. The sheet is left unchanged."""
     return _total_with(sheet, scores, area, _area_after(sheet, area, value, target))
+
+
+@njit(cache=True)
+def best_enter_total(sheet, scores, faces, die):
+    """The most ``enter_total`` of any legal use of ``die`` (a row of ``die_uses``), or
+    ``NO_TOTAL`` when it has none; ``scores``: int64[5] the sheet's ``area_scores``."""
+    best = np.int64(NO_TOTAL)
+    for area in range(N_AREAS):
+        if die != WHITE and DIE_AREA[die] != area:
+            continue
+        value = die_value(faces, die, area, BLUE_AREA)
+        if not can_enter(sheet, area, value):
+            continue
+        if area == YELLOW_AREA:
+            cells = yellow_cells(sheet, value)
+            for c in range(16):
+                if (cells >> c) & 1:
+                    best = max(best, enter_total(sheet, scores, area, value, c))
+        else:
+            best = max(best, enter_total(sheet, scores, area, value, value))
+    return best
 
 
 @njit(cache=True)

@@ -76,6 +76,7 @@ from kernels.twice_as_clever.layout import (
 )
 
 MAX_PENDING = 32
+NO_TOTAL = -(1 << 40)  # below any total score
 ALL_SILVER = (1 << (6 * SILVER_ROWS)) - 1
 ALL_YELLOW = (1 << YELLOW_CELLS) - 1
 # scores by bit mask (int64[64]: one silver row's marks; int64[1024]: the crossed yellow cells)
@@ -363,6 +364,39 @@ def enter_total(sheet, scores, area, value, target):
     ``scores``: int64[5] the sheet's ``area_scores``. The sheet is left unchanged."""
     cell = 6 * target + value - 1 if area == SILVER_AREA else target
     return _total_with(sheet, scores, area, _area_after(sheet, area, value, cell))
+
+
+@njit(cache=True)
+def best_enter_total(sheet, scores, faces, die):
+    """The most ``enter_total`` of any legal use of ``die`` (a row of ``die_uses``), or
+    ``NO_TOTAL`` when it has none; ``scores``: int64[5] the sheet's ``area_scores``."""
+    best = np.int64(NO_TOTAL)
+    for area in range(N_AREAS):
+        if die != WHITE and DIE_AREA[die] != area:
+            continue
+        value = die_value(faces, die, area, BLUE_AREA)
+        if area == SILVER_AREA:
+            rows = silver_rows(sheet, value)
+            if rows == 0:
+                continue
+            top = np.int64(-1)  # the most silver score over the open rows
+            for r in range(SILVER_ROWS):
+                if (rows >> r) & 1:
+                    top = max(top, _area_after(sheet, area, value, 6 * r + value - 1))
+        elif area == YELLOW_AREA:
+            cells = yellow_cells(sheet, value)
+            if cells == 0:
+                continue
+            top = scores[area]  # circling scores nothing; crossing any one scores the same
+            crossable = cells & sheet[S_YELLOW_CIRCLED]
+            if crossable:
+                top = YELLOW_SCORE[sheet[S_YELLOW_CROSSED] | (crossable & -crossable)]
+        else:
+            if not can_enter(sheet, area, value):
+                continue
+            top = _area_after(sheet, area, value, 0)
+        best = max(best, _total_with(sheet, scores, area, top))
+    return best
 
 
 @njit(cache=True)
