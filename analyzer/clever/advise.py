@@ -12,6 +12,7 @@ import pandas as pd
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
 from analyzer.output import Result
+from analyzer.params import assumed_notes
 from analyzer.stats import ci95, mean_se
 from kernels.clever import play
 from kernels.clever.moves import N_DICE
@@ -103,4 +104,4 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
         tables={"choices": pd.DataFrame(rows)},
         notes=[f"each choice is followed by {rollouts} solo rollouts of the {policy} policy "
                "to the end of the game; rollout r uses the same dice for every choice, so "
-               "vs_best is a paired difference"])
+               "vs_best is a paired difference"] + assumed_notes(game.params, values))

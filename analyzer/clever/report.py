@@ -152,10 +152,13 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
         Block("First picks: % by area and face",
               table=first_pick_table(run.tables["first_picks"])),
     ]
+    assumed = ", ".join(f"{p.name}={p.show(values[p.name])}" for p in game.params
+                        if p.assumed)
     return CheatSheet(f"{game.title} strategy card",
                       "Rules of thumb from dicelab's heuristic bot (4,000 solo games).",
                       blocks, "Simulated with the weights of scripts/train_clever.py; a stronger "
-                      "policy may change these numbers.")
+                      f"policy may change these numbers. Assumed rules (open points of the "
+                      f"rules page): {assumed}.")
 
 
 def first_pick_lines(first_picks: pd.DataFrame) -> list[str]:

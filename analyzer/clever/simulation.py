@@ -12,6 +12,7 @@ from analyzer import driver, output, seats, stats
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
 from analyzer.output import Result
+from analyzer.params import assumed_notes
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, check_seed
 from kernels.clever import play
 
@@ -138,7 +139,8 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
         round_rows += bonus_round_rows(game, name, row, game.rounds_for(values))
         dist += seats.score_distribution(row, COLUMNS, by="policy", name=name)
     seat_rows, seat_dist = seats.seat_rows(acc, COLUMNS, names, rotate)
-    notes = ["engine rulings on the rules page's open points: " + "; ".join(game.rulings)]
+    notes = assumed_notes(game.params, values)
+    notes.append("engine rulings on the rules page's open points: " + "; ".join(game.rulings))
     notes += seats.precision_note(precision, games, played, precision is None or
                                   seats.precise_enough(acc, names, COLUMNS, precision))
     if players > 1:
@@ -188,4 +190,5 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
                   tables={"variants": pd.DataFrame(rows)},
                   meta=run_meta(game, variants[0][1], seed, games=n, threads=used),
                   notes=[f"reference: {variants[0][0]}; differences are paired (same games, "
-                         "same random numbers) with 95% intervals"])
+                         "same random numbers) with 95% intervals"]
+                  + assumed_notes(game.params, variants[0][1]))

@@ -5,7 +5,7 @@ Features (``N_FEATURES``; one-hot unless marked linear): marks per yellow column
 the diagonal; blue marks and marks per blue row and column (bonus progress); green, orange
 and purple marks; the last purple value; re-rolls and +1s in hand; foxes; and, linear, the
 five area scores, the lowest one and foxes times the lowest (tenths of points). The weights
-are fitted to simulated games by ``scripts/train_tpc.py``.
+are fitted to simulated games by ``scripts/train_clever.py --game tpc``.
 """
 
 import numpy as np
