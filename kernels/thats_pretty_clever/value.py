@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from kernels.clever.bits import count_bits
+from kernels.clever.value_terms import VALUE_STAGES, term, value_stage  # noqa: F401
 from kernels.thats_pretty_clever.layout import (
     BLUE_COLS,
     BLUE_ROWS,
@@ -26,8 +27,6 @@ from kernels.thats_pretty_clever.layout import (
     S_PURPLE_VALUES,
     S_REROLL_GOT,
     S_REROLL_USED,
-    S_ROUND,
-    S_ROUNDS,
     S_YELLOW,
     TRACK,
     YELLOW_COLS,
@@ -54,26 +53,10 @@ F_LOWEST = 124  # lowest area / 10 (linear)
 F_FOX_POINTS = 125  # foxes x lowest area / 10 (linear)
 F_CONSTANT = 126
 N_FEATURES = 127
-VALUE_STAGES = 6  # weight sets: rounds still to play after this one, 0..5 (more count as 5)
 N_VALUE_WEIGHTS = VALUE_STAGES * N_FEATURES
 BLUE_ROW_OFFSETS = np.array([0, 3, 7], np.int64)
 BLUE_COL_OFFSETS = np.array([0, 2, 5, 8], np.int64)
 NO_FEATURES = np.zeros(0, np.float64)
-
-
-@njit(cache=True)
-def value_stage(sheet):
-    """The weight set of a sheet: rounds still to play after the current one (at most 5)."""
-    return min(max(sheet[S_ROUNDS] - sheet[S_ROUND] - 1, 0), VALUE_STAGES - 1)
-
-
-@njit(cache=True)
-def _term(w, base, out, index, x):
-    """Weight ``x`` of feature ``index``; with a non-empty ``out`` (float64[N_FEATURES]) the
-    feature is recorded there too."""
-    if out.shape[0] > 0:
-        out[index] += x
-    return w[base + index] * x if w.shape[0] > 0 else 0.0
 
 
 @njit(cache=True)
@@ -87,47 +70,47 @@ def feature_value(sheet, w, out):
     for i in range(4):
         k = count_bits(yellow & YELLOW_COLS[i])
         if k >= 2:
-            v += _term(w, base, out, F_YELLOW_COL + 3 * i + k - 2, 1.0)
+            v += term(w, base, out, F_YELLOW_COL + 3 * i + k - 2, 1.0)
         k = count_bits(yellow & YELLOW_ROWS[i])
         if k >= 2:
-            v += _term(w, base, out, F_YELLOW_ROW + 3 * i + k - 2, 1.0)
+            v += term(w, base, out, F_YELLOW_ROW + 3 * i + k - 2, 1.0)
     k = count_bits(yellow & YELLOW_DIAGONAL)
     if k >= 1:
-        v += _term(w, base, out, F_YELLOW_DIAGONAL + k - 1, 1.0)
+        v += term(w, base, out, F_YELLOW_DIAGONAL + k - 1, 1.0)
     blue = sheet[S_BLUE]
     k = count_bits(blue)
     if k >= 1:
-        v += _term(w, base, out, F_BLUE + k - 1, 1.0)
+        v += term(w, base, out, F_BLUE + k - 1, 1.0)
     for i in range(3):
         k = count_bits(blue & BLUE_ROWS[i])
         if k >= 1:
-            v += _term(w, base, out, F_BLUE_ROW + BLUE_ROW_OFFSETS[i] + k - 1, 1.0)
+            v += term(w, base, out, F_BLUE_ROW + BLUE_ROW_OFFSETS[i] + k - 1, 1.0)
     for i in range(4):
         k = count_bits(blue & BLUE_COLS[i])
         if k >= 1:
-            v += _term(w, base, out, F_BLUE_COL + BLUE_COL_OFFSETS[i] + k - 1, 1.0)
+            v += term(w, base, out, F_BLUE_COL + BLUE_COL_OFFSETS[i] + k - 1, 1.0)
     for area, first in ((S_GREEN, F_GREEN), (S_ORANGE, F_ORANGE), (S_PURPLE, F_PURPLE)):
         if sheet[area] >= 1:
-            v += _term(w, base, out, first + sheet[area] - 1, 1.0)
+            v += term(w, base, out, first + sheet[area] - 1, 1.0)
     n = sheet[S_PURPLE]
     if 1 <= n < TRACK:
-        v += _term(w, base, out, F_PURPLE_LAST + sheet[S_PURPLE_VALUES + n - 1] - 1, 1.0)
+        v += term(w, base, out, F_PURPLE_LAST + sheet[S_PURPLE_VALUES + n - 1] - 1, 1.0)
     k = min(sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 7)
     if k >= 1:
-        v += _term(w, base, out, F_REROLLS + k - 1, 1.0)
+        v += term(w, base, out, F_REROLLS + k - 1, 1.0)
     k = min(sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 7)
     if k >= 1:
-        v += _term(w, base, out, F_PLUS + k - 1, 1.0)
+        v += term(w, base, out, F_PLUS + k - 1, 1.0)
     foxes = sheet[S_FOXES]
     if foxes >= 1:
-        v += _term(w, base, out, F_FOXES + min(foxes, 5) - 1, 1.0)
+        v += term(w, base, out, F_FOXES + min(foxes, 5) - 1, 1.0)
     lowest, total = 1 << 30, 0
     for area in range(N_AREAS):
         a = area_score(sheet, area)
         lowest = min(lowest, a)
         total += a
-        v += _term(w, base, out, F_AREAS + area, a / 10.0)
-    v += _term(w, base, out, F_LOWEST, lowest / 10.0)
-    v += _term(w, base, out, F_FOX_POINTS, foxes * lowest / 10.0)
-    v += _term(w, base, out, F_CONSTANT, 1.0)
+        v += term(w, base, out, F_AREAS + area, a / 10.0)
+    v += term(w, base, out, F_LOWEST, lowest / 10.0)
+    v += term(w, base, out, F_FOX_POINTS, foxes * lowest / 10.0)
+    v += term(w, base, out, F_CONSTANT, 1.0)
     return total + foxes * lowest, v

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from kernels.clever.bits import count_bits
+from kernels.clever.value_terms import VALUE_STAGES, term, value_stage  # noqa: F401
 from kernels.twice_as_clever.layout import (
     FLAG_FOX_FLOOR_ZERO,
     GREEN_MULTIPLIER,
@@ -36,8 +37,6 @@ from kernels.twice_as_clever.layout import (
     S_REROLL_USED,
     S_RETURN_GOT,
     S_RETURN_USED,
-    S_ROUND,
-    S_ROUNDS,
     S_SILVER,
     S_YELLOW_CIRCLED,
     S_YELLOW_CROSSED,
@@ -69,28 +68,12 @@ F_CONSTANT = 125
 F_AREAS_CAPPED = 126  # + area: min(its score, AREA_CAP) / 10 (linear; balance, see foxes)
 N_FEATURES = 131
 AREA_CAP = 30
-VALUE_STAGES = 6  # weight sets: rounds still to play after this one, 0..5 (more count as 5)
 N_VALUE_WEIGHTS = VALUE_STAGES * N_FEATURES
 # yellow lines (``YELLOW_GROUPS``: 5 rows of 2 cells, columns of 2, 3, 2, 3 cells): where
 # each line's "circled, not yet complete" features start
 YELLOW_GROUP_OFFSETS = np.array([0, 1, 2, 3, 4, 5, 6, 8, 9], np.int64)
 YELLOW_GROUP_SIZES = np.array([2, 2, 2, 2, 2, 2, 3, 2, 3], np.int64)
 NO_FEATURES = np.zeros(0, np.float64)
-
-
-@njit(cache=True)
-def value_stage(sheet):
-    """The weight set of a sheet: rounds still to play after the current one (at most 5)."""
-    return min(max(sheet[S_ROUNDS] - sheet[S_ROUND] - 1, 0), VALUE_STAGES - 1)
-
-
-@njit(cache=True, inline="always")
-def _term(w, base, out, index, x):
-    """Weight ``x`` of feature ``index``; with a non-empty ``out`` (float64[N_FEATURES]) the
-    feature is recorded there too."""
-    if out.shape[0] > 0:
-        out[index] += x
-    return w[base + index] * x if w.shape[0] > 0 else 0.0
 
 
 @njit(cache=True)
@@ -105,63 +88,63 @@ def feature_value(sheet, w, out):
     for r in range(SILVER_ROWS):
         k = count_bits((silver >> (6 * r)) & 0b111111)
         if 1 <= k <= 5:
-            v += _term(w, base, out, F_SILVER_ROW + 5 * r + k - 1, 1.0)
+            v += term(w, base, out, F_SILVER_ROW + 5 * r + k - 1, 1.0)
     for number in range(6):
         k = 0
         for r in range(SILVER_ROWS):
             k += (silver >> (6 * r + number)) & 1
         if 2 <= k <= 3:
-            v += _term(w, base, out, F_SILVER_COL + 2 * number + k - 2, 1.0)
+            v += term(w, base, out, F_SILVER_COL + 2 * number + k - 2, 1.0)
     circled = sheet[S_YELLOW_CIRCLED]
     crossed = sheet[S_YELLOW_CROSSED]
     for g in range(YELLOW_GROUPS.shape[0]):
         k = count_bits(circled & YELLOW_GROUPS[g])
         if 1 <= k < YELLOW_GROUP_SIZES[g]:
-            v += _term(w, base, out, F_YELLOW_GROUP + YELLOW_GROUP_OFFSETS[g] + k - 1, 1.0)
+            v += term(w, base, out, F_YELLOW_GROUP + YELLOW_GROUP_OFFSETS[g] + k - 1, 1.0)
     k = count_bits(crossed)
     if k >= 1:
-        v += _term(w, base, out, F_YELLOW_CROSSED + k - 1, 1.0)
+        v += term(w, base, out, F_YELLOW_CROSSED + k - 1, 1.0)
     k = min(count_bits(circled & ~crossed), 2)
     if k >= 1:
-        v += _term(w, base, out, F_YELLOW_OPEN + k - 1, 1.0)
+        v += term(w, base, out, F_YELLOW_OPEN + k - 1, 1.0)
     n = sheet[S_BLUE]
     if n >= 1:
-        v += _term(w, base, out, F_BLUE + min(n, 10) - 1, 1.0)
+        v += term(w, base, out, F_BLUE + min(n, 10) - 1, 1.0)
         if n < TRACK:
-            v += _term(w, base, out, F_BLUE_LAST + sheet[S_BLUE_VALUES + n - 1] - 2, 1.0)
+            v += term(w, base, out, F_BLUE_LAST + sheet[S_BLUE_VALUES + n - 1] - 2, 1.0)
     n = sheet[S_GREEN]
     if n >= 1:
-        v += _term(w, base, out, F_GREEN + min(n, 11) - 1, 1.0)
+        v += term(w, base, out, F_GREEN + min(n, 11) - 1, 1.0)
         if n % 2 == 1:  # an open pair: its first value is written
             first = sheet[S_GREEN_VALUES + n - 1]
             face = first // GREEN_MULTIPLIER[n - 1]
-            v += _term(w, base, out, F_GREEN_OPEN + face - 1, 1.0)
-            v += _term(w, base, out, F_GREEN_PENDING, first / 10.0)
+            v += term(w, base, out, F_GREEN_OPEN + face - 1, 1.0)
+            v += term(w, base, out, F_GREEN_PENDING, first / 10.0)
     n = sheet[S_PINK]
     if n >= 1:
-        v += _term(w, base, out, F_PINK + min(n, 11) - 1, 1.0)
+        v += term(w, base, out, F_PINK + min(n, 11) - 1, 1.0)
     k = min(sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 3)
     if k >= 1:
-        v += _term(w, base, out, F_REROLLS + k - 1, 1.0)
+        v += term(w, base, out, F_REROLLS + k - 1, 1.0)
     k = min(sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 3)
     if k >= 1:
-        v += _term(w, base, out, F_PLUS + k - 1, 1.0)
+        v += term(w, base, out, F_PLUS + k - 1, 1.0)
     k = min(sheet[S_RETURN_GOT] - sheet[S_RETURN_USED], 3)
     if k >= 1:
-        v += _term(w, base, out, F_RETURNS + k - 1, 1.0)
+        v += term(w, base, out, F_RETURNS + k - 1, 1.0)
     foxes = sheet[S_FOXES]
     if foxes >= 1:
-        v += _term(w, base, out, F_FOXES + min(foxes, 4) - 1, 1.0)
+        v += term(w, base, out, F_FOXES + min(foxes, 4) - 1, 1.0)
     lowest, total = np.int64(1 << 30), 0
     for area in range(N_AREAS):
         a = area_score(sheet, area)
         lowest = min(lowest, a)
         total += a
-        v += _term(w, base, out, F_AREAS + area, a / 10.0)
-        v += _term(w, base, out, F_AREAS_CAPPED + area, min(a, AREA_CAP) / 10.0)
+        v += term(w, base, out, F_AREAS + area, a / 10.0)
+        v += term(w, base, out, F_AREAS_CAPPED + area, min(a, AREA_CAP) / 10.0)
     if lowest < 0 and sheet[S_FLAGS] & FLAG_FOX_FLOOR_ZERO:
         lowest = 0  # as ``rules.total_score``
-    v += _term(w, base, out, F_LOWEST, lowest / 10.0)
-    v += _term(w, base, out, F_FOX_POINTS, foxes * lowest / 10.0)
-    v += _term(w, base, out, F_CONSTANT, 1.0)
+    v += term(w, base, out, F_LOWEST, lowest / 10.0)
+    v += term(w, base, out, F_FOX_POINTS, foxes * lowest / 10.0)
+    v += term(w, base, out, F_CONSTANT, 1.0)
     return total + foxes * lowest, v
