@@ -133,7 +133,11 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
             break
         slot = _roll(faces, where, stream, slot)
         usable = _pool_mask(where)
-        while _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where):
+        while True:
+            again, listed = _wants_reroll(sheet, faces, usable, moves, pol, stream, slot,
+                                          scratch, where)
+            if not again:
+                break
             sheet[H_REROLL_USED] += 1
             log[LOG_REROLLS + pick] += 1
             if rules[RULE_RETURN_ON_REROLL]:  # the returned dice join the re-roll
@@ -143,7 +147,10 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
             slot = _roll(faces, where, stream, slot + 1)
         # only the random policy ever uses a wasted pick (it never raises the score)
         waste = rules[RULE_WASTED_PICK] == 1 and pol[KIND] == RANDOM
-        n = legal_moves(sheet, faces, usable, moves, waste)
+        if listed >= 0 and not waste:  # greedy's re-roll check listed them already
+            n = listed
+        else:
+            n = legal_moves(sheet, faces, usable, moves, waste)
         i, _ = choose_pick(sheets, me, faces, where, 3 - pick, moves, n, pol, stream, slot,
                            scratch)
         slot += 1

@@ -307,17 +307,21 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
 
 @njit(cache=True)
 def _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where):
-    """Spend a re-roll? Random: half the time; greedy: when no die of the roll is usable;
-    heuristic: when the best pick gains less than ``W_REROLL_BELOW``."""
+    """``(spend a re-roll?, listed)``. Random: half the time; greedy: when no die of the
+    roll is usable; heuristic: when the best pick gains less than ``W_REROLL_BELOW``.
+    ``listed``: for greedy, how many legal moves of the roll (no wasted picks) it left in
+    ``moves``, else -1."""
     if sheet[H_REROLL_GOT] - sheet[H_REROLL_USED] <= 0:
-        return False
+        return False, -1
     if pol[KIND] == RANDOM:
-        return uniform(stream, slot) < 0.5
+        return uniform(stream, slot) < 0.5, -1
     n = legal_moves(sheet, faces, usable, moves)
-    if pol[KIND] == GREEDY or n == 0:
-        return n == 0
+    if pol[KIND] == GREEDY:
+        return n == 0, n
+    if n == 0:
+        return True, -1
     _, after = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where)
-    return after - sheet_value(sheet, pol) < pol[W_REROLL_BELOW]
+    return after - sheet_value(sheet, pol) < pol[W_REROLL_BELOW], -1
 
 
 @njit(cache=True)
