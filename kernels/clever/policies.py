@@ -21,6 +21,7 @@ from kernels.clever.moves import (
 from kernels.clever.sheet import H_REROLL_GOT, H_REROLL_USED, SHEET_LEN
 from kernels.clever.sheets import (
     MAX_PENDING,
+    NO_TOTAL,
     area_scores,
     best_enter_total,
     bonus_choices,
@@ -31,11 +32,11 @@ from kernels.clever.sheets import (
     chosen_bonus,
     copy_sheet,
     enter_die,
-    enter_fires,
     enter_total,
     feature_value,
     mark_total,
     pop_pending,
+    quiet_total,
     resolve_bonus,
     total_score,
 )
@@ -289,9 +290,11 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
         area_scores(sheet, scores)
     for i in range(n):
         die = moves[i, 0]
-        if greedy and moves[i, 1] >= 0 and \
-                not enter_fires(sheet, faces, die, moves[i, 1], moves[i, 2]):
-            value = float(enter_total(sheet, scores, faces, die, moves[i, 1], moves[i, 2]))
+        quiet = NO_TOTAL
+        if greedy and moves[i, 1] >= 0:
+            quiet = quiet_total(sheet, scores, faces, die, moves[i, 1], moves[i, 2])
+        if quiet > NO_TOTAL:
+            value = float(quiet)
         else:
             copy_sheet(trial, sheet)
             apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot,

@@ -20,6 +20,8 @@ from kernels.twice_as_clever.layout import FLAG_CHAIN_LEFTOVERS, Q_ANY, Q_OF_ARE
 from kernels.twice_as_clever.layout import USED_LEN as TAC_USED_LEN
 
 MAX_PENDING = 32
+NO_TOTAL = tac.NO_TOTAL  # below any total score (``quiet_total``: the use fires a bonus)
+assert tpc.NO_TOTAL == NO_TOTAL
 
 
 @njit(cache=True, inline="always")
@@ -145,11 +147,18 @@ def best_enter_total(sheet, scores, faces, die):
 
 
 @njit(cache=True)
-def enter_fires(sheet, faces, die, area, target):
-    """Would ``enter_die`` (a row of ``die_uses``) fire a bonus? The sheet is unchanged."""
+def quiet_total(sheet, scores, faces, die, area, target):
+    """``enter_total`` of a use of ``die`` that fires no bonus; ``NO_TOTAL`` (below any
+    score) if it fires one. The sheet is left unchanged."""
     if sheet[H_GAME] == TAC:
-        return tac.enter_fires(sheet, area, die_value(faces, die, area, TAC_BLUE), target)
-    return tpc.enter_fires(sheet, area, die_value(faces, die, area, TPC_BLUE), target)
+        value = die_value(faces, die, area, TAC_BLUE)
+        if tac.enter_fires(sheet, area, value, target):
+            return NO_TOTAL
+        return tac.enter_total(sheet, scores, area, value, target)
+    value = die_value(faces, die, area, TPC_BLUE)
+    if tpc.enter_fires(sheet, area, value, target):
+        return NO_TOTAL
+    return tpc.enter_total(sheet, scores, area, value, target)
 
 
 @njit(cache=True)
