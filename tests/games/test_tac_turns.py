@@ -94,7 +94,7 @@ def test_5_plus_one_once_per_round():
         if flags:
             assert sheet[H_PLUS_TAKEN] & (1 << PK)
             play.round_bonus(sheet, 5, np.zeros(N_GAME_RULES, np.int64), pol,
-                             turn_stream(1, 0, 0), scratch)
+                             np.uint64(turn_stream(1, 0, 0)), scratch)
             assert sheet[H_PLUS_TAKEN] == 0  # a new round frees every die
 
 
