@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer import driver
+from analyzer.output import write_atomic
 from analyzer.params import defaults
 from analyzer.seeding import STREAM_GAMES
 from analyzer.stats import ci95, mean_se
@@ -164,6 +165,11 @@ def main() -> None:
     trainer = Trainer(opts.game)
     if opts.gift_only and not opts.start:
         parser.error("--gift-only needs --start")
+    if opts.balance and opts.start:
+        parser.error("--balance sets starting weights: it cannot go with --start")
+    output = Path(opts.output or trainer.model.WEIGHTS_FILE)
+    if not output.parent.is_dir():
+        parser.error(f"--output: folder {str(output.parent)!r} does not exist")
     knobs = dict(START_KNOBS)
     weights = np.zeros((trainer.stages, trainer.n_features))
     if opts.balance:
@@ -209,7 +215,6 @@ def main() -> None:
     mean, se = trainer.mean_score(trainer.make_row(knobs, weights), opts.holdout,
                                   opts.seed + 1000, progress=True)
     low, high = ci95(mean, se)
-    output = Path(opts.output or trainer.model.WEIGHTS_FILE)
     start_note = f"from {Path(opts.start).name}, " if opts.start else \
         f"start weight {opts.balance} on the capped area scores, " if opts.balance else ""
     source = (f"scripts/train_clever.py --game {opts.game}: {start_note}{opts.iterations} "
@@ -221,7 +226,7 @@ def main() -> None:
     source += (f"; gift knob: {opts.gift_games} two-player games per value (seed "
                f"{opts.seed + 700}); held-out solo check {opts.holdout} games (seed "
                f"{opts.seed + 1000}): mean {mean:.2f}, 95% CI {low:.2f} to {high:.2f}")
-    output.write_text(weights_json(source, knobs, weights))
+    write_atomic(output, weights_json(source, knobs, weights))
     print(f"held-out mean {mean:.2f} (95% CI {low:.2f} to {high:.2f}) over {opts.holdout} "
           f"games; wrote {output} ({time.perf_counter() - start:.0f} s)")
 

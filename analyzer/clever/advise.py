@@ -16,7 +16,7 @@ from analyzer.params import assumed_notes
 from analyzer.stats import ci95, mean_se
 from kernels.clever import play
 from kernels.clever.moves import N_DICE
-from kernels.clever.sheet import H_FLAGS
+from kernels.clever.sheet import H_FLAGS, H_ROUND, H_ROUNDS
 
 PHASES = ("active1", "active2", "active3", "passive")
 
@@ -50,6 +50,7 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
         raise UserError(f"bad rollout count {rollouts}: expected at least 1")
     sheet = sheet.copy()
     sheet[H_FLAGS] = game.sheet_flags(values)
+    sheet[H_ROUND], sheet[H_ROUNDS] = rnd - 1, rounds  # the value's stage (rounds left)
     pool = parse_dice(game, roll, "roll")
     on_fields = parse_dice(game, fields, "fields")
     on_platter = parse_dice(game, platter, "platter")

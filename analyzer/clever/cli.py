@@ -64,12 +64,15 @@ def sheet(game: CleverGame) -> click.Command:
     @click.option("--new", "new", is_flag=True, help="Write (or print) a blank sheet.")
     @click.option("--score", "score_file", type=click.Path(dir_okay=False), default=None,
                   help="Score a sheet file: per-area scores, foxes and total.")
+    @rules_options
     @output_options
-    def sheet(new, score_file, fmt, output):
-        """Blank sheets and sheet scoring (format: see the game's sheetfile module)."""
+    def sheet(new, score_file, rules_file, assignments, fmt, output):
+        """Blank sheets and sheet scoring under the rules in force (format: see the game's
+        sheetfile module)."""
         from analyzer.clever import sheetfile
 
         early_output_check(output)
+        values = rule_values(game.params, rules_file, assignments)
         if new == bool(score_file):
             raise UserError("give exactly one of --new or --score SHEET.json")
         if new:
@@ -79,7 +82,8 @@ def sheet(game: CleverGame) -> click.Command:
             else:
                 click.echo(text, nl=False)
             return
-        emit(sheetfile.score_result(game, sheetfile.read(game, score_file)), fmt, output)
+        emit(sheetfile.score_result(game, sheetfile.read(game, score_file, values)), fmt,
+             output)
 
     return sheet
 
@@ -146,7 +150,7 @@ def advise(game: CleverGame) -> click.Command:
 
         values = rule_values(game.params, rules_file, assignments)
         driver.set_threads(threads)
-        emit(run_advice(game, values, sheetfile.read(game, sheet_file), roll, phase.lower(),
+        emit(run_advice(game, values, sheetfile.read(game, sheet_file, values), roll, phase.lower(),
                         rnd, policy, rollouts, check_seed(seed), fields, platter), fmt, output)
 
     return advise
@@ -172,7 +176,8 @@ def coach(game: CleverGame) -> click.Command:
         from analyzer.clever.coach import run_coach
 
         values = rule_values(game.params, None, ())
-        sheet = sheetfile.read(game, sheet_file) if sheet_file else game.blank_sheet(values)
+        sheet = (sheetfile.read(game, sheet_file, values) if sheet_file
+                 else game.blank_sheet(values))
         run_coach(game, values, policy, rollouts, check_seed(seed), sheet, sys.stdin,
                   lambda text: click.echo(text, nl=False))
 

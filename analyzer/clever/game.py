@@ -28,6 +28,7 @@ from kernels.clever.game_rules import (
 KNOBS = {"platter": play.W_PLATTER, "reroll_below": play.W_REROLL_BELOW,
          "plus_above": play.W_PLUS_ABOVE, "samples": play.W_SAMPLES, "branch": play.W_BRANCH,
          "gift": play.W_GIFT}
+ROUND_BONUS_ROUNDS = (1, 2, 3, 4)  # rounds whose round-track bonus is a rule parameter
 POLICY_HELP = {
     "random": "a uniformly random legal choice everywhere",
     "greedy": "the choice with the best score right after it (bonuses placed the same way)",
@@ -70,7 +71,7 @@ class CleverGame:
     open_bonuses: Callable[[np.ndarray], str]
     round_options: Callable[[int], tuple[tuple[int, str], ...]]
     reference: str  # published bot scores on the same rules, for the report
-    round_bonus_rounds: tuple[int, ...] = (1, 2, 3, 4)
+    report_band: int  # the lowest score of the rating band the report quotes
     fox_note: str = ""  # added to the note on fox scoring
 
     @property
@@ -86,7 +87,7 @@ class CleverGame:
         in force (a switched-off one is 0), the switches for the open points, the sheet."""
         out = np.zeros(N_GAME_RULES, np.int64)
         out[:6] = self.layout.ROUND_BONUS
-        for r in self.round_bonus_rounds:
+        for r in ROUND_BONUS_ROUNDS:
             if not values[f"round_{r}_bonus"]:
                 out[r - 1] = 0
         out[RULE_WASTED_PICK] = values["wasted_pick"]
@@ -109,7 +110,8 @@ class CleverGame:
             row[KNOBS[name]] = float(value)
         weights = np.asarray(data["value_weights"], dtype=np.float64).ravel()
         if weights.shape != (self.value_size,):
-            raise ValueError(f"{path}: value_weights must hold {self.value_size} numbers")
+            raise UserError(f"weights file {str(path)!r}: value_weights must hold "
+                            f"{self.value_size} numbers, not {weights.size}")
         row[play.W_VALUE:play.W_VALUE + self.value_size] = weights
         return row
 

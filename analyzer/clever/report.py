@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from analyzer import seats
-from analyzer.clever.game import CleverGame
+from analyzer.clever.game import ROUND_BONUS_ROUNDS, CleverGame
 from analyzer.clever.simulation import COLUMNS, play_games, simulate, whatif
 from analyzer.sections import Block, CheatSheet, Figure, Section, Table
 from kernels.clever import play
@@ -34,7 +34,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     top_area, low_area = h_areas.idxmax(), h_areas.idxmin()
     variants = [("all round bonuses", solo, ["heuristic"])] + [
         (f"without round {r}", {**solo, f"round_{r}_bonus": False}, ["heuristic"])
-        for r in game.round_bonus_rounds]
+        for r in ROUND_BONUS_ROUNDS]
     paired = whatif(game, variants, games // 4, seed, progress=progress).tables["variants"]
     round_value = paired[(paired.metric == "mean_score") & paired["diff"].notna()].copy()
     round_value["value"] = -round_value["diff"]
@@ -53,7 +53,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                               "ci95_high": s["win_ci95"][1], "games": n})
     seat_table = pd.DataFrame(seat_rows)
     two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
-    good_band = game.rating_bands[5]  # the sixth band from the top
+    good_band = next(band for band in game.rating_bands if band[0] == game.report_band)
     good = ratings[ratings["from"] >= good_band[0]]["share"].sum()
     by_round = runs["heuristic"].tables["bonus_rounds"]
     grouped = by_round.assign(bonus=by_round.bonus.where(
@@ -131,7 +131,7 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     bonuses = run.tables["bonuses"].set_index("bonus")["per_game"]
     variants = [("all", solo, ["heuristic"])] + [
         (f"round {r}", {**solo, f"round_{r}_bonus": False}, ["heuristic"])
-        for r in game.round_bonus_rounds]
+        for r in ROUND_BONUS_ROUNDS]
     paired = whatif(game, variants, 2_000, 1, progress=False).tables["variants"]
     lost = paired[(paired.metric == "mean_score") & paired["diff"].notna()]
     mean = run.headline["policies"]["heuristic"]["mean_score"]

@@ -31,6 +31,12 @@ class FieldReader:
             raise self.fail(field, f"{value!r} is not a whole number from {low} to {high}")
         return value
 
+    def list(self, value: Any, field: str, most: int, what: str = "numbers") -> list:
+        """A JSON list of at most ``most`` entries."""
+        if not isinstance(value, list) or len(value) > most:
+            raise self.fail(field, f"expected a list of at most {most} {what}")
+        return value
+
     def document(self, data: Any, fmt: str, fields: dict[str, Any]) -> None:
         """Check the document is an object of ``fmt`` with only the ``fields`` known."""
         if not isinstance(data, dict):
@@ -52,8 +58,9 @@ class FieldReader:
         return got, self.whole(actions.get("used", 0), f"{key}.used", 0, got)
 
 
-def read(game: CleverGame, path: str | Path) -> np.ndarray:
-    """The kernel sheet of a sheet file of ``game``; a ``UserError`` naming the problem."""
+def read(game: CleverGame, path: str | Path, values: dict[str, Any]) -> np.ndarray:
+    """The kernel sheet of a sheet file of ``game``, carrying the flags of the rule
+    ``values``; a ``UserError`` naming the problem."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -62,7 +69,7 @@ def read(game: CleverGame, path: str | Path) -> np.ndarray:
         raise UserError(f"cannot read sheet file {str(path)!r}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise UserError(f"sheet file {str(path)!r} is not valid JSON: {exc}") from None
-    return game.sheetfile.to_kernel(data, repr(str(path)))
+    return game.sheetfile.to_kernel(data, repr(str(path)), game.sheet_flags(values))
 
 
 def score_result(game: CleverGame, sheet: np.ndarray) -> Result:

@@ -4,6 +4,6 @@ cell by ``tests/games/test_tpc_sheet.py``).
 
 ``layout``: the printed sheet and the flat score-sheet array; ``rules``: marking, bonus
 chains and scoring (pure functions, no dice are drawn); ``value``: the heuristic's sheet
-features; ``training``: samples for fitting them. Turns, policies and games run on the
-shared Clever engine (``kernels.clever``).
+features (fitted from ``kernels.clever.training`` samples). Turns, policies and games run
+on the shared Clever engine (``kernels.clever``).
 """

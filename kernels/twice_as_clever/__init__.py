@@ -3,5 +3,7 @@
 ``tests/games/test_tac_sheet.py``).
 
 ``layout``: the printed sheet and the flat score-sheet array; ``rules``: marking, "?"
-bonuses, action tracks, bonus chains and scoring (pure functions, no dice are drawn).
+bonuses, action tracks, bonus chains and scoring (pure functions, no dice are drawn);
+``value``: the heuristic's sheet features. Turns, policies and games run on the shared
+Clever engine (``kernels.clever``).
 """

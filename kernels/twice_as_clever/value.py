@@ -3,8 +3,8 @@ function of sparse sheet features, one weight set per number of rounds still to 
 (the interface of ``kernels.thats_pretty_clever.value``).
 
 Features (``N_FEATURES``; one-hot unless marked linear): marks per silver row (1-5) and per
-silver number (2-3 of 4 rows: column bonus progress); yellow rows and columns one circle
-short of their bonus, crossed cells (1-10) and circled cells still to cross (1-2); blue
+silver number (2-3 of 4 rows: column bonus progress); circles in each partly circled
+yellow row and column, crossed cells (1-10) and circled cells still to cross (1-2); blue
 slots filled (1-10+) and, while blue has room, the last blue sum (the headroom under the
 never-increasing rule); green slots (1-11+) and the face of an open pair's first value;
 pink slots (1-11+; the next slot's minimum follows); re-rolls, +1s and returns in hand

@@ -142,3 +142,22 @@ def test_wasted_pick_changes_random_games(game):
     a, b = plain.headline["policies"]["random"], wasted.headline["policies"]["random"]
     se = (a["ci95"][1] - a["ci95"][0] + b["ci95"][1] - b["ci95"][0]) / (2 * 1.96)
     assert a["mean_score"] - b["mean_score"] > K * se
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_advice_from_a_blank_sheet_expects_a_whole_game(game, tmp_path):
+    """Rollouts from a blank sheet in round 1 play a whole game: the best choice's
+    expected score is close to the rollout policy's solo mean (within 5 SE of both plus
+    the spread a single roll can make, 5% of the mean); rollouts valued with the wrong
+    rounds-left weights fall far below it."""
+    from analyzer.clever.advise import advise
+
+    values = defaults(game.params)
+    sim = simulation.simulate(game, values, ["heuristic:4"], 2000, seed=8, progress=False)
+    mean, (low, _) = (sim.headline["policies"]["heuristic:4"][k]
+                      for k in ("mean_score", "ci95"))
+    result = advise(game, values, game.blank_sheet(values), full_roll(game), "active1", 1,
+                    "heuristic:4", 400, 9)
+    best = result.tables["choices"].iloc[0]
+    se = (best.ci95_high - best.ci95_low) / (2 * 1.96) + (mean - low) / 1.96
+    assert abs(best.expected_score - mean) < K * se + 0.05 * mean

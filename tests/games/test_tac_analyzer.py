@@ -137,14 +137,18 @@ def test_12_open_points_reach_the_cli():
 
 
 def test_round_3_return_is_used(values):
-    """Section 3/5: the round-3 return is unlocked and spent by greedy; without the round-3
-    bonus fewer returns are received (paired games, more than 5 SE)."""
+    """Sections 3 and 5: greedy spends returns before rolls 2 and 3, never before roll 1
+    (the platter is empty); without the round-3 return the same games score less (paired
+    what-if: the 95% interval of the difference lies below 0)."""
     run = simulation.simulate(GAME, values, ["greedy"], 2000, seed=3, progress=False)
     picks = run.tables["picks"].set_index("pick")
-    assert picks.loc[1, "returns_per_game"] == 0  # the platter is empty before roll 1
+    assert picks.loc[1, "returns_per_game"] == 0
     assert picks["returns_per_game"].sum() > 0.5
-    bonuses = run.tables["bonuses"].set_index("bonus")
-    assert bonuses.loc["return", "per_game"] >= 1.0
+    variants = [("all", values, ["greedy"]),
+                ("no round 3", {**values, "round_3_bonus": False}, ["greedy"])]
+    table = simulation.whatif(GAME, variants, 2000, 3, progress=False).tables["variants"]
+    row = table[(table.metric == "mean_score") & table["diff"].notna()].iloc[0]
+    assert row["diff_ci95_high"] < 0  # the return is worth points
 
 
 def _sheet_file(tmp_path, **fields):
@@ -179,7 +183,7 @@ def test_coach_black_question_is_the_players(values):
                   out.append)
     assert coach.round_choice(4, GAME.round_options(L.Q_ANY))
     listed = re.findall(r"  (\d)\. (\w+) \?: ([\d.]+)", "".join(out))
-    assert [x[1] for x in listed] != [] and len(listed) == 5
+    assert len(listed) == 5
     assert sorted(x[1] for x in listed) == sorted(L.AREA_NAMES)
     estimates = [float(x[2]) for x in listed]
     assert estimates == sorted(estimates, reverse=True)
@@ -204,3 +208,35 @@ def test_heuristic_beats_the_published_flat_monte_carlo(values):
     run = simulation.simulate(GAME, values, ["heuristic"], 10_000, seed=2026,
                               progress=False)
     assert run.headline["policies"]["heuristic"]["ci95"][0] > 159.2
+
+
+def test_sheet_score_follows_the_rules_in_force(tmp_path):
+    """12.3 through the CLI: the same sheet scores 0 more with fox_negative=zero (one fox,
+    green -10 the lowest area); 12.2: a rising blue sum is refused, unless a blue ? may
+    write any sum."""
+    doc = sheetfile.blank()
+    doc.update(silver={"yellow": [1]}, yellow={"circled": [[2, 1]], "crossed": [[2, 1]]},
+               blue=[9, 12], green=[2, 12], pink=[4], rerolls={"unlocked": 6, "used": 0})
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps(doc))
+    args = ["twice-as-clever", "sheet", "--score", str(path), "--format", "json"]
+    refused = CliRunner().invoke(cli, args)
+    assert refused.exit_code == 2 and "field 'blue[1]'" in refused.stderr
+    literal = CliRunner().invoke(cli, args + ["--set", "blue_question=any"])
+    floored = CliRunner().invoke(cli, args + ["--set", "blue_question=any",
+                                              "--set", "fox_negative=zero"])
+    assert json.loads(literal.output)["total"] == 2 + 3 + 3 - 10 + 4 - 10
+    assert json.loads(floored.output)["total"] == 2 + 3 + 3 - 10 + 4
+
+
+def test_coach_silver_pick_chains_the_dice_it_sends_down(values):
+    """8.1 in the coach: picking the silver 5 marks it, and the lower dice of the roll mark
+    their own silver rows (white: the row the policy prefers)."""
+    sheet = L.new_sheet()
+    coach = Coach(GAME, values, "greedy", 10, 1, sheet, iter([]).__next__, lambda t: None)
+    coach.apply("silver 5 -> silver row green", "W2 Y1 B6 G3 P4 S5", "", "", "active1")
+    marked = int(coach.sheet[L.S_SILVER])
+    cells = {6 * row + value - 1 for row in range(4) for value in range(1, 7)
+             if (marked >> (6 * row + value - 1)) & 1}
+    assert {6 * 2 + 4, 6 * 0 + 0, 6 * 2 + 2, 6 * 3 + 3} <= cells  # S5, Y1, G3, P4
+    assert len(cells) == 5  # and the white 2 in one row; the blue 6 was not lower

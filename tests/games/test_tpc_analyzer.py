@@ -55,6 +55,8 @@ def test_written_sheet_scores_by_the_rules():
     ({"rerolls": {"unlocked": 1, "used": 2}}, "rerolls.used"),
     ({"colour": 1}, "colour"),
     ({"format": "other"}, "format"),
+    ({"yellow": None}, "yellow"),
+    ({"blue": 5}, "blue"),
 ])
 def test_bad_sheet_names_the_field(change, field):
     doc = sheetfile.blank()

@@ -36,12 +36,14 @@ def blank() -> dict[str, Any]:
             "plus_ones": {"unlocked": 0, "used": 0}}
 
 
-def to_kernel(data: Any, source: str = "file") -> np.ndarray:
-    """Validate a sheet document and build the kernels' flat sheet (foxes derived)."""
+def to_kernel(data: Any, source: str = "file", flags: int = 0) -> np.ndarray:
+    """Validate a sheet document and build the kernels' flat sheet (foxes derived) with
+    the rule ``flags`` (``S_FLAGS``)."""
     r = FieldReader(source)
     r.document(data, FORMAT, blank())
     sheet = L.new_sheet()
-    for i, cell in enumerate(data.get("yellow", [])):
+    sheet[L.S_FLAGS] = flags
+    for i, cell in enumerate(r.list(data.get("yellow", []), "yellow", 12, "[row, column]")):
         if not isinstance(cell, list) or len(cell) != 2:
             raise r.fail(f"yellow[{i}]", "expected [row, column]")
         row = r.whole(cell[0], f"yellow[{i}][0]", 1, 4)
@@ -50,7 +52,7 @@ def to_kernel(data: Any, source: str = "file") -> np.ndarray:
         if L.YELLOW_VALUES[index] == 0:
             raise r.fail(f"yellow[{i}]", f"cell {cell} is pre-printed")
         sheet[L.S_YELLOW] |= 1 << index
-    for i, total in enumerate(data.get("blue", [])):
+    for i, total in enumerate(r.list(data.get("blue", []), "blue", 11, "sums")):
         sheet[L.S_BLUE] |= 1 << (r.whole(total, f"blue[{i}]", 2, 12) - 2)
     green = r.whole(data.get("green", 0), "green", 0, L.TRACK)
     sheet[L.S_GREEN] = green
@@ -64,9 +66,7 @@ def to_kernel(data: Any, source: str = "file") -> np.ndarray:
 
 
 def _track(r: FieldReader, values: Any, name: str, sheet, count_at: int, values_at: int) -> None:
-    if not isinstance(values, list) or len(values) > L.TRACK:
-        raise r.fail(name, f"expected a list of at most {L.TRACK} numbers")
-    for i, v in enumerate(values):
+    for i, v in enumerate(r.list(values, name, L.TRACK)):
         if name == "orange":
             mult = int(L.ORANGE_MULTIPLIER[i])
             if isinstance(v, bool) or not isinstance(v, int) or v % mult or not \

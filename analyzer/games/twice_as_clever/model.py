@@ -81,7 +81,8 @@ GAME = CleverGame(
     params=PARAMS, layout=layout, letters="WYBGPS", weights_file=WEIGHTS_FILE,
     value_size=N_VALUE_WEIGHTS, rating_bands=RATING_BANDS, rulings=RULINGS,
     sheetfile=sheetfile, sheet_flags=sheet_flags, extra_rules=extra_rules,
-    describe=text.describe, open_bonuses=text.open_bonuses, round_options=round_options,
+    report_band=200, describe=text.describe, open_bonuses=text.open_bonuses,
+    round_options=round_options,
     reference="published bots on the same rules reach 63.6 (random), 101.8 (greedy), "
               "159.2 (flat Monte Carlo) and 296.5-301.6 (TD(lambda) networks)",
     fox_note="; a negative lowest area makes every fox negative unless fox_negative=zero")

@@ -44,11 +44,13 @@ def blank() -> dict[str, Any]:
             **{key: {"unlocked": 0, "used": 0} for key, _, _ in ACTIONS}}
 
 
-def to_kernel(data: Any, source: str = "file") -> np.ndarray:
-    """Validate a sheet document and build the kernels' flat sheet (foxes derived)."""
+def to_kernel(data: Any, source: str = "file", flags: int = 0) -> np.ndarray:
+    """Validate a sheet document and build the kernels' flat sheet (foxes derived) with
+    the rule ``flags`` (``S_FLAGS``)."""
     r = FieldReader(source)
     r.document(data, FORMAT, blank())
     sheet = L.new_sheet()
+    sheet[L.S_FLAGS] = flags
     silver = data.get("silver", {})
     if not isinstance(silver, dict) or set(silver) - set(SILVER_ROW_NAMES):
         raise r.fail("silver", f"expected an object with the rows "
@@ -70,8 +72,9 @@ def to_kernel(data: Any, source: str = "file") -> np.ndarray:
         raise r.fail("yellow.crossed", "a crossed cell must also be listed as circled")
     sheet[L.S_YELLOW_CIRCLED], sheet[L.S_YELLOW_CROSSED] = circled, crossed
     blue = _track(r, data.get("blue", []), "blue", 2, 12)
+    descending = not flags & L.FLAG_BLUE_Q_ANY  # else a blue ? may write a higher sum
     for i in range(1, len(blue)):
-        if blue[i] > blue[i - 1]:
+        if descending and blue[i] > blue[i - 1]:
             raise r.fail(f"blue[{i}]", f"{blue[i]} is higher than {blue[i - 1]}: blue sums "
                                        "never increase")
     green = _track(r, data.get("green", []), "green", 1, 24)
@@ -110,9 +113,8 @@ def _yellow_cells(r: FieldReader, cells: Any, field: str) -> int:
 
 
 def _track(r: FieldReader, values: Any, name: str, low: int, high: int) -> list[int]:
-    if not isinstance(values, list) or len(values) > L.TRACK:
-        raise r.fail(name, f"expected a list of at most {L.TRACK} numbers")
-    return [r.whole(v, f"{name}[{i}]", low, high) for i, v in enumerate(values)]
+    return [r.whole(v, f"{name}[{i}]", low, high)
+            for i, v in enumerate(r.list(values, name, L.TRACK))]
 
 
 def foxes(sheet: np.ndarray) -> int:
