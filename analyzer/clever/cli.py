@@ -25,9 +25,6 @@ from analyzer.errors import UserError
 from analyzer.output import emit, write_atomic
 from analyzer.seeding import check_seed
 
-# rollouts use a 4-roll lookahead: within a few points of the full heuristic, 2 times faster
-ROLLOUT_POLICY = "heuristic:4"
-
 
 def make_group(game: CleverGame) -> click.Group:
     """The ``dicelab <game>`` click group: simulate, sheet, whatif, advise, coach."""
@@ -133,7 +130,7 @@ def advise(game: CleverGame) -> click.Command:
     @click.option("--fields", default="",
                   help="Active picks 2-3: dice on your fields, e.g. 'G6'.")
     @click.option("--platter", default="", help="Active picks 2-3: dice on the platter.")
-    @click.option("--policy", default=ROLLOUT_POLICY, show_default=True,
+    @click.option("--policy", default=game.rollout_policy, show_default=True,
                   help=f"Policy of the rollouts: {', '.join(POLICY_HELP)}.")
     @click.option("--rollouts", default=2000, show_default=True, type=int,
                   help="Rollouts per choice.")
@@ -160,7 +157,7 @@ def coach(game: CleverGame) -> click.Command:
     @click.command()
     @click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False), default=None,
                   help="Start from this sheet (default: a blank one).")
-    @click.option("--policy", default=ROLLOUT_POLICY, show_default=True,
+    @click.option("--policy", default=game.rollout_policy, show_default=True,
                   help=f"Policy of the rollouts: {', '.join(POLICY_HELP)}.")
     @click.option("--rollouts", default=500, show_default=True, type=int,
                   help="Rollouts per choice.")

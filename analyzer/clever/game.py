@@ -72,6 +72,7 @@ class CleverGame:
     round_options: Callable[[int], tuple[tuple[int, str], ...]]
     reference: str  # published bot scores on the same rules, for the report
     report_band: int  # the lowest score of the rating band the report quotes
+    rollout_policy: str  # advise and coach: as strong as the heuristic, and fast
     fox_note: str = ""  # added to the note on fox scoring
 
     @property

@@ -153,11 +153,12 @@ def test_advice_from_a_blank_sheet_expects_a_whole_game(game, tmp_path):
     from analyzer.clever.advise import advise
 
     values = defaults(game.params)
-    sim = simulation.simulate(game, values, ["heuristic:4"], 2000, seed=8, progress=False)
-    mean, (low, _) = (sim.headline["policies"]["heuristic:4"][k]
+    policy = game.rollout_policy
+    sim = simulation.simulate(game, values, [policy], 2000, seed=8, progress=False)
+    mean, (low, _) = (sim.headline["policies"][policy][k]
                       for k in ("mean_score", "ci95"))
     result = advise(game, values, game.blank_sheet(values), full_roll(game), "active1", 1,
-                    "heuristic:4", 400, 9)
+                    policy, 400, 9)
     best = result.tables["choices"].iloc[0]
     se = (best.ci95_high - best.ci95_low) / (2 * 1.96) + (mean - low) / 1.96
     assert abs(best.expected_score - mean) < K * se + 0.05 * mean

@@ -81,6 +81,9 @@ GAME = CleverGame(
     params=PARAMS, layout=layout, letters="WYBGPS", weights_file=WEIGHTS_FILE,
     value_size=N_VALUE_WEIGHTS, rating_bands=RATING_BANDS, rulings=RULINGS,
     sheetfile=sheetfile, sheet_flags=sheet_flags, extra_rules=extra_rules,
+    # advice rollouts: no lookahead, as strong as the full heuristic here (solo 193.0 vs
+    # 192.8) and about 5 times faster
+    rollout_policy="heuristic:0",
     report_band=200, describe=text.describe, open_bonuses=text.open_bonuses,
     round_options=round_options,
     reference="published bots on the same rules reach 63.6 (random), 101.8 (greedy), "
