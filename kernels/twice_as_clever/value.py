@@ -18,9 +18,9 @@ is worth the lowest area). The weights are fitted by
 import numpy as np
 from numba import njit
 
-from kernels.clever.bits import count_bits
 from kernels.clever.value_terms import VALUE_STAGES, term, value_stage  # noqa: F401
 from kernels.twice_as_clever.layout import (
+    BLUE_POINTS,
     FLAG_FOX_FLOOR_ZERO,
     GREEN_MULTIPLIER,
     N_AREAS,
@@ -31,6 +31,7 @@ from kernels.twice_as_clever.layout import (
     S_GREEN,
     S_GREEN_VALUES,
     S_PINK,
+    S_PINK_VALUES,
     S_PLUS_GOT,
     S_PLUS_USED,
     S_REROLL_GOT,
@@ -44,7 +45,7 @@ from kernels.twice_as_clever.layout import (
     TRACK,
     YELLOW_GROUPS,
 )
-from kernels.twice_as_clever.rules import area_score
+from kernels.twice_as_clever.rules import SILVER_ROW_SCORE, YELLOW_SCORE
 
 F_SILVER_ROW = 0  # + 5 * row + marks - 1 (1..5 marks; a full row is in the linear score)
 F_SILVER_COL = 20  # + 2 * (number - 1) + marks - 2 (2..3 of the 4 rows marked)
@@ -76,43 +77,81 @@ YELLOW_GROUP_SIZES = np.array([2, 2, 2, 2, 2, 2, 3, 2, 3], np.int64)
 NO_FEATURES = np.zeros(0, np.float64)
 
 
+def _feature_tables():
+    """Per-mask feature indices (-1: none) of the silver rows, the yellow crossed and open
+    counts, and the yellow lines' ``[count, index, ...]`` rows (see ``feature_value``)."""
+    pop = [bin(m).count("1") for m in range(1 << 10)]
+    row = np.full(SILVER_ROWS * 64, -1, np.int64)
+    for r in range(SILVER_ROWS):
+        for m in range(64):
+            if 1 <= pop[m] <= 5:
+                row[64 * r + m] = F_SILVER_ROW + 5 * r + pop[m] - 1
+    crossed = np.array([F_YELLOW_CROSSED + pop[m] - 1 if pop[m] else -1
+                        for m in range(1 << 10)], np.int64)
+    open_ = np.array([F_YELLOW_OPEN + min(pop[m], 2) - 1 if pop[m] else -1
+                      for m in range(1 << 10)], np.int64)
+    groups = np.zeros((1 << 10, 1 + len(YELLOW_GROUP_SIZES)), np.int64)
+    for m in range(1 << 10):
+        for g in range(len(YELLOW_GROUP_SIZES)):
+            k = pop[m & int(YELLOW_GROUPS[g])]
+            if 1 <= k < YELLOW_GROUP_SIZES[g]:
+                groups[m, 0] += 1
+                groups[m, groups[m, 0]] = F_YELLOW_GROUP + YELLOW_GROUP_OFFSETS[g] + k - 1
+    low_bit = np.array([(m & -m).bit_length() - 1 for m in range(64)], np.int64)
+    return row, crossed, open_, groups, low_bit
+
+
+# int64[4 * 64]: a silver row's feature by ``64 * row + its marks``; int64[1024]: the
+# yellow crossed and "circled, uncrossed" features by mask; int64[1024, 10]: the yellow
+# lines' features by circled mask (count, then indices in line order); int64[64]: the
+# lowest set bit's index
+SILVER_ROW_FEATURE, YELLOW_CROSSED_FEATURE, YELLOW_OPEN_FEATURE, YELLOW_GROUP_FEATURES, \
+    LOW_BIT = _feature_tables()
+
+
 @njit(cache=True)
 def feature_value(sheet, w, out):
     """``(score, weighted feature sum)`` of ``sheet`` (int64[SHEET_LEN], a Twice As Clever
     sheet) under ``w`` (float64[>= N_VALUE_WEIGHTS], or empty for 0) with the weight set of
     its stage; adds the features to ``out`` (float64[N_FEATURES], zeroed by the caller;
-    empty: not recorded)."""
+    empty or None: not recorded). Features are summed in a fixed order (table look-ups, no loops
+    over cells)."""
     base = value_stage(sheet) * N_FEATURES
     v = 0.0
     silver = sheet[S_SILVER]
-    for r in range(SILVER_ROWS):
-        k = count_bits((silver >> (6 * r)) & 0b111111)
-        if 1 <= k <= 5:
-            v += term(w, base, out, F_SILVER_ROW + 5 * r + k - 1, 1.0)
-    for number in range(6):
-        k = 0
-        for r in range(SILVER_ROWS):
-            k += (silver >> (6 * r + number)) & 1
-        if 2 <= k <= 3:
-            v += term(w, base, out, F_SILVER_COL + 2 * number + k - 2, 1.0)
+    r0, r1, r2, r3 = silver & 63, (silver >> 6) & 63, (silver >> 12) & 63, (silver >> 18) & 63
+    for i in range(SILVER_ROWS):
+        f = SILVER_ROW_FEATURE[64 * i + ((silver >> (6 * i)) & 63)]
+        if f >= 0:
+            v += term(w, base, out, f, 1.0)
+    # rows marked per number, bit-sliced: 2 or 3 of the 4 rows (mid bit set, high clear)
+    x1, c1, x2, c2 = r0 ^ r1, r0 & r1, r2 ^ r3, r2 & r3
+    low, c3 = x1 ^ x2, x1 & x2
+    mid, high = c1 ^ c2 ^ c3, (c1 & c2) | (c3 & (c1 ^ c2))
+    cols = mid & ~high
+    while cols:
+        number = LOW_BIT[cols]
+        v += term(w, base, out, F_SILVER_COL + 2 * number + ((low >> number) & 1), 1.0)
+        cols &= cols - 1
     circled = sheet[S_YELLOW_CIRCLED]
     crossed = sheet[S_YELLOW_CROSSED]
-    for g in range(YELLOW_GROUPS.shape[0]):
-        k = count_bits(circled & YELLOW_GROUPS[g])
-        if 1 <= k < YELLOW_GROUP_SIZES[g]:
-            v += term(w, base, out, F_YELLOW_GROUP + YELLOW_GROUP_OFFSETS[g] + k - 1, 1.0)
-    k = count_bits(crossed)
-    if k >= 1:
-        v += term(w, base, out, F_YELLOW_CROSSED + k - 1, 1.0)
-    k = min(count_bits(circled & ~crossed), 2)
-    if k >= 1:
-        v += term(w, base, out, F_YELLOW_OPEN + k - 1, 1.0)
+    for j in range(YELLOW_GROUP_FEATURES[circled, 0]):
+        v += term(w, base, out, YELLOW_GROUP_FEATURES[circled, 1 + j], 1.0)
+    f = YELLOW_CROSSED_FEATURE[crossed]
+    if f >= 0:
+        v += term(w, base, out, f, 1.0)
+    f = YELLOW_OPEN_FEATURE[circled & ~crossed]
+    if f >= 0:
+        v += term(w, base, out, f, 1.0)
     n = sheet[S_BLUE]
     if n >= 1:
         v += term(w, base, out, F_BLUE + min(n, 10) - 1, 1.0)
         if n < TRACK:
             v += term(w, base, out, F_BLUE_LAST + sheet[S_BLUE_VALUES + n - 1] - 2, 1.0)
     n = sheet[S_GREEN]
+    green = 0
+    for pair in range(n // 2):
+        green += sheet[S_GREEN_VALUES + 2 * pair] - sheet[S_GREEN_VALUES + 2 * pair + 1]
     if n >= 1:
         v += term(w, base, out, F_GREEN + min(n, 11) - 1, 1.0)
         if n % 2 == 1:  # an open pair: its first value is written
@@ -121,6 +160,9 @@ def feature_value(sheet, w, out):
             v += term(w, base, out, F_GREEN_OPEN + face - 1, 1.0)
             v += term(w, base, out, F_GREEN_PENDING, first / 10.0)
     n = sheet[S_PINK]
+    pink = 0
+    for i in range(n):
+        pink += sheet[S_PINK_VALUES + i]
     if n >= 1:
         v += term(w, base, out, F_PINK + min(n, 11) - 1, 1.0)
     k = min(sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 3)
@@ -135,9 +177,12 @@ def feature_value(sheet, w, out):
     foxes = sheet[S_FOXES]
     if foxes >= 1:
         v += term(w, base, out, F_FOXES + min(foxes, 4) - 1, 1.0)
+    scores = (SILVER_ROW_SCORE[r0] + SILVER_ROW_SCORE[r1] + SILVER_ROW_SCORE[r2]
+              + SILVER_ROW_SCORE[r3], YELLOW_SCORE[crossed], BLUE_POINTS[sheet[S_BLUE]],
+              green, pink)
     lowest, total = np.int64(1 << 30), 0
     for area in range(N_AREAS):
-        a = area_score(sheet, area)
+        a = scores[area]
         lowest = min(lowest, a)
         total += a
         v += term(w, base, out, F_AREAS + area, a / 10.0)
