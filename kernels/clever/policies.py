@@ -84,7 +84,7 @@ def sheet_value(sheet, pol):
     if pol[KIND] != HEURISTIC:
         return float(total_score(sheet))
     weights = pol[W_VALUE:]
-    score, estimate = feature_value(sheet, weights, weights[:0])  # [:0]: record no features
+    score, estimate = feature_value(sheet, weights, None)  # None: record no features
     return score + estimate
 
 

@@ -174,7 +174,8 @@ def area_scores(sheet, out):
 def feature_value(sheet, w, out):
     """``(score, weighted feature sum)`` of the heuristic's value (see each game's
     ``value`` module): ``w`` holds at least the game's ``N_VALUE_WEIGHTS`` (or is empty),
-    ``out`` is float64[the game's N_FEATURES] or empty."""
+    ``out`` is float64[the game's N_FEATURES], empty or ``None`` (the fastest: no
+    features recorded)."""
     if sheet[H_GAME] == TAC:
         return tac_value.feature_value(sheet, w, out)
     return tpc_value.feature_value(sheet, w, out)

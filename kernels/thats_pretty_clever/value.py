@@ -63,7 +63,8 @@ NO_FEATURES = np.zeros(0, np.float64)
 def feature_value(sheet, w, out):
     """``(score, weighted feature sum)`` of ``sheet`` (int64[SHEET_LEN]) under ``w``
     (float64[N_VALUE_WEIGHTS], or empty for 0) with the weight set of its stage; adds the
-    features to ``out`` (float64[N_FEATURES], zeroed by the caller; empty: not recorded)."""
+    features to ``out`` (float64[N_FEATURES], zeroed by the caller; empty or None: not
+    recorded)."""
     base = value_stage(sheet) * N_FEATURES
     v = 0.0
     yellow = sheet[S_YELLOW]
