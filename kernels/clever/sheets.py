@@ -28,7 +28,8 @@ assert tpc.NO_TOTAL == NO_TOTAL
 def copy_sheet(dst, src):
     """Copy the fields of ``src`` its game uses into ``dst`` (both int64[SHEET_LEN])."""
     n = TAC_USED_LEN if src[H_GAME] == TAC else TPC_USED_LEN
-    dst[:n] = src[:n]
+    for i in range(n):  # a plain loop: the slice assignment is not vectorised
+        dst[i] = src[i]
 
 
 @njit(cache=True, inline="always")
