@@ -369,7 +369,9 @@ def enter_total(sheet, scores, area, value, target):
 @njit(cache=True)
 def best_enter_total(sheet, scores, faces, die):
     """The most ``enter_total`` of any legal use of ``die`` (a row of ``die_uses``), or
-    ``NO_TOTAL`` when it has none; ``scores``: int64[5] the sheet's ``area_scores``."""
+    ``NO_TOTAL`` when it has none; ``scores``: int64[5] the sheet's ``area_scores``.
+    Walks the uses as ``die_uses`` does, without a move list (greedy returns call it for
+    every face of every platter die): keep the two in step (test_clever_greedy_totals)."""
     best = np.int64(NO_TOTAL)
     for area in range(N_AREAS):
         if die != WHITE and DIE_AREA[die] != area:
