@@ -234,11 +234,11 @@ class Coach:
                 trial[H_PLUS_USED] += 1
                 play.apply_move(trial, faces, m[0], m[1], m[2], self.pol, stream, 0,
                                 self.scratch)
-                options.append((float(play.sheet_value(trial, self.pol)),
+                options.append((float(play.sheet_value(trial, self.pol, self.scratch)),
                                 self.game.describe(self.sheet, faces, m), int(m[0]), trial))
             options.sort(key=lambda o: -o[0])
             options = options[:6]
-            keep = float(play.sheet_value(self.sheet, self.pol))
+            keep = float(play.sheet_value(self.sheet, self.pol, self.scratch))
             self.write(f"spend a +1? (estimated final score with the {self.policy} policy)\n"
                        f"  0. keep it: {keep:.1f}\n")
             for i, (value, text, _, _) in enumerate(options, start=1):
@@ -264,7 +264,7 @@ class Coach:
         for code, label in choices:
             trial = self.sheet.copy()
             play.apply_bonus_chain(trial, code, self.pol, stream, 2, self.scratch)
-            options.append((float(play.sheet_value(trial, self.pol)), label, trial))
+            options.append((float(play.sheet_value(trial, self.pol, self.scratch)), label, trial))
         options.sort(key=lambda o: -o[0])
         self.write(f"round {rnd}: choose your round bonus (estimated final score with the "
                    f"{self.policy} policy):\n")

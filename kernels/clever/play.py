@@ -39,6 +39,7 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     GREEDY,
     HEURISTIC,
     KIND,
+    LEARNED,
     N_POL,
     NO_DICE,
     POLICY_NAMES,
@@ -58,6 +59,7 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     chain_marks,
     choose_move,
     choose_pick,
+    rank_moves,
     return_die,
     sheet_value,
 )
@@ -209,9 +211,9 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn):
         if pol[KIND] == RANDOM and uniform(stream, slot) < 0.5:
             break
         i, after = choose_move(sheet, faces, moves, n, pol, stream, slot + 1, scratch, NO_DICE)
-        threshold = pol[W_PLUS_ABOVE] if pol[KIND] == HEURISTIC else 0.0
+        threshold = pol[W_PLUS_ABOVE] if pol[KIND] >= HEURISTIC else 0.0
         if pol[KIND] != RANDOM and not last_turn and \
-                after - sheet_value(sheet, pol) <= threshold:
+                after - sheet_value(sheet, pol, scratch) <= threshold:
             break
         sheet[H_PLUS_USED] += 1
         spent += 1
@@ -270,7 +272,7 @@ def round_bonus(sheet, rnd, game_rules, pol, stream, scratch):
             for option in ROUND4_OPTIONS:
                 copy_sheet(trial, sheet)
                 apply_bonus_chain(trial, option, pol, stream, 2, scratch)
-                v = sheet_value(trial, pol)
+                v = sheet_value(trial, pol, scratch)
                 if v > best_v:
                     code, best_v = option, v
     apply_bonus_chain(sheet, code, pol, stream, 3, scratch)

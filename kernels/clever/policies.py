@@ -9,6 +9,7 @@ then its value weights.
 import numpy as np
 from numba import njit
 
+from kernels.clever.learned import BUF_LEN, learned_size, learned_value
 from kernels.clever.moves import (
     MAX_MOVES,
     N_DICE,
@@ -41,11 +42,14 @@ from kernels.clever.sheets import (
     total_score,
 )
 from kernels.rng import uniform
+from kernels.thats_pretty_clever.value import N_FEATURES as TPC_FEATURES
 from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS as TPC_VALUE_WEIGHTS
+from kernels.twice_as_clever.value import N_FEATURES as TAC_FEATURES
 from kernels.twice_as_clever.value import N_VALUE_WEIGHTS as TAC_VALUE_WEIGHTS
 
-RANDOM, GREEDY, HEURISTIC = 0, 1, 2
-POLICY_NAMES = ("random", "greedy", "heuristic")
+RANDOM, GREEDY, HEURISTIC, LEARNED = 0, 1, 2, 3
+POLICY_NAMES = ("random", "greedy", "heuristic", "learned")  # by KIND; from HEURISTIC on,
+# a policy values sheets by an estimate of the final score (``sheet_value``)
 KIND = 0
 W_PLATTER = 1  # per die an active pick sends to the platter while a later pick could use it
 W_REROLL_BELOW = 2  # re-roll when the best pick gains less than this
@@ -53,9 +57,10 @@ W_PLUS_ABOVE = 3  # spend a +1 when it gains more than this (any gain on the las
 W_SAMPLES = 4  # active picks: sampled re-rolls of the dice left in play (0 = one-step)
 W_BRANCH = 5  # active picks: how many of the best one-step moves the lookahead compares
 W_GIFT = 6  # multiplayer, last pick: per point the final platter gives an opponent (mean)
-W_VALUE = 7  # the value weights (``value.feature_value``): each game reads its first
-# ``N_VALUE_WEIGHTS``; the row holds the larger of the two games' weight vectors
-N_POL = W_VALUE + max(TPC_VALUE_WEIGHTS, TAC_VALUE_WEIGHTS)
+W_VALUE = 7  # the value weights: the heuristic's (``value.feature_value``; each game reads
+# its first ``N_VALUE_WEIGHTS``) or the learned value's (``learned.learned_size``)
+N_POL = W_VALUE + max(TPC_VALUE_WEIGHTS, TAC_VALUE_WEIGHTS,
+                      learned_size(TPC_FEATURES), learned_size(TAC_FEATURES))
 NO_DICE = np.zeros(0, np.int64)  # ``where`` for picks that send no dice to the platter
 # the work buffer (int64[WORK_LEN]) the decision functions use instead of allocating:
 # a trial sheet for free marks, a trial sheet for moves, and two pending-bonus stacks
@@ -72,15 +77,21 @@ _LOOK_MOVES = _LOOK_WHERE + N_DICE
 _LOOK_RANK = _LOOK_MOVES + 3 * MAX_MOVES
 _SCORES = _LOOK_RANK + MAX_MOVES  # the area scores of a sheet (greedy trials)
 _MOVE_SCORES = _SCORES + 8  # ... and of the sheet greedy ``choose_move`` compares moves on
-WORK_LEN = _MOVE_SCORES + 8
+_VALUE_BUF = _MOVE_SCORES + 8  # the learned value's features and hidden units (float64)
+WORK_LEN = _VALUE_BUF + BUF_LEN
 LOOK_SLOT = 1 << 20  # random slots of the sampled re-rolls, far from the play loop's
 MAX_CHOICE_BITS = 32  # free-mark choices are bit masks of at most this many bits
 
 
 @njit(cache=True)
-def sheet_value(sheet, pol):
+def sheet_value(sheet, pol, scratch):
     """How good a sheet is for a policy: greedy counts the score; the heuristic adds its
-    estimate of the points still to come (``value.feature_value``)."""
+    estimate of the points still to come (``value.feature_value``), the learned policy
+    its network's (``learned.learned_value``, in ``scratch``'s value buffer)."""
+    if pol[KIND] == LEARNED:
+        buf = scratch[_VALUE_BUF:_VALUE_BUF + BUF_LEN].view(np.float64)
+        score, estimate = learned_value(sheet, pol, W_VALUE, buf)
+        return score + estimate
     if pol[KIND] != HEURISTIC:
         return float(total_score(sheet))
     weights = pol[W_VALUE:]
@@ -94,7 +105,7 @@ def _best_mark(sheet, code, pol, scratch):
     ``sheet_value`` (ties: the lowest choice)."""
     options = bonus_choices(sheet, code)
     best, best_v = -1, -np.inf
-    if pol[KIND] != HEURISTIC:  # the score after the mark, without a trial sheet
+    if pol[KIND] < HEURISTIC:  # the score after the mark, without a trial sheet
         scores = scratch[_SCORES:_SCORES + 5]
         area_scores(sheet, scores)
         for i in range(MAX_CHOICE_BITS):
@@ -111,7 +122,7 @@ def _best_mark(sheet, code, pol, scratch):
             target = choice_of_bit(sheet, code, i)
             copy_sheet(trial, sheet)
             resolve_bonus(trial, code, target, pending, 0)
-            v = sheet_value(trial, pol)
+            v = sheet_value(trial, pol, scratch)
             if v > best_v:
                 best, best_v = target, v
     return best, best_v
@@ -199,7 +210,7 @@ def chain_marks(sheet, faces, where, picked, last_pick, pol, stream, slot, scrat
                 else:
                     copy_sheet(trial, sheet)
                     enter_die(trial, faces, d, area, r, pending, 0)
-                    v = sheet_value(trial, pol)
+                    v = sheet_value(trial, pol, scratch)
                 if v > best_v:
                     best, best_v = r, v
         n = enter_die(sheet, faces, d, area, best, pending, 0)
@@ -233,8 +244,8 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
     moves = scratch[_LOOK_MOVES:_LOOK_MOVES + 3 * MAX_MOVES].reshape((MAX_MOVES, 3))
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
     pending = scratch[_MOVE_PENDING:_MOVE_PENDING + MAX_PENDING]
-    now = sheet_value(sheet, pol)
-    greedy = pol[KIND] != HEURISTIC
+    now = sheet_value(sheet, pol, scratch)
+    greedy = pol[KIND] < HEURISTIC
     scores = scratch[_SCORES:_SCORES + 5]
     if greedy:  # scores after a mark come without trial sheets
         area_scores(sheet, scores)
@@ -255,7 +266,7 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
             for i in range(n):
                 copy_sheet(trial, sheet)
                 enter_die(trial, trial_faces, d, moves[i, 1], moves[i, 2], pending, 0)
-                top = max(top, sheet_value(trial, pol))
+                top = max(top, sheet_value(trial, pol, scratch))
             gain += (top - now) / 6.0
         if gain > best_gain:
             best, best_gain = d, gain
@@ -272,6 +283,29 @@ def _platter_cost(faces, where, die):
     return k
 
 
+@njit(cache=True, inline="always")
+def _move_value(sheet, faces, moves, i, pol, stream, slot, scratch, where, scores):
+    """``(ranking value, value after)`` of move ``i`` for a non-random policy: the
+    ``sheet_value`` after it (greedy: from the area ``scores`` when it fires no bonus),
+    ranked less a thousandth per pip of the die and, with ``where`` (an active pick), the
+    value-based policies' ``W_PLATTER`` per die it sends to the platter."""
+    die = moves[i, 0]
+    quiet = NO_TOTAL
+    if pol[KIND] == GREEDY and moves[i, 1] >= 0:
+        quiet = quiet_total(sheet, scores, faces, die, moves[i, 1], moves[i, 2])
+    if quiet > NO_TOTAL:
+        value = float(quiet)
+    else:
+        trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
+        copy_sheet(trial, sheet)
+        apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
+        value = sheet_value(trial, pol, scratch)
+    v = value - 1e-3 * faces[die]
+    if where.shape[0] > 0 and pol[KIND] >= HEURISTIC:
+        v -= pol[W_PLATTER] * _platter_cost(faces, where, die)
+    return v, value
+
+
 @njit(cache=True)
 def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
     """``(index, value after)`` of the chosen move (-1 if none): uniform for random (value
@@ -283,29 +317,27 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
     if pol[KIND] == RANDOM:
         return np.int64(uniform(stream, slot) * n), -np.inf
     best, best_v, best_value = 0, -np.inf, -np.inf
-    trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
-    greedy = pol[KIND] == GREEDY
     scores = scratch[_MOVE_SCORES:_MOVE_SCORES + 5]
-    if greedy:  # a move that fires no bonus is scored without a trial sheet
+    if pol[KIND] == GREEDY:  # a move that fires no bonus is scored without a trial sheet
         area_scores(sheet, scores)
     for i in range(n):
-        die = moves[i, 0]
-        quiet = NO_TOTAL
-        if greedy and moves[i, 1] >= 0:
-            quiet = quiet_total(sheet, scores, faces, die, moves[i, 1], moves[i, 2])
-        if quiet > NO_TOTAL:
-            value = float(quiet)
-        else:
-            copy_sheet(trial, sheet)
-            apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot,
-                       scratch)
-            value = sheet_value(trial, pol)
-        v = value - 1e-3 * faces[die]
-        if where.shape[0] > 0 and pol[KIND] == HEURISTIC:
-            v -= pol[W_PLATTER] * _platter_cost(faces, where, die)
+        v, value = _move_value(sheet, faces, moves, i, pol, stream, slot, scratch, where,
+                               scores)
         if v > best_v:
             best, best_v, best_value = i, v, value
     return best, best_value
+
+
+@njit(cache=True)
+def rank_moves(sheet, faces, moves, pol, stream, slot, scratch, where, out):
+    """``choose_move``'s ranking value of every move (float64[len(moves)] ``out``) for a
+    non-random policy: advice shortlists the moves it rolls out by it."""
+    scores = scratch[_MOVE_SCORES:_MOVE_SCORES + 5]
+    if pol[KIND] == GREEDY:
+        area_scores(sheet, scores)
+    for i in range(moves.shape[0]):
+        out[i] = _move_value(sheet, faces, moves, i, pol, stream, slot, scratch, where,
+                             scores)[0]
 
 
 @njit(cache=True)
@@ -324,7 +356,7 @@ def _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where
     if n == 0:
         return True, -1
     _, after = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where)
-    return after - sheet_value(sheet, pol) < pol[W_REROLL_BELOW], -1
+    return after - sheet_value(sheet, pol, scratch) < pol[W_REROLL_BELOW], -1
 
 
 @njit(cache=True)
@@ -335,7 +367,7 @@ def _next_roll_value(sheet, faces, where, picks_left, pol, stream, scratch):
     candidate pick meets the same rolls (common random numbers)."""
     pool = _pool_mask(where)
     if pool == 0:
-        return sheet_value(sheet, pol)  # the turn has no more picks
+        return sheet_value(sheet, pol, scratch)  # the turn has no more picks
     moves = scratch[_LOOK_MOVES:_LOOK_MOVES + 3 * MAX_MOVES].reshape((MAX_MOVES, 3))
     samples = np.int64(pol[W_SAMPLES])
     after_leaf = picks_left > 2  # the sampled pick is not the turn's last one
@@ -347,7 +379,7 @@ def _next_roll_value(sheet, faces, where, picks_left, pol, stream, scratch):
                 faces[d] = np.int64(u * 6.0) + 1
         n = legal_moves(sheet, faces, pool, moves)
         if n == 0:
-            total += sheet_value(sheet, pol)  # a forfeited roll
+            total += sheet_value(sheet, pol, scratch)  # a forfeited roll
             continue
         i, value = choose_move(sheet, faces, moves, n, pol, stream, LOOK_SLOT, scratch,
                                where if after_leaf else NO_DICE)
@@ -393,7 +425,7 @@ def _last_pick(sheets, me, faces, where, moves, n, pol, stream, slot, scratch):
         copy_sheet(trial, sheets[me])
         die = moves[i, 0]
         apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
-        value = sheet_value(trial, pol)
+        value = sheet_value(trial, pol, scratch)
         v = value - 1e-3 * faces[die] - pol[W_GIFT] * platter_gift(sheets, me, faces, where,
                                                                     die, scratch)
         if v > best_v:
@@ -412,7 +444,7 @@ def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slo
     weighs what the platter gives them (``W_GIFT``)."""
     sheet = sheets[me]
     where_cost = where if picks_left > 1 else NO_DICE
-    heuristic = pol[KIND] == HEURISTIC
+    heuristic = pol[KIND] >= HEURISTIC  # or learned
     if heuristic and picks_left <= 1 and pol[W_GIFT] != 0 and sheets.shape[0] > 1 and n > 1:
         return _last_pick(sheets, me, faces, where, moves, n, pol, stream, slot, scratch)
     samples = np.int64(pol[W_SAMPLES]) if heuristic else 0
@@ -424,7 +456,7 @@ def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slo
         copy_sheet(trial, sheet)
         die = moves[i, 0]
         apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
-        ranked[i] = sheet_value(trial, pol) - 1e-3 * faces[die] \
+        ranked[i] = sheet_value(trial, pol, scratch) - 1e-3 * faces[die] \
             - pol[W_PLATTER] * _platter_cost(faces, where, die)
     look = scratch[_LOOK_SHEET:_LOOK_SHEET + SHEET_LEN]
     look_faces = scratch[_LOOK_FACES:_LOOK_FACES + N_DICE]
@@ -436,7 +468,7 @@ def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slo
         copy_sheet(look, sheet)
         die = moves[i, 0]
         apply_move(look, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
-        value = sheet_value(look, pol)
+        value = sheet_value(look, pol, scratch)
         look_faces[:] = faces
         look_where[:] = where
         to_field(look_faces, look_where, die)

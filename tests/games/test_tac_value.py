@@ -113,7 +113,8 @@ def test_recorded_features_give_the_weighted_sum():
         row[play.KIND] = play.HEURISTIC
         row[play.W_VALUE:play.W_VALUE + V.N_VALUE_WEIGHTS] = w
         assert sheets.feature_value(sheet, row[play.W_VALUE:], V.NO_FEATURES)[1] == weighted
-        assert np.isclose(play.sheet_value(sheet, row), score + expected)
+        assert np.isclose(play.sheet_value(sheet, row, np.zeros(play.WORK_LEN, np.int64)),
+                          score + expected)
     assert play.N_POL >= play.W_VALUE + V.N_VALUE_WEIGHTS
 
 

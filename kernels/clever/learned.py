@@ -1,0 +1,112 @@
+"""The learned value of a Clever sheet: a fixed linear prior (the game's feature value with
+the tuned heuristic's weights, or none) plus a small neural network over the same features
+and the stage, trained by self-play (``kernels.clever.td``, ``scripts/train_learned.py``).
+The network sees each feature ``x`` squashed (``squash``: one-hot features stay 1, linear
+ones such as foxes times the lowest area grow with its logarithm), so that one step size
+suits every input.
+
+The weights sit in a policy row (float64[N_POL]) from ``W_VALUE``, for a game with ``nf``
+value features (``n_features``): the linear weights (``VALUE_STAGES * nf``), then the
+network's first layer (``(nf + VALUE_STAGES) * HIDDEN``, input-major: the features, then one
+input per stage), its biases (``HIDDEN``), the output weights (``HIDDEN``) and the output
+bias; ``learned_size(nf)`` numbers in all. Hidden units are rectified (ReLU).
+
+``buf`` is float64[BUF_LEN]: the squashed features (``MAX_FEATURES``), then the hidden
+units' inputs (``HIDDEN``), as the last call left them (training reads them).
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.clever.sheet import H_GAME, TAC
+from kernels.clever.sheets import feature_value
+from kernels.clever.value_terms import VALUE_STAGES, value_stage
+from kernels.thats_pretty_clever.value import N_FEATURES as TPC_FEATURES
+from kernels.twice_as_clever.value import N_FEATURES as TAC_FEATURES
+
+HIDDEN = 64
+MAX_FEATURES = max(TPC_FEATURES, TAC_FEATURES)
+BUF_LEN = MAX_FEATURES + HIDDEN
+
+
+@njit(cache=True)
+def learned_size(nf):
+    """How many weights the learned value of a game with ``nf`` features has."""
+    return VALUE_STAGES * nf + (nf + VALUE_STAGES) * HIDDEN + 2 * HIDDEN + 1
+
+
+@njit(cache=True, inline="always")
+def n_features(sheet):
+    """The number of value features of the sheet's game."""
+    return TAC_FEATURES if sheet[H_GAME] == TAC else TPC_FEATURES
+
+
+@njit(cache=True, inline="always")
+def squash(x):
+    """A feature as the network sees it: ``x`` within [-1, 1], else ``sign(x) (1 + ln|x|)``."""
+    if x > 1.0:
+        return 1.0 + np.log(x)
+    if x < -1.0:
+        return -1.0 - np.log(-x)
+    return x
+
+
+@njit(cache=True, inline="always")
+def layer_offsets(nf, start):
+    """Where, in the row, the first layer, its biases, the output weights and the output
+    bias start (the linear weights start at ``start``)."""
+    first = start + VALUE_STAGES * nf
+    bias = first + (nf + VALUE_STAGES) * HIDDEN
+    return first, bias, bias + HIDDEN, bias + 2 * HIDDEN
+
+
+@njit(cache=True)
+def learned_value(sheet, pol, start, buf):
+    """``(score, estimate of the points still to come)`` of ``sheet`` (int64[SHEET_LEN])
+    under the learned weights in ``pol[start:]`` (float64); ``buf`` float64[BUF_LEN]."""
+    nf = n_features(sheet)
+    for i in range(nf):
+        buf[i] = 0.0
+    score, linear = feature_value(sheet, pol[start:], buf[:nf])
+    first, bias, out_w, out_b = layer_offsets(nf, start)
+    stage_row = first + (nf + value_stage(sheet)) * HIDDEN
+    h0 = MAX_FEATURES
+    for j in range(HIDDEN):
+        buf[h0 + j] = pol[bias + j] + pol[stage_row + j]
+    for i in range(nf):
+        x = buf[i]
+        if x != 0.0:
+            x = squash(x)
+            buf[i] = x
+            row = first + i * HIDDEN
+            for j in range(HIDDEN):
+                buf[h0 + j] += x * pol[row + j]
+    net = pol[out_b]
+    for j in range(HIDDEN):
+        if buf[h0 + j] > 0.0:
+            net += buf[h0 + j] * pol[out_w + j]
+    return score, linear + net
+
+
+@njit(cache=True)
+def add_gradient(sheet, pol, start, buf, scale, grad):
+    """``grad += scale * d(estimate)/d(weights)`` (``grad`` float64[learned_size(nf)],
+    indexed from ``start``; the linear prior's entries stay 0: it is not trained), for the
+    sheet ``learned_value`` last valued into ``buf``."""
+    nf = n_features(sheet)
+    stage = value_stage(sheet)
+    first, bias, out_w, out_b = layer_offsets(nf, start)
+    h0 = MAX_FEATURES
+    for j in range(HIDDEN):
+        h = buf[h0 + j]
+        if h <= 0.0:
+            continue
+        back = scale * pol[out_w + j]
+        grad[out_w - start + j] += scale * h
+        grad[bias - start + j] += back
+        grad[first - start + (nf + stage) * HIDDEN + j] += back
+        for i in range(nf):
+            x = buf[i]
+            if x != 0.0:
+                grad[first - start + i * HIDDEN + j] += back * x
+    grad[out_b - start] += scale
