@@ -110,3 +110,47 @@ def add_gradient(sheet, pol, start, buf, scale, grad):
             if x != 0.0:
                 grad[first - start + i * HIDDEN + j] += back * x
     grad[out_b - start] += scale
+
+
+# Self-play training (``kernels.clever.td``) runs the learned policy on a longer row: after
+# the policy's ``n_pol`` numbers come the TD state and the eligibility trace.
+TD_ALPHA = 0  # step size
+TD_LAMBDA = 1  # trace decay
+TD_BEFORE = 2  # the value of the sheet last observed
+TD_STARTED = 3  # 1 once a sheet was observed this game
+TD_SQ = 4  # sum of squared TD errors
+TD_STEPS = 5  # TD updates
+TD_TRACE = 6  # the trace, one number per learned weight
+TD_HEADER = TD_TRACE
+
+
+@njit(cache=True)
+def td_observe(sheet, pol, start, n_pol, buf, target):
+    """One TD(lambda) step of self-play training towards the sheet just reached: with a
+    training row (``pol`` longer than ``n_pol``), move the weights by the difference between
+    the sheet's value (``target`` if not NaN: the final score) and the last one's, then decay
+    the trace and add this sheet's gradient. Plain play (a row of ``n_pol``): nothing."""
+    if pol.shape[0] <= n_pol:
+        return
+    td = n_pol
+    size = learned_size(n_features(sheet))
+    trace = pol[td + TD_TRACE:td + TD_TRACE + size]
+    if np.isnan(target):
+        score, estimate = learned_value(sheet, pol, start, buf)
+        now = score + estimate
+    else:
+        now = target
+    if pol[td + TD_STARTED] > 0:
+        delta = now - pol[td + TD_BEFORE]
+        step = pol[td + TD_ALPHA] * delta
+        for i in range(size):
+            pol[start + i] += step * trace[i]
+        pol[td + TD_SQ] += delta * delta
+        pol[td + TD_STEPS] += 1
+    if np.isnan(target):
+        lam = pol[td + TD_LAMBDA]
+        for i in range(size):
+            trace[i] *= lam
+        add_gradient(sheet, pol, start, buf, 1.0, trace)
+    pol[td + TD_BEFORE] = now
+    pol[td + TD_STARTED] = 1.0

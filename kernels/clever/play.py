@@ -59,6 +59,7 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     chain_marks,
     choose_move,
     choose_pick,
+    observe,
     rank_moves,
     return_die,
     sheet_value,
@@ -173,10 +174,14 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
                         scratch)
         slot += 64
         to_field(faces, where, die)
+        observe(sheet, pol, scratch)
     for d in range(N_DICE):
         if where[d] == POOL:
             where[d] = PLATTER
-    log[LOG_PLUS] += plus_ones(sheet, faces, pol, stream, slot, moves, scratch, False)
+    spent = plus_ones(sheet, faces, pol, stream, slot, moves, scratch, False)
+    log[LOG_PLUS] += spent
+    if spent > 0:
+        observe(sheet, pol, scratch)
 
 
 @njit(cache=True)
@@ -240,7 +245,9 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
     if i >= 0:
         apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
                    slot + 1, scratch)
-    plus_ones(sheet, faces, pol, stream, slot + 100, moves, scratch, last_turn)
+        observe(sheet, pol, scratch)
+    if plus_ones(sheet, faces, pol, stream, slot + 100, moves, scratch, last_turn) > 0:
+        observe(sheet, pol, scratch)
 
 
 @njit(cache=True)

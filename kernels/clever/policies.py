@@ -9,7 +9,7 @@ then its value weights.
 import numpy as np
 from numba import njit
 
-from kernels.clever.learned import BUF_LEN, learned_size, learned_value
+from kernels.clever.learned import BUF_LEN, learned_size, learned_value, td_observe
 from kernels.clever.moves import (
     MAX_MOVES,
     N_DICE,
@@ -97,6 +97,15 @@ def sheet_value(sheet, pol, scratch):
     weights = pol[W_VALUE:]
     score, estimate = feature_value(sheet, weights, None)  # None: record no features
     return score + estimate
+
+
+@njit(cache=True)
+def observe(sheet, pol, scratch):
+    """The play loop reached ``sheet`` after a decision: a training row (longer than
+    ``N_POL``, ``kernels.clever.td``) takes a TD step; plain play does nothing."""
+    if pol.shape[0] > N_POL:
+        buf = scratch[_VALUE_BUF:_VALUE_BUF + BUF_LEN].view(np.float64)
+        td_observe(sheet, pol, W_VALUE, N_POL, buf, np.nan)
 
 
 @njit(cache=True)
