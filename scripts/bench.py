@@ -8,8 +8,10 @@ Measured:
 - peak memory of 10^6 and 10^8 simulated turns (flat in the number of turns);
 - Sly Dice: the exact odds table of every card for all 56 common sets, and two-player
   games per second with the honest policy;
-- That's Pretty Clever and Twice As Clever: solo games per second, greedy and heuristic,
-  ``advise`` with 2,000 rollouts per choice, and the shared engine's cold compile.
+- That's Pretty Clever and Twice As Clever: solo games per second, greedy, heuristic,
+  learned and search (and the learned policy's milliseconds per solo game on one thread),
+  ``advise`` with 2,000 rollouts per choice (the default policy and ``search``), and the
+  shared engine's cold compile.
 
 Run: ``python scripts/bench.py [--json] [--quick]``.
 """
@@ -35,7 +37,12 @@ TARGETS = {
     "tpc_advise_2000_rollouts_warm_s": "< 5",
     "tac_greedy_solo_games_per_s_1_thread": ">= 20e3",
     "tac_advise_2000_rollouts_warm_s": "< 5",
+    "tpc_learned_ms_per_solo_game_1_thread": "<= 2",
+    "tac_learned_ms_per_solo_game_1_thread": "<= 2",
+    "tpc_advise_search_2000_rollouts_warm_s": "< 5",
+    "tac_advise_search_2000_rollouts_warm_s": "< 5",
 }
+SLOWER = {"greedy": 1, "heuristic": 20, "learned": 20, "search": 200}  # games: fewer
 
 
 def _timed_cli(args: list[str], env: dict[str, str]) -> float:
@@ -152,8 +159,9 @@ ADVICE_POSITIONS = {
 
 
 def clever(game_id: str, games: int) -> dict[str, float]:
-    """A Clever game's solo games per second (greedy and heuristic, 1 thread and all) and
-    ``advise`` with 2,000 rollouts per choice on a mid-game position."""
+    """A Clever game's solo games per second (greedy, heuristic, learned and search, 1
+    thread and all) and ``advise`` with 2,000 rollouts per choice on a mid-game position,
+    with the default policy and with ``search``."""
     import numba
 
     from analyzer import driver
@@ -165,9 +173,9 @@ def clever(game_id: str, games: int) -> dict[str, float]:
     prefix = game.prefix
     values = defaults(game.params)
     out = {}
-    for policy in ("greedy", "heuristic"):
+    for policy, slower in SLOWER.items():
         play_games(game, values, [policy], 512, 1, progress=False)
-        n = games if policy == "greedy" else games // 20  # the heuristic is ~20x slower
+        n = games // slower
         for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
             driver.set_threads(threads)
             start = time.perf_counter()
@@ -175,13 +183,17 @@ def clever(game_id: str, games: int) -> dict[str, float]:
             key = (f"{prefix}_{policy}_solo_games_per_s_{threads}_"
                    f"thread{'s' if threads > 1 else ''}")
             out[key] = n / (time.perf_counter() - start)
+    out[f"{prefix}_learned_ms_per_solo_game_1_thread"] = \
+        1000 / out[f"{prefix}_learned_solo_games_per_s_1_thread"]
     out[f"{prefix}_advise_2000_rollouts_warm_s"] = clever_advise(game)
+    out[f"{prefix}_advise_search_2000_rollouts_warm_s"] = clever_advise(game, "search")
     return out
 
 
-def clever_advise(game) -> float:
+def clever_advise(game, policy: str | None = None) -> float:
     """``advise`` on the game's mid-game position, 2,000 rollouts per choice, end to end
-    (warm: the best of two runs after one that fills the cache)."""
+    (warm: the best of two runs after one that fills the cache), with the rollout policy
+    ``policy`` (default: the game's)."""
     fields, roll = ADVICE_POSITIONS[game.id]
     doc = {**game.sheetfile.blank(), **fields}
     with tempfile.TemporaryDirectory() as folder:
@@ -189,7 +201,7 @@ def clever_advise(game) -> float:
         with open(path, "w") as fh:
             json.dump(doc, fh)
         args = [game.id, "advise", "--sheet", path, "--roll", roll, "--round", "3",
-                "--rollouts", "2000"]
+                "--rollouts", "2000"] + (["--policy", policy] if policy else [])
         _timed_cli(args, dict(os.environ))
         return min(_timed_cli(args, dict(os.environ)) for _ in range(2))
 
@@ -226,10 +238,10 @@ def main() -> None:
     if opts.json:
         print(json.dumps({"results": results, "targets": TARGETS}, indent=2))
         return
-    print(f"{'measure':<34} {'value':>16}  target")
+    print(f"{'measure':<44} {'value':>16}  target")
     for key, value in results.items():
         shown = f"{value:,.0f}" if value > 1000 else f"{value:.3f}"
-        print(f"{key:<34} {shown:>16}  {TARGETS.get(key, '')}")
+        print(f"{key:<44} {shown:>16}  {TARGETS.get(key, '')}")
 
 
 if __name__ == "__main__":

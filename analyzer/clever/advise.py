@@ -17,8 +17,10 @@ from analyzer.stats import ci95, mean_se
 from kernels.clever import play
 from kernels.clever.moves import N_DICE
 from kernels.clever.sheet import H_FLAGS, H_ROUND, H_ROUNDS
+from kernels.rng import turn_stream
 
 PHASES = ("active1", "active2", "active3", "passive")
+SEARCH_SHORTLIST = 4  # the search policy rolls out its best moves by the learned value
 
 
 def parse_dice(game: CleverGame, text: str, what: str) -> dict[int, int]:
@@ -82,11 +84,17 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
     if n == 0:
         raise UserError("no die of this roll can be entered anywhere: the roll is forfeited")
     moves = moves[:n].copy()
-    out = np.zeros((n, rollouts))
     key = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
     pick = PHASES.index(phase)
-    play.advise_rollouts(sheet, faces, where, moves, game.parse_policy(policy), rnd - 1,
-                         rounds, game.game_rules(values), pick, key, rollouts, out)
+    pol, notes = game.parse_policy(policy), []
+    if policy.strip().lower().startswith("search") and n > SEARCH_SHORTLIST:
+        moves, pol = shortlist(game, sheet, faces, where, moves, pick, key)
+        notes.append(f"search: the {SEARCH_SHORTLIST} best of the {n} choices by the learned "
+                     "value (less its platter cost on active picks) are rolled out with the "
+                     f"learned policy; the other {n - SEARCH_SHORTLIST} are not listed")
+    out = np.zeros((len(moves), rollouts))
+    play.advise_rollouts(sheet, faces, where, moves, pol, rnd - 1, rounds,
+                         game.game_rules(values), pick, key, rollouts, out)
     means = out.mean(axis=1)
     best = int(np.argmax(means))
     rows = []
@@ -105,4 +113,17 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
         tables={"choices": pd.DataFrame(rows)},
         notes=[f"each choice is followed by {rollouts} solo rollouts of the {policy} policy "
                "to the end of the game; rollout r uses the same dice for every choice, so "
-               "vs_best is a paired difference"] + assumed_notes(game.params, values))
+               "vs_best is a paired difference"] + notes + assumed_notes(game.params, values))
+
+
+def shortlist(game: CleverGame, sheet: np.ndarray, faces: np.ndarray, where: np.ndarray,
+              moves: np.ndarray, pick: int, key: np.uint64) -> tuple[np.ndarray, np.ndarray]:
+    """The search's candidate moves (the ``SEARCH_SHORTLIST`` best by the learned value,
+    as its one-step ranking compares them) and the learned policy's row for the rollouts."""
+    pol = game.parse_policy("learned")
+    ranking = np.zeros(len(moves))
+    cost_where = where if pick < 2 else np.zeros(0, np.int64)  # later picks use the pool
+    play.rank_moves(sheet, faces, moves, pol, np.uint64(turn_stream(key, 0, 4094)), 0,
+                    np.zeros(play.WORK_LEN, np.int64), cost_where, ranking)
+    best = np.sort(np.argsort(-ranking, kind="stable")[:SEARCH_SHORTLIST])
+    return moves[best].copy(), pol

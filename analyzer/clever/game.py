@@ -3,6 +3,7 @@ and rules vectors it builds for the kernels."""
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from analyzer.clever import learned_weights
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.clever import play
@@ -24,6 +26,7 @@ from kernels.clever.game_rules import (
     RULE_TIES_SHARED,
     RULE_WASTED_PICK,
 )
+from kernels.clever.value_terms import VALUE_STAGES
 
 KNOBS = {"platter": play.W_PLATTER, "reroll_below": play.W_REROLL_BELOW,
          "plus_above": play.W_PLUS_ABOVE, "samples": play.W_SAMPLES, "branch": play.W_BRANCH,
@@ -37,7 +40,13 @@ POLICY_HELP = {
                  "scripts/train_clever.py), looking one roll ahead at active picks",
     "heuristic:N": "the heuristic with N sampled rolls in its lookahead (heuristic:0 = no "
                    "lookahead, about 5 times faster)",
+    "learned": "the best estimate of the final score by a value network trained by "
+               "self-play (scripts/train_learned.py), no lookahead",
+    "search": "the learned value, looking one roll ahead at active picks (16 sampled rolls "
+              "of the dice left in play for each of its best moves)",
+    "search:N": "search with N sampled rolls",
 }
+SEARCH_SAMPLES = 16  # the search policy's sampled rolls per compared move
 
 
 @dataclass(frozen=True)
@@ -61,6 +70,7 @@ class CleverGame:
     layout: ModuleType
     letters: str
     weights_file: Path
+    learned_file: Path  # the learned policy's weights (.npy; its settings in the .json twin)
     value_size: int  # value weights the game reads (stages x features)
     rating_bands: tuple[tuple[int, str], ...]  # (lowest score, label), best first
     rulings: tuple[str, ...]
@@ -74,6 +84,7 @@ class CleverGame:
     report_band: int  # the lowest score of the rating band the report quotes
     rollout_policy: str  # advise and coach: as strong as the heuristic, and fast
     fox_note: str = ""  # added to the note on fox scoring
+    strongest_policy: str = "heuristic"  # the report's and cheat sheet's bot (evaluation)
 
     @property
     def has_returns(self) -> bool:
@@ -116,20 +127,31 @@ class CleverGame:
         row[play.W_VALUE:play.W_VALUE + self.value_size] = weights
         return row
 
+    def learned_row(self, samples: int = 0) -> np.ndarray:
+        """The learned policy's kernel row (float64[N_POL]) with ``samples`` sampled rolls
+        in its lookahead (0: ``learned``; more: ``search``)."""
+        weights, info = _learned_weights(self.learned_file, self.value_size // VALUE_STAGES)
+        return learned_weights.policy_row(weights, info["knobs"], KNOBS, samples)
+
     def parse_policy(self, name: str) -> np.ndarray:
         """The kernel row of a policy name; a ``UserError`` listing the names otherwise."""
         text = name.strip().lower()
         base, _, samples = text.partition(":")
-        if base not in play.POLICY_NAMES or (samples and base != "heuristic"):
+        if base not in (*play.POLICY_NAMES, "search") or \
+                (samples and base not in ("heuristic", "search")):
             raise UserError(f"unknown policy {name!r}; accepted: {', '.join(POLICY_HELP)}")
+        if samples and (not samples.isdigit() or int(samples) > 256):
+            raise UserError(f"bad lookahead {samples!r} in {name!r}: expected "
+                            f"{base}:N with N a whole number from 0 to 256")
+        if base == "learned":
+            return self.learned_row()
+        if base == "search":
+            return self.learned_row(int(samples) if samples else SEARCH_SAMPLES)
         kind = play.POLICY_NAMES.index(base)
         if kind != play.HEURISTIC:
             return policy_row(kind)
         row = self.heuristic_row()
         if samples:
-            if not samples.isdigit() or int(samples) > 256:
-                raise UserError(f"bad lookahead {samples!r} in {name!r}: expected "
-                                "heuristic:N with N a whole number from 0 to 256")
             row[play.W_SAMPLES] = int(samples)
         return row
 
@@ -138,6 +160,12 @@ class CleverGame:
         sheet = self.layout.new_sheet()
         sheet[self.layout.S_FLAGS] = self.sheet_flags(values)
         return sheet
+
+
+@functools.lru_cache(maxsize=None)
+def _learned_weights(path: Path, n_features: int) -> tuple[np.ndarray, dict[str, Any]]:
+    """A game's learned weights, read once per process."""
+    return learned_weights.load(path, n_features)
 
 
 def policy_row(kind: int) -> np.ndarray:

@@ -13,7 +13,10 @@ from analyzer.clever.simulation import COLUMNS, play_games, simulate, whatif
 from analyzer.sections import Block, CheatSheet, Figure, Section, Table
 from kernels.clever import play
 
-POLICIES = ("random", "greedy", "heuristic")
+POLICIES = ("random", "greedy", "heuristic")  # and the game's strongest policy
+BOT_NAMES = {"heuristic": "the tuned heuristic",
+             "learned": "the learned policy (a value network trained by self-play)",
+             "search": "the search policy (the learned value with a one-roll lookahead)"}
 ACTIONS = ("re-roll", "+1", "return", "fox")  # bonus kinds kept apart; the rest are free marks
 
 
@@ -21,19 +24,20 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                   progress: bool = True) -> Section:
     games = 4_000 if quick else 40_000
     solo = {**values, "players": 1}
-    # the heuristic (one-roll lookahead) is about 20 times slower than greedy: fewer games
-    sizes = {"random": games, "greedy": games, "heuristic": games // 2}
+    bot = game.strongest_policy  # plays every figure below but the policy comparison
+    # the value-based policies are 20 times slower than greedy or more: fewer games
+    sizes = {"random": games, "greedy": games, "heuristic": games // 2, bot: games // 2}
     runs = {p: simulate(game, solo, [p], sizes[p], seed, progress=progress)
-            for p in POLICIES}
+            for p in dict.fromkeys((*POLICIES, bot))}
     policies = pd.concat([r.tables["policies"] for r in runs.values()], ignore_index=True)
     areas = pd.concat([r.tables["areas"] for r in runs.values()], ignore_index=True)
-    bonuses = runs["heuristic"].tables["bonuses"]
-    ratings = runs["heuristic"].tables["ratings"]
-    best = policies.set_index("policy").loc["heuristic"]
-    h_areas = areas[areas.policy == "heuristic"].set_index("area")["mean_score"]
+    bonuses = runs[bot].tables["bonuses"]
+    ratings = runs[bot].tables["ratings"]
+    best = policies.set_index("policy").loc[bot]
+    h_areas = areas[areas.policy == bot].set_index("area")["mean_score"]
     top_area, low_area = h_areas.idxmax(), h_areas.idxmin()
-    variants = [("all round bonuses", solo, ["heuristic"])] + [
-        (f"without round {r}", {**solo, f"round_{r}_bonus": False}, ["heuristic"])
+    variants = [("all round bonuses", solo, [bot])] + [
+        (f"without round {r}", {**solo, f"round_{r}_bonus": False}, [bot])
         for r in ROUND_BONUS_ROUNDS]
     paired = whatif(game, variants, games // 4, seed, progress=progress).tables["variants"]
     round_value = paired[(paired.metric == "mean_score") & paired["diff"].notna()].copy()
@@ -44,7 +48,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     richest = round_value.sort_values("value").iloc[-1]
     seat_rows = []
     for players in (2, 3, 4):
-        acc, n = play_games(game, {**values, "players": players}, ["heuristic"] * players,
+        acc, n = play_games(game, {**values, "players": players}, [bot] * players,
                             games // 8, seed, False, None, progress)
         for seat in range(players):
             s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
@@ -55,7 +59,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
     good_band = next(band for band in game.rating_bands if band[0] == game.report_band)
     good = ratings[ratings["from"] >= good_band[0]]["share"].sum()
-    by_round = runs["heuristic"].tables["bonus_rounds"]
+    by_round = runs[bot].tables["bonus_rounds"]
     grouped = by_round.assign(bonus=by_round.bonus.where(
         by_round.bonus.isin(ACTIONS), "free mark")).groupby(
         ["round", "bonus"], as_index=False, sort=False)["per_game"].sum()
@@ -67,29 +71,29 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         Figure(f"{p}_area_scores", "Solo score by area and policy (simulated, 95% intervals)",
                "bar", areas, "area", "mean_score", "policy", "ci95_low", "ci95_high",
                xlabel="area", ylabel="mean points",
-               reading=f"The tuned heuristic averages {best.mean_score:.1f} points solo "
+               reading=f"{BOT_NAMES[bot].capitalize()} averages {best.mean_score:.1f} points solo "
                        f"(95% CI {best.ci95_low:.1f} to {best.ci95_high:.1f}); most come from "
                        f"{top_area} ({h_areas[top_area]:.1f}), least from {low_area} "
                        f"({h_areas[low_area]:.1f}), which sets the value of each fox."),
-        Figure(f"{p}_bonuses", "Bonuses received per solo game, heuristic (simulated)", "bar",
+        Figure(f"{p}_bonuses", f"Bonuses received per solo game, {bot} (simulated)", "bar",
                bonuses, "bonus", "per_game", None, "ci95_low", "ci95_high", xlabel="bonus",
                ylabel="per game",
-               reading=f"The heuristic collects {best.foxes:.2f} foxes a game; "
+               reading=f"{BOT_NAMES[bot].capitalize()} collects {best.foxes:.2f} foxes a game; "
                        f"{good:.1%} of its games rate '{good_band[1]}' ({good_band[0]}+) or "
                        "better."),
         Figure(f"{p}_bonus_rounds", "When bonuses fire: bonuses received per round, "
-               "heuristic solo (simulated)", "line", grouped, "round", "per_game", "bonus",
+               f"{bot} solo (simulated)", "line", grouped, "round", "per_game", "bonus",
                xlabel="round", ylabel="per game",
-               reading=f"Foxes come late: {last_share:.0%} of the heuristic's foxes arrive in "
+               reading=f"Foxes come late: {last_share:.0%} of the {bot} policy's foxes arrive in "
                        f"the last round; they add {fox_points:.1f} points a game (total "
                        f"minus the five areas), each worth the lowest area."),
         Figure(f"{p}_round_bonus_value", "What each round-track bonus is worth (paired "
-               "simulation, heuristic solo)", "bar", round_value, "variant", "value", None,
+               f"simulation, {bot} solo)", "bar", round_value, "variant", "value", None,
                "ci95_low", "ci95_high", xlabel="bonus removed", ylabel="points lost",
                reading=f"Removing {richest.variant.replace('without ', 'the bonus of ')} "
                        f"costs the most: {richest.value:.1f} points (95% CI "
                        f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f})."),
-        Figure(f"{p}_seat_win_rates", "Win rate by seat, heuristic players (simulated)", "bar",
+        Figure(f"{p}_seat_win_rates", f"Win rate by seat, {bot} players (simulated)", "bar",
                seat_table, "players", "win_rate", "seat", "ci95_low", "ci95_high",
                xlabel="players", ylabel="win rate",
                reading=f"With two players the first seat wins {two['seat 1']:.1%} and the "
@@ -97,44 +101,48 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     ]
     tables = [Table(f"{p}_policies", "Solo results by policy (simulated)", policies),
               Table(f"{p}_areas", "Solo score by area (simulated)", areas),
-              Table(f"{p}_bonuses", "Bonuses per solo game, heuristic", bonuses),
-              Table(f"{p}_ratings", "Rulebook solo ratings, heuristic", ratings),
+              Table(f"{p}_bonuses", f"Bonuses per solo game, {bot}", bonuses),
+              Table(f"{p}_ratings", f"Rulebook solo ratings, {bot}", ratings),
               Table(f"{p}_round_bonus_value", "Value of the round-track bonuses", round_value),
               Table(f"{p}_seat_win_rates", "Win rate by seat", seat_table),
-              Table(f"{p}_bonus_rounds", "Bonuses received per round by kind, heuristic "
+              Table(f"{p}_bonus_rounds", f"Bonuses received per round by kind, {bot} "
                     "solo", by_round),
               Table(f"{p}_first_picks", "First pick of an active turn by area and face, "
-                    "heuristic solo (share of first picks)",
-                    runs["heuristic"].tables["first_picks"]),
+                    f"{bot} solo (share of first picks)",
+                    runs[bot].tables["first_picks"]),
               Table(f"{p}_picks", "Picks, dice sent to the platter and actions by pick, "
-                    "heuristic solo", runs["heuristic"].tables["picks"])]
-    notes = runs["heuristic"].notes + [
+                    f"{bot} solo", runs[bot].tables["picks"])]
+    notes = runs[bot].notes + [
         f"simulations: seed {seed}, {games:,} solo games for random and greedy, "
-        f"{games // 2:,} for the heuristic, {games // 4:,} paired games per round-bonus "
-        f"variant, {games // 8:,} games per player count",
+        f"{games // 2:,} for the value-based policies, {games // 4:,} paired games per "
+        f"round-bonus variant, {games // 8:,} games per player count; the figures but the "
+        f"policy comparison play {BOT_NAMES[bot]}, dicelab's strongest",
         "the heuristic values a sheet by its score plus a linear estimate of the points "
         "still to come (fitted to simulated games by scripts/train_clever.py) and looks one "
-        f"roll ahead at active picks; {game.reference}"]
+        "roll ahead at active picks; the learned policy values it by a network trained by "
+        f"self-play (scripts/train_learned.py); {game.reference}"]
     intro = (f"{game.title} is played in full by the engine (rounds, platter, passive "
              "picks, actions, every bonus and chain, foxes); the numbers come from the "
-             "random, greedy and tuned heuristic policies.")
+             "random, greedy and tuned heuristic policies"
+             + (f" and the {bot} policy." if bot != "heuristic" else "."))
     return Section(game.id, game.title, intro, figures, tables, notes)
 
 
 def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
-    """Rules of thumb from simulations of the tuned heuristic (solo)."""
+    """Rules of thumb from simulations of the game's strongest policy (solo)."""
     solo = {**values, "players": 1}
-    row = game.parse_policy("heuristic")
+    bot = game.strongest_policy
+    row = game.parse_policy(bot)
     knobs = {"reroll_below": row[play.W_REROLL_BELOW], "plus_above": row[play.W_PLUS_ABOVE]}
-    run = simulate(game, solo, ["heuristic"], 4_000, 1, progress=False)
+    run = simulate(game, solo, [bot], 4_000, 1, progress=False)
     areas = run.tables["areas"].set_index("area")["mean_score"]
     bonuses = run.tables["bonuses"].set_index("bonus")["per_game"]
-    variants = [("all", solo, ["heuristic"])] + [
-        (f"round {r}", {**solo, f"round_{r}_bonus": False}, ["heuristic"])
+    variants = [("all", solo, [bot])] + [
+        (f"round {r}", {**solo, f"round_{r}_bonus": False}, [bot])
         for r in ROUND_BONUS_ROUNDS]
     paired = whatif(game, variants, 2_000, 1, progress=False).tables["variants"]
     lost = paired[(paired.metric == "mean_score") & paired["diff"].notna()]
-    mean = run.headline["policies"]["heuristic"]["mean_score"]
+    mean = run.headline["policies"][bot]["mean_score"]
     blocks = [
         Block("Where the points come from", [
             f"The tuned bot averages {mean:.0f} points solo:"] + [
@@ -155,9 +163,10 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     assumed = ", ".join(f"{p.name}={p.show(values[p.name])}" for p in game.params
                         if p.assumed)
     return CheatSheet(f"{game.title} strategy card",
-                      "Rules of thumb from dicelab's heuristic bot (4,000 solo games).",
-                      blocks, "Simulated with the weights of scripts/train_clever.py; a stronger "
-                      f"policy may change these numbers. Assumed rules (open points of the "
+                      f"Rules of thumb from dicelab's strongest bot, {BOT_NAMES[bot]} "
+                      "(4,000 solo games).",
+                      blocks, f"Simulated with the {bot} policy's shipped weights; a "
+                      "stronger policy may change these numbers. Assumed rules (open points of the "
                       f"rules page): {assumed}.")
 
 

@@ -1,0 +1,68 @@
+"""The strength table of a Clever game: every policy's solo mean with its 95% interval, its
+paired difference from a reference policy (the same games, the same dice), per-area means,
+foxes, the rating band of the mean and the share of games in the top bands."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import pandas as pd
+
+from analyzer.clever import simulation
+from analyzer.clever.game import CleverGame
+from analyzer.output import Result
+from analyzer.params import assumed_notes
+
+POLICIES = ("random", "greedy", "heuristic", "learned", "search")
+
+
+def band_of(game: CleverGame, score: float) -> str:
+    """The rulebook's rating band of a solo score."""
+    return next(label for low, label in game.rating_bands if score >= low)
+
+
+def evaluate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], games: int,
+             seed: int, reference: str = "heuristic", progress: bool = True) -> Result:
+    """Solo games of every policy on the same seed (the same dice for game ``g`` of every
+    policy as far as their choices let them meet the same rolls), then a paired run of every
+    policy against ``reference`` for the differences."""
+    values = {**values, "players": 1}
+    rows = []
+    for policy in policies:
+        result = simulation.simulate(game, values, [policy], games, seed, progress=progress)
+        summary = result.tables["policies"].iloc[0]
+        areas = result.tables["areas"].set_index("area")["mean_score"]
+        ratings = result.tables["ratings"]
+        top = ratings[ratings["from"] >= game.report_band]["share"].sum()
+        rows.append({"game": game.title, "policy": policy, "games": int(summary["seat_games"]),
+                     "mean": summary["mean_score"], "ci95_low": summary["ci95_low"],
+                     "ci95_high": summary["ci95_high"],
+                     **{area: areas[area] for area in game.layout.AREA_NAMES},
+                     "foxes": summary["foxes"],
+                     "band_of_mean": band_of(game, summary["mean_score"]),
+                     f"share_{game.report_band}_plus": top})
+    table = pd.DataFrame(rows)
+    others = [p for p in policies if p != reference]
+    if reference in policies and others:
+        variants = [(p, values, [p]) for p in (reference, *others)]
+        paired = simulation.whatif(game, variants, games, seed, progress=progress)
+        table = table.merge(_differences(paired.tables["variants"], reference),
+                            on="policy", how="left")
+    return Result(f"{game.title}: policy strength, solo, {games} games each",
+                  headline={"games": games, "seed": seed, "reference": reference,
+                            "best": table.loc[table["mean"].idxmax(), "policy"]},
+                  tables={"policies": table},
+                  meta=simulation.run_meta(game, values, seed, games=games),
+                  notes=[f"vs_{reference}: paired differences (the same games and random "
+                         f"numbers) with 95% intervals; share_{game.report_band}_plus: the "
+                         f"share of games scoring {game.report_band} or more"]
+                  + assumed_notes(game.params, values))
+
+
+def _differences(variants: pd.DataFrame, reference: str) -> pd.DataFrame:
+    """The paired score differences from the what-if table, by policy."""
+    scores = variants[variants["metric"] == "mean_score"]
+    return pd.DataFrame({"policy": scores["variant"],
+                         f"vs_{reference}": scores["diff"].fillna(0.0),
+                         f"vs_{reference}_ci95_low": scores["diff_ci95_low"].fillna(0.0),
+                         f"vs_{reference}_ci95_high": scores["diff_ci95_high"].fillna(0.0)})
