@@ -69,8 +69,8 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--game", choices=tuple(GAMES), default="tpc")
     parser.add_argument("--games", type=int, default=1_000_000, help="training games in all")
     parser.add_argument("--chunk", type=int, default=20_000, help="games per chunk")
-    parser.add_argument("--alpha", type=float, default=3e-4, help="TD step size")
-    parser.add_argument("--lam", type=float, default=0.7, help="TD trace decay (lambda)")
+    parser.add_argument("--alpha", type=float, default=1e-4, help="TD step size")
+    parser.add_argument("--lam", type=float, default=0.8, help="TD trace decay (lambda)")
     parser.add_argument("--start", choices=("zero", "heuristic"), default="zero")
     parser.add_argument("--init-scale", type=float, default=0.1)
     parser.add_argument("--platter", type=float, default=None,

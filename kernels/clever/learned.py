@@ -5,14 +5,20 @@ The network sees each feature ``x`` squashed (``squash``: one-hot features stay 
 ones such as foxes times the lowest area grow with its logarithm), so that one step size
 suits every input.
 
+Inside an active turn the network also sees the turn's context: a sheet valued right after
+a pick that leaves more picks to make is worth more when more dice stay in play. The context
+(``pick_context``) is one of ``CONTEXTS`` inputs, by picks still to make (1 or 2) and dice
+left in play (0-5); 0 = none (the turn is over, a passive pick, a free mark).
+
 The weights sit in a policy row (float64[N_POL]) from ``W_VALUE``, for a game with ``nf``
 value features (``n_features``): the linear weights (``VALUE_STAGES * nf``), then the
-network's first layer (``(nf + VALUE_STAGES) * HIDDEN``, input-major: the features, then one
-input per stage), its biases (``HIDDEN``), the output weights (``HIDDEN``) and the output
-bias; ``learned_size(nf)`` numbers in all. Hidden units are rectified (ReLU).
+network's first layer (``(nf + VALUE_STAGES + CONTEXTS) * HIDDEN``, input-major: the
+features, one input per stage, one per context), its biases (``HIDDEN``), the output
+weights (``HIDDEN``) and the output bias; ``learned_size(nf)`` numbers in all. Hidden units
+are rectified (ReLU).
 
-``buf`` is float64[BUF_LEN]: the squashed features (``MAX_FEATURES``), then the hidden
-units' inputs (``HIDDEN``), as the last call left them (training reads them).
+``buf`` is float64[BUF_LEN]: the squashed features (``MAX_FEATURES``), the hidden units'
+inputs (``HIDDEN``) and the context, as the last call left them (training reads them).
 """
 
 import numpy as np
@@ -25,14 +31,25 @@ from kernels.thats_pretty_clever.value import N_FEATURES as TPC_FEATURES
 from kernels.twice_as_clever.value import N_FEATURES as TAC_FEATURES
 
 HIDDEN = 64
+CONTEXTS = 12  # (picks still to make: 1 or 2) x (dice left in play: 0-5)
 MAX_FEATURES = max(TPC_FEATURES, TAC_FEATURES)
-BUF_LEN = MAX_FEATURES + HIDDEN
+_CONTEXT = MAX_FEATURES + HIDDEN  # where ``buf`` keeps the context
+BUF_LEN = _CONTEXT + 1
 
 
 @njit(cache=True)
 def learned_size(nf):
     """How many weights the learned value of a game with ``nf`` features has."""
-    return VALUE_STAGES * nf + (nf + VALUE_STAGES) * HIDDEN + 2 * HIDDEN + 1
+    return VALUE_STAGES * nf + (nf + VALUE_STAGES + CONTEXTS) * HIDDEN + 2 * HIDDEN + 1
+
+
+@njit(cache=True, inline="always")
+def pick_context(picks_left, in_play):
+    """The context input of a sheet valued after an active pick with ``picks_left`` picks
+    still to make in the turn and ``in_play`` dice left to roll for them (0: none)."""
+    if picks_left <= 0:
+        return 0
+    return 1 + 6 * (min(picks_left, 2) - 1) + min(in_play, 5)
 
 
 @njit(cache=True, inline="always")
@@ -56,23 +73,29 @@ def layer_offsets(nf, start):
     """Where, in the row, the first layer, its biases, the output weights and the output
     bias start (the linear weights start at ``start``)."""
     first = start + VALUE_STAGES * nf
-    bias = first + (nf + VALUE_STAGES) * HIDDEN
+    bias = first + (nf + VALUE_STAGES + CONTEXTS) * HIDDEN
     return first, bias, bias + HIDDEN, bias + 2 * HIDDEN
 
 
 @njit(cache=True)
-def learned_value(sheet, pol, start, buf):
+def learned_value(sheet, pol, start, buf, context):
     """``(score, estimate of the points still to come)`` of ``sheet`` (int64[SHEET_LEN])
-    under the learned weights in ``pol[start:]`` (float64); ``buf`` float64[BUF_LEN]."""
+    in turn ``context`` (``pick_context``) under the learned weights in ``pol[start:]``
+    (float64); ``buf`` float64[BUF_LEN]."""
     nf = n_features(sheet)
     for i in range(nf):
         buf[i] = 0.0
+    buf[_CONTEXT] = context
     score, linear = feature_value(sheet, pol[start:], buf[:nf])
     first, bias, out_w, out_b = layer_offsets(nf, start)
     stage_row = first + (nf + value_stage(sheet)) * HIDDEN
     h0 = MAX_FEATURES
     for j in range(HIDDEN):
         buf[h0 + j] = pol[bias + j] + pol[stage_row + j]
+    if context > 0:
+        context_row = first + (nf + VALUE_STAGES + context - 1) * HIDDEN
+        for j in range(HIDDEN):
+            buf[h0 + j] += pol[context_row + j]
     for i in range(nf):
         x = buf[i]
         if x != 0.0:
@@ -97,6 +120,7 @@ def add_gradient(sheet, pol, start, buf, scale, grad):
     stage = value_stage(sheet)
     first, bias, out_w, out_b = layer_offsets(nf, start)
     h0 = MAX_FEATURES
+    context = np.int64(buf[_CONTEXT])
     for j in range(HIDDEN):
         h = buf[h0 + j]
         if h <= 0.0:
@@ -105,6 +129,8 @@ def add_gradient(sheet, pol, start, buf, scale, grad):
         grad[out_w - start + j] += scale * h
         grad[bias - start + j] += back
         grad[first - start + (nf + stage) * HIDDEN + j] += back
+        if context > 0:
+            grad[first - start + (nf + VALUE_STAGES + context - 1) * HIDDEN + j] += back
         for i in range(nf):
             x = buf[i]
             if x != 0.0:
@@ -125,8 +151,9 @@ TD_HEADER = TD_TRACE
 
 
 @njit(cache=True)
-def td_observe(sheet, pol, start, n_pol, buf, target):
-    """One TD(lambda) step of self-play training towards the sheet just reached: with a
+def td_observe(sheet, pol, start, n_pol, buf, context, target):
+    """One TD(lambda) step of self-play training towards the sheet just reached (in turn
+    ``context``): with a
     training row (``pol`` longer than ``n_pol``), move the weights by the difference between
     the sheet's value (``target`` if not NaN: the final score) and the last one's, then decay
     the trace and add this sheet's gradient. Plain play (a row of ``n_pol``): nothing."""
@@ -136,7 +163,7 @@ def td_observe(sheet, pol, start, n_pol, buf, target):
     size = learned_size(n_features(sheet))
     trace = pol[td + TD_TRACE:td + TD_TRACE + size]
     if np.isnan(target):
-        score, estimate = learned_value(sheet, pol, start, buf)
+        score, estimate = learned_value(sheet, pol, start, buf, context)
         now = score + estimate
     else:
         now = target

@@ -19,6 +19,7 @@ from kernels.clever.game_rules import (
     RULE_TIES_SHARED,
     RULE_WASTED_PICK,
 )
+from kernels.clever.learned import pick_context
 from kernels.clever.moves import (  # noqa: F401  (re-exported for callers)
     FIELD,
     MAX_MOVES,
@@ -174,14 +175,23 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
                         scratch)
         slot += 64
         to_field(faces, where, die)
-        observe(sheet, pol, scratch)
+        observe(sheet, pol, scratch, pick_context(2 - pick, _count(where, POOL)))
     for d in range(N_DICE):
         if where[d] == POOL:
             where[d] = PLATTER
     spent = plus_ones(sheet, faces, pol, stream, slot, moves, scratch, False)
     log[LOG_PLUS] += spent
     if spent > 0:
-        observe(sheet, pol, scratch)
+        observe(sheet, pol, scratch, 0)
+
+
+@njit(cache=True, inline="always")
+def _count(where, place):
+    """How many dice are at ``place``."""
+    k = 0
+    for d in range(N_DICE):
+        k += where[d] == place
+    return k
 
 
 @njit(cache=True)
@@ -245,9 +255,9 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
     if i >= 0:
         apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
                    slot + 1, scratch)
-        observe(sheet, pol, scratch)
+        observe(sheet, pol, scratch, 0)
     if plus_ones(sheet, faces, pol, stream, slot + 100, moves, scratch, last_turn) > 0:
-        observe(sheet, pol, scratch)
+        observe(sheet, pol, scratch, 0)
 
 
 @njit(cache=True)

@@ -9,8 +9,15 @@ then its value weights.
 import numpy as np
 from numba import njit
 
-from kernels.clever.learned import BUF_LEN, learned_size, learned_value, td_observe
+from kernels.clever.learned import (
+    BUF_LEN,
+    learned_size,
+    learned_value,
+    pick_context,
+    td_observe,
+)
 from kernels.clever.moves import (
+    FIELD,
     MAX_MOVES,
     N_DICE,
     PLATTER,
@@ -88,9 +95,16 @@ def sheet_value(sheet, pol, scratch):
     """How good a sheet is for a policy: greedy counts the score; the heuristic adds its
     estimate of the points still to come (``value.feature_value``), the learned policy
     its network's (``learned.learned_value``, in ``scratch``'s value buffer)."""
+    return sheet_value_in(sheet, pol, scratch, 0)
+
+
+@njit(cache=True, inline="always")
+def sheet_value_in(sheet, pol, scratch, context):
+    """``sheet_value`` in an active turn's ``context`` (``learned.pick_context``; only
+    the learned value reads it)."""
     if pol[KIND] == LEARNED:
         buf = scratch[_VALUE_BUF:_VALUE_BUF + BUF_LEN].view(np.float64)
-        score, estimate = learned_value(sheet, pol, W_VALUE, buf)
+        score, estimate = learned_value(sheet, pol, W_VALUE, buf, context)
         return score + estimate
     if pol[KIND] != HEURISTIC:
         return float(total_score(sheet))
@@ -100,12 +114,26 @@ def sheet_value(sheet, pol, scratch):
 
 
 @njit(cache=True)
-def observe(sheet, pol, scratch):
-    """The play loop reached ``sheet`` after a decision: a training row (longer than
-    ``N_POL``, ``kernels.clever.td``) takes a TD step; plain play does nothing."""
+def observe(sheet, pol, scratch, context):
+    """The play loop reached ``sheet`` after a decision (in turn ``context``): a training
+    row (longer than ``N_POL``, ``kernels.clever.td``) takes a TD step; plain play does
+    nothing."""
     if pol.shape[0] > N_POL:
         buf = scratch[_VALUE_BUF:_VALUE_BUF + BUF_LEN].view(np.float64)
-        td_observe(sheet, pol, W_VALUE, N_POL, buf, np.nan)
+        td_observe(sheet, pol, W_VALUE, N_POL, buf, context, np.nan)
+
+
+@njit(cache=True, inline="always")
+def active_context(faces, where, die):
+    """The turn context (``learned.pick_context``) of the sheet after an active pick of
+    ``die``: the picks still to make after it and the dice it leaves in play."""
+    fields, in_play = 0, 0
+    for d in range(N_DICE):
+        if where[d] == FIELD:
+            fields += 1
+        elif where[d] == POOL and d != die and faces[d] >= faces[die]:
+            in_play += 1
+    return pick_context(2 - fields, in_play)
 
 
 @njit(cache=True)
@@ -308,7 +336,8 @@ def _move_value(sheet, faces, moves, i, pol, stream, slot, scratch, where, score
         trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
         copy_sheet(trial, sheet)
         apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
-        value = sheet_value(trial, pol, scratch)
+        context = active_context(faces, where, die) if where.shape[0] > 0 else 0
+        value = sheet_value_in(trial, pol, scratch, context)
     v = value - 1e-3 * faces[die]
     if where.shape[0] > 0 and pol[KIND] >= HEURISTIC:
         v -= pol[W_PLATTER] * _platter_cost(faces, where, die)
@@ -465,7 +494,8 @@ def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slo
         copy_sheet(trial, sheet)
         die = moves[i, 0]
         apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
-        ranked[i] = sheet_value(trial, pol, scratch) - 1e-3 * faces[die] \
+        ranked[i] = sheet_value_in(trial, pol, scratch, active_context(faces, where, die)) \
+            - 1e-3 * faces[die] \
             - pol[W_PLATTER] * _platter_cost(faces, where, die)
     look = scratch[_LOOK_SHEET:_LOOK_SHEET + SHEET_LEN]
     look_faces = scratch[_LOOK_FACES:_LOOK_FACES + N_DICE]

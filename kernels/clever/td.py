@@ -72,13 +72,13 @@ def td_block(key, first_game, n_games, pol, rounds, game_rules, alpha, lam, stat
             sheet[H_ROUND] = r
             round_bonus(sheet, r, game_rules, row, turn_stream(key, g, base), scratch)
             if r < 6 and game_rules[r] != 0:  # the round's bonus changed the sheet
-                observe(sheet, row, scratch)
+                observe(sheet, row, scratch, 0)
             active_turn(sheet.reshape((1, SHEET_LEN)), 0, faces, where, row,
                         turn_stream(key, g, base + 1), moves, scratch, game_rules, log)
             solo_passive(sheet, faces, where, row, turn_stream(key, g, base + 2), moves,
                          scratch, r == rounds - 1, game_rules)
         final = float(total_score(sheet))
-        td_observe(sheet, row, W_VALUE, N_POL, buf, final)
+        td_observe(sheet, row, W_VALUE, N_POL, buf, 0, final)
         stats[STAT_GAMES] += 1
         stats[STAT_SCORE] += final
         stats[STAT_SCORE_SQ] += final * final
