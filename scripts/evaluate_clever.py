@@ -25,10 +25,11 @@ def main() -> None:
     parser.add_argument("--policies", default=",".join(POLICIES))
     parser.add_argument("--format", choices=FORMATS, default="markdown")
     parser.add_argument("-o", "--output")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
     opts = parser.parse_args()
     policies = [p.strip() for p in opts.policies.split(",") if p.strip()]
-    results = [evaluate(game, defaults(game.params), policies, opts.games, opts.seed)
-               for game in (TPC, TAC)]
+    results = [evaluate(game, defaults(game.params), policies, opts.games, opts.seed,
+                        progress=not opts.quiet) for game in (TPC, TAC)]
     emit(Result(f"Clever policy strength: solo, {opts.games} games per policy, seed "
                 f"{opts.seed}",
                 tables={game.id: r.tables["policies"] for game, r in zip((TPC, TAC), results)},

@@ -47,8 +47,8 @@ GAMES = {"tpc": "thats_pretty_clever", "tac": "twice_as_clever"}
 ROUNDS = 6  # solo games
 TUNING_SEED_BASE = 1_000_000_000
 GAME_BLOCK = 1 << 9
-SETTINGS = ("game", "start", "alpha", "lam", "seed", "chunk", "init_scale", "platter",
-            "eval_every", "eval_games")
+SETTINGS = ("game", "start", "alpha", "half_life", "lam", "seed", "chunk", "init_scale",
+            "platter", "eval_every", "eval_games")
 PLATTER_STEP = 0.5
 
 
@@ -70,6 +70,8 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=1_000_000, help="training games in all")
     parser.add_argument("--chunk", type=int, default=20_000, help="games per chunk")
     parser.add_argument("--alpha", type=float, default=1e-4, help="TD step size")
+    parser.add_argument("--half-life", type=int, default=0,
+                        help="games after which the step size halves (0: constant)")
     parser.add_argument("--lam", type=float, default=0.8, help="TD trace decay (lambda)")
     parser.add_argument("--start", choices=("zero", "heuristic"), default="zero")
     parser.add_argument("--init-scale", type=float, default=0.1)
@@ -84,6 +86,8 @@ def parse() -> argparse.Namespace:
     opts = parser.parse_args()
     if opts.games < 1 or opts.chunk < 1 or opts.eval_every < 1 or opts.eval_games < 1:
         parser.error("--games, --chunk, --eval-every and --eval-games must be at least 1")
+    if opts.half_life < 0:
+        parser.error("--half-life must be 0 (a constant step size) or more games")
     if not (opts.alpha > 0 and 0 <= opts.lam <= 1):
         parser.error("--alpha must be above 0 and --lam within [0, 1]")
     return opts
@@ -124,7 +128,8 @@ def main() -> None:
     chunk_index = done // opts.chunk
     while done < opts.games:
         n = min(opts.chunk, opts.games - done)
-        td.td_block(key, done, n, row, ROUNDS, rules, opts.alpha, opts.lam, stats)
+        alpha = opts.alpha * 0.5 ** (done / opts.half_life) if opts.half_life else opts.alpha
+        td.td_block(key, done, n, row, ROUNDS, rules, alpha, opts.lam, stats)
         done += n
         chunk_index += 1
         if chunk_index % opts.eval_every and done < opts.games:
@@ -162,7 +167,8 @@ def main() -> None:
     info = {"game": GAMES[opts.game], "hidden": HIDDEN, "knobs": best_knobs,
             "settings": settings, "games_trained": done,
             "source": (f"scripts/train_learned.py --game {opts.game} --games {opts.games} "
-                       f"--chunk {opts.chunk} --alpha {opts.alpha} --lam {opts.lam} "
+                       f"--chunk {opts.chunk} --alpha {opts.alpha} "
+                       f"--half-life {opts.half_life} --lam {opts.lam} "
                        f"--start {opts.start} --init-scale {opts.init_scale} "
                        f"--platter {settings['platter']} "
                        f"--eval-every {opts.eval_every} --eval-games {opts.eval_games} "

@@ -86,12 +86,14 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
     moves = moves[:n].copy()
     key = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
     pick = PHASES.index(phase)
-    pol, notes = game.parse_policy(policy), []
-    if policy.strip().lower().startswith("search") and n > SEARCH_SHORTLIST:
-        moves, pol = shortlist(game, sheet, faces, where, moves, pick, key)
-        notes.append(f"search: the {SEARCH_SHORTLIST} best of the {n} choices by the learned "
-                     "value (less its platter cost on active picks) are rolled out with the "
-                     f"learned policy; the other {n - SEARCH_SHORTLIST} are not listed")
+    pol, notes, rollout_name = game.parse_policy(policy), [], policy
+    if policy.strip().lower().startswith("search"):  # a search over the learned policy
+        pol, rollout_name = game.parse_policy("learned"), "learned"
+        if n > SEARCH_SHORTLIST:
+            moves = shortlist(sheet, faces, where, moves, pol, pick, key)
+            notes.append(f"search: the {SEARCH_SHORTLIST} best of the {n} choices by the "
+                         "learned value (less its platter cost on active picks) are rolled "
+                         f"out; the other {n - SEARCH_SHORTLIST} are not listed")
     out = np.zeros((len(moves), rollouts))
     play.advise_rollouts(sheet, faces, where, moves, pol, rnd - 1, rounds,
                          game.game_rules(values), pick, key, rollouts, out)
@@ -111,19 +113,18 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
         "best": rows[0]["choice"], "expected_score": rows[0]["expected_score"],
         "rollouts": rollouts, "policy": policy, "round": rnd, "phase": phase},
         tables={"choices": pd.DataFrame(rows)},
-        notes=[f"each choice is followed by {rollouts} solo rollouts of the {policy} policy "
+        notes=[f"each choice is followed by {rollouts} solo rollouts of the {rollout_name} policy "
                "to the end of the game; rollout r uses the same dice for every choice, so "
                "vs_best is a paired difference"] + notes + assumed_notes(game.params, values))
 
 
-def shortlist(game: CleverGame, sheet: np.ndarray, faces: np.ndarray, where: np.ndarray,
-              moves: np.ndarray, pick: int, key: np.uint64) -> tuple[np.ndarray, np.ndarray]:
-    """The search's candidate moves (the ``SEARCH_SHORTLIST`` best by the learned value,
-    as its one-step ranking compares them) and the learned policy's row for the rollouts."""
-    pol = game.parse_policy("learned")
+def shortlist(sheet: np.ndarray, faces: np.ndarray, where: np.ndarray, moves: np.ndarray,
+              pol: np.ndarray, pick: int, key: np.uint64) -> np.ndarray:
+    """The search's candidate moves: the ``SEARCH_SHORTLIST`` best by the learned value
+    (``pol``), as its one-step ranking compares them, in their listed order."""
     ranking = np.zeros(len(moves))
     cost_where = where if pick < 2 else np.zeros(0, np.int64)  # later picks use the pool
     play.rank_moves(sheet, faces, moves, pol, np.uint64(turn_stream(key, 0, 4094)), 0,
                     np.zeros(play.WORK_LEN, np.int64), cost_where, ranking)
     best = np.sort(np.argsort(-ranking, kind="stable")[:SEARCH_SHORTLIST])
-    return moves[best].copy(), pol
+    return moves[best].copy()

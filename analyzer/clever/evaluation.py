@@ -48,6 +48,8 @@ def evaluate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
         paired = simulation.whatif(game, variants, games, seed, progress=progress)
         table = table.merge(_differences(paired.tables["variants"], reference),
                             on="policy", how="left")
+    table = table.round({c: 1 for c in table.columns if c not in ("games", "foxes")}
+                        | {"foxes": 2, f"share_{game.report_band}_plus": 3})
     return Result(f"{game.title}: policy strength, solo, {games} games each",
                   headline={"games": games, "seed": seed, "reference": reference,
                             "best": table.loc[table["mean"].idxmax(), "policy"]},

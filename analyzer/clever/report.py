@@ -13,7 +13,7 @@ from analyzer.clever.simulation import COLUMNS, play_games, simulate, whatif
 from analyzer.sections import Block, CheatSheet, Figure, Section, Table
 from kernels.clever import play
 
-POLICIES = ("random", "greedy", "heuristic")  # and the game's strongest policy
+POLICIES = ("random", "greedy", "heuristic", "learned")  # and the game's strongest
 BOT_NAMES = {"heuristic": "the tuned heuristic",
              "learned": "the learned policy (a value network trained by self-play)",
              "search": "the search policy (the learned value with a one-roll lookahead)"}
@@ -26,7 +26,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     solo = {**values, "players": 1}
     bot = game.strongest_policy  # plays every figure below but the policy comparison
     # the value-based policies are 20 times slower than greedy or more: fewer games
-    sizes = {"random": games, "greedy": games, "heuristic": games // 2, bot: games // 2}
+    sizes = {"random": games, "greedy": games, "heuristic": games // 2, "learned": games // 2,
+             bot: games // 2}
     runs = {p: simulate(game, solo, [p], sizes[p], seed, progress=progress)
             for p in dict.fromkeys((*POLICIES, bot))}
     policies = pd.concat([r.tables["policies"] for r in runs.values()], ignore_index=True)
@@ -123,8 +124,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         f"self-play (scripts/train_learned.py); {game.reference}"]
     intro = (f"{game.title} is played in full by the engine (rounds, platter, passive "
              "picks, actions, every bonus and chain, foxes); the numbers come from the "
-             "random, greedy and tuned heuristic policies"
-             + (f" and the {bot} policy." if bot != "heuristic" else "."))
+             "random, greedy, tuned heuristic and learned policies"
+             + (f" and the {bot} policy." if bot not in POLICIES else "."))
     return Section(game.id, game.title, intro, figures, tables, notes)
 
 
