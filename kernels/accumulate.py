@@ -21,8 +21,13 @@ def add_products(out, x):
 def seat_lineup(lineup, game, rotate, seated, slot_of):
     """Seat the lineup for game ``game``: with ``rotate`` the slots move one seat a game, so
     each policy plays every seat equally often. ``lineup``, ``seated``: [n, k] policy rows;
-    ``slot_of``: int64[n], filled with the lineup slot of each seat."""
+    ``slot_of``: int64[n], filled with the lineup slot of each seat. The play loops call it
+    for games 0, 1, ... of a block with the same ``seated`` and ``slot_of``, so a seating
+    that never changes (no rotation, or one player) is copied once, at game 0: policy rows
+    can be long (the Clever learned policy's weights)."""
     n = lineup.shape[0]
+    if game > 0 and (not rotate or n == 1):
+        return
     shift = game % n if rotate else 0
     for seat in range(n):
         slot_of[seat] = (seat + shift) % n

@@ -175,7 +175,8 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
                         scratch)
         slot += 64
         to_field(faces, where, die)
-        observe(sheet, pol, scratch, pick_context(2 - pick, _count(where, POOL)))
+        if pol.shape[0] > N_POL:  # self-play training (``kernels.clever.td``)
+            observe(sheet, pol, scratch, pick_context(2 - pick, _count(where, POOL)))
     for d in range(N_DICE):
         if where[d] == POOL:
             where[d] = PLATTER
