@@ -186,6 +186,15 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         observe(sheet, pol, scratch, 0)
 
 
+@njit(cache=True)
+def work_buffers():
+    """The work arrays a loop of solo games needs: ``(sheet, scratch, moves, faces, where,
+    log)`` (int64[SHEET_LEN], [WORK_LEN], [MAX_MOVES, 3], [N_DICE], [N_DICE], [LOG_LEN])."""
+    return (np.empty(SHEET_LEN, np.int64), np.empty(WORK_LEN, np.int64),
+            np.zeros((MAX_MOVES, 3), np.int64), np.zeros(N_DICE, np.int64),
+            np.zeros(N_DICE, np.int64), np.zeros(LOG_LEN, np.int64))
+
+
 @njit(cache=True, inline="always")
 def _count(where, place):
     """How many dice are at ``place``."""

@@ -320,39 +320,13 @@ def _platter_cost(faces, where, die):
     return k
 
 
-@njit(cache=True, inline="always")
-def _move_value(sheet, faces, moves, i, pol, stream, slot, scratch, where, scores, trial):
-    """``(ranking value, value after)`` of move ``i`` for a non-random policy: the
-    ``sheet_value`` after it (greedy: from the area ``scores`` when it fires no bonus;
-    ``trial``: the work buffer's trial sheet), ranked less a thousandth per pip of the die
-    and, with ``where`` (an active pick), the value-based policies' ``W_PLATTER`` per die it
-    sends to the platter (the learned value also sees the turn's context)."""
-    die = moves[i, 0]
-    quiet = NO_TOTAL
-    if pol[KIND] == GREEDY and moves[i, 1] >= 0:
-        quiet = quiet_total(sheet, scores, faces, die, moves[i, 1], moves[i, 2])
-    if quiet > NO_TOTAL:
-        value = float(quiet)
-    else:
-        copy_sheet(trial, sheet)
-        apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
-        context = 0
-        if pol[KIND] == LEARNED and where.shape[0] > 0:
-            context = active_context(faces, where, die)
-        value = sheet_value_in(trial, pol, scratch, context)
-    v = value - 1e-3 * faces[die]
-    if where.shape[0] > 0 and pol[KIND] >= HEURISTIC:
-        v -= pol[W_PLATTER] * _platter_cost(faces, where, die)
-    return v, value
-
-
 @njit(cache=True)
 def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
     """``(index, value after)`` of the chosen move (-1 if none): uniform for random (value
     -inf), else the best ``sheet_value`` after the move; with ``where`` (an active pick)
     the heuristic also counts the dice the pick sends to the platter. Among equals the
-    lowest die face wins, which keeps more dice in play. (The loop repeats ``_move_value``
-    by hand: the greedy games are about a fifth faster than with the call inlined.)"""
+    lowest die face wins, which keeps more dice in play; with the learned value an active
+    pick is valued in its turn context (``active_context``)."""
     if n == 0:
         return -1, -np.inf
     if pol[KIND] == RANDOM:
@@ -389,13 +363,13 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
 def rank_moves(sheet, faces, moves, pol, stream, slot, scratch, where, out):
     """``choose_move``'s ranking value of every move (float64[len(moves)] ``out``) for a
     non-random policy: advice shortlists the moves it rolls out by it."""
-    scores = scratch[_MOVE_SCORES:_MOVE_SCORES + 5]
-    trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
-    if pol[KIND] == GREEDY:
-        area_scores(sheet, scores)
     for i in range(moves.shape[0]):
-        out[i] = _move_value(sheet, faces, moves, i, pol, stream, slot, scratch, where,
-                             scores, trial)[0]
+        die = moves[i, 0]
+        value = choose_move(sheet, faces, moves[i:i + 1], 1, pol, stream, slot, scratch,
+                            where)[1]
+        out[i] = value - 1e-3 * faces[die]
+        if where.shape[0] > 0 and pol[KIND] >= HEURISTIC:
+            out[i] -= pol[W_PLATTER] * _platter_cost(faces, where, die)
 
 
 @njit(cache=True)

@@ -21,24 +21,22 @@ from kernels.clever.learned import (
     TD_STEPS,
     TD_TRACE,
     learned_size,
-    n_features,
     td_observe,
 )
-from kernels.clever.moves import N_DICE
 from kernels.clever.play import (
-    LOG_LEN,
-    MAX_MOVES,
     N_POL,
     W_VALUE,
-    WORK_LEN,
     active_turn,
     observe,
     round_bonus,
     solo_passive,
+    work_buffers,
 )
-from kernels.clever.sheet import H_ROUND, SHEET_LEN
+from kernels.clever.sheet import H_ROUND, SHEET_LEN, TAC
 from kernels.clever.sheets import start_sheet, total_score
 from kernels.rng import turn_stream
+from kernels.thats_pretty_clever.value import N_FEATURES as TPC_FEATURES
+from kernels.twice_as_clever.value import N_FEATURES as TAC_FEATURES
 
 STAT_GAMES, STAT_SCORE, STAT_SCORE_SQ, STAT_TD_SQ, STAT_STEPS = 0, 1, 2, 3, 4
 N_STATS = 5
@@ -50,15 +48,9 @@ def td_block(key, first_game, n_games, pol, rounds, game_rules, alpha, lam, stat
     uint64) with the learned policy ``pol`` (float64[N_POL], its weights updated in place)
     and train its value by TD(lambda) with step size ``alpha`` and trace decay ``lam``;
     adds games, score sums, squared TD errors and TD steps to ``stats`` (float64[N_STATS])."""
-    sheet = np.empty(SHEET_LEN, np.int64)
-    scratch = np.empty(WORK_LEN, np.int64)
-    moves = np.zeros((MAX_MOVES, 3), np.int64)
-    faces = np.zeros(N_DICE, np.int64)
-    where = np.zeros(N_DICE, np.int64)
-    log = np.zeros(LOG_LEN, np.int64)
+    sheet, scratch, moves, faces, where, log = work_buffers()
     buf = np.zeros(BUF_LEN, np.float64)
-    start_sheet(sheet, game_rules[RULE_GAME], rounds, game_rules[RULE_SHEET_FLAGS])
-    size = learned_size(n_features(sheet))
+    size = learned_size(TAC_FEATURES if game_rules[RULE_GAME] == TAC else TPC_FEATURES)
     row = np.zeros(N_POL + TD_HEADER + size)  # the training row: policy, TD state, trace
     row[:N_POL] = pol
     row[N_POL + TD_ALPHA] = alpha

@@ -7,14 +7,11 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.clever.game_rules import RULE_GAME, RULE_SHEET_FLAGS
-from kernels.clever.moves import N_DICE
 from kernels.clever.play import (
-    LOG_LEN,
-    MAX_MOVES,
-    WORK_LEN,
     active_turn,
     round_bonus,
     solo_passive,
+    work_buffers,
 )
 from kernels.clever.sheet import H_GAME, H_ROUND, SHEET_LEN, TAC
 from kernels.clever.sheets import feature_value, start_sheet, total_score
@@ -56,12 +53,7 @@ def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, s
     (float64[N_POL]); per game ``2 * rounds`` rows (after each active and each passive turn)
     of ``features`` (float64[rows, the game's N_FEATURES]), ``score``, ``stage``
     (int64[rows]) and the game's ``final`` score (int64[rows])."""
-    sheet = np.empty(SHEET_LEN, np.int64)
-    scratch = np.empty(WORK_LEN, np.int64)
-    moves = np.zeros((MAX_MOVES, 3), np.int64)
-    faces = np.zeros(N_DICE, np.int64)
-    where = np.zeros(N_DICE, np.int64)
-    log = np.zeros(LOG_LEN, np.int64)
+    sheet, scratch, moves, faces, where, log = work_buffers()
     per_game = 2 * rounds
     for g in range(n_games):
         start_sheet(sheet, game_rules[RULE_GAME], rounds, game_rules[RULE_SHEET_FLAGS])
