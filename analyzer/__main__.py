@@ -1,3 +1,4 @@
 from analyzer.cli import main
 
-main()
+if __name__ == "__main__":  # guarded: Dask's local workers re-import the main module
+    main()

@@ -17,11 +17,12 @@ from analyzer import __version__
 from analyzer.cli_options import (
     StrictGroup,
     early_output_check,
+    execution_options,
     output_options,
     rule_values,
     rules_options,
 )
-from analyzer.errors import UserError
+from analyzer.errors import Interrupted, UserError
 from analyzer.registry import GAMES, available_games, get_game
 from analyzer.seeding import DEFAULT_SEED
 
@@ -47,6 +48,9 @@ class GameGroup(StrictGroup):
             message = exc.format_message() if isinstance(exc, click.ClickException) else exc
             click.echo(f"dicelab: error: {message}", err=True)
             sys.exit(2)
+        except Interrupted as exc:
+            click.echo(f"dicelab: {exc}", err=True)
+            sys.exit(130)
         except click.exceptions.Abort:
             click.echo("dicelab: aborted", err=True)
             sys.exit(1)
@@ -119,6 +123,7 @@ def rules(game: str, rules_file: str | None, assignments: tuple[str, ...], fmt: 
               help="TOML file with one table of rule parameters per game, e.g. [cloverup].")
 @click.option("--set", "assignments", multiple=True, metavar="GAME.KEY=VALUE",
               help="Override one game's rule parameter; repeatable.")
+@execution_options
 def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | None,
            quick: bool, quiet: bool, rules_file: str | None,
            assignments: tuple[str, ...]) -> None:
@@ -127,6 +132,7 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
     Without --rules or --set every game is analysed on its built-in default rules.
     """
     from analyzer import driver
+    from analyzer.execution import current
     from analyzer.seeding import check_seed
     from reports.balance import write_report
 
@@ -142,7 +148,9 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
         sections.append(spec.load().report_section(values[spec.id], seed=seed, quick=quick,
                                                    progress=not quiet))
     changed = rules_file is not None or bool(assignments)
+    where = current()
     meta = [f"dicelab {__version__}, {date.today().isoformat()}", f"seed {seed}",
+            f"simulations in {where.meta()['chunks']} chunks on {where.where()}",
             "rules changed by --rules/--set (see each section)" if changed
             else "built-in default rules", "quick run (smaller samples)" if quick
             else "full run"]

@@ -45,12 +45,35 @@ output_options = _stack(
                  help="Write to this file instead of standard output."),
 )
 
+def execution_options(fn: Callable) -> Callable:
+    """``--cluster`` and ``--checkpoint``: the command's work runs in chunks on a Dask
+    cluster (or local numba threads) and, with a checkpoint folder, resumes when run again
+    after an interruption. The results are the same wherever the chunks ran."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, cluster: str | None, checkpoint: str | None, **kwargs: Any) -> Any:
+        from analyzer.execution import session
+
+        early_output_check(kwargs.get("output"))
+        with session(cluster, checkpoint):
+            return fn(*args, **kwargs)
+
+    return _stack(
+        click.option("--cluster", default=None, metavar="ADDRESS|local:N",
+                     help="Run on a Dask cluster: a scheduler address (tcp://host:8786) or "
+                          "local:N worker processes; needs dicelab[cluster]."),
+        click.option("--checkpoint", default=None, type=click.Path(file_okay=False),
+                     metavar="DIR", help="Store finished chunks in DIR; running the same "
+                                         "command again resumes an interrupted run."),
+    )(wrapper)
+
+
 run_options = _stack(
     click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
                  help="Root seed; the same seed reproduces a run bit for bit."),
     click.option("--threads", type=int, default=None,
                  help="Numba threads (default: all cores). Results do not depend on it."),
     click.option("--quiet", is_flag=True, help="No progress bar."),
+    execution_options,
 )
 
 

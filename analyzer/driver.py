@@ -1,18 +1,23 @@
-"""The shared parallel driver: cut a run into blocks, run them on numba threads in batches,
-add up the integer accumulators, report progress, and optionally stop at a precision.
+"""The shared parallel driver: cut a run into blocks, run them in chunks (on numba threads or a
+cluster), add up the integer accumulators, report progress, and optionally stop at a
+precision.
 
 Every game uses it the same way: its kernels' parallel loop over blocks, the block size, and
 the arrays that loop needs. Accumulators are integers, so sums are exact and the
-result is bit-identical for any thread count and any batch size.
+result is bit-identical for any thread count, batch size or number of cluster workers.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
 
+from analyzer.execution import Plan, current
 from analyzer.progress import Progress
 from analyzer.seeding import block_keys
 
@@ -38,7 +43,8 @@ class Job:
 
     ``runner(keys, sizes, out, *args)`` is a game's parallel numba loop that plays block b
     (``sizes[b]`` items, seeded by ``keys[b]``) into ``out[b]``, an int64 array of shape
-    ``acc_shape``.
+    ``acc_shape``. ``chunk_blocks``: blocks per chunk of work, sized so that a chunk takes
+    about a second on one core (slow policies ask for fewer blocks).
     """
 
     runner: Callable
@@ -49,14 +55,49 @@ class Job:
     stream: int
     label: str = "simulating"
     unit: str = "items"
+    chunk_blocks: int = 64
 
 
-def _sizes(job: Job, first_item: int, n_items: int) -> np.ndarray:
-    first_block = first_item // job.block_size
-    end = first_item + n_items
-    n_blocks = -(-end // job.block_size) - first_block
-    starts = (first_block + np.arange(n_blocks)) * job.block_size
-    return np.minimum(starts + job.block_size, end) - starts
+@dataclass(frozen=True)
+class KernelRef:
+    """A numba kernel named by module and name: what travels to cluster workers (each
+    loads the kernel from its own numba cache)."""
+
+    module: str
+    name: str
+
+    @classmethod
+    def of(cls, kernel: Callable) -> "KernelRef":
+        return cls(getattr(kernel, "py_func", kernel).__module__, kernel.__name__)
+
+    def resolve(self) -> Callable:
+        return getattr(importlib.import_module(self.module), self.name)
+
+
+@dataclass(frozen=True)
+class Batches:
+    """A job as plain data, for chunks computed anywhere (``compute_chunk``)."""
+
+    runner: KernelRef
+    args: tuple
+    acc_shape: tuple[int, ...]
+    block_size: int
+    seed: int
+    stream: int
+
+
+def compute_chunk(batches: Batches, chunk: tuple[int, int]) -> np.ndarray:
+    """The summed accumulator of items ``first .. first + count`` (``chunk``), which start
+    on a block boundary; block b is seeded by its own key, whoever computes it."""
+    first_item, count = chunk
+    size = batches.block_size
+    first_block = first_item // size
+    starts = np.arange(first_item, first_item + count, size)
+    sizes = np.minimum(starts + size, first_item + count) - starts
+    keys = block_keys(batches.seed, batches.stream, first_block, len(sizes))
+    out = np.zeros((len(sizes), *batches.acc_shape), np.int64)
+    batches.runner.resolve()(keys, sizes.astype(np.int64), out, *batches.args)
+    return out.sum(axis=0)
 
 
 DEFAULT_BATCH_BLOCKS = 64  # fixed, so that --precision stops at the same place on any machine
@@ -66,26 +107,35 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
         stop: Callable[[np.ndarray, int], bool] | None = None) -> tuple[np.ndarray, int]:
     """Run the first ``n_items`` items; returns ``(accumulator, items_run)``.
 
-    With ``stop``, the run ends early after the first batch for which
-    ``stop(accumulator, items_so_far)`` is true (batches end on block boundaries, so the
-    items run are still the first ones of the stream). ``n_items`` must be a whole number of
-    blocks or the run must not stop early for the result to be independent of batching.
+    The items are cut into chunks (``job.chunk_blocks`` blocks, never across a batch of
+    ``batch_blocks`` blocks), computed where the execution in force says (local threads or a
+    cluster, see ``analyzer.execution``) and added up in order. With ``stop``, the run ends
+    early after the first batch for which ``stop(accumulator, items_so_far)`` is true
+    (batches end on block boundaries, so the items run are still the first ones of the
+    stream). ``n_items`` must be a whole number of blocks or the run must not stop early for
+    the result to be independent of batching.
     """
-    batch_blocks = batch_blocks or DEFAULT_BATCH_BLOCKS
+    batch = (batch_blocks or DEFAULT_BATCH_BLOCKS) * job.block_size
+    per_chunk = math.gcd(job.chunk_blocks, batch // job.block_size) * job.block_size
+    chunks = [(first, min(per_chunk, n_items - first)) for first in range(0, n_items, per_chunk)]
+    batches = Batches(KernelRef.of(job.runner), tuple(job.args), tuple(job.acc_shape),
+                      job.block_size, job.seed, job.stream)
+    identity = ("blocks", batches.runner.module, batches.runner.name, batches.args,
+                batches.acc_shape, batches.block_size, batches.seed, batches.stream)
+    execution = current()
+    plan = Plan(functools.partial(compute_chunk, batches), chunks, identity, job.label)
     total = np.zeros(job.acc_shape, np.int64)
     done = 0
-    n_blocks = -(-n_items // job.block_size)
-    with Progress(n_items, job.label, progress, job.unit) as bar:
-        for first in range(0, n_blocks, batch_blocks):
-            count = min(batch_blocks, n_blocks - first)
-            first_item = first * job.block_size
-            sizes = _sizes(job, first_item, min(count * job.block_size, n_items - first_item))
-            keys = block_keys(job.seed, job.stream, first, len(sizes))
-            out = np.zeros((len(sizes), *job.acc_shape), np.int64)
-            job.runner(keys, sizes.astype(np.int64), out, *job.args)
-            total += out.sum(axis=0)
-            done += int(sizes.sum())
-            bar.advance(int(sizes.sum()))
-            if stop is not None and stop(total, done):
-                break
+    with Progress(n_items, f"{job.label} ({execution.where()})", progress, job.unit) as bar:
+        results = execution.results(plan)
+        try:
+            for (_, count), acc in zip(chunks, results):
+                total += acc
+                done += count
+                bar.advance(count)
+                at_check = done % batch == 0 or done == n_items
+                if stop is not None and at_check and stop(total, done):
+                    break
+        finally:
+            results.close()
     return total, done

@@ -44,6 +44,12 @@ def run_meta(game_id: str, params: Any, values: dict[str, Any], seed: int | None
     if seed is not None:
         meta["seed"] = seed
     meta.update(extra)
+    from analyzer.execution import current
+
+    execution = current()
+    if execution.cluster is not None:
+        meta.pop("threads", None)  # the client's threads did no work
+    meta.update(execution.meta())
     meta["rules"] = {p.name: values[p.name] for p in params}
     return meta
 
@@ -69,6 +75,17 @@ def _fmt_scalar(value: Any, digits: int = 6) -> str:
     return str(value)
 
 
+def _flat(meta: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """``(key, value)`` pairs with nested keys joined by dots (``rules.players``)."""
+    out = []
+    for k, v in meta.items():
+        if isinstance(v, dict):
+            out += _flat(v, f"{prefix}{k}.")
+        else:
+            out.append((f"{prefix}{k}", v))
+    return out
+
+
 def _markdown_table(df: Any) -> str:
     cols = [str(c) for c in df.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
@@ -89,6 +106,11 @@ def render(result: Result, fmt: str) -> str:
         parts = []
         for name, df in result.tables.items():
             parts.append(f"# {name}\n" + df.to_csv(index=False))
+        if result.meta:
+            import pandas as pd
+
+            rows = [{"key": k, "value": _fmt_scalar(v, 12)} for k, v in _flat(result.meta)]
+            parts.append("# meta\n" + pd.DataFrame(rows).to_csv(index=False))
         return "\n".join(parts)
     flat = {k: v for k, v in result.headline.items() if not isinstance(v, dict)}
     meta = ", ".join(f"{k}={_fmt_scalar(v)}" for k, v in result.meta.items()

@@ -4,6 +4,8 @@ with 95% intervals. Rollout r of every choice uses the same dice (paired compari
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 
 import numpy as np
@@ -11,7 +13,8 @@ import pandas as pd
 
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
-from analyzer.output import Result
+from analyzer.execution import Plan, current
+from analyzer.output import Result, run_meta
 from analyzer.params import assumed_notes
 from analyzer.stats import ci95, mean_se
 from kernels.clever import play
@@ -94,9 +97,9 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
             notes.append(f"search: the {SEARCH_SHORTLIST} best of the {n} choices by the "
                          "learned value (less its platter cost on active picks) are rolled "
                          f"out; the other {n - SEARCH_SHORTLIST} are not listed")
-    out = np.zeros((len(moves), rollouts))
-    play.advise_rollouts(sheet, faces, where, moves, pol, rnd - 1, rounds,
-                         game.game_rules(values), pick, key, rollouts, out)
+    position = Position(sheet, faces, where, moves, pol, rnd - 1, rounds,
+                        game.game_rules(values), pick, key)
+    out = run_rollouts(position, rollouts)
     means = out.mean(axis=1)
     best = int(np.argmax(means))
     rows = []
@@ -113,9 +116,51 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
         "best": rows[0]["choice"], "expected_score": rows[0]["expected_score"],
         "rollouts": rollouts, "policy": policy, "round": rnd, "phase": phase},
         tables={"choices": pd.DataFrame(rows)},
+        meta=run_meta(game.id, game.params, values, seed, rollouts=rollouts, policy=policy),
         notes=[f"each choice is followed by {rollouts} solo rollouts of the {rollout_name} policy "
                "to the end of the game; rollout r uses the same dice for every choice, so "
                "vs_best is a paired difference"] + notes + assumed_notes(game.params, values))
+
+
+@dataclasses.dataclass(frozen=True)
+class Position:
+    """A position and its candidate moves, as plain data (``play.advise_rollouts``'s
+    arguments), for rollouts computed anywhere."""
+
+    sheet: np.ndarray
+    faces: np.ndarray
+    where: np.ndarray
+    moves: np.ndarray
+    pol: np.ndarray
+    rnd: int
+    rounds: int
+    game_rules: np.ndarray
+    phase: int
+    key: np.uint64
+
+
+ROLLOUT_CHUNK = 250  # rollouts per chunk of work: 2,000 rollouts are 8 chunks
+
+
+def rollout_chunk(position: Position, chunk: tuple[int, int]) -> np.ndarray:
+    """float64[moves, count]: rollouts ``first .. first + count`` (``chunk``) of every move."""
+    first, count = chunk
+    p = position
+    out = np.zeros((len(p.moves), count))
+    play.advise_rollouts(p.sheet, p.faces, p.where, p.moves, p.pol, p.rnd, p.rounds,
+                         p.game_rules, p.phase, p.key, first, count, out)
+    return out
+
+
+def run_rollouts(position: Position, rollouts: int) -> np.ndarray:
+    """float64[moves, rollouts]: the final scores of every rollout of every move, computed in
+    chunks where the execution in force says (the same numbers wherever they ran)."""
+    chunks = [(first, min(ROLLOUT_CHUNK, rollouts - first))
+              for first in range(0, rollouts, ROLLOUT_CHUNK)]
+    identity = ("advise rollouts",
+                *(getattr(position, f.name) for f in dataclasses.fields(position)))
+    plan = Plan(functools.partial(rollout_chunk, position), chunks, identity, "rollouts")
+    return np.concatenate(list(current().results(plan)), axis=1)
 
 
 def shortlist(sheet: np.ndarray, faces: np.ndarray, where: np.ndarray, moves: np.ndarray,

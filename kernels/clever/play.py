@@ -345,16 +345,19 @@ def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, fi
 
 @njit(cache=True, parallel=True)
 def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, phase, key,
-                    n_rollouts, out):
-    """Final scores of ``n_rollouts`` solo rollouts after each candidate move.
+                    first_rollout, n_rollouts, out):
+    """Final scores of solo rollouts ``first_rollout ..`` (``n_rollouts`` of them) after each
+    candidate move.
 
     ``moves``: int64[m, 3] candidate moves for the dice in ``faces``/``where``; ``phase``:
     the active pick just made (0-2) or 3 for the passive pick. Rollout r of every move uses
-    the same random stream (paired). ``out``: float64[m, n_rollouts].
+    the same random stream (paired), whichever call computes it. ``out``:
+    float64[m, n_rollouts].
     """
     m = moves.shape[0]
     for job in prange(m * n_rollouts):
-        i, r = job // n_rollouts, job % n_rollouts
+        i, j = job // n_rollouts, job % n_rollouts
+        r = first_rollout + j
         s = sheet.copy()
         f = faces.copy()
         w = where.copy()
@@ -370,7 +373,7 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
             to_field(f, w, die)
         else:
             plus_ones(s, f, pol, stream, 100, buffer, scratch, rnd == rounds - 1)
-        out[i, r] = finish_solo(key, r, pol, rnd, rounds, game_rules, s, f, w, phase + 1,
+        out[i, j] = finish_solo(key, r, pol, rnd, rounds, game_rules, s, f, w, phase + 1,
                                 scratch, buffer, log)
 
 

@@ -1,0 +1,129 @@
+"""Where a run's chunks are computed: on this machine's numba threads (the default) or on a
+Dask cluster (``--cluster``), with every finished chunk stored in a checkpoint folder when
+one is given (``--checkpoint``).
+
+A run is a ``Plan``: a list of chunks and a function computing one chunk from fixed inputs
+(the chunk's own seed streams), so a chunk's result does not depend on where, when or beside
+what it ran. Results are handed back in chunk order whatever order they finished in, so the
+sums and concatenations callers make of them are bit-identical for any number of workers,
+and an interrupted run resumes from its stored chunks to the same final result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from analyzer.checkpoint import Store, check_folder
+from analyzer.errors import Interrupted
+
+
+@dataclass
+class Plan:
+    """One run: ``compute(chunk)`` gives chunk ``chunk``'s result (an array).
+
+    ``compute`` must be picklable (a ``functools.partial`` of a module-level function over
+    plain arguments) to run on cluster workers; ``identity`` is everything the results
+    depend on (it names the run in a checkpoint folder); ``chunks`` are tuples of ints.
+    """
+
+    compute: Callable[[tuple[int, ...]], np.ndarray]
+    chunks: list[tuple[int, ...]]
+    identity: Any
+    label: str = "run"
+
+
+class Execution:
+    """The backend in force for a command: local numba threads or a Dask cluster."""
+
+    def __init__(self, cluster: str | None = None, checkpoint: str | None = None):
+        self.cluster_spec = cluster
+        self.checkpoint = str(check_folder(checkpoint)) if checkpoint else None
+        self.cluster = None
+        self.computed = 0
+        self.resumed = 0
+
+    def start(self) -> None:
+        if self.cluster_spec:
+            from analyzer.cluster import Cluster
+
+            self.cluster = Cluster.connect(self.cluster_spec)
+
+    def close(self) -> None:
+        if self.cluster is not None:
+            self.cluster.close()
+            self.cluster = None
+
+    def results(self, plan: Plan) -> Iterator[np.ndarray]:
+        """The plan's chunk results, in chunk order (stored ones read back, not run)."""
+        store = None
+        if self.checkpoint:
+            from analyzer import __version__
+
+            store = Store(check_folder(self.checkpoint), (__version__, plan.identity),
+                          {"run": plan.label, "chunks": len(plan.chunks)})
+        if self.cluster is not None:
+            yield from self.cluster.ordered_results(plan, store, self)
+            return
+        for chunk in plan.chunks:
+            if store is not None and store.has(chunk):
+                self.resumed += 1
+                yield store.load(chunk)
+                continue
+            result = plan.compute(chunk)
+            self.computed += 1
+            if store is not None:
+                store.save(chunk, result)
+            yield result
+
+    def where(self) -> str:
+        """Where chunks run, in words (for progress lines and metadata)."""
+        if self.cluster is not None:
+            return self.cluster.describe()
+        import numba
+
+        return f"{numba.get_num_threads()} numba thread(s) on this machine"
+
+    def meta(self) -> dict[str, Any]:
+        """Execution metadata written with every result."""
+        out: dict[str, Any] = {"execution": self.where(),
+                               "chunks": self.computed + self.resumed}
+        if self.cluster is not None:
+            out["workers"] = self.cluster.workers()
+            out["dask"] = self.cluster.version
+        if self.checkpoint:
+            out["checkpoint"] = self.checkpoint
+            out["chunks_from_checkpoint"] = self.resumed
+        return out
+
+
+_current = Execution()
+
+
+def current() -> Execution:
+    """The execution in force (local numba threads unless a command set another)."""
+    return _current
+
+
+@contextlib.contextmanager
+def session(cluster: str | None = None, checkpoint: str | None = None) -> Iterator[Execution]:
+    """Run a command's work on ``cluster`` (None: local threads), storing chunks in
+    ``checkpoint`` (None: nowhere). Ctrl-C ends in ``Interrupted`` with what to do next."""
+    global _current
+    execution = Execution(cluster, checkpoint)
+    previous, _current = _current, execution
+    try:
+        execution.start()
+        yield execution
+    except KeyboardInterrupt:
+        hint = (f"; {execution.computed} finished chunk(s) are stored in {execution.checkpoint}"
+                ": run the same command again to resume" if execution.checkpoint
+                else "; use --checkpoint DIR to make long runs resumable")
+        raise Interrupted("interrupted" + hint) from None
+    finally:
+        _current = previous
+        with contextlib.suppress(KeyboardInterrupt):
+            execution.close()
