@@ -150,7 +150,7 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
     changed = rules_file is not None or bool(assignments)
     where = current()
     meta = [f"dicelab {__version__}, {date.today().isoformat()}", f"seed {seed}",
-            f"simulations in {where.meta()['chunks']} chunks on {where.where()}",
+            f"simulations: {where.meta()['chunks']} chunks on {where.where()}",
             "rules changed by --rules/--set (see each section)" if changed
             else "built-in default rules", "quick run (smaller samples)" if quick
             else "full run"]

@@ -114,7 +114,7 @@ class Cluster:
         return len(self.client.scheduler_info(n_workers=-1)["workers"])
 
     def describe(self) -> str:
-        return f"Dask cluster at {self.address} ({self.workers()} workers)"
+        return f"Dask cluster {self.address} ({self.workers()} workers)"
 
     def close(self) -> None:
         self.client.close()

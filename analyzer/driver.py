@@ -126,7 +126,7 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
     plan = Plan(functools.partial(compute_chunk, batches), chunks, identity, job.label)
     total = np.zeros(job.acc_shape, np.int64)
     done = 0
-    with Progress(n_items, f"{job.label} ({execution.where()})", progress, job.unit) as bar:
+    with Progress(n_items, f"{job.label} on {execution.where()}", progress, job.unit) as bar:
         results = execution.results(plan)
         try:
             for (_, count), acc in zip(chunks, results):

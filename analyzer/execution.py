@@ -85,7 +85,7 @@ class Execution:
             return self.cluster.describe()
         import numba
 
-        return f"{numba.get_num_threads()} numba thread(s) on this machine"
+        return f"{numba.get_num_threads()} numba thread(s)"
 
     def meta(self) -> dict[str, Any]:
         """Execution metadata written with every result."""

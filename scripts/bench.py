@@ -13,7 +13,11 @@ Measured:
   ``advise`` with 2,000 rollouts per choice (the default policy and ``search``), and the
   shared engine's cold compile.
 
-Run: ``python scripts/bench.py [--json] [--quick]``.
+With ``--cluster SPEC`` (``local:2``, or a scheduler address) it measures instead the same
+long simulations on the cluster against local numba threads (all cores), the cluster's start
+and warm-up, and the peak memory of the client and of every worker for two run lengths.
+
+Run: ``python scripts/bench.py [--json] [--quick] [--cluster SPEC]``.
 """
 
 from __future__ import annotations
@@ -41,6 +45,11 @@ TARGETS = {
     "tac_learned_ms_per_solo_game_1_thread": "<= 2",
     "tpc_advise_search_2000_rollouts_warm_s": "< 5",
     "tac_advise_search_2000_rollouts_warm_s": "< 5",
+    "cluster_vs_local_cloverup_turns": ">= 0.8",
+    "cluster_vs_local_tpc_greedy_games": ">= 0.8",
+    "cluster_vs_local_tpc_heuristic_games": ">= 0.8",
+    "cluster_peak_rss_ratio_client": "~ 1",
+    "cluster_peak_rss_ratio_worker": "~ 1",
 }
 SLOWER = {"greedy": 1, "heuristic": 20, "learned": 20, "search": 200}  # games: fewer
 
@@ -216,13 +225,107 @@ def clever_cold() -> dict[str, float]:
             args, {**os.environ, "NUMBA_CACHE_DIR": cache})}
 
 
+_CLUSTER_PEAK = """
+import resource, sys
+from analyzer import execution
+from analyzer.games.cloverup.model import PARAMS
+from analyzer.games.cloverup.simulation import simulate_turns
+from analyzer.params import defaults
+
+def peak():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+with execution.session(sys.argv[2]) as run:
+    simulate_turns(defaults(PARAMS), "optimal", int(sys.argv[1]), 1, None, False)
+    workers = run.cluster.client.run(peak)
+print(peak(), max(workers.values()))
+"""
+
+
+def cluster_memory(spec: str, turns: int) -> tuple[float, float]:
+    """Peak resident memory (MiB) of the client and of the largest worker for a run of
+    ``turns`` CloverUp turns on a fresh cluster."""
+    out = subprocess.run([sys.executable, "-c", _CLUSTER_PEAK, str(turns), spec], check=True,
+                         capture_output=True, text=True).stdout
+    client, worker = out.split()[-2:]
+    return int(client) / 1024, int(worker) / 1024
+
+
+def cluster(spec: str, scale: int) -> dict[str, float]:
+    """Long simulations on the cluster ``spec`` against local numba threads (all cores).
+
+    The simulations keep their full length with ``--quick`` (``scale`` shortens only the
+    memory runs): a run of a few chunks per worker measures the last chunk's wait, not the
+    throughput."""
+    import numba
+
+    from analyzer import driver, execution
+    from analyzer.clever.simulation import play_games as clever_games
+    from analyzer.games.cloverup.model import PARAMS
+    from analyzer.games.cloverup.simulation import simulate_turns
+    from analyzer.params import defaults
+    from analyzer.registry import get_game
+
+    results: dict[str, float] = {}
+    small, large = 10**7 // scale, 10**9 // scale
+    for label, turns in (("small", small), ("large", large)):
+        client, worker = cluster_memory(spec, turns)
+        results[f"cluster_peak_rss_mib_client_{turns:.0e}_turns".replace("+0", "")] = client
+        results[f"cluster_peak_rss_mib_worker_{turns:.0e}_turns".replace("+0", "")] = worker
+        results[f"_{label}"] = (client, worker)
+    (c1, w1), (c2, w2) = results.pop("_small"), results.pop("_large")
+    results["cluster_peak_rss_ratio_client"] = c2 / c1
+    results["cluster_peak_rss_ratio_worker"] = w2 / w1
+
+    tpc = get_game("thats-pretty-clever").load().GAME
+    tpc_values = defaults(tpc.params)
+    values = defaults(PARAMS)
+    workloads = {
+        "cloverup_turns": (400_000_000,
+                           lambda n: simulate_turns(values, "optimal", n, 1, None, False)),
+        "tpc_greedy_games": (1_000_000, lambda n: clever_games(
+            tpc, tpc_values, ["greedy"], n, 1, progress=False)),
+        "tpc_heuristic_games": (30_000, lambda n: clever_games(
+            tpc, tpc_values, ["heuristic"], n, 1, progress=False)),
+    }
+    driver.set_threads(numba.config.NUMBA_NUM_THREADS)
+    local = {}
+    for name, (n, work) in workloads.items():
+        work(n // 100)  # load the kernels
+        start = time.perf_counter()
+        work(n)
+        local[name] = n / (time.perf_counter() - start)
+        results[f"local_{numba.get_num_threads()}_threads_{name}_per_s"] = local[name]
+    start = time.perf_counter()
+    with execution.session(spec) as run:
+        results["cluster_start_s"] = time.perf_counter() - start
+        results["cluster_workers"] = run.cluster.workers()
+        start = time.perf_counter()
+        for n, work in workloads.values():
+            work(n // 100)  # the workers load the kernels from their numba cache
+        results["cluster_warm_up_s"] = time.perf_counter() - start
+        for name, (n, work) in workloads.items():
+            start = time.perf_counter()
+            work(n)
+            rate = n / (time.perf_counter() - start)
+            results[f"cluster_{name}_per_s"] = rate
+            results[f"cluster_vs_local_{name}"] = rate / local[name]
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--quick", action="store_true", help="smaller runs")
+    parser.add_argument("--cluster", metavar="SPEC", default=None,
+                        help="only the cluster benchmark, on local:N or a scheduler address")
     opts = parser.parse_args()
     scale = 10 if opts.quick else 1
     results: dict[str, float] = {}
+    if opts.cluster:
+        results.update(cluster(opts.cluster, scale))
+        _show(results, opts.json)
+        return
     # first: a child's peak memory counts the parent's at fork (Linux keeps it across
     # exec), so it is measured before this process has grown
     small, large = 10**6, 10**8 // scale
@@ -237,7 +340,11 @@ def main() -> None:
     results.update(clever("thats-pretty-clever", 200_000 // scale))
     results.update(clever("twice-as-clever", 200_000 // scale))
     results.update(clever_cold())
-    if opts.json:
+    _show(results, opts.json)
+
+
+def _show(results: dict[str, float], as_json: bool) -> None:
+    if as_json:
         print(json.dumps({"results": results, "targets": TARGETS}, indent=2))
         return
     print(f"{'measure':<44} {'value':>16}  target")

@@ -57,7 +57,7 @@ def test_cluster_results_are_identical_to_local(scheduler, args):
     local = _json(args)
     remote = _json([*args, "--cluster", scheduler])
     assert remote["meta"]["workers"] == 2 and remote["meta"]["chunks"] >= 2
-    assert "Dask cluster at" in remote["meta"]["execution"]
+    assert "Dask cluster tcp://" in remote["meta"]["execution"]
     assert _without_meta(remote) == _without_meta(local)
 
 
