@@ -125,7 +125,7 @@ class Cluster:
                         counts: "Execution") -> Iterator[np.ndarray]:
         """The plan's chunk results in chunk order, computed on the cluster; chunks found
         in ``store`` are read back instead, new ones are stored as they finish."""
-        from distributed import as_completed
+        from distributed import KilledWorker, as_completed
 
         run = uuid.uuid4().hex[:12]
         stored = [store is not None and store.has(c) for c in plan.chunks]
@@ -153,7 +153,11 @@ class Cluster:
                 while i not in finished:
                     future = next(waiting)
                     j = running.pop(future)
-                    finished[j] = future.result()
+                    try:
+                        finished[j] = future.result()
+                    except KilledWorker as exc:
+                        raise UserError(f"the cluster lost chunk {j} of {plan.label}: every "
+                                        f"worker that ran it died ({exc})") from None
                     future.release()
                     counts.computed += 1
                     if store is not None:

@@ -84,7 +84,7 @@ def test_any_number_of_workers_and_chunking_gives_the_same_counts(cloverup_value
 
 def test_a_killed_worker_changes_nothing(cloverup_values, scheduler):
     """A worker process dies mid-run: its chunks are recomputed elsewhere, same result."""
-    turns = 120_000_000  # 29 chunks of about 0.35 s
+    turns = 60_000_000  # 15 chunks of about 0.35 s
     reference = simulate_turns(cloverup_values, "optimal", turns, 12, None, False)
     with execution.session(scheduler) as run:
         pids = run.cluster.client.run(os.getpid)
@@ -94,7 +94,7 @@ def test_a_killed_worker_changes_nothing(cloverup_values, scheduler):
         def kill_when_started():
             while run.computed < 3:
                 time.sleep(0.01)
-            killed["during_run"] = run.computed < 29
+            killed["during_run"] = run.computed < 15
             os.kill(victim, signal.SIGKILL)
 
         killer = threading.Thread(target=kill_when_started, daemon=True)
