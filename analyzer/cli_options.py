@@ -45,6 +45,7 @@ output_options = _stack(
                  help="Write to this file instead of standard output."),
 )
 
+
 def execution_options(fn: Callable) -> Callable:
     """``--cluster`` and ``--checkpoint``: the command's work runs in chunks on a Dask
     cluster (or local numba threads) and, with a checkpoint folder, resumes when run again

@@ -119,8 +119,9 @@ def session(cluster: str | None = None, checkpoint: str | None = None) -> Iterat
         execution.start()
         yield execution
     except KeyboardInterrupt:
-        hint = (f"; {execution.computed} finished chunk(s) are stored in {execution.checkpoint}"
-                ": run the same command again to resume" if execution.checkpoint
+        stored = execution.computed + execution.resumed
+        hint = (f"; {stored} finished chunk(s) are stored in {execution.checkpoint}: run the "
+                "same command again to resume" if execution.checkpoint
                 else "; use --checkpoint DIR to make long runs resumable")
         raise Interrupted("interrupted" + hint) from None
     finally:
