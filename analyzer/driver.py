@@ -86,18 +86,27 @@ class Batches:
     stream: int
 
 
-def compute_chunk(batches: Batches, chunk: tuple[int, int]) -> np.ndarray:
-    """The summed accumulator of items ``first .. first + count`` (``chunk``), which start
-    on a block boundary; block b is seeded by its own key, whoever computes it."""
-    first_item, count = chunk
+def compute_chunks(batches: Batches, chunks: list[tuple[int, int]]) -> list[np.ndarray]:
+    """The summed accumulator of each chunk ``(first item, count)`` (starting on a block
+    boundary), all computed in one call of the runner so that its parallel loop spreads
+    every block of every chunk over the threads; block b is seeded by its own key, whoever
+    computes it and beside whatever other blocks."""
     size = batches.block_size
-    first_block = first_item // size
-    starts = np.arange(first_item, first_item + count, size)
-    sizes = np.minimum(starts + size, first_item + count) - starts
-    keys = block_keys(batches.seed, batches.stream, first_block, len(sizes))
-    out = np.zeros((len(sizes), *batches.acc_shape), np.int64)
-    batches.runner.resolve()(keys, sizes.astype(np.int64), out, *batches.args)
-    return out.sum(axis=0)
+    keys, sizes, ends = [], [], []
+    for first_item, count in chunks:
+        starts = np.arange(first_item, first_item + count, size)
+        sizes.append(np.minimum(starts + size, first_item + count) - starts)
+        keys.append(block_keys(batches.seed, batches.stream, first_item // size, len(starts)))
+        ends.append(sum(len(k) for k in keys))
+    out = np.zeros((ends[-1], *batches.acc_shape), np.int64)
+    batches.runner.resolve()(np.concatenate(keys), np.concatenate(sizes).astype(np.int64), out,
+                             *batches.args)
+    return [out[start:end].sum(axis=0) for start, end in zip([0, *ends[:-1]], ends)]
+
+
+def compute_chunk(batches: Batches, chunk: tuple[int, int]) -> np.ndarray:
+    """One chunk's summed accumulator (``compute_chunks``), e.g. on a cluster worker."""
+    return compute_chunks(batches, [chunk])[0]
 
 
 DEFAULT_BATCH_BLOCKS = 64  # fixed, so that --precision stops at the same place on any machine
@@ -123,7 +132,8 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
     identity = ("blocks", batches.runner.module, batches.runner.name, batches.args,
                 batches.acc_shape, batches.block_size, batches.seed, batches.stream)
     execution = current()
-    plan = Plan(functools.partial(compute_chunk, batches), chunks, identity, job.label)
+    plan = Plan(functools.partial(compute_chunk, batches), chunks, identity, job.label,
+                functools.partial(compute_chunks, batches), batch // per_chunk)
     total = np.zeros(job.acc_shape, np.int64)
     done = 0
     with Progress(n_items, f"{job.label} on {execution.where()}", progress, job.unit) as bar:

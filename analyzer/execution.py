@@ -28,12 +28,17 @@ class Plan:
     ``compute`` must be picklable (a ``functools.partial`` of a module-level function over
     plain arguments) to run on cluster workers; ``identity`` is everything the results
     depend on (it names the run in a checkpoint folder); ``chunks`` are tuples of ints.
+    Locally, ``group`` consecutive chunks at a time go to ``compute_group`` (a list of
+    results for a list of chunks, the same as ``compute`` chunk by chunk) so that one
+    parallel loop spreads all their work over the threads.
     """
 
     compute: Callable[[tuple[int, ...]], np.ndarray]
     chunks: list[tuple[int, ...]]
     identity: Any
     label: str = "run"
+    compute_group: Callable[[list[tuple[int, ...]]], list[np.ndarray]] | None = None
+    group: int = 1  # consecutive chunks computed together on local threads
 
 
 class Execution:
@@ -68,16 +73,22 @@ class Execution:
         if self.cluster is not None:
             yield from self.cluster.ordered_results(plan, store, self)
             return
-        for chunk in plan.chunks:
-            if store is not None and store.has(chunk):
-                self.resumed += 1
-                yield store.load(chunk)
-                continue
-            result = plan.compute(chunk)
-            self.computed += 1
-            if store is not None:
-                store.save(chunk, result)
-            yield result
+        for start in range(0, len(plan.chunks), plan.group):
+            group = plan.chunks[start:start + plan.group]
+            missing = [c for c in group if store is None or not store.has(c)]
+            if len(missing) > 1 and plan.compute_group is not None:
+                computed = dict(zip(missing, plan.compute_group(missing)))
+            else:
+                computed = {c: plan.compute(c) for c in missing}
+            for chunk in group:
+                if chunk not in computed:
+                    self.resumed += 1
+                    yield store.load(chunk)
+                    continue
+                self.computed += 1
+                if store is not None:
+                    store.save(chunk, computed[chunk])
+                yield computed[chunk]
 
     def where(self) -> str:
         """Where chunks run, in words (for progress lines and metadata)."""
