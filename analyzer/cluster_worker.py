@@ -11,7 +11,8 @@ from typing import Any, Callable
 _NUMBA_CALLS = threading.Lock()  # numba's parallel loops are entered by one thread at a time
 
 
-def run_chunk(compute: Callable[[tuple[int, ...]], Any], chunk: tuple[int, ...]) -> Any:
+def run_chunk(compute: Callable[[list[tuple[int, ...]]], list[Any]],
+              chunk: tuple[int, ...]) -> Any:
     """Compute one chunk on this worker with all of the worker's threads as numba threads.
 
     A worker started with several threads gets one chunk at a time here, each spread over
@@ -23,7 +24,7 @@ def run_chunk(compute: Callable[[tuple[int, ...]], Any], chunk: tuple[int, ...])
     with _NUMBA_CALLS:
         threads = min(get_worker().state.nthreads, numba.config.NUMBA_NUM_THREADS)
         numba.set_num_threads(max(threads, 1))
-        return compute(chunk)
+        return compute([chunk])[0]
 
 
 def versions() -> dict[str, str]:

@@ -76,7 +76,7 @@ class KernelRef:
 
 @dataclass(frozen=True)
 class Batches:
-    """A job as plain data, for chunks computed anywhere (``compute_chunk``)."""
+    """A job as plain data, for chunks computed anywhere (``compute_chunks``)."""
 
     runner: KernelRef
     args: tuple
@@ -104,11 +104,6 @@ def compute_chunks(batches: Batches, chunks: list[tuple[int, int]]) -> list[np.n
     return [out[start:end].sum(axis=0) for start, end in zip([0, *ends[:-1]], ends)]
 
 
-def compute_chunk(batches: Batches, chunk: tuple[int, int]) -> np.ndarray:
-    """One chunk's summed accumulator (``compute_chunks``), e.g. on a cluster worker."""
-    return compute_chunks(batches, [chunk])[0]
-
-
 DEFAULT_BATCH_BLOCKS = 64  # fixed, so that --precision stops at the same place on any machine
 
 
@@ -132,8 +127,8 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
     identity = ("blocks", batches.runner.module, batches.runner.name, batches.args,
                 batches.acc_shape, batches.block_size, batches.seed, batches.stream)
     execution = current()
-    plan = Plan(functools.partial(compute_chunk, batches), chunks, identity, job.label,
-                functools.partial(compute_chunks, batches), batch // per_chunk)
+    plan = Plan(functools.partial(compute_chunks, batches), chunks, identity, job.label,
+                batch // per_chunk)
     total = np.zeros(job.acc_shape, np.int64)
     done = 0
     with Progress(n_items, f"{job.label} on {execution.where()}", progress, job.unit) as bar:

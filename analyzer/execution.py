@@ -23,22 +23,21 @@ from analyzer.errors import Interrupted
 
 @dataclass
 class Plan:
-    """One run: ``compute(chunk)`` gives chunk ``chunk``'s result (an array).
+    """One run: ``compute(some_chunks)`` gives the results (arrays) of a list of chunks,
+    each the same whichever others it is computed with.
 
     ``compute`` must be picklable (a ``functools.partial`` of a module-level function over
-    plain arguments) to run on cluster workers; ``identity`` is everything the results
-    depend on (it names the run in a checkpoint folder); ``chunks`` are tuples of ints.
-    Locally, ``group`` consecutive chunks at a time go to ``compute_group`` (a list of
-    results for a list of chunks, the same as ``compute`` chunk by chunk) so that one
-    parallel loop spreads all their work over the threads.
+    plain arguments) to run on cluster workers, which compute one chunk at a time;
+    ``identity`` is everything the results depend on (it names the run in a checkpoint
+    folder); ``chunks`` are tuples of ints. Local threads compute ``group`` consecutive
+    chunks at a time, so that one parallel loop spreads all their work over the threads.
     """
 
-    compute: Callable[[tuple[int, ...]], np.ndarray]
+    compute: Callable[[list[tuple[int, ...]]], list[np.ndarray]]
     chunks: list[tuple[int, ...]]
     identity: Any
     label: str = "run"
-    compute_group: Callable[[list[tuple[int, ...]]], list[np.ndarray]] | None = None
-    group: int = 1  # consecutive chunks computed together on local threads
+    group: int = 1
 
 
 class Execution:
@@ -76,10 +75,7 @@ class Execution:
         for start in range(0, len(plan.chunks), plan.group):
             group = plan.chunks[start:start + plan.group]
             missing = [c for c in group if store is None or not store.has(c)]
-            if len(missing) > 1 and plan.compute_group is not None:
-                computed = dict(zip(missing, plan.compute_group(missing)))
-            else:
-                computed = {c: plan.compute(c) for c in missing}
+            computed = dict(zip(missing, plan.compute(missing))) if missing else {}
             for chunk in group:
                 if chunk not in computed:
                     self.resumed += 1

@@ -142,14 +142,15 @@ class Position:
 ROLLOUT_CHUNK = 250  # rollouts per chunk of work: 2,000 rollouts are 8 chunks
 
 
-def rollout_chunk(position: Position, chunk: tuple[int, int]) -> np.ndarray:
-    """float64[moves, count]: rollouts ``first .. first + count`` (``chunk``) of every move."""
-    first, count = chunk
-    p = position
-    out = np.zeros((len(p.moves), count))
-    play.advise_rollouts(p.sheet, p.faces, p.where, p.moves, p.pol, p.rnd, p.rounds,
-                         p.game_rules, p.phase, p.key, first, count, out)
-    return out
+def rollout_chunks(position: Position, chunks: list[tuple[int, int]]) -> list[np.ndarray]:
+    """float64[moves, count] per chunk ``(first, count)``: rollouts ``first .. first +
+    count`` of every move."""
+    p, outs = position, []
+    for first, count in chunks:
+        outs.append(np.zeros((len(p.moves), count)))
+        play.advise_rollouts(p.sheet, p.faces, p.where, p.moves, p.pol, p.rnd, p.rounds,
+                             p.game_rules, p.phase, p.key, first, count, outs[-1])
+    return outs
 
 
 def run_rollouts(position: Position, rollouts: int) -> np.ndarray:
@@ -159,7 +160,7 @@ def run_rollouts(position: Position, rollouts: int) -> np.ndarray:
               for first in range(0, rollouts, ROLLOUT_CHUNK)]
     identity = ("advise rollouts",
                 *(getattr(position, f.name) for f in dataclasses.fields(position)))
-    plan = Plan(functools.partial(rollout_chunk, position), chunks, identity, "rollouts")
+    plan = Plan(functools.partial(rollout_chunks, position), chunks, identity, "rollouts")
     return np.concatenate(list(current().results(plan)), axis=1)
 
 
