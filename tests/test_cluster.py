@@ -153,3 +153,14 @@ def test_workers_with_other_versions_are_refused(scheduler, monkeypatch):
 
     monkeypatch.setattr(cluster_module, "versions", versions)
     assert "install the same versions on every worker" in _error("--cluster", scheduler)
+
+
+def test_progress_on_stderr_counts_the_cluster_chunks(cloverup_values, scheduler, monkeypatch,
+                                                      capsys):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with execution.session(scheduler):
+        simulate_turns(cloverup_values, "optimal", 9_000_000, 8, None, True)
+    updates = [line for line in capsys.readouterr().err.split("\r") if line.strip()]
+    assert len(updates) == 3  # one per chunk of 4.2 M turns
+    assert all("on Dask cluster tcp://" in line for line in updates)
+    assert "100.0%" in updates[-1] and "100.0%" not in updates[0]
