@@ -164,3 +164,21 @@ def test_progress_on_stderr_counts_the_cluster_chunks(cloverup_values, scheduler
     assert len(updates) == 3  # one per chunk of 4.2 M turns
     assert all("on Dask cluster tcp://" in line for line in updates)
     assert "100.0%" in updates[-1] and "100.0%" not in updates[0]
+
+
+def test_chunks_stored_by_a_cluster_run_resume_locally(cloverup_values, scheduler, tmp_path):
+    def run(where):
+        with execution.session(where, str(tmp_path)) as ex:
+            counts = simulate_turns(cloverup_values, "optimal", 9_000_000, 8, None, False)
+            return counts, (ex.computed, ex.resumed)
+
+    on_cluster, done = run(scheduler)
+    assert done == (3, 0)
+    files = sorted(tmp_path.rglob("chunk-*.npy"))
+    assert len(files) == 3
+    files[1].unlink()  # as if the cluster run had been interrupted before it
+    here, done = run(None)
+    assert done == (1, 2)
+    np.testing.assert_array_equal(here, on_cluster)
+    np.testing.assert_array_equal(here, simulate_turns(cloverup_values, "optimal", 9_000_000,
+                                                       8, None, False))
