@@ -9,6 +9,7 @@ Several runs (all the simulations of a report, say) share one folder.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -23,7 +24,8 @@ from analyzer.output import write_atomic
 
 
 def digest(identity: Any) -> str:
-    """A stable hex digest of nested tuples/lists/dicts of numbers, strings and arrays."""
+    """A stable hex digest of nested tuples/lists/dicts/dataclasses of numbers, strings and
+    arrays."""
     h = hashlib.sha256()
     _feed(h, identity)
     return h.hexdigest()[:20]
@@ -33,6 +35,11 @@ def _feed(h: Any, value: Any) -> None:
     if isinstance(value, np.ndarray):
         h.update(f"array{value.dtype.str}{value.shape}".encode())
         h.update(np.ascontiguousarray(value).tobytes())
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        h.update(f"dataclass{type(value).__name__}".encode())
+        for f in dataclasses.fields(value):
+            _feed(h, f.name)
+            _feed(h, getattr(value, f.name))
     elif isinstance(value, dict):
         h.update(b"dict")
         for k in sorted(value):

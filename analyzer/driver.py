@@ -124,10 +124,8 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
     chunks = [(first, min(per_chunk, n_items - first)) for first in range(0, n_items, per_chunk)]
     batches = Batches(KernelRef.of(job.runner), tuple(job.args), tuple(job.acc_shape),
                       job.block_size, job.seed, job.stream)
-    identity = ("blocks", batches.runner.module, batches.runner.name, batches.args,
-                batches.acc_shape, batches.block_size, batches.seed, batches.stream)
     execution = current()
-    plan = Plan(functools.partial(compute_chunks, batches), chunks, identity, job.label,
+    plan = Plan(functools.partial(compute_chunks, batches), chunks, batches, job.label,
                 batch // per_chunk)
     total = np.zeros(job.acc_shape, np.int64)
     done = 0

@@ -45,7 +45,8 @@ class Execution:
 
     def __init__(self, cluster: str | None = None, checkpoint: str | None = None):
         self.cluster_spec = cluster
-        self.checkpoint = str(check_folder(checkpoint)) if checkpoint else None
+        self.folder = check_folder(checkpoint) if checkpoint else None
+        self.checkpoint = str(self.folder) if checkpoint else None
         self.cluster = None
         self.computed = 0
         self.resumed = 0
@@ -67,7 +68,7 @@ class Execution:
         if self.checkpoint:
             from analyzer import __version__
 
-            store = Store(check_folder(self.checkpoint), (__version__, plan.identity),
+            store = Store(self.folder, (__version__, plan.identity),
                           {"run": plan.label, "chunks": len(plan.chunks)})
         if self.cluster is not None:
             yield from self.cluster.ordered_results(plan, store, self)

@@ -61,6 +61,14 @@ def test_digest_is_stable_and_sees_every_part():
         digest(object())
 
 
+def test_digest_of_a_dataclass_sees_its_type_and_fields():
+    from analyzer.driver import KernelRef
+
+    assert digest(KernelRef("m", "f")) == digest(KernelRef("m", "f"))
+    assert digest(KernelRef("m", "f")) != digest(KernelRef("m", "g"))
+    assert digest(KernelRef("m", "f")) != digest(("m", "f"))
+
+
 def _cli(*args):
     return CliRunner().invoke(cli, list(args))
 

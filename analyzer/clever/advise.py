@@ -158,9 +158,7 @@ def run_rollouts(position: Position, rollouts: int) -> np.ndarray:
     chunks where the execution in force says (the same numbers wherever they ran)."""
     chunks = [(first, min(ROLLOUT_CHUNK, rollouts - first))
               for first in range(0, rollouts, ROLLOUT_CHUNK)]
-    identity = ("advise rollouts",
-                *(getattr(position, f.name) for f in dataclasses.fields(position)))
-    plan = Plan(functools.partial(rollout_chunks, position), chunks, identity, "rollouts")
+    plan = Plan(functools.partial(rollout_chunks, position), chunks, position, "rollouts")
     return np.concatenate(list(current().results(plan)), axis=1)
 
 
