@@ -18,17 +18,33 @@ def add_products(out, x):
 
 
 @njit(cache=True)
-def seat_lineup(lineup, game, rotate, seated, slot_of):
+def seat_lineup(lineup, game, rotate, seated, slot_of, width=-1):
     """Seat the lineup for game ``game``: with ``rotate`` the slots move one seat a game, so
     each policy plays every seat equally often. ``lineup``, ``seated``: [n, k] policy rows;
     ``slot_of``: int64[n], filled with the lineup slot of each seat. The play loops call it
     for games 0, 1, ... of a block with the same ``seated`` and ``slot_of``, so a seating
-    that never changes (no rotation, or one player) is copied once, at game 0: policy rows
-    can be long (the Clever learned policy's weights)."""
+    that never changes (no rotation, or one player) is copied once, at game 0, and with
+    ``width`` >= 0 only the rows' first ``width`` numbers (``used_width``): policy rows can
+    be long (the Clever value policy's networks)."""
     n = lineup.shape[0]
     if game > 0 and (not rotate or n == 1):
         return
     shift = game % n if rotate else 0
+    if width < 0:
+        width = lineup.shape[1]
     for seat in range(n):
         slot_of[seat] = (seat + shift) % n
-        seated[seat, :] = lineup[slot_of[seat]]
+        seated[seat, :width] = lineup[slot_of[seat], :width]
+
+
+@njit(cache=True)
+def used_width(lineup):
+    """How many leading numbers of the policy rows ``lineup`` ([n, k]) are used: the rest
+    of every row is zero."""
+    width = 0
+    for p in range(lineup.shape[0]):
+        for k in range(lineup.shape[1] - 1, width - 1, -1):
+            if lineup[p, k] != 0:
+                width = k + 1
+                break
+    return width

@@ -8,7 +8,7 @@ Turn mechanics live in ``moves``, decisions in ``policies``; both are re-exporte
 import numpy as np
 from numba import njit, prange
 
-from kernels.accumulate import add_products, seat_lineup
+from kernels.accumulate import add_products, seat_lineup, used_width
 from kernels.clever.game_rules import (
     RULE_FORFEIT_TO_PLATTER,
     RULE_GAME,
@@ -37,6 +37,7 @@ from kernels.clever.moves import (  # noqa: F401  (re-exported for callers)
     use_reroll,
 )
 from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
+    BEST_SHEET,
     GREEDY,
     HEURISTIC,
     KIND,
@@ -45,8 +46,10 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     NO_DICE,
     POLICY_NAMES,
     RANDOM,
+    VALUE,
     W_BRANCH,
     W_GIFT,
+    W_NET,
     W_PLATTER,
     W_PLUS_ABOVE,
     W_REROLL_BELOW,
@@ -90,6 +93,22 @@ from kernels.clever.sheets import (
     start_sheet,
     total_score,
 )
+from kernels.clever.turn import (
+    PH_ACTIVE_PLUS,
+    PH_OVER,
+    PH_PASSIVE,
+    PH_PASSIVE_PLUS,
+    PH_ROUND_END,
+)
+from kernels.clever.valued import (
+    choose_active,
+    choose_passive,
+    choose_plus,
+    choose_return,
+    finish,
+    reroll_instead,
+    start_round,
+)
 from kernels.rng import turn_stream, uniform
 from kernels.thats_pretty_clever.layout import ROUND4_OPTIONS
 
@@ -103,8 +122,10 @@ LOG_PLATTER = LOG_PICKS + 3  # + pick: dice those picks sent to the platter
 LOG_REROLLS = LOG_PLATTER + 3  # + pick: re-rolls spent on the roll before that pick
 LOG_PLUS = LOG_REROLLS + 3  # +1 actions spent at the end of active turns
 LOG_RETURNS = LOG_PLUS + 1  # + pick: returns spent before that pick's roll
+LOG_PLUS_PASSIVE = LOG_RETURNS + 3  # +1 actions spent after passive picks
+LOG_DECLINED = LOG_PLUS_PASSIVE + 1  # passive picks declined while one was possible
 LOG_ROUNDS = 12  # rounds logged (the most a what-if allows)
-LOG_BONUS_ROUNDS = LOG_RETURNS + 3  # + N_BONUS_KINDS * round + kind: received by round's end
+LOG_BONUS_ROUNDS = LOG_DECLINED + 1  # + N_BONUS_KINDS * round + kind: received by round's end
 LOG_LEN = LOG_BONUS_ROUNDS + LOG_ROUNDS * N_BONUS_KINDS
 # game accumulator columns per (lineup slot, seat), then the score histogram
 COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_WIN_UNITS, COL_FOXES = range(5)
@@ -113,7 +134,9 @@ COL_AREAS = 6  # + area: area score sums
 COL_AREAS_SQ = COL_AREAS + N_AREAS  # + area: sums of squares
 COL_BONUSES = COL_AREAS_SQ + N_AREAS  # + bonus kind: bonuses received
 COL_BONUSES_SQ = COL_BONUSES + N_BONUS_KINDS
-COL_LOG = COL_BONUSES_SQ + N_BONUS_KINDS  # + LOG_*: the decision log, summed
+COL_FOX_POINTS = COL_BONUSES_SQ + N_BONUS_KINDS  # points the foxes scored
+COL_LOWEST = COL_FOX_POINTS + 1  # the lowest area's score
+COL_LOG = COL_LOWEST + 1  # + LOG_*: the decision log, summed
 COL_HIST = COL_LOG + LOG_LEN
 HIST_BINS = 400
 WIN_UNITS = 12
@@ -136,27 +159,12 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         if _pool_mask(where) == 0:
             break
         slot = _roll(faces, where, stream, slot)
-        usable = _pool_mask(where)
-        while True:
-            again, listed = _wants_reroll(sheet, faces, usable, moves, pol, stream, slot,
-                                          scratch, where)
-            if not again:
-                break
-            sheet[H_REROLL_USED] += 1
-            log[LOG_REROLLS + pick] += 1
-            if rules[RULE_RETURN_ON_REROLL]:  # the returned dice join the re-roll
-                slot = _use_returns(sheet, faces, where, pol, stream, slot, scratch, log,
-                                    pick)
-                usable = _pool_mask(where)
-            slot = _roll(faces, where, stream, slot + 1)
-        # only the random policy ever uses a wasted pick (it never raises the score)
-        waste = rules[RULE_WASTED_PICK] == 1 and pol[KIND] == RANDOM
-        if listed >= 0 and not waste:  # greedy's re-roll check listed them already
-            n = listed
+        if pol[KIND] == VALUE:
+            i, slot = _valued_roll(sheet, faces, where, pick, moves, pol, stream, slot,
+                                   scratch, rules, log)
         else:
-            n = legal_moves(sheet, faces, usable, moves, waste)
-        i, _ = choose_pick(sheets, me, faces, where, 3 - pick, moves, n, pol, stream, slot,
-                           scratch)
+            i, slot = _policy_roll(sheets, me, faces, where, pick, moves, pol, stream, slot,
+                                   scratch, rules, log)
         slot += 1
         if i < 0:  # a forfeited roll: the dice stay in play, or go to the platter
             if rules[RULE_FORFEIT_TO_PLATTER]:
@@ -169,10 +177,14 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
             log[LOG_FIRST + 6 * moves[i, 1] + faces[die] - 1] += 1
         log[LOG_PICKS + pick] += 1
         log[LOG_PLATTER + pick] += _platter_cost(faces, where, die)
-        apply_move(sheet, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
-        if moves[i, 1] == chain_area(sheet):
-            chain_marks(sheet, faces, where, die, pick == 2, pol, stream, slot + 4096,
-                        scratch)
+        if pol[KIND] == VALUE:  # the chosen afterstate, chain marks included
+            copy_sheet(sheet, scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN])
+        else:
+            apply_move(sheet, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot,
+                       scratch)
+            if moves[i, 1] == chain_area(sheet):
+                chain_marks(sheet, faces, where, die, pick == 2, pol, stream, slot + 4096,
+                            scratch)
         slot += 64
         to_field(faces, where, die)
         if pol.shape[0] > N_POL:  # self-play training (``kernels.clever.td``)
@@ -180,10 +192,61 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
     for d in range(N_DICE):
         if where[d] == POOL:
             where[d] = PLATTER
-    spent = plus_ones(sheet, faces, pol, stream, slot, moves, scratch, False)
+    spent = plus_ones(sheet, faces, pol, stream, slot, moves, scratch, False, False)
     log[LOG_PLUS] += spent
     if spent > 0:
         observe(sheet, pol, scratch, 0)
+
+
+@njit(cache=True)
+def _policy_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scratch, rules,
+                 log):
+    """After the roll of pick ``pick``: the re-rolls and the pick of the policies that
+    decide by their own rules (random, greedy, heuristic, learned). Returns the chosen
+    move's index (-1: the roll is forfeited) and the next random slot."""
+    sheet = sheets[me]
+    usable = _pool_mask(where)
+    while True:
+        again, listed = _wants_reroll(sheet, faces, usable, moves, pol, stream, slot,
+                                      scratch, where)
+        if not again:
+            break
+        sheet[H_REROLL_USED] += 1
+        log[LOG_REROLLS + pick] += 1
+        if rules[RULE_RETURN_ON_REROLL]:  # the returned dice join the re-roll
+            slot = _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick)
+            usable = _pool_mask(where)
+        slot = _roll(faces, where, stream, slot + 1)
+    # only the random policy ever uses a wasted pick (it never raises the score)
+    waste = rules[RULE_WASTED_PICK] == 1 and pol[KIND] == RANDOM
+    if listed >= 0 and not waste:  # greedy's re-roll check listed them already
+        n = listed
+    else:
+        n = legal_moves(sheet, faces, usable, moves, waste)
+    i, _ = choose_pick(sheets, me, faces, where, 3 - pick, moves, n, pol, stream, slot,
+                       scratch)
+    return i, slot
+
+
+@njit(cache=True)
+def _valued_roll(sheet, faces, where, pick, moves, pol, stream, slot, scratch, rules, log):
+    """After the roll of pick ``pick``, the value policy (``valued``): its best pick (or the
+    forfeit) against a re-roll, until it keeps a roll. Returns the pick's index (-1: the
+    roll is forfeited; its afterstate is the work buffer's ``BEST_SHEET``) and the next
+    random slot."""
+    while True:
+        n = legal_moves(sheet, faces, _pool_mask(where), moves)
+        i, keep = choose_active(sheet, faces, where, pick, moves, n, pol, stream, slot,
+                                scratch, rules)
+        again, reroll = reroll_instead(sheet, where, pick, keep, pol, scratch)
+        finish(scratch, reroll if again else keep, pol)
+        if not again:
+            return i, slot
+        sheet[H_REROLL_USED] += 1
+        log[LOG_REROLLS + pick] += 1
+        if rules[RULE_RETURN_ON_REROLL]:  # the returned dice join the re-roll
+            slot = _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick)
+        slot = _roll(faces, where, stream, slot + 1)
 
 
 @njit(cache=True)
@@ -210,7 +273,11 @@ def _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick):
     dice the policy brings back into the pool, while returns are in hand (none before the
     first roll: the platter is empty). Returns the next random slot."""
     while sheet[H_RETURN_GOT] - sheet[H_RETURN_USED] > 0:
-        back = return_die(sheet, faces, where, pol, stream, slot + 8, scratch)
+        if pol[KIND] == VALUE:
+            back = choose_return(sheet, where, pick, pol, scratch) if \
+                _count(where, PLATTER) > 0 else -1
+        else:
+            back = return_die(sheet, faces, where, pol, stream, slot + 8, scratch)
         if back < 0:
             break
         where[back] = POOL  # rolled with the next roll
@@ -221,18 +288,32 @@ def _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick):
 
 
 @njit(cache=True)
-def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn):
-    """+1 actions at the end of a turn (section 10): any die at its face, each die at most
-    once per turn (once per round with ``FLAG_PLUS_PER_ROUND``). Greedy uses one when the
-    move raises the score (any move on the last turn); random uses each with chance one
-    half. Returns how many were spent."""
+def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn, passive):
+    """+1 actions at the end of a turn (section 10; ``passive``: after a passive pick): any
+    die at its face, each die at most once per turn (once per round with
+    ``FLAG_PLUS_PER_ROUND``; the dice already taken are ``H_PLUS_TAKEN``'s bits). Greedy
+    uses one when the move raises the score (any move on the last turn); random uses each
+    with chance one half; the value policy each one whose afterstate is worth more than
+    stopping. Returns how many were spent."""
     per_round = sheet[H_FLAGS] & FLAG_PLUS_PER_ROUND
-    taken = sheet[H_PLUS_TAKEN] if per_round else 0
+    taken = sheet[H_PLUS_TAKEN]  # once per turn: 0, unless the window is resumed (advice)
     spent = 0
     while sheet[H_PLUS_GOT] - sheet[H_PLUS_USED] > 0:
         n = legal_moves(sheet, faces, ((1 << N_DICE) - 1) & ~taken, moves)
         if n == 0:
             break
+        if pol[KIND] == VALUE:
+            stop = PH_OVER if last_turn else (PH_ROUND_END if passive else PH_PASSIVE)
+            i = choose_plus(sheet, faces, moves, n, taken,
+                            PH_PASSIVE_PLUS if passive else PH_ACTIVE_PLUS, stop, pol,
+                            stream, slot + 2, scratch)
+            if i < 0:
+                break
+            copy_sheet(sheet, scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN])  # +1 spent
+            spent += 1
+            taken |= 1 << moves[i, 0]
+            slot += 70
+            continue
         if pol[KIND] == RANDOM and uniform(stream, slot) < 0.5:
             break
         i, after = choose_move(sheet, faces, moves, n, pol, stream, slot + 1, scratch, NO_DICE)
@@ -246,32 +327,42 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn):
         apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
                    slot + 2, scratch)
         slot += 70
-    if per_round:
-        sheet[H_PLUS_TAKEN] = taken
+    sheet[H_PLUS_TAKEN] = taken if per_round else 0
     return spent
 
 
 @njit(cache=True)
-def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_turn, rules):
+def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_turn, rules,
+                 log):
     """A passive player's pick (section 5): one platter die; only if none is usable, one
     of the active player's field dice. Where the rules let a passive player decline, the
-    random policy counts declining as one more choice (the others always pick, since a pick
-    never lowers the score). Then +1 actions."""
+    random policy counts declining as one more choice and the value policy values it (the
+    others always pick). Then +1 actions; declines and +1s are added to ``log``."""
     n = passive_candidates(sheet, faces, where, moves)
-    i, _ = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, NO_DICE)
-    if rules[RULE_PASSIVE_DECLINE] and pol[KIND] == RANDOM and \
-            uniform(stream, slot + 99) * (n + 1) >= n:
-        i = -1  # declining is one more legal choice for the random policy
-    if i >= 0:
-        apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
-                   slot + 1, scratch)
-        observe(sheet, pol, scratch, 0)
-    if plus_ones(sheet, faces, pol, stream, slot + 100, moves, scratch, last_turn) > 0:
+    if pol[KIND] == VALUE:
+        i = choose_passive(sheet, faces, where, moves, n, rules[RULE_PASSIVE_DECLINE] == 1,
+                           pol, stream, slot + 1, scratch)
+        if i >= 0:
+            copy_sheet(sheet, scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN])
+    else:
+        i, _ = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, NO_DICE)
+        if rules[RULE_PASSIVE_DECLINE] and pol[KIND] == RANDOM and \
+                uniform(stream, slot + 99) * (n + 1) >= n:
+            i = -1  # declining is one more legal choice for the random policy
+        if i >= 0:
+            apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
+                       slot + 1, scratch)
+            observe(sheet, pol, scratch, 0)
+    if i < 0 and n > 0:
+        log[LOG_DECLINED] += 1
+    spent = plus_ones(sheet, faces, pol, stream, slot + 100, moves, scratch, last_turn, True)
+    log[LOG_PLUS_PASSIVE] += spent
+    if spent > 0:
         observe(sheet, pol, scratch, 0)
 
 
 @njit(cache=True)
-def solo_passive(sheet, faces, where, pol, stream, moves, scratch, last_turn, rules):
+def solo_passive(sheet, faces, where, pol, stream, moves, scratch, last_turn, rules, log):
     """The solo passive turn (section 6): roll all six, the three lowest go to the platter
     (ties at random, or in colour order white to purple with ``RULE_SOLO_TIES_BY_COLOUR``),
     use one of them, then +1 actions."""
@@ -279,7 +370,7 @@ def solo_passive(sheet, faces, where, pol, stream, moves, scratch, last_turn, ru
     _roll(faces, where, stream, 0)
     shift = 0 if rules[RULE_SOLO_TIES_BY_COLOUR] else np.int64(uniform(stream, 7) * 6)
     solo_platter(faces, where, shift)
-    passive_pick(sheet, faces, where, pol, stream, 8, moves, scratch, last_turn, rules)
+    passive_pick(sheet, faces, where, pol, stream, 8, moves, scratch, last_turn, rules, log)
 
 
 @njit(cache=True)
@@ -287,6 +378,8 @@ def round_bonus(sheet, rnd, game_rules, pol, stream, scratch):
     """Rounds 1-4 (section 3): re-roll, +1, re-roll, then a choice of black X or black 6
     (random: any option; greedy: the one with the best score after it)."""
     sheet[H_PLUS_TAKEN] = 0  # a new round: +1 may take every die again
+    if pol[KIND] == VALUE:
+        start_round(scratch)  # a choice of bonus is valued before the round's first roll
     code = game_rules[rnd] if rnd < 6 else 0
     if code == 0:
         return
@@ -324,8 +417,9 @@ def apply_bonus_chain(sheet, code, pol, stream, slot, scratch):
 def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, first_pick,
                 scratch, moves, log):
     """Play a solo game on from round ``rnd`` (0-based): the rest of the active turn from
-    ``first_pick`` (3 = the active turn is over; 4 = the passive turn is over too), the
-    passive turn, then the remaining rounds. Returns the final score."""
+    ``first_pick`` (3 = the picks are over, the +1 window is open; 4 = the active turn is
+    over; 5 = the passive turn is over too), the passive turn, then the remaining rounds.
+    Returns the final score."""
     for r in range(rnd, rounds):
         last = r == rounds - 1
         base = r * 4
@@ -337,22 +431,63 @@ def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, fi
             active_turn(sheet.reshape((1, SHEET_LEN)), 0, faces, where, pol,
                         turn_stream(key, game, base + 1), moves, scratch, game_rules, log,
                         start)
-        if start < 4:
+        if start <= 4:
             solo_passive(sheet, faces, where, pol, turn_stream(key, game, base + 2), moves,
-                         scratch, last, game_rules)
+                         scratch, last, game_rules, log)
     return total_score(sheet)
+
+
+# advice (``advise_rollouts``): the phases a position can be in, and the choices beside moves
+ADVISE_PASSIVE = 3  # the passive pick (phases 0-2: the active turn's picks)
+ADVISE_PLUS = 4  # the +1 window after the active turn's picks
+ADVISE_PASSIVE_PLUS = 5  # the +1 window after the passive pick
+CHOICE_REROLL = -2  # a move row's area: re-roll the dice in play (active picks)
+CHOICE_STOP = -3  # ... use no more +1 now (+1 windows)
+CHOICE_DECLINE = -4  # ... decline the passive pick
+
+
+@njit(cache=True)
+def advice_choice(s, f, w, die, area, target, pol, stream, phase, last, scratch, buffer):
+    """Make one advice choice on the copies ``s``, ``f``, ``w`` of the position: a move
+    (an active or passive pick, or a +1 in a +1 window) or a ``CHOICE_*``. Returns the
+    ``first_pick`` that ``finish_solo`` plays on from."""
+    if area == CHOICE_REROLL:
+        s[H_REROLL_USED] += 1
+        return phase  # the same pick, after a new roll of the dice in play
+    plus = phase >= ADVISE_PLUS
+    if area != CHOICE_STOP and area != CHOICE_DECLINE:
+        if plus:
+            s[H_PLUS_USED] += 1
+            s[H_PLUS_TAKEN] |= 1 << die
+        apply_move(s, f, die, area, target, pol, stream, 0, scratch)
+        if phase < ADVISE_PASSIVE:
+            if area == chain_area(s):
+                chain_marks(s, f, w, die, phase == 2, pol, stream, 4096, scratch)
+            to_field(f, w, die)
+            return phase + 1
+        if phase == ADVISE_PLUS:
+            return 3  # the window goes on (the policy's +1s)
+    if phase == ADVISE_PLUS:  # stopped
+        s[H_PLUS_TAKEN] = s[H_PLUS_TAKEN] if s[H_FLAGS] & FLAG_PLUS_PER_ROUND else 0
+        return 4
+    if phase == ADVISE_PASSIVE or area != CHOICE_STOP:  # the passive window goes on
+        plus_ones(s, f, pol, stream, 100, buffer, scratch, last, True)
+    s[H_PLUS_TAKEN] = s[H_PLUS_TAKEN] if s[H_FLAGS] & FLAG_PLUS_PER_ROUND else 0
+    return 5
 
 
 @njit(cache=True, parallel=True)
 def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, phase, key,
                     first_rollout, n_rollouts, out):
     """Final scores of solo rollouts ``first_rollout ..`` (``n_rollouts`` of them) after each
-    candidate move.
+    candidate choice.
 
-    ``moves``: int64[m, 3] candidate moves for the dice in ``faces``/``where``; ``phase``:
-    the active pick just made (0-2) or 3 for the passive pick. Rollout r of every move uses
-    the same random stream (paired), whichever call computes it. ``out``:
-    float64[m, n_rollouts].
+    ``moves``: int64[m, 3] candidate moves for the dice in ``faces``/``where`` (or
+    ``CHOICE_*`` rows: die -1, area the choice); ``phase``: the active pick (0-2), the
+    passive pick (``ADVISE_PASSIVE``) or a +1 window (``ADVISE_PLUS``,
+    ``ADVISE_PASSIVE_PLUS``; ``sheet[H_PLUS_TAKEN]``: the dice +1 took in it already).
+    Rollout r of every choice uses the same random stream (paired), whichever call computes
+    it. ``out``: float64[m, n_rollouts].
     """
     m = moves.shape[0]
     for job in prange(m * n_rollouts):
@@ -365,15 +500,9 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         buffer = np.zeros((MAX_MOVES, 3), np.int64)
         log = np.zeros(LOG_LEN, np.int64)
         stream = turn_stream(key, r, 4095)
-        die = moves[i, 0]
-        apply_move(s, f, die, moves[i, 1], moves[i, 2], pol, stream, 0, scratch)
-        if phase < 3:
-            if moves[i, 1] == chain_area(s):
-                chain_marks(s, f, w, die, phase == 2, pol, stream, 4096, scratch)
-            to_field(f, w, die)
-        else:
-            plus_ones(s, f, pol, stream, 100, buffer, scratch, rnd == rounds - 1)
-        out[i, j] = finish_solo(key, r, pol, rnd, rounds, game_rules, s, f, w, phase + 1,
+        start = advice_choice(s, f, w, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
+                              phase, rnd == rounds - 1, scratch, buffer)
+        out[i, j] = finish_solo(key, r, pol, rnd, rounds, game_rules, s, f, w, start,
                                 scratch, buffer, log)
 
 
@@ -403,16 +532,16 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
             if n == 1:
                 solo_passive(sheets[0], faces, where, policy[0],
                              turn_stream(key, game, turn + 1), moves, scratch, last,
-                             game_rules)
+                             game_rules, logs[0])
                 continue
             for p in range(n):
                 if p != a:
                     passive_pick(sheets[p], faces, where, policy[p],
                                  turn_stream(key, game, turn + 1 + p), 0, moves, scratch,
-                                 last, game_rules)
+                                 last, game_rules, logs[p])
         if rnd == rounds - 1 and n > 1:
             plus_ones(sheets[n - 1], faces, policy[n - 1], turn_stream(key, game, base + 1),
-                      0, moves, scratch, True)
+                      0, moves, scratch, True, False)
         if rnd < LOG_ROUNDS:
             for p in range(n):
                 for k in range(N_BONUS_KINDS):
@@ -446,14 +575,15 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
     faces = np.zeros(N_DICE, np.int64)
     where = np.zeros(N_DICE, np.int64)
     logs = np.zeros((n, LOG_LEN), np.int64)
-    seated = np.empty_like(lineup)
+    seated = np.zeros_like(lineup)  # seat_lineup copies the used width
     slot_of = np.empty(n, np.int64)
     totals = np.empty(n, np.int64)
     best_area = np.empty(n, np.int64)
     wins = np.empty(n, np.int64)
     scores = np.empty(N_AREAS, np.int64)
+    width = used_width(lineup)
     for g in range(n_games):
-        seat_lineup(lineup, g, rotate, seated, slot_of)
+        seat_lineup(lineup, g, rotate, seated, slot_of, width)
         logs[:] = 0
         play_game(key, g, seated, rounds, game_rules, sheets, scratch, moves, faces, where,
                   logs)
@@ -471,6 +601,8 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
             row[COL_WIN_UNITS] += wins[p]
             row[COL_FOXES] += sheets[p, H_FOXES]
             row[COL_FOXES_SQ] += sheets[p, H_FOXES] ** 2
+            row[COL_FOX_POINTS] += totals[p] - scores.sum()
+            row[COL_LOWEST] += scores.min()
             for a in range(N_AREAS):
                 row[COL_AREAS + a] += scores[a]
                 row[COL_AREAS_SQ + a] += scores[a] * scores[a]

@@ -48,15 +48,24 @@ from kernels.clever.sheets import (
     resolve_bonus,
     total_score,
 )
+from kernels.clever.turn import TS_LEN
+from kernels.clever.value_net import (
+    MAX_INPUTS,
+    MAX_MEMBERS,
+    NET_BUF_LEN,
+    afterstate_value,
+    row_size,
+)
 from kernels.rng import uniform
 from kernels.thats_pretty_clever.value import N_FEATURES as TPC_FEATURES
 from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS as TPC_VALUE_WEIGHTS
 from kernels.twice_as_clever.value import N_FEATURES as TAC_FEATURES
 from kernels.twice_as_clever.value import N_VALUE_WEIGHTS as TAC_VALUE_WEIGHTS
 
-RANDOM, GREEDY, HEURISTIC, LEARNED = 0, 1, 2, 3
-POLICY_NAMES = ("random", "greedy", "heuristic", "learned")  # by KIND; from HEURISTIC on,
-# a policy values sheets by an estimate of the final score (``sheet_value``)
+RANDOM, GREEDY, HEURISTIC, LEARNED, VALUE = 0, 1, 2, 3, 4
+POLICY_NAMES = ("random", "greedy", "heuristic", "learned", "value")  # by KIND; from
+# HEURISTIC on, a policy values sheets by an estimate of the final score (``sheet_value``);
+# VALUE decides every choice by the value of the afterstate it leaves (``valued``)
 KIND = 0
 W_PLATTER = 1  # per die an active pick sends to the platter while a later pick could use it
 W_REROLL_BELOW = 2  # re-roll when the best pick gains less than this
@@ -66,8 +75,10 @@ W_BRANCH = 5  # active picks: how many of the best one-step moves the lookahead 
 W_GIFT = 6  # multiplayer, last pick: per point the final platter gives an opponent (mean)
 W_VALUE = 7  # the value weights: the heuristic's (``value.feature_value``; each game reads
 # its first ``N_VALUE_WEIGHTS``) or the learned value's (``learned.learned_size``)
-N_POL = W_VALUE + max(TPC_VALUE_WEIGHTS, TAC_VALUE_WEIGHTS,
-                      learned_size(TPC_FEATURES), learned_size(TAC_FEATURES))
+W_NET = W_VALUE + max(TPC_VALUE_WEIGHTS, TAC_VALUE_WEIGHTS)  # the value policy's networks
+# (``value_net``; the heuristic's weights before them serve as its warm-start teacher)
+N_POL = max(W_VALUE + max(learned_size(TPC_FEATURES), learned_size(TAC_FEATURES)),
+            W_NET + row_size(MAX_INPUTS, MAX_MEMBERS))
 NO_DICE = np.zeros(0, np.int64)  # ``where`` for picks that send no dice to the platter
 # the work buffer (int64[WORK_LEN]) the decision functions use instead of allocating:
 # a trial sheet for free marks, a trial sheet for moves, and two pending-bonus stacks
@@ -85,7 +96,15 @@ _LOOK_RANK = _LOOK_MOVES + 3 * MAX_MOVES
 _SCORES = _LOOK_RANK + MAX_MOVES  # the area scores of a sheet (greedy trials)
 _MOVE_SCORES = _SCORES + 8  # ... and of the sheet greedy ``choose_move`` compares moves on
 _VALUE_BUF = _MOVE_SCORES + 8  # the learned value's features and hidden units (float64)
-WORK_LEN = _VALUE_BUF + BUF_LEN
+# ... then the value policy's: the turn state its values read, the network's work space,
+# a candidate's trial sheet and dice, and the best candidate's afterstate so far
+TURN = _VALUE_BUF + BUF_LEN
+_NET_BUF = TURN + TS_LEN
+CAND_SHEET = _NET_BUF + NET_BUF_LEN
+CAND_WHERE = CAND_SHEET + SHEET_LEN
+BEST_SHEET = CAND_WHERE + N_DICE
+BEST_TURN = BEST_SHEET + SHEET_LEN
+WORK_LEN = BEST_TURN + TS_LEN
 LOOK_SLOT = 1 << 20  # random slots of the sampled re-rolls, far from the play loop's
 MAX_CHOICE_BITS = 32  # free-mark choices are bit masks of at most this many bits
 
@@ -104,6 +123,9 @@ def sheet_value_in(sheet, pol, scratch, context):
     the learned value reads it)."""
     if pol[KIND] < HEURISTIC:
         return float(total_score(sheet))
+    if pol[KIND] == VALUE:  # the afterstate of the sheet and the turn state in ``scratch``
+        return afterstate_value(sheet, scratch[TURN:TURN + TS_LEN], pol, W_NET,
+                                scratch[_NET_BUF:_NET_BUF + NET_BUF_LEN], pol[W_VALUE:W_NET])
     if pol[KIND] == LEARNED:
         buf = scratch[_VALUE_BUF:_VALUE_BUF + BUF_LEN].view(np.float64)
         score, estimate = learned_value(sheet, pol, W_VALUE, buf, context)

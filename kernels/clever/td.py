@@ -68,7 +68,7 @@ def td_block(key, first_game, n_games, pol, rounds, game_rules, alpha, lam, stat
             active_turn(sheet.reshape((1, SHEET_LEN)), 0, faces, where, row,
                         turn_stream(key, g, base + 1), moves, scratch, game_rules, log)
             solo_passive(sheet, faces, where, row, turn_stream(key, g, base + 2), moves,
-                         scratch, r == rounds - 1, game_rules)
+                         scratch, r == rounds - 1, game_rules, log)
         final = float(total_score(sheet))
         td_observe(sheet, row, W_VALUE, N_POL, buf, 0, final)
         stats[STAT_GAMES] += 1

@@ -66,7 +66,7 @@ def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, s
                         turn_stream(key, g, base + 1), moves, scratch, game_rules, log)
             _record(sheet, features, score, stage, row + 2 * r)
             solo_passive(sheet, faces, where, pol, turn_stream(key, g, base + 2), moves,
-                         scratch, r == rounds - 1, game_rules)
+                         scratch, r == rounds - 1, game_rules, log)
             _record(sheet, features, score, stage, row + 2 * r + 1)
         final[row:row + per_game] = total_score(sheet)
 

@@ -1,0 +1,112 @@
+"""The value network of the Clever value policy: a float32 multilayer perceptron
+``n_in -> H1 ReLU -> H2 ReLU -> 1`` over a sparse input (most inputs are 0), its gradient
+and the Adam step that trains it (``kernels.clever.selfplay``).
+
+The weights are one flat float32 array ``w`` (``net_size(n_in)`` numbers): the first layer
+input-major (``W1[i, :]`` is input ``i``'s row of ``H1`` numbers, so a sparse input adds
+only its nonzero rows), its biases, the second layer (``W2[j, :]``: hidden unit ``j``'s
+row of ``H2``), its biases, the output weights (``H2``) and the output bias.
+
+A sparse input is ``idx`` int64[k] (input numbers) with ``val`` float32[k], ``nnz`` of them
+in use. Activations ``a1`` float32[H1], ``a2`` float32[H2] are left as the forward pass
+computed them (after the ReLU), for the backward pass.
+"""
+
+import numpy as np
+from numba import njit
+
+H1 = 128
+H2 = 128
+
+
+@njit(cache=True, inline="always")
+def net_offsets(n_in):
+    """``(b1, W2, b2, w3, b3, size)``: where each part of the flat weights starts."""
+    b1 = n_in * H1
+    w2 = b1 + H1
+    b2 = w2 + H1 * H2
+    w3 = b2 + H2
+    b3 = w3 + H2
+    return b1, w2, b2, w3, b3, b3 + 1
+
+
+@njit(cache=True)
+def net_size(n_in):
+    """How many float32 weights a network with ``n_in`` inputs has."""
+    return net_offsets(n_in)[5]
+
+
+@njit(cache=True)
+def forward(w, n_in, idx, val, nnz, a1, a2):
+    """The network's output (float32) for the sparse input (``idx``, ``val``, ``nnz``);
+    fills ``a1`` and ``a2`` with the hidden activations."""
+    b1, w2, b2, w3, b3, _ = net_offsets(n_in)
+    for j in range(H1):
+        a1[j] = w[b1 + j]
+    for k in range(nnz):
+        x = val[k]
+        row = idx[k] * H1
+        for j in range(H1):
+            a1[j] += x * w[row + j]
+    for m in range(H2):
+        a2[m] = w[b2 + m]
+    for j in range(H1):
+        h = a1[j]
+        if h > 0.0:
+            row = w2 + j * H2
+            for m in range(H2):
+                a2[m] += h * w[row + m]
+        else:
+            a1[j] = 0.0
+    out = w[b3]
+    for m in range(H2):
+        if a2[m] > 0.0:
+            out += a2[m] * w[w3 + m]
+        else:
+            a2[m] = 0.0
+    return out
+
+
+@njit(cache=True)
+def add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2):
+    """``grad += err * d(output)/d(w)`` (float32[net_size]) for the input ``forward`` last
+    ran on (its activations in ``a1``, ``a2``); ``d2`` float32[H2] is work space."""
+    b1, w2, b2, w3, b3, _ = net_offsets(n_in)
+    grad[b3] += err
+    for m in range(H2):
+        if a2[m] > 0.0:
+            grad[w3 + m] += err * a2[m]
+            d2[m] = err * w[w3 + m]
+            grad[b2 + m] += d2[m]
+        else:
+            d2[m] = 0.0
+    for j in range(H1):
+        h = a1[j]
+        if h <= 0.0:
+            continue
+        row = w2 + j * H2
+        back = np.float32(0.0)
+        for m in range(H2):
+            grad[row + m] += h * d2[m]
+            back += w[row + m] * d2[m]
+        grad[b1 + j] += back
+        for k in range(nnz):
+            grad[idx[k] * H1 + j] += val[k] * back
+
+
+@njit(cache=True)
+def adam_step(w, grad, m, v, t, lr, beta1=0.9, beta2=0.999, eps=1e-8):
+    """One Adam step of ``w`` along ``grad`` (all float32[net_size]; ``m``, ``v``: the
+    moment estimates), the ``t``-th step (1-based); ``grad`` is left zeroed."""
+    c1 = 1.0 - beta1 ** t
+    c2 = 1.0 - beta2 ** t
+    step = np.float32(lr * np.sqrt(c2) / c1)
+    b1, b2 = np.float32(beta1), np.float32(beta2)
+    one_b1, one_b2 = np.float32(1.0 - beta1), np.float32(1.0 - beta2)
+    e = np.float32(eps * np.sqrt(c2))
+    for i in range(w.shape[0]):
+        g = grad[i]
+        m[i] = b1 * m[i] + one_b1 * g
+        v[i] = b2 * v[i] + one_b2 * g * g
+        w[i] -= step * m[i] / (np.sqrt(v[i]) + e)
+        grad[i] = 0.0

@@ -1,0 +1,319 @@
+"""The value policy's decisions, for either Clever game: every choice is the argmax of the
+value (``value_net.afterstate_value``) over the afterstates its candidates leave, each a
+trial sheet plus its turn state (``kernels.clever.turn``). No thresholds, no knobs:
+
+* an active pick, with the bonuses it fires and (Twice As Clever) the platter-chain marks
+  of a silver pick; with no legal pick, the forfeit;
+* re-rolling the roll against keeping it (its best pick);
+* a return (Twice As Clever: each platter die back into the pool) against proceeding;
+* each +1, one at a time, against stopping;
+* the passive pick against declining it (where the rules allow);
+* the round-track bonus to take where there is a choice.
+
+Free marks, platter-chain rows and the black ? inside a candidate are placed by the same
+value, with the candidate's turn state (``policies.sheet_value`` reads it from the work
+buffer's ``TURN``). Each decision leaves the chosen afterstate in the work buffer
+(``BEST_SHEET``, ``BEST_TURN``) and its turn state in ``TURN``.
+
+Self-play training gives the work buffer ``TRAIN_LEN`` more numbers (``training``): then a
+decision explores (a uniformly random candidate with probability epsilon, drawn from the
+buffer's own stream) and records the chosen afterstate's inputs, score and value.
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.clever.game_rules import RULE_FORFEIT_TO_PLATTER
+from kernels.clever.moves import N_DICE, PLATTER, POOL, to_field
+from kernels.clever.policies import (
+    BEST_SHEET,
+    BEST_TURN,
+    CAND_SHEET,
+    CAND_WHERE,
+    TURN,
+    W_NET,
+    WORK_LEN,
+    apply_move,
+    chain_marks,
+    sheet_value,
+)
+from kernels.clever.sheet import (
+    FLAG_PLUS_PER_ROUND,
+    H_FLAGS,
+    H_PLUS_TAKEN,
+    H_PLUS_USED,
+    H_REROLL_GOT,
+    H_REROLL_USED,
+    H_RETURN_USED,
+    SHEET_LEN,
+)
+from kernels.clever.sheets import chain_area, copy_sheet, total_score
+from kernels.clever.turn import (
+    ALL_DICE,
+    PH_ACTIVE_PLUS,
+    PH_OVER,
+    PH_PASSIVE,
+    PH_PASSIVE_PLUS,
+    PH_ROLL,
+    TS_LEN,
+    TS_PHASE,
+    set_turn,
+)
+from kernels.clever.value_net import MAX_INPUTS, P_INPUTS, encode_afterstate
+from kernels.rng import uniform
+
+# the training region after WORK_LEN: a header, then one record per decision
+R_COUNT = 0  # decisions recorded this game
+R_STREAM = 1  # the exploration stream (uint64 bits)
+R_DRAWS = 2  # numbers drawn from it this game
+R_EPSILON = 3  # the exploration rate (float64 bits)
+R_HEADER = 4
+REC_NNZ, REC_SCORE, REC_VALUE = 0, 1, 2  # value: float64 bits
+REC_IDX = 3  # int64[MAX_INPUTS]
+REC_VAL = REC_IDX + MAX_INPUTS  # float32[MAX_INPUTS]
+REC_STRIDE = REC_VAL + MAX_INPUTS // 2
+MAX_RECORDS = 320
+TRAIN_LEN = R_HEADER + MAX_RECORDS * REC_STRIDE
+
+
+@njit(cache=True, inline="always")
+def training(scratch):
+    """Is this a self-play training work buffer (longer than ``WORK_LEN``)?"""
+    return scratch.shape[0] > WORK_LEN
+
+
+@njit(cache=True, inline="always")
+def _masks(where):
+    """``(pool, platter)`` bit masks of the dice."""
+    pool, platter = 0, 0
+    for d in range(N_DICE):
+        if where[d] == POOL:
+            pool |= 1 << d
+        elif where[d] == PLATTER:
+            platter |= 1 << d
+    return pool, platter
+
+
+@njit(cache=True, inline="always")
+def round_taken(sheet):
+    """The dice +1 has taken that still count (Twice As Clever: this round; else none
+    outside a +1 window)."""
+    return sheet[H_PLUS_TAKEN] if sheet[H_FLAGS] & FLAG_PLUS_PER_ROUND else 0
+
+
+@njit(cache=True)
+def _explore(scratch, k):
+    """In training, with the exploration rate's chance: a uniformly random candidate of
+    ``k`` to take; else -1 (take the best)."""
+    if not training(scratch) or k <= 1:
+        return -1
+    head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
+    epsilon = head[R_EPSILON:R_EPSILON + 1].view(np.float64)[0]
+    if epsilon <= 0.0:
+        return -1
+    stream = head[R_STREAM:R_STREAM + 1].view(np.uint64)[0]
+    draws = head[R_DRAWS]
+    head[R_DRAWS] = draws + 2
+    if uniform(stream, draws) >= epsilon:
+        return -1
+    return np.int64(uniform(stream, draws + 1) * k)
+
+
+@njit(cache=True, inline="always")
+def _keep(scratch, sheet):
+    """The candidate ``sheet`` with the turn state in ``TURN`` is the best so far."""
+    copy_sheet(scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN], sheet)
+    scratch[BEST_TURN:BEST_TURN + TS_LEN] = scratch[TURN:TURN + TS_LEN]
+
+
+@njit(cache=True, inline="always")
+def _better(i, v, forced, best_v):
+    return i == forced if forced >= 0 else v > best_v
+
+
+@njit(cache=True)
+def finish(scratch, value, pol):
+    """End a decision: ``TURN`` is the chosen afterstate's again; in training, the chosen
+    afterstate (unless the game is over there) is recorded with its score, ``value`` and
+    the inputs of the policy's network."""
+    scratch[TURN:TURN + TS_LEN] = scratch[BEST_TURN:BEST_TURN + TS_LEN]
+    if not training(scratch) or scratch[BEST_TURN + TS_PHASE] == PH_OVER:
+        return
+    head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
+    k = head[R_COUNT]
+    if k >= MAX_RECORDS:
+        return
+    head[R_COUNT] = k + 1
+    rec = scratch[WORK_LEN + R_HEADER + k * REC_STRIDE:
+                  WORK_LEN + R_HEADER + (k + 1) * REC_STRIDE]
+    best = scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN]
+    rec[REC_NNZ] = encode_afterstate(best, scratch[BEST_TURN:BEST_TURN + TS_LEN],
+                                     rec[REC_IDX:REC_VAL],
+                                     rec[REC_VAL:REC_STRIDE].view(np.float32),
+                                     np.int64(pol[W_NET + P_INPUTS]))
+    rec[REC_SCORE] = total_score(best)
+    rec[REC_VALUE:REC_VALUE + 1].view(np.float64)[0] = value
+
+
+@njit(cache=True)
+def choose_active(sheet, faces, where, picks, moves, n, pol, stream, slot, scratch, rules):
+    """``(index, value)`` of the best active pick of the ``n`` legal ``moves`` with
+    ``picks`` picks made this turn; index -1 when ``n`` is 0: the roll is forfeited (one
+    pick used, the dice stay in the pool or, by the rules, go to the platter)."""
+    pool, platter = _masks(where)
+    taken = round_taken(sheet)
+    ts = scratch[TURN:TURN + TS_LEN]
+    if n == 0:
+        if rules[RULE_FORFEIT_TO_PLATTER]:
+            pool, platter = 0, platter | pool
+        if picks + 1 >= 3 or pool == 0:
+            set_turn(ts, PH_ACTIVE_PLUS, picks + 1, 0, platter | pool, taken)
+        else:
+            set_turn(ts, PH_ROLL, picks + 1, pool, platter, taken)
+        _keep(scratch, sheet)
+        return -1, sheet_value(sheet, pol, scratch)
+    forced = _explore(scratch, n)
+    cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
+    cand_where = scratch[CAND_WHERE:CAND_WHERE + N_DICE]
+    best, best_v = 0, -np.inf
+    for i in range(n):
+        die = moves[i, 0]
+        cand_where[:] = where
+        to_field(faces, cand_where, die)
+        left, on_platter = _masks(cand_where)
+        if picks + 1 >= 3 or left == 0:
+            set_turn(ts, PH_ACTIVE_PLUS, picks + 1, 0, on_platter | left, taken)
+        else:
+            set_turn(ts, PH_ROLL, picks + 1, left, on_platter, taken)
+        copy_sheet(cand, sheet)
+        apply_move(cand, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
+        if moves[i, 1] == chain_area(cand):
+            chain_marks(cand, faces, where, die, picks == 2, pol, stream, slot + 4096,
+                        scratch)
+        v = sheet_value(cand, pol, scratch)
+        if _better(i, v, forced, best_v):
+            best, best_v = i, v
+            _keep(scratch, cand)
+    return best, best_v
+
+
+@njit(cache=True)
+def reroll_instead(sheet, where, picks, keep_value, pol, scratch):
+    """After ``choose_active`` left its pick (worth ``keep_value``) as the best afterstate:
+    ``(re-roll?, its value)``. If so the re-roll's afterstate (one re-roll spent, the same
+    dice to roll) becomes the best."""
+    if sheet[H_REROLL_GOT] - sheet[H_REROLL_USED] <= 0:
+        return False, -np.inf
+    forced = _explore(scratch, 2)  # 0: keep, 1: re-roll
+    pool, platter = _masks(where)
+    cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
+    copy_sheet(cand, sheet)
+    cand[H_REROLL_USED] += 1
+    set_turn(scratch[TURN:TURN + TS_LEN], PH_ROLL, picks, pool, platter, round_taken(sheet))
+    v = sheet_value(cand, pol, scratch)
+    if _better(1, v, forced, keep_value):
+        _keep(scratch, cand)
+        return True, v
+    return False, v  # ``finish`` restores the kept pick's turn state
+
+
+@njit(cache=True)
+def choose_return(sheet, where, picks, pol, scratch):
+    """Twice As Clever's return before a roll: the platter die to bring back into the pool
+    (one return spent), or -1 to proceed with the roll. Records the decision."""
+    pool, platter = _masks(where)
+    taken = round_taken(sheet)
+    count = 0
+    for d in range(N_DICE):
+        count += (platter >> d) & 1
+    forced = _explore(scratch, count + 1)  # 0: proceed, k: the k-th platter die
+    ts = scratch[TURN:TURN + TS_LEN]
+    set_turn(ts, PH_ROLL, picks, pool, platter, taken)
+    best, best_v = -1, sheet_value(sheet, pol, scratch)
+    _keep(scratch, sheet)
+    if forced > 0:
+        best_v = -np.inf
+    cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
+    k = 0
+    for d in range(N_DICE):
+        if not (platter >> d) & 1:
+            continue
+        k += 1
+        copy_sheet(cand, sheet)
+        cand[H_RETURN_USED] += 1
+        set_turn(ts, PH_ROLL, picks, pool | (1 << d), platter & ~(1 << d), taken)
+        v = sheet_value(cand, pol, scratch)
+        if (forced < 0 and v > best_v) or forced == k:
+            best, best_v = d, v
+            _keep(scratch, cand)
+    finish(scratch, best_v, pol)
+    return best
+
+
+@njit(cache=True)
+def choose_plus(sheet, faces, moves, n, taken, phase, stop_phase, pol, stream, slot,
+                scratch):
+    """The next +1 in the +1 window ``phase`` (``PH_ACTIVE_PLUS`` or ``PH_PASSIVE_PLUS``):
+    the index of one of the ``n`` legal ``moves`` (dice not in ``taken``), or -1 to stop
+    (the afterstate of stopping is in ``stop_phase``: the passive turn, the round's end, or
+    the game's end). Records the decision."""
+    ts = scratch[TURN:TURN + TS_LEN]
+    per_round = sheet[H_FLAGS] & FLAG_PLUS_PER_ROUND
+    forced = _explore(scratch, n + 1)  # n: stop
+    keep_taken = taken if per_round and stop_phase == PH_PASSIVE else 0
+    set_turn(ts, stop_phase, 0, 0, 0, keep_taken)
+    best, best_v = -1, sheet_value(sheet, pol, scratch)
+    _keep(scratch, sheet)
+    if 0 <= forced < n:
+        best_v = -np.inf
+    cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
+    for i in range(n):
+        die = moves[i, 0]
+        set_turn(ts, phase, 0, 0, 0, taken | (1 << die))
+        copy_sheet(cand, sheet)
+        cand[H_PLUS_USED] += 1
+        apply_move(cand, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
+        v = sheet_value(cand, pol, scratch)
+        if (forced < 0 and v > best_v) or forced == i:
+            best, best_v = i, v
+            _keep(scratch, cand)
+    finish(scratch, best_v, pol)
+    return best
+
+
+@njit(cache=True)
+def choose_passive(sheet, faces, where, moves, n, may_decline, pol, stream, slot, scratch):
+    """The passive pick: the index of one of the ``n`` candidate ``moves``, or -1 to
+    decline (``may_decline``, or nothing to pick). Records the decision."""
+    if n == 0:
+        return -1
+    _, platter = _masks(where)
+    taken = round_taken(sheet)
+    ts = scratch[TURN:TURN + TS_LEN]
+    forced = _explore(scratch, n + (1 if may_decline else 0))  # n: decline
+    best, best_v = -1, -np.inf
+    set_turn(ts, PH_PASSIVE_PLUS, 0, 0, platter, taken)
+    if may_decline:
+        best_v = sheet_value(sheet, pol, scratch)
+        _keep(scratch, sheet)
+        if 0 <= forced < n:
+            best_v = -np.inf
+    cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
+    for i in range(n):
+        set_turn(ts, PH_PASSIVE_PLUS, 0, 0, platter, taken)
+        copy_sheet(cand, sheet)
+        apply_move(cand, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream, slot,
+                   scratch)
+        v = sheet_value(cand, pol, scratch)
+        if (forced < 0 and v > best_v) or forced == i:
+            best, best_v = i, v
+            _keep(scratch, cand)
+    finish(scratch, best_v, pol)
+    return best
+
+
+@njit(cache=True)
+def start_round(scratch):
+    """The turn state of a round's start (before the active roll): round-track bonus
+    choices are valued there."""
+    set_turn(scratch[TURN:TURN + TS_LEN], PH_ROLL, 0, ALL_DICE, 0, 0)

@@ -1,0 +1,237 @@
+"""The That's Pretty Clever afterstate as the value network sees it: a sparse vector of
+``N_INPUTS`` numbers in [0, 1], written as (input number, value) pairs.
+
+Inputs (offsets below; "thermometer" k = 1 for every count >= k):
+
+* yellow: one bit per cell that can be crossed (12, pre-printed cells left out), the
+  fraction marked of each row, column and the diagonal (9);
+* blue: one bit per sum 2-12 (11), a thermometer of marks (11), the fraction marked of
+  each row and column (7);
+* green: a thermometer of marks (11), how easy the next cell is ((7 - its minimum) / 6);
+* orange: a thermometer (11), its sum / 96, the next cell's multiplier (x1, x2, x3, or
+  full: one-hot 4);
+* purple: a thermometer (11), the last value written (none, 1-6: one-hot 7), its sum / 66;
+* actions in hand: re-rolls and +1s, thermometers capped at 4 (8);
+* foxes: a thermometer to 6, foxes / 10 (7);
+* scores: each area over its usual top (60, 56, 66, 96, 66), the lowest area / 40, the
+  total / 300 (7);
+* time: the round (one-hot 6), the phase (one-hot ``N_PHASES``), active picks made
+  (one-hot 4), rounds left / 6;
+* the dice: bit masks of the dice in the pool, on the platter, and taken by +1 (18);
+* the bonus block (``N_INPUTS`` - ``N_BASE`` inputs, for a network that has them): the
+  re-rolls and +1s unlocked in the game so far / 7, the bonus groups completed / 12 (yellow
+  rows and diagonal, blue rows and columns), for each bonus kind (re-roll, +1, fox, yellow
+  X, blue X, green X, orange, purple) how close it is: one away (+0.5 per group or track
+  whose next mark fires it, at most 1) and the pull of the tracks (the sum over the track
+  cells still to fill that fire it of 1 / (1 + marks before them), at most 1).
+
+The dice's faces are not inputs: an afterstate comes before the next roll (or, in a +1
+window, the faces matter only for the +1s themselves, which are candidates of their own).
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.clever.turn import N_PHASES, TS_PHASE, TS_PICKS, TS_PLATTER, TS_POOL, TS_TAKEN
+from kernels.thats_pretty_clever.layout import (
+    BLUE_COL_BONUS,
+    BLUE_COLS,
+    BLUE_ROW_BONUS,
+    BLUE_ROWS,
+    GREEN_BONUS,
+    GREEN_MIN,
+    N_AREAS,
+    ORANGE_BONUS,
+    ORANGE_MULTIPLIER,
+    PURPLE_BONUS,
+    S_BLUE,
+    S_FOXES,
+    S_GREEN,
+    S_ORANGE,
+    S_PLUS_GOT,
+    S_PLUS_USED,
+    S_PURPLE,
+    S_PURPLE_VALUES,
+    S_REROLL_GOT,
+    S_REROLL_USED,
+    S_ROUND,
+    S_ROUNDS,
+    S_YELLOW,
+    TRACK,
+    YELLOW_COLS,
+    YELLOW_DIAGONAL,
+    YELLOW_DIAGONAL_BONUS,
+    YELLOW_PREPRINTED,
+    YELLOW_ROW_BONUS,
+    YELLOW_ROWS,
+)
+from kernels.thats_pretty_clever.rules import area_score
+
+YELLOW_OPEN_CELLS = np.array([c for c in range(16) if not (YELLOW_PREPRINTED >> c) & 1],
+                             np.int64)
+AREA_TOPS = np.array([60.0, 56.0, 66.0, 96.0, 66.0], np.float32)
+
+I_YELLOW_CELL = 0
+I_YELLOW_GROUP = I_YELLOW_CELL + 12  # rows 0-3, columns 0-3, the diagonal
+I_BLUE_SUM = I_YELLOW_GROUP + 9
+I_BLUE_COUNT = I_BLUE_SUM + 11
+I_BLUE_GROUP = I_BLUE_COUNT + 11  # rows 0-2, columns 0-3
+I_GREEN = I_BLUE_GROUP + 7
+I_GREEN_EASE = I_GREEN + TRACK
+I_ORANGE = I_GREEN_EASE + 1
+I_ORANGE_SUM = I_ORANGE + TRACK
+I_ORANGE_NEXT = I_ORANGE_SUM + 1
+I_PURPLE = I_ORANGE_NEXT + 4
+I_PURPLE_LAST = I_PURPLE + TRACK
+I_PURPLE_SUM = I_PURPLE_LAST + 7
+I_REROLLS = I_PURPLE_SUM + 1
+I_PLUS = I_REROLLS + 4
+I_FOXES = I_PLUS + 4
+I_FOX_COUNT = I_FOXES + 6
+I_AREAS = I_FOX_COUNT + 1
+I_LOWEST = I_AREAS + N_AREAS
+I_TOTAL = I_LOWEST + 1
+I_ROUND = I_TOTAL + 1
+I_PHASE = I_ROUND + 6
+I_PICKS = I_PHASE + N_PHASES
+I_TIME_LEFT = I_PICKS + 4
+I_POOL = I_TIME_LEFT + 1
+I_PLATTER = I_POOL + 6
+I_TAKEN = I_PLATTER + 6
+N_BASE = I_TAKEN + 6  # the inputs without the bonus block
+I_UNLOCKED = N_BASE  # re-rolls, +1s
+I_GROUPS_DONE = I_UNLOCKED + 2
+I_ONE_AWAY = I_GROUPS_DONE + 1  # + bonus kind - 1
+I_PULL = I_ONE_AWAY + 8  # + bonus kind - 1
+N_INPUTS = I_PULL + 8
+N_GROUPS = 12
+# the bonus groups of the sheet (bit masks of yellow cells or blue sums) and their bonuses
+GROUP_MASKS = np.concatenate((YELLOW_ROWS, np.array([YELLOW_DIAGONAL]), BLUE_ROWS, BLUE_COLS))
+GROUP_BONUS = np.concatenate((YELLOW_ROW_BONUS, np.array([YELLOW_DIAGONAL_BONUS]),
+                              BLUE_ROW_BONUS, BLUE_COL_BONUS))
+GROUP_IS_BLUE = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1], np.int64)
+TRACK_BONUS = np.stack((GREEN_BONUS, ORANGE_BONUS, PURPLE_BONUS))
+
+
+@njit(cache=True, inline="always")
+def _put(idx, val, n, i, x):
+    """Append input ``i`` = ``x`` (skipped when 0); the new count."""
+    if x != 0.0:
+        idx[n] = i
+        val[n] = x
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _thermometer(idx, val, n, first, count, cap):
+    for k in range(min(count, cap)):
+        idx[n] = first + k
+        val[n] = 1.0
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _fraction(mask, group):
+    marked, size = 0, 0
+    for b in range(16):
+        if (group >> b) & 1:
+            size += 1
+            marked += (mask >> b) & 1
+    return np.float32(marked / size)
+
+
+@njit(cache=True)
+def encode(sheet, ts, idx, val, n_in):
+    """Write the first ``n_in`` inputs (``N_BASE`` or ``N_INPUTS``) of the afterstate
+    (``sheet`` int64[SHEET_LEN], turn state ``ts`` int64[TS_LEN]) into ``idx``
+    int64[>= n_in] and ``val`` float32[>= n_in]; returns how many are nonzero."""
+    n = 0
+    yellow = sheet[S_YELLOW]
+    for k in range(12):
+        n = _put(idx, val, n, I_YELLOW_CELL + k, (yellow >> YELLOW_OPEN_CELLS[k]) & 1)
+    for g in range(4):
+        n = _put(idx, val, n, I_YELLOW_GROUP + g, _fraction(yellow, YELLOW_ROWS[g]))
+        n = _put(idx, val, n, I_YELLOW_GROUP + 4 + g, _fraction(yellow, YELLOW_COLS[g]))
+    n = _put(idx, val, n, I_YELLOW_GROUP + 8, _fraction(yellow, YELLOW_DIAGONAL))
+    blue = sheet[S_BLUE]
+    count = 0
+    for s in range(11):
+        bit = (blue >> s) & 1
+        count += bit
+        n = _put(idx, val, n, I_BLUE_SUM + s, bit)
+    n = _thermometer(idx, val, n, I_BLUE_COUNT, count, 11)
+    for g in range(3):
+        n = _put(idx, val, n, I_BLUE_GROUP + g, _fraction(blue, BLUE_ROWS[g]))
+    for g in range(4):
+        n = _put(idx, val, n, I_BLUE_GROUP + 3 + g, _fraction(blue, BLUE_COLS[g]))
+    green = sheet[S_GREEN]
+    n = _thermometer(idx, val, n, I_GREEN, green, TRACK)
+    if green < TRACK:
+        n = _put(idx, val, n, I_GREEN_EASE, np.float32((7 - GREEN_MIN[green]) / 6.0))
+    orange = sheet[S_ORANGE]
+    n = _thermometer(idx, val, n, I_ORANGE, orange, TRACK)
+    n = _put(idx, val, n, I_ORANGE_SUM, np.float32(area_score(sheet, 3) / 96.0))
+    n = _put(idx, val, n, I_ORANGE_NEXT + (ORANGE_MULTIPLIER[orange] - 1 if orange < TRACK
+                                           else 3), 1.0)
+    purple = sheet[S_PURPLE]
+    n = _thermometer(idx, val, n, I_PURPLE, purple, TRACK)
+    last = sheet[S_PURPLE_VALUES + purple - 1] if purple > 0 else 0
+    n = _put(idx, val, n, I_PURPLE_LAST + last, 1.0)
+    n = _put(idx, val, n, I_PURPLE_SUM, np.float32(area_score(sheet, 4) / 66.0))
+    n = _thermometer(idx, val, n, I_REROLLS, sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 4)
+    n = _thermometer(idx, val, n, I_PLUS, sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 4)
+    foxes = sheet[S_FOXES]
+    n = _thermometer(idx, val, n, I_FOXES, foxes, 6)
+    n = _put(idx, val, n, I_FOX_COUNT, np.float32(foxes / 10.0))
+    total, lowest = 0, 1 << 30
+    for a in range(N_AREAS):
+        score = area_score(sheet, a)
+        total += score
+        lowest = min(lowest, score)
+        n = _put(idx, val, n, I_AREAS + a, np.float32(score) / AREA_TOPS[a])
+    n = _put(idx, val, n, I_LOWEST, np.float32(lowest / 40.0))
+    n = _put(idx, val, n, I_TOTAL, np.float32((total + foxes * lowest) / 300.0))
+    rnd = sheet[S_ROUND]
+    n = _put(idx, val, n, I_ROUND + min(rnd, 5), 1.0)
+    n = _put(idx, val, n, I_PHASE + ts[TS_PHASE], 1.0)
+    n = _put(idx, val, n, I_PICKS + min(ts[TS_PICKS], 3), 1.0)
+    n = _put(idx, val, n, I_TIME_LEFT, np.float32(max(sheet[S_ROUNDS] - rnd, 0) / 6.0))
+    for d in range(6):
+        n = _put(idx, val, n, I_POOL + d, (ts[TS_POOL] >> d) & 1)
+        n = _put(idx, val, n, I_PLATTER + d, (ts[TS_PLATTER] >> d) & 1)
+        n = _put(idx, val, n, I_TAKEN + d, (ts[TS_TAKEN] >> d) & 1)
+    if n_in > N_BASE:
+        n = _bonus_block(sheet, idx, val, n)
+    return n
+
+
+@njit(cache=True)
+def _bonus_block(sheet, idx, val, n):
+    """The bonus block's inputs after the ``n`` written; the new count."""
+    n = _put(idx, val, n, I_UNLOCKED, np.float32(sheet[S_REROLL_GOT] / 7.0))
+    n = _put(idx, val, n, I_UNLOCKED + 1, np.float32(sheet[S_PLUS_GOT] / 7.0))
+    away = np.zeros(8, np.float32)
+    pull = np.zeros(8, np.float32)
+    done = 0
+    for g in range(N_GROUPS):
+        marks = sheet[S_BLUE] if GROUP_IS_BLUE[g] else sheet[S_YELLOW]
+        open_cells = GROUP_MASKS[g] & ~marks
+        if open_cells == 0:
+            done += 1
+        elif open_cells & (open_cells - 1) == 0:  # one cell left
+            away[GROUP_BONUS[g] // 8 - 1] += 0.5
+    for t in range(3):
+        filled = sheet[S_GREEN + t]
+        for slot in range(filled, TRACK):
+            kind = TRACK_BONUS[t, slot] // 8
+            if kind > 0:
+                if slot == filled:
+                    away[kind - 1] += 0.5
+                pull[kind - 1] += 1.0 / (1.0 + slot - filled)
+    n = _put(idx, val, n, I_GROUPS_DONE, np.float32(done / N_GROUPS))
+    for k in range(8):
+        n = _put(idx, val, n, I_ONE_AWAY + k, min(away[k], np.float32(1.0)))
+        n = _put(idx, val, n, I_PULL + k, min(pull[k], np.float32(1.0)))
+    return n
