@@ -1,6 +1,11 @@
 """Advice for a Clever position (either game): every legal choice for the dice in front of
 the player, ranked by the expected final score of Monte Carlo rollouts of a policy (solo),
-with 95% intervals. Rollout r of every choice uses the same dice (paired comparison)."""
+with 95% intervals. Rollout r of every choice uses the same dice (paired comparison).
+
+The choices are the picks of the phase, and beside them: re-rolling (an active pick, with
+a re-roll in hand), declining (the passive pick, where the rules allow it) and, in a +1
+window (after the active turn's picks, or after the passive pick), each +1 on a die not
+yet taken against stopping."""
 
 from __future__ import annotations
 
@@ -19,11 +24,37 @@ from analyzer.params import assumed_notes
 from analyzer.stats import ci95, mean_se
 from kernels.clever import play
 from kernels.clever.moves import N_DICE
-from kernels.clever.sheet import H_FLAGS, H_ROUND, H_ROUNDS
+from kernels.clever.sheet import (
+    H_FLAGS,
+    H_PLUS_GOT,
+    H_PLUS_TAKEN,
+    H_PLUS_USED,
+    H_REROLL_GOT,
+    H_REROLL_USED,
+    H_ROUND,
+    H_ROUNDS,
+)
 from kernels.rng import turn_stream
 
-PHASES = ("active1", "active2", "active3", "passive")
+PHASES = ("active1", "active2", "active3", "passive", "plus", "passive-plus")
+REROLL, STOP, DECLINE = "re-roll", "stop: keep the +1s", "decline the passive pick"
 SEARCH_SHORTLIST = 4  # the search policy rolls out its best moves by the learned value
+
+
+ALL_DICE = (1 << N_DICE) - 1
+
+
+def parse_dice_letters(game: CleverGame, text: str) -> list[int]:
+    """``'Y B'`` (or ``'Y3 B2'``) -> the dice; a ``UserError`` naming the bad token."""
+    dice = []
+    for token in text.replace(",", " ").upper().split():
+        if token[0] not in game.letters or len(token) > 2 or token[1:] not in \
+                ("", *"123456"):
+            raise UserError(f"bad --taken token {token!r}: expected colour letters "
+                            f"({', '.join(game.letters)}), e.g. "
+                            f"'{game.letters[1]} {game.letters[2]}'")
+        dice.append(game.letters.index(token[0]))
+    return dice
 
 
 def parse_dice(game: CleverGame, text: str, what: str) -> dict[int, int]:
@@ -45,7 +76,9 @@ def parse_dice(game: CleverGame, text: str, what: str) -> dict[int, int]:
 
 def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, rnd: int,
            policy: str, rollouts: int, seed: int, fields: str = "",
-           platter: str = "") -> Result:
+           platter: str = "", taken: str = "") -> Result:
+    """Rank the choices of a position (``phase``: ``PHASES``; ``taken``: in a +1 window,
+    the dice +1 took already)."""
     if phase not in PHASES:
         raise UserError(f"unknown phase {phase!r}; accepted: {', '.join(PHASES)}")
     rounds = game.rounds_for({**values, "players": 1})
@@ -67,10 +100,12 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
             if where[die] >= 0:
                 raise UserError(f"die {names[die]} is given twice (roll, fields, platter)")
             faces[die], where[die] = face, place
-    if phase == "passive":
+    window = phase in ("plus", "passive-plus")
+    if phase == "passive" or window:
         if len(pool) != 6:
             example = " ".join(f"{c}{f}" for c, f in zip(game.letters, "352641"))
-            raise UserError(f"a passive roll lists all six dice, e.g. '{example}'")
+            raise UserError(f"a {'+1 window' if window else 'passive roll'} lists all six "
+                            f"dice, e.g. '{example}'")
         for die in np.argsort(faces, kind="stable")[:3]:
             where[die] = play.PLATTER
         where[where == play.POOL] = play.FIELD
@@ -82,13 +117,25 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
                             "--platter for dice no longer in the roll)")
         usable_place = play.POOL
     usable = sum(1 << d for d in range(N_DICE) if where[d] == usable_place)
+    if window:
+        if sheet[H_PLUS_GOT] - sheet[H_PLUS_USED] <= 0:
+            raise UserError("no +1 in hand: nothing to choose in a +1 window")
+        sheet[H_PLUS_TAKEN] = sum(1 << d for d in parse_dice_letters(game, taken))
+        usable = ALL_DICE & ~sheet[H_PLUS_TAKEN]
     moves = np.zeros((play.MAX_MOVES, 3), np.int64)
     n = play.legal_moves(sheet, faces, usable, moves)
-    if n == 0:
+    if n == 0 and not window:
         raise UserError("no die of this roll can be entered anywhere: the roll is forfeited")
     moves = moves[:n].copy()
+    extra = []  # the choices beside the moves
+    if phase.startswith("active") and sheet[H_REROLL_GOT] > sheet[H_REROLL_USED]:
+        extra.append((play.CHOICE_REROLL, REROLL))
+    if phase == "passive" and values["passive_may_decline"]:
+        extra.append((play.CHOICE_DECLINE, DECLINE))
+    if window:
+        extra.append((play.CHOICE_STOP, STOP))
     key = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
-    pick = PHASES.index(phase)
+    pick = PHASES.index(phase)  # the kernel's phase: 0-2, ADVISE_PASSIVE, ADVISE_*PLUS
     pol, notes, rollout_name = game.parse_policy(policy), [], policy
     if policy.strip().lower().startswith("search"):  # a search over the learned policy
         pol, rollout_name = game.parse_policy("learned"), "learned"
@@ -97,17 +144,21 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
             notes.append(f"search: the {SEARCH_SHORTLIST} best of the {n} choices by the "
                          "learned value (less its platter cost on active picks) are rolled "
                          f"out; the other {n - SEARCH_SHORTLIST} are not listed")
+    labels = [("+1: " if window else "") + game.describe(sheet, faces, m) for m in moves]
+    labels += [label for _, label in extra]
+    moves = np.concatenate([moves, np.array([(-1, area, 0) for area, _ in extra],
+                                            np.int64).reshape(-1, 3)])
     position = Position(sheet, faces, where, moves, pol, rnd - 1, rounds,
                         game.game_rules(values), pick, key)
     out = run_rollouts(position, rollouts)
     means = out.mean(axis=1)
     best = int(np.argmax(means))
     rows = []
-    for i in np.argsort(-means):
+    for i in np.argsort(-means, kind="stable"):
         mean, se = mean_se(rollouts, out[i].sum(), (out[i] ** 2).sum())
         diff, dse = mean_se(rollouts, (out[i] - out[best]).sum(),
                             ((out[i] - out[best]) ** 2).sum())
-        rows.append({"choice": game.describe(sheet, faces, moves[i]), "expected_score": mean,
+        rows.append({"choice": labels[i], "expected_score": mean,
                      "ci95_low": ci95(mean, se)[0], "ci95_high": ci95(mean, se)[1],
                      "vs_best": diff, "vs_best_ci95_low": ci95(diff, dse)[0]
                      if not math.isnan(dse) else diff,

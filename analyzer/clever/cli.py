@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from analyzer.clever.game import POLICY_HELP, CleverGame
+from analyzer.clever.game import CleverGame
 from analyzer.cli_options import (
     StrictGroup,
     early_output_check,
@@ -37,7 +37,7 @@ def make_group(game: CleverGame) -> click.Group:
 
 def simulate(game: CleverGame) -> click.Command:
     @click.command()
-    @simulate_options(20_000, "greedy", ", ".join(POLICY_HELP), "1 to 4 (default 1 = solo)")
+    @simulate_options(20_000, "greedy", ", ".join(game.policy_help), "1 to 4 (default 1 = solo)")
     @rules_options
     @run_options
     @output_options
@@ -123,23 +123,27 @@ def advise(game: CleverGame) -> click.Command:
     @click.option("--roll", required=True, metavar=f"'{game.letters[0]}3 ...'",
                   help=f"The dice in front of you: colour letter {letters} and face.")
     @click.option("--phase", default="active1", show_default=True,
-                  help="active1, active2, active3 (which pick of your active turn) or "
-                       "passive.")
+                  help="active1, active2, active3 (which pick of your active turn), "
+                       "passive, plus (the +1 window after your active turn's picks) or "
+                       "passive-plus (after your passive pick); the +1 windows and passive "
+                       "take all six dice in --roll.")
+    @click.option("--taken", default="",
+                  help="+1 windows: the dice +1 has taken already, e.g. 'Y B'.")
     @click.option("--round", "rnd", type=int, default=1, show_default=True,
                   help="The round.")
     @click.option("--fields", default="",
                   help="Active picks 2-3: dice on your fields, e.g. 'G6'.")
     @click.option("--platter", default="", help="Active picks 2-3: dice on the platter.")
     @click.option("--policy", default=game.rollout_policy, show_default=True,
-                  help=f"Policy of the rollouts: {', '.join(POLICY_HELP)}.")
+                  help=f"Policy of the rollouts: {', '.join(game.policy_help)}.")
     @click.option("--rollouts", default=2000, show_default=True, type=int,
                   help="Rollouts per choice.")
     @rules_options
     @run_options
     @output_options
     @with_output_check
-    def advise(sheet_file, roll, phase, rnd, fields, platter, policy, rollouts, rules_file,
-               assignments, seed, threads, quiet, fmt, output):
+    def advise(sheet_file, roll, phase, rnd, taken, fields, platter, policy, rollouts,
+               rules_file, assignments, seed, threads, quiet, fmt, output):
         """Rank every legal choice by its expected final score (solo rollouts, 95% CIs)."""
         from analyzer import driver
         from analyzer.clever import sheetfile
@@ -148,7 +152,8 @@ def advise(game: CleverGame) -> click.Command:
         values = rule_values(game.params, rules_file, assignments)
         driver.set_threads(threads)
         emit(run_advice(game, values, sheetfile.read(game, sheet_file, values), roll, phase.lower(),
-                        rnd, policy, rollouts, check_seed(seed), fields, platter), fmt, output)
+                        rnd, policy, rollouts, check_seed(seed), fields, platter, taken),
+             fmt, output)
 
     return advise
 
@@ -158,7 +163,7 @@ def coach(game: CleverGame) -> click.Command:
     @click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False), default=None,
                   help="Start from this sheet (default: a blank one).")
     @click.option("--policy", default=game.rollout_policy, show_default=True,
-                  help=f"Policy of the rollouts: {', '.join(POLICY_HELP)}.")
+                  help=f"Policy of the rollouts: {', '.join(game.policy_help)}.")
     @click.option("--rollouts", default=500, show_default=True, type=int,
                   help="Rollouts per choice.")
     @click.option("--seed", type=int, default=20261129, show_default=True, help="Root seed.")

@@ -1,10 +1,11 @@
 """An interactive play-along for a solo Clever game (either game): the player types the
 dice they rolled, dicelab ranks the choices by rollouts, applies the chosen one (its bonus
-marks placed by the policy) and keeps the sheet, its score and its open bonuses. Round-track
-choices (That's Pretty Clever's black X or 6, Twice As Clever's black ?) and +1 actions are
-offered ranked by the policy's estimate of the final score; Twice As Clever's return action
-is offered before rolls 2 and 3 with the policy's pick. Reads plain lines, so it works
-piped."""
+marks placed by the policy) and keeps the sheet, its score and its open bonuses. Re-rolls
+and declining the passive pick are ranked beside the picks, and in the +1 windows each +1
+beside stopping, all by rollouts. Round-track choices (That's Pretty Clever's black X or 6,
+Twice As Clever's black ?) are offered ranked by the policy's estimate of the final score;
+Twice As Clever's return action is offered before rolls 2 and 3 with the policy's pick.
+Reads plain lines, so it works piped."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Callable, TextIO
 
 import numpy as np
 
-from analyzer.clever.advise import advise, parse_dice
+from analyzer.clever.advise import DECLINE, REROLL, STOP, advise, parse_dice
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
 from kernels.clever import play
@@ -98,18 +99,31 @@ class Coach:
                 if "forfeited" in str(exc):
                     return "", roll
                 continue
-            table = result.tables["choices"]
-            for i, row in enumerate(table.itertuples(), start=1):
-                if i <= 6:
-                    self.write(f"  {i}. {row.choice}: {row.expected_score:.1f} "
-                               f"({row.ci95_low:.1f}-{row.ci95_high:.1f})\n")
-            k = self.choose(len(table))
-            if k is None:
+            choice = self.ranked(result)
+            if choice is None:
                 return None
-            choice = table.iloc[k - 1]["choice"]
+            if choice == REROLL:
+                self.sheet[H_REROLL_USED] += 1
+                self.show()
+                continue
+            if choice == DECLINE:
+                return "", roll
             self.apply(choice, roll, fields, platter, phase)
             self.show()
             return choice.split(" -> ")[0], roll
+
+    def ranked(self, result) -> str | None:
+        """Show an advice table's best choices (up to 6, and any re-roll, decline or stop
+        among the others) and return the player's choice, or None at end of input."""
+        table = result.tables["choices"]
+        shown = [i for i, c in enumerate(table["choice"])
+                 if i < 6 or c in (REROLL, DECLINE, STOP)]
+        for k, i in enumerate(shown, start=1):
+            row = table.iloc[i]
+            self.write(f"  {k}. {row.choice}: {row.expected_score:.1f} "
+                       f"({row.ci95_low:.1f}-{row.ci95_high:.1f})\n")
+        k = self.choose(len(shown))
+        return None if k is None else table.iloc[shown[k - 1]]["choice"]
 
     def apply(self, choice: str, roll: str, fields: str, platter: str, phase: str) -> None:
         """Enter the chosen move with its bonuses; a pick into the chain area (Twice As
@@ -163,10 +177,10 @@ class Coach:
                 if not chosen:
                     continue
                 fields, platter = self._after_pick(chosen, roll, fields, platter)
-            if not self.plus_ones(seen):
+            if not self.plus_ones(rnd, seen, "plus"):
                 return self.finish()
             got = self.pick(rnd, "passive", "", "")
-            if got is None or not self.plus_ones(self.dice(got[1])):
+            if got is None or not self.plus_ones(rnd, self.dice(got[1]), "passive-plus"):
                 return self.finish()
         return self.finish()
 
@@ -212,45 +226,43 @@ class Coach:
             self.show()
         return platter
 
-    def plus_ones(self, seen: dict[int, int]) -> bool:
-        """Offer each +1 in hand on any die of the turn not yet taken by a +1 (this turn, or
-        this round with the sheet's ``FLAG_PLUS_PER_ROUND``), ranked by
-        the policy's estimate of the final score, beside keeping it. False at end of
+    def plus_ones(self, rnd: int, seen: dict[int, int], window: str) -> bool:
+        """The +1 window ``window`` (``plus``: after the active turn's picks;
+        ``passive-plus``: after the passive pick): while a +1 is in hand, each +1 on a die
+        of the turn not yet taken by a +1 (this turn, or this round with the sheet's
+        ``FLAG_PLUS_PER_ROUND``) ranked by rollouts beside stopping. False at end of
         input."""
         if len(seen) < N_DICE:
             return True
-        faces = np.array([seen[d] for d in range(N_DICE)], np.int64)
-        stream = turn_stream(np.uint64(self.seed), 0, 1)
+        letters = self.game.letters
+        roll = " ".join(f"{letters[d]}{seen[d]}" for d in range(N_DICE))
         per_round = self.sheet[H_FLAGS] & FLAG_PLUS_PER_ROUND  # open point: once per round
         taken = self.taken_this_round if per_round else 0
         while self.sheet[H_PLUS_GOT] - self.sheet[H_PLUS_USED] > 0:
+            faces = np.array([seen[d] for d in range(N_DICE)], np.int64)
             moves = np.zeros((play.MAX_MOVES, 3), np.int64)
-            n = play.legal_moves(self.sheet, faces, ALL_DICE & ~taken, moves)
-            if n == 0:
+            if play.legal_moves(self.sheet, faces, ALL_DICE & ~taken, moves) == 0:
                 return True
-            options = []
-            for m in moves[:n]:
-                trial = self.sheet.copy()
-                trial[H_PLUS_USED] += 1
-                play.apply_move(trial, faces, m[0], m[1], m[2], self.pol, stream, 0,
-                                self.scratch)
-                options.append((float(play.sheet_value(trial, self.pol, self.scratch)),
-                                self.game.describe(self.sheet, faces, m), int(m[0]), trial))
-            options.sort(key=lambda o: -o[0])
-            options = options[:6]
-            keep = float(play.sheet_value(self.sheet, self.pol, self.scratch))
-            self.write(f"spend a +1? (estimated final score with the {self.policy} policy)\n"
-                       f"  0. keep it: {keep:.1f}\n")
-            for i, (value, text, _, _) in enumerate(options, start=1):
-                self.write(f"  {i}. {text}: {value:.1f}\n")
-            k = self.choose(len(options), skip=True)
-            if k is None:
+            self.write(f"spend a +1? (expected final score with the {self.policy} "
+                       "policy)\n")
+            result = advise(self.game, self.values, self.sheet, roll, window, rnd,
+                            self.policy, self.rollouts, self.seed,
+                            taken=" ".join(letters[d] for d in range(N_DICE)
+                                           if (taken >> d) & 1))
+            choice = self.ranked(result)
+            if choice is None:
                 return False
-            if k == 0:
+            if choice == STOP:
                 return True
-            _, _, die, trial = options[k - 1]
-            self.sheet[:] = trial
-            taken |= 1 << die
+            n = play.legal_moves(self.sheet, faces, ALL_DICE & ~taken, moves)
+            for m in moves[:n]:
+                if "+1: " + self.game.describe(self.sheet, faces, m) == choice:
+                    self.sheet[H_PLUS_USED] += 1
+                    play.apply_move(self.sheet, faces, m[0], m[1], m[2], self.pol,
+                                    turn_stream(np.uint64(self.seed), 0, 1), 0,
+                                    self.scratch)
+                    taken |= 1 << int(m[0])
+                    break
             self.taken_this_round = taken
             self.show()
         return True
@@ -260,6 +272,7 @@ class Coach:
         of the final score after each (free marks placed as the policy would); apply the
         player's pick. False at end of input."""
         stream = turn_stream(np.uint64(self.seed), rnd, 1)
+        play.start_round(self.scratch)  # the value policy values a round's start
         options = []
         for code, label in choices:
             trial = self.sheet.copy()

@@ -1,6 +1,8 @@
 """The strength table of a Clever game: every policy's solo mean with its 95% interval, its
 paired difference from a reference policy (the same games, the same dice), per-area means,
-foxes, the rating band of the mean and the share of games in the top bands."""
+foxes and the points they scored, the lowest area, the decisions (re-rolls by pick, +1s after
+active and passive picks, passive picks declined), the rating band of the mean and the
+share of games in the top bands."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from analyzer.clever.game import CleverGame
 from analyzer.output import Result
 from analyzer.params import assumed_notes
 
-POLICIES = ("random", "greedy", "heuristic", "learned", "search")
+POLICIES = ("random", "greedy", "heuristic", "learned", "search")  # those a game offers
 
 
 def band_of(game: CleverGame, score: float) -> str:
@@ -32,13 +34,19 @@ def evaluate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
         result = simulation.simulate(game, values, [policy], games, seed, progress=progress)
         summary = result.tables["policies"].iloc[0]
         areas = result.tables["areas"].set_index("area")["mean_score"]
+        rerolls = result.tables["picks"].set_index("pick")["rerolls_per_game"]
         ratings = result.tables["ratings"]
         top = ratings[ratings["from"] >= game.report_band]["share"].sum()
         rows.append({"game": game.title, "policy": policy, "games": int(summary["seat_games"]),
                      "mean": summary["mean_score"], "ci95_low": summary["ci95_low"],
                      "ci95_high": summary["ci95_high"],
                      **{area: areas[area] for area in game.layout.AREA_NAMES},
-                     "foxes": summary["foxes"],
+                     "foxes": summary["foxes"], "fox_points": summary["fox_points"],
+                     "lowest_area": summary["lowest_area"],
+                     **{f"rerolls_pick{k}": rerolls[k] for k in (1, 2, 3)},
+                     "plus_active": summary["plus_active_per_game"],
+                     "plus_passive": summary["plus_passive_per_game"],
+                     "passive_declined": summary["passive_declined_per_game"],
                      "band_of_mean": band_of(game, summary["mean_score"]),
                      f"share_{game.report_band}_plus": top})
     table = pd.DataFrame(rows)
@@ -48,8 +56,10 @@ def evaluate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
         paired = simulation.whatif(game, variants, games, seed, progress=progress)
         table = table.merge(_differences(paired.tables["variants"], reference),
                             on="policy", how="left")
-    table = table.round({c: 1 for c in table.columns if c not in ("games", "foxes")}
-                        | {"foxes": 2, f"share_{game.report_band}_plus": 3})
+    per_game = ("foxes", "rerolls_pick1", "rerolls_pick2", "rerolls_pick3", "plus_active",
+                "plus_passive", "passive_declined")
+    table = table.round({c: 1 for c in table.columns if c not in ("games", *per_game)}
+                        | {c: 2 for c in per_game} | {f"share_{game.report_band}_plus": 3})
     return Result(f"{game.title}: policy strength, solo, {games} games each",
                   headline={"games": games, "seed": seed, "reference": reference,
                             "best": table.loc[table["mean"].idxmax(), "policy"]},

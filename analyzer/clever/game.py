@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from analyzer.clever import learned_weights
+from analyzer.clever import learned_weights, value_weights
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.clever import play
@@ -47,6 +47,11 @@ POLICY_HELP = {
     "search:N": "search with N sampled rolls",
 }
 SEARCH_SAMPLES = 16  # the search policy's sampled rolls per compared move
+VALUE_POLICY_HELP = (
+    "every choice (each pick with its bonus marks, re-roll or keep, each +1 or stop, the "
+    "passive pick or declining it, returns) by the value of the position it leaves: the "
+    "score so far plus a value network's estimate of the points to come, trained by "
+    "self-play (scripts/train_value.py); no thresholds or knobs")
 
 
 @dataclass(frozen=True)
@@ -70,7 +75,9 @@ class CleverGame:
     layout: ModuleType
     letters: str
     weights_file: Path
-    learned_file: Path  # the learned policy's weights (.npy; its settings in the .json twin)
+    learned_file: Path  # the learned policy's weights (.npy; its settings in the .json twin):
+    # the value policy's networks (``value_weights``) with ``value_policy``, else the learned
+    # value's (``learned_weights``)
     value_size: int  # value weights the game reads (stages x features)
     rating_bands: tuple[tuple[int, str], ...]  # (lowest score, label), best first
     rulings: tuple[str, ...]
@@ -85,6 +92,16 @@ class CleverGame:
     rollout_policy: str  # advise and coach: as strong as the heuristic, and fast
     fox_note: str = ""  # added to the note on fox scoring
     strongest_policy: str = "heuristic"  # the report's and cheat sheet's bot (evaluation)
+    value_policy: bool = False  # ``learned`` is the value policy (every choice by the value
+    # of its afterstate, ``kernels.clever.valued``) and ``search`` is not offered
+
+    @property
+    def policy_help(self) -> dict[str, str]:
+        """The policy names this game accepts and what each one does."""
+        if not self.value_policy:
+            return POLICY_HELP
+        return {name: VALUE_POLICY_HELP if name == "learned" else text
+                for name, text in POLICY_HELP.items() if not name.startswith("search")}
 
     @property
     def has_returns(self) -> bool:
@@ -128,8 +145,12 @@ class CleverGame:
         return row
 
     def learned_row(self, samples: int = 0) -> np.ndarray:
-        """The learned policy's kernel row (float64[N_POL]) with ``samples`` sampled rolls
-        in its lookahead (0: ``learned``; more: ``search``)."""
+        """The learned policy's kernel row (float64[N_POL]): the value policy over the
+        game's networks, or (a game without them) the learned value with ``samples``
+        sampled rolls in its lookahead (0: ``learned``; more: ``search``)."""
+        if self.value_policy:
+            members, info = _value_networks(self.learned_file, self.kernel_game)
+            return value_weights.policy_row(members, int(info["inputs"]))
         weights, info = _learned_weights(self.learned_file, self.value_size // VALUE_STAGES)
         return learned_weights.policy_row(weights, info["knobs"], KNOBS, samples)
 
@@ -139,7 +160,12 @@ class CleverGame:
         base, _, samples = text.partition(":")
         if base not in (*play.POLICY_NAMES, "search") or \
                 (samples and base not in ("heuristic", "search")):
-            raise UserError(f"unknown policy {name!r}; accepted: {', '.join(POLICY_HELP)}")
+            raise UserError(f"unknown policy {name!r}; accepted: "
+                            f"{', '.join(self.policy_help)}")
+        if base == "search" and self.value_policy:
+            raise UserError(f"policy {name!r} is not offered for {self.title} ('learned' "
+                            "decides every choice, re-rolls and +1s included, by its "
+                            f"value network); accepted: {', '.join(self.policy_help)}")
         if samples and (not samples.isdigit() or int(samples) > 256):
             raise UserError(f"bad lookahead {samples!r} in {name!r}: expected "
                             f"{base}:N with N a whole number from 0 to 256")
@@ -166,6 +192,12 @@ class CleverGame:
 def _learned_weights(path: Path, n_features: int) -> tuple[np.ndarray, dict[str, Any]]:
     """A game's learned weights, read once per process."""
     return learned_weights.load(path, n_features)
+
+
+@functools.lru_cache(maxsize=None)
+def _value_networks(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
+    """A game's value networks, read once per process."""
+    return value_weights.load(path, game)
 
 
 def policy_row(kind: int) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from analyzer.clever.game import POLICY_HELP, CleverGame
+from analyzer.clever.game import CleverGame
 
 
 def game_interface(game: CleverGame) -> SimpleNamespace:
@@ -29,6 +29,7 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
 
         return build_cheatsheet(game, values)
 
-    return SimpleNamespace(PARAMS=game.params, POLICY_HELP=POLICY_HELP, RULINGS=game.rulings,
+    return SimpleNamespace(PARAMS=game.params, POLICY_HELP=game.policy_help,
+                           RULINGS=game.rulings,
                            commands=commands, report_section=report_section,
                            cheatsheet=cheatsheet)

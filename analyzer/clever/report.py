@@ -15,7 +15,8 @@ from kernels.clever import play
 
 POLICIES = ("random", "greedy", "heuristic", "learned")  # and the game's strongest
 BOT_NAMES = {"heuristic": "the tuned heuristic",
-             "learned": "the learned policy (a value network trained by self-play)",
+             "learned": "the learned policy (a value network trained by self-play that "
+                        "decides every choice, re-rolls and +1s included)",
              "search": "the search policy (the learned value with a one-roll lookahead)"}
 ACTIONS = ("re-roll", "+1", "return", "fox")  # bonus kinds kept apart; the rest are free marks
 
@@ -113,6 +114,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                     runs[bot].tables["first_picks"]),
               Table(f"{p}_picks", "Picks, dice sent to the platter and actions by pick, "
                     f"{bot} solo", runs[bot].tables["picks"])]
+    trainer = "scripts/train_value.py" if game.value_policy else "scripts/train_learned.py"
     notes = runs[bot].notes + [
         f"simulations: seed {seed}, {games:,} solo games for random and greedy, "
         f"{games // 2:,} for the value-based policies, {games // 4:,} paired games per "
@@ -121,7 +123,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         "the heuristic values a sheet by its score plus a linear estimate of the points "
         "still to come (fitted to simulated games by scripts/train_clever.py) and looks one "
         "roll ahead at active picks; the learned policy values it by a network trained by "
-        f"self-play (scripts/train_learned.py); {game.reference}"]
+        f"self-play ({trainer}); {game.reference}"]
     intro = (f"{game.title} is played in full by the engine (rounds, platter, passive "
              "picks, actions, every bonus and chain, foxes); the numbers come from the "
              "random, greedy, tuned heuristic and learned policies"
@@ -134,7 +136,8 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     solo = {**values, "players": 1}
     bot = game.strongest_policy
     row = game.parse_policy(bot)
-    knobs = {"reroll_below": row[play.W_REROLL_BELOW], "plus_above": row[play.W_PLUS_ABOVE]}
+    knobs = None if row[play.KIND] == play.VALUE else {  # thresholds the bot decides by
+        "reroll_below": row[play.W_REROLL_BELOW], "plus_above": row[play.W_PLUS_ABOVE]}
     run = simulate(game, solo, [bot], 4_000, 1, progress=False)
     areas = run.tables["areas"].set_index("area")["mean_score"]
     bonuses = run.tables["bonuses"].set_index("bonus")["per_game"]
@@ -156,8 +159,8 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
             for _, row in lost.iterrows()] + [
             "  (paired simulation: the same games with and without it)"]),
         Block("What to take first", first_pick_lines(run.tables["first_picks"])),
-        Block("The platter and the actions", platter_lines(run.tables["picks"], knobs,
-                                                           run.tables["bonuses"])),
+        Block("The platter and the actions", platter_lines(
+            run.tables["picks"], knobs, run.tables["bonuses"], run.tables["policies"].iloc[0])),
         Block("First picks: % by area and face",
               table=first_pick_table(run.tables["first_picks"])),
     ]
@@ -194,23 +197,36 @@ def first_pick_table(first_picks: pd.DataFrame) -> pd.DataFrame:
     return (grid * 100).round(0).astype(int).astype(str).reset_index()
 
 
-def platter_lines(picks: pd.DataFrame, knobs: dict[str, float],
-                  bonuses: pd.DataFrame) -> list[str]:
-    """Dice sent to the platter, re-rolls and +1s, pick by pick, as rules of thumb."""
+def platter_lines(picks: pd.DataFrame, knobs: dict[str, float] | None,
+                  bonuses: pd.DataFrame, policy: pd.Series) -> list[str]:
+    """Dice sent to the platter, re-rolls and +1s, pick by pick, as rules of thumb (with
+    the thresholds of a bot that decides by them, ``knobs``; else what the bot does)."""
     rows = picks.set_index("pick")
     rerolls = rows["rerolls_per_game"]
     plus = bonuses.set_index("bonus")["per_game"]["+1"]
-    return [
+    lines = [
         f"The 1st pick sends {rows.loc[1, 'platter_per_pick']:.1f} dice to the platter, the "
         f"2nd {rows.loc[2, 'platter_per_pick']:.1f} (after the 3rd, all go there anyway).",
         f"Turns with a 2nd pick: {rows.loc[2, 'per_game'] / rows.loc[1, 'per_game']:.0%}; "
-        f"with a 3rd: {rows.loc[3, 'per_game'] / rows.loc[1, 'per_game']:.0%}.",
-        f"Save re-rolls for the 3rd roll: {rerolls.loc[3] / max(rerolls.sum(), 1e-12):.0%} "
-        f"of the bot's {rerolls.sum():.1f} re-rolls a game come there. It re-rolls when "
-        f"the best pick is worth less than {knobs['reroll_below']:.0f} points of its "
-        "estimate.",
-        f"Hoard +1s ({plus:.1f} unlocked a game): spend one only for a gain over "
-        f"{knobs['plus_above']:.0f} points, and all that are left at the very end.",
+        f"with a 3rd: {rows.loc[3, 'per_game'] / rows.loc[1, 'per_game']:.0%}."]
+    shares = rerolls / max(rerolls.sum(), 1e-12)
+    used = policy["plus_active_per_game"] + policy["plus_passive_per_game"]
+    if knobs is not None:
+        return lines + [
+            f"Save re-rolls for the 3rd roll: {shares.loc[3]:.0%} of the bot's "
+            f"{rerolls.sum():.1f} re-rolls a game come there. It re-rolls when the best pick "
+            f"is worth less than {knobs['reroll_below']:.0f} points of its estimate.",
+            f"Hoard +1s ({plus:.1f} unlocked a game): spend one only for a gain over "
+            f"{knobs['plus_above']:.0f} points, and all that are left at the very end.",
+        ] + return_lines(rows, bonuses)
+    return lines + [
+        f"Re-rolls: the bot spends {rerolls.sum():.1f} a game, {shares.loc[1]:.0%} on the "
+        f"1st roll, {shares.loc[2]:.0%} on the 2nd and {shares.loc[3]:.0%} on the 3rd, "
+        "whenever the position after a re-roll is worth more than its best pick.",
+        f"+1s: {plus:.1f} unlocked a game, {used:.1f} spent: "
+        f"{policy['plus_active_per_game']:.1f} after active turns and "
+        f"{policy['plus_passive_per_game']:.1f} after passive picks.",
+        f"Passive picks declined: {policy['passive_declined_per_game']:.2f} a game.",
     ] + return_lines(rows, bonuses)
 
 

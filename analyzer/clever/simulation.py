@@ -123,9 +123,16 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
         s = seats.row_stats(row, COLUMNS, players)
         g = float(row[play.COL_GAMES])
         foxes, foxes_ci = _mean_ci(row, g, play.COL_FOXES, play.COL_FOXES_SQ)
+        log = row[play.COL_LOG:play.COL_LOG + play.LOG_LEN]
         record = {"policy": name, "seat_games": s["games"], "mean_score": s["mean_score"],
                   "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1], "foxes": foxes,
-                  "foxes_ci95_low": foxes_ci[0], "foxes_ci95_high": foxes_ci[1]}
+                  "foxes_ci95_low": foxes_ci[0], "foxes_ci95_high": foxes_ci[1],
+                  "fox_points": row[play.COL_FOX_POINTS] / g,
+                  "lowest_area": row[play.COL_LOWEST] / g,
+                  "rerolls_per_game": log[play.LOG_REROLLS:play.LOG_REROLLS + 3].sum() / g,
+                  "plus_active_per_game": log[play.LOG_PLUS] / g,
+                  "plus_passive_per_game": log[play.LOG_PLUS_PASSIVE] / g,
+                  "passive_declined_per_game": log[play.LOG_DECLINED] / g}
         headline_policies[name] = {k: s[k] for k in ("mean_score", "ci95", "games",
                                                      "win_rate", "win_ci95") if k in s}
         if players > 1:

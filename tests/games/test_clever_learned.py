@@ -1,6 +1,7 @@
-"""The learned and search policies of both Clever games (issue 6): the network's gradient,
-the shipped weights, the policies in the analyzer, and the training script (resuming from
-a checkpoint gives the same weights; a short run improves on its starting point)."""
+"""The learned and search policies of Twice As Clever (issue 6; That's Pretty Clever's
+learned policy is the value policy, ``test_value_policy``): the network's gradient, the
+shipped weights, the policies in the analyzer, and the training script (resuming from a
+checkpoint gives the same weights; a short run improves on its starting point)."""
 
 import json
 import subprocess
@@ -13,7 +14,6 @@ from click.testing import CliRunner
 
 from analyzer.clever import learned_weights, simulation
 from analyzer.cli import cli
-from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import learned, play, td
@@ -22,7 +22,7 @@ from kernels.clever.training import n_features
 from kernels.rng import turn_stream
 
 K = 5
-GAMES = [TPC_GAME, TAC_GAME]
+GAMES = [TAC_GAME]
 ids = [g.id for g in GAMES]
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -108,7 +108,7 @@ def test_learned_and_search_play_multiplayer(game, players):
 
 def test_bad_learned_names_and_files_are_one_line_errors(tmp_path):
     runner = CliRunner()
-    bad = runner.invoke(cli, ["thats-pretty-clever", "simulate", "--policy", "learned:4",
+    bad = runner.invoke(cli, ["twice-as-clever", "simulate", "--policy", "learned:4",
                               "--games", "10", "--quiet"])
     assert bad.exit_code == 2 and "unknown policy 'learned:4'" in bad.output
     assert bad.output.count("\n") == 1
@@ -116,16 +116,16 @@ def test_bad_learned_names_and_files_are_one_line_errors(tmp_path):
     broken.write_bytes(b"not an array")
     (tmp_path / "learned_weights.json").write_text("{}")
     with pytest.raises(Exception, match="cannot be read"):
-        learned_weights.load(broken, 127)
+        learned_weights.load(broken, 131)
     np.save(broken, np.zeros(5))
     with pytest.raises(Exception, match="expected .* finite float64"):
-        learned_weights.load(broken, 127)
+        learned_weights.load(broken, 131)
 
 
 def run_training(tmp_path, name, games, *extra):
     out = tmp_path / f"{name}.npy"
     subprocess.run([sys.executable, str(ROOT / "scripts" / "train_learned.py"), "--game",
-                    "tpc", "--games", str(games), "--chunk", "500", "--eval-every", "2",
+                    "tac", "--games", str(games), "--chunk", "500", "--eval-every", "2",
                     "--eval-games", "256", "--checkpoint", str(tmp_path / f"{name}.npz"),
                     "--output", str(out), "--quiet", *extra], check=True, cwd=tmp_path,
                    capture_output=True)
@@ -143,7 +143,7 @@ def test_training_resumes_from_its_checkpoint_bit_for_bit(tmp_path):
 def test_short_training_improves_on_its_start():
     """4,000 self-play games from the blank start (the score alone, the platter knob)
     raise the solo mean on 2,000 fresh paired games: the interval lies above 0."""
-    game = TPC_GAME
+    game = TAC_GAME
     values = defaults(game.params)
     rules = game.game_rules(values)
     nf = n_features(game.kernel_game)

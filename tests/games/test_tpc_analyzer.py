@@ -126,24 +126,33 @@ def test_coach_round_4_choice_is_the_players(values):
     assert changed[area] and sum(changed.values()) == 1, (kind, area, text)
 
 
-def test_coach_offers_plus_ones_ranked_and_keeps_on_zero(values):
-    """10: with a +1 in hand the coach lists uses of any of the turn's dice beside keeping
-    it; '1' spends it on the top-ranked use (the die then cannot be taken again), '0'
-    keeps the rest."""
+def test_coach_offers_plus_ones_ranked_beside_stopping(values):
+    """10: with a +1 in hand the coach ranks by rollouts the uses of any of the turn's dice
+    beside stopping; choosing the first +1 spends it (the die then cannot be taken again),
+    choosing stop keeps the rest."""
 
     sheet = L.new_sheet()
     sheet[L.S_PLUS_GOT] = 2
-    out = []
-    coach = Coach(GAME, values, "greedy", 10, 1, sheet, iter(["1", "0"]).__next__, out.append)
+    out, answers = [], []
+
+    def read():
+        text = "".join(out)
+        menu = text.split("spend a +1?")[-1]
+        plus = re.search(r"  (\d+)\. \+1: ", menu)
+        stop = re.search(r"  (\d+)\. stop: keep the \+1s", menu)
+        answers.append(plus.group(1) if len(answers) == 0 else stop.group(1))
+        return answers[-1]
+
+    coach = Coach(GAME, values, "greedy", 10, 1, sheet, read, out.append)
     seen = {d: face for d, face in enumerate((3, 5, 2, 6, 4, 1))}  # W3 Y5 B2 G6 O4 P1
-    assert coach.plus_ones(seen)
+    assert coach.plus_ones(1, seen, "plus")
     text = "".join(out)
-    assert text.count("0. keep it") == 2  # asked twice: spent one, kept the other
-    first = re.search(r"  1\. (\w+) (\d) -> ([^:]+): ([\d.]+)", text)
+    assert text.count("stop: keep the +1s") == 2  # asked twice: spent one, kept the other
+    menus = text.split("spend a +1?")
+    first = re.search(r"  \d+\. \+1: (\w+) (\d) -> ([^:]+): ([\d.]+)", menus[1])
     assert first is not None
     assert (coach.sheet[L.S_PLUS_GOT], coach.sheet[L.S_PLUS_USED]) == (2, 1)
-    second_menu = text.split("0. keep it")[2]
-    assert f"{first.group(1)} {first.group(2)} ->" not in second_menu  # once per die
+    assert f"+1: {first.group(1)} {first.group(2)} ->" not in menus[2]  # once per die
 
 
 def test_heuristic_beats_the_published_tuned_expectimax(values):

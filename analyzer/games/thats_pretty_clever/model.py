@@ -22,7 +22,7 @@ PARAMS = shared_params(
      "ties": "12"},
     "white, yellow, blue, green, orange, purple")
 WEIGHTS_FILE = Path(__file__).with_name("heuristic_weights.json")
-LEARNED_FILE = Path(__file__).with_name("learned_weights.npy")  # + .json: its settings
+VALUE_FILE = Path(__file__).with_name("value_net.npy")  # + .json: its settings
 RATING_BANDS = (  # (lowest score, label) from the rulebook's solo table (section 13)
     (281, "You're So Clever"), (260, "Are you Einstein?"), (240, "What a genius!"),
     (220, "Impressive!"), (200, "Hat's off to you!"), (180, "Great result!"),
@@ -62,7 +62,7 @@ def round_options(code: int) -> tuple[tuple[int, str], ...]:
 GAME = CleverGame(
     id="thats-pretty-clever", title="That's Pretty Clever", prefix="tpc", kernel_game=TPC,
     params=PARAMS, layout=layout, letters="WYBGOP", weights_file=WEIGHTS_FILE,
-    learned_file=LEARNED_FILE,
+    learned_file=VALUE_FILE, value_policy=True,
     value_size=N_VALUE_WEIGHTS, rating_bands=RATING_BANDS, rulings=RULINGS,
     sheetfile=sheetfile, sheet_flags=sheet_flags, extra_rules=_no_extra_rules,
     # advice rollouts: a 4-roll lookahead, within 3 points of the full heuristic, twice as fast

@@ -1,0 +1,110 @@
+"""The value policy's network files: ``value_net.npy`` (float32, the member networks'
+weights one after another, ``kernels.clever.net``) and ``value_net.json`` beside it (the
+input count, the members, the training settings and learning curve); fresh weights and the
+policy row that carries them."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from analyzer.errors import UserError
+from analyzer.output import write_atomic
+from kernels.clever import net, play, value_net
+
+
+def initial_weights(n_in: int, seed: int) -> np.ndarray:
+    """He-normal weights (float32[net_size(n_in)]) drawn by ``seed``; biases and the
+    output layer 0, so a fresh network estimates 0 points to come."""
+    rng = np.random.default_rng(seed)
+    w = np.zeros(net.net_size(n_in), np.float32)
+    b1, w2, b2, w3, _, _ = net.net_offsets(n_in)
+    w[:b1] = rng.normal(0.0, np.sqrt(2.0 / 24.0), b1)  # about 24 inputs are nonzero
+    w[w2:b2] = rng.normal(0.0, np.sqrt(2.0 / net.H1), b2 - w2)
+    w[w3:w3 + net.H2] = rng.normal(0.0, np.sqrt(1.0 / net.H2), net.H2) * 0.01
+    return w
+
+
+def widen(weights: np.ndarray, n_old: int, n_new: int) -> np.ndarray:
+    """The weights (or Adam moments) of a network of ``n_old`` inputs given ``n_new``
+    inputs, the new ones' first-layer rows zero: it computes exactly what it did."""
+    b1 = n_old * net.H1
+    return np.concatenate((weights[:b1], np.zeros((n_new - n_old) * net.H1, np.float32),
+                           weights[b1:])).astype(np.float32)
+
+
+def inputs_of(weights: np.ndarray) -> int:
+    """The input count of a network from its weights' size."""
+    return (weights.size - int(net.net_size(0))) // net.H1
+
+
+def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
+               heuristic: np.ndarray | None = None) -> np.ndarray:
+    """The value policy's kernel row (float64[N_POL]) averaging the ``members``' networks
+    (float32 weights each); ``teacher`` > 0 mixes in the heuristic's value (its kernel row
+    ``heuristic`` gives the weights)."""
+    if not 1 <= len(members) <= value_net.MAX_MEMBERS:
+        raise ValueError(f"1 to {value_net.MAX_MEMBERS} member networks, not {len(members)}")
+    row = np.zeros(play.N_POL)
+    row[play.KIND] = play.VALUE
+    if heuristic is not None:
+        row[play.W_VALUE:play.W_NET] = heuristic[play.W_VALUE:play.W_NET]
+    start = play.W_NET
+    row[start + value_net.P_INPUTS] = n_in
+    row[start + value_net.P_MEMBERS] = len(members)
+    row[start + value_net.P_TEACHER] = teacher
+    span = int(value_net.member_span(n_in))
+    for k, weights in enumerate(members):
+        packed = np.zeros(2 * span, np.float32)
+        packed[:weights.size] = weights
+        first = start + value_net.P_WEIGHTS + k * span
+        row[first:first + span] = packed.view(np.float64)
+    return row
+
+
+def member(row: np.ndarray, k: int = 0) -> np.ndarray:
+    """A view of member ``k``'s float32 weights in a value policy row (training updates
+    them in place)."""
+    start = play.W_NET
+    n_in = int(row[start + value_net.P_INPUTS])
+    span = int(value_net.member_span(n_in))
+    first = start + value_net.P_WEIGHTS + k * span
+    return row[first:first + span].view(np.float32)[:net.net_size(n_in)]
+
+
+def save(path: Path, members: list[np.ndarray], info: dict[str, Any]) -> None:
+    """Write ``path`` (.npy: float32[members, net_size]) and its ``.json`` twin, each
+    atomically."""
+    buffer = io.BytesIO()
+    np.save(buffer, np.stack([np.asarray(m, np.float32) for m in members]))
+    write_atomic(path, buffer.getvalue())
+    write_atomic(path.with_suffix(".json"), json.dumps(info, indent=1) + "\n")
+
+
+def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
+    """The member networks and settings stored by ``save`` for ``game`` (the kernels'
+    TPC or TAC; with or without the encoding's bonus block); a ``UserError`` naming what
+    is wrong."""
+    info_path = path.with_suffix(".json")
+    try:
+        weights = np.load(path, allow_pickle=False)
+        info = json.loads(info_path.read_text())
+    except (OSError, ValueError) as exc:
+        raise UserError(f"value network {str(path)!r} (with {info_path.name}): cannot be "
+                        f"read ({exc}); retrain with scripts/train_value.py") from None
+    accepted = {int(value_net.n_inputs(game, bonus)) for bonus in (False, True)}
+    n_in = info.get("inputs") if isinstance(info, dict) else None
+    size = int(net.net_size(n_in)) if n_in in accepted else -1
+    if n_in not in accepted or weights.ndim != 2 or weights.shape[1] != size \
+            or weights.dtype != np.float32 \
+            or not 1 <= weights.shape[0] <= value_net.MAX_MEMBERS \
+            or info.get("hidden") != [net.H1, net.H2] or not np.isfinite(weights).all():
+        raise UserError(f"value network {str(path)!r}: expected 1 to "
+                        f"{value_net.MAX_MEMBERS} networks of finite float32 weights "
+                        f"({' or '.join(map(str, sorted(accepted)))} inputs, hidden layers "
+                        f"{net.H1} x {net.H2}) and a .json naming their inputs")
+    return list(weights), info
