@@ -1,0 +1,271 @@
+"""Train one network of a Clever game's value policy by self-play, in resumable stages.
+
+The network (``kernels.clever.net``) values every afterstate of the value policy
+(``kernels.clever.valued``); ``kernels.clever.selfplay`` plays solo games with it and
+trains it by Adam on the lambda-returns of the afterstates each game chose. The stages
+(``STAGES``; ``--stage`` to run up to one of them):
+
+* ``warm``: 4,000 games played by the tuned heuristic's values through the value policy's
+  decisions; the network learns their final scores (lambda 1).
+* ``main``: self-play, epsilon 0.15 falling linearly to 0.02 over the first 60% of the
+  stage; step size 3e-4, halved at 60% and halved again at 85% of the stage.
+* ``polish``: epsilon 0.04 falling to 0.01, step size 1e-4 halving to 5e-5 at 50%.
+* ``bonus``: the network gets the encoding's bonus block as new inputs whose first-layer
+  rows start at zero (so it plays exactly as before), then the polish schedule again.
+
+Schedules run over each stage's own length. Every ``--eval-every`` games the network
+plays ``--eval-games`` solo games without exploring or learning on the tuning seeds
+(``TUNING_SEED_BASE + seed``, the same games every time); the weights with the best
+moving average of three such evaluations are kept as the stage's result and the next
+stage starts from the last weights. A checkpoint (weights, Adam state, counters, the
+learning curve) is written after every evaluation, so running the same command again
+resumes where it stopped and gives the same weights, bit for bit, as an uninterrupted run.
+
+Two trainers with different ``--seed`` (one per core) give the two members of the shipped
+ensemble: ``--ship A.npz B.npz`` writes the game's ``value_net.npy`` and ``.json``.
+
+Seeds: training games use the streams of ``SeedSequence([seed, 2, stage])``; tuning games
+seed ``TUNING_SEED_BASE + seed``; reports use the CLI default (20261129) and
+``scripts/evaluate_clever.py`` a second evaluation seed, both far below.
+
+Run: ``python scripts/train_value.py --game tpc --seed 1`` (and ``--seed 2`` on the other
+core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from analyzer import driver
+from analyzer.clever import value_weights
+from analyzer.params import defaults
+from analyzer.seeding import STREAM_GAMES
+from analyzer.stats import mean_se
+from kernels.clever import net, play, selfplay, value_net
+from kernels.clever.game_rules import RULE_GAME
+
+GAMES = {"tpc": "thats_pretty_clever", "tac": "twice_as_clever"}
+ROUNDS = 6  # solo games
+TUNING_SEED_BASE = 1_000_000_000
+GAME_BLOCK = 1 << 9
+CHUNK = 2000  # games between progress lines
+BATCH = 32
+LAMBDA = 0.8
+# name: (games, teacher, lambda, (epsilon start, end, over what share of the stage),
+#        ((share of the stage from which, step size), ...), bonus block)
+STAGES = {
+    "warm": (4000, 1.0, 1.0, (0.0, 0.0, 1.0), ((0.0, 1e-3),), False),
+    "main": (300_000, 0.0, LAMBDA, (0.15, 0.02, 0.6), ((0.0, 3e-4), (0.6, 1.5e-4),
+                                                      (0.85, 7.5e-5)), False),
+    "polish": (150_000, 0.0, LAMBDA, (0.04, 0.01, 1.0), ((0.0, 1e-4), (0.5, 5e-5)), False),
+    "bonus": (300_000, 0.0, LAMBDA, (0.04, 0.01, 1.0), ((0.0, 1e-4), (0.5, 5e-5)), True),
+}
+
+
+def schedule(stage: str, done: int) -> tuple[float, float]:
+    """``(epsilon, step size)`` after ``done`` games of ``stage``."""
+    games, _, _, (e0, e1, over), steps, _ = STAGES[stage]
+    share = done / games
+    epsilon = e0 + (e1 - e0) * min(share / over, 1.0)
+    lr = [rate for start, rate in steps if share >= start][-1]
+    return epsilon, lr
+
+
+def mean_score(row: np.ndarray, rules: np.ndarray, games: int, seed: int
+               ) -> tuple[float, float, np.ndarray]:
+    """Mean solo score of a policy row, its standard error and the mean area scores
+    (no learning, no exploring)."""
+    job = driver.Job(play.run_game_blocks, (row[None, :], False, ROUNDS, rules),
+                     (1, 1, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, seed, STREAM_GAMES)
+    acc, n = driver.run(job, games, progress=False)
+    out = acc[0, 0]
+    mean, se = mean_se(n, float(out[play.COL_SCORE_SUM]), float(out[play.COL_SCORE_SQ]))
+    return mean, se, out[play.COL_AREAS:play.COL_AREAS + 5] / n
+
+
+def training_key(seed: int, stage: str) -> np.uint64:
+    return np.random.SeedSequence([seed, 2, list(STAGES).index(stage)]
+                                  ).generate_state(1, np.uint64)[0]
+
+
+def parse() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=tuple(GAMES), default="tpc")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--stage", choices=tuple(STAGES), default="polish",
+                        help="train up to the end of this stage")
+    parser.add_argument("--eval-every", type=int, default=20_000)
+    parser.add_argument("--eval-games", type=int, default=2000)
+    parser.add_argument("--checkpoint", help="default: checkpoints/<game>-value-<seed>.npz")
+    parser.add_argument("--ship", nargs="+", metavar="CHECKPOINT",
+                        help="write the game's value_net.npy from these checkpoints' best "
+                             "weights (the ensemble's members) and stop")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    opts = parser.parse_args()
+    if opts.eval_every < CHUNK or opts.eval_every % CHUNK or opts.eval_games < 1:
+        parser.error(f"--eval-every must be a multiple of {CHUNK}; --eval-games at least 1")
+    return opts
+
+
+def fresh_state(n_in: int, seed: int) -> dict:
+    """The training state before any game."""
+    w = value_weights.initial_weights(n_in, seed)
+    return {"weights": w, "m": np.zeros_like(w), "v": np.zeros_like(w), "step": 0,
+            "stage": list(STAGES)[0], "done": 0, "history": [], "best": -np.inf,
+            "best_weights": w.copy(), "best_stage": ""}
+
+
+def save_state(path: Path, state: dict, settings: dict) -> None:
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, weights=state["weights"], m=state["m"], v=state["v"], step=state["step"],
+             stage=state["stage"], done=state["done"], history=json.dumps(state["history"]),
+             best=state["best"], best_weights=state["best_weights"],
+             best_stage=state["best_stage"], settings=json.dumps(settings))
+    tmp.replace(path)
+
+
+def load_state(path: Path, settings: dict) -> dict:
+    saved = np.load(path, allow_pickle=False)
+    if json.loads(str(saved["settings"])) != settings:
+        sys.exit(f"checkpoint {path} was made with other settings ({saved['settings']}); "
+                 "give another --checkpoint")
+    return {"weights": saved["weights"], "m": saved["m"], "v": saved["v"],
+            "step": int(saved["step"]), "stage": str(saved["stage"]),
+            "done": int(saved["done"]), "history": json.loads(str(saved["history"])),
+            "best": float(saved["best"]), "best_weights": saved["best_weights"],
+            "best_stage": str(saved["best_stage"])}
+
+
+def moving_best(history: list[dict], stage: str) -> float:
+    """The mean of the last three tuning means of ``stage`` (fewer at its start)."""
+    means = [h["tuning_mean"] for h in history if h["stage"] == stage][-3:]
+    return float(np.mean(means))
+
+
+def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
+    settings = {"game": opts.game, "seed": opts.seed, "eval_every": opts.eval_every,
+                "eval_games": opts.eval_games, "hidden": [net.H1, net.H2],
+                "stages": {k: [v[0], v[1], v[2], list(v[3]), [list(s) for s in v[4]], v[5]]
+                           for k, v in STAGES.items()}, "batch": BATCH}
+    checkpoint = Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz")
+    checkpoint.parent.mkdir(parents=True, exist_ok=True)
+    if checkpoint.exists():
+        state = load_state(checkpoint, settings)
+        print(f"resuming from {checkpoint}: stage {state['stage']}, {state['done']} games",
+              file=sys.stderr)
+    else:
+        state = fresh_state(int(value_net.n_inputs(int(rules[RULE_GAME]), False)), opts.seed)
+    heuristic = model.GAME.heuristic_row()
+    names = list(STAGES)
+    started = time.perf_counter()
+    played_here = 0
+    while names.index(state["stage"]) <= names.index(opts.stage):
+        stage = state["stage"]
+        games, teacher, lam = STAGES[stage][:3]
+        n_in = int(value_net.n_inputs(int(rules[RULE_GAME]), STAGES[stage][5]))
+        if state["weights"].size < net.net_size(n_in):  # the bonus block comes in
+            old = int(value_net.n_inputs(int(rules[RULE_GAME]), False))
+            for part in ("weights", "m", "v"):
+                state[part] = value_weights.widen(state[part], old, n_in)
+        row = value_weights.policy_row([state["weights"]], n_in, teacher, heuristic)
+        weights = value_weights.member(row)  # trained in place
+        key = training_key(opts.seed, stage)
+        stats = np.zeros(selfplay.N_STATS)
+        while state["done"] < games:
+            epsilon, lr = schedule(stage, state["done"])
+            n = min(CHUNK, games - state["done"])
+            state["step"] = selfplay.train_block(key, state["done"], n, row, ROUNDS, rules,
+                                                 state["m"], state["v"], state["step"], lr,
+                                                 epsilon, lam, BATCH, stats)
+            state["done"] += n
+            played_here += n
+            if state["done"] % opts.eval_every and state["done"] < games:
+                continue
+            state["weights"] = weights.copy()
+            plain = value_weights.policy_row([state["weights"]], n_in)
+            mean, se, areas = mean_score(plain, rules, opts.eval_games,
+                                         TUNING_SEED_BASE + opts.seed)
+            entry = {"stage": stage, "games": state["done"],
+                     "total_games": _total_before(stage) + state["done"],
+                     "self_play_mean": round(stats[selfplay.STAT_SCORE]
+                                             / stats[selfplay.STAT_GAMES], 2),
+                     "rms_error": round(float(np.sqrt(stats[selfplay.STAT_ERR_SQ]
+                                                      / stats[selfplay.STAT_SAMPLES])), 2),
+                     "samples_per_game": round(stats[selfplay.STAT_SAMPLES]
+                                               / stats[selfplay.STAT_GAMES], 1),
+                     "epsilon": round(epsilon, 4), "lr": lr,
+                     "tuning_mean": round(mean, 2), "tuning_se": round(se, 2),
+                     "areas": [round(float(a), 1) for a in areas]}
+            state["history"].append(entry)
+            smoothed = moving_best(state["history"], stage)
+            if stage != "warm" and smoothed > state["best"]:
+                state["best"], state["best_weights"] = smoothed, state["weights"].copy()
+                state["best_stage"] = stage
+            stats[:] = 0
+            save_state(checkpoint, state, settings)
+            if not opts.quiet:
+                elapsed = time.perf_counter() - started
+                print(f"{stage:>6} {state['done']:>7}: self-play {entry['self_play_mean']:6.1f}"
+                      f" (eps {epsilon:.3f}, lr {lr:.1e}, rms {entry['rms_error']:5.1f}),"
+                      f" tuning {mean:6.2f} +- {1.96 * se:.2f}, areas {entry['areas']};"
+                      f" {elapsed:5.0f} s, {played_here / elapsed:4.0f} games/s",
+                      file=sys.stderr, flush=True)
+        if names.index(stage) + 1 >= len(names):
+            break
+        state["stage"], state["done"] = names[names.index(stage) + 1], 0
+        save_state(checkpoint, state, settings)
+
+
+def _total_before(stage: str) -> int:
+    total = 0
+    for name, spec in STAGES.items():
+        if name == stage:
+            return total
+        total += spec[0]
+    return total
+
+
+def ship(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
+    """Write the game's value network files from the checkpoints' best weights (all of one
+    input count)."""
+    members, sources = [], []
+    for path in opts.ship:
+        saved = np.load(path, allow_pickle=False)
+        members.append(saved["best_weights"])
+        sources.append({"checkpoint": Path(path).name, "best_stage": str(saved["best_stage"]),
+                        "best_moving_mean": round(float(saved["best"]), 2),
+                        "settings": json.loads(str(saved["settings"])),
+                        "history": json.loads(str(saved["history"]))})
+    n_in = value_weights.inputs_of(members[0])
+    if any(value_weights.inputs_of(m) != n_in for m in members):
+        sys.exit("the checkpoints' best networks have different inputs")
+    info = {"game": GAMES[opts.game], "inputs": n_in, "hidden": [net.H1, net.H2],
+            "members": len(members), "scale": value_net.SCALE,
+            "source": "scripts/train_value.py", "trainers": sources}
+    output = model.VALUE_FILE
+    value_weights.save(output, members, info)
+    row = value_weights.policy_row(members, n_in)
+    mean, se, _ = mean_score(row, rules, opts.eval_games, TUNING_SEED_BASE + opts.seed)
+    print(f"wrote {output}: {len(members)} member(s), tuning mean {mean:.2f} +- "
+          f"{1.96 * se:.2f}", file=sys.stderr)
+
+
+def main() -> None:
+    opts = parse()
+    model = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model")
+    rules = model.GAME.game_rules(defaults(model.PARAMS))
+    if opts.ship:
+        ship(opts, model, rules)
+    else:
+        train(opts, model, rules)
+
+
+if __name__ == "__main__":
+    main()

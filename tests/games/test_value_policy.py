@@ -1,0 +1,122 @@
+"""That's Pretty Clever's shipped value policy (issue 14) in the analyzer: the networks
+load with their settings, ``learned`` is the value policy and beats the tuned heuristic,
+it plays every seat count, ``search`` is refused in one line, and advice ranks re-rolls,
+declining the passive pick and each +1 beside the picks."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.clever import simulation, value_weights
+from analyzer.clever.advise import DECLINE, REROLL, STOP, advise
+from analyzer.cli import cli
+from analyzer.errors import UserError
+from kernels.thats_pretty_clever import layout as L
+from analyzer.games.thats_pretty_clever.model import GAME
+from analyzer.params import defaults
+from kernels.clever import net, play, value_net
+from kernels.clever.sheet import TPC
+
+VALUES = defaults(GAME.params)
+
+
+def test_shipped_networks_load_with_their_settings():
+    members, info = value_weights.load(GAME.learned_file, TPC)
+    n_in = info["inputs"]
+    assert n_in in (value_net.n_inputs(TPC, False), value_net.n_inputs(TPC, True))
+    assert info["hidden"] == [net.H1, net.H2] and len(members) == info["members"]
+    assert all(np.isfinite(m).all() and np.abs(m).max() > 0 for m in members)
+    assert info["trainers"] and all(t["history"] for t in info["trainers"])
+    row = GAME.parse_policy("learned")
+    assert row[play.KIND] == play.VALUE
+    assert row[play.W_NET + value_net.P_MEMBERS] == len(members)
+    np.testing.assert_array_equal(value_weights.member(row, 0), members[0])
+
+
+def test_learned_beats_the_tuned_heuristic_paired():
+    """On the same 2,000 solo games (same random numbers), the learned policy scores more
+    than the tuned heuristic: the paired difference's 95% interval lies above 0."""
+    variants = [("heuristic", VALUES, ["heuristic"]), ("learned", VALUES, ["learned"])]
+    rows = simulation.whatif(GAME, variants, 2000, 7, progress=False).tables["variants"]
+    learned = rows[(rows.variant == "learned") & (rows.metric == "mean_score")].iloc[0]
+    assert learned["diff_ci95_low"] > 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_learned_plays_multiplayer(players):
+    values = {**VALUES, "players": players}
+    result = simulation.simulate(GAME, values, ["learned", "heuristic"], 64, seed=3,
+                                 progress=False)
+    assert result.tables["seats"]["win_rate"].sum() == pytest.approx(1.0)
+    assert set(result.tables["policies"]["policy"]) == {"learned", "heuristic"}
+
+
+def test_search_is_refused_in_one_line():
+    out = CliRunner().invoke(cli, ["thats-pretty-clever", "simulate", "--policy", "search",
+                                   "--games", "10", "--quiet"])
+    assert out.exit_code == 2 and out.output.count("\n") == 1
+    assert "not offered for That's Pretty Clever" in out.output and "learned" in out.output
+
+
+def test_broken_network_files_are_one_line_errors(tmp_path):
+    broken = tmp_path / "value_net.npy"
+    broken.write_bytes(b"not an array")
+    (tmp_path / "value_net.json").write_text("{}")
+    with pytest.raises(UserError, match="cannot be read"):
+        value_weights.load(broken, TPC)
+    np.save(broken, np.zeros((1, 5), np.float32))
+    (tmp_path / "value_net.json").write_text(json.dumps({"inputs": 3}))
+    with pytest.raises(UserError, match="expected 1 to 2 networks"):
+        value_weights.load(broken, TPC)
+
+
+def test_advice_ranks_a_reroll_beside_the_picks():
+    """TPC section 10: with a re-roll in hand, re-rolling is one of an active pick's
+    choices, rolled out like the picks."""
+    sheet = GAME.blank_sheet(VALUES)
+    sheet[L.S_REROLL_GOT] = 1
+    result = advise(GAME, VALUES, sheet, "W1 Y1 B1 G1 O1 P1", "active1", 2, "learned", 100,
+                    5)
+    choices = list(result.tables["choices"]["choice"])
+    assert REROLL in choices and len(choices) >= 2
+    no_reroll = advise(GAME, VALUES, GAME.blank_sheet(VALUES), "W1 Y1 B1 G1 O1 P1",
+                       "active1", 2, "learned", 20, 5)
+    assert REROLL not in list(no_reroll.tables["choices"]["choice"])
+
+
+def test_advice_on_the_passive_pick_offers_declining():
+    """TPC section 5 (open point: the passive pick may be declined)."""
+    sheet = GAME.blank_sheet(VALUES)
+    result = advise(GAME, VALUES, sheet, "W3 Y5 B2 G6 O4 P1", "passive", 2, "greedy", 50, 5)
+    assert DECLINE in list(result.tables["choices"]["choice"])
+    strict = {**VALUES, "passive_may_decline": False}
+    result = advise(GAME, strict, sheet, "W3 Y5 B2 G6 O4 P1", "passive", 2, "greedy", 50, 5)
+    assert DECLINE not in list(result.tables["choices"]["choice"])
+
+
+def test_advice_in_a_plus_one_window_ranks_each_plus_one_beside_stopping():
+    """TPC section 10: in a +1 window every die not taken yet is a +1 choice, beside
+    stopping; the dice taken already are not offered."""
+    sheet = GAME.blank_sheet(VALUES)
+    sheet[L.S_PLUS_GOT] = 1
+    roll = "W3 Y5 B2 G6 O4 P1"
+    result = advise(GAME, VALUES, sheet, roll, "plus", 2, "learned", 50, 5)
+    choices = list(result.tables["choices"]["choice"])
+    assert STOP in choices and any(c.startswith("+1: orange 4") for c in choices)
+    taken = advise(GAME, VALUES, sheet, roll, "passive-plus", 2, "learned", 20, 5,
+                   taken="O")
+    assert not any(c.startswith("+1: orange") for c in taken.tables["choices"]["choice"])
+    with pytest.raises(UserError, match="no \\+1 in hand"):
+        advise(GAME, VALUES, GAME.blank_sheet(VALUES), roll, "plus", 2, "learned", 20, 5)
+
+
+def test_advise_cli_bad_taken_is_one_line(tmp_path):
+    sheet = tmp_path / "sheet.json"
+    plus = {"unlocked": 1, "used": 0}
+    sheet.write_text(json.dumps({**GAME.sheetfile.blank(), "plus_ones": plus}))
+    out = CliRunner().invoke(cli, ["thats-pretty-clever", "advise", "--sheet", str(sheet),
+                                   "--roll", "W3 Y5 B2 G6 O4 P1", "--phase", "plus",
+                                   "--taken", "Q", "--rollouts", "10"])
+    assert out.exit_code == 2 and out.output.count("\n") == 1 and "--taken" in out.output
