@@ -69,10 +69,15 @@ STAGES = {
 }
 
 
-def schedule(stage: str, done: int) -> tuple[float, float]:
+def stage_games(stage: str, scale: float) -> int:
+    """The games of ``stage`` (``--scale`` shortens every stage, for trials and tests)."""
+    return max(1, round(STAGES[stage][0] * scale))
+
+
+def schedule(stage: str, done: int, scale: float) -> tuple[float, float]:
     """``(epsilon, step size)`` after ``done`` games of ``stage``."""
-    games, _, _, (e0, e1, over), steps, _ = STAGES[stage]
-    share = done / games
+    _, _, _, (e0, e1, over), steps, _ = STAGES[stage]
+    share = done / stage_games(stage, scale)
     epsilon = e0 + (e1 - e0) * min(share / over, 1.0)
     lr = [rate for start, rate in steps if share >= start][-1]
     return epsilon, lr
@@ -103,14 +108,22 @@ def parse() -> argparse.Namespace:
                         help="train up to the end of this stage")
     parser.add_argument("--eval-every", type=int, default=20_000)
     parser.add_argument("--eval-games", type=int, default=2000)
+    parser.add_argument("--chunk", type=int, default=CHUNK, help="games per training call")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="shorten every stage by this factor (trials and tests)")
+    parser.add_argument("--max-games", type=int, default=0,
+                        help="stop after about this many games in this run, at an "
+                             "evaluation (0: run to the end of --stage); run again to go on")
     parser.add_argument("--checkpoint", help="default: checkpoints/<game>-value-<seed>.npz")
     parser.add_argument("--ship", nargs="+", metavar="CHECKPOINT",
                         help="write the game's value_net.npy from these checkpoints' best "
                              "weights (the ensemble's members) and stop")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     opts = parser.parse_args()
-    if opts.eval_every < CHUNK or opts.eval_every % CHUNK or opts.eval_games < 1:
-        parser.error(f"--eval-every must be a multiple of {CHUNK}; --eval-games at least 1")
+    if opts.chunk < 1 or opts.eval_every % opts.chunk or opts.eval_games < 1 \
+            or not 0 < opts.scale <= 1 or opts.max_games < 0:
+        parser.error("--eval-every must be a multiple of --chunk; --eval-games at least 1; "
+                     "--scale within (0, 1]; --max-games 0 or more")
     return opts
 
 
@@ -133,7 +146,8 @@ def save_state(path: Path, state: dict, settings: dict) -> None:
 
 def load_state(path: Path, settings: dict) -> dict:
     saved = np.load(path, allow_pickle=False)
-    if json.loads(str(saved["settings"])) != settings:
+    stored = {"chunk": CHUNK, "scale": 1.0, **json.loads(str(saved["settings"]))}
+    if stored != settings:
         sys.exit(f"checkpoint {path} was made with other settings ({saved['settings']}); "
                  "give another --checkpoint")
     return {"weights": saved["weights"], "m": saved["m"], "v": saved["v"],
@@ -153,7 +167,8 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
     settings = {"game": opts.game, "seed": opts.seed, "eval_every": opts.eval_every,
                 "eval_games": opts.eval_games, "hidden": [net.H1, net.H2],
                 "stages": {k: [v[0], v[1], v[2], list(v[3]), [list(s) for s in v[4]], v[5]]
-                           for k, v in STAGES.items()}, "batch": BATCH}
+                           for k, v in STAGES.items()}, "batch": BATCH,
+                "chunk": opts.chunk, "scale": opts.scale}
     checkpoint = Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz")
     checkpoint.parent.mkdir(parents=True, exist_ok=True)
     if checkpoint.exists():
@@ -168,7 +183,8 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
     played_here = 0
     while names.index(state["stage"]) <= names.index(opts.stage):
         stage = state["stage"]
-        games, teacher, lam = STAGES[stage][:3]
+        _, teacher, lam = STAGES[stage][:3]
+        games = stage_games(stage, opts.scale)
         n_in = int(value_net.n_inputs(int(rules[RULE_GAME]), STAGES[stage][5]))
         if state["weights"].size < net.net_size(n_in):  # the bonus block comes in
             old = int(value_net.n_inputs(int(rules[RULE_GAME]), False))
@@ -179,8 +195,8 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         key = training_key(opts.seed, stage)
         stats = np.zeros(selfplay.N_STATS)
         while state["done"] < games:
-            epsilon, lr = schedule(stage, state["done"])
-            n = min(CHUNK, games - state["done"])
+            epsilon, lr = schedule(stage, state["done"], opts.scale)
+            n = min(opts.chunk, games - state["done"])
             state["step"] = selfplay.train_block(key, state["done"], n, row, ROUNDS, rules,
                                                  state["m"], state["v"], state["step"], lr,
                                                  epsilon, lam, BATCH, stats)
@@ -193,7 +209,7 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
             mean, se, areas = mean_score(plain, rules, opts.eval_games,
                                          TUNING_SEED_BASE + opts.seed)
             entry = {"stage": stage, "games": state["done"],
-                     "total_games": _total_before(stage) + state["done"],
+                     "total_games": _total_before(stage, opts.scale) + state["done"],
                      "self_play_mean": round(stats[selfplay.STAT_SCORE]
                                              / stats[selfplay.STAT_GAMES], 2),
                      "rms_error": round(float(np.sqrt(stats[selfplay.STAT_ERR_SQ]
@@ -217,19 +233,18 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
                       f" tuning {mean:6.2f} +- {1.96 * se:.2f}, areas {entry['areas']};"
                       f" {elapsed:5.0f} s, {played_here / elapsed:4.0f} games/s",
                       file=sys.stderr, flush=True)
+            if opts.max_games and played_here >= opts.max_games:
+                return
         if names.index(stage) + 1 >= len(names):
             break
         state["stage"], state["done"] = names[names.index(stage) + 1], 0
         save_state(checkpoint, state, settings)
 
 
-def _total_before(stage: str) -> int:
-    total = 0
-    for name, spec in STAGES.items():
-        if name == stage:
-            return total
-        total += spec[0]
-    return total
+def _total_before(stage: str, scale: float) -> int:
+    """The games of the stages before ``stage``."""
+    names = list(STAGES)
+    return sum(stage_games(name, scale) for name in names[:names.index(stage)])
 
 
 def ship(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
@@ -255,6 +270,23 @@ def ship(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
     mean, se, _ = mean_score(row, rules, opts.eval_games, TUNING_SEED_BASE + opts.seed)
     print(f"wrote {output}: {len(members)} member(s), tuning mean {mean:.2f} +- "
           f"{1.96 * se:.2f}", file=sys.stderr)
+    print(curve_table(sources))
+
+
+def curve_table(sources: list[dict]) -> str:
+    """The learning curves of the trainers as a Markdown table: tuning means by stage and
+    games played in all."""
+    rows = {}
+    for k, source in enumerate(sources):
+        for entry in source["history"]:
+            key = (entry["stage"], entry["total_games"])
+            rows.setdefault(key, [""] * len(sources))[k] = (
+                f"{entry['tuning_mean']:.1f} ± {1.96 * entry['tuning_se']:.1f}")
+    head = ["stage", "games"] + [s["checkpoint"] for s in sources]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for (stage, games), means in rows.items():
+        lines.append(f"| {stage} | {games:,} | " + " | ".join(means) + " |")
+    return "\n".join(lines)
 
 
 def main() -> None:

@@ -149,7 +149,7 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     mean = run.headline["policies"][bot]["mean_score"]
     blocks = [
         Block("Where the points come from", [
-            f"The tuned bot averages {mean:.0f} points solo:"] + [
+            f"The bot averages {mean:.0f} points solo:"] + [
             f"  {a}: {areas[a]:.0f}" for a in areas.sort_values(ascending=False).index] + [
             "Foxes pay the weakest area: keep all five growing."]),
         Block("Bonuses per game", [f"  {b}: {bonuses[b]:.1f}" for b in bonuses.index]),

@@ -3,6 +3,8 @@ turn state, as the rules pages say), the network's gradient and Adam step, the e
 the bonus-block transplant, and self-play training (resumes bit for bit; a short run
 improves on its start)."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -379,3 +381,33 @@ def test_value_policy_rows_check_their_members():
     w = value_weights.initial_weights(encode.N_BASE, 1)
     with pytest.raises(ValueError):
         value_weights.policy_row([w, w, w], encode.N_BASE)
+
+
+def run_trainer(tmp_path, name, *extra):
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
+                    "--seed", "3", "--stage", "main", "--scale", "0.002", "--chunk", "100",
+                    "--eval-every", "200", "--eval-games", "64", "--quiet",
+                    "--checkpoint", str(tmp_path / f"{name}.npz"), *extra],
+                   check=True, cwd=tmp_path, capture_output=True)
+    saved = np.load(tmp_path / f"{name}.npz", allow_pickle=False)
+    return {key: saved[key] for key in saved.files}
+
+
+def test_training_script_resumes_from_its_checkpoint_bit_for_bit(tmp_path):
+    """scripts/train_value.py stopped after 300 games (--max-games) and run again ends with
+    the weights, Adam state and learning curve of an uninterrupted run (warm start, then
+    600 self-play games)."""
+    whole = run_trainer(tmp_path, "whole")
+    first = run_trainer(tmp_path, "split", "--max-games", "300")
+    assert (str(first["stage"]), int(first["done"])) == ("main", 400)
+    split = run_trainer(tmp_path, "split")
+    for key in ("weights", "m", "v", "step", "stage", "done", "history", "best_weights"):
+        np.testing.assert_array_equal(whole[key], split[key], err_msg=key)
+    curve = json.loads(str(whole["history"]))
+    assert (str(whole["stage"]), int(whole["done"])) == ("polish", 0)  # next to run
+    assert [(h["stage"], h["games"]) for h in curve] == [("warm", 8), ("main", 200),
+                                                         ("main", 400), ("main", 600)]
