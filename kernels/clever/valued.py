@@ -128,6 +128,8 @@ def _keep(scratch, sheet):
 
 @njit(cache=True, inline="always")
 def _better(i, v, forced, best_v):
+    """Does candidate ``i`` worth ``v`` replace the best so far (worth ``best_v``)? The
+    explored candidate ``forced`` (if >= 0) replaces it, and no other."""
     return i == forced if forced >= 0 else v > best_v
 
 
@@ -231,8 +233,6 @@ def choose_return(sheet, where, picks, pol, scratch):
     set_turn(ts, PH_ROLL, picks, pool, platter, taken)
     best, best_v = -1, sheet_value(sheet, pol, scratch)
     _keep(scratch, sheet)
-    if forced > 0:
-        best_v = -np.inf
     cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
     k = 0
     for d in range(N_DICE):
@@ -243,7 +243,7 @@ def choose_return(sheet, where, picks, pol, scratch):
         cand[H_RETURN_USED] += 1
         set_turn(ts, PH_ROLL, picks, pool | (1 << d), platter & ~(1 << d), taken)
         v = sheet_value(cand, pol, scratch)
-        if (forced < 0 and v > best_v) or forced == k:
+        if _better(k, v, forced, best_v):
             best, best_v = d, v
             _keep(scratch, cand)
     finish(scratch, best_v, pol)
@@ -264,8 +264,6 @@ def choose_plus(sheet, faces, moves, n, taken, phase, stop_phase, pol, stream, s
     set_turn(ts, stop_phase, 0, 0, 0, keep_taken)
     best, best_v = -1, sheet_value(sheet, pol, scratch)
     _keep(scratch, sheet)
-    if 0 <= forced < n:
-        best_v = -np.inf
     cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
     for i in range(n):
         die = moves[i, 0]
@@ -274,7 +272,7 @@ def choose_plus(sheet, faces, moves, n, taken, phase, stop_phase, pol, stream, s
         cand[H_PLUS_USED] += 1
         apply_move(cand, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
         v = sheet_value(cand, pol, scratch)
-        if (forced < 0 and v > best_v) or forced == i:
+        if _better(i, v, forced, best_v):
             best, best_v = i, v
             _keep(scratch, cand)
     finish(scratch, best_v, pol)
@@ -296,8 +294,6 @@ def choose_passive(sheet, faces, where, moves, n, may_decline, pol, stream, slot
     if may_decline:
         best_v = sheet_value(sheet, pol, scratch)
         _keep(scratch, sheet)
-        if 0 <= forced < n:
-            best_v = -np.inf
     cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
     for i in range(n):
         set_turn(ts, PH_PASSIVE_PLUS, 0, 0, platter, taken)
@@ -305,7 +301,7 @@ def choose_passive(sheet, faces, where, moves, n, may_decline, pol, stream, slot
         apply_move(cand, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream, slot,
                    scratch)
         v = sheet_value(cand, pol, scratch)
-        if (forced < 0 and v > best_v) or forced == i:
+        if _better(i, v, forced, best_v):
             best, best_v = i, v
             _keep(scratch, cand)
     finish(scratch, best_v, pol)
