@@ -22,7 +22,9 @@ learning curve) is written after every evaluation, so running the same command a
 resumes where it stopped and gives the same weights, bit for bit, as an uninterrupted run.
 
 Two trainers with different ``--seed`` (one per core) give the two members of the shipped
-ensemble: ``--ship A.npz B.npz`` writes the game's ``value_net.npy`` and ``.json``.
+ensemble: ``--ship A.npz B.npz`` writes the game's ``value_net.npy`` and ``.json`` (the
+ensemble if it beats its best member by more than two standard errors on paired tuning
+games, else that member) and prints the learning curves as a Markdown table.
 
 Seeds: training games use the streams of ``SeedSequence([seed, 2, stage])``; tuning games
 seed ``TUNING_SEED_BASE + seed``; reports use the CLI default (20261129) and
@@ -43,11 +45,11 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer import driver
+from analyzer import driver, paired
 from analyzer.clever import value_weights
 from analyzer.params import defaults
-from analyzer.seeding import STREAM_GAMES
-from analyzer.stats import mean_se
+from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED
+from analyzer.stats import Z95, mean_se
 from kernels.clever import net, play, selfplay, value_net
 from kernels.clever.game_rules import RULE_GAME
 
@@ -118,6 +120,8 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--ship", nargs="+", metavar="CHECKPOINT",
                         help="write the game's value_net.npy from these checkpoints' best "
                              "weights (the ensemble's members) and stop")
+    parser.add_argument("--ship-games", type=int, default=8192,
+                        help="paired tuning games comparing the members and the ensemble")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     opts = parser.parse_args()
     if opts.chunk < 1 or opts.eval_every % opts.chunk or opts.eval_games < 1 \
@@ -247,9 +251,23 @@ def _total_before(stage: str, scale: float) -> int:
     return sum(stage_games(name, scale) for name in names[:names.index(stage)])
 
 
+def compare(rows: list[np.ndarray], rules: np.ndarray, games: int, seed: int
+            ) -> list[dict[str, float]]:
+    """Paired solo means of policy rows on the same games: each row's mean and its
+    difference from the first row's, with 95% intervals (``analyzer.paired.metric``)."""
+    lineups = np.stack([row[None, :] for row in rows])
+    job = driver.Job(play.run_paired_blocks, (lineups, np.full(len(rows), ROUNDS),
+                                              np.stack([rules] * len(rows))),
+                     (len(rows) + 1, len(rows), play.N_PAIRED), GAME_BLOCK, seed,
+                     STREAM_PAIRED)
+    acc, n = driver.run(job, games, progress=False)
+    return [paired.metric(acc, n, v, play.PAIRED_SCORE_SUM, 1.0) for v in range(len(rows))]
+
+
 def ship(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
-    """Write the game's value network files from the checkpoints' best weights (all of one
-    input count)."""
+    """Write the game's value network files from the checkpoints' best weights: the
+    ensemble of them if it beats its best member on paired tuning games
+    by more than two standard errors, else that member alone."""
     members, sources = [], []
     for path in opts.ship:
         saved = np.load(path, allow_pickle=False)
@@ -258,12 +276,29 @@ def ship(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
                         "best_moving_mean": round(float(saved["best"]), 2),
                         "settings": json.loads(str(saved["settings"])),
                         "history": json.loads(str(saved["history"]))})
-    n_in = value_weights.inputs_of(members[0])
-    if any(value_weights.inputs_of(m) != n_in for m in members):
-        sys.exit("the checkpoints' best networks have different inputs")
+    n_in = max(value_weights.inputs_of(m) for m in members)  # a member without the bonus
+    members = [value_weights.widen(m, value_weights.inputs_of(m), n_in) for m in members]
+    # block gets its inputs with zero weights: it plays as before
+    choice = {}
+    if len(members) > 1:
+        rows = [value_weights.policy_row([m], n_in) for m in members]
+        solo = compare(rows, rules, opts.ship_games, TUNING_SEED_BASE + opts.seed)
+        best = max(range(len(members)), key=lambda k: solo[k]["value"])
+        ensemble = compare([rows[best], value_weights.policy_row(members, n_in)], rules,
+                           opts.ship_games, TUNING_SEED_BASE + opts.seed)[1]
+        gain, low = ensemble["diff"], ensemble["diff_ci95_low"]
+        choice = {"tuning_games": opts.ship_games,
+                  "member_means": [round(s["value"], 2) for s in solo],
+                  "ensemble_mean": round(ensemble["value"], 2),
+                  "ensemble_gain": round(gain, 2),
+                  "ensemble_gain_ci95": [round(low, 2), round(ensemble["diff_ci95_high"], 2)],
+                  "shipped": "ensemble"}
+        if gain <= 2 * (gain - low) / Z95:  # the gain is not above two standard errors
+            members, sources = [members[best]], [sources[best]]
+            choice["shipped"] = f"member {best}"
     info = {"game": GAMES[opts.game], "inputs": n_in, "hidden": [net.H1, net.H2],
             "members": len(members), "scale": value_net.SCALE,
-            "source": "scripts/train_value.py", "trainers": sources}
+            "source": "scripts/train_value.py", "ensemble": choice, "trainers": sources}
     output = model.VALUE_FILE
     value_weights.save(output, members, info)
     row = value_weights.policy_row(members, n_in)
