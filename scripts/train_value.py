@@ -117,6 +117,10 @@ def parse() -> argparse.Namespace:
                         help="stop after about this many games in this run, at an "
                              "evaluation (0: run to the end of --stage); run again to go on")
     parser.add_argument("--checkpoint", help="default: checkpoints/<game>-value-<seed>.npz")
+    parser.add_argument("--fork-from", metavar="CHECKPOINT",
+                        help="a new run starts from this checkpoint of a run of other seed "
+                             "(its weights, Adam state, stage and curve so far) and goes on "
+                             "with this run's seed: a peer of the same style")
     parser.add_argument("--ship", nargs="+", metavar="CHECKPOINT",
                         help="write the game's value_net.npy from these checkpoints' best "
                              "weights (the ensemble's members) and stop")
@@ -148,9 +152,13 @@ def save_state(path: Path, state: dict, settings: dict) -> None:
     tmp.replace(path)
 
 
-def load_state(path: Path, settings: dict) -> dict:
+def load_state(path: Path, settings: dict, fork: bool = False) -> dict:
+    """The training state in checkpoint ``path``, made with ``settings`` (with ``fork``:
+    with any seed)."""
     saved = np.load(path, allow_pickle=False)
     stored = {"chunk": CHUNK, "scale": 1.0, **json.loads(str(saved["settings"]))}
+    if fork:
+        stored = {**stored, "seed": settings["seed"], "fork_from": settings["fork_from"]}
     if stored != settings:
         sys.exit(f"checkpoint {path} was made with other settings ({saved['settings']}); "
                  "give another --checkpoint")
@@ -175,9 +183,15 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
                 "chunk": opts.chunk, "scale": opts.scale}
     checkpoint = Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz")
     checkpoint.parent.mkdir(parents=True, exist_ok=True)
+    if opts.fork_from:
+        settings["fork_from"] = Path(opts.fork_from).name
     if checkpoint.exists():
         state = load_state(checkpoint, settings)
         print(f"resuming from {checkpoint}: stage {state['stage']}, {state['done']} games",
+              file=sys.stderr)
+    elif opts.fork_from:
+        state = load_state(Path(opts.fork_from), settings, fork=True)
+        print(f"forking {opts.fork_from}: stage {state['stage']}, {state['done']} games",
               file=sys.stderr)
     else:
         state = fresh_state(int(value_net.n_inputs(int(rules[RULE_GAME]), False)), opts.seed)
