@@ -136,7 +136,7 @@ def advise(game: CleverGame) -> click.Command:
     @click.option("--platter", default="", help="Active picks 2-3: dice on the platter.")
     @click.option("--policy", default=game.rollout_policy, show_default=True,
                   help=f"Policy of the rollouts: {', '.join(game.policy_help)}.")
-    @click.option("--rollouts", default=2000, show_default=True, type=int,
+    @click.option("--rollouts", default=game.advice_rollouts, show_default=True, type=int,
                   help="Rollouts per choice.")
     @rules_options
     @run_options

@@ -89,9 +89,10 @@ class CleverGame:
     round_options: Callable[[int], tuple[tuple[int, str], ...]]
     reference: str  # published bot scores on the same rules, for the report
     report_band: int  # the lowest score of the rating band the report quotes
-    rollout_policy: str  # advise and coach: as strong as the heuristic, and fast
+    rollout_policy: str  # advise and coach: the strongest policy that answers in seconds
     fox_note: str = ""  # added to the note on fox scoring
     strongest_policy: str = "heuristic"  # the report's and cheat sheet's bot (evaluation)
+    advice_rollouts: int = 2000  # advise's default rollouts per choice
     value_policy: bool = False  # ``learned`` is the value policy (every choice by the value
     # of its afterstate, ``kernels.clever.valued``) and ``search`` is not offered
 

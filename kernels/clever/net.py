@@ -39,29 +39,34 @@ def net_size(n_in):
 @njit(cache=True)
 def forward(w, n_in, idx, val, nnz, a1, a2):
     """The network's output (float32) for the sparse input (``idx``, ``val``, ``nnz``);
-    fills ``a1`` and ``a2`` with the hidden activations."""
+    fills ``a1`` and ``a2`` with the hidden activations. (Rows are taken as slices: an
+    element ``w[row + j]`` with a computed index costs a negative-index check that keeps
+    the loops from being vectorised, about 5 times slower.)"""
     b1, w2, b2, w3, b3, _ = net_offsets(n_in)
+    bias = w[b1:b1 + H1]
     for j in range(H1):
-        a1[j] = w[b1 + j]
+        a1[j] = bias[j]
     for k in range(nnz):
         x = val[k]
-        row = idx[k] * H1
+        row = w[idx[k] * H1:(idx[k] + 1) * H1]
         for j in range(H1):
-            a1[j] += x * w[row + j]
+            a1[j] += x * row[j]
+    bias = w[b2:b2 + H2]
     for m in range(H2):
-        a2[m] = w[b2 + m]
+        a2[m] = bias[m]
     for j in range(H1):
         h = a1[j]
         if h > 0.0:
-            row = w2 + j * H2
+            row = w[w2 + j * H2:w2 + (j + 1) * H2]
             for m in range(H2):
-                a2[m] += h * w[row + m]
+                a2[m] += h * row[m]
         else:
             a1[j] = 0.0
+    out_w = w[w3:w3 + H2]
     out = w[b3]
     for m in range(H2):
         if a2[m] > 0.0:
-            out += a2[m] * w[w3 + m]
+            out += a2[m] * out_w[m]
         else:
             a2[m] = 0.0
     return out
@@ -73,10 +78,11 @@ def add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2):
     ran on (its activations in ``a1``, ``a2``); ``d2`` float32[H2] is work space."""
     b1, w2, b2, w3, b3, _ = net_offsets(n_in)
     grad[b3] += err
+    out_w = w[w3:w3 + H2]
     for m in range(H2):
         if a2[m] > 0.0:
             grad[w3 + m] += err * a2[m]
-            d2[m] = err * w[w3 + m]
+            d2[m] = err * out_w[m]
             grad[b2 + m] += d2[m]
         else:
             d2[m] = 0.0
@@ -84,11 +90,12 @@ def add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2):
         h = a1[j]
         if h <= 0.0:
             continue
-        row = w2 + j * H2
+        row = w[w2 + j * H2:w2 + (j + 1) * H2]
+        grad_row = grad[w2 + j * H2:w2 + (j + 1) * H2]
         back = np.float32(0.0)
         for m in range(H2):
-            grad[row + m] += h * d2[m]
-            back += w[row + m] * d2[m]
+            grad_row[m] += h * d2[m]
+            back += row[m] * d2[m]
         grad[b1 + j] += back
         for k in range(nnz):
             grad[idx[k] * H1 + j] += val[k] * back

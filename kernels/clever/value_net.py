@@ -24,7 +24,8 @@ from kernels.thats_pretty_clever.encode import N_BASE as TPC_BASE
 from kernels.thats_pretty_clever.encode import N_INPUTS as TPC_INPUTS
 from kernels.thats_pretty_clever.encode import encode as tpc_encode
 
-MAX_INPUTS = 192  # the most inputs any game's encoding has
+MAX_INPUTS = 192  # the most inputs any game's encoding has, and 16 numbers of work space
+assert MAX_INPUTS >= TPC_INPUTS + 16
 SCALE = 100.0  # points per unit of the network's output
 P_INPUTS, P_MEMBERS, P_TEACHER = 0, 1, 2
 P_WEIGHTS = 4

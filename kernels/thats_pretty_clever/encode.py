@@ -32,6 +32,7 @@ window, the faces matter only for the +1s themselves, which are candidates of th
 import numpy as np
 from numba import njit
 
+from kernels.clever.bits import count_bits
 from kernels.clever.turn import N_PHASES, TS_PHASE, TS_PICKS, TS_PLATTER, TS_POOL, TS_TAKEN
 from kernels.thats_pretty_clever.layout import (
     BLUE_COL_BONUS,
@@ -134,19 +135,15 @@ def _thermometer(idx, val, n, first, count, cap):
 
 @njit(cache=True, inline="always")
 def _fraction(mask, group):
-    marked, size = 0, 0
-    for b in range(16):
-        if (group >> b) & 1:
-            size += 1
-            marked += (mask >> b) & 1
-    return np.float32(marked / size)
+    """The fraction of the cells of ``group`` (a bit mask) marked in ``mask``."""
+    return np.float32(count_bits(mask & group) / count_bits(group))
 
 
 @njit(cache=True)
 def encode(sheet, ts, idx, val, n_in):
     """Write the first ``n_in`` inputs (``N_BASE`` or ``N_INPUTS``) of the afterstate
     (``sheet`` int64[SHEET_LEN], turn state ``ts`` int64[TS_LEN]) into ``idx``
-    int64[>= n_in] and ``val`` float32[>= n_in]; returns how many are nonzero."""
+    int64[>= n_in] and ``val`` float32[>= n_in + 16]; returns how many are nonzero."""
     n = 0
     yellow = sheet[S_YELLOW]
     for k in range(12):
@@ -209,11 +206,14 @@ def encode(sheet, ts, idx, val, n_in):
 
 @njit(cache=True)
 def _bonus_block(sheet, idx, val, n):
-    """The bonus block's inputs after the ``n`` written; the new count."""
+    """The bonus block's inputs after the ``n`` written; the new count. The one-away and
+    pull sums are added up in ``val``'s last 16 numbers, past any input (no allocation)."""
     n = _put(idx, val, n, I_UNLOCKED, np.float32(sheet[S_REROLL_GOT] / 7.0))
     n = _put(idx, val, n, I_UNLOCKED + 1, np.float32(sheet[S_PLUS_GOT] / 7.0))
-    away = np.zeros(8, np.float32)
-    pull = np.zeros(8, np.float32)
+    away = val[val.shape[0] - 16:val.shape[0] - 8]
+    pull = val[val.shape[0] - 8:]
+    away[:] = 0.0
+    pull[:] = 0.0
     done = 0
     for g in range(N_GROUPS):
         marks = sheet[S_BLUE] if GROUP_IS_BLUE[g] else sheet[S_YELLOW]
