@@ -134,6 +134,23 @@ def _better(i, v, forced, best_v):
 
 
 @njit(cache=True)
+def _try_move(sheet, faces, moves, i, plus, pol, stream, slot, scratch, forced, best,
+              best_v):
+    """Candidate move ``i`` (``plus`` = 1: a +1, which spends one) on a trial copy of
+    ``sheet``, valued with the turn state in ``TURN``: the new ``(best, best_v)``."""
+    cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
+    copy_sheet(cand, sheet)
+    cand[H_PLUS_USED] += plus
+    apply_move(cand, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream, slot,
+               scratch)
+    v = sheet_value(cand, pol, scratch)
+    if _better(i, v, forced, best_v):
+        _keep(scratch, cand)
+        return i, v
+    return best, best_v
+
+
+@njit(cache=True)
 def finish(scratch, value, pol):
     """End a decision: ``TURN`` is the chosen afterstate's again; in training, the chosen
     afterstate (unless the game is over there) is recorded with its score, ``value`` and
@@ -264,17 +281,10 @@ def choose_plus(sheet, faces, moves, n, taken, phase, stop_phase, pol, stream, s
     set_turn(ts, stop_phase, 0, 0, 0, keep_taken)
     best, best_v = -1, sheet_value(sheet, pol, scratch)
     _keep(scratch, sheet)
-    cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
     for i in range(n):
-        die = moves[i, 0]
-        set_turn(ts, phase, 0, 0, 0, taken | (1 << die))
-        copy_sheet(cand, sheet)
-        cand[H_PLUS_USED] += 1
-        apply_move(cand, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
-        v = sheet_value(cand, pol, scratch)
-        if _better(i, v, forced, best_v):
-            best, best_v = i, v
-            _keep(scratch, cand)
+        set_turn(ts, phase, 0, 0, 0, taken | (1 << moves[i, 0]))
+        best, best_v = _try_move(sheet, faces, moves, i, 1, pol, stream, slot, scratch,
+                                 forced, best, best_v)
     finish(scratch, best_v, pol)
     return best
 
@@ -294,16 +304,10 @@ def choose_passive(sheet, faces, where, moves, n, may_decline, pol, stream, slot
     if may_decline:
         best_v = sheet_value(sheet, pol, scratch)
         _keep(scratch, sheet)
-    cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
     for i in range(n):
         set_turn(ts, PH_PASSIVE_PLUS, 0, 0, platter, taken)
-        copy_sheet(cand, sheet)
-        apply_move(cand, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream, slot,
-                   scratch)
-        v = sheet_value(cand, pol, scratch)
-        if _better(i, v, forced, best_v):
-            best, best_v = i, v
-            _keep(scratch, cand)
+        best, best_v = _try_move(sheet, faces, moves, i, 0, pol, stream, slot, scratch,
+                                 forced, best, best_v)
     finish(scratch, best_v, pol)
     return best
 
