@@ -23,9 +23,12 @@ from kernels.clever.turn import PH_OVER, TS_PHASE
 from kernels.thats_pretty_clever.encode import N_BASE as TPC_BASE
 from kernels.thats_pretty_clever.encode import N_INPUTS as TPC_INPUTS
 from kernels.thats_pretty_clever.encode import encode as tpc_encode
+from kernels.twice_as_clever.encode import N_BASE as TAC_BASE
+from kernels.twice_as_clever.encode import N_INPUTS as TAC_INPUTS
+from kernels.twice_as_clever.encode import encode as tac_encode
 
-MAX_INPUTS = 192  # the most inputs any game's encoding has, and 16 numbers of work space
-assert MAX_INPUTS >= TPC_INPUTS + 16
+MAX_INPUTS = 288  # the most inputs any game's encoding has, and 18 numbers of work space
+assert MAX_INPUTS >= max(TPC_INPUTS, TAC_INPUTS) + 18
 SCALE = 100.0  # points per unit of the network's output
 P_INPUTS, P_MEMBERS, P_TEACHER = 0, 1, 2
 P_WEIGHTS = 4
@@ -42,7 +45,7 @@ def n_inputs(game, bonus_block):
     """The input count of a game's encoding (``kernels.clever.sheet.TPC`` or ``TAC``),
     with or without its bonus block."""
     if game == TAC:
-        return 0  # the Twice As Clever encoding is not written yet
+        return TAC_INPUTS if bonus_block else TAC_BASE
     return TPC_INPUTS if bonus_block else TPC_BASE
 
 
@@ -69,7 +72,7 @@ def encode_afterstate(sheet, ts, idx, val, n_in):
     """The game's first ``n_in`` network inputs of the afterstate (``sheet``, ``ts``) into
     ``idx`` and ``val``; returns how many are nonzero."""
     if sheet[H_GAME] == TAC:
-        raise ValueError("the value policy has no Twice As Clever encoding yet")
+        return tac_encode(sheet, ts, idx, val, n_in)
     return tpc_encode(sheet, ts, idx, val, n_in)
 
 
