@@ -3,7 +3,10 @@
 The network (``kernels.clever.net``) values every afterstate of the value policy
 (``kernels.clever.valued``); ``kernels.clever.selfplay`` plays solo games with it and
 trains it by Adam on the lambda-returns of the afterstates each game chose. The stages
-(``STAGES``; ``--stage`` to run up to one of them):
+(``TPC_STAGES``, ``TAC_STAGES``; ``--stage`` to run up to one of them):
+
+That's Pretty Clever (one game at a time; two trainers with different ``--seed``, one per
+core, give the two members of an ensemble):
 
 * ``warm``: 4,000 games played by the tuned heuristic's values through the value policy's
   decisions; the network learns their final scores (lambda 1).
@@ -13,6 +16,22 @@ trains it by Adam on the lambda-returns of the afterstates each game chose. The 
 * ``bonus``: the network gets the encoding's bonus block as new inputs whose first-layer
   rows start at zero (so it plays exactly as before), then the polish schedule again.
 
+Twice As Clever (one trainer on both cores: snapshots of 16 games played in parallel with
+one set of weights, then learnt from in order), a curriculum out of the "yellow trap"
+(self-play that pours its dice into yellow and leaves silver and the foxes empty):
+
+* ``warm``: as above, with the yellow dice capped at 4 per game;
+* ``cap4``: 200,000 games, yellow dice capped at 4 (picks, passive picks and +1s into
+  yellow are dropped once 4 went there, while another choice is left; bonus marks are
+  free), a fifth of the games with the fox spotlight (the behaviour, not the targets,
+  values a candidate 4 points higher per point of its lowest area plus fox points),
+  epsilon 0.15 falling to 0.08, step size 3e-4;
+* ``cap8``: 400,000 games, the cap at 8, the spotlight, epsilon 0.08;
+* ``uncapped``: 200,000 games, no curriculum, epsilon 0.08;
+* ``polish``: 700,000 games, epsilon 0.08 falling to 0.01, step size 1.5e-4 halving at 50%;
+* ``settle``: 300,000 games at epsilon 0.01, step size 3e-5;
+* ``bonus``: the bonus block transplant, 100,000 games at epsilon 0.01, step size 3e-5.
+
 Schedules run over each stage's own length. Every ``--eval-every`` games the network
 plays ``--eval-games`` solo games without exploring or learning on the tuning seeds
 (``TUNING_SEED_BASE + seed``, the same games every time); the weights with the best
@@ -21,8 +40,7 @@ stage starts from the last weights. A checkpoint (weights, Adam state, counters,
 learning curve) is written after every evaluation, so running the same command again
 resumes where it stopped and gives the same weights, bit for bit, as an uninterrupted run.
 
-Two trainers with different ``--seed`` (one per core) give the two members of the shipped
-ensemble: ``--ship A.npz B.npz`` writes the game's ``value_net.npy`` and ``.json`` (the
+``--ship A.npz [B.npz]`` writes the game's ``value_net.npy`` and ``.json`` (the
 ensemble if it beats its best member by more than two standard errors on paired tuning
 games, else that member) and prints the learning curves as a Markdown table.
 
@@ -31,7 +49,7 @@ seed ``TUNING_SEED_BASE + seed``; reports use the CLI default (20261129) and
 ``scripts/evaluate_clever.py`` a second evaluation seed, both far below.
 
 Run: ``python scripts/train_value.py --game tpc --seed 1`` (and ``--seed 2`` on the other
-core).
+core); ``python scripts/train_value.py --game tac --seed 1 --stage bonus``.
 """
 
 from __future__ import annotations
@@ -42,6 +60,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -60,45 +79,90 @@ GAME_BLOCK = 1 << 9
 CHUNK = 2000  # games between progress lines
 BATCH = 32
 LAMBDA = 0.8
-# name: (games, teacher, lambda, (epsilon start, end, over what share of the stage),
-#        ((share of the stage from which, step size), ...), bonus block)
-STAGES = {
-    "warm": (4000, 1.0, 1.0, (0.0, 0.0, 1.0), ((0.0, 1e-3),), False),
-    "main": (300_000, 0.0, LAMBDA, (0.15, 0.02, 0.6), ((0.0, 3e-4), (0.6, 1.5e-4),
-                                                      (0.85, 7.5e-5)), False),
-    "polish": (150_000, 0.0, LAMBDA, (0.04, 0.01, 1.0), ((0.0, 1e-4), (0.5, 5e-5)), False),
-    "bonus": (300_000, 0.0, LAMBDA, (0.04, 0.01, 1.0), ((0.0, 1e-4), (0.5, 5e-5)), True),
+NO_CURRICULUM = (-1, 0, 0.0, 0.0)
+TAC_YELLOW = 1  # Twice As Clever's yellow area (kernels.twice_as_clever.layout)
+SPOT_SHARE, SPOT_BIAS = 0.2, 4.0  # the fox spotlight: on a fifth of the games, 4 points per
+# point of the lowest area plus the fox points (0.01 on a value scale of 400 points)
+
+
+class Stage(NamedTuple):
+    """One stage of a training run: its games, teacher weight (1: the warm start), lambda,
+    exploration (start, end, over what share of the stage), step sizes ((share of the stage
+    from which, step size), ...), whether the network has the bonus block, the curriculum
+    (capped area, cap, spotlight share, spotlight bias: ``kernels.clever.selfplay``) and
+    the games played with one set of weights."""
+
+    games: int
+    teacher: float
+    lam: float
+    epsilon: tuple[float, float, float]
+    steps: tuple[tuple[float, float], ...]
+    bonus_block: bool = False
+    curriculum: tuple[int, int, float, float] = NO_CURRICULUM
+    snapshot: int = 1
+
+
+# That's Pretty Clever: one game at a time (two trainers, one per core)
+TPC_STAGES = {
+    "warm": Stage(4000, 1.0, 1.0, (0.0, 0.0, 1.0), ((0.0, 1e-3),)),
+    "main": Stage(300_000, 0.0, LAMBDA, (0.15, 0.02, 0.6),
+                  ((0.0, 3e-4), (0.6, 1.5e-4), (0.85, 7.5e-5))),
+    "polish": Stage(150_000, 0.0, LAMBDA, (0.04, 0.01, 1.0), ((0.0, 1e-4), (0.5, 5e-5))),
+    "bonus": Stage(300_000, 0.0, LAMBDA, (0.04, 0.01, 1.0), ((0.0, 1e-4), (0.5, 5e-5)), True),
 }
+# Twice As Clever: out of the yellow trap by a curriculum (one trainer on both cores,
+# snapshots of 16 games played in parallel)
+TAC_CAP4 = (TAC_YELLOW, 4, SPOT_SHARE, SPOT_BIAS)
+TAC_CAP8 = (TAC_YELLOW, 8, SPOT_SHARE, SPOT_BIAS)
+TAC_STAGES = {
+    "warm": Stage(4000, 1.0, 1.0, (0.0, 0.0, 1.0), ((0.0, 1e-3),), False, TAC_CAP4, 16),
+    "cap4": Stage(200_000, 0.0, LAMBDA, (0.15, 0.08, 1.0), ((0.0, 3e-4),), False, TAC_CAP4,
+                  16),
+    "cap8": Stage(400_000, 0.0, LAMBDA, (0.08, 0.08, 1.0), ((0.0, 3e-4),), False, TAC_CAP8,
+                  16),
+    "uncapped": Stage(200_000, 0.0, LAMBDA, (0.08, 0.08, 1.0), ((0.0, 3e-4),), False,
+                      NO_CURRICULUM, 16),
+    "polish": Stage(700_000, 0.0, LAMBDA, (0.08, 0.01, 1.0), ((0.0, 1.5e-4), (0.5, 7.5e-5)),
+                    False, NO_CURRICULUM, 16),
+    "settle": Stage(300_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 3e-5),), False,
+                    NO_CURRICULUM, 16),
+    "bonus": Stage(100_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 3e-5),), True,
+                   NO_CURRICULUM, 16),
+}
+STAGES = {"tpc": TPC_STAGES, "tac": TAC_STAGES}
 
 
-def stage_games(stage: str, scale: float) -> int:
-    """The games of ``stage`` (``--scale`` shortens every stage, for trials and tests)."""
-    return max(1, round(STAGES[stage][0] * scale))
+def stage_games(stages: dict[str, Stage], stage: str, scale: float) -> int:
+    """The games of ``stage`` (``--scale`` shortens every stage, for trials and tests),
+    a whole number of its snapshots."""
+    snapshot = stages[stage].snapshot
+    return max(1, round(stages[stage].games * scale / snapshot)) * snapshot
 
 
-def schedule(stage: str, done: int, scale: float) -> tuple[float, float]:
+def schedule(stages: dict[str, Stage], stage: str, done: int, scale: float
+             ) -> tuple[float, float]:
     """``(epsilon, step size)`` after ``done`` games of ``stage``."""
-    _, _, _, (e0, e1, over), steps, _ = STAGES[stage]
-    share = done / stage_games(stage, scale)
+    e0, e1, over = stages[stage].epsilon
+    share = done / stage_games(stages, stage, scale)
     epsilon = e0 + (e1 - e0) * min(share / over, 1.0)
-    lr = [rate for start, rate in steps if share >= start][-1]
+    lr = [rate for start, rate in stages[stage].steps if share >= start][-1]
     return epsilon, lr
 
 
 def mean_score(row: np.ndarray, rules: np.ndarray, games: int, seed: int
                ) -> tuple[float, float, np.ndarray]:
-    """Mean solo score of a policy row, its standard error and the mean area scores
-    (no learning, no exploring)."""
+    """Mean solo score of a policy row, its standard error and the per-game means of the
+    accumulator columns (``play.COL_*``; no learning, no exploring)."""
     job = driver.Job(play.run_game_blocks, (row[None, :], False, ROUNDS, rules),
                      (1, 1, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, seed, STREAM_GAMES)
     acc, n = driver.run(job, games, progress=False)
     out = acc[0, 0]
     mean, se = mean_se(n, float(out[play.COL_SCORE_SUM]), float(out[play.COL_SCORE_SQ]))
-    return mean, se, out[play.COL_AREAS:play.COL_AREAS + 5] / n
+    return mean, se, out / n
 
 
-def training_key(seed: int, stage: str) -> np.uint64:
-    return np.random.SeedSequence([seed, 2, list(STAGES).index(stage)]
+def training_key(stages: dict[str, Stage], seed: int, stage: str) -> np.uint64:
+    return np.random.SeedSequence([seed, 2, list(stages).index(stage)]
                                   ).generate_state(1, np.uint64)[0]
 
 
@@ -106,8 +170,9 @@ def parse() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=tuple(GAMES), default="tpc")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--stage", choices=tuple(STAGES), default="polish",
-                        help="train up to the end of this stage")
+    parser.add_argument("--stage", help="train up to the end of this stage (tpc: "
+                        f"{', '.join(TPC_STAGES)}; tac: {', '.join(TAC_STAGES)}; "
+                        "default: the last but the bonus block)")
     parser.add_argument("--eval-every", type=int, default=20_000)
     parser.add_argument("--eval-games", type=int, default=2000)
     parser.add_argument("--chunk", type=int, default=CHUNK, help="games per training call")
@@ -132,14 +197,22 @@ def parse() -> argparse.Namespace:
             or not 0 < opts.scale <= 1 or opts.max_games < 0:
         parser.error("--eval-every must be a multiple of --chunk; --eval-games at least 1; "
                      "--scale within (0, 1]; --max-games 0 or more")
+    stages = STAGES[opts.game]
+    opts.stage = opts.stage or list(stages)[-2]
+    if opts.stage not in stages:
+        parser.error(f"--stage for {opts.game}: one of {', '.join(stages)}")
+    snapshot = max(stage.snapshot for stage in stages.values())
+    if opts.chunk % snapshot:
+        parser.error(f"--chunk for {opts.game}: a multiple of {snapshot} (the games played "
+                     "with one set of weights)")
     return opts
 
 
-def fresh_state(n_in: int, seed: int) -> dict:
+def fresh_state(n_in: int, seed: int, first_stage: str) -> dict:
     """The training state before any game."""
     w = value_weights.initial_weights(n_in, seed)
     return {"weights": w, "m": np.zeros_like(w), "v": np.zeros_like(w), "step": 0,
-            "stage": list(STAGES)[0], "done": 0, "history": [], "best": -np.inf,
+            "stage": first_stage, "done": 0, "history": [], "best": -np.inf,
             "best_weights": w.copy(), "best_stage": ""}
 
 
@@ -176,15 +249,16 @@ def moving_best(history: list[dict], stage: str) -> float:
 
 
 def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
+    stages = STAGES[opts.game]
     settings = {"game": opts.game, "seed": opts.seed, "eval_every": opts.eval_every,
                 "eval_games": opts.eval_games, "hidden": [net.H1, net.H2],
-                "stages": {k: [v[0], v[1], v[2], list(v[3]), [list(s) for s in v[4]], v[5]]
-                           for k, v in STAGES.items()}, "batch": BATCH,
-                "chunk": opts.chunk, "scale": opts.scale}
+                "stages": {k: json.loads(json.dumps(v._asdict())) for k, v in stages.items()},
+                "batch": BATCH, "chunk": opts.chunk, "scale": opts.scale}
     checkpoint = Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz")
     checkpoint.parent.mkdir(parents=True, exist_ok=True)
     if opts.fork_from:
         settings["fork_from"] = Path(opts.fork_from).name
+    game = int(rules[RULE_GAME])
     if checkpoint.exists():
         state = load_state(checkpoint, settings)
         print(f"resuming from {checkpoint}: stage {state['stage']}, {state['done']} games",
@@ -194,49 +268,41 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         print(f"forking {opts.fork_from}: stage {state['stage']}, {state['done']} games",
               file=sys.stderr)
     else:
-        state = fresh_state(int(value_net.n_inputs(int(rules[RULE_GAME]), False)), opts.seed)
+        state = fresh_state(int(value_net.n_inputs(game, False)), opts.seed, list(stages)[0])
     heuristic = model.GAME.heuristic_row()
-    names = list(STAGES)
+    names = list(stages)
     started = time.perf_counter()
     played_here = 0
     while names.index(state["stage"]) <= names.index(opts.stage):
         stage = state["stage"]
-        _, teacher, lam = STAGES[stage][:3]
-        games = stage_games(stage, opts.scale)
-        n_in = int(value_net.n_inputs(int(rules[RULE_GAME]), STAGES[stage][5]))
+        spec = stages[stage]
+        games = stage_games(stages, stage, opts.scale)
+        n_in = int(value_net.n_inputs(game, spec.bonus_block))
         if state["weights"].size < net.net_size(n_in):  # the bonus block comes in
-            old = int(value_net.n_inputs(int(rules[RULE_GAME]), False))
+            old = int(value_net.n_inputs(game, False))
             for part in ("weights", "m", "v"):
                 state[part] = value_weights.widen(state[part], old, n_in)
-        row = value_weights.policy_row([state["weights"]], n_in, teacher, heuristic)
+        row = value_weights.policy_row([state["weights"]], n_in, spec.teacher, heuristic)
         weights = value_weights.member(row)  # trained in place
-        key = training_key(opts.seed, stage)
+        key = training_key(stages, opts.seed, stage)
+        curriculum = np.array(spec.curriculum, np.float64)
         stats = np.zeros(selfplay.N_STATS)
         while state["done"] < games:
-            epsilon, lr = schedule(stage, state["done"], opts.scale)
+            epsilon, lr = schedule(stages, stage, state["done"], opts.scale)
             n = min(opts.chunk, games - state["done"])
             state["step"] = selfplay.train_block(key, state["done"], n, row, ROUNDS, rules,
                                                  state["m"], state["v"], state["step"], lr,
-                                                 epsilon, lam, BATCH, stats)
+                                                 epsilon, spec.lam, BATCH, stats,
+                                                 spec.snapshot, curriculum)
             state["done"] += n
             played_here += n
             if state["done"] % opts.eval_every and state["done"] < games:
                 continue
             state["weights"] = weights.copy()
-            plain = value_weights.policy_row([state["weights"]], n_in)
-            mean, se, areas = mean_score(plain, rules, opts.eval_games,
-                                         TUNING_SEED_BASE + opts.seed)
-            entry = {"stage": stage, "games": state["done"],
-                     "total_games": _total_before(stage, opts.scale) + state["done"],
-                     "self_play_mean": round(stats[selfplay.STAT_SCORE]
-                                             / stats[selfplay.STAT_GAMES], 2),
-                     "rms_error": round(float(np.sqrt(stats[selfplay.STAT_ERR_SQ]
-                                                      / stats[selfplay.STAT_SAMPLES])), 2),
-                     "samples_per_game": round(stats[selfplay.STAT_SAMPLES]
-                                               / stats[selfplay.STAT_GAMES], 1),
-                     "epsilon": round(epsilon, 4), "lr": lr,
-                     "tuning_mean": round(mean, 2), "tuning_se": round(se, 2),
-                     "areas": [round(float(a), 1) for a in areas]}
+            entry = evaluate(state["weights"], n_in, rules, opts, stats)
+            entry.update({"stage": stage, "games": state["done"],
+                          "total_games": _total_before(stages, stage, opts.scale)
+                          + state["done"], "epsilon": round(epsilon, 4), "lr": lr})
             state["history"].append(entry)
             smoothed = moving_best(state["history"], stage)
             if stage != "warm" and smoothed > state["best"]:
@@ -246,9 +312,10 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
             save_state(checkpoint, state, settings)
             if not opts.quiet:
                 elapsed = time.perf_counter() - started
-                print(f"{stage:>6} {state['done']:>7}: self-play {entry['self_play_mean']:6.1f}"
+                print(f"{stage:>8} {state['done']:>7}: self-play {entry['self_play_mean']:6.1f}"
                       f" (eps {epsilon:.3f}, lr {lr:.1e}, rms {entry['rms_error']:5.1f}),"
-                      f" tuning {mean:6.2f} +- {1.96 * se:.2f}, areas {entry['areas']};"
+                      f" tuning {entry['tuning_mean']:6.2f} +- {1.96 * entry['tuning_se']:.2f},"
+                      f" areas {entry['areas']}, fox points {entry['fox_points']};"
                       f" {elapsed:5.0f} s, {played_here / elapsed:4.0f} games/s",
                       file=sys.stderr, flush=True)
             if opts.max_games and played_here >= opts.max_games:
@@ -259,10 +326,27 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         save_state(checkpoint, state, settings)
 
 
-def _total_before(stage: str, scale: float) -> int:
+def evaluate(weights: np.ndarray, n_in: int, rules: np.ndarray, opts: argparse.Namespace,
+             stats: np.ndarray) -> dict:
+    """A learning-curve entry: the self-play statistics since the last one and the
+    network's tuning games (no exploring, no curriculum)."""
+    row = value_weights.policy_row([weights], n_in)
+    mean, se, out = mean_score(row, rules, opts.eval_games, TUNING_SEED_BASE + opts.seed)
+    games = stats[selfplay.STAT_GAMES]
+    return {"self_play_mean": round(stats[selfplay.STAT_SCORE] / games, 2),
+            "rms_error": round(float(np.sqrt(stats[selfplay.STAT_ERR_SQ]
+                                             / stats[selfplay.STAT_SAMPLES])), 2),
+            "samples_per_game": round(stats[selfplay.STAT_SAMPLES] / games, 1),
+            "capped_dice_per_game": round(stats[selfplay.STAT_CAPPED] / games, 2),
+            "tuning_mean": round(mean, 2), "tuning_se": round(se, 2),
+            "areas": [round(float(a), 1) for a in out[play.COL_AREAS:play.COL_AREAS + 5]],
+            "fox_points": round(float(out[play.COL_FOX_POINTS]), 1)}
+
+
+def _total_before(stages: dict[str, Stage], stage: str, scale: float) -> int:
     """The games of the stages before ``stage``."""
-    names = list(STAGES)
-    return sum(stage_games(name, scale) for name in names[:names.index(stage)])
+    names = list(stages)
+    return sum(stage_games(stages, name, scale) for name in names[:names.index(stage)])
 
 
 def compare(rows: list[np.ndarray], rules: np.ndarray, games: int, seed: int

@@ -17,7 +17,11 @@ buffer's ``TURN``). Each decision leaves the chosen afterstate in the work buffe
 
 Self-play training gives the work buffer ``TRAIN_LEN`` more numbers (``training``): then a
 decision explores (a uniformly random candidate with probability epsilon, drawn from the
-buffer's own stream) and records the chosen afterstate's inputs, score and value.
+buffer's own stream) and records the chosen afterstate's inputs, score and value. A
+training game may also follow a curriculum: a cap on the dice put into one area (picks,
+passive picks and +1s into it are dropped once the cap is reached, while another candidate
+is left; bonus marks are never capped), and a spotlight that adds to every candidate's
+value, for choosing only, a bias toward the lowest area and the fox points.
 """
 
 import numpy as np
@@ -40,6 +44,7 @@ from kernels.clever.policies import (
 from kernels.clever.sheet import (
     FLAG_PLUS_PER_ROUND,
     H_FLAGS,
+    H_FOXES,
     H_PLUS_TAKEN,
     H_PLUS_USED,
     H_REROLL_GOT,
@@ -47,7 +52,7 @@ from kernels.clever.sheet import (
     H_RETURN_USED,
     SHEET_LEN,
 )
-from kernels.clever.sheets import chain_area, copy_sheet, total_score
+from kernels.clever.sheets import area_scores, chain_area, copy_sheet, total_score
 from kernels.clever.turn import (
     ALL_DICE,
     PH_ACTIVE_PLUS,
@@ -67,7 +72,16 @@ R_COUNT = 0  # decisions recorded this game
 R_STREAM = 1  # the exploration stream (uint64 bits)
 R_DRAWS = 2  # numbers drawn from it this game
 R_EPSILON = 3  # the exploration rate (float64 bits)
-R_HEADER = 4
+R_CAP_AREA = 4  # the area whose dice are capped this game (curriculum), or -1
+R_CAP = 5  # the most dice picks, passive picks and +1s may put there
+R_CAPPED_USED = 6  # dice put there so far this game
+R_SPOTLIGHT = 7  # the behaviour's bias this game (float64 bits, points per point of the
+# lowest area plus the fox points; 0: none). Recorded values stay unbiased.
+R_CHOSEN_AREA = 8  # the area of the move the decision under way keeps, or -1
+R_VALUE = 9  # the unbiased value of the last candidate valued (float64 bits)
+R_BEST_VALUE = 10  # the unbiased value of the best candidate so far (float64 bits)
+R_AREAS = 11  # int64[5] work space: area scores
+R_HEADER = R_AREAS + 5
 REC_NNZ, REC_SCORE, REC_VALUE = 0, 1, 2  # value: float64 bits
 REC_IDX = 3  # int64[MAX_INPUTS]
 REC_VAL = REC_IDX + MAX_INPUTS  # float32[MAX_INPUTS]
@@ -121,9 +135,62 @@ def _explore(scratch, k):
 
 @njit(cache=True, inline="always")
 def _keep(scratch, sheet):
-    """The candidate ``sheet`` with the turn state in ``TURN`` is the best so far."""
+    """The candidate ``sheet`` with the turn state in ``TURN``, valued last, is the best so
+    far."""
     copy_sheet(scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN], sheet)
     scratch[BEST_TURN:BEST_TURN + TS_LEN] = scratch[TURN:TURN + TS_LEN]
+    if training(scratch):
+        scratch[WORK_LEN + R_BEST_VALUE] = scratch[WORK_LEN + R_VALUE]
+
+
+@njit(cache=True)
+def _value(sheet, pol, scratch):
+    """The value of a candidate (``sheet`` with the turn state in ``TURN``) for choosing:
+    ``sheet_value``, plus in a spotlight training game its bias. In training the unbiased
+    value is kept for the record."""
+    v = sheet_value(sheet, pol, scratch)
+    if not training(scratch):
+        return v
+    head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
+    head[R_VALUE:R_VALUE + 1].view(np.float64)[0] = v
+    bias = head[R_SPOTLIGHT:R_SPOTLIGHT + 1].view(np.float64)[0]
+    if bias > 0.0:
+        scores = head[R_AREAS:R_AREAS + 5]
+        area_scores(sheet, scores)
+        lowest = scores.min()
+        v += bias * (lowest + sheet[H_FOXES] * lowest)
+    return v
+
+
+@njit(cache=True)
+def _capped(scratch, moves, n):
+    """In a capped training game whose cap is reached: drop the ``n`` ``moves`` into the
+    capped area, unless none would be left (the rows kept move up in place). Returns the
+    count left."""
+    if not training(scratch):
+        return n
+    head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
+    area = head[R_CAP_AREA]
+    if area < 0 or head[R_CAPPED_USED] < head[R_CAP]:
+        return n
+    kept = 0
+    for i in range(n):
+        kept += moves[i, 1] != area
+    if kept == 0 or kept == n:
+        return n
+    k = 0
+    for i in range(n):
+        if moves[i, 1] != area:
+            moves[k, 0], moves[k, 1], moves[k, 2] = moves[i, 0], moves[i, 1], moves[i, 2]
+            k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def _chosen_area(scratch, area):
+    """The decision under way keeps a move into ``area`` (-1: none)."""
+    if training(scratch):
+        scratch[WORK_LEN + R_CHOSEN_AREA] = area
 
 
 @njit(cache=True, inline="always")
@@ -143,7 +210,7 @@ def _try_move(sheet, faces, moves, i, plus, pol, stream, slot, scratch, forced, 
     cand[H_PLUS_USED] += plus
     apply_move(cand, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream, slot,
                scratch)
-    v = sheet_value(cand, pol, scratch)
+    v = _value(cand, pol, scratch)
     if _better(i, v, forced, best_v):
         _keep(scratch, cand)
         return i, v
@@ -151,14 +218,20 @@ def _try_move(sheet, faces, moves, i, plus, pol, stream, slot, scratch, forced, 
 
 
 @njit(cache=True)
-def finish(scratch, value, pol):
-    """End a decision: ``TURN`` is the chosen afterstate's again; in training, the chosen
-    afterstate (unless the game is over there) is recorded with its score, ``value`` and
-    the inputs of the policy's network."""
+def finish(scratch, pol):
+    """End a decision: ``TURN`` is the chosen afterstate's again; in training, a die put
+    into the capped area is counted, and the chosen afterstate (unless the game is over
+    there) is recorded with its score, its (unbiased) value and the inputs of the
+    policy's network."""
     scratch[TURN:TURN + TS_LEN] = scratch[BEST_TURN:BEST_TURN + TS_LEN]
-    if not training(scratch) or scratch[BEST_TURN + TS_PHASE] == PH_OVER:
+    if not training(scratch):
         return
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
+    if head[R_CHOSEN_AREA] >= 0 and head[R_CHOSEN_AREA] == head[R_CAP_AREA]:
+        head[R_CAPPED_USED] += 1
+    head[R_CHOSEN_AREA] = -1
+    if scratch[BEST_TURN + TS_PHASE] == PH_OVER:
+        return
     k = head[R_COUNT]
     if k >= MAX_RECORDS:
         return
@@ -171,7 +244,7 @@ def finish(scratch, value, pol):
                                      rec[REC_VAL:REC_STRIDE].view(np.float32),
                                      np.int64(pol[W_NET + P_INPUTS]))
     rec[REC_SCORE] = total_score(best)
-    rec[REC_VALUE:REC_VALUE + 1].view(np.float64)[0] = value
+    rec[REC_VALUE] = head[R_BEST_VALUE]  # float64 bits
 
 
 @njit(cache=True)
@@ -189,8 +262,11 @@ def choose_active(sheet, faces, where, picks, moves, n, pol, stream, slot, scrat
             set_turn(ts, PH_ACTIVE_PLUS, picks + 1, 0, platter | pool, taken)
         else:
             set_turn(ts, PH_ROLL, picks + 1, pool, platter, taken)
+        v = _value(sheet, pol, scratch)
         _keep(scratch, sheet)
-        return -1, sheet_value(sheet, pol, scratch)
+        _chosen_area(scratch, -1)
+        return -1, v
+    n = _capped(scratch, moves, n)
     forced = _explore(scratch, n)
     cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
     cand_where = scratch[CAND_WHERE:CAND_WHERE + N_DICE]
@@ -209,10 +285,11 @@ def choose_active(sheet, faces, where, picks, moves, n, pol, stream, slot, scrat
         if moves[i, 1] == chain_area(cand):
             chain_marks(cand, faces, where, die, picks == 2, pol, stream, slot + 4096,
                         scratch)
-        v = sheet_value(cand, pol, scratch)
+        v = _value(cand, pol, scratch)
         if _better(i, v, forced, best_v):
             best, best_v = i, v
             _keep(scratch, cand)
+    _chosen_area(scratch, moves[best, 1])
     return best, best_v
 
 
@@ -229,9 +306,10 @@ def reroll_instead(sheet, where, picks, keep_value, pol, scratch):
     copy_sheet(cand, sheet)
     cand[H_REROLL_USED] += 1
     set_turn(scratch[TURN:TURN + TS_LEN], PH_ROLL, picks, pool, platter, round_taken(sheet))
-    v = sheet_value(cand, pol, scratch)
+    v = _value(cand, pol, scratch)
     if _better(1, v, forced, keep_value):
         _keep(scratch, cand)
+        _chosen_area(scratch, -1)
         return True, v
     return False, v  # ``finish`` restores the kept pick's turn state
 
@@ -248,7 +326,7 @@ def choose_return(sheet, where, picks, pol, scratch):
     forced = _explore(scratch, count + 1)  # 0: proceed, k: the k-th platter die
     ts = scratch[TURN:TURN + TS_LEN]
     set_turn(ts, PH_ROLL, picks, pool, platter, taken)
-    best, best_v = -1, sheet_value(sheet, pol, scratch)
+    best, best_v = -1, _value(sheet, pol, scratch)
     _keep(scratch, sheet)
     cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
     k = 0
@@ -259,11 +337,11 @@ def choose_return(sheet, where, picks, pol, scratch):
         copy_sheet(cand, sheet)
         cand[H_RETURN_USED] += 1
         set_turn(ts, PH_ROLL, picks, pool | (1 << d), platter & ~(1 << d), taken)
-        v = sheet_value(cand, pol, scratch)
+        v = _value(cand, pol, scratch)
         if _better(k, v, forced, best_v):
             best, best_v = d, v
             _keep(scratch, cand)
-    finish(scratch, best_v, pol)
+    finish(scratch, pol)
     return best
 
 
@@ -276,16 +354,18 @@ def choose_plus(sheet, faces, moves, n, taken, phase, stop_phase, pol, stream, s
     the game's end). Records the decision."""
     ts = scratch[TURN:TURN + TS_LEN]
     per_round = sheet[H_FLAGS] & FLAG_PLUS_PER_ROUND
+    n = _capped(scratch, moves, n)
     forced = _explore(scratch, n + 1)  # n: stop
     keep_taken = taken if per_round and stop_phase == PH_PASSIVE else 0
     set_turn(ts, stop_phase, 0, 0, 0, keep_taken)
-    best, best_v = -1, sheet_value(sheet, pol, scratch)
+    best, best_v = -1, _value(sheet, pol, scratch)
     _keep(scratch, sheet)
     for i in range(n):
         set_turn(ts, phase, 0, 0, 0, taken | (1 << moves[i, 0]))
         best, best_v = _try_move(sheet, faces, moves, i, 1, pol, stream, slot, scratch,
                                  forced, best, best_v)
-    finish(scratch, best_v, pol)
+    _chosen_area(scratch, moves[best, 1] if best >= 0 else -1)
+    finish(scratch, pol)
     return best
 
 
@@ -298,17 +378,19 @@ def choose_passive(sheet, faces, where, moves, n, may_decline, pol, stream, slot
     _, platter = _masks(where)
     taken = round_taken(sheet)
     ts = scratch[TURN:TURN + TS_LEN]
+    n = _capped(scratch, moves, n)
     forced = _explore(scratch, n + (1 if may_decline else 0))  # n: decline
     best, best_v = -1, -np.inf
     set_turn(ts, PH_PASSIVE_PLUS, 0, 0, platter, taken)
     if may_decline:
-        best_v = sheet_value(sheet, pol, scratch)
+        best_v = _value(sheet, pol, scratch)
         _keep(scratch, sheet)
     for i in range(n):
         set_turn(ts, PH_PASSIVE_PLUS, 0, 0, platter, taken)
         best, best_v = _try_move(sheet, faces, moves, i, 0, pol, stream, slot, scratch,
                                  forced, best, best_v)
-    finish(scratch, best_v, pol)
+    _chosen_area(scratch, moves[best, 1] if best >= 0 else -1)
+    finish(scratch, pol)
     return best
 
 

@@ -39,10 +39,9 @@ POOL, FIELD, PLATTER = play.POOL, play.FIELD, play.PLATTER
 
 
 def value_row(game, seed=1, teacher=0.0):
-    """A value policy row: a fresh network (That's Pretty Clever) or the heuristic's values
-    through the value policy's decisions (``teacher`` 1; Twice As Clever has no encoding
-    yet)."""
-    n_in = int(value_net.n_inputs(game.kernel_game, False)) or encode.N_BASE
+    """A value policy row: a fresh network, or the heuristic's values through the value
+    policy's decisions (``teacher`` 1)."""
+    n_in = int(value_net.n_inputs(game.kernel_game, False))
     w = value_weights.initial_weights(n_in, seed)
     return value_weights.policy_row([w], n_in, teacher, game.heuristic_row())
 
@@ -321,7 +320,7 @@ def test_bonus_block_transplant_plays_exactly_as_before():
 def train(row, m, v, first, n, stats, step=0, epsilon=0.1, lr=3e-4, lam=0.8):
     rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
     return selfplay.train_block(np.uint64(11), first, n, row, 6, rules, m, v, step, lr,
-                                epsilon, lam, 32, stats)
+                                epsilon, lam, 32, stats, 1, selfplay.no_curriculum())
 
 
 def test_training_resumes_bit_for_bit():
@@ -332,7 +331,8 @@ def test_training_resumes_bit_for_bit():
     for cuts in ((0, 30), (0, 12, 30)):
         row = value_weights.policy_row([value_weights.initial_weights(n_in, 1)], n_in)
         w = value_weights.member(row)
-        m, v, step, stats = np.zeros_like(w), np.zeros_like(w), 0, np.zeros(5)
+        m, v, step = np.zeros_like(w), np.zeros_like(w), 0
+        stats = np.zeros(selfplay.N_STATS)
         for a, b in zip(cuts[:-1], cuts[1:]):
             step = train(row, m, v, a, b - a, stats, step)
         rows.append(row)
@@ -359,8 +359,8 @@ def test_short_training_improves_on_its_start():
     before, acc0 = mean_score(value_weights.policy_row([fresh], n_in))
     teacher = value_weights.policy_row([fresh], n_in, 1.0, TPC_GAME.heuristic_row())
     w = value_weights.member(teacher)
-    train(teacher, np.zeros_like(w), np.zeros_like(w), 0, 2000, np.zeros(5), epsilon=0.0,
-          lr=1e-3, lam=1.0)
+    train(teacher, np.zeros_like(w), np.zeros_like(w), 0, 2000, np.zeros(selfplay.N_STATS),
+          epsilon=0.0, lr=1e-3, lam=1.0)
     assert not np.array_equal(w, fresh)
     after, acc1 = mean_score(value_weights.policy_row([w], n_in))
     sd = np.sqrt(acc0[play.COL_SCORE_SQ] / 256 - before ** 2
