@@ -5,7 +5,9 @@ with 95% intervals. Rollout r of every choice uses the same dice (paired compari
 The choices are the picks of the phase, and beside them: re-rolling (an active pick, with
 a re-roll in hand), declining (the passive pick, where the rules allow it) and, in a +1
 window (after the active turn's picks, or after the passive pick), each +1 on a die not
-yet taken against stopping."""
+yet taken against stopping. Twice As Clever's return window (before the roll of active
+pick 2 or 3, with a return in hand) ranks returning each platter die against rolling
+without a return."""
 
 from __future__ import annotations
 
@@ -30,14 +32,17 @@ from kernels.clever.sheet import (
     H_PLUS_TAKEN,
     H_PLUS_USED,
     H_REROLL_GOT,
+    H_RETURN_GOT,
+    H_RETURN_USED,
     H_REROLL_USED,
     H_ROUND,
     H_ROUNDS,
 )
 from kernels.rng import turn_stream
 
-PHASES = ("active1", "active2", "active3", "passive", "plus", "passive-plus")
+PHASES = ("active1", "active2", "active3", "passive", "plus", "passive-plus", "return")
 REROLL, STOP, DECLINE = "re-roll", "stop: keep the +1s", "decline the passive pick"
+PROCEED = "roll without a return"
 SEARCH_SHORTLIST = 4  # the search policy rolls out its best moves by the learned value
 
 
@@ -86,6 +91,14 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
         raise UserError(f"bad round {rnd}: expected 1 to {rounds}")
     if rollouts < 1:
         raise UserError(f"bad rollout count {rollouts}: expected at least 1")
+    if phase == "return" and not game.has_returns:
+        raise UserError(f"{game.title} has no return action; accepted phases: "
+                        f"{', '.join(PHASES[:-1])}")
+    if (phase == "return") == bool(roll.strip()):
+        raise UserError("the return window comes before a roll: give --fields and --platter, "
+                        "not --roll" if roll.strip() else
+                        "give the dice in front of you with --roll, e.g. "
+                        + " ".join(f"{c}{f}" for c, f in zip(game.letters, "352641")))
     sheet = sheet.copy()
     sheet[H_FLAGS] = game.sheet_flags(values)
     sheet[H_ROUND], sheet[H_ROUNDS] = rnd - 1, rounds  # the value's stage (rounds left)
@@ -101,6 +114,9 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
                 raise UserError(f"die {names[die]} is given twice (roll, fields, platter)")
             faces[die], where[die] = face, place
     window = phase in ("plus", "passive-plus")
+    if phase == "return":
+        return _rank(game, values, sheet, faces, *_return_window(game, sheet, where),
+                     policy, rollouts, seed, rnd, rounds, phase)
     if phase == "passive" or window:
         if len(pool) != 6:
             example = " ".join(f"{c}{f}" for c, f in zip(game.letters, "352641"))
@@ -148,6 +164,42 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
     labels += [label for _, label in extra]
     moves = np.concatenate([moves, np.array([(-1, area, 0) for area, _ in extra],
                                             np.int64).reshape(-1, 3)])
+    return _rank(game, values, sheet, faces, where, moves, labels, pick, policy, rollouts,
+                 seed, rnd, rounds, phase, pol, rollout_name, notes, key)
+
+
+def _return_window(game: CleverGame, sheet: np.ndarray, where: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, list[str], int]:
+    """The return window before an active roll: ``(where, choices, labels, pick)``, each
+    platter die's return and rolling without one; the dice not on the fields or the
+    platter are the ones to roll."""
+    names = game.layout.DIE_NAMES
+    where = np.where(where < 0, play.POOL, where)
+    pick = int((where == play.FIELD).sum())
+    platter = [int(d) for d in np.nonzero(where == play.PLATTER)[0]]
+    if pick not in (1, 2) or not platter:
+        raise UserError("the return window comes before the roll of active pick 2 or 3: "
+                        "give the picked dice with --fields (one or two) and the platter's "
+                        "dice with --platter")
+    if sheet[H_RETURN_GOT] <= sheet[H_RETURN_USED]:
+        raise UserError("no return in hand: nothing to choose in the return window")
+    choices = np.array([(d, play.CHOICE_RETURN, 0) for d in platter]
+                       + [(-1, play.CHOICE_PROCEED, 0)], np.int64)
+    labels = [f"return {names[d]}" for d in platter] + [PROCEED]
+    return where, choices, labels, pick
+
+
+def _rank(game: CleverGame, values, sheet: np.ndarray, faces: np.ndarray,
+          where: np.ndarray, moves: np.ndarray, labels: list[str], pick: int, policy: str,
+          rollouts: int, seed: int, rnd: int, rounds: int, phase: str,
+          pol: np.ndarray | None = None, rollout_name: str = "",
+          notes: tuple[str, ...] | list[str] = (), key: np.uint64 | None = None) -> Result:
+    """Roll out every choice (``moves`` rows, named ``labels``) from the kernel phase
+    ``pick`` and rank them."""
+    if pol is None:
+        pol, rollout_name = game.parse_policy(policy), policy
+    if key is None:
+        key = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
     position = Position(sheet, faces, where, moves, pol, rnd - 1, rounds,
                         game.game_rules(values), pick, key)
     out = run_rollouts(position, rollouts)
@@ -170,7 +222,8 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
         meta=run_meta(game.id, game.params, values, seed, rollouts=rollouts, policy=policy),
         notes=[f"each choice is followed by {rollouts} solo rollouts of the {rollout_name} policy "
                "to the end of the game; rollout r uses the same dice for every choice, so "
-               "vs_best is a paired difference"] + notes + assumed_notes(game.params, values))
+               "vs_best is a paired difference"] + list(notes)
+        + assumed_notes(game.params, values))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -120,13 +120,16 @@ def advise(game: CleverGame) -> click.Command:
     @click.command()
     @click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False), required=True,
                   help="The sheet so far (see `sheet --new`).")
-    @click.option("--roll", required=True, metavar=f"'{game.letters[0]}3 ...'",
+    @click.option("--roll", default="", metavar=f"'{game.letters[0]}3 ...'",
                   help=f"The dice in front of you: colour letter {letters} and face.")
     @click.option("--phase", default="active1", show_default=True,
                   help="active1, active2, active3 (which pick of your active turn), "
                        "passive, plus (the +1 window after your active turn's picks) or "
                        "passive-plus (after your passive pick); the +1 windows and passive "
-                       "take all six dice in --roll.")
+                       "take all six dice in --roll."
+                       + (" return: before the roll of pick 2 or 3, return a platter die or "
+                          "not (no --roll; the dice not in --fields or --platter are rolled)."
+                          if game.has_returns else ""))
     @click.option("--taken", default="",
                   help="+1 windows: the dice +1 has taken already, e.g. 'Y B'.")
     @click.option("--round", "rnd", type=int, default=1, show_default=True,

@@ -4,7 +4,7 @@ marks placed by the policy) and keeps the sheet, its score and its open bonuses.
 and declining the passive pick are ranked beside the picks, and in the +1 windows each +1
 beside stopping, all by rollouts. Round-track choices (That's Pretty Clever's black X or 6,
 Twice As Clever's black ?) are offered ranked by the policy's estimate of the final score;
-Twice As Clever's return action is offered before rolls 2 and 3 with the policy's pick.
+Twice As Clever's returns before rolls 2 and 3 are ranked beside rolling without one.
 Reads plain lines, so it works piped."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Callable, TextIO
 
 import numpy as np
 
-from analyzer.clever.advise import DECLINE, REROLL, STOP, advise, parse_dice
+from analyzer.clever.advise import DECLINE, PROCEED, REROLL, STOP, advise, parse_dice
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
 from kernels.clever import play
@@ -117,7 +117,7 @@ class Coach:
         among the others) and return the player's choice, or None at end of input."""
         table = result.tables["choices"]
         shown = [i for i, c in enumerate(table["choice"])
-                 if i < 6 or c in (REROLL, DECLINE, STOP)]
+                 if i < 6 or c in (REROLL, DECLINE, STOP, PROCEED)]
         for k, i in enumerate(shown, start=1):
             row = table.iloc[i]
             self.write(f"  {k}. {row.choice}: {row.expected_score:.1f} "
@@ -165,7 +165,7 @@ class Coach:
             seen: dict[int, int] = {}  # the faces of this turn's dice, as last rolled
             for k in (1, 2, 3):
                 if k > 1:
-                    got = self.returns(fields, platter)
+                    got = self.returns(rnd, k, fields, platter)
                     if got is None:
                         return self.finish()
                     platter = got
@@ -197,32 +197,28 @@ class Coach:
                 return k
             self.write(f"  please answer {0 if skip else 1} to {count}\n")
 
-    def returns(self, fields: str, platter: str) -> str | None:
-        """Twice As Clever, section 5: before the next roll, offer the returns in hand on
-        the platter's dice (the policy's pick first); returns the platter left, or None at
-        end of input."""
-        letters = self.game.letters
+    def returns(self, rnd: int, k: int, fields: str, platter: str) -> str | None:
+        """Twice As Clever, section 5: before the roll of active pick ``k``, while a return
+        is in hand, returning each platter die ranked by rollouts beside rolling without a
+        return; returns the platter left, or None at end of input."""
+        names, letters = self.game.layout.DIE_NAMES, self.game.letters
         while platter and self.sheet[H_RETURN_GOT] > self.sheet[H_RETURN_USED]:
-            faces = np.zeros(N_DICE, np.int64)
-            where = np.full(N_DICE, play.POOL, np.int64)
-            for text, place in ((fields, play.FIELD), (platter, play.PLATTER)):
-                for die, face in parse_dice(self.game, text, "dice").items():
-                    faces[die], where[die] = face, place
-            advice = play.return_die(self.sheet, faces, where, self.pol,
-                                     turn_stream(np.uint64(self.seed), 0, 2), 0, self.scratch)
-            tokens = platter.split()
-            hint = (f"the {self.policy} policy would return {letters[advice]}"
-                    if advice >= 0 else f"the {self.policy} policy would keep it")
-            self.write(f"use a return? platter: {platter} ({hint})\n")
-            for i, token in enumerate(tokens, start=1):
-                self.write(f"  {i}. return {token}\n")
-            k = self.choose(len(tokens), skip=True)
-            if k is None:
-                return None
-            if k == 0:
+            try:
+                result = advise(self.game, self.values, self.sheet, "", "return", rnd,
+                                self.policy, self.rollouts, self.seed, fields, platter)
+            except UserError as exc:  # e.g. no pick made yet (a forfeited roll)
+                self.write(f"  {exc}\n")
                 break
+            self.write(f"use a return before roll {k}? (expected final score with the "
+                       f"{self.policy} policy)\n")
+            choice = self.ranked(result)
+            if choice is None:
+                return None
+            if choice == PROCEED:
+                break
+            letter = letters[names.index(choice.split()[-1])]
             self.sheet[H_RETURN_USED] += 1
-            platter = " ".join(t for i, t in enumerate(tokens, start=1) if i != k)
+            platter = " ".join(t for t in platter.split() if t[0].upper() != letter)
             self.show()
         return platter
 

@@ -1,7 +1,8 @@
 """The strength table of a Clever game: every policy's solo mean with its 95% interval, its
-paired difference from a reference policy (the same games, the same dice), per-area means,
-foxes and the points they scored, the lowest area, the decisions (re-rolls by pick, +1s after
-active and passive picks, passive picks declined), the rating band of the mean and the
+paired difference from a reference policy (the same games, the same dice), per-area means
+and the dice entered in each area per game (picks and +1s), foxes and the points they
+scored, the lowest area, the decisions (re-rolls by pick, +1s after active and passive
+picks, passive picks declined), the rating band of the mean and the
 share of games in the top bands."""
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ def evaluate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
     for policy in policies:
         result = simulation.simulate(game, values, [policy], games, seed, progress=progress)
         summary = result.tables["policies"].iloc[0]
-        areas = result.tables["areas"].set_index("area")["mean_score"]
+        by_area = result.tables["areas"].set_index("area")
+        areas, dice = by_area["mean_score"], by_area["dice_per_game"]
         rerolls = result.tables["picks"].set_index("pick")["rerolls_per_game"]
         ratings = result.tables["ratings"]
         top = ratings[ratings["from"] >= game.report_band]["share"].sum()
@@ -41,6 +43,7 @@ def evaluate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
                      "mean": summary["mean_score"], "ci95_low": summary["ci95_low"],
                      "ci95_high": summary["ci95_high"],
                      **{area: areas[area] for area in game.layout.AREA_NAMES},
+                     **{f"{area}_dice": dice[area] for area in game.layout.AREA_NAMES},
                      "foxes": summary["foxes"], "fox_points": summary["fox_points"],
                      "lowest_area": summary["lowest_area"],
                      **{f"rerolls_pick{k}": rerolls[k] for k in (1, 2, 3)},
@@ -56,7 +59,8 @@ def evaluate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
         paired = simulation.whatif(game, variants, games, seed, progress=progress)
         table = table.merge(_differences(paired.tables["variants"], reference),
                             on="policy", how="left")
-    per_game = ("foxes", "rerolls_pick1", "rerolls_pick2", "rerolls_pick3", "plus_active",
+    per_game = ("foxes", *(f"{area}_dice" for area in game.layout.AREA_NAMES),
+                "rerolls_pick1", "rerolls_pick2", "rerolls_pick3", "plus_active",
                 "plus_passive", "passive_declined")
     table = table.round({c: 1 for c in table.columns if c not in ("games", *per_game)}
                         | {c: 2 for c in per_game} | {f"share_{game.report_band}_plus": 3})

@@ -142,7 +142,8 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
         for a, area in enumerate(game.layout.AREA_NAMES):
             mean, ci = _mean_ci(row, g, play.COL_AREAS + a, play.COL_AREAS_SQ + a)
             area_rows.append({"policy": name, "area": area, "mean_score": mean,
-                              "ci95_low": ci[0], "ci95_high": ci[1]})
+                              "ci95_low": ci[0], "ci95_high": ci[1],
+                              "dice_per_game": log[play.LOG_DICE + a] / g})
         for kind, label in game.layout.BONUS_NAMES.items():
             mean, ci = _mean_ci(row, g, play.COL_BONUSES + kind, play.COL_BONUSES_SQ + kind)
             bonus_rows.append({"policy": name, "bonus": label, "per_game": mean,

@@ -124,8 +124,9 @@ LOG_PLUS = LOG_REROLLS + 3  # +1 actions spent at the end of active turns
 LOG_RETURNS = LOG_PLUS + 1  # + pick: returns spent before that pick's roll
 LOG_PLUS_PASSIVE = LOG_RETURNS + 3  # +1 actions spent after passive picks
 LOG_DECLINED = LOG_PLUS_PASSIVE + 1  # passive picks declined while one was possible
+LOG_DICE = LOG_DECLINED + 1  # + area: dice entered there (active and passive picks, +1s)
 LOG_ROUNDS = 12  # rounds logged (the most a what-if allows)
-LOG_BONUS_ROUNDS = LOG_DECLINED + 1  # + N_BONUS_KINDS * round + kind: received by round's end
+LOG_BONUS_ROUNDS = LOG_DICE + N_AREAS  # + N_BONUS_KINDS * round + kind: received by round's end
 LOG_LEN = LOG_BONUS_ROUNDS + LOG_ROUNDS * N_BONUS_KINDS
 # game accumulator columns per (lineup slot, seat), then the score histogram
 COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_WIN_UNITS, COL_FOXES = range(5)
@@ -149,13 +150,17 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
     three rolls and picks, lower dice to the platter, re-rolls after a roll, then +1
     actions. Leaves ``where`` for the passive players. ``rules``: int64[N_GAME_RULES]; the
     turn's decisions are added to ``log`` (int64[LOG_LEN]). With ``first_pick`` > 0 the
-    turn continues from that pick with ``where`` as given (advice rollouts)."""
+    turn continues from that pick with ``where`` as given (advice rollouts; plus
+    ``PROCEED``: its roll comes without a return first)."""
     sheet = sheets[me]
+    proceed = first_pick >= PROCEED
+    first_pick &= PROCEED - 1
     if first_pick == 0:
         where[:] = POOL
     slot = 16 * first_pick
     for pick in range(first_pick, 3):
-        slot = _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick)
+        if not (proceed and pick == first_pick):
+            slot = _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick)
         if _pool_mask(where) == 0:
             break
         slot = _roll(faces, where, stream, slot)
@@ -176,6 +181,7 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         if pick == 0 and moves[i, 1] >= 0:
             log[LOG_FIRST + 6 * moves[i, 1] + faces[die] - 1] += 1
         log[LOG_PICKS + pick] += 1
+        log[LOG_DICE + moves[i, 1]] += moves[i, 1] >= 0
         log[LOG_PLATTER + pick] += _platter_cost(faces, where, die)
         if pol[KIND] == VALUE:  # the chosen afterstate, chain marks included
             copy_sheet(sheet, scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN])
@@ -192,7 +198,7 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
     for d in range(N_DICE):
         if where[d] == POOL:
             where[d] = PLATTER
-    spent = plus_ones(sheet, faces, pol, stream, slot, moves, scratch, False, False)
+    spent = plus_ones(sheet, faces, pol, stream, slot, moves, scratch, False, False, log)
     log[LOG_PLUS] += spent
     if spent > 0:
         observe(sheet, pol, scratch, 0)
@@ -238,8 +244,8 @@ def _valued_roll(sheet, faces, where, pick, moves, pol, stream, slot, scratch, r
         n = legal_moves(sheet, faces, _pool_mask(where), moves)
         i, keep = choose_active(sheet, faces, where, pick, moves, n, pol, stream, slot,
                                 scratch, rules)
-        again, reroll = reroll_instead(sheet, where, pick, keep, pol, scratch)
-        finish(scratch, reroll if again else keep, pol)
+        again, _ = reroll_instead(sheet, where, pick, keep, pol, scratch)
+        finish(scratch, pol)
         if not again:
             return i, slot
         sheet[H_REROLL_USED] += 1
@@ -288,13 +294,13 @@ def _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick):
 
 
 @njit(cache=True)
-def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn, passive):
+def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn, passive, log):
     """+1 actions at the end of a turn (section 10; ``passive``: after a passive pick): any
     die at its face, each die at most once per turn (once per round with
     ``FLAG_PLUS_PER_ROUND``; the dice already taken are ``H_PLUS_TAKEN``'s bits). Greedy
     uses one when the move raises the score (any move on the last turn); random uses each
     with chance one half; the value policy each one whose afterstate is worth more than
-    stopping. Returns how many were spent."""
+    stopping. The dice are added to ``log``'s areas; returns how many were spent."""
     per_round = sheet[H_FLAGS] & FLAG_PLUS_PER_ROUND
     taken = sheet[H_PLUS_TAKEN]  # once per turn: 0, unless the window is resumed (advice)
     spent = 0
@@ -310,6 +316,7 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn, passiv
             if i < 0:
                 break
             copy_sheet(sheet, scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN])  # +1 spent
+            log[LOG_DICE + moves[i, 1]] += 1
             spent += 1
             taken |= 1 << moves[i, 0]
             slot += 70
@@ -322,6 +329,7 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn, passiv
                 after - sheet_value(sheet, pol, scratch) <= threshold:
             break
         sheet[H_PLUS_USED] += 1
+        log[LOG_DICE + moves[i, 1]] += 1
         spent += 1
         taken |= 1 << moves[i, 0]
         apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
@@ -355,7 +363,10 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
             observe(sheet, pol, scratch, 0)
     if i < 0 and n > 0:
         log[LOG_DECLINED] += 1
-    spent = plus_ones(sheet, faces, pol, stream, slot + 100, moves, scratch, last_turn, True)
+    if i >= 0 and moves[i, 1] >= 0:
+        log[LOG_DICE + moves[i, 1]] += 1
+    spent = plus_ones(sheet, faces, pol, stream, slot + 100, moves, scratch, last_turn, True,
+                      log)
     log[LOG_PLUS_PASSIVE] += spent
     if spent > 0:
         observe(sheet, pol, scratch, 0)
@@ -418,8 +429,9 @@ def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, fi
                 scratch, moves, log):
     """Play a solo game on from round ``rnd`` (0-based): the rest of the active turn from
     ``first_pick`` (3 = the picks are over, the +1 window is open; 4 = the active turn is
-    over; 5 = the passive turn is over too), the passive turn, then the remaining rounds.
-    Returns the final score."""
+    over; 5 = the passive turn is over too; a pick plus ``PROCEED``: that pick's roll comes
+    without a return first), the passive turn, then the remaining rounds. Returns the
+    final score."""
     for r in range(rnd, rounds):
         last = r == rounds - 1
         base = r * 4
@@ -427,11 +439,12 @@ def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, fi
             sheet[H_ROUND] = r
             round_bonus(sheet, r, game_rules, pol, turn_stream(key, game, base), scratch)
         start = first_pick if r == rnd else 0
-        if start <= 3:  # at 3 no pick is left: the pool goes to the platter, then +1s
+        # at 3 no pick is left: the pool goes to the platter, then +1s
+        if start & (PROCEED - 1) <= 3:
             active_turn(sheet.reshape((1, SHEET_LEN)), 0, faces, where, pol,
                         turn_stream(key, game, base + 1), moves, scratch, game_rules, log,
                         start)
-        if start <= 4:
+        if start & (PROCEED - 1) <= 4:
             solo_passive(sheet, faces, where, pol, turn_stream(key, game, base + 2), moves,
                          scratch, last, game_rules, log)
     return total_score(sheet)
@@ -444,16 +457,26 @@ ADVISE_PASSIVE_PLUS = 5  # the +1 window after the passive pick
 CHOICE_REROLL = -2  # a move row's area: re-roll the dice in play (active picks)
 CHOICE_STOP = -3  # ... use no more +1 now (+1 windows)
 CHOICE_DECLINE = -4  # ... decline the passive pick
+CHOICE_RETURN = -5  # ... return the row's die from the platter (before an active roll)
+CHOICE_PROCEED = -6  # ... roll without a return first
+PROCEED = 8  # added to a ``first_pick``: its roll comes without a return first
 
 
 @njit(cache=True)
-def advice_choice(s, f, w, die, area, target, pol, stream, phase, last, scratch, buffer):
+def advice_choice(s, f, w, die, area, target, pol, stream, phase, last, scratch, buffer,
+                  log):
     """Make one advice choice on the copies ``s``, ``f``, ``w`` of the position: a move
     (an active or passive pick, or a +1 in a +1 window) or a ``CHOICE_*``. Returns the
     ``first_pick`` that ``finish_solo`` plays on from."""
     if area == CHOICE_REROLL:
         s[H_REROLL_USED] += 1
         return phase  # the same pick, after a new roll of the dice in play
+    if area == CHOICE_RETURN:
+        s[H_RETURN_USED] += 1
+        w[die] = POOL
+        return phase  # the same roll, more returns possible first
+    if area == CHOICE_PROCEED:
+        return phase + PROCEED
     plus = phase >= ADVISE_PLUS
     if area != CHOICE_STOP and area != CHOICE_DECLINE:
         if plus:
@@ -471,7 +494,7 @@ def advice_choice(s, f, w, die, area, target, pol, stream, phase, last, scratch,
         s[H_PLUS_TAKEN] = s[H_PLUS_TAKEN] if s[H_FLAGS] & FLAG_PLUS_PER_ROUND else 0
         return 4
     if phase == ADVISE_PASSIVE or area != CHOICE_STOP:  # the passive window goes on
-        plus_ones(s, f, pol, stream, 100, buffer, scratch, last, True)
+        plus_ones(s, f, pol, stream, 100, buffer, scratch, last, True, log)
     s[H_PLUS_TAKEN] = s[H_PLUS_TAKEN] if s[H_FLAGS] & FLAG_PLUS_PER_ROUND else 0
     return 5
 
@@ -485,7 +508,9 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
     ``moves``: int64[m, 3] candidate moves for the dice in ``faces``/``where`` (or
     ``CHOICE_*`` rows: die -1, area the choice); ``phase``: the active pick (0-2), the
     passive pick (``ADVISE_PASSIVE``) or a +1 window (``ADVISE_PLUS``,
-    ``ADVISE_PASSIVE_PLUS``; ``sheet[H_PLUS_TAKEN]``: the dice +1 took in it already).
+    ``ADVISE_PASSIVE_PLUS``; ``sheet[H_PLUS_TAKEN]``: the dice +1 took in it already);
+    before an active pick's roll, the returns (``CHOICE_RETURN`` rows, die the platter
+    die) are candidates beside ``CHOICE_PROCEED``.
     Rollout r of every choice uses the same random stream (paired), whichever call computes
     it. ``out``: float64[m, n_rollouts].
     """
@@ -501,7 +526,7 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         log = np.zeros(LOG_LEN, np.int64)
         stream = turn_stream(key, r, 4095)
         start = advice_choice(s, f, w, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
-                              phase, rnd == rounds - 1, scratch, buffer)
+                              phase, rnd == rounds - 1, scratch, buffer, log)
         out[i, j] = finish_solo(key, r, pol, rnd, rounds, game_rules, s, f, w, start,
                                 scratch, buffer, log)
 
@@ -541,7 +566,7 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
                                  last, game_rules, logs[p])
         if rnd == rounds - 1 and n > 1:
             plus_ones(sheets[n - 1], faces, policy[n - 1], turn_stream(key, game, base + 1),
-                      0, moves, scratch, True, False)
+                      0, moves, scratch, True, False, logs[n - 1])
         if rnd < LOG_ROUNDS:
             for p in range(n):
                 for k in range(N_BONUS_KINDS):

@@ -190,16 +190,40 @@ def test_coach_black_question_is_the_players(values):
     assert (coach.sheet != L.new_sheet()).any()
 
 
-def test_coach_offers_returns_before_the_next_roll(values):
-    """Section 5: with a return in hand and dice on the platter the coach offers each
-    platter die; '1' returns the first one to the roll and spends the return."""
+def test_coach_ranks_returns_before_the_next_roll(values):
+    """Section 5: with a return in hand and dice on the platter the coach ranks returning
+    each platter die beside rolling without a return; returning the white die brings it
+    back to the roll and spends the return."""
     sheet = L.new_sheet()
     sheet[L.S_RETURN_GOT] = 1
     out = []
-    coach = Coach(GAME, values, "greedy", 10, 1, sheet, iter(["1"]).__next__, out.append)
-    assert coach.returns("Y5", "W3 B2") == "B2"
+
+    def answer():  # the number the coach gave "return white"
+        return re.findall(r"  (\d)\. return white", "".join(out))[-1]
+
+    coach = Coach(GAME, values, "greedy", 20, 1, sheet, answer, out.append)
+    assert coach.returns(2, 2, "Y5", "W3 B2") == "B2"
     assert sheet[L.S_RETURN_USED] == 1
-    assert "1. return W3" in "".join(out) and "2. return B2" in "".join(out)
+    shown = "".join(out)
+    assert "return white" in shown and "return blue" in shown
+    assert "roll without a return" in shown
+
+
+def test_advise_ranks_returns_against_rolling(tmp_path):
+    """Section 5 through the CLI: before the roll of pick 2, with a return in hand, each
+    platter die's return and rolling without one are ranked; the return window needs a
+    pick made and a platter, and That's Pretty Clever has none."""
+    path = _sheet_file(tmp_path, returns={"unlocked": 1, "used": 0})
+    args = ["twice-as-clever", "advise", "--sheet", str(path), "--phase", "return",
+            "--fields", "Y5", "--platter", "W3 B2", "--rollouts", "100", "--format", "json"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    choices = {c["choice"] for c in json.loads(result.output)["tables"]["choices"]}
+    assert choices == {"return white", "return blue", "roll without a return"}
+    early = CliRunner().invoke(cli, args[:6] + ["--platter", "W3", "--rollouts", "10"])
+    assert early.exit_code == 2 and "--fields" in early.stderr
+    given_roll = CliRunner().invoke(cli, args + ["--roll", "G3"])
+    assert given_roll.exit_code == 2 and "not --roll" in given_roll.stderr
 
 
 def test_heuristic_beats_the_published_flat_monte_carlo(values):

@@ -86,10 +86,12 @@ def test_5_plus_one_once_per_round():
         sheet = L.new_sheet()
         sheet[L.S_FLAGS] = flags
         sheet[L.S_PLUS_GOT] = 1
-        assert play.plus_ones(sheet, faces, pol, stream, 0, moves, scratch, False, False) == 1
+        assert play.plus_ones(sheet, faces, pol, stream, 0, moves, scratch, False, False,
+                              np.zeros(play.LOG_LEN, np.int64)) == 1
         assert sheet[L.S_PINK_VALUES] == 6
         sheet[L.S_PLUS_GOT] = 2  # a second +1, used after the next turn of the round
-        assert play.plus_ones(sheet, faces, pol, stream, 0, moves, scratch, False, False) == 1
+        assert play.plus_ones(sheet, faces, pol, stream, 0, moves, scratch, False, False,
+                              np.zeros(play.LOG_LEN, np.int64)) == 1
         assert (sheet[L.S_PINK_VALUES + 1] == 6) == again
         if flags:
             assert sheet[H_PLUS_TAKEN] & (1 << PK)
