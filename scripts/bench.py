@@ -8,11 +8,10 @@ Measured:
 - peak memory of 10^6 and 10^8 simulated turns (flat in the number of turns);
 - Sly Dice: the exact odds table of every card for all 56 common sets, and two-player
   games per second with the honest policy;
-- That's Pretty Clever and Twice As Clever: solo games per second, greedy, heuristic,
-  learned and (where offered) search, and the learned policy's milliseconds per solo game
-  on one thread; ``advise`` on a mid-game position with the game's default policy and
-  rollouts, and with 2,000 rollouts per choice of ``search`` where offered, else
-  ``learned``; and the shared engine's cold compile.
+- That's Pretty Clever and Twice As Clever: solo games per second, greedy, heuristic and
+  learned, and the learned policy's milliseconds per solo game on one thread; ``advise``
+  on a mid-game position with the game's default policy and rollouts (the learned policy,
+  1,000 rollouts per choice); and the shared engine's cold compile.
 
 With ``--cluster SPEC`` (``local:2``, or a scheduler address) it measures instead the same
 long simulations on the cluster against local numba threads (all cores), the cluster's start
@@ -43,15 +42,14 @@ TARGETS = {
     "tac_greedy_solo_games_per_s_1_thread": ">= 20e3",
     "tac_advise_default_warm_s": "< 5",
     "tpc_learned_ms_per_solo_game_1_thread": "<= 3",
-    "tac_learned_ms_per_solo_game_1_thread": "<= 2",
-    "tac_advise_search_2000_rollouts_warm_s": "< 5",
+    "tac_learned_ms_per_solo_game_1_thread": "<= 8",
     "cluster_vs_local_cloverup_turns": ">= 0.8",
     "cluster_vs_local_tpc_greedy_games": ">= 0.8",
     "cluster_vs_local_tpc_heuristic_games": ">= 0.8",
     "cluster_peak_rss_ratio_client": "~ 1",
     "cluster_peak_rss_ratio_worker": "~ 1",
 }
-SLOWER = {"greedy": 1, "heuristic": 20, "learned": 20, "search": 200}  # games: fewer
+SLOWER = {"greedy": 1, "heuristic": 20, "learned": 50}  # games: fewer
 
 
 def _timed_cli(args: list[str], env: dict[str, str]) -> float:
@@ -168,9 +166,9 @@ ADVICE_POSITIONS = {
 
 
 def clever(game_id: str, games: int) -> dict[str, float]:
-    """A Clever game's solo games per second (greedy, heuristic, learned and search where
-    offered, 1 thread and all) and ``advise`` with 2,000 rollouts per choice on a mid-game
-    position, with the default policy and with ``search`` (else ``learned``)."""
+    """A Clever game's solo games per second (greedy, heuristic and learned, 1 thread and
+    all) and ``advise`` on a mid-game position with the game's default policy and
+    rollouts."""
     import numba
 
     from analyzer import driver
@@ -197,24 +195,19 @@ def clever(game_id: str, games: int) -> dict[str, float]:
     out[f"{prefix}_learned_ms_per_solo_game_1_thread"] = \
         1000 / out[f"{prefix}_learned_solo_games_per_s_1_thread"]
     out[f"{prefix}_advise_default_warm_s"] = clever_advise(game)
-    other = "search" if "search" in game.policy_help else "learned"
-    out[f"{prefix}_advise_{other}_2000_rollouts_warm_s"] = clever_advise(game, other, 2000)
     return out
 
 
-def clever_advise(game, policy: str | None = None, rollouts: int | None = None) -> float:
-    """``advise`` on the game's mid-game position end to end (warm: the best of two runs
-    after one that fills the cache), with the rollout policy ``policy`` and ``rollouts``
-    per choice (default: the game's)."""
+def clever_advise(game) -> float:
+    """``advise`` on the game's mid-game position end to end with the game's default
+    policy and rollouts (warm: the best of two runs after one that fills the cache)."""
     fields, roll = ADVICE_POSITIONS[game.id]
     doc = {**game.sheetfile.blank(), **fields}
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "sheet.json")
         with open(path, "w") as fh:
             json.dump(doc, fh)
-        args = [game.id, "advise", "--sheet", path, "--roll", roll, "--round", "3"] + \
-            (["--policy", policy] if policy else []) + \
-            (["--rollouts", str(rollouts)] if rollouts else [])
+        args = [game.id, "advise", "--sheet", path, "--roll", roll, "--round", "3"]
         _timed_cli(args, dict(os.environ))
         return min(_timed_cli(args, dict(os.environ)) for _ in range(2))
 

@@ -38,12 +38,10 @@ from kernels.clever.sheet import (
     H_ROUND,
     H_ROUNDS,
 )
-from kernels.rng import turn_stream
 
 PHASES = ("active1", "active2", "active3", "passive", "plus", "passive-plus", "return")
 REROLL, STOP, DECLINE = "re-roll", "stop: keep the +1s", "decline the passive pick"
 PROCEED = "roll without a return"
-SEARCH_SHORTLIST = 4  # the search policy rolls out its best moves by the learned value
 
 
 ALL_DICE = (1 << N_DICE) - 1
@@ -150,22 +148,13 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
         extra.append((play.CHOICE_DECLINE, DECLINE))
     if window:
         extra.append((play.CHOICE_STOP, STOP))
-    key = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
     pick = PHASES.index(phase)  # the kernel's phase: 0-2, ADVISE_PASSIVE, ADVISE_*PLUS
-    pol, notes, rollout_name = game.parse_policy(policy), [], policy
-    if policy.strip().lower().startswith("search"):  # a search over the learned policy
-        pol, rollout_name = game.parse_policy("learned"), "learned"
-        if n > SEARCH_SHORTLIST:
-            moves = shortlist(sheet, faces, where, moves, pol, pick, key)
-            notes.append(f"search: the {SEARCH_SHORTLIST} best of the {n} choices by the "
-                         "learned value (less its platter cost on active picks) are rolled "
-                         f"out; the other {n - SEARCH_SHORTLIST} are not listed")
     labels = [("+1: " if window else "") + game.describe(sheet, faces, m) for m in moves]
     labels += [label for _, label in extra]
     moves = np.concatenate([moves, np.array([(-1, area, 0) for area, _ in extra],
                                             np.int64).reshape(-1, 3)])
     return _rank(game, values, sheet, faces, where, moves, labels, pick, policy, rollouts,
-                 seed, rnd, rounds, phase, pol, rollout_name, notes, key)
+                 seed, rnd, rounds, phase)
 
 
 def _return_window(game: CleverGame, sheet: np.ndarray, where: np.ndarray
@@ -191,15 +180,11 @@ def _return_window(game: CleverGame, sheet: np.ndarray, where: np.ndarray
 
 def _rank(game: CleverGame, values, sheet: np.ndarray, faces: np.ndarray,
           where: np.ndarray, moves: np.ndarray, labels: list[str], pick: int, policy: str,
-          rollouts: int, seed: int, rnd: int, rounds: int, phase: str,
-          pol: np.ndarray | None = None, rollout_name: str = "",
-          notes: tuple[str, ...] | list[str] = (), key: np.uint64 | None = None) -> Result:
+          rollouts: int, seed: int, rnd: int, rounds: int, phase: str) -> Result:
     """Roll out every choice (``moves`` rows, named ``labels``) from the kernel phase
-    ``pick`` and rank them."""
-    if pol is None:
-        pol, rollout_name = game.parse_policy(policy), policy
-    if key is None:
-        key = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
+    ``pick`` with the rollout policy ``policy`` and rank them."""
+    pol = game.parse_policy(policy)
+    key = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
     position = Position(sheet, faces, where, moves, pol, rnd - 1, rounds,
                         game.game_rules(values), pick, key)
     out = run_rollouts(position, rollouts)
@@ -220,10 +205,9 @@ def _rank(game: CleverGame, values, sheet: np.ndarray, faces: np.ndarray,
         "rollouts": rollouts, "policy": policy, "round": rnd, "phase": phase},
         tables={"choices": pd.DataFrame(rows)},
         meta=run_meta(game.id, game.params, values, seed, rollouts=rollouts, policy=policy),
-        notes=[f"each choice is followed by {rollouts} solo rollouts of the {rollout_name} policy "
+        notes=[f"each choice is followed by {rollouts} solo rollouts of the {policy} policy "
                "to the end of the game; rollout r uses the same dice for every choice, so "
-               "vs_best is a paired difference"] + list(notes)
-        + assumed_notes(game.params, values))
+               "vs_best is a paired difference"] + assumed_notes(game.params, values))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -264,15 +248,3 @@ def run_rollouts(position: Position, rollouts: int) -> np.ndarray:
               for first in range(0, rollouts, ROLLOUT_CHUNK)]
     plan = Plan(functools.partial(rollout_chunks, position), chunks, position, "rollouts")
     return np.concatenate(list(current().results(plan)), axis=1)
-
-
-def shortlist(sheet: np.ndarray, faces: np.ndarray, where: np.ndarray, moves: np.ndarray,
-              pol: np.ndarray, pick: int, key: np.uint64) -> np.ndarray:
-    """The search's candidate moves: the ``SEARCH_SHORTLIST`` best by the learned value
-    (``pol``), as its one-step ranking compares them, in their listed order."""
-    ranking = np.zeros(len(moves))
-    cost_where = where if pick < 2 else np.zeros(0, np.int64)  # later picks use the pool
-    play.rank_moves(sheet, faces, moves, pol, np.uint64(turn_stream(key, 0, 4094)), 0,
-                    np.zeros(play.WORK_LEN, np.int64), cost_where, ranking)
-    best = np.sort(np.argsort(-ranking, kind="stable")[:SEARCH_SHORTLIST])
-    return moves[best].copy()

@@ -16,7 +16,7 @@ from analyzer.clever.game import CleverGame
 from analyzer.output import Result
 from analyzer.params import assumed_notes
 
-POLICIES = ("random", "greedy", "heuristic", "learned", "search")  # those a game offers
+POLICIES = ("random", "greedy", "heuristic", "learned")
 
 
 def band_of(game: CleverGame, score: float) -> str:

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from analyzer.clever import learned_weights, value_weights
+from analyzer.clever import value_weights
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.clever import play
@@ -26,7 +26,6 @@ from kernels.clever.game_rules import (
     RULE_TIES_SHARED,
     RULE_WASTED_PICK,
 )
-from kernels.clever.value_terms import VALUE_STAGES
 
 KNOBS = {"platter": play.W_PLATTER, "reroll_below": play.W_REROLL_BELOW,
          "plus_above": play.W_PLUS_ABOVE, "samples": play.W_SAMPLES, "branch": play.W_BRANCH,
@@ -40,18 +39,12 @@ POLICY_HELP = {
                  "scripts/train_clever.py), looking one roll ahead at active picks",
     "heuristic:N": "the heuristic with N sampled rolls in its lookahead (heuristic:0 = no "
                    "lookahead, about 5 times faster)",
-    "learned": "the best estimate of the final score by a value network trained by "
-               "self-play (scripts/train_learned.py), no lookahead",
-    "search": "the learned value, looking one roll ahead at active picks (16 sampled rolls "
-              "of the dice left in play for each of its best moves)",
-    "search:N": "search with N sampled rolls",
+    "learned": "every choice (each pick with its bonus marks, re-roll or keep, each +1 or "
+               "stop, the passive pick or declining it, returns) by the value of the "
+               "position it leaves: the score so far plus a value network's estimate of "
+               "the points to come, trained by self-play (scripts/train_value.py); no "
+               "thresholds or knobs",
 }
-SEARCH_SAMPLES = 16  # the search policy's sampled rolls per compared move
-VALUE_POLICY_HELP = (
-    "every choice (each pick with its bonus marks, re-roll or keep, each +1 or stop, the "
-    "passive pick or declining it, returns) by the value of the position it leaves: the "
-    "score so far plus a value network's estimate of the points to come, trained by "
-    "self-play (scripts/train_value.py); no thresholds or knobs")
 
 
 @dataclass(frozen=True)
@@ -75,9 +68,8 @@ class CleverGame:
     layout: ModuleType
     letters: str
     weights_file: Path
-    learned_file: Path  # the learned policy's weights (.npy; its settings in the .json twin):
-    # the value policy's networks (``value_weights``) with ``value_policy``, else the learned
-    # value's (``learned_weights``)
+    learned_file: Path  # the learned policy's value networks (.npy, ``value_weights``; its
+    # settings in the .json twin)
     value_size: int  # value weights the game reads (stages x features)
     rating_bands: tuple[tuple[int, str], ...]  # (lowest score, label), best first
     rulings: tuple[str, ...]
@@ -93,16 +85,11 @@ class CleverGame:
     fox_note: str = ""  # added to the note on fox scoring
     strongest_policy: str = "heuristic"  # the report's and cheat sheet's bot (evaluation)
     advice_rollouts: int = 2000  # advise's default rollouts per choice
-    value_policy: bool = False  # ``learned`` is the value policy (every choice by the value
-    # of its afterstate, ``kernels.clever.valued``) and ``search`` is not offered
 
     @property
     def policy_help(self) -> dict[str, str]:
         """The policy names this game accepts and what each one does."""
-        if not self.value_policy:
-            return POLICY_HELP
-        return {name: VALUE_POLICY_HELP if name == "learned" else text
-                for name, text in POLICY_HELP.items() if not name.startswith("search")}
+        return POLICY_HELP
 
     @property
     def has_returns(self) -> bool:
@@ -145,35 +132,24 @@ class CleverGame:
         row[play.W_VALUE:play.W_VALUE + self.value_size] = weights
         return row
 
-    def learned_row(self, samples: int = 0) -> np.ndarray:
+    def learned_row(self) -> np.ndarray:
         """The learned policy's kernel row (float64[N_POL]): the value policy over the
-        game's networks, or (a game without them) the learned value with ``samples``
-        sampled rolls in its lookahead (0: ``learned``; more: ``search``)."""
-        if self.value_policy:
-            members, info = _value_networks(self.learned_file, self.kernel_game)
-            return value_weights.policy_row(members, int(info["inputs"]))
-        weights, info = _learned_weights(self.learned_file, self.value_size // VALUE_STAGES)
-        return learned_weights.policy_row(weights, info["knobs"], KNOBS, samples)
+        game's networks."""
+        members, info = _value_networks(self.learned_file, self.kernel_game)
+        return value_weights.policy_row(members, int(info["inputs"]))
 
     def parse_policy(self, name: str) -> np.ndarray:
         """The kernel row of a policy name; a ``UserError`` listing the names otherwise."""
         text = name.strip().lower()
         base, _, samples = text.partition(":")
-        if base not in (*play.POLICY_NAMES, "search") or \
-                (samples and base not in ("heuristic", "search")):
+        if base not in play.POLICY_NAMES or (samples and base != "heuristic"):
             raise UserError(f"unknown policy {name!r}; accepted: "
                             f"{', '.join(self.policy_help)}")
-        if base == "search" and self.value_policy:
-            raise UserError(f"policy {name!r} is not offered for {self.title} ('learned' "
-                            "decides every choice, re-rolls and +1s included, by its "
-                            f"value network); accepted: {', '.join(self.policy_help)}")
         if samples and (not samples.isdigit() or int(samples) > 256):
             raise UserError(f"bad lookahead {samples!r} in {name!r}: expected "
                             f"{base}:N with N a whole number from 0 to 256")
         if base == "learned":
             return self.learned_row()
-        if base == "search":
-            return self.learned_row(int(samples) if samples else SEARCH_SAMPLES)
         kind = play.POLICY_NAMES.index(base)
         if kind != play.HEURISTIC:
             return policy_row(kind)
@@ -187,12 +163,6 @@ class CleverGame:
         sheet = self.layout.new_sheet()
         sheet[self.layout.S_FLAGS] = self.sheet_flags(values)
         return sheet
-
-
-@functools.lru_cache(maxsize=None)
-def _learned_weights(path: Path, n_features: int) -> tuple[np.ndarray, dict[str, Any]]:
-    """A game's learned weights, read once per process."""
-    return learned_weights.load(path, n_features)
 
 
 @functools.lru_cache(maxsize=None)

@@ -16,8 +16,7 @@ from kernels.clever import play
 POLICIES = ("random", "greedy", "heuristic", "learned")  # and the game's strongest
 BOT_NAMES = {"heuristic": "the tuned heuristic",
              "learned": "the learned policy (a value network trained by self-play that "
-                        "decides every choice, re-rolls and +1s included)",
-             "search": "the search policy (the learned value with a one-roll lookahead)"}
+                        "decides every choice, re-rolls, returns and +1s included)"}
 ACTIONS = ("re-roll", "+1", "return", "fox")  # bonus kinds kept apart; the rest are free marks
 
 
@@ -114,7 +113,6 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                     runs[bot].tables["first_picks"]),
               Table(f"{p}_picks", "Picks, dice sent to the platter and actions by pick, "
                     f"{bot} solo", runs[bot].tables["picks"])]
-    trainer = "scripts/train_value.py" if game.value_policy else "scripts/train_learned.py"
     notes = runs[bot].notes + [
         f"simulations: seed {seed}, {games:,} solo games for random and greedy, "
         f"{games // 2:,} for the value-based policies, {games // 4:,} paired games per "
@@ -123,7 +121,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         "the heuristic values a sheet by its score plus a linear estimate of the points "
         "still to come (fitted to simulated games by scripts/train_clever.py) and looks one "
         "roll ahead at active picks; the learned policy values it by a network trained by "
-        f"self-play ({trainer}); {game.reference}"]
+        f"self-play (scripts/train_value.py); {game.reference}"]
     intro = (f"{game.title} is played in full by the engine (rounds, platter, passive "
              "picks, actions, every bonus and chain, foxes); the numbers come from the "
              "random, greedy, tuned heuristic and learned policies"
@@ -139,7 +137,9 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     knobs = None if row[play.KIND] == play.VALUE else {  # thresholds the bot decides by
         "reroll_below": row[play.W_REROLL_BELOW], "plus_above": row[play.W_PLUS_ABOVE]}
     run = simulate(game, solo, [bot], 4_000, 1, progress=False)
-    areas = run.tables["areas"].set_index("area")["mean_score"]
+    by_area = run.tables["areas"].set_index("area")
+    areas, dice = by_area["mean_score"], by_area["dice_per_game"]
+    policy = run.tables["policies"].iloc[0]
     bonuses = run.tables["bonuses"].set_index("bonus")["per_game"]
     variants = [("all", solo, [bot])] + [
         (f"round {r}", {**solo, f"round_{r}_bonus": False}, [bot])
@@ -150,8 +150,11 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     blocks = [
         Block("Where the points come from", [
             f"The bot averages {mean:.0f} points solo:"] + [
-            f"  {a}: {areas[a]:.0f}" for a in areas.sort_values(ascending=False).index] + [
-            "Foxes pay the weakest area: keep all five growing."]),
+            f"  {a}: {areas[a]:.0f} (from {dice[a]:.1f} dice)"
+            for a in areas.sort_values(ascending=False).index] + [
+            f"Foxes pay the weakest area: {policy['foxes']:.1f} foxes a game are worth "
+            f"{policy['fox_points']:.0f} points (the lowest area ends at "
+            f"{policy['lowest_area']:.0f} on average), so keep all five growing."]),
         Block("Bonuses per game", [f"  {b}: {bonuses[b]:.1f}" for b in bonuses.index]),
         Block("Round-track bonuses", [
             f"  {row.variant}: worth {-row['diff']:.1f} points "
@@ -160,7 +163,7 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
             "  (paired simulation: the same games with and without it)"]),
         Block("What to take first", first_pick_lines(run.tables["first_picks"])),
         Block("The platter and the actions", platter_lines(
-            run.tables["picks"], knobs, run.tables["bonuses"], run.tables["policies"].iloc[0])),
+            run.tables["picks"], knobs, run.tables["bonuses"], policy)),
         Block("First picks: % by area and face",
               table=first_pick_table(run.tables["first_picks"])),
     ]

@@ -19,7 +19,6 @@ from kernels.clever.game_rules import (
     RULE_TIES_SHARED,
     RULE_WASTED_PICK,
 )
-from kernels.clever.learned import pick_context
 from kernels.clever.moves import (  # noqa: F401  (re-exported for callers)
     FIELD,
     MAX_MOVES,
@@ -41,7 +40,6 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     GREEDY,
     HEURISTIC,
     KIND,
-    LEARNED,
     N_POL,
     NO_DICE,
     POLICY_NAMES,
@@ -63,8 +61,6 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     chain_marks,
     choose_move,
     choose_pick,
-    observe,
-    rank_moves,
     return_die,
     sheet_value,
 )
@@ -193,22 +189,18 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
                             scratch)
         slot += 64
         to_field(faces, where, die)
-        if pol.shape[0] > N_POL:  # self-play training (``kernels.clever.td``)
-            observe(sheet, pol, scratch, pick_context(2 - pick, _count(where, POOL)))
     for d in range(N_DICE):
         if where[d] == POOL:
             where[d] = PLATTER
     spent = plus_ones(sheet, faces, pol, stream, slot, moves, scratch, False, False, log)
     log[LOG_PLUS] += spent
-    if spent > 0:
-        observe(sheet, pol, scratch, 0)
 
 
 @njit(cache=True)
 def _policy_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scratch, rules,
                  log):
     """After the roll of pick ``pick``: the re-rolls and the pick of the policies that
-    decide by their own rules (random, greedy, heuristic, learned). Returns the chosen
+    decide by their own rules (random, greedy, heuristic). Returns the chosen
     move's index (-1: the roll is forfeited) and the next random slot."""
     sheet = sheets[me]
     usable = _pool_mask(where)
@@ -360,7 +352,6 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
         if i >= 0:
             apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
                        slot + 1, scratch)
-            observe(sheet, pol, scratch, 0)
     if i < 0 and n > 0:
         log[LOG_DECLINED] += 1
     if i >= 0 and moves[i, 1] >= 0:
@@ -368,8 +359,6 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
     spent = plus_ones(sheet, faces, pol, stream, slot + 100, moves, scratch, last_turn, True,
                       log)
     log[LOG_PLUS_PASSIVE] += spent
-    if spent > 0:
-        observe(sheet, pol, scratch, 0)
 
 
 @njit(cache=True)

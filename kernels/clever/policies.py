@@ -9,15 +9,7 @@ then its value weights.
 import numpy as np
 from numba import njit
 
-from kernels.clever.learned import (
-    BUF_LEN,
-    learned_size,
-    learned_value,
-    pick_context,
-    td_observe,
-)
 from kernels.clever.moves import (
-    FIELD,
     MAX_MOVES,
     N_DICE,
     PLATTER,
@@ -57,15 +49,14 @@ from kernels.clever.value_net import (
     row_size,
 )
 from kernels.rng import uniform
-from kernels.thats_pretty_clever.value import N_FEATURES as TPC_FEATURES
 from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS as TPC_VALUE_WEIGHTS
-from kernels.twice_as_clever.value import N_FEATURES as TAC_FEATURES
 from kernels.twice_as_clever.value import N_VALUE_WEIGHTS as TAC_VALUE_WEIGHTS
 
-RANDOM, GREEDY, HEURISTIC, LEARNED, VALUE = 0, 1, 2, 3, 4
-POLICY_NAMES = ("random", "greedy", "heuristic", "learned", "value")  # by KIND; from
-# HEURISTIC on, a policy values sheets by an estimate of the final score (``sheet_value``);
-# VALUE decides every choice by the value of the afterstate it leaves (``valued``)
+RANDOM, GREEDY, HEURISTIC, VALUE = 0, 1, 2, 3
+POLICY_NAMES = ("random", "greedy", "heuristic", "learned")  # by KIND; from HEURISTIC
+# on, a policy values sheets by an estimate of the final score (``sheet_value``); VALUE
+# (the ``learned`` policy) decides every choice by the value of the afterstate it leaves
+# (``valued``)
 KIND = 0
 W_PLATTER = 1  # per die an active pick sends to the platter while a later pick could use it
 W_REROLL_BELOW = 2  # re-roll when the best pick gains less than this
@@ -73,12 +64,11 @@ W_PLUS_ABOVE = 3  # spend a +1 when it gains more than this (any gain on the las
 W_SAMPLES = 4  # active picks: sampled re-rolls of the dice left in play (0 = one-step)
 W_BRANCH = 5  # active picks: how many of the best one-step moves the lookahead compares
 W_GIFT = 6  # multiplayer, last pick: per point the final platter gives an opponent (mean)
-W_VALUE = 7  # the value weights: the heuristic's (``value.feature_value``; each game reads
-# its first ``N_VALUE_WEIGHTS``) or the learned value's (``learned.learned_size``)
+W_VALUE = 7  # the heuristic's value weights (``value.feature_value``; each game reads its
+# first ``N_VALUE_WEIGHTS``)
 W_NET = W_VALUE + max(TPC_VALUE_WEIGHTS, TAC_VALUE_WEIGHTS)  # the value policy's networks
 # (``value_net``; the heuristic's weights before them serve as its warm-start teacher)
-N_POL = max(W_VALUE + max(learned_size(TPC_FEATURES), learned_size(TAC_FEATURES)),
-            W_NET + row_size(MAX_INPUTS, MAX_MEMBERS))
+N_POL = W_NET + row_size(MAX_INPUTS, MAX_MEMBERS)
 NO_DICE = np.zeros(0, np.int64)  # ``where`` for picks that send no dice to the platter
 # the work buffer (int64[WORK_LEN]) the decision functions use instead of allocating:
 # a trial sheet for free marks, a trial sheet for moves, and two pending-bonus stacks
@@ -95,10 +85,9 @@ _LOOK_MOVES = _LOOK_WHERE + N_DICE
 _LOOK_RANK = _LOOK_MOVES + 3 * MAX_MOVES
 _SCORES = _LOOK_RANK + MAX_MOVES  # the area scores of a sheet (greedy trials)
 _MOVE_SCORES = _SCORES + 8  # ... and of the sheet greedy ``choose_move`` compares moves on
-_VALUE_BUF = _MOVE_SCORES + 8  # the learned value's features and hidden units (float64)
 # ... then the value policy's: the turn state its values read, the network's work space,
 # a candidate's trial sheet and dice, and the best candidate's afterstate so far
-TURN = _VALUE_BUF + BUF_LEN
+TURN = _MOVE_SCORES + 8
 _NET_BUF = TURN + TS_LEN
 CAND_SHEET = _NET_BUF + NET_BUF_LEN
 CAND_WHERE = CAND_SHEET + SHEET_LEN
@@ -112,50 +101,17 @@ MAX_CHOICE_BITS = 32  # free-mark choices are bit masks of at most this many bit
 @njit(cache=True)
 def sheet_value(sheet, pol, scratch):
     """How good a sheet is for a policy: greedy counts the score; the heuristic adds its
-    estimate of the points still to come (``value.feature_value``), the learned policy
-    its network's (``learned.learned_value``, in ``scratch``'s value buffer)."""
-    return sheet_value_in(sheet, pol, scratch, 0)
-
-
-@njit(cache=True, inline="always")
-def sheet_value_in(sheet, pol, scratch, context):
-    """``sheet_value`` in an active turn's ``context`` (``learned.pick_context``; only
-    the learned value reads it)."""
+    estimate of the points still to come (``value.feature_value``); the value policy
+    values the afterstate of the sheet and the turn state in ``scratch``'s ``TURN``
+    (``value_net.afterstate_value``)."""
     if pol[KIND] < HEURISTIC:
         return float(total_score(sheet))
-    if pol[KIND] == VALUE:  # the afterstate of the sheet and the turn state in ``scratch``
+    if pol[KIND] == VALUE:
         return afterstate_value(sheet, scratch[TURN:TURN + TS_LEN], pol, W_NET,
                                 scratch[_NET_BUF:_NET_BUF + NET_BUF_LEN], pol[W_VALUE:W_NET])
-    if pol[KIND] == LEARNED:
-        buf = scratch[_VALUE_BUF:_VALUE_BUF + BUF_LEN].view(np.float64)
-        score, estimate = learned_value(sheet, pol, W_VALUE, buf, context)
-        return score + estimate
     weights = pol[W_VALUE:]
     score, estimate = feature_value(sheet, weights, None)  # None: record no features
     return score + estimate
-
-
-@njit(cache=True)
-def observe(sheet, pol, scratch, context):
-    """The play loop reached ``sheet`` after a decision (in turn ``context``): a training
-    row (longer than ``N_POL``, ``kernels.clever.td``) takes a TD step; plain play does
-    nothing."""
-    if pol.shape[0] > N_POL:
-        buf = scratch[_VALUE_BUF:_VALUE_BUF + BUF_LEN].view(np.float64)
-        td_observe(sheet, pol, W_VALUE, N_POL, buf, context, np.nan)
-
-
-@njit(cache=True, inline="always")
-def active_context(faces, where, die):
-    """The turn context (``learned.pick_context``) of the sheet after an active pick of
-    ``die``: the picks still to make after it and the dice it leaves in play."""
-    fields, in_play = 0, 0
-    for d in range(N_DICE):
-        if where[d] == FIELD:
-            fields += 1
-        elif where[d] == POOL and d != die and faces[d] >= faces[die]:
-            in_play += 1
-    return pick_context(2 - fields, in_play)
 
 
 @njit(cache=True)
@@ -347,8 +303,7 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
     """``(index, value after)`` of the chosen move (-1 if none): uniform for random (value
     -inf), else the best ``sheet_value`` after the move; with ``where`` (an active pick)
     the heuristic also counts the dice the pick sends to the platter. Among equals the
-    lowest die face wins, which keeps more dice in play; with the learned value an active
-    pick is valued in its turn context (``active_context``)."""
+    lowest die face wins, which keeps more dice in play."""
     if n == 0:
         return -1, -np.inf
     if pol[KIND] == RANDOM:
@@ -356,7 +311,6 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
     best, best_v, best_value = 0, -np.inf, -np.inf
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
     greedy = pol[KIND] == GREEDY
-    learned = pol[KIND] == LEARNED and where.shape[0] > 0
     scores = scratch[_MOVE_SCORES:_MOVE_SCORES + 5]
     if greedy:  # a move that fires no bonus is scored without a trial sheet
         area_scores(sheet, scores)
@@ -371,27 +325,13 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
             copy_sheet(trial, sheet)
             apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot,
                        scratch)
-            context = active_context(faces, where, die) if learned else 0
-            value = sheet_value_in(trial, pol, scratch, context)
+            value = sheet_value(trial, pol, scratch)
         v = value - 1e-3 * faces[die]
         if where.shape[0] > 0 and pol[KIND] >= HEURISTIC:
             v -= pol[W_PLATTER] * _platter_cost(faces, where, die)
         if v > best_v:
             best, best_v, best_value = i, v, value
     return best, best_value
-
-
-@njit(cache=True)
-def rank_moves(sheet, faces, moves, pol, stream, slot, scratch, where, out):
-    """``choose_move``'s ranking value of every move (float64[len(moves)] ``out``) for a
-    non-random policy: advice shortlists the moves it rolls out by it."""
-    for i in range(moves.shape[0]):
-        die = moves[i, 0]
-        value = choose_move(sheet, faces, moves[i:i + 1], 1, pol, stream, slot, scratch,
-                            where)[1]
-        out[i] = value - 1e-3 * faces[die]
-        if where.shape[0] > 0 and pol[KIND] >= HEURISTIC:
-            out[i] -= pol[W_PLATTER] * _platter_cost(faces, where, die)
 
 
 @njit(cache=True)
@@ -498,7 +438,7 @@ def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slo
     weighs what the platter gives them (``W_GIFT``)."""
     sheet = sheets[me]
     where_cost = where if picks_left > 1 else NO_DICE
-    heuristic = pol[KIND] >= HEURISTIC  # or learned
+    heuristic = pol[KIND] == HEURISTIC
     if heuristic and picks_left <= 1 and pol[W_GIFT] != 0 and sheets.shape[0] > 1 and n > 1:
         return _last_pick(sheets, me, faces, where, moves, n, pol, stream, slot, scratch)
     samples = np.int64(pol[W_SAMPLES]) if heuristic else 0
@@ -510,7 +450,7 @@ def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slo
         copy_sheet(trial, sheet)
         die = moves[i, 0]
         apply_move(trial, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
-        ranked[i] = sheet_value_in(trial, pol, scratch, active_context(faces, where, die)) \
+        ranked[i] = sheet_value(trial, pol, scratch) \
             - 1e-3 * faces[die] \
             - pol[W_PLATTER] * _platter_cost(faces, where, die)
     look = scratch[_LOOK_SHEET:_LOOK_SHEET + SHEET_LEN]

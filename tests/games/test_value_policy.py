@@ -1,7 +1,7 @@
-"""That's Pretty Clever's shipped value policy (issue 14) in the analyzer: the networks
-load with their settings, ``learned`` is the value policy and beats the tuned heuristic,
-it plays every seat count, ``search`` is refused in one line, and advice ranks re-rolls,
-declining the passive pick and each +1 beside the picks."""
+"""The shipped value policies of both Clever games (issues 14 and 15) in the analyzer: the
+networks load with their settings, ``learned`` is the value policy and beats the tuned
+heuristic, it plays every seat count, an unknown policy is refused in one line, and advice
+ranks re-rolls, declining the passive pick and each +1 beside the picks."""
 
 import json
 
@@ -13,51 +13,60 @@ from analyzer.clever import simulation, value_weights
 from analyzer.clever.advise import DECLINE, REROLL, STOP, advise
 from analyzer.cli import cli
 from analyzer.errors import UserError
-from kernels.thats_pretty_clever import layout as L
 from analyzer.games.thats_pretty_clever.model import GAME
+from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import net, play, value_net
 from kernels.clever.sheet import TPC
+from kernels.thats_pretty_clever import layout as L
 
 VALUES = defaults(GAME.params)
+GAMES = pytest.mark.parametrize("game", [GAME, TAC_GAME], ids=lambda g: g.id)
 
 
-def test_shipped_networks_load_with_their_settings():
-    members, info = value_weights.load(GAME.learned_file, TPC)
+@GAMES
+def test_shipped_networks_load_with_their_settings(game):
+    members, info = value_weights.load(game.learned_file, game.kernel_game)
     n_in = info["inputs"]
-    assert n_in in (value_net.n_inputs(TPC, False), value_net.n_inputs(TPC, True))
+    assert n_in in (value_net.n_inputs(game.kernel_game, False),
+                    value_net.n_inputs(game.kernel_game, True))
     assert info["hidden"] == [net.H1, net.H2] and len(members) == info["members"]
     assert all(np.isfinite(m).all() and np.abs(m).max() > 0 for m in members)
     assert info["trainers"] and all(t["history"] for t in info["trainers"])
-    row = GAME.parse_policy("learned")
+    assert "scripts/train_value.py" in info["source"]
+    row = game.parse_policy("learned")
     assert row[play.KIND] == play.VALUE
     assert row[play.W_NET + value_net.P_MEMBERS] == len(members)
     np.testing.assert_array_equal(value_weights.member(row, 0), members[0])
 
 
-def test_learned_beats_the_tuned_heuristic_paired():
-    """On the same 2,000 solo games (same random numbers), the learned policy scores more
+@GAMES
+def test_learned_beats_the_tuned_heuristic_paired(game):
+    """On the same 1,000 solo games (same random numbers), the learned policy scores more
     than the tuned heuristic: the paired difference's 95% interval lies above 0."""
-    variants = [("heuristic", VALUES, ["heuristic"]), ("learned", VALUES, ["learned"])]
-    rows = simulation.whatif(GAME, variants, 2000, 7, progress=False).tables["variants"]
+    values = defaults(game.params)
+    variants = [("heuristic", values, ["heuristic"]), ("learned", values, ["learned"])]
+    rows = simulation.whatif(game, variants, 1000, 7, progress=False).tables["variants"]
     learned = rows[(rows.variant == "learned") & (rows.metric == "mean_score")].iloc[0]
     assert learned["diff_ci95_low"] > 0
 
 
+@GAMES
 @pytest.mark.parametrize("players", [2, 4])
-def test_learned_plays_multiplayer(players):
-    values = {**VALUES, "players": players}
-    result = simulation.simulate(GAME, values, ["learned", "heuristic"], 64, seed=3,
+def test_learned_plays_multiplayer(game, players):
+    values = {**defaults(game.params), "players": players}
+    result = simulation.simulate(game, values, ["learned", "heuristic"], 64, seed=3,
                                  progress=False)
     assert result.tables["seats"]["win_rate"].sum() == pytest.approx(1.0)
     assert set(result.tables["policies"]["policy"]) == {"learned", "heuristic"}
 
 
-def test_search_is_refused_in_one_line():
-    out = CliRunner().invoke(cli, ["thats-pretty-clever", "simulate", "--policy", "search",
-                                   "--games", "10", "--quiet"])
+@GAMES
+def test_an_unknown_policy_is_refused_in_one_line(game):
+    out = CliRunner().invoke(cli, [game.id, "simulate", "--policy", "search", "--games", "10",
+                                   "--quiet"])
     assert out.exit_code == 2 and out.output.count("\n") == 1
-    assert "not offered for That's Pretty Clever" in out.output and "learned" in out.output
+    assert "unknown policy 'search'" in out.output and "learned" in out.output
 
 
 def test_broken_network_files_are_one_line_errors(tmp_path):

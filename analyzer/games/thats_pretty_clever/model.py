@@ -62,7 +62,7 @@ def round_options(code: int) -> tuple[tuple[int, str], ...]:
 GAME = CleverGame(
     id="thats-pretty-clever", title="That's Pretty Clever", prefix="tpc", kernel_game=TPC,
     params=PARAMS, layout=layout, letters="WYBGOP", weights_file=WEIGHTS_FILE,
-    learned_file=VALUE_FILE, value_policy=True, strongest_policy="learned",
+    learned_file=VALUE_FILE, strongest_policy="learned",
     value_size=N_VALUE_WEIGHTS, rating_bands=RATING_BANDS, rulings=RULINGS,
     sheetfile=sheetfile, sheet_flags=sheet_flags, extra_rules=_no_extra_rules,
     # advice rollouts: the value policy (1.4 ms a solo game), 1,000 per choice

@@ -40,7 +40,7 @@ PARAMS = shared_params(
           "used before one roll", assumed=True, choices=("rolls_and_rerolls", "rolls_only")),
 )
 WEIGHTS_FILE = Path(__file__).with_name("heuristic_weights.json")
-LEARNED_FILE = Path(__file__).with_name("learned_weights.npy")  # + .json: its settings
+VALUE_FILE = Path(__file__).with_name("value_net.npy")  # + .json: its settings
 RATING_BANDS = (  # (lowest score, label) from the rulebook's solo table (section 11)
     (320, "Twice as clever!"), (300, "Points = IQ!"), (280, "Respect!"),
     (260, "This can't be luck!"), (240, "People, look at this!"),
@@ -80,12 +80,11 @@ def round_options(code: int) -> tuple[tuple[int, str], ...]:
 GAME = CleverGame(
     id="twice-as-clever", title="Twice As Clever", prefix="tac", kernel_game=TAC,
     params=PARAMS, layout=layout, letters="WYBGPS", weights_file=WEIGHTS_FILE,
-    learned_file=LEARNED_FILE,
+    learned_file=VALUE_FILE, strongest_policy="learned",
     value_size=N_VALUE_WEIGHTS, rating_bands=RATING_BANDS, rulings=RULINGS,
     sheetfile=sheetfile, sheet_flags=sheet_flags, extra_rules=extra_rules,
-    # advice rollouts: no lookahead, as strong as the full heuristic here (solo 193.0 vs
-    # 192.8) and about 5 times faster
-    rollout_policy="heuristic:0",
+    # advice rollouts: the value policy, 1,000 per choice
+    rollout_policy="learned", advice_rollouts=1000,
     report_band=200, describe=text.describe, open_bonuses=text.open_bonuses,
     round_options=round_options,
     reference="published bots on the same rules reach 63.6 (random), 101.8 (greedy), "
