@@ -383,31 +383,36 @@ def test_value_policy_rows_check_their_members():
         value_weights.policy_row([w, w, w], encode.N_BASE)
 
 
-def run_trainer(tmp_path, name, *extra):
+def run_trainer(tmp_path, name, game, stage, chunk, *extra):
     import subprocess
     import sys
     from pathlib import Path
     root = Path(__file__).resolve().parents[2]
-    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
-                    "--seed", "3", "--stage", "main", "--scale", "0.002", "--chunk", "100",
-                    "--eval-every", "200", "--eval-games", "64", "--quiet",
-                    "--checkpoint", str(tmp_path / f"{name}.npz"), *extra],
+    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", game,
+                    "--seed", "3", "--stage", stage, "--scale", "0.002", "--chunk",
+                    str(chunk), "--eval-every", str(2 * chunk), "--eval-games", "64",
+                    "--quiet", "--checkpoint", str(tmp_path / f"{name}.npz"), *extra],
                    check=True, cwd=tmp_path, capture_output=True)
     saved = np.load(tmp_path / f"{name}.npz", allow_pickle=False)
     return {key: saved[key] for key in saved.files}
 
 
-def test_training_script_resumes_from_its_checkpoint_bit_for_bit(tmp_path):
+@pytest.mark.parametrize("game,stage,chunk,stop,curve,after", [
+    ("tpc", "main", 100, 400, [("warm", 8), ("main", 200), ("main", 400), ("main", 600)],
+     "polish"),
+    ("tac", "cap4", 80, 320, [("warm", 16), ("cap4", 160), ("cap4", 320), ("cap4", 400)],
+     "cap8")])
+def test_training_script_resumes_from_its_checkpoint_bit_for_bit(tmp_path, game, stage, chunk,
+                                                                stop, curve, after):
     """scripts/train_value.py stopped after 300 games (--max-games) and run again ends with
     the weights, Adam state and learning curve of an uninterrupted run (warm start, then
-    600 self-play games)."""
-    whole = run_trainer(tmp_path, "whole")
-    first = run_trainer(tmp_path, "split", "--max-games", "300")
-    assert (str(first["stage"]), int(first["done"])) == ("main", 400)
-    split = run_trainer(tmp_path, "split")
+    self-play; Twice As Clever's in snapshots of 16 games with its curriculum)."""
+    whole = run_trainer(tmp_path, "whole", game, stage, chunk)
+    first = run_trainer(tmp_path, "split", game, stage, chunk, "--max-games", "300")
+    assert (str(first["stage"]), int(first["done"])) == (stage, stop)
+    split = run_trainer(tmp_path, "split", game, stage, chunk)
     for key in ("weights", "m", "v", "step", "stage", "done", "history", "best_weights"):
         np.testing.assert_array_equal(whole[key], split[key], err_msg=key)
-    curve = json.loads(str(whole["history"]))
-    assert (str(whole["stage"]), int(whole["done"])) == ("polish", 0)  # next to run
-    assert [(h["stage"], h["games"]) for h in curve] == [("warm", 8), ("main", 200),
-                                                         ("main", 400), ("main", 600)]
+    history = json.loads(str(whole["history"]))
+    assert (str(whole["stage"]), int(whole["done"])) == (after, 0)  # next to run
+    assert [(h["stage"], h["games"]) for h in history] == curve
