@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import UserError
-from analyzer.output import write_atomic
+from analyzer.files import write_atomic
 
 
 def digest(identity: Any) -> str:

@@ -8,7 +8,8 @@ from typing import Any, Callable, Iterable
 import click
 
 from analyzer.errors import UserError
-from analyzer.output import FORMATS, check_writable
+from analyzer.files import check_writable
+from analyzer.output import FORMATS
 from analyzer.params import Param, resolve
 from analyzer.seeding import DEFAULT_SEED
 

@@ -13,16 +13,14 @@ import logging
 import re
 import uuid
 from collections import deque
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator
 
 import numpy as np
 
+from analyzer.checkpoint import Store
 from analyzer.cluster_worker import run_chunk, versions
 from analyzer.errors import UserError
-
-if TYPE_CHECKING:
-    from analyzer.checkpoint import Store
-    from analyzer.execution import Execution, Plan
+from analyzer.plan import Plan
 
 ACCEPTED = ("local:N (a local cluster of N worker processes, e.g. local:2) or a scheduler "
             "address such as tcp://host:8786")
@@ -121,10 +119,10 @@ class Cluster:
         if self.local is not None:
             self.local.close()
 
-    def ordered_results(self, plan: "Plan", store: "Store | None",
-                        counts: "Execution") -> Iterator[np.ndarray]:
-        """The plan's chunk results in chunk order, computed on the cluster; chunks found
-        in ``store`` are read back instead, new ones are stored as they finish."""
+    def ordered_results(self, plan: Plan, store: Store | None
+                        ) -> Iterator[tuple[bool, np.ndarray]]:
+        """The plan's chunk results in chunk order, computed on the cluster, each with
+        whether it was read back from ``store`` (new ones are stored as they finish)."""
         from distributed import KilledWorker, as_completed
 
         run = uuid.uuid4().hex[:12]
@@ -147,8 +145,7 @@ class Cluster:
             submit()
             for i, chunk in enumerate(plan.chunks):
                 if stored[i]:
-                    counts.resumed += 1
-                    yield store.load(chunk)
+                    yield True, store.load(chunk)
                     continue
                 while i not in finished:
                     future = next(waiting)
@@ -159,13 +156,12 @@ class Cluster:
                         raise UserError(f"the cluster lost chunk {j} of {plan.label}: every "
                                         f"worker that ran it died ({exc})") from None
                     future.release()
-                    counts.computed += 1
                     if store is not None:
                         store.save(plan.chunks[j], finished[j])
                     submit()
                 result = finished.pop(i)
                 submit()
-                yield result
+                yield False, result
         finally:
             if running:
                 self.client.cancel(list(running))

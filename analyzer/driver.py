@@ -17,7 +17,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from analyzer.execution import Plan, current
+from analyzer.execution import current
+from analyzer.plan import Plan
 from analyzer.progress import Progress
 from analyzer.seeding import block_keys
 

@@ -12,32 +12,13 @@ and an interrupted run resumes from its stored chunks to the same final result.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import numpy as np
 
 from analyzer.checkpoint import Store, check_folder
 from analyzer.errors import Interrupted
-
-
-@dataclass
-class Plan:
-    """One run: ``compute(some_chunks)`` gives the results (arrays) of a list of chunks,
-    each the same whichever others it is computed with.
-
-    ``compute`` must be picklable (a ``functools.partial`` of a module-level function over
-    plain arguments) to run on cluster workers, which compute one chunk at a time;
-    ``identity`` is everything the results depend on (it names the run in a checkpoint
-    folder); ``chunks`` are tuples of ints. Local threads compute ``group`` consecutive
-    chunks at a time, so that one parallel loop spreads all their work over the threads.
-    """
-
-    compute: Callable[[list[tuple[int, ...]]], list[np.ndarray]]
-    chunks: list[tuple[int, ...]]
-    identity: Any
-    label: str = "run"
-    group: int = 1
+from analyzer.plan import Plan
 
 
 class Execution:
@@ -71,7 +52,10 @@ class Execution:
             store = Store(self.folder, (__version__, plan.identity),
                           {"run": plan.label, "chunks": len(plan.chunks)})
         if self.cluster is not None:
-            yield from self.cluster.ordered_results(plan, store, self)
+            for stored, result in self.cluster.ordered_results(plan, store):
+                self.resumed += stored
+                self.computed += not stored
+                yield result
             return
         for start in range(0, len(plan.chunks), plan.group):
             group = plan.chunks[start:start + plan.group]

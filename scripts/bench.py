@@ -129,7 +129,8 @@ def sly_dice(games: int) -> dict[str, float]:
 
     from analyzer import driver
     from analyzer.games.sly_dice.model import PARAMS, card_points
-    from analyzer.games.sly_dice.simulation import lineup_of, play_games
+    from analyzer.games.sly_dice.runs import play_games
+    from analyzer.games.sly_dice.simulation import lineup_of
     from analyzer.params import defaults
     from kernels.sly_dice import odds
 

@@ -29,3 +29,48 @@ def test_no_global_random_state_in_kernels():
     for path in (REPO / "kernels").rglob("*.py"):
         text = path.read_text()
         assert "np.random" not in text and "import random" not in text, path
+
+
+def _imports(path: Path, package: str) -> set[str]:
+    """The project modules ``path`` imports (at the top or inside functions)."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            base = node.module if node.level == 0 else f"{package}.{node.module}"
+            found |= {base} | {f"{base}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return found
+
+
+def test_no_import_cycles_between_modules():
+    """Imports run one way: no module reaches itself through the modules it imports
+    (imports inside functions count too)."""
+    modules = {}
+    for top in ("kernels", "analyzer", "reports"):
+        for path in (REPO / top).rglob("*.py"):
+            name = ".".join(path.relative_to(REPO).with_suffix("").parts)
+            modules[name.removesuffix(".__init__")] = path
+    graph = {name: {m for m in _imports(path, name.rsplit(".", 1)[0]) if m in modules
+                    and m != name and not name.startswith(m + ".")}
+             for name, path in modules.items()}
+    cycles = []
+    state: dict[str, int] = {}
+
+    def visit(node: str, stack: list[str]) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt, stack)
+        stack.pop()
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [])
+    assert not cycles, "\n".join(" -> ".join(c) for c in cycles)

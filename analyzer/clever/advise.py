@@ -20,9 +20,10 @@ import pandas as pd
 
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
-from analyzer.execution import Plan, current
+from analyzer.execution import current
 from analyzer.output import Result, run_meta
 from analyzer.params import assumed_notes
+from analyzer.plan import Plan
 from analyzer.stats import ci95, mean_se
 from kernels.clever import play
 from kernels.clever.moves import N_DICE
@@ -32,9 +33,9 @@ from kernels.clever.sheet import (
     H_PLUS_TAKEN,
     H_PLUS_USED,
     H_REROLL_GOT,
+    H_REROLL_USED,
     H_RETURN_GOT,
     H_RETURN_USED,
-    H_REROLL_USED,
     H_ROUND,
     H_ROUNDS,
 )

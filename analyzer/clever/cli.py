@@ -22,7 +22,8 @@ from analyzer.cli_options import (
     with_output_check,
 )
 from analyzer.errors import UserError
-from analyzer.output import emit, write_atomic
+from analyzer.files import write_atomic
+from analyzer.output import emit
 from analyzer.seeding import check_seed
 
 

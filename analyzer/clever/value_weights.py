@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import UserError
-from analyzer.output import write_atomic
+from analyzer.files import write_atomic
 from kernels.clever import net, play, value_net
 
 

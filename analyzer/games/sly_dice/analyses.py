@@ -9,10 +9,13 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import UserError
-from analyzer.games.sly_dice.model import ASSUMED_POINTS, PARAMS, card_points, points_param
-from analyzer.games.sly_dice.simulation import run_meta
+from analyzer.games.sly_dice.model import (
+    ASSUMED_POINTS,
+    card_notes,
+    card_points,
+    run_meta,
+)
 from analyzer.output import Result
-from analyzer.params import assumed_notes
 from kernels.sly_dice import hol, layout, odds
 
 POWERS = {"none": odds.NO_POWER, "change": odds.CHANGE_DIE, "sum": odds.SUM_OF_TWO,
@@ -44,13 +47,6 @@ def parse_power(name: str) -> Any:
     if name not in POWERS:
         raise UserError(f"unknown power {name!r}; accepted: {', '.join(POWERS)}")
     return POWERS[name]
-
-
-def _notes(values: dict[str, Any], cards: list[int]) -> list[str]:
-    """Assumed-points notes for the fixed cards a result depends on."""
-    names = {points_param(layout.CARD_NAMES[c]) for c in cards if c >= layout.N_NUMBER_CARDS}
-    return [n for n, p in zip(assumed_notes(PARAMS, values),
-                              [p for p in PARAMS if p.assumed]) if p.name in names]
 
 
 def solve_card(common: list[int], card: int, k: int, objective: int, points: np.ndarray,
@@ -96,7 +92,7 @@ def all_commons_result(values: dict[str, Any], rerolls: int | None = None) -> Re
     return Result(f"Sly Dice odds for every set of common dice ({rerolls} rerolls)",
                   headline={"rerolls": rerolls}, tables={"odds": pd.DataFrame(rows)},
                   meta=run_meta(values, rerolls=rerolls),
-                  notes=_notes(values, list(range(layout.N_CARDS))))
+                  notes=card_notes(values, list(range(layout.N_CARDS))))
 
 
 def odds_result(values: dict[str, Any], common: list[int], combo: str | None = None,
@@ -115,14 +111,14 @@ def odds_result(values: dict[str, Any], common: list[int], combo: str | None = N
         return Result(f"Sly Dice odds after common dice {common} ({rerolls} rerolls)",
                       headline={"common": common, "rerolls": rerolls},
                       tables={"cards": pd.DataFrame(rows)}, meta=meta,
-                      notes=_notes(values, list(range(layout.N_CARDS))))
+                      notes=card_notes(values, list(range(layout.N_CARDS))))
     card = parse_card(combo)
     if card == layout.HIGHER_OR_LOWER:
         row = _card_row(common, card, points, rerolls, pw)
         return Result("Sly Dice odds: higher-or-lower", headline={
             "card": combo, "probability": row["probability"],
             "expected_points": row["expected_points"]}, tables={"cards": pd.DataFrame([row])},
-            meta=meta, notes=_notes(values, [card]))
+            meta=meta, notes=card_notes(values, [card]))
     number = card < layout.N_NUMBER_CARDS
     if count is not None and not (number and 1 <= count <= 6):
         raise UserError(f"bad count {count}: expected 1..6, and only for number cards")
@@ -143,7 +139,7 @@ def odds_result(values: dict[str, Any], common: list[int], combo: str | None = N
         solution = (p, *rest)
     return Result(f"Sly Dice odds: {combo} after common dice {common}", headline=headline,
                   tables={"policy": policy_table(solution, restart)}, meta=meta,
-                  notes=_notes(values, [card]))
+                  notes=card_notes(values, [card]))
 
 
 def _card_row(common, card, points, rerolls, power) -> dict[str, Any]:
@@ -185,7 +181,7 @@ def open_policy_result(values: dict[str, Any], common: list[int], cards: list[in
                             "open": [layout.CARD_NAMES[c] for c in chosen]},
                   tables={"policy": policy_table(solution, restart)},
                   meta=run_meta(values, common=common, rerolls=rerolls, power=power),
-                  notes=_notes(values, chosen) + [
+                  notes=card_notes(values, chosen) + [
                       "value = points of the best true claim among the open cards at the end"])
 
 
@@ -200,7 +196,7 @@ def hol_result(values: dict[str, Any]) -> Result:
     return Result("Sly Dice: Higher or Lower with the best calls",
                   headline={"points": points},
                   tables={"targets": pd.DataFrame(rows)}, meta=run_meta(values),
-                  notes=_notes(values, [layout.HIGHER_OR_LOWER])
+                  notes=card_notes(values, [layout.HIGHER_OR_LOWER])
                   + ["the first target is the sum of the common dice; each later target is "
                      "the previous challenge roll; an equal sum fails"])
 
@@ -267,7 +263,7 @@ def powers_result(values: dict[str, Any], common: list[int] | None = None) -> Re
         tables["repeat"] = repeat_table(values)
     return Result(f"Sly Dice special powers: value added {where}",
                   headline={"common": common}, tables=tables, meta=run_meta(values),
-                  notes=_notes(values, list(range(layout.N_CARDS))) + [
+                  notes=card_notes(values, list(range(layout.N_CARDS))) + [
                       "change = turn one own die to any face (ones); sum = use the sum of two "
                       "dice as one die (threes); restart = restart the rolling phase once "
                       "(fours); repeat = claim a scored card again (twos): the gain in the "

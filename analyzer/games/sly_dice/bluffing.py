@@ -14,13 +14,8 @@ import pandas as pd
 
 from analyzer import driver, seats
 from analyzer.errors import UserError
-from analyzer.games.sly_dice.analyses import _notes
-from analyzer.games.sly_dice.model import Policy, get_model, parse_policy
-from analyzer.games.sly_dice.simulation import (
-    play_games,
-    policy_stats,
-    run_meta,
-)
+from analyzer.games.sly_dice.model import Policy, card_notes, get_model, parse_policy, run_meta
+from analyzer.games.sly_dice.runs import play_games, policy_stats
 from analyzer.output import Result
 from kernels.sly_dice import layout, posterior
 
@@ -74,7 +69,7 @@ def posterior_result(values: dict[str, Any], common: list[int], locked: list[int
                 rows.append({"claim": layout.CARD_NAMES[c] + (f" x{kk}" if c < 6 else ""),
                              "p_claim_given_locked": total / p_locked,
                              "p_true": seen[c, kk, 1] / total})
-    notes = _notes(values, [card]) + [
+    notes = card_notes(values, [card]) + [
         f"claimant model: {policy.name}, rolling for the best expected points over the "
         f"{'open' if cards else 'all'} cards; the accuser's rule compares "
         "(1 - p) x (claim + bluff bonus) with p x false-accusation penalty"]
@@ -144,7 +139,7 @@ def claim_result(values, common, locked, hidden, cards=None, bluffs_held=0) -> R
     return Result("Sly Dice: what to claim", headline={"common": common, "locked": locked,
                                                         "hidden": hidden},
                   tables={"options": table}, meta=run_meta(values),
-                  notes=_notes(values, list(range(layout.N_CARDS))) + [
+                  notes=card_notes(values, list(range(layout.N_CARDS))) + [
                       "a bluff beats the best honest option when the chance of being accused "
                       "is below break_even_accusation_chance; plausibility is the chance the "
                       "claim holds given the visible dice, hidden dice random"])
@@ -253,7 +248,7 @@ def equilibrium_result(values: dict[str, Any], games: int = 10_000, seed: int = 
                   "best_reply_win_rate": exploit_rate},
         tables={"iterations": pd.DataFrame(steps), "stable_vs_bots": pd.DataFrame(rows)},
         meta=run_meta(values, seed, games=games),
-        notes=_notes(values, list(range(layout.N_CARDS))) + [
+        notes=card_notes(values, list(range(layout.N_CARDS))) + [
             f"grid: bluff when the best honest option is below B in {BLUFF_GRID[1:]} (or never)"
             f" x accuse when plausibility is below A in {ACCUSE_GRID[1:]} (or never); each "
             f"step adds the best response (two-player win rate, {games} games per duel, one "

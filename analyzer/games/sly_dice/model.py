@@ -9,8 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from analyzer import output
 from analyzer.errors import UserError
-from analyzer.params import Param
+from analyzer.params import Param, assumed_notes
 from kernels.sly_dice import hol, layout, odds, play
 from kernels.sly_dice.combos import made_masks
 from kernels.sly_dice.plausibility import plausibility_table
@@ -197,3 +198,15 @@ def _cached_model(frozen: tuple) -> Model:
 
 def get_model(values: dict[str, Any]) -> Model:
     return _cached_model(tuple(sorted(values.items())))
+
+
+def run_meta(values: dict[str, Any], seed: int | None = None, **extra: Any) -> dict[str, Any]:
+    """Metadata of a sly-dice result (``analyzer.output.run_meta``)."""
+    return output.run_meta("sly-dice", PARAMS, values, seed, **extra)
+
+
+def card_notes(values: dict[str, Any], cards: list[int]) -> list[str]:
+    """Assumed-points notes for the fixed cards a result depends on."""
+    names = {points_param(layout.CARD_NAMES[c]) for c in cards if c >= layout.N_NUMBER_CARDS}
+    return [n for n, p in zip(assumed_notes(PARAMS, values),
+                              [p for p in PARAMS if p.assumed]) if p.name in names]

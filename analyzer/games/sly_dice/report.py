@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 
 from analyzer import seats
-from analyzer.games.sly_dice.analyses import _notes
 from analyzer.games.sly_dice.bluffing import fictitious_play
-from analyzer.games.sly_dice.model import PARAMS, card_points, parse_policy
-from analyzer.games.sly_dice.simulation import COLUMNS, card_table, lineup_of, play_games
+from analyzer.games.sly_dice.model import PARAMS, card_notes, card_points, parse_policy
+from analyzer.games.sly_dice.runs import COLUMNS, card_table, play_games
+from analyzer.games.sly_dice.simulation import lineup_of
 from analyzer.sections import Block, CheatSheet, Figure, Section, Table
 from kernels.sly_dice import hol, layout, odds
 
@@ -135,7 +135,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Table("sly_dice_cards_scored", f"Cards scored per game, {history[-1].name} vs itself "
               "(simulated)", scored, note=f"most scored: {top_scored.card}"),
     ]
-    notes = _notes(values, list(range(layout.N_CARDS))) + [
+    notes = card_notes(values, list(range(layout.N_CARDS))) + [
         f"simulations: seed {seed}; {games // 2:,} games per seat lineup, {games // 4:,} per "
         "bluffing duel; intervals are 95%",
         "special powers are valued exactly by `dicelab sly-dice powers`; the game bots do "

@@ -1,0 +1,70 @@
+"""Running Sly Dice games and reading their accumulators: the play loop's job, the columns
+per policy and seat, behaviour rates and card frequencies with 95% intervals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analyzer import driver, seats, stats
+from analyzer.errors import UserError
+from analyzer.games.sly_dice.model import Policy, get_model
+from analyzer.seeding import STREAM_GAMES, check_seed
+from kernels.sly_dice import layout, play
+
+GAME_BLOCK = 1 << 11
+COLUMNS = seats.Columns(play.COL_GAMES, play.COL_SCORE_SUM, play.COL_SCORE_SQ,
+                        play.COL_WIN_UNITS, play.COL_HIST, play.WIN_UNITS, play.HIST_LOW)
+RATES = (  # (name, numerator, denominator column or None, squares column for per-game counts)
+    ("bluff_rate", play.COL_BLUFFS, play.COL_CLAIMS, None),
+    ("bluffs_caught_rate", play.COL_BLUFFS_CAUGHT, play.COL_BLUFFS, None),
+    ("accusations_per_game", play.COL_ACCUSATIONS, None, play.COL_ACCUSATIONS_SQ),
+    ("accusations_right_rate", play.COL_ACCUSATIONS_RIGHT, play.COL_ACCUSATIONS, None),
+    ("bluff_cards_per_game", play.COL_BLUFF_CARDS, None, play.COL_BLUFF_CARDS_SQ),
+    ("false_accusation_cards_per_game", play.COL_FALSE_CARDS, None, play.COL_FALSE_CARDS_SQ),
+    ("higher_or_lower_success", play.COL_HOL_WINS, play.COL_HOL_TRIES, None),
+)
+
+
+def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: int,
+               rotate: bool = True, precision: float | None = None, progress: bool = True,
+               batch_blocks: int | None = None):
+    """Run games; returns ``(accumulator int64[slot, seat, column], games_played)``."""
+    model = get_model(values)
+    rows = np.stack([p.row() for p in lineup])
+    n = len(lineup)
+    job = driver.Job(play.run_game_blocks, (rows, rotate, *model.game_args()),
+                     (n, n, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, check_seed(seed),
+                     STREAM_GAMES, "games", "games")
+    if games < 1:
+        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
+    stop = seats.stop_rule([p.name for p in lineup], COLUMNS, precision)
+    return driver.run(job, games, progress, batch_blocks, stop)
+
+
+def policy_stats(row: np.ndarray, players: int) -> dict[str, Any]:
+    """Score, win rate and behaviour rates of one accumulator row, with 95% intervals."""
+    out = seats.row_stats(row, COLUMNS, players)
+    games = float(row[play.COL_GAMES])
+    for name, num, den, squares in RATES:
+        if den is None:
+            value, se = stats.mean_se(games, float(row[num]), float(row[squares]))
+        else:
+            value, se = stats.proportion_se(float(row[den]), float(row[num]))
+        out[name] = value
+        out[f"{name}_ci95"] = stats.ci95(value, se)
+    return out
+
+
+def card_table(per_policy: dict[str, np.ndarray]) -> pd.DataFrame:
+    rows = []
+    for name, row in per_policy.items():
+        games = float(row[play.COL_GAMES])
+        for card in range(layout.N_CARDS):
+            p, se = stats.proportion_se(games, float(row[play.COL_CARDS + card]))
+            rows.append({"policy": name, "card": layout.CARD_NAMES[card],
+                         "scored_per_game": p, "ci95_low": p - 1.96 * se,
+                         "ci95_high": p + 1.96 * se})
+    return pd.DataFrame(rows)
