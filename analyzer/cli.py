@@ -184,15 +184,9 @@ def _report_values(specs, rules_file: str | None, assignments: tuple[str, ...]) 
 
 
 def _check_out_dir(path: Path) -> None:
-    if path.exists() and not path.is_dir():
-        raise UserError(f"cannot write report folder {str(path)!r}: it is a file")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise UserError(f"cannot write report folder {str(path)!r}: {str(parent)!r} does not exist")
-    import os
+    from analyzer.files import check_folder_writable
 
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise UserError(f"cannot write report folder {str(path)!r}: permission denied")
+    check_folder_writable(path, "report folder")
 
 
 @cli.command()

@@ -10,6 +10,18 @@ from pathlib import Path
 from analyzer.errors import UserError
 
 
+def _probe(folder: Path, what: str) -> None:
+    """Create and remove a temporary file in ``folder``: the one sure test that files can be
+    written there (permissions, read-only or virtual file systems such as /proc)."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".dicelab-probe-")
+    except OSError as exc:
+        raise UserError(f"cannot write {what}: {exc.strerror.lower()} in folder "
+                        f"{str(folder)!r}") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
 def check_writable(path: str | Path) -> Path:
     """Fail early, with one line, if ``path`` cannot be written."""
     path = Path(path)
@@ -18,9 +30,21 @@ def check_writable(path: str | Path) -> Path:
         raise UserError(f"output path {str(path)!r} is a directory; give a file name")
     if not parent.is_dir():
         raise UserError(f"cannot write {str(path)!r}: folder {str(parent)!r} does not exist")
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+    if path.exists() and not os.access(path, os.W_OK):
         raise UserError(f"cannot write {str(path)!r}: permission denied")
+    _probe(parent, repr(str(path)))
     return path
+
+
+def check_folder_writable(path: Path, what: str) -> None:
+    """Fail early, with one line, if the folder ``path`` (created later if missing) cannot
+    take files; ``what`` names it."""
+    if path.exists() and not path.is_dir():
+        raise UserError(f"cannot write {what} {str(path)!r}: it is a file")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not path.exists() and not parent.is_dir():
+        raise UserError(f"cannot write {what} {str(path)!r}: {str(parent)!r} does not exist")
+    _probe(path if path.exists() else parent, f"{what} {str(path)!r}")
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> None:
@@ -32,7 +56,8 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
         with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as fh:
             fh.write(data)
         os.replace(tmp, path)
-    except BaseException:
+    except OSError as exc:
+        raise UserError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        raise

@@ -159,6 +159,17 @@ def test_unwritable_output_leaves_nothing(tmp_path, monkeypatch, target):
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("args", [
+    ["cloverup", "solve", "-o", "/proc/version"],
+    ["cloverup", "simulate", *SMALL, "-o", "/sys/out.json"],
+    ["cheatsheet", "cloverup", "-o", "/proc/x.pdf"],
+    ["report", "--quick", "-o", "/proc/rep"]])
+def test_virtual_file_systems_are_refused_before_any_work(args):
+    """Paths under /proc and /sys cannot take files: one line, exit 2, before the run
+    starts (the report would otherwise compute everything first)."""
+    _assert_one_line_error(run(args), "cannot write")
+
+
 def test_failed_run_leaves_no_partial_output(tmp_path):
     path = tmp_path / "out.json"
     result = run(["cloverup", "simulate", "--policy", "nosuch", "-o", str(path)])
