@@ -40,8 +40,9 @@ rules_options = _stack(
 )
 
 output_options = _stack(
-    click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
-                 show_default=True, help="Output format."),
+    click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+                 help="Output format [default: table; with --output, the file's suffix: "
+                      ".csv, .json or .md]."),
     click.option("--output", "-o", "output", type=click.Path(dir_okay=False), default=None,
                  help="Write to this file instead of standard output."),
 )

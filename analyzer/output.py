@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from analyzer.files import write_atomic
@@ -134,8 +135,15 @@ def render(result: Result, fmt: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def emit(result: Result, fmt: str, output: str | None) -> None:
-    """Print the result or write it to ``output``."""
+SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".md": "markdown", ".markdown": "markdown"}
+
+
+def emit(result: Result, fmt: str | None, output: str | None) -> None:
+    """Print the result or write it to ``output``; without a format, a file's suffix
+    (.csv, .json, .md) chooses it, else the text table."""
+    if fmt is None:
+        suffix = Path(output).suffix.lower() if output else ""
+        fmt = SUFFIX_FORMATS.get(suffix, "table")
     text = render(result, fmt)
     if output:
         write_atomic(output, text)

@@ -84,6 +84,24 @@ def test_every_format_to_file(tmp_path, fmt):
         assert "mean_score" in text
 
 
+@pytest.mark.parametrize("suffix,check", [
+    (".csv", lambda text: "mean_score" in pd.read_csv(io.StringIO(
+        text.split("\n\n")[0].split("\n", 1)[1])).columns),
+    (".json", lambda text: "policies" in json.loads(text)),
+    (".md", lambda text: "| policy |" in text),
+    (".txt", lambda text: "mean_score" in text and "| policy |" not in text)])
+def test_output_suffix_chooses_the_format(tmp_path, suffix, check):
+    """Without --format, -o x.csv / x.json / x.md writes that format (others: the table);
+    an explicit --format wins."""
+    path = tmp_path / f"out{suffix}"
+    result = run(["cloverup", "simulate", *SMALL, "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    assert check(path.read_text())
+    explicit = tmp_path / "explicit.json"
+    run(["cloverup", "simulate", *SMALL, "--format", "markdown", "-o", str(explicit)])
+    assert "| policy |" in explicit.read_text()
+
+
 def test_whatif_paired_table():
     doc = json.loads(run(["cloverup", "whatif", "--weights", "6,5,5,3,3,1,2", *SMALL,
                           "--format", "json"]).output)
