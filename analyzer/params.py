@@ -199,10 +199,11 @@ def resolve(
 
 def assumed_notes(params: Iterable[Param], values: dict[str, Any],
                   unused: Iterable[str] = ()) -> list[str]:
-    """One line per assumed parameter that the result depends on (all but ``unused``)."""
+    """One line per assumed parameter that the result depends on (all but ``unused``) and
+    that is at its assumed default: a value the user chose is theirs, not a placeholder."""
     skip = set(unused)
     return [
         f"{p.name} = {p.show(values[p.name])} is an assumed rule parameter: {p.help}"
         for p in params
-        if p.assumed and p.name not in skip
+        if p.assumed and p.name not in skip and values[p.name] == p.default
     ]

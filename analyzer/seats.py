@@ -44,15 +44,16 @@ def row_stats(row: np.ndarray, cols: Columns, players: int) -> dict[str, Any]:
     out: dict[str, Any] = {"games": int(n), "mean_score": mean, "se": se,
                            "ci95": stats.ci95(mean, se)}
     if players > 1:
-        win, win_se = stats.proportion_se(n, row[cols.win_units] / cols.units_per_win)
-        out.update(win_rate=win, win_se=win_se, win_ci95=stats.ci95(win, win_se))
+        wins = row[cols.win_units] / cols.units_per_win
+        win, win_se = stats.proportion_se(n, wins)
+        out.update(win_rate=win, win_se=win_se, win_ci95=stats.proportion_ci95(n, wins))
     return out
 
 
 def rate(row: np.ndarray, cols: Columns, column: int) -> tuple[float, list[float]]:
     """Per-game rate of a 0/1-per-game column with its 95% interval."""
-    p, se = stats.proportion_se(float(row[cols.games]), float(row[column]))
-    return p, stats.ci95(p, se)
+    n, hits = float(row[cols.games]), float(row[column])
+    return stats.proportion_se(n, hits)[0], stats.proportion_ci95(n, hits)
 
 
 def by_name(acc: np.ndarray, names: Sequence[str]) -> dict[str, np.ndarray]:

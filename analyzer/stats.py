@@ -26,6 +26,20 @@ def proportion_se(n: float, hits: float) -> tuple[float, float]:
     return p, math.sqrt(max(p * (1 - p), 0.0) / max(n - 1, 1))
 
 
+def proportion_ci95(n: float, hits: float) -> list[float]:
+    """The Wilson score 95% interval of a proportion: inside [0, 1] for any count, and not
+    of width 0 at rates of exactly 0 or 1 (hits may be fractional)."""
+    if n <= 0:
+        return [math.nan, math.nan]
+    p = hits / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(max(p * (1 - p), 0.0) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    low = 0.0 if hits <= 0 else max(centre - half, 0.0)  # exact at the ends
+    high = 1.0 if hits >= n else min(centre + half, 1.0)
+    return [low, high]
+
+
 def ci95(mean: float, se: float) -> list[float]:
     """The normal-approximation 95% interval ``[mean - z*se, mean + z*se]``."""
     return [mean - Z95 * se, mean + Z95 * se]

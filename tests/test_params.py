@@ -1,5 +1,7 @@
 """Rule parameters: parsing, validation, and the order defaults < --rules file < --set."""
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -50,3 +52,22 @@ def test_weights_round_trip(weights):
     param = PARAMS[0]
     value = param.parse(",".join(map(str, weights)))
     assert param.parse(param.show(value)) == value == tuple(float(w) for w in weights)
+
+
+def test_a_value_the_user_set_is_not_an_assumed_placeholder():
+    """Assumed-parameter notes name the parameters at their assumed default only: CloverUp
+    weights and Sly Dice points the user gave are theirs."""
+    from click.testing import CliRunner
+
+    from analyzer.cli import cli
+
+    def notes(args):
+        out = CliRunner().invoke(cli, args + ["--format", "json"])
+        assert out.exit_code == 0, out.output
+        return " ".join(json.loads(out.output)["notes"])
+
+    assert "weights" in notes(["cloverup", "solve"])
+    assert "weights" not in notes(["cloverup", "solve", "--weights", "1,1,1,1,1,1,1"])
+    odds = ["sly-dice", "odds", "--common", "1,2,3", "--combo", "full-house"]
+    assert "full_house" in notes(odds)
+    assert "full_house" not in notes(odds + ["--points", "full-house=25"])

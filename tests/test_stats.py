@@ -33,3 +33,31 @@ def test_mean_se_matches_numpy(values):
 def test_ci95_is_symmetric_normal_interval():
     low, high = stats.ci95(10.0, 2.0)
     assert np.isclose(high - 10, 10 - low) and np.isclose(high - 10, 1.959963984540054 * 2)
+
+
+def test_proportion_interval_is_wilson_and_inside_unit_range():
+    """Wilson score intervals: inside [0, 1] for any count, not of width 0 at rates of 0 or
+    1, and close to the normal interval for large samples (the textbook 0.5 of 10 case)."""
+    for n, hits in ((1, 0), (1, 1), (1, 0.5), (3, 0), (3, 3), (10, 7)):
+        low, high = stats.proportion_ci95(n, hits)
+        assert 0.0 <= low < high <= 1.0
+        assert low <= hits / n <= high
+    low, high = stats.proportion_ci95(10, 5)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    p, se = stats.proportion_se(1e6, 3e5)
+    normal = stats.ci95(p, se)
+    assert abs(stats.proportion_ci95(1e6, 3e5)[0] - normal[0]) < 1e-5
+
+
+def test_one_game_win_rate_interval_stays_in_unit_range():
+    import json
+
+    from click.testing import CliRunner
+
+    from analyzer.cli import cli
+    out = CliRunner().invoke(cli, ["cloverup", "simulate", "--games", "1", "--format",
+                                   "json", "--quiet"])
+    assert out.exit_code == 0, out.output
+    for entry in json.loads(out.output)["policies"].values():
+        low, high = entry["win_ci95"]
+        assert 0.0 <= low <= entry["win_rate"] <= high <= 1.0 and high > low

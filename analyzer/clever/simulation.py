@@ -61,9 +61,11 @@ def rating_rows(game: CleverGame, name: str, row: np.ndarray) -> list[dict[str, 
     n = float(hist.sum())
     rows, upper = [], len(hist)
     for low, label in game.rating_bands:
-        p, se = stats.proportion_se(n, float(hist[low:upper].sum()))
-        rows.append({"policy": name, "rating": label, "from": low, "share": p,
-                     "ci95_low": p - stats.Z95 * se, "ci95_high": p + stats.Z95 * se})
+        hits = float(hist[low:upper].sum())
+        low95, high95 = stats.proportion_ci95(n, hits)
+        rows.append({"policy": name, "rating": label, "from": low,
+                     "share": stats.proportion_se(n, hits)[0], "ci95_low": low95,
+                     "ci95_high": high95})
         upper = low
     return rows
 

@@ -208,5 +208,4 @@ def run_meta(values: dict[str, Any], seed: int | None = None, **extra: Any) -> d
 def card_notes(values: dict[str, Any], cards: list[int]) -> list[str]:
     """Assumed-points notes for the fixed cards a result depends on."""
     names = {points_param(layout.CARD_NAMES[c]) for c in cards if c >= layout.N_NUMBER_CARDS}
-    return [n for n, p in zip(assumed_notes(PARAMS, values),
-                              [p for p in PARAMS if p.assumed]) if p.name in names]
+    return assumed_notes([p for p in PARAMS if p.name in names], values)

@@ -49,12 +49,13 @@ def policy_stats(row: np.ndarray, players: int) -> dict[str, Any]:
     out = seats.row_stats(row, COLUMNS, players)
     games = float(row[play.COL_GAMES])
     for name, num, den, squares in RATES:
-        if den is None:
+        if den is None:  # a count per game: a mean
             value, se = stats.mean_se(games, float(row[num]), float(row[squares]))
-        else:
-            value, se = stats.proportion_se(float(row[den]), float(row[num]))
-        out[name] = value
-        out[f"{name}_ci95"] = stats.ci95(value, se)
+            out[name], out[f"{name}_ci95"] = value, stats.ci95(value, se)
+        else:  # a proportion
+            n, hits = float(row[den]), float(row[num])
+            out[name] = stats.proportion_se(n, hits)[0]
+            out[f"{name}_ci95"] = stats.proportion_ci95(n, hits)
     return out
 
 
@@ -63,8 +64,9 @@ def card_table(per_policy: dict[str, np.ndarray]) -> pd.DataFrame:
     for name, row in per_policy.items():
         games = float(row[play.COL_GAMES])
         for card in range(layout.N_CARDS):
-            p, se = stats.proportion_se(games, float(row[play.COL_CARDS + card]))
+            hits = float(row[play.COL_CARDS + card])
+            low, high = stats.proportion_ci95(games, hits)
             rows.append({"policy": name, "card": layout.CARD_NAMES[card],
-                         "scored_per_game": p, "ci95_low": p - 1.96 * se,
-                         "ci95_high": p + 1.96 * se})
+                         "scored_per_game": stats.proportion_se(games, hits)[0],
+                         "ci95_low": low, "ci95_high": high})
     return pd.DataFrame(rows)
