@@ -44,6 +44,9 @@ class GameGroup(StrictGroup):
         try:
             code = super().main(args=args, prog_name=prog_name or "dicelab",
                                 standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:  # a group with no command: its help
+            click.echo(exc.ctx.get_help() if exc.ctx else exc.format_message())
+            sys.exit(0)
         except (UserError, click.ClickException) as exc:
             message = exc.format_message() if isinstance(exc, click.ClickException) else exc
             click.echo(f"dicelab: error: {message}", err=True)

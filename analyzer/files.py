@@ -22,14 +22,21 @@ def _probe(folder: Path, what: str) -> None:
     os.unlink(tmp)
 
 
+def _check_parent(path: Path, parent: Path, what: str) -> None:
+    """The folder ``parent`` that ``path`` goes into must exist (and be a folder)."""
+    if parent.exists() and not parent.is_dir():
+        raise UserError(f"cannot write {what}: {str(parent)!r} is a file, not a folder")
+    if not parent.is_dir():
+        raise UserError(f"cannot write {what}: folder {str(parent)!r} does not exist")
+
+
 def check_writable(path: str | Path) -> Path:
     """Fail early, with one line, if ``path`` cannot be written."""
     path = Path(path)
     parent = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
         raise UserError(f"output path {str(path)!r} is a directory; give a file name")
-    if not parent.is_dir():
-        raise UserError(f"cannot write {str(path)!r}: folder {str(parent)!r} does not exist")
+    _check_parent(path, parent, repr(str(path)))
     if path.exists() and not os.access(path, os.W_OK):
         raise UserError(f"cannot write {str(path)!r}: permission denied")
     _probe(parent, repr(str(path)))
@@ -42,8 +49,8 @@ def check_folder_writable(path: Path, what: str) -> None:
     if path.exists() and not path.is_dir():
         raise UserError(f"cannot write {what} {str(path)!r}: it is a file")
     parent = path.parent if str(path.parent) else Path(".")
-    if not path.exists() and not parent.is_dir():
-        raise UserError(f"cannot write {what} {str(path)!r}: {str(parent)!r} does not exist")
+    if not path.exists():
+        _check_parent(path, parent, f"{what} {str(path)!r}")
     _probe(path if path.exists() else parent, f"{what} {str(path)!r}")
 
 

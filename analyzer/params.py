@@ -144,16 +144,17 @@ def parse_assignment(text: str) -> tuple[str, str]:
     return key.strip().replace("-", "_"), value
 
 
-def read_toml(path: str | Path) -> dict[str, Any]:
-    """A TOML file as a dict; a one-line ``UserError`` if it is missing or broken."""
+def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
+    """A TOML file (``what``: how errors name it) as a dict; a one-line ``UserError`` if it
+    is missing or broken."""
     try:
         return tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UserError(f"rules file {str(path)!r} does not exist") from None
+        raise UserError(f"{what} {str(path)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read rules file {str(path)!r}: {exc}") from None
+        raise UserError(f"cannot read {what} {str(path)!r}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"rules file {str(path)!r} is not valid TOML: {exc}") from None
+        raise UserError(f"{what} {str(path)!r} is not valid TOML: {exc}") from None
 
 
 def validate_mapping(data: dict[str, Any], params: Iterable[Param],

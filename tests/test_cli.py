@@ -144,6 +144,10 @@ BAD_INPUTS = [
     (["cloverup", "solve", "--set", "rounds=0"], "rounds"),
     (["cloverup", "solve", "--rules", "/nonexistent/rules.toml"], "does not exist"),
     (["cloverup", "whatif", "--vary", "players=3"], "players"),
+    (["sly-dice", "odds", "--common", "1,2,3", "--points-file", "/nonexistent/p.toml"],
+     "points file '/nonexistent/p.toml' does not exist"),
+    (["sly-dice", "claim", "--common", "1,2,3", "--locked", "5", "--hidden", "6,2,4"],
+     "expected 2 faces 1..6 separated by commas, e.g. 3,1"),
 ]
 
 
@@ -186,6 +190,19 @@ def test_virtual_file_systems_are_refused_before_any_work(args):
     """Paths under /proc and /sys cannot take files: one line, exit 2, before the run
     starts (the report would otherwise compute everything first)."""
     _assert_one_line_error(run(args), "cannot write")
+
+
+def test_an_output_folder_that_is_a_file_is_named_so(tmp_path):
+    (tmp_path / "file").write_text("")
+    _assert_one_line_error(run(["cloverup", "solve", "-o", str(tmp_path / "file" / "x.json")]),
+                           "is a file, not a folder")
+
+
+@pytest.mark.parametrize("group", [[], ["cloverup"], ["sly-dice"]])
+def test_a_group_without_a_command_prints_its_help(group):
+    result = run(group)
+    assert result.exit_code == 0 and result.output.startswith("Usage: ")
+    assert "Commands:" in result.output and "error" not in result.output
 
 
 def test_failed_run_leaves_no_partial_output(tmp_path):

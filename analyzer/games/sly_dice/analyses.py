@@ -25,8 +25,9 @@ POWERS = {"none": odds.NO_POWER, "change": odds.CHANGE_DIE, "sum": odds.SUM_OF_T
 def parse_dice(text: str, count: int | None, what: str) -> list[int]:
     """Faces from ``'1,2,3'``; ``count`` of them exactly (None: 0 to 2 for locked dice)."""
     parts = [p.strip() for p in text.split(",") if p.strip()] if text.strip() else []
-    expected = f"{count} faces 1..6 separated by commas, e.g. 1,2,3" if count else \
-        "0 to 2 faces 1..6 separated by commas"
+    example = ",".join("3142"[k] for k in range(count)) if count else ""
+    expected = (f"{count} face{'s' if count > 1 else ''} 1..6 separated by commas, e.g. "
+                f"{example}") if count else "0 to 2 faces 1..6 separated by commas"
     if not all(p.isdigit() and 1 <= int(p) <= 6 for p in parts):
         raise UserError(f"bad {what} {text!r}: expected {expected}")
     faces = [int(p) for p in parts]

@@ -37,7 +37,7 @@ def _point_assignments(points_file: str | None, settings: tuple[str, ...]) -> li
     """Card points as ``points_<card>=value`` rule settings."""
     pairs: list[tuple[str, str]] = []
     if points_file:
-        for card, value in read_toml(points_file).items():
+        for card, value in read_toml(points_file, "points file").items():
             if not isinstance(value, (int, float)) or isinstance(value, bool):
                 raise UserError(f"bad points {value!r} for {card!r} in {points_file!r}: "
                                 "expected a number")
