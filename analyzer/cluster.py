@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import re
 import uuid
-from collections import deque
 from typing import Any, Iterator
 
 import numpy as np
@@ -126,25 +125,32 @@ class Cluster:
         from distributed import KilledWorker, as_completed
 
         run = uuid.uuid4().hex[:12]
-        stored = [store is not None and store.has(c) for c in plan.chunks]
-        todo = deque(i for i, s in enumerate(stored) if not s)
+        n = len(plan.chunks)
         window = 2 * max(self.workers(), 1) + 2
         running: dict[Any, int] = {}
         finished: dict[int, np.ndarray] = {}
+        submitted: set[int] = set()  # in flight or finished, not yet handed over
+        considered = 0  # chunks before this one are submitted or found in the store
         waiting = as_completed()
 
         def submit() -> None:
-            while todo and len(running) + len(finished) < window:
-                i = todo.popleft()
+            nonlocal considered
+            while considered < n and len(running) + len(finished) < window:
+                i = considered
+                considered += 1
+                if store is not None and store.has(plan.chunks[i]):
+                    continue
                 future = self.client.submit(run_chunk, plan.compute, plan.chunks[i],
                                             key=f"dicelab-{run}-{i}", pure=False)
                 running[future] = i
+                submitted.add(i)
                 waiting.add(future)
 
         try:
-            submit()
-            for i, chunk in enumerate(plan.chunks):
-                if stored[i]:
+            for i in range(n):
+                submit()  # the chunks in flight never trail the one handed over
+                chunk = plan.chunks[i]
+                if i not in submitted:
                     yield True, store.load(chunk)
                     continue
                 while i not in finished:
@@ -159,9 +165,8 @@ class Cluster:
                     if store is not None:
                         store.save(plan.chunks[j], finished[j])
                     submit()
-                result = finished.pop(i)
-                submit()
-                yield False, result
+                submitted.discard(i)
+                yield False, finished.pop(i)
         finally:
             if running:
                 self.client.cancel(list(running))

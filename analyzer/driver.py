@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from analyzer.execution import current
-from analyzer.plan import Plan
+from analyzer.plan import Chunks, Plan
 from analyzer.progress import Progress
 from analyzer.seeding import block_keys
 
@@ -122,7 +122,7 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
     """
     batch = (batch_blocks or DEFAULT_BATCH_BLOCKS) * job.block_size
     per_chunk = math.gcd(job.chunk_blocks, batch // job.block_size) * job.block_size
-    chunks = [(first, min(per_chunk, n_items - first)) for first in range(0, n_items, per_chunk)]
+    chunks = Chunks(n_items, per_chunk)
     batches = Batches(KernelRef.of(job.runner), tuple(job.args), tuple(job.acc_shape),
                       job.block_size, job.seed, job.stream)
     execution = current()

@@ -3,10 +3,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
+
+
+class Chunks(Sequence):
+    """The chunks ``(first item, count)`` of ``n_items`` items cut every ``size`` items, as
+    a sequence computed on demand: memory stays flat for any number of items."""
+
+    def __init__(self, n_items: int, size: int):
+        self.n_items, self.size = int(n_items), int(size)
+
+    def __len__(self) -> int:
+        return -(-self.n_items // self.size)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        first = i * self.size
+        return first, min(self.size, self.n_items - first)
+
+    def __repr__(self) -> str:  # the identity of a run in a checkpoint folder
+        return f"Chunks({self.n_items}, {self.size})"
 
 
 @dataclass
@@ -17,12 +42,13 @@ class Plan:
     ``compute`` must be picklable (a ``functools.partial`` of a module-level function over
     plain arguments) to run on cluster workers, which compute one chunk at a time;
     ``identity`` is everything the results depend on (it names the run in a checkpoint
-    folder); ``chunks`` are tuples of ints. Local threads compute ``group`` consecutive
-    chunks at a time, so that one parallel loop spreads all their work over the threads.
+    folder); ``chunks`` are tuples of ints (a list, or ``Chunks`` computed on demand).
+    Local threads compute ``group`` consecutive chunks at a time, so that one parallel loop
+    spreads all their work over the threads.
     """
 
     compute: Callable[[list[tuple[int, ...]]], list[np.ndarray]]
-    chunks: list[tuple[int, ...]]
+    chunks: Sequence[tuple[int, ...]]
     identity: Any
     label: str = "run"
     group: int = 1

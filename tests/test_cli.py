@@ -243,3 +243,52 @@ def test_report_with_changed_rules(tmp_path):
 def test_report_bad_settings(tmp_path, args, needle):
     _assert_one_line_error(run(["report", "--quick", "-o", str(tmp_path / "r"), *args]), needle)
     assert not (tmp_path / "r").exists()
+
+
+def test_chunks_are_computed_on_demand():
+    """A run's chunks are a sequence computed on demand (flat memory for any count)."""
+    from analyzer.plan import Chunks
+
+    chunks = Chunks(10**18, 1 << 17)
+    assert len(chunks) == -(-10**18 // (1 << 17))
+    assert chunks[0] == (0, 1 << 17) and chunks[-1][0] + chunks[-1][1] == 10**18
+    assert list(Chunks(5, 2)) == [(0, 2), (2, 2), (4, 1)] and Chunks(5, 2)[1:] == [(2, 2),
+                                                                                    (4, 1)]
+
+
+def test_a_huge_game_count_runs_in_flat_memory():
+    """10^15 games: the run starts at once and its memory stays flat (it used to build the
+    whole chunk list first, tens of gigabytes); stopped after a few seconds."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    proc = subprocess.Popen([sys.executable, "-m", "analyzer", "cloverup", "simulate",
+                             "--games", str(10**15), "--quiet"],
+                            cwd=Path(__file__).resolve().parents[1],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    peak = 0
+    try:
+        for _ in range(16):
+            time.sleep(0.5)
+            status = Path(f"/proc/{proc.pid}/status").read_text()
+            rss = int(next(line for line in status.splitlines()
+                           if line.startswith("VmRSS")).split()[1])
+            peak = max(peak, rss)
+        assert proc.poll() is None  # still running: nothing refused it
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    assert peak < 1_000_000, f"peak RSS {peak} kB"
+
+
+@pytest.mark.parametrize("rollouts", ["-3", "0", "2000000"])
+def test_rollout_counts_are_bounded(tmp_path, rollouts):
+    sheet = tmp_path / "sheet.json"
+    assert run(["thats-pretty-clever", "sheet", "--new", "-o", str(sheet)]).exit_code == 0
+    for command in (["advise", "--roll", "W3 Y5 B2 G6 O4 P1"], ["coach"]):
+        result = run(["thats-pretty-clever", *command, "--sheet", str(sheet),
+                      "--rollouts", rollouts])
+        _assert_one_line_error(result, "expected 1 to 1,000,000")

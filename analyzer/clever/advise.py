@@ -23,7 +23,7 @@ from analyzer.errors import UserError
 from analyzer.execution import current
 from analyzer.output import Result, run_meta
 from analyzer.params import assumed_notes
-from analyzer.plan import Plan
+from analyzer.plan import Chunks, Plan
 from analyzer.stats import ci95, mean_se
 from kernels.clever import play
 from kernels.clever.moves import N_DICE
@@ -46,6 +46,15 @@ PROCEED = "roll without a return"
 
 
 ALL_DICE = (1 << N_DICE) - 1
+
+
+MAX_ROLLOUTS = 1_000_000  # per choice: the scores of every rollout are kept in memory
+
+
+def check_rollouts(rollouts: int) -> None:
+    """A ``UserError`` unless ``rollouts`` is 1 to ``MAX_ROLLOUTS``."""
+    if not 1 <= rollouts <= MAX_ROLLOUTS:
+        raise UserError(f"bad rollout count {rollouts}: expected 1 to {MAX_ROLLOUTS:,}")
 
 
 def parse_dice_letters(game: CleverGame, text: str) -> list[int]:
@@ -88,8 +97,7 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
     rounds = game.rounds_for({**values, "players": 1})
     if not 1 <= rnd <= rounds:
         raise UserError(f"bad round {rnd}: expected 1 to {rounds}")
-    if rollouts < 1:
-        raise UserError(f"bad rollout count {rollouts}: expected at least 1")
+    check_rollouts(rollouts)
     if phase == "return" and not game.has_returns:
         raise UserError(f"{game.title} has no return action; accepted phases: "
                         f"{', '.join(PHASES[:-1])}")
@@ -107,10 +115,13 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
     names = game.layout.DIE_NAMES
     faces = np.zeros(N_DICE, np.int64)
     where = np.full(N_DICE, -1, np.int64)
+    places = {play.POOL: "in the roll", play.FIELD: "on the fields",
+              play.PLATTER: "on the platter"}
     for dice, place in ((pool, play.POOL), (on_fields, play.FIELD), (on_platter, play.PLATTER)):
         for die, face in dice.items():
             if where[die] >= 0:
-                raise UserError(f"die {names[die]} is given twice (roll, fields, platter)")
+                raise UserError(f"die {names[die]} is given twice: {places[where[die]]} and "
+                                f"{places[place]}")
             faces[die], where[die] = face, place
     window = phase in ("plus", "passive-plus")
     if phase == "return":
@@ -245,7 +256,6 @@ def rollout_chunks(position: Position, chunks: list[tuple[int, int]]) -> list[np
 def run_rollouts(position: Position, rollouts: int) -> np.ndarray:
     """float64[moves, rollouts]: the final scores of every rollout of every move, computed in
     chunks where the execution in force says (the same numbers wherever they ran)."""
-    chunks = [(first, min(ROLLOUT_CHUNK, rollouts - first))
-              for first in range(0, rollouts, ROLLOUT_CHUNK)]
+    chunks = Chunks(rollouts, ROLLOUT_CHUNK)
     plan = Plan(functools.partial(rollout_chunks, position), chunks, position, "rollouts")
     return np.concatenate(list(current().results(plan)), axis=1)

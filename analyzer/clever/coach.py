@@ -13,7 +13,15 @@ from typing import Callable, TextIO
 
 import numpy as np
 
-from analyzer.clever.advise import DECLINE, PROCEED, REROLL, STOP, advise, parse_dice
+from analyzer.clever.advise import (
+    DECLINE,
+    PROCEED,
+    REROLL,
+    STOP,
+    advise,
+    check_rollouts,
+    parse_dice,
+)
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
 from kernels.clever import play
@@ -56,6 +64,7 @@ class Coach:
     def __init__(self, game: CleverGame, values, policy: str, rollouts: int, seed: int,
                  sheet: np.ndarray, read: Callable[[], str | None],
                  write: Callable[[str], None]):
+        check_rollouts(rollouts)
         self.game, self.values, self.policy = game, values, policy
         self.rollouts, self.seed = rollouts, seed
         self.sheet, self.read, self.write = sheet, read, write
@@ -91,6 +100,10 @@ class Coach:
                             f"(e.g. {example}), or done> ")
             if roll is None or roll.lower() in ("done", "quit", "q"):
                 return None
+            if not roll:
+                self.write(f"  type the faces of the dice you rolled ({in_play}), e.g. "
+                           f"{example}, or done\n")
+                continue
             try:
                 result = advise(self.game, self.values, self.sheet, roll, phase, rnd,
                                 self.policy, self.rollouts, self.seed, fields, platter)
