@@ -7,6 +7,7 @@ Bad input of any kind ends in one line on stderr and exit status 2.
 
 from __future__ import annotations
 
+import os
 import sys
 from datetime import date
 from pathlib import Path
@@ -53,7 +54,9 @@ class GameGroup(StrictGroup):
             sys.exit(2)
         except Interrupted as exc:
             click.echo(f"dicelab: {exc}", err=True)
-            sys.exit(130)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(130)  # at once: a chunk may still run on a helper thread
         except click.exceptions.Abort:
             click.echo("dicelab: aborted", err=True)
             sys.exit(1)

@@ -12,6 +12,7 @@ and an interrupted run resumes from its stored chunks to the same final result.
 from __future__ import annotations
 
 import contextlib
+import threading
 from typing import Any, Iterator
 
 import numpy as np
@@ -60,7 +61,8 @@ class Execution:
         for start in range(0, len(plan.chunks), plan.group):
             group = plan.chunks[start:start + plan.group]
             missing = [c for c in group if store is None or not store.has(c)]
-            computed = dict(zip(missing, plan.compute(missing))) if missing else {}
+            computed = dict(zip(missing, _interruptible(plan.compute, missing))) \
+                if missing else {}
             for chunk in group:
                 if chunk not in computed:
                     self.resumed += 1
@@ -90,6 +92,27 @@ class Execution:
             out["checkpoint"] = self.checkpoint
             out["chunks_from_checkpoint"] = self.resumed
         return out
+
+
+def _interruptible(compute, chunks: list) -> list[np.ndarray]:
+    """``compute(chunks)`` on a helper thread while this one waits in short steps, so that
+    Ctrl-C is handled at once (the kernels release the GIL) instead of when the chunk ends;
+    the helper is a daemon thread, dropped at exit."""
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["result"] = compute(chunks)
+        except BaseException as exc:  # handed to the waiting thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=work, name="dicelab-chunks", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.05)
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
 
 
 _current = Execution()

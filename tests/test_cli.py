@@ -292,3 +292,26 @@ def test_rollout_counts_are_bounded(tmp_path, rollouts):
         result = run(["thats-pretty-clever", *command, "--sheet", str(sheet),
                       "--rollouts", rollouts])
         _assert_one_line_error(result, "expected 1 to 1,000,000")
+
+
+def test_ctrl_c_stops_a_slow_simulation_at_once():
+    """Ctrl-C during a heuristic simulation (chunks of seconds) ends the run within 2 s,
+    with one line and exit status 130: the chunk runs on a helper thread."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    proc = subprocess.Popen([sys.executable, "-m", "analyzer", "thats-pretty-clever",
+                             "simulate", "--policy", "heuristic", "--games", "1000000",
+                             "--quiet"], cwd=Path(__file__).resolve().parents[1],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(8)
+    assert proc.poll() is None
+    start = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert time.perf_counter() - start < 2.0
+    assert proc.returncode == 130 and err.strip().startswith("dicelab: interrupted")
+    assert len(err.strip().splitlines()) == 1

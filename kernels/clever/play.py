@@ -488,7 +488,7 @@ def advice_choice(s, f, w, die, area, target, pol, stream, phase, last, scratch,
     return 5
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, phase, key,
                     first_rollout, n_rollouts, out):
     """Final scores of solo rollouts ``first_rollout ..`` (``n_rollouts`` of them) after each
@@ -628,7 +628,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
             row[COL_HIST + min(totals[p], HIST_BINS - 1)] += 1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def run_game_blocks(keys, sizes, out, *args):
     """``games_block`` over every block in parallel."""
     for b in prange(keys.shape[0]):
@@ -677,7 +677,7 @@ def paired_block(key, n_games, out, lineups, rounds, game_rules):
         add_products(out, x)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def run_paired_blocks(keys, sizes, out, *args):
     """``paired_block`` over every block in parallel."""
     for b in prange(keys.shape[0]):

@@ -239,7 +239,7 @@ def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies
 # jitted function passed as an argument would make the cache key change every process).
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def run_turn_blocks(keys, sizes, out, *args):
     """``turns_block`` over every block in parallel: ``keys`` uint64[B], ``sizes`` int64[B],
     ``out`` int64[B, N_OUTCOMES]; ``args`` as for ``turns_block`` after ``out``."""
@@ -247,14 +247,14 @@ def run_turn_blocks(keys, sizes, out, *args):
         turns_block(keys[b], sizes[b], out[b], *args)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def run_game_blocks(keys, sizes, out, *args):
     """``games_block`` over every block in parallel (``out`` int64[B, ...])."""
     for b in prange(keys.shape[0]):
         games_block(keys[b], sizes[b], out[b], *args)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def run_paired_blocks(keys, sizes, out, *args):
     """``paired_block`` over every block in parallel (``out`` int64[B, ...])."""
     for b in prange(keys.shape[0]):

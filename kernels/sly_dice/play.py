@@ -362,7 +362,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds, points, weights, q1, 
             row[COL_HIST + b] += 1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def run_game_blocks(keys, sizes, out, *args):
     """``games_block`` over every block in parallel (``out`` int64[B, ...])."""
     for b in prange(keys.shape[0]):
@@ -409,7 +409,7 @@ def paired_block(key, n_games, out, lineups, rounds, points, weights, q1, q2, re
         add_products(out, x)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def run_paired_blocks(keys, sizes, out, *args):
     """``paired_block`` over every block in parallel."""
     for b in prange(keys.shape[0]):
