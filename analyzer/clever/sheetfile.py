@@ -49,6 +49,13 @@ class FieldReader:
             raise self.fail(sorted(unknown)[0], f"unknown field; accepted: "
                                                 f"{', '.join(fields)}")
 
+    def add(self, mask: int, bit: int, field: str, entry: Any) -> int:
+        """``mask`` with ``bit`` set; a listed cell given twice is an error (it would
+        silently count once)."""
+        if (mask >> bit) & 1:
+            raise self.fail(field, f"{entry!r} is listed twice")
+        return mask | (1 << bit)
+
     def actions(self, data: dict[str, Any], key: str, most: int) -> tuple[int, int]:
         """An action track ``{"unlocked": n, "used": m}``: (unlocked, used)."""
         actions = data.get(key, {"unlocked": 0, "used": 0})

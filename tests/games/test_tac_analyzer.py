@@ -81,6 +81,8 @@ def test_12_3_negative_green_makes_foxes_negative_unless_floored():
     ({"silver": {"blue": [7]}}, "silver.blue[0]"),
     ({"returns": {"unlocked": 7, "used": 0}}, "returns.unlocked"),
     ({"orange": []}, "orange"),
+    ({"silver": {"blue": [4, 4]}}, "silver.blue[1]"),  # a cell listed twice
+    ({"yellow": {"circled": [[1, 2], [1, 2]]}}, "yellow.circled[1]"),
 ])
 def test_bad_sheet_names_the_field(change, field):
     doc = sheetfile.blank()

@@ -57,6 +57,8 @@ def test_written_sheet_scores_by_the_rules():
     ({"format": "other"}, "format"),
     ({"yellow": None}, "yellow"),
     ({"blue": 5}, "blue"),
+    ({"blue": [2, 2]}, "blue[1]"),  # a cell listed twice
+    ({"yellow": [[1, 1], [1, 1]]}, "yellow[1]"),
 ])
 def test_bad_sheet_names_the_field(change, field):
     doc = sheetfile.blank()

@@ -51,9 +51,10 @@ def to_kernel(data: Any, source: str = "file", flags: int = 0) -> np.ndarray:
         index = 4 * (row - 1) + col - 1
         if L.YELLOW_VALUES[index] == 0:
             raise r.fail(f"yellow[{i}]", f"cell {cell} is pre-printed")
-        sheet[L.S_YELLOW] |= 1 << index
+        sheet[L.S_YELLOW] = r.add(sheet[L.S_YELLOW], index, f"yellow[{i}]", cell)
     for i, total in enumerate(r.list(data.get("blue", []), "blue", 11, "sums")):
-        sheet[L.S_BLUE] |= 1 << (r.whole(total, f"blue[{i}]", 2, 12) - 2)
+        sheet[L.S_BLUE] = r.add(sheet[L.S_BLUE], r.whole(total, f"blue[{i}]", 2, 12) - 2,
+                                f"blue[{i}]", total)
     green = r.whole(data.get("green", 0), "green", 0, L.TRACK)
     sheet[L.S_GREEN] = green
     _track(r, data.get("orange", []), "orange", sheet, L.S_ORANGE, L.S_ORANGE_VALUES)

@@ -60,8 +60,9 @@ def to_kernel(data: Any, source: str = "file", flags: int = 0) -> np.ndarray:
         if not isinstance(values, list):
             raise r.fail(f"silver.{name}", "expected a list of numbers 1..6")
         for i, value in enumerate(values):
-            sheet[L.S_SILVER] |= 1 << (6 * row + r.whole(value, f"silver.{name}[{i}]", 1, 6)
-                                       - 1)
+            field = f"silver.{name}[{i}]"
+            sheet[L.S_SILVER] = r.add(sheet[L.S_SILVER],
+                                      6 * row + r.whole(value, field, 1, 6) - 1, field, value)
     yellow = data.get("yellow", {})
     if not isinstance(yellow, dict) or set(yellow) - {"circled", "crossed"}:
         raise r.fail("yellow", "expected {\"circled\": [[row, column], ...], \"crossed\": "
@@ -108,7 +109,7 @@ def _yellow_cells(r: FieldReader, cells: Any, field: str) -> int:
         ids = np.nonzero((L.YELLOW_CELL_ROW == row) & (L.YELLOW_CELL_COL == col))[0]
         if ids.size == 0:
             raise r.fail(f"{field}[{i}]", f"row {row + 1} has no number in column {col + 1}")
-        mask |= 1 << int(ids[0])
+        mask = r.add(mask, int(ids[0]), f"{field}[{i}]", cell)
     return mask
 
 
