@@ -94,8 +94,26 @@ def simulate_options(default_games: int, default_policy: str, accepted: str,
         click.option("--rotate/--no-rotate", default=True, show_default=True,
                      help="Move the policies one seat each game, so each plays every seat."),
         click.option("--precision", type=float, default=None,
-                     help="Play until every 95% interval half-width is at most this."),
+                     help="Play until every mean score's 95% interval half-width is at most "
+                          "this many points."),
+        click.option("--win-precision", type=float, default=None,
+                     help="Play until every win rate's 95% interval half-width is at most "
+                          "this many percentage points (two or more players)."),
+        _merged_precision,
     )
+
+
+def _merged_precision(fn: Callable) -> Callable:
+    """``--precision`` and ``--win-precision`` reach the command as one ``precision``
+    (``seats.Precision``, or None)."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, precision: float | None, win_precision: float | None,
+                **kwargs: Any) -> Any:
+        from analyzer.seats import Precision, as_precision
+
+        return fn(*args, precision=as_precision(Precision(precision, win_precision)),
+                  **kwargs)
+    return wrapper
 
 
 def whatif_options(default_games: int, default_policy: str, vary_help: str,

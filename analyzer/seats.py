@@ -76,26 +76,60 @@ def score_distribution(row: np.ndarray, cols: Columns, **label: Any) -> list[dic
     return rows
 
 
+@dataclass(frozen=True)
+class Precision:
+    """When a run may stop early: every policy's mean-score 95% half-width at most
+    ``points`` (``--precision``) and, with two or more players, every win rate's at most
+    ``win_points`` percentage points (``--win-precision``); None: that interval does not
+    decide."""
+
+    points: float | None = None
+    win_points: float | None = None
+
+    def describe(self) -> str:
+        parts = [f"mean scores within +-{self.points:g} points"] if self.points else []
+        if self.win_points:
+            parts.append(f"win rates within +-{self.win_points:g} percentage points")
+        return " and ".join(parts)
+
+
+def as_precision(precision: Precision | float | None) -> Precision | None:
+    """A ``Precision`` (a number: mean scores only), checked; None stays None."""
+    if precision is None or isinstance(precision, Precision):
+        value = precision
+    else:
+        value = Precision(points=float(precision))
+    if value is None or (value.points is None and value.win_points is None):
+        return None
+    for name, x in (("precision", value.points), ("win precision", value.win_points)):
+        if x is not None and not x > 0:
+            raise UserError(f"bad {name} {x}: expected a number above 0")
+    return value
+
+
 def precise_enough(acc: np.ndarray, names: Sequence[str], cols: Columns,
-                   precision: float) -> bool:
-    """Every policy's mean-score and win-rate 95% half-widths are at most ``precision``."""
+                   precision: Precision | float) -> bool:
+    """Every policy's intervals are as narrow as ``precision`` asks (half-widths: the mean
+    score's in points, the win rate's in percentage points)."""
+    precision = as_precision(precision)
     for row in by_name(acc, names).values():
         s = row_stats(row, cols, len(names))
-        widths = [s["ci95"][1] - s["mean_score"]]
-        if "win_ci95" in s:
-            widths.append(s["win_ci95"][1] - s["win_rate"])
-        if not all(w <= precision for w in widths):
+        if precision.points is not None and \
+                s["ci95"][1] - s["mean_score"] > precision.points:
+            return False
+        if precision.win_points is not None and "win_ci95" in s and \
+                50 * (s["win_ci95"][1] - s["win_ci95"][0]) > precision.win_points:
             return False
     return True
 
 
-def stop_rule(names: Sequence[str], cols: Columns,
-              precision: float | None) -> Callable[[np.ndarray, int], bool] | None:
-    """The driver's stop callback for ``--precision`` (None without it)."""
+def stop_rule(names: Sequence[str], cols: Columns, precision: Precision | float | None
+              ) -> Callable[[np.ndarray, int], bool] | None:
+    """The driver's stop callback for ``--precision`` / ``--win-precision`` (None without
+    them)."""
+    precision = as_precision(precision)
     if precision is None:
         return None
-    if not precision > 0:
-        raise UserError(f"bad precision {precision}: expected a number above 0")
     return lambda acc, done: precise_enough(acc, names, cols, precision)
 
 
@@ -119,9 +153,11 @@ def seat_rows(acc: np.ndarray, cols: Columns, names: Sequence[str], rotate: bool
     return rows, dist
 
 
-def precision_note(precision: float | None, cap: int, played: int, reached: bool) -> list[str]:
+def precision_note(precision: Precision | float | None, cap: int, played: int,
+                   reached: bool) -> list[str]:
+    precision = as_precision(precision)
     if precision is None:
         return []
-    return [f"ran until every 95% interval half-width was at most {precision:g} (cap {cap} "
-            f"games): {played} games" + ("" if reached else "; the cap came first, so the "
-                                         "precision was NOT reached (raise --games)")]
+    return [f"ran until the 95% intervals had {precision.describe()} (cap {cap} games): "
+            f"{played} games" + ("" if reached else "; the cap came first, so the precision "
+                                 "was NOT reached (raise --games)")]

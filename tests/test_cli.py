@@ -138,6 +138,7 @@ BAD_INPUTS = [
     (["cloverup", "simulate", "--seed", "-1"], "seed"),
     (["cloverup", "simulate", "--threads", "0"], "thread"),
     (["cloverup", "simulate", "--precision", "0"], "precision"),
+    (["cloverup", "simulate", "--win-precision", "-1"], "win precision"),
     (["cloverup", "simulate", "--format", "xml"], "format"),
     (["cloverup", "solve", "--set", "rounds"], "key=value"),
     (["cloverup", "solve", "--set", "nosuch=1"], "unknown rule parameter"),

@@ -131,6 +131,20 @@ def test_precision_run_stops_when_intervals_are_narrow(cloverup_values):
     assert entry["ci95"][1] - entry["mean_score"] <= 0.3
 
 
+def test_win_precision_decides_by_the_win_rates(cloverup_values):
+    """--win-precision: the run stops once every win rate's half-width is at most that many
+    percentage points (the mean scores do not decide), and the note says so."""
+    from analyzer.seats import Precision
+
+    result = simulation.simulate(cloverup_values, ["optimal", "threshold:3"], 5_000_000,
+                                 seed=2, precision=Precision(win_points=1.0), progress=False)
+    assert result.headline["games"] < 5_000_000
+    for entry in result.headline["policies"].values():
+        low, high = entry["win_ci95"]
+        assert 50 * (high - low) <= 1.0
+    assert any("win rates within +-1 percentage points" in n for n in result.notes)
+
+
 @pytest.mark.slow
 def test_large_two_player_check(cloverup_values):
     result = simulation.simulate(cloverup_values, ["win", "optimal"], 4_000_000, seed=17,
