@@ -122,11 +122,14 @@ def whatif_options(default_games: int, default_policy: str, vary_help: str,
     lineup, players and games."""
     return _stack(
         click.option("--vary", "rule_variants", multiple=True,
-                     metavar="KEY=VALUE[;KEY=VALUE]", help=vary_help),
+                     metavar="KEY=VALUE[;KEY=VALUE]",
+                     help=vary_help + " Repeatable; each is compared with the baseline. "
+                          "lineup=P,Q among the changes plays that lineup too."),
         click.option("--lineup", "lineups", multiple=True, metavar="P[,P...]",
-                     help="A variant with this lineup of policies; repeatable."),
+                     help="A variant: the baseline rules with this lineup; repeatable."),
         click.option("--policy", "base_policy", default=default_policy, show_default=True,
-                     metavar="P[,P...]", help="Lineup of every rule variant."),
+                     metavar="P[,P...]", help="The baseline's lineup (the rules in force "
+                                              "with it are the baseline)."),
         click.option("--players", default=None, type=str, help=f"Players, {players}."),
         click.option("--games", default=default_games, show_default=True, type=int,
                      help="Games per variant (the same games for every variant)."),

@@ -27,18 +27,55 @@ def metric(acc: np.ndarray, n: int, v: int, k: int, scale: float) -> dict[str, f
             "diff_ci95_high": dhi}
 
 
+BASELINE = "baseline"
+
+
 def headline(rows: list[dict[str, Any]], n: int, players: int, reference: str,
-             keep: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The JSON headline: per variant, per metric value/ci95/diff/diff_ci95 (plus the
+             keep: tuple[str, ...] = (), details: dict[str, dict[str, Any]] | None = None
+             ) -> dict[str, Any]:
+    """The JSON headline: per variant, its ``details`` (rules and lineup in force, the
+    changes from the reference) and per metric value/ci95/diff/diff_ci95 (plus the
     ``keep`` columns of the variant's first row)."""
     out: dict[str, Any] = {"games": n, "players": players, "reference": reference,
                            "variants": {}}
     for r in rows:
-        entry = out["variants"].setdefault(r["variant"], {k: r[k] for k in keep})
+        entry = out["variants"].setdefault(
+            r["variant"], {**(details or {}).get(r["variant"], {}), **{k: r[k] for k in keep}})
         entry[r["metric"]] = {"value": r["value"], "ci95": [r["ci95_low"], r["ci95_high"]],
                               "diff": r["diff"],
                               "diff_ci95": [r["diff_ci95_low"], r["diff_ci95_high"]]}
     return out
+
+
+def variant_details(params, variants: list) -> dict[str, dict[str, Any]]:
+    """Per variant ``(label, rule values, lineup)``: every rule in force, the lineup and
+    what differs from the first variant (the reference)."""
+    base_values, base_lineup = variants[0][1], _lineup(variants[0][2])
+    out = {}
+    for label, values, lineup in variants:
+        changes = [f"{p.name}={p.show(values[p.name])}" for p in params
+                   if values[p.name] != base_values[p.name]]
+        if _lineup(lineup) != base_lineup:
+            changes.append(f"lineup={','.join(_lineup(lineup))}")
+        out[label] = {"rules": {p.name: p.show(values[p.name]) for p in params},
+                      "lineup": _lineup(lineup), "changes": "; ".join(changes) or "none"}
+    return out
+
+
+def _lineup(lineup: Any) -> list[str]:
+    return [lineup] if isinstance(lineup, str) else list(lineup)
+
+
+def details_notes(details: dict[str, dict[str, Any]]) -> list[str]:
+    """One note per variant: what it changes from the reference and its lineup."""
+    labels = list(details)
+    notes = [f"reference: {labels[0]} (the rules in force, lineup "
+             f"{','.join(details[labels[0]]['lineup'])}); every other variant changes only "
+             "what its line says, and its difference from the reference is paired (same "
+             "games, same random numbers) with a 95% interval"]
+    notes += [f"{label}: changes {d['changes']}; lineup {','.join(d['lineup'])}"
+              for label, d in list(details.items())[1:]]
+    return notes
 
 
 def check_variants(variants: list, games: int) -> int:
@@ -55,10 +92,13 @@ def check_variants(variants: list, games: int) -> int:
 def lineup_rows(acc: np.ndarray, n: int, variants: list, metrics: tuple,
                 players: int) -> list[dict[str, Any]]:
     """Rows for variants ``(label, values, lineup)`` and ``metrics`` ``(name, column,
-    scale)``; ``scale`` "players" divides by the player count, a number divides by it."""
+    scale)``; ``scale`` "players" divides by the player count, a number divides by it.
+    Solo games have no win rates."""
     rows = []
     for v, (label, _, policies) in enumerate(variants):
         for name, k, scale in metrics:
+            if players == 1 and "win_rate" in name:
+                continue
             c = 1.0 / (players if scale == "players" else scale)
             rows.append({"variant": label, "lineup": ",".join(policies), "metric": name,
                          **metric(acc, n, v, k, c)})
@@ -66,23 +106,32 @@ def lineup_rows(acc: np.ndarray, n: int, variants: list, metrics: tuple,
 
 
 def variants_from_options(values_for, rule_variants, lineups, base_policy: str) -> list:
-    """What-if variants from CLI options: ``--vary`` rule changes (each played by the base
-    lineup), ``--lineup`` lineups (under the rules in force); the rules in force come first
-    when fewer than two variants are given. ``values_for(extra_assignments)`` resolves rule
-    values."""
+    """What-if variants from CLI options, the baseline first: the rules in force
+    (``values_for([])``) played by the base lineup. Each ``--vary`` spec is the baseline
+    with exactly its assignments changed (``lineup=P,Q`` among them changes the lineup
+    too: a combined variant); each ``--lineup`` is the baseline with that lineup.
+    ``values_for(extra_assignments)`` resolves rule values."""
     from analyzer.cli_options import split_specs
     from analyzer.params import parse_assignment
 
-    base = values_for([])
-    variants = []
+    base_lineup = split_specs((base_policy,))
+    variants = [(BASELINE, values_for([]), base_lineup)]
     for spec in rule_variants:
-        extra = [f"{k}={v}" for k, v in (parse_assignment(p) for p in spec.split(";")
-                                          if p.strip())]
-        if any(e.startswith("players=") for e in extra):
-            raise UserError("players cannot vary in a what-if; use --players")
-        variants.append((spec, values_for(extra), split_specs((base_policy,))))
+        extra, lineup = [], base_lineup
+        for key, value in (parse_assignment(p) for p in spec.split(";") if p.strip()):
+            if key == "players":
+                raise UserError("players cannot vary in a what-if; use --players")
+            if key == "lineup":
+                lineup = split_specs((value,))
+            else:
+                extra.append(f"{key}={value}")
+        variants.append((spec, values_for(extra), lineup))
     for lineup in lineups:
-        variants.append((f"lineup {lineup}", base, split_specs((lineup,))))
+        variants.append((f"lineup={lineup}", values_for([]), split_specs((lineup,))))
     if len(variants) < 2:
-        variants.insert(0, ("rules in force", base, split_specs((base_policy,))))
+        raise UserError("a what-if compares variants with the baseline (the rules in force "
+                        "and --policy): give --vary KEY=VALUE[;KEY=VALUE] or --lineup P[,P]")
+    labels = [label for label, _, _ in variants]
+    if len(set(labels)) < len(labels):
+        raise UserError("the same what-if variant is given twice; give each once")
     return variants

@@ -106,10 +106,48 @@ def test_whatif_paired_table():
     doc = json.loads(run(["cloverup", "whatif", "--weights", "6,5,5,3,3,1,2", *SMALL,
                           "--format", "json"]).output)
     variants = doc["variants"]
-    assert doc["reference"] == "rules in force" and len(variants) == 2
+    assert doc["reference"] == "baseline" and len(variants) == 2
     changed = variants["weights=6,5,5,3,3,1,2"]
     assert changed["exact_turn_score"]["diff"] > 0
     assert len(changed["mean_score"]["diff_ci95"]) == 2
+    assert changed["changes"] == "weights=6,5,5,3,3,1,2"
+    assert changed["rules"]["weights"] == "6,5,5,3,3,1,2"
+    assert variants["baseline"]["rules"]["weights"] == "6,5,5,3,3,1,1"
+
+
+def test_whatif_variants_each_change_only_their_own_part_of_the_baseline():
+    """Issue 16.1: with --vary and --lineup together, each variant is the baseline (the
+    rules in force, --policy) plus exactly its own change, and says so per variant; a
+    combined change is one explicit variant."""
+    doc = json.loads(run(["sly-dice", "whatif", "--games", "2048", "--quiet",
+                          "--vary", "points_five_of_a_kind=60",
+                          "--lineup", "bluffer:10,honest",
+                          "--vary", "points_five_of_a_kind=60;lineup=bluffer:10,honest",
+                          "--format", "json"]).output)
+    variants = doc["variants"]
+    assert list(variants) == ["baseline", "points_five_of_a_kind=60",
+                              "points_five_of_a_kind=60;lineup=bluffer:10,honest",
+                              "lineup=bluffer:10,honest"]
+    points = {k: v["rules"]["points_five_of_a_kind"] for k, v in variants.items()}
+    assert points == {"baseline": "40", "points_five_of_a_kind=60": "60",
+                      "points_five_of_a_kind=60;lineup=bluffer:10,honest": "60",
+                      "lineup=bluffer:10,honest": "40"}
+    assert variants["lineup=bluffer:10,honest"]["lineup"] == ["bluffer:10", "honest"]
+    assert variants["points_five_of_a_kind=60"]["lineup"] == ["honest"]
+    assert variants["lineup=bluffer:10,honest"]["changes"] == "lineup=bluffer:10,honest"
+    assert doc["meta"]["rules"]["points_five_of_a_kind"] == 40  # the baseline's
+    for name in list(variants)[1:]:
+        assert len(variants[name]["mean_score"]["diff_ci95"]) == 2
+
+
+def test_solo_whatif_has_no_win_rates():
+    doc = json.loads(run(["cloverup", "whatif", "--players", "1", "--vary", "rerolls=3",
+                          *SMALL, "--format", "json"]).output)
+    assert all("first_seat_win_rate" not in v for v in doc["variants"].values())
+
+
+def test_whatif_needs_a_variant():
+    _assert_one_line_error(run(["cloverup", "whatif", *SMALL]), "--vary")
 
 
 def test_cheatsheet_writes_pdf(tmp_path):

@@ -99,8 +99,10 @@ def whatif(game: CleverGame) -> click.Command:
                seed, threads, quiet, fmt, output):
         """Compare rule or lineup variants side by side on common random numbers.
 
-        The first variant is the reference (the rules in force, unless two or more
-        variants are given); the others get paired differences with 95% intervals.
+        The baseline is the rules in force (defaults, --rules, --set) played by --policy;
+        each --vary is the baseline with exactly its changes (KEY=VALUE;KEY=VALUE, and
+        lineup=P,Q for a combined variant), each --lineup the baseline with that lineup.
+        Every variant gets its paired difference from the baseline with a 95% interval.
         """
         from analyzer.clever import simulation
         from analyzer.paired import variants_from_options

@@ -187,7 +187,8 @@ PAIRED_METRICS = (
 def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[str]]],
            games: int, seed: int, threads: int | None = None, progress: bool = True) -> Result:
     """Compare variants ``(label, rule values, lineup)`` on the same games; the first is
-    the reference, the others get paired differences with 95% intervals."""
+    the reference (the baseline), the others get paired differences with 95% intervals,
+    and every variant's rules and lineup in force are listed."""
     from analyzer import paired
 
     n_players = paired.check_variants(list(variants), games)
@@ -203,11 +204,13 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
                      chunk_blocks(lineups))
     acc, n = driver.run(job, games, progress)
     rows = paired.lineup_rows(acc, n, list(variants), PAIRED_METRICS, n_players)
+    details = paired.variant_details(game.params, list(variants))
+    for row in rows:
+        row["changes"] = details[row["variant"]]["changes"]
     return Result(f"{game.title} what-if: {n_var} variants, {n} games each",
                   headline=paired.headline(rows, n, n_players, variants[0][0],
-                                           keep=("lineup",)),
+                                           details=details),
                   tables={"variants": pd.DataFrame(rows)},
                   meta=run_meta(game, variants[0][1], seed, games=n, threads=used),
-                  notes=[f"reference: {variants[0][0]}; differences are paired (same games, "
-                         "same random numbers) with 95% intervals"]
+                  notes=paired.details_notes(details)
                   + assumed_notes(game.params, variants[0][1]))

@@ -128,7 +128,7 @@ def test_12_open_points_switch_the_kernel_rules(values, name, value, check):
 
 def test_12_open_points_reach_the_cli():
     result = CliRunner().invoke(cli, [
-        "twice-as-clever", "whatif", "--games", "300", "--quiet", "--lineup", "greedy",
+        "twice-as-clever", "whatif", "--games", "300", "--quiet", "--policy", "greedy",
         "--vary", "plus_one_scope=turn", "--vary", "chain_third_pick=all",
         "--vary", "return_timing=rolls_only", "--format", "json"])
     assert result.exit_code == 0, result.output

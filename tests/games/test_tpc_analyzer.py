@@ -169,7 +169,7 @@ def test_open_points_reach_the_cli():
     """14.4-14.6 and the tie-break are rule parameters a what-if can vary."""
     result = CliRunner().invoke(cli, [
         "thats-pretty-clever", "whatif", "--players", "2", "--games", "200", "--quiet",
-        "--lineup", "greedy", "--vary", "ties=shared", "--vary", "bonus_order=earliest_first",
+        "--policy", "greedy", "--vary", "ties=shared", "--vary", "bonus_order=earliest_first",
         "--vary", "action_overflow=kept", "--format", "json"])
     assert result.exit_code == 0, result.output
     variants = {row["variant"] for row in json.loads(result.output)["tables"]["variants"]}

@@ -14,12 +14,11 @@ from analyzer.cli_options import (
     run_options,
     simulate_options,
     split_specs,
+    whatif_options,
     with_output_check,
 )
-from analyzer.errors import UserError
 from analyzer.games.cloverup.model import PARAMS, accepted_policies
 from analyzer.output import emit
-from analyzer.params import parse_assignment
 from analyzer.seeding import check_seed
 
 DEFAULT_GAMES = 200_000
@@ -95,43 +94,29 @@ def turns(policy, n_turns, rules_file, assignments, seed, threads, quiet, fmt, o
 
 @group.command()
 @click.option("--weights", "weight_variants", multiple=True, metavar="W1,...,W7",
-              help="A variant with these face weights; repeatable.")
-@click.option("--vary", "rule_variants", multiple=True, metavar="KEY=VALUE[;KEY=VALUE]",
-              help="A variant with these rule parameters changed; repeatable.")
-@click.option("--policy", "policies", multiple=True, metavar="P",
-              help="Policy to play (default optimal); several compare policies.")
-@click.option("--players", default=None, type=str, help="Players, 1 to 6 (default 2).")
-@click.option("--games", default=DEFAULT_GAMES, show_default=True, type=int,
-              help="Games per variant (the same games for every variant).")
+              help="A variant: the baseline with these face weights; repeatable.")
+@whatif_options(DEFAULT_GAMES, "optimal",
+                "A variant: the baseline with these rule parameters changed.",
+                "1 to 6 (default 2)")
 @rules_options
 @run_options
 @output_options
 @with_output_check
-def whatif(weight_variants, rule_variants, policies, players, games, rules_file, assignments,
-           seed, threads, quiet, fmt, output):
+def whatif(weight_variants, rule_variants, lineups, base_policy, players, games, rules_file,
+           assignments, seed, threads, quiet, fmt, output):
     """Compare rule or policy variants side by side on common random numbers.
 
-    The first variant is the reference (the rules in force, unless two or more variants
-    are given); each other variant gets its paired difference with a 95% interval.
+    The baseline is the rules in force (defaults, --rules, --set) played by --policy; each
+    --weights or --vary is the baseline with exactly its changes (KEY=VALUE;KEY=VALUE, and
+    lineup=P,Q for a combined variant), each --lineup the baseline with that lineup. Every
+    variant gets its paired difference from the baseline with a 95% interval.
     """
     from analyzer.games.cloverup import simulation
+    from analyzer.paired import variants_from_options
 
-    base = _values(rules_file, assignments, players=players)
-    changes: list[tuple[str, dict[str, Any]]] = []
-    for w in weight_variants:
-        changes.append((f"weights={w}", _values(rules_file, assignments, players=players,
-                                                weights=w)))
-    for spec in rule_variants:
-        pairs = [parse_assignment(part) for part in spec.split(";") if part.strip()]
-        extra = [f"{k}={v}" for k, v in pairs]
-        if any(k == "players" for k, _ in pairs):
-            raise UserError("players cannot vary in a what-if; use --players")
-        changes.append((spec, _values(rules_file, list(assignments) + extra, players=players)))
-    policy_list = split_specs(policies) or ["optimal"]
-    variants = [(label if len(policy_list) == 1 else f"{label} / {p}", values, p)
-                for label, values in (changes or [("rules in force", base)])
-                for p in policy_list]
-    if len(variants) < 2:
-        variants.insert(0, ("rules in force", base, policy_list[0]))
+    variants = variants_from_options(
+        lambda extra: _values(rules_file, list(assignments) + extra, players=players),
+        [f"weights={w}" for w in weight_variants] + list(rule_variants), lineups,
+        base_policy)
     result = simulation.whatif(variants, games, check_seed(seed), threads, not quiet)
     emit(result, fmt, output)

@@ -14,7 +14,7 @@ from analyzer.errors import UserError
 from analyzer.games.cloverup.analyses import run_meta
 from analyzer.games.cloverup.model import GAME_ONLY, PARAMS, Model, Policy, get_model, parse_policy
 from analyzer.output import Result
-from analyzer.params import assumed_notes, defaults
+from analyzer.params import assumed_notes
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, STREAM_TURNS, check_seed
 from kernels.cloverup import layout, play
 
@@ -221,12 +221,14 @@ PAIRED_METRICS = (
 )
 
 
-def whatif(variants: Sequence[tuple[str, dict[str, Any], str]], games: int, seed: int,
-           threads: int | None = None, progress: bool = True) -> Result:
-    """Compare rule/policy variants ``(label, rule values, policy)`` on common random numbers.
+def whatif(variants: Sequence[tuple[str, dict[str, Any], str | list[str]]], games: int,
+           seed: int, threads: int | None = None, progress: bool = True) -> Result:
+    """Compare rule/policy variants ``(label, rule values, lineup)`` (a lineup: a policy or
+    a list cycled over the seats) on common random numbers.
 
-    The first variant is the reference; every other one gets the paired difference and its
-    95% interval. Exact single-turn values are given beside the simulated game metrics.
+    The first variant is the reference (the baseline); every other one gets the paired
+    difference and its 95% interval. Exact single-turn values (of the lineup's first
+    policy) are given beside the simulated game metrics.
     """
     if len(variants) < 2:
         raise UserError("what-if needs at least two variants to compare")
@@ -238,8 +240,8 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], str]], games: int, seed
     models = [get_model(values) for _, values, _ in variants]
     rmax = max(m.max_rerolls for m in models)
     stacks, lineups, offset = [], [], 0
-    for model, (_, values, policy) in zip(models, variants):
-        lineup = lineup_of([policy], n_players)
+    for model, (_, values, policies) in zip(models, variants):
+        lineup = lineup_of(_policies(policies), n_players)
         stack, where = policy_stack(model, lineup)
         padded = np.zeros((stack.shape[0], layout.N_MULTISETS, rmax + 1, 2), np.int8)
         padded[:, :, :model.max_rerolls + 1] = stack
@@ -267,9 +269,12 @@ def _whatif_result(variants, models, acc, n, n_players, seed, used) -> Result:
              play.PAIRED_FIRST_SEAT_WIN: 1 / play.WIN_UNITS, play.PAIRED_TRIPLE_SIXES: 1.0}
     rows = []
     ref_turn = None
-    for v, (model, (label, _, policy)) in enumerate(zip(models, variants)):
-        pol = parse_policy(policy)
-        base = {"variant": label, "policy": pol.name}
+    details = paired.variant_details(PARAMS, [(label, values, _policies(policies))
+                                              for label, values, policies in variants])
+    for v, (model, (label, _, policies)) in enumerate(zip(models, variants)):
+        pol = parse_policy(_policies(policies)[0])
+        base = {"variant": label, "policy": ",".join(_policies(policies)),
+                "changes": details[label]["changes"]}
         if pol.kind != "win":
             turn_ev = model.expected_points(pol)
             ref_turn = turn_ev if v == 0 else ref_turn
@@ -278,20 +283,18 @@ def _whatif_result(variants, models, acc, n, n_players, seed, used) -> Result:
                          "ci95_low": turn_ev, "ci95_high": turn_ev, "diff": diff,
                          "diff_ci95_low": diff, "diff_ci95_high": diff})
         for name, k, _ in PAIRED_METRICS:
+            if n_players == 1 and name == "first_seat_win_rate":
+                continue
             rows.append({**base, "metric": name, **paired.metric(acc, n, v, k, scale[k])})
     table = pd.DataFrame(rows)
-    headline = paired.headline(rows, n, n_players, variants[0][0], keep=("policy",))
-    known = {p.name: p for p in PARAMS}
-    notes = [f"{label}: policy {policy}; " + (", ".join(
-        f"{k}={known[k].show(values[k])}" for k in sorted(_changed(defaults(PARAMS), values)))
-        or "default rules") for label, values, policy in variants]
-    notes.append(f"reference: {variants[0][0]}; differences are paired (every variant plays "
-                 "the same games on the same random numbers) with 95% intervals")
+    headline = paired.headline(rows, n, n_players, variants[0][0], details=details)
+    notes = paired.details_notes(details)
+    notes.append("exact_turn_score: one turn of the lineup's first policy, exact")
     notes += assumed_notes(PARAMS, variants[0][1])
     return Result(title=f"CloverUp what-if: {len(variants)} variants, {n} games each",
                   headline=headline, tables={"variants": table},
                   meta=run_meta(variants[0][1], seed, games=n, threads=used), notes=notes)
 
 
-def _changed(base: dict[str, Any], other: dict[str, Any]) -> set[str]:
-    return {k for k in other if other[k] != base.get(k)}
+def _policies(policies: str | list[str]) -> list[str]:
+    return [policies] if isinstance(policies, str) else list(policies)

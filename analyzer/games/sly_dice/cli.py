@@ -265,8 +265,10 @@ def whatif(rule_variants, lineups, base_policy, players, games, rules_file, assi
            points_file, point_settings, seed, threads, quiet, fmt, output):
     """Compare rule, point or lineup variants side by side on common random numbers.
 
-    The first variant is the reference (the rules in force, unless two or more variants
-    are given); the others get paired differences with 95% intervals.
+    The baseline is the rules in force (defaults, --rules, --set, --points) played by
+    --policy; each --vary is the baseline with exactly its changes (KEY=VALUE;KEY=VALUE, and
+    lineup=P,Q for a combined variant), each --lineup the baseline with that lineup. Every
+    variant gets its paired difference from the baseline with a 95% interval.
     """
     from analyzer.games.sly_dice import simulation
     from analyzer.paired import variants_from_options

@@ -104,10 +104,11 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], list[str]]], games: int
                      GAME_BLOCK, check_seed(seed), STREAM_PAIRED, "what-if games", "games")
     acc, n = driver.run(job, games, progress)
     rows = paired.lineup_rows(acc, n, list(variants), PAIRED_METRICS, n_players)
-    headline = paired.headline(rows, n, n_players, variants[0][0], keep=("lineup",))
+    details = paired.variant_details(PARAMS, list(variants))
+    for row in rows:
+        row["changes"] = details[row["variant"]]["changes"]
+    headline = paired.headline(rows, n, n_players, variants[0][0], details=details)
     return Result(f"Sly Dice what-if: {n_var} variants, {n} games each", headline=headline,
                   tables={"variants": pd.DataFrame(rows)},
                   meta=run_meta(variants[0][1], seed, games=n, threads=used),
-                  notes=assumed_notes(PARAMS, variants[0][1]) + [
-                      f"reference: {variants[0][0]}; differences are paired (same games, same "
-                      "random numbers) with 95% intervals"])
+                  notes=paired.details_notes(details) + assumed_notes(PARAMS, variants[0][1]))
