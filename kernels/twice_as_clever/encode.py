@@ -43,7 +43,6 @@ from kernels.clever.turn import N_PHASES, TS_PHASE, TS_PICKS, TS_PLATTER, TS_POO
 from kernels.twice_as_clever.layout import (
     ACTION_SLOTS,
     BLUE_BONUS,
-    FLAG_FOX_FLOOR_ZERO,
     FOX,
     GREEN_BONUS,
     GREEN_MULTIPLIER,
@@ -54,7 +53,6 @@ from kernels.twice_as_clever.layout import (
     Q_SILVER,
     S_BLUE,
     S_BLUE_VALUES,
-    S_FLAGS,
     S_FOXES,
     S_GREEN,
     S_GREEN_VALUES,
@@ -73,7 +71,7 @@ from kernels.twice_as_clever.layout import (
     YELLOW_GROUP_BONUS,
     YELLOW_GROUPS,
 )
-from kernels.twice_as_clever.rules import area_score
+from kernels.twice_as_clever.rules import area_score, fox_worth
 
 AREA_TOPS = np.array([44.0, 100.0, 66.0, 60.0, 60.0], np.float32)
 N_YELLOW_GROUPS = 9
@@ -146,13 +144,13 @@ def _thermometer(idx, val, n, first, count, cap):
 
 @njit(cache=True)
 def lowest_area(sheet):
-    """``(lowest area score, fox points)``, with the fox-floor rule."""
-    lowest = 1 << 30
+    """``(lowest area score, fox points)`` (each fox: ``rules.fox_worth``)."""
+    lowest, zero = np.int64(1 << 30), False
     for a in range(N_AREAS):
-        lowest = min(lowest, area_score(sheet, a))
-    if lowest < 0 and sheet[S_FLAGS] & FLAG_FOX_FLOOR_ZERO:
-        lowest = 0
-    return lowest, sheet[S_FOXES] * lowest
+        score = area_score(sheet, a)
+        lowest = min(lowest, score)
+        zero = zero or score == 0
+    return lowest, sheet[S_FOXES] * fox_worth(sheet, lowest, zero)
 
 
 @njit(cache=True)

@@ -117,6 +117,8 @@ assert USED_LEN <= SHEET_LEN
 FLAG_BLUE_Q_ANY = 4  # a blue ? may write any sum, ignoring the never-increasing rule
 FLAG_FOX_FLOOR_ZERO = 8  # a negative lowest area makes foxes worth 0, not negative
 FLAG_CHAIN_LEFTOVERS = 32  # a silver third pick chains every leftover die, not only lower
+FLAG_FOX_ZERO_AREA = 64  # an area scoring exactly 0 makes foxes worth 0, even beside a
+# negative one (the rulebook's "0 points in an area: foxes are worthless")
 
 
 def new_sheet() -> np.ndarray:

@@ -21,6 +21,7 @@ from kernels.twice_as_clever.layout import (
     FLAG_BLUE_Q_ANY,
     FLAG_EARLIEST_FIRST,
     FLAG_FOX_FLOOR_ZERO,
+    FLAG_FOX_ZERO_AREA,
     FLAG_KEEP_OVERFLOW,
     FOX,
     GREEN_AREA,
@@ -291,18 +292,29 @@ def area_scores(sheet, out):
         out[area] = area_score(sheet, area)
 
 
+@njit(cache=True, inline="always")
+def fox_worth(sheet, lowest, zero_area):
+    """What each fox is worth (section 7), given the ``lowest`` area score and whether an
+    area scores exactly 0: the lowest score, negative included; 0 when an area scores 0
+    (``FLAG_FOX_ZERO_AREA``, the rulebook), or when the lowest is negative
+    (``FLAG_FOX_FLOOR_ZERO``)."""
+    if zero_area and sheet[S_FLAGS] & FLAG_FOX_ZERO_AREA:
+        return np.int64(0)
+    if lowest < 0 and sheet[S_FLAGS] & FLAG_FOX_FLOOR_ZERO:
+        return np.int64(0)
+    return lowest
+
+
 @njit(cache=True)
 def total_score(sheet):
-    """Final score (section 7): the five areas plus each fox worth the lowest area (a
-    negative lowest area counts as 0 with ``FLAG_FOX_FLOOR_ZERO``)."""
-    total, lowest = 0, np.int64(1 << 30)
+    """Final score (section 7): the five areas plus the foxes (``fox_worth`` each)."""
+    total, lowest, zero = 0, np.int64(1 << 30), False
     for area in range(N_AREAS):
         a = area_score(sheet, area)
         total += a
         lowest = min(lowest, a)
-    if lowest < 0 and sheet[S_FLAGS] & FLAG_FOX_FLOOR_ZERO:
-        lowest = 0
-    return total + sheet[S_FOXES] * lowest
+        zero = zero or a == 0
+    return total + sheet[S_FOXES] * fox_worth(sheet, lowest, zero)
 
 
 @njit(cache=True)
@@ -333,14 +345,13 @@ def _area_after(sheet, area, value, cell):
 def _total_with(sheet, scores, area, score):
     """``total_score`` of the sheet whose area scores are ``scores`` (int64[5]) but with
     ``score`` for ``area``."""
-    total, lowest = 0, np.int64(1 << 30)
+    total, lowest, zero = 0, np.int64(1 << 30), False
     for a in range(N_AREAS):
         s = score if a == area else scores[a]
         total += s
         lowest = min(lowest, s)
-    if lowest < 0 and sheet[S_FLAGS] & FLAG_FOX_FLOOR_ZERO:
-        lowest = 0
-    return total + sheet[S_FOXES] * lowest
+        zero = zero or s == 0
+    return total + sheet[S_FOXES] * fox_worth(sheet, lowest, zero)
 
 
 @njit(cache=True)
@@ -377,27 +388,25 @@ def best_enter_total(sheet, scores, faces, die):
         if die != WHITE and DIE_AREA[die] != area:
             continue
         value = die_value(faces, die, area, BLUE_AREA)
+        # the total is not monotone in an area's score (an area leaving 0 may make the
+        # foxes count a negative lowest area), so every distinct outcome is totalled
         if area == SILVER_AREA:
             rows = silver_rows(sheet, value)
-            if rows == 0:
-                continue
-            top = np.int64(-1)  # the most silver score over the open rows
             for r in range(SILVER_ROWS):
                 if (rows >> r) & 1:
-                    top = max(top, _area_after(sheet, area, value, 6 * r + value - 1))
+                    best = max(best, _total_with(sheet, scores, area, _area_after(
+                        sheet, area, value, 6 * r + value - 1)))
         elif area == YELLOW_AREA:
             cells = yellow_cells(sheet, value)
-            if cells == 0:
-                continue
-            top = scores[area]  # circling scores nothing; crossing any one scores the same
+            if cells & ~sheet[S_YELLOW_CIRCLED]:  # circling scores nothing
+                best = max(best, _total_with(sheet, scores, area, scores[area]))
             crossable = cells & sheet[S_YELLOW_CIRCLED]
-            if crossable:
-                top = YELLOW_SCORE[sheet[S_YELLOW_CROSSED] | (crossable & -crossable)]
-        else:
-            if not can_enter(sheet, area, value):
-                continue
-            top = _area_after(sheet, area, value, 0)
-        best = max(best, _total_with(sheet, scores, area, top))
+            if crossable:  # crossing any one scores the same
+                best = max(best, _total_with(sheet, scores, area, YELLOW_SCORE[
+                    sheet[S_YELLOW_CROSSED] | (crossable & -crossable)]))
+        elif can_enter(sheet, area, value):
+            best = max(best, _total_with(sheet, scores, area,
+                                         _area_after(sheet, area, value, 0)))
     return best
 
 

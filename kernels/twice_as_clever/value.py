@@ -21,12 +21,10 @@ from numba import njit
 from kernels.clever.value_terms import VALUE_STAGES, term, value_stage  # noqa: F401
 from kernels.twice_as_clever.layout import (
     BLUE_POINTS,
-    FLAG_FOX_FLOOR_ZERO,
     GREEN_MULTIPLIER,
     N_AREAS,
     S_BLUE,
     S_BLUE_VALUES,
-    S_FLAGS,
     S_FOXES,
     S_GREEN,
     S_GREEN_VALUES,
@@ -45,7 +43,7 @@ from kernels.twice_as_clever.layout import (
     TRACK,
     YELLOW_GROUPS,
 )
-from kernels.twice_as_clever.rules import SILVER_ROW_SCORE, YELLOW_SCORE
+from kernels.twice_as_clever.rules import SILVER_ROW_SCORE, YELLOW_SCORE, fox_worth
 
 F_SILVER_ROW = 0  # + 5 * row + marks - 1 (1..5 marks; a full row is in the linear score)
 F_SILVER_COL = 20  # + 2 * (number - 1) + marks - 2 (2..3 of the 4 rows marked)
@@ -180,15 +178,15 @@ def feature_value(sheet, w, out):
     scores = (SILVER_ROW_SCORE[r0] + SILVER_ROW_SCORE[r1] + SILVER_ROW_SCORE[r2]
               + SILVER_ROW_SCORE[r3], YELLOW_SCORE[crossed], BLUE_POINTS[sheet[S_BLUE]],
               green, pink)
-    lowest, total = np.int64(1 << 30), 0
+    lowest, total, zero = np.int64(1 << 30), 0, False
     for area in range(N_AREAS):
         a = scores[area]
         lowest = min(lowest, a)
+        zero = zero or a == 0
         total += a
         v += term(w, base, out, F_AREAS + area, a / 10.0)
         v += term(w, base, out, F_AREAS_CAPPED + area, min(a, AREA_CAP) / 10.0)
-    if lowest < 0 and sheet[S_FLAGS] & FLAG_FOX_FLOOR_ZERO:
-        lowest = 0  # as ``rules.total_score``
+    lowest = fox_worth(sheet, lowest, zero)  # as ``rules.total_score``
     v += term(w, base, out, F_LOWEST, lowest / 10.0)
     v += term(w, base, out, F_FOX_POINTS, foxes * lowest / 10.0)
     v += term(w, base, out, F_CONSTANT, 1.0)

@@ -58,8 +58,8 @@ def test_7_foxes_follow_from_the_marks_and_an_empty_area_zeroes_them():
 
 
 def test_12_3_negative_green_makes_foxes_negative_unless_floored():
-    """12.3: green 2 - 12 = -10 is the lowest area, so the one fox is worth -10 (literal);
-    with fox_negative=zero it is worth 0."""
+    """12.3: green 2 - 12 = -10 is the lowest area and no area is at 0, so the one fox is
+    worth -10 (the default reading, as literal); with fox_negative=zero it is worth 0."""
     doc = sheetfile.blank()
     doc.update(silver={"yellow": [1]}, yellow={"circled": [[2, 1]], "crossed": [[2, 1]]},
                blue=[12], green=[2, 12], pink=[4], rerolls={"unlocked": 6, "used": 0})
@@ -67,6 +67,18 @@ def test_12_3_negative_green_makes_foxes_negative_unless_floored():
     assert score_result(GAME, sheet).headline["total"] == 2 + 3 + 1 - 10 + 4 - 10
     sheet[L.S_FLAGS] = GAME.sheet_flags({**defaults(PARAMS), "fox_negative": "zero"})
     assert score_result(GAME, sheet).headline["total"] == 2 + 3 + 1 - 10 + 4
+
+
+def test_12_3_an_area_at_0_makes_foxes_worthless_by_default():
+    """12.3, the rulebook: "0 points in an area: foxes are worthless", even beside a
+    negative green; fox_negative=literal counts the negative lowest instead."""
+    doc = sheetfile.blank()
+    doc.update(yellow={"circled": [[2, 1]], "crossed": [[2, 1]]}, green=[2, 12], pink=[4],
+               rerolls={"unlocked": 6, "used": 0})  # silver 0, blue 0, one fox
+    sheet = sheetfile.to_kernel(doc, flags=GAME.sheet_flags(defaults(PARAMS)))
+    assert score_result(GAME, sheet).headline["total"] == 3 - 10 + 4
+    sheet[L.S_FLAGS] = GAME.sheet_flags({**defaults(PARAMS), "fox_negative": "literal"})
+    assert score_result(GAME, sheet).headline["total"] == 3 - 10 + 4 - 10
 
 
 @pytest.mark.parametrize("change,field", [

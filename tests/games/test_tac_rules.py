@@ -744,6 +744,21 @@ def test_12_3_fox_floor_zero_flag():
     assert q.total() == 21
 
 
+def test_12_3_an_area_at_0_makes_foxes_worthless_flag():
+    """12.3, the rulebook's reading (``FLAG_FOX_ZERO_AREA``): with an area at exactly 0,
+    foxes are worth 0 even when green is negative (literal: the negative lowest); without
+    an area at 0 a negative lowest still counts."""
+    for flags, total in ((L.FLAG_FOX_ZERO_AREA, 3 - 10 + 5), (0, 3 - 10 + 5 - 20)):
+        p = Pos(flags)  # silver 0, yellow 3, blue 0 (an area at 0), green -10, pink 5
+        p.yellow(2, 2).green(1, 6).drain().pink(5)
+        p.give(FOX).give(FOX)
+        assert p.scores() == [0, 3, 0, -10, 5] and p.total() == total
+    p = Pos(L.FLAG_FOX_ZERO_AREA)
+    p.silver(1, 0).yellow(2, 2).blue(12, 12).drain().green(1, 6).drain().pink(5)
+    p.give(FOX).give(FOX)
+    assert p.total() == 3 - 20
+
+
 def test_13_maximum_area_scores():
     """13: silver 88, yellow 165, blue 78, green 92, pink 72."""
     p = Pos()

@@ -28,9 +28,11 @@ PARAMS = shared_params(
     Param("blue_question", "choice", "descending", "UNCONFIRMED (section 12.2): a blue ? "
           "writes a sum no higher than the last (descending) or any sum 2-12 (any)",
           assumed=True, choices=("descending", "any")),
-    Param("fox_negative", "choice", "literal", "UNCONFIRMED (section 12.3): with a negative "
-          "lowest area (green) each fox is worth that negative score (literal) or 0 (zero)",
-          assumed=True, choices=("literal", "zero")),
+    Param("fox_negative", "choice", "rulebook", "UNCONFIRMED (section 12.3): each fox is "
+          "worth the lowest area score, negative (green) included, but 0 whenever an area "
+          "scores exactly 0, as the rulebook says, even beside a negative one (rulebook); the "
+          "lowest score even then (literal); or 0 for a negative lowest (zero)",
+          assumed=True, choices=("rulebook", "literal", "zero")),
     Param("chain_third_pick", "choice", "lower", "UNCONFIRMED (section 12.4): a silver third "
           "pick chains only the dice lower than it (lower) or every die left (all)",
           assumed=True, choices=("lower", "all")),
@@ -61,6 +63,7 @@ def sheet_flags(values: dict[str, Any]) -> int:
             + layout.FLAG_KEEP_OVERFLOW * (values["action_overflow"] == "kept")
             + layout.FLAG_BLUE_Q_ANY * (values["blue_question"] == "any")
             + layout.FLAG_FOX_FLOOR_ZERO * (values["fox_negative"] == "zero")
+            + layout.FLAG_FOX_ZERO_AREA * (values["fox_negative"] == "rulebook")
             + FLAG_PLUS_PER_ROUND * (values["plus_one_scope"] == "round")
             + layout.FLAG_CHAIN_LEFTOVERS * (values["chain_third_pick"] == "all"))
 
@@ -89,6 +92,7 @@ GAME = CleverGame(
     round_options=round_options,
     reference="published bots on the same rules reach 63.6 (random), 101.8 (greedy), "
               "159.2 (flat Monte Carlo) and 296.5-301.6 (TD(lambda) networks)",
-    fox_note="; a negative lowest area makes every fox negative unless fox_negative=zero")
+    fox_note="; a negative lowest area (green) makes every fox negative, unless an area "
+             "scores 0 (fox_negative=rulebook) or fox_negative=zero")
 game_rules = GAME.game_rules
 parse_policy = GAME.parse_policy
