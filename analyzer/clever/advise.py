@@ -169,6 +169,21 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
                  seed, rnd, rounds, phase)
 
 
+MARKS_PER_ROUND = 12  # far more than a solo round's picks, +1s and bonus marks give
+
+
+def round_note(game: CleverGame, sheet: np.ndarray, rnd: int, rounds: int) -> list[str]:
+    """A note when the sheet has more marks than the rounds up to ``rnd`` could have
+    given (the round is probably wrong, and the advice depends on it)."""
+    count = game.sheetfile.marks(sheet)
+    most = MARKS_PER_ROUND * rnd
+    if count <= most:
+        return []
+    return [f"WARNING: the sheet has {count} marks, more than round {rnd} allows (about "
+            f"{most} at most): is --round right? The advice plays {rounds - rnd} more "
+            "round(s) after this one"]
+
+
 def _return_window(game: CleverGame, sheet: np.ndarray, where: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray, list[str], int]:
     """The return window before an active roll: ``(where, choices, labels, pick)``, each
@@ -219,7 +234,8 @@ def _rank(game: CleverGame, values, sheet: np.ndarray, faces: np.ndarray,
         meta=run_meta(game.id, game.params, values, seed, rollouts=rollouts, policy=policy),
         notes=[f"each choice is followed by {rollouts} solo rollouts of the {policy} policy "
                "to the end of the game; rollout r uses the same dice for every choice, so "
-               "vs_best is a paired difference"] + assumed_notes(game.params, values))
+               "vs_best is a paired difference"] + round_note(game, sheet, rnd, rounds)
+        + assumed_notes(game.params, values))
 
 
 @dataclasses.dataclass(frozen=True)

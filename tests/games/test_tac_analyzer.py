@@ -278,3 +278,16 @@ def test_coach_silver_pick_chains_the_dice_it_sends_down(values):
              if (marked >> (6 * row + value - 1)) & 1}
     assert {6 * 2 + 4, 6 * 0 + 0, 6 * 2 + 2, 6 * 3 + 3} <= cells  # S5, Y1, G3, P4
     assert len(cells) == 5  # and the white 2 in one row; the blue 6 was not lower
+
+
+def test_advice_warns_when_the_sheet_does_not_fit_its_round(tmp_path):
+    """A sheet with far more marks than its round allows gets a warning note (the advice
+    depends on the rounds left)."""
+    full = _sheet_file(tmp_path, silver={"yellow": [1, 2, 3, 4, 5, 6], "blue": [1, 2, 3]},
+                       blue=[12, 11, 10, 9, 8], pink=[1, 2, 3])
+    args = ["twice-as-clever", "advise", "--sheet", str(full), "--roll", "W3 Y5 B2 G6 P4 S1",
+            "--rollouts", "20", "--format", "json"]
+    notes = " ".join(json.loads(CliRunner().invoke(cli, args).output)["notes"])
+    assert "WARNING: the sheet has 17 marks, more than round 1 allows" in notes
+    later = CliRunner().invoke(cli, args + ["--round", "3"]).output
+    assert "WARNING" not in " ".join(json.loads(later)["notes"])

@@ -88,3 +88,10 @@ def foxes(sheet: np.ndarray) -> int:
     count += int((sheet[L.S_BLUE] & L.BLUE_ROWS[2]) == L.BLUE_ROWS[2])
     count += int(sheet[L.S_GREEN] >= 7) + int(sheet[L.S_ORANGE] >= 8)
     return count + int(sheet[L.S_PURPLE] >= 7)
+
+
+def marks(sheet: np.ndarray) -> int:
+    """The marks written on a kernel sheet (pre-printed yellow cells not counted)."""
+    return (bin(int(sheet[L.S_YELLOW]) & ~L.YELLOW_PREPRINTED).count("1")
+            + bin(int(sheet[L.S_BLUE])).count("1") + int(sheet[L.S_GREEN])
+            + int(sheet[L.S_ORANGE]) + int(sheet[L.S_PURPLE]))

@@ -133,3 +133,12 @@ def foxes(sheet: np.ndarray) -> int:
     for slot in range(int(sheet[L.S_PINK])):
         count += L.PINK_BONUS[slot] == fox and sheet[L.S_PINK_VALUES + slot] >= L.PINK_MIN[slot]
     return int(count) + int(sheet[L.S_REROLL_GOT] >= L.ACTION_SLOTS)
+
+
+def marks(sheet: np.ndarray) -> int:
+    """The marks written on a kernel sheet (a crossed yellow cell counts twice: it was
+    circled first)."""
+    return (bin(int(sheet[L.S_SILVER])).count("1")
+            + bin(int(sheet[L.S_YELLOW_CIRCLED])).count("1")
+            + bin(int(sheet[L.S_YELLOW_CROSSED])).count("1")
+            + int(sheet[L.S_BLUE]) + int(sheet[L.S_GREEN]) + int(sheet[L.S_PINK]))
