@@ -44,6 +44,8 @@ resumes where it stopped and gives the same weights, bit for bit, as an uninterr
 ensemble if it beats its best member by more than two standard errors on paired tuning
 games, else that member) and prints the learning curves as a Markdown table.
 
+Rules: each game's defaults, but for ``TRAINING_RULES`` (kept in the checkpoint).
+
 Seeds: training games use the streams of ``SeedSequence([seed, 2, stage])``; tuning games
 seed ``TUNING_SEED_BASE + seed``; reports use the CLI default (20261129) and
 ``scripts/evaluate_clever.py`` a second evaluation seed, both far below.
@@ -130,6 +132,10 @@ TAC_STAGES = {
                    NO_CURRICULUM, 16),
 }
 STAGES = {"tpc": TPC_STAGES, "tac": TAC_STAGES}
+# the rules a game's network is trained under: the defaults, but for these (Twice As Clever's
+# run began before the rulebook's fox reading became the default; the two differ only when
+# an area ends at exactly 0 beside a negative green)
+TRAINING_RULES = {"tpc": {}, "tac": {"fox_negative": "literal"}}
 
 
 def stage_games(stages: dict[str, Stage], stage: str, scale: float) -> int:
@@ -230,6 +236,7 @@ def load_state(path: Path, settings: dict, fork: bool = False) -> dict:
     with any seed)."""
     saved = np.load(path, allow_pickle=False)
     stored = {"chunk": CHUNK, "scale": 1.0, **json.loads(str(saved["settings"]))}
+    stored.setdefault("rules", TRAINING_RULES[stored["game"]])  # made before it was saved
     if fork:
         stored = {**stored, "seed": settings["seed"], "fork_from": settings["fork_from"]}
     if stored != settings:
@@ -253,7 +260,8 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
     settings = {"game": opts.game, "seed": opts.seed, "eval_every": opts.eval_every,
                 "eval_games": opts.eval_games, "hidden": [net.H1, net.H2],
                 "stages": {k: json.loads(json.dumps(v._asdict())) for k, v in stages.items()},
-                "batch": BATCH, "chunk": opts.chunk, "scale": opts.scale}
+                "batch": BATCH, "chunk": opts.chunk, "scale": opts.scale,
+                "rules": TRAINING_RULES[opts.game]}
     checkpoint = Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz")
     checkpoint.parent.mkdir(parents=True, exist_ok=True)
     if opts.fork_from:
@@ -425,7 +433,7 @@ def curve_table(sources: list[dict]) -> str:
 def main() -> None:
     opts = parse()
     model = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model")
-    rules = model.GAME.game_rules(defaults(model.PARAMS))
+    rules = model.GAME.game_rules({**defaults(model.PARAMS), **TRAINING_RULES[opts.game]})
     if opts.ship:
         ship(opts, model, rules)
     else:

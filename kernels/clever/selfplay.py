@@ -27,16 +27,10 @@ from numba import njit, prange
 
 from kernels.clever.game_rules import RULE_GAME, RULE_SHEET_FLAGS
 from kernels.clever.net import H1, H2, adam_step, add_gradient, forward, net_size
-from kernels.clever.play import (
-    W_NET,
-    active_turn,
-    round_bonus,
-    solo_passive,
-    work_buffers,
-)
+from kernels.clever.play import W_NET, finish_solo, round_bonus, work_buffers
 from kernels.clever.policies import WORK_LEN
-from kernels.clever.sheet import H_ROUND, SHEET_LEN
-from kernels.clever.sheets import start_sheet, total_score
+from kernels.clever.sheet import H_ROUND
+from kernels.clever.sheets import start_sheet
 from kernels.clever.value_net import P_INPUTS, P_WEIGHTS, SCALE, member_span
 from kernels.clever.valued import (
     MAX_RECORDS,
@@ -96,15 +90,10 @@ def _play(key, g, pol, rounds, game_rules, epsilon, curriculum, scratch):
     spot = uniform(turn_stream(key, g, CURRICULUM_TURN), 0) < curriculum[C_SPOT_SHARE]
     head[R_SPOTLIGHT:R_SPOTLIGHT + 1].view(np.float64)[0] = \
         curriculum[C_SPOT_BIAS] if spot else 0.0
-    for r in range(rounds):
-        base = 4 * r
-        sheet[H_ROUND] = r
-        round_bonus(sheet, r, game_rules, pol, turn_stream(key, g, base), scratch)
-        active_turn(sheet.reshape((1, SHEET_LEN)), 0, faces, where, pol,
-                    turn_stream(key, g, base + 1), moves, scratch, game_rules, log)
-        solo_passive(sheet, faces, where, pol, turn_stream(key, g, base + 2), moves,
-                     scratch, r == rounds - 1, game_rules, log)
-    return total_score(sheet)
+    sheet[H_ROUND] = 0
+    round_bonus(sheet, 0, game_rules, pol, turn_stream(key, g, 0), scratch)
+    return finish_solo(key, g, pol, 0, rounds, game_rules, sheet, faces, where, 0, scratch,
+                       moves, log)
 
 
 @njit(cache=True, parallel=True)

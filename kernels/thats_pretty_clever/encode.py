@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from kernels.clever.bits import count_bits
+from kernels.clever.sparse import put, thermometer
 from kernels.clever.turn import N_PHASES, TS_PHASE, TS_PICKS, TS_PLATTER, TS_POOL, TS_TAKEN
 from kernels.thats_pretty_clever.layout import (
     BLUE_COL_BONUS,
@@ -115,25 +116,6 @@ TRACK_BONUS = np.stack((GREEN_BONUS, ORANGE_BONUS, PURPLE_BONUS))
 
 
 @njit(cache=True, inline="always")
-def _put(idx, val, n, i, x):
-    """Append input ``i`` = ``x`` (skipped when 0); the new count."""
-    if x != 0.0:
-        idx[n] = i
-        val[n] = x
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _thermometer(idx, val, n, first, count, cap):
-    for k in range(min(count, cap)):
-        idx[n] = first + k
-        val[n] = 1.0
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
 def _fraction(mask, group):
     """The fraction of the cells of ``group`` (a bit mask) marked in ``mask``."""
     return np.float32(count_bits(mask & group) / count_bits(group))
@@ -147,58 +129,58 @@ def encode(sheet, ts, idx, val, n_in):
     n = 0
     yellow = sheet[S_YELLOW]
     for k in range(12):
-        n = _put(idx, val, n, I_YELLOW_CELL + k, (yellow >> YELLOW_OPEN_CELLS[k]) & 1)
+        n = put(idx, val, n, I_YELLOW_CELL + k, (yellow >> YELLOW_OPEN_CELLS[k]) & 1)
     for g in range(4):
-        n = _put(idx, val, n, I_YELLOW_GROUP + g, _fraction(yellow, YELLOW_ROWS[g]))
-        n = _put(idx, val, n, I_YELLOW_GROUP + 4 + g, _fraction(yellow, YELLOW_COLS[g]))
-    n = _put(idx, val, n, I_YELLOW_GROUP + 8, _fraction(yellow, YELLOW_DIAGONAL))
+        n = put(idx, val, n, I_YELLOW_GROUP + g, _fraction(yellow, YELLOW_ROWS[g]))
+        n = put(idx, val, n, I_YELLOW_GROUP + 4 + g, _fraction(yellow, YELLOW_COLS[g]))
+    n = put(idx, val, n, I_YELLOW_GROUP + 8, _fraction(yellow, YELLOW_DIAGONAL))
     blue = sheet[S_BLUE]
     count = 0
     for s in range(11):
         bit = (blue >> s) & 1
         count += bit
-        n = _put(idx, val, n, I_BLUE_SUM + s, bit)
-    n = _thermometer(idx, val, n, I_BLUE_COUNT, count, 11)
+        n = put(idx, val, n, I_BLUE_SUM + s, bit)
+    n = thermometer(idx, val, n, I_BLUE_COUNT, count, 11)
     for g in range(3):
-        n = _put(idx, val, n, I_BLUE_GROUP + g, _fraction(blue, BLUE_ROWS[g]))
+        n = put(idx, val, n, I_BLUE_GROUP + g, _fraction(blue, BLUE_ROWS[g]))
     for g in range(4):
-        n = _put(idx, val, n, I_BLUE_GROUP + 3 + g, _fraction(blue, BLUE_COLS[g]))
+        n = put(idx, val, n, I_BLUE_GROUP + 3 + g, _fraction(blue, BLUE_COLS[g]))
     green = sheet[S_GREEN]
-    n = _thermometer(idx, val, n, I_GREEN, green, TRACK)
+    n = thermometer(idx, val, n, I_GREEN, green, TRACK)
     if green < TRACK:
-        n = _put(idx, val, n, I_GREEN_EASE, np.float32((7 - GREEN_MIN[green]) / 6.0))
+        n = put(idx, val, n, I_GREEN_EASE, np.float32((7 - GREEN_MIN[green]) / 6.0))
     orange = sheet[S_ORANGE]
-    n = _thermometer(idx, val, n, I_ORANGE, orange, TRACK)
-    n = _put(idx, val, n, I_ORANGE_SUM, np.float32(area_score(sheet, 3) / 96.0))
-    n = _put(idx, val, n, I_ORANGE_NEXT + (ORANGE_MULTIPLIER[orange] - 1 if orange < TRACK
+    n = thermometer(idx, val, n, I_ORANGE, orange, TRACK)
+    n = put(idx, val, n, I_ORANGE_SUM, np.float32(area_score(sheet, 3) / 96.0))
+    n = put(idx, val, n, I_ORANGE_NEXT + (ORANGE_MULTIPLIER[orange] - 1 if orange < TRACK
                                            else 3), 1.0)
     purple = sheet[S_PURPLE]
-    n = _thermometer(idx, val, n, I_PURPLE, purple, TRACK)
+    n = thermometer(idx, val, n, I_PURPLE, purple, TRACK)
     last = sheet[S_PURPLE_VALUES + purple - 1] if purple > 0 else 0
-    n = _put(idx, val, n, I_PURPLE_LAST + last, 1.0)
-    n = _put(idx, val, n, I_PURPLE_SUM, np.float32(area_score(sheet, 4) / 66.0))
-    n = _thermometer(idx, val, n, I_REROLLS, sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 4)
-    n = _thermometer(idx, val, n, I_PLUS, sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 4)
+    n = put(idx, val, n, I_PURPLE_LAST + last, 1.0)
+    n = put(idx, val, n, I_PURPLE_SUM, np.float32(area_score(sheet, 4) / 66.0))
+    n = thermometer(idx, val, n, I_REROLLS, sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 4)
+    n = thermometer(idx, val, n, I_PLUS, sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 4)
     foxes = sheet[S_FOXES]
-    n = _thermometer(idx, val, n, I_FOXES, foxes, 6)
-    n = _put(idx, val, n, I_FOX_COUNT, np.float32(foxes / 10.0))
+    n = thermometer(idx, val, n, I_FOXES, foxes, 6)
+    n = put(idx, val, n, I_FOX_COUNT, np.float32(foxes / 10.0))
     total, lowest = 0, 1 << 30
     for a in range(N_AREAS):
         score = area_score(sheet, a)
         total += score
         lowest = min(lowest, score)
-        n = _put(idx, val, n, I_AREAS + a, np.float32(score) / AREA_TOPS[a])
-    n = _put(idx, val, n, I_LOWEST, np.float32(lowest / 40.0))
-    n = _put(idx, val, n, I_TOTAL, np.float32((total + foxes * lowest) / 300.0))
+        n = put(idx, val, n, I_AREAS + a, np.float32(score) / AREA_TOPS[a])
+    n = put(idx, val, n, I_LOWEST, np.float32(lowest / 40.0))
+    n = put(idx, val, n, I_TOTAL, np.float32((total + foxes * lowest) / 300.0))
     rnd = sheet[S_ROUND]
-    n = _put(idx, val, n, I_ROUND + min(rnd, 5), 1.0)
-    n = _put(idx, val, n, I_PHASE + ts[TS_PHASE], 1.0)
-    n = _put(idx, val, n, I_PICKS + min(ts[TS_PICKS], 3), 1.0)
-    n = _put(idx, val, n, I_TIME_LEFT, np.float32(max(sheet[S_ROUNDS] - rnd, 0) / 6.0))
+    n = put(idx, val, n, I_ROUND + min(rnd, 5), 1.0)
+    n = put(idx, val, n, I_PHASE + ts[TS_PHASE], 1.0)
+    n = put(idx, val, n, I_PICKS + min(ts[TS_PICKS], 3), 1.0)
+    n = put(idx, val, n, I_TIME_LEFT, np.float32(max(sheet[S_ROUNDS] - rnd, 0) / 6.0))
     for d in range(6):
-        n = _put(idx, val, n, I_POOL + d, (ts[TS_POOL] >> d) & 1)
-        n = _put(idx, val, n, I_PLATTER + d, (ts[TS_PLATTER] >> d) & 1)
-        n = _put(idx, val, n, I_TAKEN + d, (ts[TS_TAKEN] >> d) & 1)
+        n = put(idx, val, n, I_POOL + d, (ts[TS_POOL] >> d) & 1)
+        n = put(idx, val, n, I_PLATTER + d, (ts[TS_PLATTER] >> d) & 1)
+        n = put(idx, val, n, I_TAKEN + d, (ts[TS_TAKEN] >> d) & 1)
     if n_in > N_BASE:
         n = _bonus_block(sheet, idx, val, n)
     return n
@@ -208,8 +190,8 @@ def encode(sheet, ts, idx, val, n_in):
 def _bonus_block(sheet, idx, val, n):
     """The bonus block's inputs after the ``n`` written; the new count. The one-away and
     pull sums are added up in ``val``'s last 16 numbers, past any input (no allocation)."""
-    n = _put(idx, val, n, I_UNLOCKED, np.float32(sheet[S_REROLL_GOT] / 7.0))
-    n = _put(idx, val, n, I_UNLOCKED + 1, np.float32(sheet[S_PLUS_GOT] / 7.0))
+    n = put(idx, val, n, I_UNLOCKED, np.float32(sheet[S_REROLL_GOT] / 7.0))
+    n = put(idx, val, n, I_UNLOCKED + 1, np.float32(sheet[S_PLUS_GOT] / 7.0))
     away = val[val.shape[0] - 16:val.shape[0] - 8]
     pull = val[val.shape[0] - 8:]
     away[:] = 0.0
@@ -230,8 +212,8 @@ def _bonus_block(sheet, idx, val, n):
                 if slot == filled:
                     away[kind - 1] += 0.5
                 pull[kind - 1] += 1.0 / (1.0 + slot - filled)
-    n = _put(idx, val, n, I_GROUPS_DONE, np.float32(done / N_GROUPS))
+    n = put(idx, val, n, I_GROUPS_DONE, np.float32(done / N_GROUPS))
     for k in range(8):
-        n = _put(idx, val, n, I_ONE_AWAY + k, min(away[k], np.float32(1.0)))
-        n = _put(idx, val, n, I_PULL + k, min(pull[k], np.float32(1.0)))
+        n = put(idx, val, n, I_ONE_AWAY + k, min(away[k], np.float32(1.0)))
+        n = put(idx, val, n, I_PULL + k, min(pull[k], np.float32(1.0)))
     return n

@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit
 
 from kernels.clever.bits import count_bits
+from kernels.clever.sparse import put, thermometer
 from kernels.clever.turn import N_PHASES, TS_PHASE, TS_PICKS, TS_PLATTER, TS_POOL, TS_TAKEN
 from kernels.twice_as_clever.layout import (
     ACTION_SLOTS,
@@ -123,25 +124,6 @@ I_PULL = I_ONE_AWAY + N_KINDS  # + bonus kind - 1
 N_INPUTS = I_PULL + N_KINDS
 
 
-@njit(cache=True, inline="always")
-def _put(idx, val, n, i, x):
-    """Append input ``i`` = ``x`` (skipped when 0); the new count."""
-    if x != 0.0:
-        idx[n] = i
-        val[n] = x
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _thermometer(idx, val, n, first, count, cap):
-    for k in range(min(count, cap)):
-        idx[n] = first + k
-        val[n] = 1.0
-        n += 1
-    return n
-
-
 @njit(cache=True)
 def lowest_area(sheet):
     """``(lowest area score, fox points)`` (each fox: ``rules.fox_worth``)."""
@@ -161,70 +143,70 @@ def encode(sheet, ts, idx, val, n_in):
     n = 0
     silver = sheet[S_SILVER]
     for c in range(24):
-        n = _put(idx, val, n, I_SILVER_CELL + c, (silver >> c) & 1)
+        n = put(idx, val, n, I_SILVER_CELL + c, (silver >> c) & 1)
     for r in range(SILVER_ROWS):
-        n = _thermometer(idx, val, n, I_SILVER_ROW + 6 * r,
+        n = thermometer(idx, val, n, I_SILVER_ROW + 6 * r,
                          count_bits((silver >> (6 * r)) & 63), 6)
     for v in range(6):
-        n = _put(idx, val, n, I_SILVER_COL + v,
+        n = put(idx, val, n, I_SILVER_COL + v,
                  np.float32(count_bits(silver & SILVER_COLUMN[v]) / SILVER_ROWS))
     circled, crossed = sheet[S_YELLOW_CIRCLED], sheet[S_YELLOW_CROSSED]
     for c in range(YELLOW_CELLS):
-        n = _put(idx, val, n, I_YELLOW_CIRCLED + c, (circled >> c) & 1)
-        n = _put(idx, val, n, I_YELLOW_CROSSED + c, (crossed >> c) & 1)
-    n = _thermometer(idx, val, n, I_CIRCLED_COUNT, count_bits(circled), YELLOW_CELLS)
-    n = _thermometer(idx, val, n, I_CROSSED_COUNT, count_bits(crossed), YELLOW_CELLS)
+        n = put(idx, val, n, I_YELLOW_CIRCLED + c, (circled >> c) & 1)
+        n = put(idx, val, n, I_YELLOW_CROSSED + c, (crossed >> c) & 1)
+    n = thermometer(idx, val, n, I_CIRCLED_COUNT, count_bits(circled), YELLOW_CELLS)
+    n = thermometer(idx, val, n, I_CROSSED_COUNT, count_bits(crossed), YELLOW_CELLS)
     for g in range(N_YELLOW_GROUPS):
         group = YELLOW_GROUPS[g]
-        n = _put(idx, val, n, I_YELLOW_GROUP + g,
+        n = put(idx, val, n, I_YELLOW_GROUP + g,
                  np.float32(count_bits(circled & group) / count_bits(group)))
     blue = sheet[S_BLUE]
-    n = _thermometer(idx, val, n, I_BLUE, blue, TRACK)
+    n = thermometer(idx, val, n, I_BLUE, blue, TRACK)
     floor = sheet[S_BLUE_VALUES + blue - 1] if blue > 0 else 12
-    n = _put(idx, val, n, I_BLUE_FLOOR + floor - 2, 1.0)
+    n = put(idx, val, n, I_BLUE_FLOOR + floor - 2, 1.0)
     green = sheet[S_GREEN]
-    n = _thermometer(idx, val, n, I_GREEN, green, TRACK)
+    n = thermometer(idx, val, n, I_GREEN, green, TRACK)
     if green < TRACK:
-        n = _put(idx, val, n, I_GREEN_NEXT + GREEN_MULTIPLIER[green] - 1, 1.0)
+        n = put(idx, val, n, I_GREEN_NEXT + GREEN_MULTIPLIER[green] - 1, 1.0)
     if green % 2 == 1:
-        n = _put(idx, val, n, I_GREEN_OPEN, 1.0)
-        n = _put(idx, val, n, I_GREEN_FIRST,
+        n = put(idx, val, n, I_GREEN_OPEN, 1.0)
+        n = put(idx, val, n, I_GREEN_FIRST,
                  np.float32(sheet[S_GREEN_VALUES + green - 1] / 24.0))
     green_score = area_score(sheet, 3)
-    n = _put(idx, val, n, I_GREEN_PLUS, np.float32(max(green_score, 0) / 60.0))
-    n = _put(idx, val, n, I_GREEN_MINUS, np.float32(max(-green_score, 0) / 60.0))
+    n = put(idx, val, n, I_GREEN_PLUS, np.float32(max(green_score, 0) / 60.0))
+    n = put(idx, val, n, I_GREEN_MINUS, np.float32(max(-green_score, 0) / 60.0))
     pink = sheet[S_PINK]
-    n = _thermometer(idx, val, n, I_PINK, pink, TRACK)
+    n = thermometer(idx, val, n, I_PINK, pink, TRACK)
     if pink < TRACK:
         need = PINK_MIN[pink] if PINK_BONUS[pink] != 0 else 0
-        n = _put(idx, val, n, I_PINK_NEXT + max(need - 1, 0), 1.0)
-    n = _put(idx, val, n, I_PINK_SUM, np.float32(area_score(sheet, 4) / 72.0))
+        n = put(idx, val, n, I_PINK_NEXT + max(need - 1, 0), 1.0)
+    n = put(idx, val, n, I_PINK_SUM, np.float32(area_score(sheet, 4) / 72.0))
     for bar in range(3):
         got = sheet[S_REROLL_GOT + 2 * bar]  # got, used pairs: re-roll, +1, return
-        n = _thermometer(idx, val, n, I_IN_HAND + 4 * bar,
+        n = thermometer(idx, val, n, I_IN_HAND + 4 * bar,
                          got - sheet[S_REROLL_USED + 2 * bar], 4)
-        n = _thermometer(idx, val, n, I_CIRCLES + 6 * bar, got, ACTION_SLOTS)
+        n = thermometer(idx, val, n, I_CIRCLES + 6 * bar, got, ACTION_SLOTS)
     foxes = sheet[S_FOXES]
-    n = _thermometer(idx, val, n, I_FOXES, foxes, 6)
-    n = _put(idx, val, n, I_FOX_COUNT, np.float32(foxes / 10.0))
+    n = thermometer(idx, val, n, I_FOXES, foxes, 6)
+    n = put(idx, val, n, I_FOX_COUNT, np.float32(foxes / 10.0))
     total = 0
     for a in range(N_AREAS):
         score = area_score(sheet, a)
         total += score
-        n = _put(idx, val, n, I_AREAS + a, np.float32(score) / AREA_TOPS[a])
+        n = put(idx, val, n, I_AREAS + a, np.float32(score) / AREA_TOPS[a])
     lowest, fox_points = lowest_area(sheet)
-    n = _put(idx, val, n, I_LOWEST, np.float32(lowest / 40.0))
-    n = _put(idx, val, n, I_FOX_POINTS, np.float32(fox_points / 150.0))
-    n = _put(idx, val, n, I_TOTAL, np.float32((total + fox_points) / 400.0))
+    n = put(idx, val, n, I_LOWEST, np.float32(lowest / 40.0))
+    n = put(idx, val, n, I_FOX_POINTS, np.float32(fox_points / 150.0))
+    n = put(idx, val, n, I_TOTAL, np.float32((total + fox_points) / 400.0))
     rnd = sheet[S_ROUND]
-    n = _put(idx, val, n, I_ROUND + min(rnd, 5), 1.0)
-    n = _put(idx, val, n, I_PHASE + ts[TS_PHASE], 1.0)
-    n = _put(idx, val, n, I_PICKS + min(ts[TS_PICKS], 3), 1.0)
-    n = _put(idx, val, n, I_TIME_LEFT, np.float32(max(sheet[S_ROUNDS] - rnd, 0) / 6.0))
+    n = put(idx, val, n, I_ROUND + min(rnd, 5), 1.0)
+    n = put(idx, val, n, I_PHASE + ts[TS_PHASE], 1.0)
+    n = put(idx, val, n, I_PICKS + min(ts[TS_PICKS], 3), 1.0)
+    n = put(idx, val, n, I_TIME_LEFT, np.float32(max(sheet[S_ROUNDS] - rnd, 0) / 6.0))
     for d in range(6):
-        n = _put(idx, val, n, I_POOL + d, (ts[TS_POOL] >> d) & 1)
-        n = _put(idx, val, n, I_PLATTER + d, (ts[TS_PLATTER] >> d) & 1)
-        n = _put(idx, val, n, I_TAKEN + d, (ts[TS_TAKEN] >> d) & 1)
+        n = put(idx, val, n, I_POOL + d, (ts[TS_POOL] >> d) & 1)
+        n = put(idx, val, n, I_PLATTER + d, (ts[TS_PLATTER] >> d) & 1)
+        n = put(idx, val, n, I_TAKEN + d, (ts[TS_TAKEN] >> d) & 1)
     if n_in > N_BASE:
         n = _bonus_block(sheet, idx, val, n)
     return n
@@ -266,8 +248,8 @@ def _bonus_block(sheet, idx, val, n):
                 if slot == filled:
                     away[kind - 1] += 0.5
                 pull[kind - 1] += 1.0 / (1.0 + slot - filled)
-    n = _put(idx, val, n, I_GROUPS_DONE, np.float32(done / 15.0))
+    n = put(idx, val, n, I_GROUPS_DONE, np.float32(done / 15.0))
     for k in range(N_KINDS):
-        n = _put(idx, val, n, I_ONE_AWAY + k, min(away[k], np.float32(1.0)))
-        n = _put(idx, val, n, I_PULL + k, min(pull[k], np.float32(1.0)))
+        n = put(idx, val, n, I_ONE_AWAY + k, min(away[k], np.float32(1.0)))
+        n = put(idx, val, n, I_PULL + k, min(pull[k], np.float32(1.0)))
     return n
