@@ -98,10 +98,14 @@ def _interruptible(compute, chunks: list) -> list[np.ndarray]:
     """``compute(chunks)`` on a helper thread while this one waits in short steps, so that
     Ctrl-C is handled at once (the kernels release the GIL) instead of when the chunk ends;
     the helper is a daemon thread, dropped at exit."""
+    import numba
+
     box: dict[str, Any] = {}
+    threads = numba.get_num_threads()  # numba's thread count is per calling thread
 
     def work() -> None:
         try:
+            numba.set_num_threads(threads)
             box["result"] = compute(chunks)
         except BaseException as exc:  # handed to the waiting thread
             box["error"] = exc

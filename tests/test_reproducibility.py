@@ -54,3 +54,25 @@ def test_cli_json_identical_across_threads(extra):
         assert doc["meta"].pop("execution") == f"{threads} numba thread(s)"
         docs.append(doc)
     assert all(d == docs[0] for d in docs)
+
+
+def test_the_thread_count_reaches_the_chunks():
+    """``--threads N`` holds where the chunks run (a helper thread: numba's thread count is
+    per calling thread)."""
+    from analyzer import driver
+    from analyzer.execution import current
+    from analyzer.plan import Plan
+
+    seen = []
+
+    def compute(chunks):
+        seen.append(numba.get_num_threads())
+        return [np.zeros(1) for _ in chunks]
+
+    try:
+        for threads in (1, numba.config.NUMBA_NUM_THREADS):
+            driver.set_threads(threads)
+            list(current().results(Plan(compute, [(0,)], "threads")))
+            assert seen[-1] == threads
+    finally:
+        driver.set_threads(None)

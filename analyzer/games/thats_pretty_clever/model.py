@@ -65,8 +65,8 @@ GAME = CleverGame(
     learned_file=VALUE_FILE, strongest_policy="learned",
     value_size=N_VALUE_WEIGHTS, rating_bands=RATING_BANDS, rulings=RULINGS,
     sheetfile=sheetfile, sheet_flags=sheet_flags, extra_rules=_no_extra_rules,
-    # advice rollouts: the value policy (1.4 ms a solo game), 1,000 per choice
-    rollout_policy="learned", advice_rollouts=1000,
+    # advice rollouts: the value policy (1.4 ms a solo game on one core), 800 per choice
+    rollout_policy="learned", advice_rollouts=800,
     report_band=180, describe=text.describe, open_bonuses=text.open_bonuses,
     round_options=round_options,
     reference="published bots on the same rules reach 183.8 (tuned expectimax) and 250+ "
