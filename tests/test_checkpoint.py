@@ -15,6 +15,7 @@ from analyzer import execution
 from analyzer.checkpoint import digest
 from analyzer.cli import cli
 from analyzer.games.cloverup.simulation import simulate_turns
+from tests.conftest import dicelab_process
 
 TURNS = 2_800_000  # in chunks of 4 blocks of 65,536 turns: 11 chunks, the last one short
 
@@ -100,13 +101,14 @@ def _command(checkpoint, output, one_thread=True):
 def test_interrupted_run_resumes_to_the_same_result(tmp_path):
     """Section 'Faults' of issue 7: Ctrl-C stores what finished; running again resumes."""
     folder, out = tmp_path / "ck", tmp_path / "resumed.json"
-    proc = subprocess.Popen(_command(folder, out), stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while len(_chunk_files(folder)) < 3 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert proc.poll() is None, "the run ended before it could be interrupted"
-    proc.send_signal(signal.SIGINT)
-    err = proc.communicate(timeout=60)[1]
+    with dicelab_process(*_command(folder, out)[3:], stderr=subprocess.PIPE,
+                         text=True) as proc:
+        deadline = time.monotonic() + 120
+        while len(_chunk_files(folder)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        proc.send_signal(signal.SIGINT)
+        err = proc.communicate(timeout=60)[1]
     assert proc.returncode == 130
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "interrupted" in err and "run the same command again to resume" in err

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import cli
+from tests.conftest import dicelab_process
 
 SMALL = ["--games", "4096", "--quiet"]
 
@@ -298,18 +299,13 @@ def test_chunks_are_computed_on_demand():
 def test_a_huge_game_count_runs_in_flat_memory():
     """10^15 games: the run starts at once and its memory stays flat (it used to build the
     whole chunk list first, tens of gigabytes); stopped after a few seconds."""
-    import signal
     import subprocess
-    import sys
     import time
     from pathlib import Path
 
-    proc = subprocess.Popen([sys.executable, "-m", "analyzer", "cloverup", "simulate",
-                             "--games", str(10**15), "--quiet"],
-                            cwd=Path(__file__).resolve().parents[1],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     peak = 0
-    try:
+    with dicelab_process("cloverup", "simulate", "--games", str(10**15), "--quiet",
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
         for _ in range(16):
             time.sleep(0.5)
             status = Path(f"/proc/{proc.pid}/status").read_text()
@@ -317,9 +313,6 @@ def test_a_huge_game_count_runs_in_flat_memory():
                            if line.startswith("VmRSS")).split()[1])
             peak = max(peak, rss)
         assert proc.poll() is None  # still running: nothing refused it
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)
     assert peak < 1_000_000, f"peak RSS {peak} kB"
 
 
@@ -338,19 +331,16 @@ def test_ctrl_c_stops_a_slow_simulation_at_once():
     with one line and exit status 130: the chunk runs on a helper thread."""
     import signal
     import subprocess
-    import sys
     import time
-    from pathlib import Path
 
-    proc = subprocess.Popen([sys.executable, "-m", "analyzer", "thats-pretty-clever",
-                             "simulate", "--policy", "heuristic", "--games", "1000000",
-                             "--quiet"], cwd=Path(__file__).resolve().parents[1],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    time.sleep(8)
-    assert proc.poll() is None
-    start = time.perf_counter()
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert time.perf_counter() - start < 2.0
+    with dicelab_process("thats-pretty-clever", "simulate", "--policy", "heuristic",
+                         "--games", "1000000", "--quiet", stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True) as proc:
+        time.sleep(8)
+        assert proc.poll() is None
+        start = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert time.perf_counter() - start < 2.0
     assert proc.returncode == 130 and err.strip().startswith("dicelab: interrupted")
     assert len(err.strip().splitlines()) == 1

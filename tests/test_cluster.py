@@ -19,6 +19,7 @@ from analyzer import cluster as cluster_module  # noqa: E402
 from analyzer import execution  # noqa: E402
 from analyzer.cli import cli  # noqa: E402
 from analyzer.games.cloverup.simulation import simulate_turns  # noqa: E402
+from tests.conftest import dicelab_process  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -108,14 +109,13 @@ def test_a_killed_worker_changes_nothing(cloverup_values, scheduler):
 
 def test_ctrl_c_on_a_local_cluster_is_one_line(tmp_path):
     out = tmp_path / "out.json"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "analyzer", "thats-pretty-clever", "simulate", "--games",
-         "2000000", "--cluster", "local:2", "--format", "json", "-o", str(out)],
-        stderr=subprocess.PIPE, text=True)
-    time.sleep(8)
-    assert proc.poll() is None
-    proc.send_signal(signal.SIGINT)
-    err = proc.communicate(timeout=60)[1]
+    with dicelab_process("thats-pretty-clever", "simulate", "--games", "2000000",
+                         "--cluster", "local:2", "--format", "json", "-o", str(out),
+                         stderr=subprocess.PIPE, text=True) as proc:
+        time.sleep(8)
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        err = proc.communicate(timeout=60)[1]
     assert proc.returncode == 130, err
     assert err.strip().splitlines() == [
         "dicelab: interrupted; use --checkpoint DIR to make long runs resumable"]
