@@ -240,6 +240,7 @@ def test_advise_ranks_returns_against_rolling(tmp_path):
     assert given_roll.exit_code == 2 and "not --roll" in given_roll.stderr
 
 
+@pytest.mark.slow
 def test_heuristic_beats_the_published_flat_monte_carlo(values):
     """Issue 5's strength target: over 10,000 solo games the heuristic's 95% interval lies
     above 159.2, the flat Monte Carlo bot's published mean on the same rules."""

@@ -3,6 +3,7 @@ their dispatch through the shared engine and the training samples
 (``kernels.clever.training``) of Twice As Clever games."""
 
 import numpy as np
+import pytest
 
 from kernels.clever import play, sheets, training
 from kernels.clever.game_rules import N_GAME_RULES, RULE_GAME, RULE_SHEET_FLAGS
@@ -129,6 +130,7 @@ def test_weights_pick_the_stage_by_rounds_left():
         assert V.feature_value(sheet, w, w[:0])[1] == 5 - rnd
 
 
+@pytest.mark.slow
 def test_training_samples_are_consistent():
     """Twice As Clever samples after every turn, recorded through the dispatch (unlike
     That's Pretty Clever the score may fall: a green pair's second value can exceed the

@@ -157,6 +157,7 @@ def test_coach_offers_plus_ones_ranked_beside_stopping(values):
     assert f"+1: {first.group(1)} {first.group(2)} ->" not in menus[2]  # once per die
 
 
+@pytest.mark.slow
 def test_heuristic_beats_the_published_tuned_expectimax(values):
     """Issue 4's strength target: over 10,000 solo games the heuristic's 95% interval lies
     above 183.8, the tuned expectimax bot's published mean on the same rules."""
