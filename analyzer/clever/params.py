@@ -30,7 +30,7 @@ def shared_params(round_bonuses: tuple[tuple[int, str], ...], sections: dict[str
             "to the platter"), assumed=True, choices=("stay", "platter")),
         Param("passive_may_decline", "bool", True, open_point(
             "passive_may_decline", "a passive player may decline to pick; the random and "
-            "value (That's Pretty Clever learned) policies use it"), assumed=True),
+            "learned policies use it"), assumed=True),
         Param("bonus_order", "choice", "latest_first", open_point(
             "bonus_order", "bonuses fired by one mark resolve depth-first, the latest "
             "triggered first (free marks placed by the policy), or earliest_first (a "
