@@ -344,3 +344,14 @@ def test_ctrl_c_stops_a_slow_simulation_at_once():
         assert time.perf_counter() - start < 2.0
     assert proc.returncode == 130 and err.strip().startswith("dicelab: interrupted")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_bad_what_if_and_return_window_inputs_are_one_line(tmp_path):
+    """A what-if variant given twice, and That's Pretty Clever's (absent) return window."""
+    _assert_one_line_error(run(["cloverup", "whatif", "--vary", "rerolls=3", "--vary",
+                                "rerolls=3", *SMALL]), "given twice")
+    sheet = tmp_path / "sheet.json"
+    assert run(["thats-pretty-clever", "sheet", "--new", "-o", str(sheet)]).exit_code == 0
+    _assert_one_line_error(run(["thats-pretty-clever", "advise", "--sheet", str(sheet),
+                                "--phase", "return", "--fields", "Y5", "--platter", "W3"]),
+                           "has no return action")
