@@ -1,7 +1,21 @@
 """Writing a sparse network input: (input number, value) pairs appended to ``idx``
 (int64) and ``val`` (float32), for the encodings of both Clever games."""
 
+import numpy as np
 from numba import njit
+
+from kernels.clever.turn import N_PHASES, TS_PHASE, TS_PICKS, TS_PLATTER, TS_POOL, TS_TAKEN
+
+# the turn block both encodings end their base inputs with, from its first input on: the
+# round (one-hot 6), the phase (one-hot N_PHASES), active picks made (one-hot 4), rounds
+# left / 6, then bit masks of the dice in the pool, on the platter and taken by +1 (6 each)
+TURN_PHASE = 6
+TURN_PICKS = TURN_PHASE + N_PHASES
+TURN_TIME_LEFT = TURN_PICKS + 4
+TURN_POOL = TURN_TIME_LEFT + 1
+TURN_PLATTER = TURN_POOL + 6
+TURN_TAKEN = TURN_PLATTER + 6
+TURN_INPUTS = TURN_TAKEN + 6
 
 
 @njit(cache=True, inline="always")
@@ -21,4 +35,19 @@ def thermometer(idx, val, n, first, count, cap):
         idx[n] = first + k
         val[n] = 1.0
         n += 1
+    return n
+
+
+@njit(cache=True)
+def turn_block(idx, val, n, first, rnd, rounds, ts):
+    """The turn block from input ``first`` (round ``rnd`` of ``rounds``, turn state ``ts``
+    int64[TS_LEN]); the new count."""
+    n = put(idx, val, n, first + min(rnd, 5), 1.0)
+    n = put(idx, val, n, first + TURN_PHASE + ts[TS_PHASE], 1.0)
+    n = put(idx, val, n, first + TURN_PICKS + min(ts[TS_PICKS], 3), 1.0)
+    n = put(idx, val, n, first + TURN_TIME_LEFT, np.float32(max(rounds - rnd, 0) / 6.0))
+    for d in range(6):
+        n = put(idx, val, n, first + TURN_POOL + d, (ts[TS_POOL] >> d) & 1)
+        n = put(idx, val, n, first + TURN_PLATTER + d, (ts[TS_PLATTER] >> d) & 1)
+        n = put(idx, val, n, first + TURN_TAKEN + d, (ts[TS_TAKEN] >> d) & 1)
     return n

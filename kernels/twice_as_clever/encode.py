@@ -39,8 +39,18 @@ import numpy as np
 from numba import njit
 
 from kernels.clever.bits import count_bits
-from kernels.clever.sparse import put, thermometer
-from kernels.clever.turn import N_PHASES, TS_PHASE, TS_PICKS, TS_PLATTER, TS_POOL, TS_TAKEN
+from kernels.clever.sparse import (
+    TURN_INPUTS,
+    TURN_PHASE,
+    TURN_PICKS,
+    TURN_PLATTER,
+    TURN_POOL,
+    TURN_TAKEN,
+    TURN_TIME_LEFT,
+    put,
+    thermometer,
+    turn_block,
+)
 from kernels.twice_as_clever.layout import (
     ACTION_SLOTS,
     BLUE_BONUS,
@@ -111,13 +121,13 @@ I_LOWEST = I_AREAS + N_AREAS
 I_FOX_POINTS = I_LOWEST + 1
 I_TOTAL = I_FOX_POINTS + 1
 I_ROUND = I_TOTAL + 1
-I_PHASE = I_ROUND + 6
-I_PICKS = I_PHASE + N_PHASES
-I_TIME_LEFT = I_PICKS + 4
-I_POOL = I_TIME_LEFT + 1
-I_PLATTER = I_POOL + 6
-I_TAKEN = I_PLATTER + 6
-N_BASE = I_TAKEN + 6  # the inputs without the bonus block
+I_PHASE = I_ROUND + TURN_PHASE
+I_PICKS = I_ROUND + TURN_PICKS
+I_TIME_LEFT = I_ROUND + TURN_TIME_LEFT
+I_POOL = I_ROUND + TURN_POOL
+I_PLATTER = I_ROUND + TURN_PLATTER
+I_TAKEN = I_ROUND + TURN_TAKEN
+N_BASE = I_ROUND + TURN_INPUTS  # the inputs without the bonus block
 I_GROUPS_DONE = N_BASE
 I_ONE_AWAY = I_GROUPS_DONE + 1  # + bonus kind - 1
 I_PULL = I_ONE_AWAY + N_KINDS  # + bonus kind - 1
@@ -198,15 +208,7 @@ def encode(sheet, ts, idx, val, n_in):
     n = put(idx, val, n, I_LOWEST, np.float32(lowest / 40.0))
     n = put(idx, val, n, I_FOX_POINTS, np.float32(fox_points / 150.0))
     n = put(idx, val, n, I_TOTAL, np.float32((total + fox_points) / 400.0))
-    rnd = sheet[S_ROUND]
-    n = put(idx, val, n, I_ROUND + min(rnd, 5), 1.0)
-    n = put(idx, val, n, I_PHASE + ts[TS_PHASE], 1.0)
-    n = put(idx, val, n, I_PICKS + min(ts[TS_PICKS], 3), 1.0)
-    n = put(idx, val, n, I_TIME_LEFT, np.float32(max(sheet[S_ROUNDS] - rnd, 0) / 6.0))
-    for d in range(6):
-        n = put(idx, val, n, I_POOL + d, (ts[TS_POOL] >> d) & 1)
-        n = put(idx, val, n, I_PLATTER + d, (ts[TS_PLATTER] >> d) & 1)
-        n = put(idx, val, n, I_TAKEN + d, (ts[TS_TAKEN] >> d) & 1)
+    n = turn_block(idx, val, n, I_ROUND, sheet[S_ROUND], sheet[S_ROUNDS], ts)
     if n_in > N_BASE:
         n = _bonus_block(sheet, idx, val, n)
     return n
