@@ -1,11 +1,7 @@
 """Sly Dice whole games with bot policies (rules page: *Rounds, claims and accusations*).
 Only this module draws dice (through :mod:`kernels.rng`).
 
-Policies are rows of ``policy`` (float64[n_players, N_POLICY]):
-``BLUFF_BELOW``: bluff when the best honest option is worth less than this many points
-(negative: never bluff unless no honest claim exists); ``ACCUSE_MODE``: ``NEVER``,
-``THRESHOLD`` (accuse when the claim's plausibility is below ``ACCUSE_BELOW``) or
-``EXPECTED`` (accuse when it gains expected points relative to the claimant).
+Policies are rows of ``policy`` (float64[n_players, N_POLICY]; columns in ``bots``).
 
 The plausibility of a claim is the chance that it holds given the visible dice (common and
 locked) with the hidden dice uniformly random: ``plaus[n_locked, visible_index, card, k]``.
@@ -18,38 +14,29 @@ from numba import njit, prange
 
 from kernels.accumulate import add_products, seat_lineup
 from kernels.rng import turn_stream, uniform
+from kernels.sly_dice.bots import (  # noqa: F401  (policy columns re-exported for callers)
+    ACCUSE_BELOW,
+    ACCUSE_MODE,
+    ACTIONS_2,
+    ACTIONS_3,
+    BLUFF_BELOW,
+    EXPECTED,
+    MS_COUNTS_6,
+    N_POLICY,
+    NEVER,
+    THRESHOLD,
+    accuses,
+    best_action,
+    choose_claim,
+    claim_posterior,
+)
 from kernels.sly_dice.layout import (
     CODE_INDEX,
     DICE_CARDS,
     FACE_CODE,
     HIGHER_OR_LOWER,
-    MS_COUNTS,
     N_CARDS,
-    N_NUMBER_CARDS,
 )
-
-MS_COUNTS_6 = MS_COUNTS[6]  # face counts of every six-dice multiset
-
-
-def _actions(n_dice, n_slots):
-    """int64[m, n_slots]: the allowed actions of each rolled multiset of ``n_dice`` dice:
-    0 (stop), then each distinct face it shows (lock one die of it); -1 pads."""
-    sets = MS_COUNTS[n_dice]
-    out = np.full((sets.shape[0], n_slots), -1, np.int64)
-    for i in range(sets.shape[0]):
-        faces = [0] + [f for f in range(1, 7) if sets[i, f] > 0]
-        out[i, :len(faces)] = faces
-    return out
-
-
-ACTIONS_3 = _actions(3, 4)  # after the first roll
-ACTIONS_2 = _actions(2, 3)  # after the second roll
-
-BLUFF_BELOW = 0
-ACCUSE_MODE = 1
-ACCUSE_BELOW = 2
-N_POLICY = 3
-NEVER, THRESHOLD, EXPECTED = 0, 1, 2
 
 # game accumulator columns per (lineup slot, seat), then scored-card counts, then histogram
 COL_GAMES = 0
@@ -90,26 +77,6 @@ def bonus_total(cards, base, step):
 
 
 @njit(cache=True)
-def _best_action(q, actions, open_cards, n_open, weights):
-    """Action (0 stop, a = lock face a) whose best open card is worth most.
-
-    ``q``: float32[slots, 17] action values per card at this position; ``actions``:
-    int64[slots] the action of each slot (-1: none); ``open_cards``: int64[17], the first
-    ``n_open`` are the open dice cards."""
-    best_a, best_v = 0, -1.0
-    for j in range(actions.shape[0]):
-        if actions[j] < 0:
-            break
-        v = -1.0
-        for i in range(n_open):
-            card = open_cards[i]
-            v = max(v, weights[card] * q[j, card])
-        if v > best_v + 1e-6:
-            best_a, best_v = actions[j], v
-    return best_a
-
-
-@njit(cache=True)
 def roll_own(stream, c_idx, open_mask, weights, q1, q2, rerolls, open_cards):
     """Roll a player's dice with the action-value policy.
 
@@ -126,14 +93,14 @@ def roll_own(stream, c_idx, open_mask, weights, q1, q2, rerolls, open_cards):
     if rerolls < 1:
         return hidden, 0, 0
     h = CODE_INDEX[hidden]
-    a = _best_action(q1[c_idx, h], ACTIONS_3[h], open_cards, n_open, weights)
+    a = best_action(q1[c_idx, h], ACTIONS_3[h], open_cards, n_open, weights)
     if a == 0:
         return hidden, 0, 0
     hidden = FACE_CODE[_die(stream, 3)] + FACE_CODE[_die(stream, 4)]
     if rerolls < 2:
         return FACE_CODE[a] + hidden, FACE_CODE[a], 1
     h = CODE_INDEX[hidden]
-    b = _best_action(q2[c_idx, a - 1, h], ACTIONS_2[h], open_cards, n_open, weights)
+    b = best_action(q2[c_idx, a - 1, h], ACTIONS_2[h], open_cards, n_open, weights)
     if b == 0:
         return FACE_CODE[a] + hidden, FACE_CODE[a], 1
     locked = FACE_CODE[a] + FACE_CODE[b]
@@ -155,72 +122,6 @@ def hol_challenge(stream, target, calls):
 
 
 @njit(cache=True)
-def choose_claim(counts, made, open_mask, hol_ev, points, bluff_below, plaus_row, bluff_next):
-    """The claim of a bot: ``(card, k, value, true)``; card -1 if it has nothing to claim.
-
-    ``counts``: int64[7] face counts of all six dice; ``made``: bit mask of the fixed cards
-    they make; ``open_mask``: cards the player may claim (Higher or Lower included);
-    ``hol_ev``: expected points of Higher or Lower now; ``plaus_row``: float64[18, 7]
-    plausibility of each claim as the others see it; ``bluff_next``: worth of the bonus card
-    a successful bluff would bring.
-    """
-    best_card, best_k, best_value = -1, 0, 0.0
-    for card in range(DICE_CARDS):
-        if not (open_mask >> card) & 1:
-            continue
-        if card < N_NUMBER_CARDS:
-            k = counts[card + 1]
-            value = float((card + 1) * k)
-        else:
-            k = 1
-            value = points[card] if (made >> card) & 1 else 0.0
-        if value > best_value:
-            best_card, best_k, best_value = card, k, value
-    hol_open = (open_mask >> HIGHER_OR_LOWER) & 1
-    honest = max(best_value, hol_ev if hol_open else 0.0)
-    forced = best_card < 0 and not hol_open
-    if forced or (bluff_below >= 0 and honest < bluff_below):
-        bluff_card, bluff_k, bluff_value, bluff_score = -1, 0, 0.0, -1.0
-        for card in range(DICE_CARDS):
-            if not (open_mask >> card) & 1:
-                continue
-            if card < N_NUMBER_CARDS:
-                k = counts[card + 1] + 1
-                if k > 6:
-                    continue
-                value = float((card + 1) * k)
-            else:
-                k = 1
-                if (made >> card) & 1:
-                    continue
-                value = points[card]
-            score = (value + bluff_next) * plaus_row[card, k]
-            if score > bluff_score:
-                bluff_card, bluff_k, bluff_value, bluff_score = card, k, value, score
-        if bluff_card >= 0:
-            return bluff_card, bluff_k, bluff_value, False
-    if hol_open and hol_ev >= best_value:
-        return HIGHER_OR_LOWER, 1, points[HIGHER_OR_LOWER], True
-    return best_card, best_k, best_value, True
-
-
-@njit(cache=True)
-def accuses(mode, below, plausibility, value, claimant_bluffs, accuser_falses, bonus):
-    """Whether a bot accuses a claim of ``value`` points with this plausibility.
-
-    ``bonus``: float64[4] = bluff base, bluff step, false-accusation base and step. The
-    ``EXPECTED`` rule compares the claimant's gain kept from them by catching a bluff with
-    the escalating penalty of a wrong accusation."""
-    if mode == THRESHOLD:
-        return plausibility < below
-    if mode == EXPECTED:
-        gain = (1.0 - plausibility) * (value + bonus[0] + bonus[1] * claimant_bluffs)
-        loss = plausibility * (bonus[2] + bonus[3] * accuser_falses)
-        return gain > loss
-    return False
-
-
-@njit(cache=True)
 def _shuffle_deck(key, game, deck):
     stream = turn_stream(key, game, DECK_TURN)
     for i in range(DICE_CARDS):
@@ -228,6 +129,18 @@ def _shuffle_deck(key, game, deck):
     for i in range(DICE_CARDS - 1, 0, -1):
         j = np.int64(uniform(stream, i) * (i + 1))
         deck[i], deck[j] = deck[j], deck[i]
+
+
+@njit(cache=True)
+def _p_true(common, c_idx, locked, n_locked, card, k, open_mask, weights, q1, q2, rerolls,
+            hol_ev, points, bluff_below, plaus, made, bluff_next, open_cards, naive):
+    """The chance that a claim holds for an accuser who knows the claimant's rules
+    (``bots.claim_posterior``); ``naive`` (the plausibility) if those rules never make it."""
+    mass = claim_posterior(common, c_idx, locked, n_locked, card, k, open_mask, weights, q1,
+                           q2, rerolls, hol_ev, points, bluff_below, plaus, made, bluff_next,
+                           open_cards)
+    total = mass[0] + mass[1]
+    return mass[1] / total if total > 0.0 else naive
 
 
 @njit(cache=True)
@@ -268,10 +181,11 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
             s = (first + i) % n
             six = CODE_INDEX[common + own[s]]
             plaus_row = plaus[n_locked[s], CODE_INDEX[common + locked[s]]]
+            hol_ev = hol_success[c_sum] * points[HIGHER_OR_LOWER]
+            bluff_next = bonus[0] + bonus[1] * tally[s, COL_BLUFF_CARDS]
             card, k, value, true = choose_claim(
-                MS_COUNTS_6[six], made[six], available & ~scored[s],
-                hol_success[c_sum] * points[HIGHER_OR_LOWER], points, policy[s, BLUFF_BELOW],
-                plaus_row, bonus[0] + bonus[1] * tally[s, COL_BLUFF_CARDS])
+                MS_COUNTS_6[six], made[six], available & ~scored[s], hol_ev, points,
+                policy[s, BLUFF_BELOW], plaus_row, bluff_next)
             if card < 0:
                 continue
             tally[s, COL_CLAIMS] += 1
@@ -286,11 +200,20 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
             tally[s, COL_BLUFFS] += not true
             accuser = -1
             if plaus_row[card, k] < 1.0 - 1e-9:  # a claim the visible dice prove is safe
+                p_true = -1.0  # the chance it holds for a claimant of known rules, if asked
                 for j in range(1, n):
                     a = (s + j) % n
-                    if accuses(policy[a, ACCUSE_MODE], policy[a, ACCUSE_BELOW],
-                               plaus_row[card, k], value, tally[s, COL_BLUFF_CARDS],
-                               tally[a, COL_FALSE_CARDS], bonus):
+                    p = plaus_row[card, k]
+                    if policy[a, ACCUSE_MODE] == EXPECTED:
+                        if p_true < 0.0:
+                            p_true = _p_true(common, c_idx, locked[s], n_locked[s], card, k,
+                                             available & ~scored[s], weights, q1, q2, rerolls,
+                                             hol_ev, points, policy[s, BLUFF_BELOW], plaus,
+                                             made, bluff_next, open_cards, p)
+                        p = p_true
+                    if accuses(policy[a, ACCUSE_MODE], policy[a, ACCUSE_BELOW], p, value,
+                               tally[s, COL_BLUFF_CARDS], tally[a, COL_FALSE_CARDS], bonus,
+                               n - 1):
                         accuser = a
                         break
             if accuser >= 0:

@@ -13,7 +13,7 @@ from kernels.sly_dice.layout import (
     MS_PROB,
     N_CARDS,
 )
-from kernels.sly_dice.play import ACTIONS_2, ACTIONS_3, MS_COUNTS_6, _best_action, choose_claim
+from kernels.sly_dice.bots import ACTIONS_2, ACTIONS_3, MS_COUNTS_6, best_action, choose_claim
 
 
 @njit(cache=True)
@@ -48,7 +48,7 @@ def claim_distribution(common, c_idx, weights, q1, q2, rerolls, open_mask, hol_e
     for h in range(MS_CODE[3].shape[0]):
         p1 = MS_PROB[3][h]
         first = MS_CODE[3][h]
-        a = _best_action(q1[c_idx, h], ACTIONS_3[h], open_cards, n_open, weights) \
+        a = best_action(q1[c_idx, h], ACTIONS_3[h], open_cards, n_open, weights) \
             if rerolls >= 1 else 0
         if a == 0:
             _record(out, p1, common, first, 0, 0, args)
@@ -56,7 +56,7 @@ def claim_distribution(common, c_idx, weights, q1, q2, rerolls, open_mask, hol_e
         for h2 in range(MS_CODE[2].shape[0]):
             p2 = p1 * MS_PROB[2][h2]
             second = MS_CODE[2][h2]
-            b = _best_action(q2[c_idx, a - 1, h2], ACTIONS_2[h2], open_cards, n_open,
+            b = best_action(q2[c_idx, a - 1, h2], ACTIONS_2[h2], open_cards, n_open,
                              weights) if rerolls >= 2 else 0
             if b == 0:
                 _record(out, p2, common, FACE_CODE[a] + second, FACE_CODE[a], 1, args)

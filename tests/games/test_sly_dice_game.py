@@ -15,7 +15,7 @@ from analyzer.games.sly_dice import bluffing, simulation
 from analyzer.games.sly_dice.model import PARAMS, get_model, parse_policy
 from analyzer.params import defaults
 from kernels.rng import turn_stream
-from kernels.sly_dice import layout, odds, play
+from kernels.sly_dice import bots, layout, odds, play, posterior
 from kernels.sly_dice.combos import holds
 
 K = 5
@@ -118,15 +118,60 @@ def test_forced_bluff_when_nothing_is_true(values):
 
 def test_accusation_rules():
     """Accusation: a threshold accuser accuses implausible claims; the expected-points rule
-    weighs the escalating penalty against the claim and the bluff bonus."""
+    weighs the claim and the bluff bonus kept from one opponent against the escalating
+    penalty, on the average of the accuser's opponents."""
     bonus = np.array([10.0, 5.0, 10.0, 5.0])
-    assert play.accuses(play.THRESHOLD, 0.3, 0.2, 10.0, 0, 0, bonus)
-    assert not play.accuses(play.THRESHOLD, 0.3, 0.4, 10.0, 0, 0, bonus)
-    assert not play.accuses(play.NEVER, 0.3, 0.0, 10.0, 0, 0, bonus)
-    # (1 - p)(value + 10) > p * (10 + 5 * held): p = 0.6, value 5 -> 6 < 6? no; held 0
-    assert not play.accuses(play.EXPECTED, 0, 0.6, 5.0, 0, 0, bonus)
-    assert play.accuses(play.EXPECTED, 0, 0.5, 5.0, 0, 0, bonus)
-    assert not play.accuses(play.EXPECTED, 0, 0.5, 5.0, 0, 2, bonus)
+    assert play.accuses(play.THRESHOLD, 0.3, 0.2, 10.0, 0, 0, bonus, 1)
+    assert not play.accuses(play.THRESHOLD, 0.3, 0.4, 10.0, 0, 0, bonus, 1)
+    assert not play.accuses(play.NEVER, 0.3, 0.0, 10.0, 0, 0, bonus, 1)
+    # (1 - p)(value + 10) > opponents * p * (10 + 5 * held): p = 0.6, value 5: 6 > 6? no
+    assert not play.accuses(play.EXPECTED, 0, 0.6, 5.0, 0, 0, bonus, 1)
+    assert play.accuses(play.EXPECTED, 0, 0.5, 5.0, 0, 0, bonus, 1)
+    assert not play.accuses(play.EXPECTED, 0, 0.5, 5.0, 0, 2, bonus, 1)
+    assert not play.accuses(play.EXPECTED, 0, 0.5, 5.0, 0, 0, bonus, 3)  # 7.5 > 15? no
+    assert play.accuses(play.EXPECTED, 0, 0.2, 5.0, 0, 0, bonus, 3)  # 12 > 6
+
+
+def test_claim_posterior_follows_the_claimants_rolling_and_claiming(values):
+    """What a claim tells an accuser who knows the claimant's rules (rules page, *Rounds,
+    claims and accusations*): enumerating only the rolls that end with the locked dice
+    gives exactly the joint chances of the full enumeration over every roll, for honest
+    and bluffing claimants, 0, 1 and 2 locked dice."""
+    model = get_model(values)
+    rng = np.random.default_rng(5)
+    work = np.zeros(layout.DICE_CARDS, np.int64)
+    checked = 0
+    for bluff_below in (-1.0, 15.0):
+        common = sorted(rng.integers(1, 7, 3).tolist())
+        mask = sum(1 << int(c) for c in rng.choice(17, 7, replace=False)) | 1 << 17
+        c_code = layout.code_of(common)
+        c_idx = layout.CODE_INDEX[c_code]
+        hol_ev = model.hol_success[sum(common)] * model.points[layout.HIGHER_OR_LOWER]
+        args = (mask, model.weights, model.q1, model.q2, values["rerolls"], hol_ev,
+                model.points, bluff_below, model.plausibility, model.made, 10.0)
+        full = posterior.claim_distribution(c_code, c_idx, model.weights, model.q1, model.q2,
+                                            values["rerolls"], mask, hol_ev, model.points,
+                                            bluff_below, model.plausibility, model.made, 10.0)
+        for n_locked in range(3):
+            for li, code in enumerate(layout.MS_CODE[n_locked]):
+                for card, k in zip(*np.nonzero(full[n_locked, li].sum(axis=-1))):
+                    got = bots.claim_posterior(c_code, c_idx, int(code), n_locked, card, k,
+                                               *args, work)
+                    assert got == pytest.approx(full[n_locked, li, card, k], abs=1e-15)
+                    checked += 1
+    assert checked > 50
+
+
+def test_rational_accuser_beats_honest_claimants(values):
+    """The rational accuser (exact posterior of an honest claimant, accuses when that gains
+    on its opponents' average) wins more than its share against honest players: two
+    players, and one against three. Win rates with 95% Wilson intervals, 3000 games."""
+    for lineup, fair in (("rational,honest", 0.5), ("rational,honest,honest,honest", 0.25)):
+        vals = {**values, "players": len(lineup.split(","))}
+        res = simulation.simulate(vals, lineup.split(","), 3000, seed=11, progress=False)
+        row = res.tables["policies"].set_index("policy").loc["rational"]
+        assert row["win_ci95_low"] > fair, (lineup, row["win_rate"])
+        assert row["accusations_right_rate"] > 0.5
 
 
 def _policy_row(sim, name):

@@ -36,7 +36,7 @@ def posterior_result(values: dict[str, Any], common: list[int], locked: list[int
                      k: int, claimant: str = "honest", cards: list[int] | None = None,
                      bluffs_held: int = 0, falses_held: int = 0) -> Result:
     """The chance that a claim is true given what the others see, under a claimant model,
-    and whether accusing it gains expected points relative to the claimant."""
+    and whether accusing it gains expected points on the opponents' average."""
     if card == layout.HIGHER_OR_LOWER:
         raise UserError("higher-or-lower cannot be accused: its rolls are made in the open")
     if card < layout.N_NUMBER_CARDS and not 1 <= k <= 6:
@@ -60,7 +60,7 @@ def posterior_result(values: dict[str, Any], common: list[int], locked: list[int
     value = (card + 1) * k if card < layout.N_NUMBER_CARDS else model.points[card]
     use = naive if np.isnan(post) else post
     gain = (1 - use) * (value + _bonus(model, bluffs_held, 0))
-    loss = use * _bonus(model, falses_held, 1)
+    loss = use * _bonus(model, falses_held, 1) * (values["players"] - 1)
     rows = []
     for c in range(layout.DICE_CARDS):
         for kk in range(7):
@@ -71,8 +71,9 @@ def posterior_result(values: dict[str, Any], common: list[int], locked: list[int
                              "p_true": seen[c, kk, 1] / total})
     notes = card_notes(values, [card]) + [
         f"claimant model: {policy.name}, rolling for the best expected points over the "
-        f"{'open' if cards else 'all'} cards; the accuser's rule compares "
-        "(1 - p) x (claim + bluff bonus) with p x false-accusation penalty"]
+        f"{'open' if cards else 'all'} cards; the rational accuser's rule compares "
+        "(1 - p) x (claim + bluff bonus), kept from the claimant, with p x the "
+        "false-accusation penalty x the number of opponents (gains on their average)"]
     if np.isnan(post):
         notes.append("this claimant model never makes this claim with these locked dice; the "
                      "decision uses the naive plausibility")
@@ -206,11 +207,19 @@ def _cache_file(values, games, seed) -> Path:
     return Path(numba.config.CACHE_DIR) / f"sly-stable-{digest}.json"
 
 
+def cached_stable(values: dict[str, Any], games: int = 10_000, seed: int = 1
+                  ) -> Policy | None:
+    """The ``stable`` policy if fictitious play already found it for these rules."""
+    path = _cache_file({**values, "players": 2}, games, seed)
+    return Policy("stable", *json.loads(path.read_text())) if path.exists() else None
+
+
 def stable_strategy(values: dict[str, Any], games: int = 10_000, seed: int = 1) -> Policy:
     """The last best response of fictitious play (cached on disk per rules)."""
+    cached = cached_stable(values, games, seed)
+    if cached is not None:
+        return cached
     path = _cache_file({**values, "players": 2}, games, seed)
-    if path.exists():
-        return Policy("stable", *json.loads(path.read_text()))
     history, _, _ = fictitious_play(values, games, seed)
     last = history[-1]
     saved = [last.bluff_below, last.accuse_mode, last.accuse_below]

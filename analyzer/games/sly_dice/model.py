@@ -50,11 +50,15 @@ PARAMS = (
 )
 
 POLICY_HELP = {
-    "honest": "claims its best true card or Higher or Lower; never accuses",
+    "honest": "claims its best true card or Higher or Lower; never accuses (a player must "
+              "claim: with nothing true and Higher or Lower scored it makes a forced false "
+              "claim, about 5% of its claims)",
     "bluffer:B": "bluffs when its best honest option is worth less than B points",
     "accuser:A": "honest claims; accuses when a claim's plausibility is below A (0..1)",
     "sly:B:A": "bluffer:B and accuser:A at once (A may be 'rational')",
-    "rational": "honest claims; accuses when that gains expected points on the claimant",
+    "rational": "honest claims; accuses when that gains expected points on its opponents' "
+                "average, from the exact chance that the claim holds given how the claimant "
+                "rolls and claims (it assumes it knows each opponent's policy)",
     "stable": "the claim/accuse strategy found by iterated best response (see equilibrium)",
 }
 
