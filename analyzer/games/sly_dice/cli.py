@@ -215,23 +215,55 @@ def claim(common, locked, hidden, open_cards, bluffs_held, rules_file, assignmen
 
 
 @group.command()
+@click.option("--common", default=None, metavar="A,B,C",
+              help="Solve this public state: the three common dice (default: an overview "
+                   "over --states sampled states).")
+@click.option("--locked", default="", metavar="A[,B]", help="The claimant's locked dice.")
+@click.option("--open", "open_cards", default="all", show_default=True,
+              help="Cards open to the claimant (comma-separated) or all.")
+@click.option("--prior", type=click.Choice(["rolling", "uniform"]), default="rolling",
+              show_default=True, help="The hidden dice: as the rolling rule leaves them "
+                                      "given the locked dice, or fair dice.")
+@click.option("--bluffs-held", type=click.IntRange(0, 20), default=0,
+              help="Successful Bluffing cards the claimant holds.")
+@click.option("--false-held", type=click.IntRange(0, 20), default=0,
+              help="False Accusation cards the accuser holds.")
+@click.option("--states", type=click.IntRange(2, 100_000), default=400, show_default=True,
+              help="Overview: public states sampled as games reach them.")
+@click.option("--grid", is_flag=True,
+              help="Instead: fictitious play over bluff and accusation thresholds in whole "
+                   "two-player games (what the 'stable' policy plays).")
 @click.option("--games", default=10_000, show_default=True, type=int,
-              help="Games per duel.")
+              help="With --grid: games per duel.")
 @rules_options
 @points_options
 @run_options
 @output_options
 @with_output_check
-def equilibrium(games, rules_file, assignments, points_file, point_settings, seed, threads,
+def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, states, grid,
+                games, rules_file, assignments, points_file, point_settings, seed, threads,
                 quiet, fmt, output):
-    """Stable claim/accuse strategies by fictitious play over bluff and accusation
-    thresholds (two players, common random numbers)."""
-    from analyzer.games.sly_dice.bluffing import equilibrium_result
-
-    if games < 1:
-        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
+    """The exact claim/accuse equilibrium of a round: a linear program (HiGHS) per public
+    state between the claimant and the next player, with bluff frequencies, accusation
+    probabilities, the value, and the exploitability of the named policies."""
     values = _values(rules_file, assignments, points_file, point_settings)
-    emit(equilibrium_result(values, games, check_seed(seed), threads), fmt, output)
+    if grid:
+        from analyzer.games.sly_dice.bluffing import equilibrium_result
+
+        if games < 1:
+            raise UserError(f"bad game count {games}: expected a whole number of at least 1")
+        emit(equilibrium_result(values, games, check_seed(seed), threads), fmt, output)
+        return
+    from analyzer.games.sly_dice import equilibrium as exact
+    from analyzer.games.sly_dice.analyses import parse_dice
+    from kernels.sly_dice.layout import N_CARDS
+
+    if common is None:
+        emit(exact.overview_result(values, states, check_seed(seed)), fmt, output)
+        return
+    cards = _cards(open_cards) or list(range(N_CARDS))
+    emit(exact.state_result(values, _common(common), parse_dice(locked, None, "locked dice"),
+                            cards, prior, bluffs_held, false_held), fmt, output)
 
 
 @group.command()

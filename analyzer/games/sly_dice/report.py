@@ -10,9 +10,11 @@ import pandas as pd
 
 from analyzer import seats
 from analyzer.games.sly_dice.bluffing import fictitious_play
+from analyzer.games.sly_dice.equilibrium import overview
 from analyzer.games.sly_dice.model import PARAMS, card_notes, card_points, parse_policy
 from analyzer.games.sly_dice.runs import COLUMNS, card_table, play_games
 from analyzer.games.sly_dice.simulation import lineup_of
+from analyzer.seeding import DEFAULT_SEED
 from analyzer.sections import Block, CheatSheet, Figure, Section, Table
 from kernels.sly_dice import hol, layout, odds
 
@@ -70,6 +72,17 @@ def bluff_value(values, games, seed, progress) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def exploitability_long(table: pd.DataFrame) -> pd.DataFrame:
+    """The exploitability table in long form: one row per policy and side."""
+    rows = []
+    for r in table.itertuples():
+        for side, label in (("as_claimant", "its claiming"), ("as_accuser", "its accusing")):
+            rows.append({"policy": r.policy, "side": label, "points": getattr(r, side),
+                         "ci95_low": getattr(r, f"{side}_ci95_low"),
+                         "ci95_high": getattr(r, f"{side}_ci95_high")})
+    return pd.DataFrame(rows)
+
+
 def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
     games = 20_000 if quick else 200_000
@@ -92,6 +105,12 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     b10 = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "honest")].iloc[0]
     b10r = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "rational")].iloc[0]
     top_scored = scored.sort_values("scored_per_game").iloc[-1]
+    exact = overview(values, 100 if quick else 400, seed)
+    summary = exact["summary"].set_index("measure")
+    exploit = exploitability_long(exact["exploitability"])
+    worth = exact["by_worth"]
+    honest_row = exact["exploitability"].set_index("policy").loc["honest"]
+    worst_accuser = exact["exploitability"].sort_values("as_accuser").iloc[-1]
     figures = [
         Figure("sly_dice_hit_chance", "Best chance to make each card, averaged over the common "
                "dice (exact)", "bar", cards, "card", "p_hit", xlabel="card",
@@ -122,6 +141,19 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        + (" - close to even, so it is hard to exploit." if exploit < 0.55
                           else ", so it is not yet stable: bluffing stays a game of mixed "
                           "strategies.")),
+        Figure("sly_dice_exploitability", "How much a best response gains against each "
+               "policy, per claim (exact equilibrium of a round, mean over sampled states, "
+               "95% intervals)", "bar", exploit, "policy", "points", "side", "ci95_low",
+               "ci95_high", xlabel="policy", ylabel="points gained by a best response",
+               reading=f"At the exact equilibrium a claim is worth "
+                       f"{summary.loc['value', 'mean']:.1f} points to the claimant against "
+                       f"{summary.loc['honest_value', 'mean']:.1f} for honest claims; "
+                       f"{summary.loc['bluff_rate', 'mean']:.0%} of equilibrium claims are "
+                       f"bluffs and {summary.loc['accusation_rate', 'mean']:.0%} are accused. "
+                       f"Claiming honestly gives up {honest_row.as_claimant:.1f} points a "
+                       f"claim; never accusing invites {honest_row.as_accuser:.1f} points of "
+                       f"bluffs; the most exploitable accuser is {worst_accuser.policy} "
+                       f"({worst_accuser.as_accuser:.1f})."),
     ]
     tables = [
         Table("sly_dice_cards", "Cards averaged over the common dice, with fair points (exact)",
@@ -132,6 +164,12 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Table("sly_dice_bluff_value", "Bluffing and accusing bots (simulated)", bluffs),
         Table("sly_dice_fictitious_play", "Fictitious play over claim/accuse strategies",
               steps),
+        Table("sly_dice_equilibrium_by_worth", "The exact equilibrium's bluffing and "
+              "accusing by what the claim is worth", worth,
+              note=f"{exact['states']} public states sampled as games reach them; one "
+              "round between the claimant and the next player, zero-sum in points"),
+        Table("sly_dice_exploitability", "Exploitability of the named policies (points a "
+              "claim, exact per state)", exact["exploitability"]),
         Table("sly_dice_cards_scored", f"Cards scored per game, {history[-1].name} vs itself "
               "(simulated)", scored, note=f"most scored: {top_scored.card}"),
     ]
@@ -139,7 +177,9 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         f"simulations: seed {seed}; {games // 2:,} games per seat lineup, {games // 4:,} per "
         "bluffing duel; intervals are 95%",
         "special powers are valued exactly by `dicelab sly-dice powers`; the game bots do "
-        "not use them"]
+        "not use them",
+        "the equilibrium is exact per public state (a linear program solved by HiGHS) for "
+        "one round between the claimant and the next player; later rounds are not valued"]
     intro = ("Sly Dice is analysed exactly for the rolling phase (dynamic programming over "
              "every lock/reroll position, for every card and every set of common dice) and by "
              "simulation for whole games with bots that claim, bluff and accuse.")
@@ -180,6 +220,14 @@ def accuse_lines(values: dict[str, Any]) -> list[str]:
     return lines
 
 
+def equilibrium_table(values: dict[str, Any], states: int = 200) -> pd.DataFrame:
+    """The exact equilibrium's bluff and accusation rates by claim worth, as short strings."""
+    worth = overview(values, states, DEFAULT_SEED)["by_worth"]
+    return pd.DataFrame({"claim worth": worth["claim_worth"],
+                         "bluffs": [f"{x:.0%}" for x in worth["false_given_claim"]],
+                         "accused": [f"{x:.0%}" for x in worth["accused_given_claim"]]})
+
+
 def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
     success, calls = hol.hol_solve()
     switch = min(t for t in range(3, 19) if calls[0, t] == 0)
@@ -194,6 +242,10 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
             f"Success: {success[9]:.0%} from 9, {success[3]:.0%} from 3 or 18.",
         ]),
         Block("When to call a bluff", accuse_lines(values)),
+        Block("Bluffing at the exact equilibrium", [
+            "of the claims at each worth: the share that are bluffs, and accused",
+            "(a claim the visible dice prove cannot be accused)"],
+            table=equilibrium_table(values)),
         Block("What to aim for after the common dice", [
             "chance and expected points of the best card; H/L = Higher or Lower success"],
             table=aim_table(values)),
