@@ -30,6 +30,9 @@ one set of weights, then learnt from in order), a curriculum out of the "yellow 
 * ``uncapped``: 200,000 games, no curriculum, epsilon 0.08;
 * ``polish``: 700,000 games, epsilon 0.08 falling to 0.01, step size 1.5e-4 halving at 50%;
 * ``settle``: 300,000 games at epsilon 0.01, step size 3e-5;
+* ``spread``: 200,000 games, epsilon 0.03 falling to 0.01, step size 7.5e-5 halving at
+  50%, a quarter of the games with an area spotlight (for choosing, yellow's or blue's
+  points count double: the two fox cells the settled network seldom reaches);
 * ``bonus``: the bonus block transplant, 100,000 games at epsilon 0.01, step size 3e-5.
 
 Schedules run over each stage's own length. Every ``--eval-every`` games the network
@@ -81,8 +84,8 @@ GAME_BLOCK = 1 << 9
 CHUNK = 2000  # games between progress lines
 BATCH = 32
 LAMBDA = 0.8
-NO_CURRICULUM = (-1, 0, 0.0, 0.0)
-TAC_YELLOW = 1  # Twice As Clever's yellow area (kernels.twice_as_clever.layout)
+NO_CURRICULUM = (-1, 0, 0.0, 0.0, 0)
+TAC_YELLOW, TAC_BLUE = 1, 2  # Twice As Clever's areas (kernels.twice_as_clever.layout)
 SPOT_SHARE, SPOT_BIAS = 0.2, 4.0  # the fox spotlight: on a fifth of the games, 4 points per
 # point of the lowest area plus the fox points (0.01 on a value scale of 400 points)
 
@@ -91,8 +94,8 @@ class Stage(NamedTuple):
     """One stage of a training run: its games, teacher weight (1: the warm start), lambda,
     exploration (start, end, over what share of the stage), step sizes ((share of the stage
     from which, step size), ...), whether the network has the bonus block, the curriculum
-    (capped area, cap, spotlight share, spotlight bias: ``kernels.clever.selfplay``) and
-    the games played with one set of weights."""
+    (capped area, cap, spotlight share, spotlight bias, spotlit areas:
+    ``kernels.clever.selfplay``) and the games played with one set of weights."""
 
     games: int
     teacher: float
@@ -114,8 +117,11 @@ TPC_STAGES = {
 }
 # Twice As Clever: out of the yellow trap by a curriculum (one trainer on both cores,
 # snapshots of 16 games played in parallel)
-TAC_CAP4 = (TAC_YELLOW, 4, SPOT_SHARE, SPOT_BIAS)
-TAC_CAP8 = (TAC_YELLOW, 8, SPOT_SHARE, SPOT_BIAS)
+TAC_CAP4 = (TAC_YELLOW, 4, SPOT_SHARE, SPOT_BIAS, 0)
+TAC_CAP8 = (TAC_YELLOW, 8, SPOT_SHARE, SPOT_BIAS, 0)
+# the areas whose fox the network rarely earns after the settle (yellow's column 4, blue's
+# 9th slot): on a quarter of the games, one of them counts double for choosing
+TAC_SPREAD = (-1, 0, 0.25, 1.0, (1 << TAC_YELLOW) | (1 << TAC_BLUE))
 TAC_STAGES = {
     "warm": Stage(4000, 1.0, 1.0, (0.0, 0.0, 1.0), ((0.0, 1e-3),), False, TAC_CAP4, 16),
     "cap4": Stage(200_000, 0.0, LAMBDA, (0.15, 0.08, 1.0), ((0.0, 3e-4),), False, TAC_CAP4,
@@ -128,6 +134,8 @@ TAC_STAGES = {
                     False, NO_CURRICULUM, 16),
     "settle": Stage(300_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 3e-5),), False,
                     NO_CURRICULUM, 16),
+    "spread": Stage(200_000, 0.0, LAMBDA, (0.03, 0.01, 1.0), ((0.0, 7.5e-5), (0.5, 3e-5)),
+                    False, TAC_SPREAD, 16),
     "bonus": Stage(100_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 3e-5),), True,
                    NO_CURRICULUM, 16),
 }
@@ -231,6 +239,20 @@ def save_state(path: Path, state: dict, settings: dict) -> None:
     tmp.replace(path)
 
 
+def _up_to(settings: dict, stage: str) -> dict:
+    """The settings that decide a run up to ``stage``: stages not yet begun may be added or
+    changed (a curriculum saved before the spotlight's area mask existed has none)."""
+    names = list(settings["stages"])
+    kept = names[:names.index(stage) + 1] if stage in names else names
+    stages = {}
+    for name in kept:
+        spec = dict(settings["stages"][name])
+        width = selfplay.N_CURRICULUM
+        spec["curriculum"] = (list(spec["curriculum"]) + [0] * width)[:width]
+        stages[name] = spec
+    return {**settings, "stages": stages}
+
+
 def load_state(path: Path, settings: dict, fork: bool = False) -> dict:
     """The training state in checkpoint ``path``, made with ``settings`` (with ``fork``:
     with any seed)."""
@@ -239,12 +261,18 @@ def load_state(path: Path, settings: dict, fork: bool = False) -> dict:
     stored.setdefault("rules", TRAINING_RULES[stored["game"]])  # made before it was saved
     if fork:
         stored = {**stored, "seed": settings["seed"], "fork_from": settings["fork_from"]}
-    if stored != settings:
+    stage, done = str(saved["stage"]), int(saved["done"])
+    history = json.loads(str(saved["history"]))
+    if done == 0 and history:  # between stages: the next one is this run's next
+        names = list(settings["stages"])
+        last = history[-1]["stage"]
+        stage = names[min(names.index(last) + 1, len(names) - 1)] if last in names else stage
+    began = history[-1]["stage"] if done == 0 and history else stage
+    if _up_to(stored, began) != _up_to(settings, began):
         sys.exit(f"checkpoint {path} was made with other settings ({saved['settings']}); "
                  "give another --checkpoint")
     return {"weights": saved["weights"], "m": saved["m"], "v": saved["v"],
-            "step": int(saved["step"]), "stage": str(saved["stage"]),
-            "done": int(saved["done"]), "history": json.loads(str(saved["history"])),
+            "step": int(saved["step"]), "stage": stage, "done": done, "history": history,
             "best": float(saved["best"]), "best_weights": saved["best_weights"],
             "best_stage": str(saved["best_stage"])}
 

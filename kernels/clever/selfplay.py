@@ -15,7 +15,8 @@ checkpoint between them is bit-identical to one run in one go.
 A curriculum (float64[N_CURRICULUM]) shapes the behaviour of the training games, never
 their targets: ``C_CAP_AREA`` (an area whose dice are capped, or -1), ``C_CAP`` (the most
 dice put there per game), ``C_SPOT_SHARE`` (the share of games played with the spotlight)
-and ``C_SPOT_BIAS`` (its bias: points per point of the lowest area plus the fox points).
+and ``C_SPOT_BIAS`` (its bias: points per point of the lowest area plus the fox points, or
+per point of one area drawn per game from the bit mask ``C_SPOT_AREAS`` when it is not 0).
 
 With a teacher weight of 1 in the row (``value_net.P_TEACHER``) the games are played by
 the tuned heuristic's values through the value policy's decisions and the network learns
@@ -42,6 +43,7 @@ from kernels.clever.valued import (
     R_DRAWS,
     R_EPSILON,
     R_HEADER,
+    R_SPOT_AREA,
     R_SPOTLIGHT,
     R_STREAM,
     REC_IDX,
@@ -56,8 +58,8 @@ from kernels.rng import turn_stream, uniform
 
 STAT_GAMES, STAT_SCORE, STAT_SCORE_SQ, STAT_ERR_SQ, STAT_SAMPLES, STAT_CAPPED = range(6)
 N_STATS = 6
-C_CAP_AREA, C_CAP, C_SPOT_SHARE, C_SPOT_BIAS = range(4)
-N_CURRICULUM = 4
+C_CAP_AREA, C_CAP, C_SPOT_SHARE, C_SPOT_BIAS, C_SPOT_AREAS = range(5)
+N_CURRICULUM = 5
 EXPLORE_TURN = 4000  # the turn numbers of a game's exploration, shuffle and curriculum
 SHUFFLE_TURN = 4001  # streams
 CURRICULUM_TURN = 4002
@@ -70,6 +72,24 @@ def no_curriculum():
     curriculum = np.zeros(N_CURRICULUM)
     curriculum[C_CAP_AREA] = -1
     return curriculum
+
+
+@njit(cache=True)
+def spot_area(areas, u):
+    """The area a spotlight game favours: one of the bit mask ``areas`` picked by the
+    uniform number ``u``; -1 (the lowest area and the fox points) when the mask is 0."""
+    count = 0
+    for a in range(63):
+        count += (areas >> a) & 1
+    if count == 0:
+        return -1
+    pick = min(np.int64(u * count), count - 1)
+    for a in range(63):
+        if (areas >> a) & 1:
+            if pick == 0:
+                return a
+            pick -= 1
+    return -1
 
 
 @njit(cache=True)
@@ -87,9 +107,11 @@ def _play(key, g, pol, rounds, game_rules, epsilon, curriculum, scratch):
     head[R_CAP] = np.int64(curriculum[C_CAP])
     head[R_CAPPED_USED] = 0
     head[R_CHOSEN_AREA] = -1
-    spot = uniform(turn_stream(key, g, CURRICULUM_TURN), 0) < curriculum[C_SPOT_SHARE]
+    stream = turn_stream(key, g, CURRICULUM_TURN)
+    spot = uniform(stream, 0) < curriculum[C_SPOT_SHARE]
     head[R_SPOTLIGHT:R_SPOTLIGHT + 1].view(np.float64)[0] = \
         curriculum[C_SPOT_BIAS] if spot else 0.0
+    head[R_SPOT_AREA] = spot_area(np.int64(curriculum[C_SPOT_AREAS]), uniform(stream, 1))
     sheet[H_ROUND] = 0
     round_bonus(sheet, 0, game_rules, pol, turn_stream(key, g, 0), scratch)
     return finish_solo(key, g, pol, 0, rounds, game_rules, sheet, faces, where, 0, scratch,

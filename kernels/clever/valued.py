@@ -21,7 +21,8 @@ buffer's own stream) and records the chosen afterstate's inputs, score and value
 training game may also follow a curriculum: a cap on the dice put into one area (picks,
 passive picks and +1s into it are dropped once the cap is reached, while another candidate
 is left; bonus marks are never capped), and a spotlight that adds to every candidate's
-value, for choosing only, a bias toward the lowest area and the fox points.
+value, for choosing only, a bias toward the lowest area and the fox points, or toward the
+points of one area.
 """
 
 import numpy as np
@@ -80,7 +81,9 @@ R_SPOTLIGHT = 7  # the behaviour's bias this game (float64 bits, points per poin
 R_CHOSEN_AREA = 8  # the area of the move the decision under way keeps, or -1
 R_VALUE = 9  # the unbiased value of the last candidate valued (float64 bits)
 R_BEST_VALUE = 10  # the unbiased value of the best candidate so far (float64 bits)
-R_AREAS = 11  # int64[5] work space: area scores
+R_SPOT_AREA = 11  # the area the spotlight favours (bias per point it scores), or -1: the
+# lowest area and the fox points
+R_AREAS = 12  # int64[5] work space: area scores
 R_HEADER = R_AREAS + 5
 REC_NNZ, REC_SCORE, REC_VALUE = 0, 1, 2  # value: float64 bits
 REC_IDX = 3  # int64[MAX_INPUTS]
@@ -157,8 +160,12 @@ def _value(sheet, pol, scratch):
     if bias > 0.0:
         scores = head[R_AREAS:R_AREAS + 5]
         area_scores(sheet, scores)
-        lowest = scores.min()
-        v += bias * (lowest + sheet[H_FOXES] * lowest)
+        area = head[R_SPOT_AREA]
+        if area >= 0:
+            v += bias * scores[area]
+        else:
+            lowest = scores.min()
+            v += bias * (lowest + sheet[H_FOXES] * lowest)
     return v
 
 

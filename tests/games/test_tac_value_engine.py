@@ -90,11 +90,12 @@ def test_encoding_bonus_block_and_signed_scores():
     assert value_net.n_inputs(L.TAC, True) == encode.N_INPUTS <= value_net.MAX_INPUTS - 18
 
 
-def training_scratch(cap_area=-1, cap=0, spotlight=0.0):
+def training_scratch(cap_area=-1, cap=0, spotlight=0.0, spot_area=-1):
     scratch = np.zeros(WORK_LEN + valued.TRAIN_LEN, np.int64)
     head = scratch[WORK_LEN:WORK_LEN + valued.R_HEADER]
     head[valued.R_CAP_AREA], head[valued.R_CAP] = cap_area, cap
     head[valued.R_CHOSEN_AREA] = -1
+    head[valued.R_SPOT_AREA] = spot_area
     head[valued.R_SPOTLIGHT:valued.R_SPOTLIGHT + 1].view(np.float64)[0] = spotlight
     return scratch
 
@@ -129,6 +130,35 @@ def test_spotlight_biases_the_choice_not_the_recorded_value():
         assert rec[valued.REC_VALUE:valued.REC_VALUE + 1].view(np.float64)[0] == unbiased
 
 
+def test_area_spotlight_favours_its_area():
+    """An area spotlight adds bias x the points of its area: with a large bias the passive
+    pick scores in the spotlit area, whichever it is (yellow's 1 is circled, so a 1 crosses
+    it). The area is drawn per game from the curriculum's bit mask (0: the fox
+    spotlight)."""
+    sheet = blank()
+    sheet[L.S_YELLOW_CIRCLED] = 1 << 2
+    faces = np.array([1, 1, 1, 1, 1, 1], np.int64)
+    where = np.array([play.PLATTER, play.PLATTER, play.FIELD, play.FIELD, play.FIELD,
+                      play.PLATTER], np.int64)
+    moves = np.zeros((play.MAX_MOVES, 3), np.int64)
+    n = play.passive_candidates(sheet, faces, where, moves)
+    row = fresh_row(2)
+    chosen = {}
+    for area in (L.SILVER_AREA, L.YELLOW_AREA, L.BLUE_AREA, L.PINK_AREA):
+        scratch = training_scratch(spotlight=1000.0, spot_area=area)
+        valued.choose_passive(sheet, faces, where, moves, n, True, row, np.uint64(1), 0,
+                              scratch)
+        best = scratch[BEST_SHEET:BEST_SHEET + play.SHEET_LEN]
+        scores = np.zeros(5, np.int64)
+        play.area_scores(best, scores)
+        chosen[area] = scores[area]
+    assert all(points > 0 for points in chosen.values()), chosen
+    assert selfplay.spot_area(0, 0.5) == -1
+    mask = (1 << L.YELLOW_AREA) | (1 << L.BLUE_AREA)
+    assert [selfplay.spot_area(mask, u) for u in (0.0, 0.49, 0.5, 0.999)] == \
+        [L.YELLOW_AREA, L.YELLOW_AREA, L.BLUE_AREA, L.BLUE_AREA]
+
+
 def test_cap_drops_moves_into_the_capped_area_while_others_are_left():
     """Curriculum: once the cap is reached, active picks into the capped area are dropped
     while another pick is left, and a kept pick into it is counted."""
@@ -151,8 +181,8 @@ def test_cap_drops_moves_into_the_capped_area_while_others_are_left():
         assert scratch[WORK_LEN + valued.R_CAPPED_USED] == used + (kept == L.YELLOW_AREA)
 
 
-def curriculum(cap_area=-1, cap=0, share=0.0, bias=0.0):
-    return np.array([cap_area, cap, share, bias], np.float64)
+def curriculum(cap_area=-1, cap=0, share=0.0, bias=0.0, spot_areas=0):
+    return np.array([cap_area, cap, share, bias, spot_areas], np.float64)
 
 
 def run(row, first, n, snapshot, cur, stats, m=None, v=None, step=0, lr=3e-4):
