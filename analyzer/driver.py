@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 import importlib
 import math
+import os
+import sys
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -108,6 +110,31 @@ def compute_chunks(batches: Batches, chunks: list[tuple[int, int]]) -> list[np.n
 DEFAULT_BATCH_BLOCKS = 64  # fixed, so that --precision stops at the same place on any machine
 
 
+# about how long the first run of each game's play loops compiles on a 2-core machine
+# (scripts/bench.py's cold rows measure it)
+COLD_COMPILE_SECONDS = {"kernels.clever.play": 150, "kernels.sly_dice.play": 25,
+                        "kernels.cloverup.play": 20}
+
+
+def first_compile(kernel: Callable) -> bool:
+    """Will calling ``kernel`` (a numba dispatcher) compile it: nothing compiled in this
+    process and nothing in numba's on-disk cache?"""
+    cache = getattr(kernel, "_cache", None)
+    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    if getattr(kernel, "signatures", None) or index is None:
+        return False
+    return not os.path.exists(index)
+
+
+def notice_first_compile(kernel: Callable) -> None:
+    """One line on stderr when a run starts by compiling its kernels, with the wait."""
+    if first_compile(kernel):
+        module = getattr(kernel, "py_func", kernel).__module__
+        seconds = COLD_COMPILE_SECONDS.get(module, 30)
+        print(f"compiling the kernels for their first run (about {seconds} s once; later "
+              "runs start at once) ...", file=sys.stderr, flush=True)
+
+
 def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None = None,
         stop: Callable[[np.ndarray, int], bool] | None = None) -> tuple[np.ndarray, int]:
     """Run the first ``n_items`` items; returns ``(accumulator, items_run)``.
@@ -120,6 +147,8 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
     stream). ``n_items`` must be a whole number of blocks or the run must not stop early for
     the result to be independent of batching.
     """
+    if progress:
+        notice_first_compile(job.runner)
     batch = (batch_blocks or DEFAULT_BATCH_BLOCKS) * job.block_size
     per_chunk = math.gcd(job.chunk_blocks, batch // job.block_size) * job.block_size
     chunks = Chunks(n_items, per_chunk)

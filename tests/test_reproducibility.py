@@ -76,3 +76,24 @@ def test_the_thread_count_reaches_the_chunks():
             assert seen[-1] == threads
     finally:
         driver.set_threads(None)
+
+
+def test_a_run_that_compiles_first_says_so(tmp_path, capsys):
+    """A run whose kernel is neither compiled nor in numba's cache starts with a one-line
+    notice and the expected wait; a cached or compiled kernel starts silently."""
+    from types import SimpleNamespace
+
+    from analyzer import driver
+
+    def kernel(index, signatures=()):
+        cache = SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(index)))
+        return SimpleNamespace(_cache=cache, signatures=list(signatures),
+                               py_func=SimpleNamespace(__module__="kernels.clever.play"))
+
+    cached = tmp_path / "kernel.nbi"
+    cached.write_text("")
+    for fake, says in ((kernel(tmp_path / "missing.nbi"), True), (kernel(cached), False),
+                       (kernel(tmp_path / "missing.nbi", ["sig"]), False)):
+        driver.notice_first_compile(fake)
+        err = capsys.readouterr().err
+        assert ("compiling the kernels" in err and "about 150 s" in err) == says, err
