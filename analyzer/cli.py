@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from datetime import date
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from analyzer.cli_options import (
     rules_options,
 )
 from analyzer.errors import Interrupted, UserError
+from analyzer.progress import clock
 from analyzer.registry import GAMES, available_games, get_game
 from analyzer.seeding import DEFAULT_SEED
 
@@ -148,9 +150,11 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
     driver.set_threads(threads)
     values = _report_values(specs, rules_file, assignments)
     sections = []
-    for spec in specs:
+    started = time.perf_counter()
+    for number, spec in enumerate(specs, 1):
         if not quiet:
-            click.echo(f"analysing {spec.title} ...", err=True)
+            click.echo(f"[{number}/{len(specs)}] analysing {spec.title} ... (elapsed "
+                       f"{clock(time.perf_counter() - started)})", err=True)
         sections.append(spec.load().report_section(values[spec.id], seed=seed, quick=quick,
                                                    progress=not quiet))
     changed = rules_file is not None or bool(assignments)

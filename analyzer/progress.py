@@ -27,9 +27,10 @@ class Progress:
         frac = min(self.done / self.total, 1.0)
         rate = self.done / max(time.perf_counter() - self.start, 1e-9)
         bar = "#" * int(frac * 30)
+        left = (self.total - self.done) / rate if self.done else 0.0
         sys.stderr.write(
             f"\r{self.label} [{bar:<30}] {frac:6.1%} {_si(self.done)} {self.unit}"
-            f" ({_si(rate)}/s)"
+            f" ({_si(rate)}/s, {clock(left)} left) "
         )
         sys.stderr.flush()
 
@@ -37,6 +38,13 @@ class Progress:
         if self.enabled:
             sys.stderr.write("\n")
             sys.stderr.flush()
+
+
+def clock(seconds: float) -> str:
+    """``m:ss`` (or ``h:mm:ss``) of a duration in seconds."""
+    seconds = int(round(seconds))
+    h, m, s = seconds // 3600, seconds // 60 % 60, seconds % 60
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
 def _si(x: float) -> str:
