@@ -26,7 +26,7 @@ class GameSpec:
 
     @property
     def rules_doc(self) -> str:
-        return f"shared/rules/{self.id}.md"
+        return f"docs/rules/{self.id}.md"
 
     def load(self) -> ModuleType:
         """Import and return the game's analyzer module."""

@@ -30,10 +30,15 @@ one set of weights, then learnt from in order), a curriculum out of the "yellow 
 * ``uncapped``: 200,000 games, no curriculum, epsilon 0.08;
 * ``polish``: 700,000 games, epsilon 0.08 falling to 0.01, step size 1.5e-4 halving at 50%;
 * ``settle``: 300,000 games at epsilon 0.01, step size 3e-5;
-* ``spread``: 200,000 games, epsilon 0.03 falling to 0.01, step size 7.5e-5 halving at
-  50%, a quarter of the games with an area spotlight (for choosing, yellow's or blue's
-  points count double: the two fox cells the settled network seldom reaches);
 * ``bonus``: the bonus block transplant, 100,000 games at epsilon 0.01, step size 3e-5.
+
+``--curriculum trap`` (Twice As Clever) follows the public bot's path instead: ``warm``
+without a cap; ``trap``: 240,000 games of plain self-play, epsilon 0.15 falling to 0.02 over
+60% (it pours its dice into yellow, and learns yellow's column-4 fox and the silver engine
+on the way); ``spotlight``: 260,000 games at epsilon 0.05, step size 1.5e-4, a fifth of the
+games valuing one of silver, blue, green or pink at twice its points; ``cap8``: 250,000
+games with the yellow cap at 8 and the fox spotlight; ``uncapped``: 250,000 games; then
+``polish``, ``settle`` and ``bonus`` as above.
 
 Schedules run over each stage's own length. Every ``--eval-every`` games the network
 plays ``--eval-games`` solo games without exploring or learning on the tuning seeds
@@ -54,7 +59,8 @@ seed ``TUNING_SEED_BASE + seed``; reports use the CLI default (20261129) and
 ``scripts/evaluate_clever.py`` a second evaluation seed, both far below.
 
 Run: ``python scripts/train_value.py --game tpc --seed 1`` (and ``--seed 2`` on the other
-core); ``python scripts/train_value.py --game tac --seed 1 --stage bonus``.
+core); ``python scripts/train_value.py --game tac --seed 1 --stage bonus``;
+``python scripts/train_value.py --game tac --curriculum trap --seed 2``.
 """
 
 from __future__ import annotations
@@ -119,9 +125,6 @@ TPC_STAGES = {
 # snapshots of 16 games played in parallel)
 TAC_CAP4 = (TAC_YELLOW, 4, SPOT_SHARE, SPOT_BIAS, 0)
 TAC_CAP8 = (TAC_YELLOW, 8, SPOT_SHARE, SPOT_BIAS, 0)
-# the areas whose fox the network rarely earns after the settle (yellow's column 4, blue's
-# 9th slot): on a quarter of the games, one of them counts double for choosing
-TAC_SPREAD = (-1, 0, 0.25, 1.0, (1 << TAC_YELLOW) | (1 << TAC_BLUE))
 TAC_STAGES = {
     "warm": Stage(4000, 1.0, 1.0, (0.0, 0.0, 1.0), ((0.0, 1e-3),), False, TAC_CAP4, 16),
     "cap4": Stage(200_000, 0.0, LAMBDA, (0.15, 0.08, 1.0), ((0.0, 3e-4),), False, TAC_CAP4,
@@ -134,12 +137,35 @@ TAC_STAGES = {
                     False, NO_CURRICULUM, 16),
     "settle": Stage(300_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 3e-5),), False,
                     NO_CURRICULUM, 16),
-    "spread": Stage(200_000, 0.0, LAMBDA, (0.03, 0.01, 1.0), ((0.0, 7.5e-5), (0.5, 3e-5)),
-                    False, TAC_SPREAD, 16),
     "bonus": Stage(100_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 3e-5),), True,
                    NO_CURRICULUM, 16),
 }
-STAGES = {"tpc": TPC_STAGES, "tac": TAC_STAGES}
+# Twice As Clever by the public bot's path: plain self-play first (it falls into the yellow
+# trap, where it learns yellow's column-4 fox and the silver engine), then area spotlights,
+# then the yellow cap at 8 with the fox spotlight, uncapped, polish and settle
+TAC_AREAS_SPOT = (-1, 0, SPOT_SHARE, 1.0, 0b11101)  # silver, blue, green or pink: x2 points
+TAC_TRAP_STAGES = {
+    "warm": Stage(4000, 1.0, 1.0, (0.0, 0.0, 1.0), ((0.0, 1e-3),), False, NO_CURRICULUM, 16),
+    "trap": Stage(240_000, 0.0, LAMBDA, (0.15, 0.02, 0.6), ((0.0, 3e-4),), False,
+                  NO_CURRICULUM, 16),
+    "spotlight": Stage(260_000, 0.0, LAMBDA, (0.05, 0.05, 1.0), ((0.0, 1.5e-4),), False,
+                       TAC_AREAS_SPOT, 16),
+    "cap8": Stage(250_000, 0.0, LAMBDA, (0.08, 0.08, 1.0), ((0.0, 3e-4),), False, TAC_CAP8,
+                  16),
+    "uncapped": Stage(250_000, 0.0, LAMBDA, (0.08, 0.08, 1.0), ((0.0, 3e-4),), False,
+                      NO_CURRICULUM, 16),
+    "polish": TAC_STAGES["polish"],
+    "settle": TAC_STAGES["settle"],
+    "bonus": TAC_STAGES["bonus"],
+}
+CURRICULA = {"tpc": {"standard": TPC_STAGES},
+             "tac": {"caps": TAC_STAGES, "trap": TAC_TRAP_STAGES}}
+
+
+def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
+    """The stages of the game's curriculum ``--curriculum`` (default: its first)."""
+    curricula = CURRICULA[opts.game]
+    return curricula[opts.curriculum or next(iter(curricula))]
 # the rules a game's network is trained under: the defaults, but for these (Twice As Clever's
 # run began before the rulebook's fox reading became the default; the two differ only when
 # an area ends at exactly 0 beside a negative green)
@@ -184,9 +210,13 @@ def parse() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=tuple(GAMES), default="tpc")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--curriculum", help="the stages to run: tpc: standard; tac: caps "
+                        "(the yellow cap from the start) or trap (plain self-play first, "
+                        "then spotlights and the cap); default: the first")
     parser.add_argument("--stage", help="train up to the end of this stage (tpc: "
-                        f"{', '.join(TPC_STAGES)}; tac: {', '.join(TAC_STAGES)}; "
-                        "default: the last but the bonus block)")
+                        f"{', '.join(TPC_STAGES)}; tac caps: {', '.join(TAC_STAGES)}; tac "
+                        f"trap: {', '.join(TAC_TRAP_STAGES)}; default: the last but the "
+                        "bonus block)")
     parser.add_argument("--eval-every", type=int, default=20_000)
     parser.add_argument("--eval-games", type=int, default=2000)
     parser.add_argument("--chunk", type=int, default=CHUNK, help="games per training call")
@@ -211,7 +241,10 @@ def parse() -> argparse.Namespace:
             or not 0 < opts.scale <= 1 or opts.max_games < 0:
         parser.error("--eval-every must be a multiple of --chunk; --eval-games at least 1; "
                      "--scale within (0, 1]; --max-games 0 or more")
-    stages = STAGES[opts.game]
+    if opts.curriculum is not None and opts.curriculum not in CURRICULA[opts.game]:
+        parser.error(f"--curriculum for {opts.game}: one of "
+                     f"{', '.join(CURRICULA[opts.game])}")
+    stages = stages_of(opts)
     opts.stage = opts.stage or list(stages)[-2]
     if opts.stage not in stages:
         parser.error(f"--stage for {opts.game}: one of {', '.join(stages)}")
@@ -284,7 +317,7 @@ def moving_best(history: list[dict], stage: str) -> float:
 
 
 def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
-    stages = STAGES[opts.game]
+    stages = stages_of(opts)
     settings = {"game": opts.game, "seed": opts.seed, "eval_every": opts.eval_every,
                 "eval_games": opts.eval_games, "hidden": [net.H1, net.H2],
                 "stages": {k: json.loads(json.dumps(v._asdict())) for k, v in stages.items()},

@@ -1,6 +1,6 @@
 """Independent brute-force reference for ONE CloverUp turn, exact with ``fractions.Fraction``.
 
-Written from the rules page (``shared/rules/cloverup.md``), sections *Dice*, *A turn*,
+Written from the rules page (``docs/rules/cloverup.md``), sections *Dice*, *A turn*,
 *The double-six rule* and *Scoring the final dice*; it deliberately shares no code with
 the numba kernels. Dice are enumerated as ordered tuples (each rerolled die separately),
 and the decision positions ``(sorted dice, rerolls left, double-six active)`` are memoised.

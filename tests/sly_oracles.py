@@ -1,7 +1,7 @@
 """Independent brute-force reference for the Sly Dice rolling phase and Higher or Lower,
 exact with ``fractions.Fraction``.
 
-Written from the rules page (``shared/rules/sly-dice.md``), sections *Dice and the rolling
+Written from the rules page (``docs/rules/sly-dice.md``), sections *Dice and the rolling
 phase*, *Combination cards*, *Special powers* and *Higher or Lower*. It shares no code with
 the kernels (not even the combination predicates): dice are plain tuples of values, rolls
 are enumerated as ordered tuples (each die separately) and decision positions are memoised

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from analyzer.errors import UserError
 from analyzer.registry import GAMES, available_games, get_game
-from tests.conftest import SHARED
+from tests.conftest import REPO
 
 
 def test_unknown_game_lists_the_games():
@@ -34,9 +34,11 @@ def test_game_module_offers_the_interface(game_id):
 
 @pytest.mark.parametrize("game_id", available_games())
 def test_game_has_rules_page(game_id):
-    if not SHARED.is_dir():
-        pytest.skip("shared/ is not beside the repository")
-    assert (SHARED.parent / "shared" / "rules" / f"{game_id}.md").is_file()
+    """Every game ships its rules page in the project, and every rule parameter is on it."""
+    page = REPO / GAMES[game_id].rules_doc
+    text = page.read_text()
+    for param in GAMES[game_id].load().PARAMS:
+        assert f"`{param.name}`" in text, (game_id, param.name)
 
 
 def test_registry_ids_are_kebab_case():

@@ -65,8 +65,8 @@ def sheet(game: CleverGame) -> click.Command:
     @rules_options
     @output_options
     def sheet(new, score_file, rules_file, assignments, fmt, output):
-        """Blank sheets and sheet scoring under the rules in force (format: see the game's
-        sheetfile module)."""
+        """Blank sheets and sheet scoring under the rules in force (the JSON format:
+        docs/sheet-format.md)."""
         from analyzer.clever import sheetfile
 
         early_output_check(output)
@@ -122,7 +122,8 @@ def advise(game: CleverGame) -> click.Command:
 
     @click.command()
     @click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False), required=True,
-                  help="The sheet so far (see `sheet --new`).")
+                  help="The sheet so far, a JSON file (docs/sheet-format.md; "
+                       "`sheet --new` writes a blank one).")
     @click.option("--roll", default="", metavar=f"'{game.letters[0]}3 ...'",
                   help=f"The dice in front of you: colour letter {letters} and face.")
     @click.option("--phase", default="active1", show_default=True,

@@ -1,4 +1,4 @@
-"""One test per rule of the CloverUp rules page (``shared/rules/cloverup.md``): the pure rule
+"""One test per rule of the CloverUp rules page (``docs/rules/cloverup.md``): the pure rule
 functions of ``kernels.cloverup.rules`` and the turn transition structure built from them.
 Each test names the section it checks."""
 

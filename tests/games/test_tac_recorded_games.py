@@ -9,7 +9,7 @@ Each recorded choice is checked to be legal, the dice places after each pick fol
 platter rule (strictly lower dice to the platter), every free mark is checked to be open
 (a dry run through ``rules.enter`` / ``bonus_choices`` / ``resolve_bonus`` must give the
 same sheet as ``take_die``), and the sheet after selected steps, the area scores and the
-total match the values worked out by hand from ``shared/rules/twice-as-clever.md`` and the
+total match the values worked out by hand from ``docs/rules/twice-as-clever.md`` and the
 sheet in ``kernels/twice_as_clever/layout.py`` (arithmetic in the JSON notes). The files
 count yellow rows and columns from 1 as the rules page's table does and name silver rows by
 colour. The open points follow the defaults: +1 once per die per round (12.1), blue ?

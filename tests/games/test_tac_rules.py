@@ -1,5 +1,5 @@
 """Twice As Clever: recorded positions for ``kernels.twice_as_clever.rules`` (rules page
-``shared/rules/twice-as-clever.md``). Each test starts from ``layout.new_sheet()``, applies
+``docs/rules/twice-as-clever.md``). Each test starts from ``layout.new_sheet()``, applies
 dice entries and bonus resolutions, and checks the exact sheet fields, pending bonuses and
 scores. Each test names the section it checks.
 

@@ -7,7 +7,7 @@ round-track bonuses), never through a policy.
 Each recorded choice is checked to be legal (among ``legal_moves`` or
 ``passive_candidates``), the dice places after each pick follow the platter rule, and the
 sheet after selected steps, the area scores and the total match the values worked out by
-hand from ``shared/rules/thats-pretty-clever.md`` (arithmetic in the JSON notes). The
+hand from ``docs/rules/thats-pretty-clever.md`` (arithmetic in the JSON notes). The
 files count rows, columns and slots from 1 as the rules page does. No recorded mark pays two
 bonuses at once, so the games do not depend on the order of simultaneous bonuses (rules
 section 11, UNCONFIRMED).

@@ -1,5 +1,5 @@
 """That's Pretty Clever: recorded positions for ``kernels.thats_pretty_clever.rules``
-(rules page ``shared/rules/thats-pretty-clever.md``). Each test starts from
+(rules page ``docs/rules/thats-pretty-clever.md``). Each test starts from
 ``layout.new_sheet()``, applies dice entries and bonus resolutions, and checks the exact
 sheet fields, pending bonuses and scores. Each test names the section it checks.
 

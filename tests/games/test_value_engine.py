@@ -416,3 +416,23 @@ def test_training_script_resumes_from_its_checkpoint_bit_for_bit(tmp_path, game,
     history = json.loads(str(whole["history"]))
     assert (str(whole["stage"]), int(whole["done"])) == (after, 0)  # next to run
     assert [(h["stage"], h["games"]) for h in history] == curve
+
+
+def test_twice_as_clever_trap_curriculum_runs_its_own_stages(tmp_path):
+    """--curriculum trap: warm start without a cap, then plain self-play ('trap'); its
+    checkpoint refuses the other curriculum's stages."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    saved = run_trainer(tmp_path, "trap", "tac", "trap", 80, "--curriculum", "trap")
+    history = json.loads(str(saved["history"]))
+    assert [h["stage"] for h in history] == ["warm", "trap", "trap", "trap"]
+    assert all(h["capped_dice_per_game"] == 0 for h in history)
+    root = Path(__file__).resolve().parents[2]
+    other = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"),
+                            "--game", "tac", "--seed", "3", "--stage", "cap4", "--scale",
+                            "0.002", "--chunk", "80", "--eval-every", "160", "--eval-games",
+                            "64", "--quiet", "--checkpoint", str(tmp_path / "trap.npz")],
+                           cwd=tmp_path, capture_output=True, text=True)
+    assert other.returncode != 0 and "other settings" in other.stderr

@@ -1,4 +1,4 @@
-"""CloverUp analyzer (rules: ``shared/rules/cloverup.md``).
+"""CloverUp analyzer (rules: ``docs/rules/cloverup.md``).
 
 The interface every game module offers: ``PARAMS``, ``POLICY_HELP``, ``commands()``,
 ``report_section(values, seed, quick, progress)`` and ``cheatsheet(values)``.

@@ -1,6 +1,6 @@
 """CloverUp rule parameters, and the model built from them: probabilities, rule tables,
 the turn's transition structure and every policy as a lookup table (rules page:
-``shared/rules/cloverup.md``)."""
+``docs/rules/cloverup.md``)."""
 
 from __future__ import annotations
 

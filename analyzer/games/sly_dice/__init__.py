@@ -1,4 +1,4 @@
-"""Sly Dice analyzer (rules: ``shared/rules/sly-dice.md``).
+"""Sly Dice analyzer (rules: ``docs/rules/sly-dice.md``).
 
 The interface every game module offers: ``PARAMS``, ``POLICY_HELP``, ``commands()``,
 ``report_section(values, seed, quick, progress)`` and ``cheatsheet(values)``.

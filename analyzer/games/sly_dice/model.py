@@ -1,5 +1,5 @@
 """Sly Dice rule parameters, card points and bot policies, and the model built from them
-(rules page: ``shared/rules/sly-dice.md``)."""
+(rules page: ``docs/rules/sly-dice.md``)."""
 
 from __future__ import annotations
 

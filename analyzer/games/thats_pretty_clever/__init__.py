@@ -1,4 +1,4 @@
-"""That's Pretty Clever analyzer (rules: ``shared/rules/thats-pretty-clever.md``): its rule
+"""That's Pretty Clever analyzer (rules: ``docs/rules/thats-pretty-clever.md``): its rule
 parameters, sheet file and sheet texts; the commands, report section and cheat sheet are
 the shared Clever ones (``analyzer.clever``)."""
 

@@ -1,5 +1,5 @@
 """That's Pretty Clever rule parameters and its description for the shared Clever analyzer
-(rules page: ``shared/rules/thats-pretty-clever.md``)."""
+(rules page: ``docs/rules/thats-pretty-clever.md``)."""
 
 from __future__ import annotations
 

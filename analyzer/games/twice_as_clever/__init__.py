@@ -1,4 +1,4 @@
-"""Twice As Clever analyzer (rules: ``shared/rules/twice-as-clever.md``): its rule
+"""Twice As Clever analyzer (rules: ``docs/rules/twice-as-clever.md``): its rule
 parameters, sheet file and sheet texts; the commands, report section and cheat sheet are
 the shared Clever ones (``analyzer.clever``)."""
 

@@ -1,5 +1,5 @@
 """Twice As Clever rule parameters and its description for the shared Clever analyzer
-(rules page: ``shared/rules/twice-as-clever.md``)."""
+(rules page: ``docs/rules/twice-as-clever.md``)."""
 
 from __future__ import annotations
 
