@@ -135,7 +135,11 @@ def _shuffle_deck(key, game, deck):
 def _p_true(common, c_idx, locked, n_locked, card, k, open_mask, weights, q1, q2, rerolls,
             hol_ev, points, bluff_below, plaus, made, bluff_next, open_cards, naive):
     """The chance that a claim holds for an accuser who knows the claimant's rules
-    (``bots.claim_posterior``); ``naive`` (the plausibility) if those rules never make it."""
+    (``bots.claim_posterior``); ``naive`` (the plausibility) if those rules never make it.
+    A claimant that never bluffs by choice, with Higher or Lower open, is never forced to
+    claim falsely: its claims hold."""
+    if bluff_below < 0 and (open_mask >> HIGHER_OR_LOWER) & 1:
+        return 1.0
     mass = claim_posterior(common, c_idx, locked, n_locked, card, k, open_mask, weights, q1,
                            q2, rerolls, hol_ev, points, bluff_below, plaus, made, bluff_next,
                            open_cards)

@@ -152,6 +152,8 @@ def test_claim_posterior_follows_the_claimants_rolling_and_claiming(values):
         full = posterior.claim_distribution(c_code, c_idx, model.weights, model.q1, model.q2,
                                             values["rerolls"], mask, hol_ev, model.points,
                                             bluff_below, model.plausibility, model.made, 10.0)
+        if bluff_below < 0:  # honest with Higher or Lower open: never a false claim, so the
+            assert full[..., 0].sum() == 0  # game loop skips the enumeration (p = 1)
         for n_locked in range(3):
             for li, code in enumerate(layout.MS_CODE[n_locked]):
                 for card, k in zip(*np.nonzero(full[n_locked, li].sum(axis=-1))):
