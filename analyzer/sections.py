@@ -6,6 +6,7 @@ PNG/PDF/CSV. Nothing here imports matplotlib.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,10 +16,12 @@ class Figure:
     """One chart, drawn from a long-format DataFrame.
 
     ``kind``: ``"bar"`` (grouped bars: one group per ``x`` value, one bar per ``series``),
+    ``"dot"`` (the same groups as points, for values around ``ref_line`` rather than 0),
     ``"line"`` (one line per ``series``) or ``"step"`` (a probability mass function drawn as
     steps, one per ``series``). ``err_low``/``err_high`` name columns holding the ends of a
-    95% interval, drawn as error bars. ``reading`` is a short plain-language reading of the
-    figure, printed under it.
+    95% interval, drawn as error bars. ``title`` is the caption; ``reading`` is a short
+    plain-language reading of the figure, printed under it. ``labels`` explains code names
+    (policies) in words in the legend and on the x axis.
     """
 
     name: str  # file stem of the PNG, e.g. "cloverup_turn_scores"
@@ -33,6 +36,9 @@ class Figure:
     xlabel: str = ""
     ylabel: str = ""
     reading: str = ""
+    labels: dict[Any, str] = field(default_factory=dict)  # series/x value -> words (legend)
+    ref_line: float | None = None  # a horizontal reference line (e.g. 0: a fair share)
+    percent: bool = False  # y values are shares, shown as percentages
 
 
 @dataclass
@@ -44,6 +50,39 @@ class Table:
     data: Any  # pandas.DataFrame
     note: str = ""
     max_rows: int = 25
+    percent: tuple[str, ...] = ()  # columns shown as percentages besides those named so
+
+
+@dataclass
+class Finding:
+    """A key finding: one plain sentence, the number it rests on, that number's 95%
+    interval (``None``: exact) and the name of the figure (or else the table) of its
+    section that shows it. ``unit`` ``"%"`` prints shares as percentages, ``"pp"``
+    differences of shares as percentage points; any other unit follows the number."""
+
+    text: str
+    value: float
+    source: str
+    ci95: tuple[float, float] | None = None
+    unit: str = ""
+    digits: int = 1
+
+    def _show(self, x: float) -> str:
+        if self.unit in ("%", "pp"):
+            sign = "+" if self.unit == "pp" and x > 0 else ""
+            return f"{sign}{100 * x:.{self.digits}f}{'%' if self.unit == '%' else ' pp'}"
+        return f"{x:,.{self.digits}f}"
+
+    def number(self) -> str:
+        """The value as printed, with its unit."""
+        unit = f" {self.unit}" if self.unit and self.unit not in ("%", "pp") else ""
+        return self._show(self.value) + unit
+
+    def interval(self) -> str:
+        """``"exact"`` or ``"95% CI low to high"``."""
+        if self.ci95 is None:
+            return "exact"
+        return f"95% CI {self._show(self.ci95[0])} to {self._show(self.ci95[1])}"
 
 
 @dataclass
@@ -56,6 +95,8 @@ class Section:
     figures: list[Figure] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # assumed rules, sample sizes, seeds
+    findings: list[Finding] = field(default_factory=list)  # 2-4, for the report's first pages
+    provenance: dict[str, Any] = field(default_factory=dict)  # columns added to every CSV
 
 
 @dataclass
@@ -75,3 +116,59 @@ class CheatSheet:
     subtitle: str
     blocks: list[Block] = field(default_factory=list)
     footer: str = ""
+
+
+# --- helpers the game sections share -----------------------------------------------------
+def policy_words(name: str, words: dict[str, str]) -> str:
+    """A policy name in a few plain words, for legends: ``words`` is keyed like a game's
+    ``POLICY_HELP`` (``"reach:T": "aims for T+"``); the name's arguments replace
+    the key's capital letters, and other key parts must match (the first key that fits
+    wins, so ``"sly:B:rational"`` may come before ``"sly:B:A"``). ``""`` if none fits."""
+    parts = name.split(":")
+    for key, text in words.items():
+        keys = key.split(":")
+        if len(keys) != len(parts) or keys[0] != parts[0]:
+            continue
+        if all(k == p or re.fullmatch("[A-Z]", k) for k, p in zip(keys[1:], parts[1:])):
+            for k, p in zip(keys[1:], parts[1:]):
+                text = re.sub(rf"\b{k}\b", p, text)
+            return text
+    return ""
+
+
+def provenance(seed: int, params: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """The seed and the rules in force (``name=value; ...``), for every CSV of a section
+    (not the player count, which the section sets per figure and table)."""
+    return {"seed": seed, "rules": "; ".join(f"{p.name}={p.show(values[p.name])}"
+                                             for p in params if p.name != "players")}
+
+
+def fair_share(seats: Any) -> Any:
+    """A seat table (``players``, ``win_rate``, ``ci95_low``, ``ci95_high``) with the fair
+    share 1/players and each win rate's difference from it, with its 95% interval."""
+    share = 1 / seats["players"].astype(int)
+    return seats.assign(fair_share=share, vs_fair_share=seats.win_rate - share,
+                        vs_fair_share_ci95_low=seats.ci95_low - share,
+                        vs_fair_share_ci95_high=seats.ci95_high - share)
+
+
+def seat_figure(name: str, title: str, seats: Any, reading: str) -> Figure:
+    """Win rate by seat as the difference from a fair share, with intervals and a zero
+    line (``seats`` from :func:`fair_share`)."""
+    return Figure(name, title, "dot", seats, "players", "vs_fair_share", "seat",
+                  "vs_fair_share_ci95_low", "vs_fair_share_ci95_high",
+                  xlabel="players at the table",
+                  ylabel="win rate minus a fair share (1/players)", reading=reading,
+                  ref_line=0.0, percent=True)
+
+
+def seat_finding(seats: Any, source: str, players_word: str) -> Finding:
+    """The seat furthest from a fair share, beside the seat furthest on the other side
+    at that table, as a finding (``seats`` from :func:`fair_share`)."""
+    row = seats.loc[seats.vs_fair_share.abs().idxmax()]
+    table = seats[seats.players == row.players]
+    other = table.loc[(table.vs_fair_share * (1 if row.vs_fair_share < 0 else -1)).idxmax()]
+    return Finding(f"Largest seat effect: with {row.players} {players_word}, {row.seat} wins "
+                   f"{row.win_rate:.1%} and {other.seat} {other.win_rate:.1%} (fair share "
+                   f"{row.fair_share:.1%}).", row.vs_fair_share,
+                   source, (row.vs_fair_share_ci95_low, row.vs_fair_share_ci95_high), "pp")

@@ -2,10 +2,12 @@
 
 Layout of the folder written by :func:`write_report`::
 
-    report.pdf            A4 portrait: title page + contents, then every section
+    report.pdf            A4 portrait: title page, key findings (page 2), the list of
+                          figures and tables, then every section
     summary.md            the same content as Markdown, linking the PNGs and CSVs
     figures/<name>.png    every chart at 150 dpi
-    tables/<name>.csv     every table, all rows
+    tables/<name>.csv     every table, all rows, machine column names and full precision,
+                          plus the section's provenance columns (seed, rules)
 
 Everything is produced in a temporary folder next to ``out_dir`` and moved in only
 once complete, so a failure leaves ``out_dir`` untouched.
@@ -22,15 +24,15 @@ from typing import Any
 
 import pandas as pd
 
-from analyzer.sections import Figure, Section, Table
+from analyzer.sections import Figure, Finding, Section, Table
 from reports.figures import draw_figure, plot_into, save_png, validate_figure
 from reports.layout import (
-    cell_table,
     col_widths,
     column_chunks,
     fit_line,
     fixed_lines,
     mono_chars,
+    reader_table,
     wrap,
 )
 from reports.markdown import summary_markdown
@@ -41,6 +43,7 @@ _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 PLOT_HEIGHT = 4.0  # inches of a chart on a report page
 BODY_PT = 9.5
 TABLE_PT = (7.5, 6.5)  # monospace sizes tried for tables, largest first
+FINDING_COLUMN = 1.65  # inches of the findings page's number column
 
 
 def _check(sections: list[Section]) -> None:
@@ -59,6 +62,11 @@ def _check(sections: list[Section]) -> None:
                 validate_figure(item)  # type: ignore[arg-type]
             elif not isinstance(item.data, pd.DataFrame):
                 raise ValueError(f"table {item.name!r}: data must be a pandas DataFrame")
+        names = {item.name for _, item in items}
+        for finding in sec.findings:
+            if finding.source not in names:
+                raise ValueError(f"finding {finding.text!r}: no figure or table "
+                                 f"{finding.source!r} in section {sec.title!r}")
 
 
 # --- PDF content ---------------------------------------------------------------------------
@@ -96,7 +104,7 @@ def _figure(flow: PageFlow, spec: Figure) -> int:
 def _table(flow: PageFlow, tab: Table) -> int:
     """Place a table as monospace text (first ``max_rows`` rows); return its first page."""
     shown = tab.data.head(max(tab.max_rows, 0))
-    headers, rows, right = cell_table(shown)
+    headers, rows, right = reader_table(shown, tab.percent)
     widths = col_widths(headers, rows)
     size = TABLE_PT[-1]
     for size in TABLE_PT:
@@ -112,14 +120,56 @@ def _table(flow: PageFlow, tab: Table) -> int:
                         continued=f"Table: {tab.title} (continued)")
         flow.skip(0.08)
     n = len(tab.data)
-    tail = f"{len(shown)} of {n} rows shown; all rows in tables/{tab.name}.csv"
+    tail = (f"{len(shown)} of {n} rows shown; all rows, with machine column names and full "
+            f"precision, in tables/{tab.name}.csv")
     flow.paragraph(tail, 7.5, color=TEXT_GREY, after=0.35)
     return number
 
 
-def _front_matter(title: str, meta_lines: list[str], contents: list[tuple[int, str, int]],
-                  offset: int) -> PageFlow:
-    """Title page(s): title, metadata and a contents list with page numbers + ``offset``."""
+def _finding(flow: PageFlow, finding: Finding, source: tuple[str, str, int]) -> None:
+    """A finding: its number and interval in a left column, beside the sentence and the
+    figure or table that shows it, with that item's page."""
+    kind, title, page = source
+    indent, size = FINDING_COLUMN, 9.0
+    width = flow.width_pt - indent * 72
+    lines = wrap(finding.text, width, size)
+    where = fit_line(f"{kind} on page {page}: {title}", width, 7.0)
+    flow.ensure((len(lines) * size + 7.0) * LEADING * PT + 0.08)
+    top = flow.y
+    for text in lines:
+        flow.line(text, size, indent=indent)
+    flow.line(where, 7.0, indent=indent, color=TEXT_GREY, style="italic")
+    column = (indent - 0.1) * 72
+    flow.text_at(fit_line(finding.number(), column, 10, weight="bold"), 10, top, weight="bold")
+    flow.text_at(fit_line(finding.interval(), column, 7.0), 7.0, top + 10 * LEADING * PT,
+                 color=TEXT_GREY)
+    flow.skip(0.08)
+
+
+def _findings(flow: PageFlow, sections: list[Section],
+              where: dict[str, tuple[str, str, int]]) -> None:
+    """The key findings of every section, each with the page of its figure or table."""
+    flow.paragraph("Key findings", 16, weight="bold", after=0.02)
+    flow.rule(after=0.1)
+    flow.paragraph("The numbers this run produced, each with its 95% interval when it is "
+                   "simulated (or marked exact), and the figure or table that shows it; pp "
+                   "are percentage points.", 8.5, color=TEXT_GREY, after=0.15)
+    if not any(sec.findings for sec in sections):
+        flow.paragraph("No section states findings.", BODY_PT)
+    for sec in sections:
+        if sec.findings:
+            flow.paragraph(sec.title, 11.5, weight="bold", after=0.04)
+            for finding in sec.findings:
+                _finding(flow, finding, where[finding.source])
+            flow.skip(0.06)
+
+
+def _front_matter(title: str, meta_lines: list[str], sections: list[Section],
+                  contents: list[tuple[int, str, int]], where: dict[str, tuple[str, str, int]],
+                  offset: int, marks: dict[str, int]) -> tuple[PageFlow, dict[str, int]]:
+    """Title page (title, metadata, the sections), key findings from page 2 and the list
+    of figures and tables, with page numbers + ``offset``. ``marks`` are the pages of the
+    findings and of the list, known from a first pass; returns the flow and these pages."""
     flow = PageFlow()
     flow.new_page()
     flow.skip(0.6)
@@ -129,6 +179,18 @@ def _front_matter(title: str, meta_lines: list[str], contents: list[tuple[int, s
     flow.skip(0.25)
     flow.rule(lw=0.8, after=0.25)
     flow.paragraph("Contents", 13, weight="bold", after=0.1)
+    heads = [("Key findings", marks.get("findings", 0)),
+             ("Figures and tables", marks.get("list", 0))]
+    heads += [(text, page + offset) for level, text, page in contents if level == 0]
+    for text, page in heads:
+        flow.line(fit_line(text, flow.width_pt - 0.5 * 72, 10.5), 10.5, weight="bold",
+                  right=str(page))
+    flow.new_page()
+    found = {"findings": flow.page_number}
+    _findings(flow, sections, {k: (kind, t, p + offset) for k, (kind, t, p) in where.items()})
+    flow.new_page()
+    found["list"] = flow.page_number
+    flow.paragraph("Figures and tables", 13, weight="bold", after=0.1)
     for level, text, page in contents:
         if level == 0:
             flow.skip(0.06)
@@ -136,23 +198,28 @@ def _front_matter(title: str, meta_lines: list[str], contents: list[tuple[int, s
         entry = fit_line(text, flow.width_pt - (indent + 0.5) * 72, size)
         flow.line(entry, size, indent=indent,
                   weight="bold" if level == 0 else "normal", right=str(page + offset))
-    return flow
+    return flow, found
 
 
 def _write_pdf(sections: list[Section], title: str, meta_lines: list[str], path: Path) -> int:
     body = PageFlow()
     contents: list[tuple[int, str, int]] = []
+    where: dict[str, tuple[str, str, int]] = {}  # figure/table name -> (kind, title, page)
     for sec in sections:
         body.running_head = f"{title} \u2014 {sec.title}"
         body.new_page()
         contents.append((0, sec.title, body.page_number))
         _section_intro(body, sec)
         for fig in sec.figures:
-            contents.append((1, f"Figure: {fig.title}", _figure(body, fig)))
+            where[fig.name] = ("Figure", fig.title, _figure(body, fig))
+            contents.append((1, f"Figure: {fig.title}", where[fig.name][2]))
         for tab in sec.tables:
-            contents.append((1, f"Table: {tab.title}", _table(body, tab)))
-    n_front = len(_front_matter(title, meta_lines, contents, 0).pages)
-    doc = _front_matter(title, meta_lines, contents, n_front)
+            page = _table(body, tab)
+            where.setdefault(tab.name, ("Table", tab.title, page))  # a figure's name wins
+            contents.append((1, f"Table: {tab.title}", page))
+    args = (title, meta_lines, sections, contents, where)
+    first, marks = _front_matter(*args, 0, {})
+    doc, _ = _front_matter(*args, len(first.pages), marks)
     doc.pages.extend(body.pages)
     return doc.save(path, metadata={"Title": title, "Creator": "dicelab reports"})
 
@@ -170,7 +237,8 @@ def _produce(sections: list[Section], tmp: Path, title: str,
         for tab in sec.tables:
             rel.append(f"tables/{tab.name}.csv")
             (tmp / "tables").mkdir(exist_ok=True)
-            tab.data.to_csv(tmp / rel[-1], index=False)
+            extra = {k: v for k, v in sec.provenance.items() if k not in tab.data.columns}
+            tab.data.assign(**extra).to_csv(tmp / rel[-1], index=False)
     with style_context():
         pages = _write_pdf(sections, title, meta_lines, tmp / "report.pdf")
     links_f = {f.name: f"figures/{f.name}.png" for s in sections for f in s.figures}

@@ -15,12 +15,15 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes  # noqa: E402  (after the backend is chosen)
 from matplotlib.figure import Figure as MplFigure  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
+from matplotlib.transforms import ScaledTranslation  # noqa: E402
 
 from analyzer.sections import Figure  # noqa: E402
 from reports.style import PNG_DPI, PNG_SIZE, series_style, style_context  # Agg first
 
-KINDS = ("bar", "line", "step")
+KINDS = ("bar", "dot", "line", "step")
+LEGEND_WRAP = 26  # characters per legend line
+TICK_WRAP = 13  # characters per line of an explained x label
 _SINGLE = "__single_series__"
 
 
@@ -69,12 +72,33 @@ def _label(value: Any) -> str:
     return str(value)
 
 
+def _words(spec: Figure, value: Any) -> str:
+    """The plain description of a code name (``spec.labels``), or ``""``."""
+    return spec.labels.get(value, spec.labels.get(_label(value), ""))
+
+
+def _legend_label(spec: Figure, value: Any) -> str:
+    """``name (description)``, wrapped for the legend."""
+    words = _words(spec, value)
+    text = f"{_label(value)} ({words})" if words else _label(value)
+    return "\n".join(textwrap.wrap(text, LEGEND_WRAP)) or text
+
+
+def _tick_label(spec: Figure, value: Any) -> str:
+    """A category's x label, its description in brackets on the lines below."""
+    words = _words(spec, value)
+    if not words:
+        return _label(value)
+    return "\n".join([_label(value)] + textwrap.wrap(f"({words})", TICK_WRAP))
+
+
 def _groups(spec: Figure) -> list[tuple[str, pd.DataFrame]]:
     """(legend label, rows) per series; a single unnamed group when ``series`` is None."""
     df = spec.data
     if spec.series is None:
         return [(_SINGLE, df)]
-    return [(_label(v), df[df[spec.series] == v]) for v in _ordered(df[spec.series])]
+    return [(_legend_label(spec, v), df[df[spec.series] == v])
+            for v in _ordered(df[spec.series])]
 
 
 def _yerr(rows: pd.DataFrame, spec: Figure) -> np.ndarray | None:
@@ -92,17 +116,21 @@ def _categorical_ticks(ax: Axes, labels: list[str]) -> None:
     """Put category labels on the x axis, rotated when they would collide."""
     ax.set_xticks(range(len(labels)), labels)
     ax.grid(False, axis="x")
-    longest = max((len(s) for s in labels), default=0)
+    longest = max((len(line) for s in labels for line in s.split("\n")), default=0)
+    across = longest * len(labels)
     if len(labels) > 40:
         ax.tick_params(axis="x", labelrotation=90, labelsize=6)
-    elif longest * len(labels) > 60 or longest > 20:
+    elif any("\n" in s for s in labels) and across <= 90:  # explained: upright, maybe smaller
+        ax.tick_params(axis="x", labelsize=8 if across <= 65 else 6.5)
+    elif across > 60 or longest > 20:
         for tick in ax.get_xticklabels():
             tick.set_rotation(35)
             tick.set_horizontalalignment("right")
             tick.set_rotation_mode("anchor")
 
 
-def _draw_bars(ax: Axes, spec: Figure) -> list[str]:
+def _draw_groups(ax: Axes, spec: Figure) -> list[str]:
+    """Grouped bars (``kind="bar"``) or points (``"dot"``): one group per x value."""
     cats = _ordered(spec.data[spec.x])
     pos = {c: i for i, c in enumerate(cats)}
     groups = _groups(spec)
@@ -113,13 +141,23 @@ def _draw_bars(ax: Axes, spec: Figure) -> list[str]:
         st = series_style(i)
         xs = rows[spec.x].map(pos).to_numpy(dtype=float) + (i - (len(groups) - 1) / 2) * width
         ys = rows[spec.y].to_numpy(dtype=float)
-        ax.bar(xs, ys, width=width, color=st["fill"], hatch=st["hatch"], edgecolor="black",
-               linewidth=0.6, label=None if label == _SINGLE else label, zorder=2)
         yerr = _yerr(rows, spec)
+        label = None if label == _SINGLE else label
+        if spec.kind == "dot":
+            ax.errorbar(xs, ys, yerr=yerr, fmt=st["marker"], color=st["color"],
+                        markerfacecolor="white" if i % 2 else st["color"], markersize=5,
+                        elinewidth=1.0, capsize=2.0, label=label, zorder=3)
+            continue
+        ax.bar(xs, ys, width=width, color=st["fill"], hatch=st["hatch"], edgecolor="black",
+               linewidth=0.6, label=label, zorder=2)
         if yerr is not None:
             ax.errorbar(xs, ys, yerr=yerr, fmt="none", ecolor="black", elinewidth=0.8,
                         capsize=min(3.0, 40 * width / max(len(cats), 1) + 1), zorder=3)
-    _categorical_ticks(ax, [_label(c) for c in cats])
+    _categorical_ticks(ax, [_tick_label(spec, c) for c in cats])
+    if spec.kind == "dot":
+        for edge in range(1, len(cats)):  # thin separators between the groups
+            ax.axvline(edge - 0.5, color="0.8", linewidth=0.5, zorder=0)
+        ax.set_xlim(-0.5, len(cats) - 0.5)
     return [g[0] for g in groups]
 
 
@@ -135,6 +173,7 @@ def _x_positions(spec: Figure) -> tuple[dict[Any, float] | None, list[str]]:
 def _draw_lines(ax: Axes, spec: Figure) -> list[str]:
     mapping, labels = _x_positions(spec)
     groups = _groups(spec)
+    ends: list[tuple[float, float, str]] = []  # (x, y, name) of each line's last point
     for i, (label, rows) in enumerate(groups):
         st = series_style(i)
         if mapping is None:
@@ -143,13 +182,16 @@ def _draw_lines(ax: Axes, spec: Figure) -> list[str]:
         else:
             xs = rows[spec.x].map(mapping).to_numpy(dtype=float)
         ys = rows[spec.y].to_numpy(dtype=float)
-        kwargs = {"color": st["color"], "linestyle": st["linestyle"],
+        kwargs = {"color": st["color"], "linestyle": st["linestyle"], "marker": st["marker"],
+                  "markevery": max(1, len(xs) // 15),
+                  "markerfacecolor": "white" if i % 2 else st["color"],
                   "label": None if label == _SINGLE else label}
         if spec.kind == "step":
-            ax.step(xs, ys, where="mid", linewidth=1.3, **kwargs)
+            ax.step(xs, ys, where="mid", linewidth=1.3, markersize=3.5, **kwargs)
         else:
-            ax.plot(xs, ys, marker=st["marker"], markevery=max(1, len(xs) // 15),
-                    markerfacecolor="white" if i % 2 else st["color"], **kwargs)
+            ax.plot(xs, ys, **kwargs)
+            if len(xs) and spec.series is not None:
+                ends.append((xs[-1], ys[-1], _label(rows[spec.series].iloc[0])))
         yerr = _yerr(rows, spec)
         if yerr is not None:
             ax.errorbar(xs, ys, yerr=yerr, fmt="none", ecolor=st["color"], elinewidth=0.7,
@@ -160,7 +202,34 @@ def _draw_lines(ax: Axes, spec: Figure) -> list[str]:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if spec.kind == "step":
         ax.set_ylim(bottom=0)
+    if mapping is None and 1 < len(ends) <= 6:
+        _end_labels(ax, ends)
     return [g[0] for g in groups]
+
+
+def _end_labels(ax: Axes, ends: list[tuple[float, float, str]]) -> None:
+    """Name every line just right of its last point, nudged apart so none overlap, in
+    room added at the right of the axes."""
+    left, right = ax.get_xlim()
+    ax.set_xticks([t for t in ax.get_xticks() if left <= t <= right])  # none in the room
+    ax.set_xlim(left, right + 0.15 * (right - left))
+    low, high = ax.get_ylim()
+    gap = 0.07 * (high - low)
+    shift = ax.transData + ScaledTranslation(4 / 72, 0, ax.figure.dpi_scale_trans)
+    placed: list[float] = []
+    for x, y, name in sorted(ends, key=lambda e: e[1]):
+        y = max(y, placed[-1] + gap) if placed else y
+        placed.append(y)
+        ax.text(x, y, name, transform=shift, va="center", ha="left", fontsize=7.5,
+                clip_on=False)
+
+
+def _percent_tick(signed: bool) -> Any:
+    """Tick text of a share: ``12.5%``; ``+1.5%`` on axes that go below zero."""
+    def tick(value: float, _pos: Any) -> str:
+        pct = round(100 * value, 6)
+        return "0%" if pct == 0 else f"{pct:{'+' if signed else ''}g}%"
+    return tick
 
 
 def plot_into(ax: Axes, spec: Figure, *, title_width: int = 70) -> None:
@@ -184,17 +253,23 @@ def plot_into(ax: Axes, spec: Figure, *, title_width: int = 70) -> None:
     if spec.data.empty:
         ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
         labels: list[str] = []
-    elif spec.kind == "bar":
-        labels = _draw_bars(ax, spec)
+    elif spec.kind in ("bar", "dot"):
+        labels = _draw_groups(ax, spec)
     else:
         labels = _draw_lines(ax, spec)
+    if spec.ref_line is not None:
+        ax.axhline(spec.ref_line, color="black", linewidth=1.0, zorder=1.5)
+    if spec.percent:
+        ax.yaxis.set_major_formatter(FuncFormatter(_percent_tick(ax.get_ylim()[0] < 0)))
     ax.set_title("\n".join(textwrap.wrap(spec.title, title_width)) or spec.name)
     ax.set_xlabel(spec.xlabel or spec.x)
     ax.set_ylabel(spec.ylabel or spec.y)
-    if len(labels) > 4:  # a big legend would hide data: put it beside the axes
-        ax.legend(title=spec.series, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    title = (spec.series or "").replace("_", " ")
+    if len(labels) > 4 or any("\n" in s or "(" in s for s in labels):
+        # a big or wordy legend would hide data: put it beside the axes
+        ax.legend(title=title, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     elif len(labels) > 1:
-        ax.legend(title=spec.series, loc="best")
+        ax.legend(title=title, loc="best")
 
 
 def draw_figure(fig: Figure) -> MplFigure:
@@ -203,7 +278,7 @@ def draw_figure(fig: Figure) -> MplFigure:
     Parameters
     ----------
     fig : analyzer.sections.Figure
-        Chart specification: ``kind`` is ``"bar"``, ``"line"`` or ``"step"``.
+        Chart specification: ``kind`` is ``"bar"``, ``"dot"``, ``"line"`` or ``"step"``.
 
     Returns
     -------

@@ -114,6 +114,103 @@ def cell_table(df: pd.DataFrame,
     return headers, rows, right
 
 
+# --- tables for readers: column names in words, shares as percentages ---------------------
+HEADINGS = {"ci95_low": "95% CI low", "ci95_high": "95% CI high", "sd": "SD",
+            "p": "Probability", "p_hit": "Chance to make it", "per_game": "Per game",
+            "diff": "Difference",
+            "win_ci95_low": "Win rate 95% CI low", "win_ci95_high": "Win rate 95% CI high"}
+WORDS = {"ci95": "95% CI", "p": "chance of"}
+SHARE_WORDS = {"rate", "share", "probability", "chance", "win"}
+
+
+def heading(name: object) -> str:
+    """A machine column name in words: ``win_rate`` -> "Win rate", ``ci95_low`` ->
+    "95% CI low", ``p_at_least_12`` -> "Chance of at least 12"."""
+    name = str(name)
+    if name in HEADINGS:
+        return HEADINGS[name]
+    text = " ".join(WORDS.get(w, w) for w in name.split("_") if w)
+    return text[:1].upper() + text[1:]
+
+
+def _is_share(name: str) -> bool:
+    words = name.split("_")
+    return bool(SHARE_WORDS.intersection(words)) or words[0] == "p"
+
+
+def share_columns(df: pd.DataFrame, extra: tuple[str, ...] = ()) -> set[str]:
+    """Numeric columns holding shares (0..1): ``extra`` and those named so (rate, share,
+    probability, ``p_...``), with the 95% interval ends that follow them (``ci95_low``
+    after ``win_rate``; ``win_ci95_low`` by its own name)."""
+    out: set[str] = set()
+    previous = False
+    for col in df.columns:
+        name = str(col)
+        if not pd.api.types.is_numeric_dtype(df[col].dtype):
+            previous = False
+            continue
+        if "ci95" in name.split("_") and col not in extra:
+            prefix = name.split("ci95")[0].strip("_")
+            share = _is_share(prefix) if prefix else previous
+        else:
+            share = previous = col in extra or _is_share(name)
+        if share:
+            out.add(col)
+    return out
+
+
+def reader_digits(values: pd.Series, share: bool = False) -> int | None:
+    """Decimals of a numeric column for readers: shares (as percentages) 1, or 2 when
+    some are under 1%; other numbers, from the largest magnitude, 0 from 1,000, 1 from
+    100, 2 from 1, else 3; ``None`` (whole numbers) when every value is whole."""
+    x = values.to_numpy(dtype=float)
+    x = np.abs(x[np.isfinite(x)])
+    top = float(x.max()) if x.size else 0.0
+    if share:
+        return 2 if np.any((x > 0) & (x < 0.01)) else 1
+    if np.all(x == np.round(x)):
+        return None
+    return 0 if top >= 1000 else 1 if top >= 100 else 2 if top >= 1 else 3
+
+
+def fmt_reader(value: Any, share: bool = False, digits: int | None = None) -> str:
+    """A cell for readers: shares as percentages, other numbers with ``digits`` decimals
+    (thousands separated; whole numbers when ``None``), never in exponent notation; a
+    value that would round to 0 shows as ``<0.001`` (``<0.1%``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        return fmt_cell(value)
+    value = float(value)
+    if not math.isfinite(value):
+        return fmt_cell(value)
+    unit = "%" if share else ""
+    if share:
+        value, digits = 100 * value, 1 if digits is None else digits
+    elif digits is None:
+        return f"{round(value):,}"
+    step = 10.0 ** -digits
+    if 0 < abs(value) < step / 2:
+        return f"<{step:.{digits}f}{unit}" if value > 0 else f">-{step:.{digits}f}{unit}"
+    return f"{value:,.{digits}f}{unit}"
+
+
+def reader_table(df: pd.DataFrame, extra_shares: tuple[str, ...] = (),
+                 max_cell: int = 28) -> tuple[list[str], list[list[str]], list[bool]]:
+    """Like :func:`cell_table`, for readers: headings in words (:func:`heading`), shares
+    (:func:`share_columns`) as percentages, numbers rounded alike down each column
+    (:func:`reader_digits`)."""
+    shares = share_columns(df, extra_shares)
+    right = [pd.api.types.is_numeric_dtype(df[c].dtype) for c in df.columns]
+    digits = [reader_digits(df[c], c in shares) if r else None
+              for c, r in zip(df.columns, right)]
+
+    def cut(s: str) -> str:
+        return s if len(s) <= max_cell else s[: max_cell - 1] + ELLIPSIS
+
+    rows = [[cut(fmt_reader(v, c in shares, d)) for c, v, d in zip(df.columns, row, digits)]
+            for row in df.itertuples(index=False)]
+    return [cut(heading(c)) for c in df.columns], rows, right
+
+
 def col_widths(headers: list[str], rows: list[list[str]]) -> list[int]:
     """Character width of every column (header included)."""
     return [max([len(h)] + [len(r[j]) for r in rows]) for j, h in enumerate(headers)]

@@ -66,6 +66,13 @@ def summary_markdown(sections: list[Section], title: str, meta_lines: list[str],
     out = [f"# {title}", ""]
     out += [f"- {line}" for line in meta_lines]
     out += ["", "Full report: [report.pdf](report.pdf)", ""]
+    if any(sec.findings for sec in sections):
+        out += ["## Key findings", ""]
+        links = {**table_links, **figure_links}  # a figure of the same name wins
+        for sec in sections:
+            out += [f"- **{sec.title}**: {f.text} ({f.number()}, {f.interval()}; "
+                    f"[{f.source}]({links[f.source]}))" for f in sec.findings]
+        out += [""]
     for sec in sections:
         out += [f"## {sec.title}", ""]
         if sec.intro.strip():

@@ -131,6 +131,14 @@ class PageFlow:
         self.y += height
         return top
 
+    def text_at(self, text: str, size: float, top: float, *, weight: str = "normal",
+                color: str = "black", indent: float = 0.0) -> None:
+        """One line whose top is ``top`` inches from the page top, on the current page,
+        without moving the cursor (e.g. a left column beside text placed with :meth:`line`)."""
+        y = 1 - (top + size * PT) / self.page_h
+        self.fig.text((self.left + indent) / self.page_w, y, text, fontsize=size, color=color,
+                      va="baseline", family=SANS, fontweight=weight)
+
     def paragraph(self, text: str, size: float, *, weight: str = "normal",
                   color: str = "black", indent: float = 0.0, after: float = 0.08,
                   style: str = "normal") -> None:

@@ -1,8 +1,8 @@
 """Matplotlib setup shared by every report: backend, A4 geometry and a print style.
 
-Everything drawn here must stay readable when printed in black and white, so series
-are told apart by line style, marker and hatch as well as by a grey level; colour
-never carries meaning on its own.
+Everything drawn here must stay readable when printed in black and white and for
+colour-blind readers: series take Okabe-Ito colours of distinct lightness and are told
+apart by line style, marker and hatch as well; colour never carries meaning on its own.
 """
 
 from __future__ import annotations
@@ -31,15 +31,23 @@ MONO = "DejaVu Sans Mono"
 MONO_ADVANCE = 0.602  # DejaVu Sans Mono glyph advance, in em
 
 # --- per-series styles ------------------------------------------------------------------
-LINE_GREYS = ("black", "0.35", "0.55")
+# Okabe-Ito colours, safe for the common colour-vision deficiencies, ordered so that
+# neighbouring series also differ in lightness (grey levels of the lines: 0, 0.64, 0.34,
+# 0.62, 0.47, 0.59, 0.42).
+OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky blue": "#56B4E9",
+             "bluish green": "#009E73", "yellow": "#F0E442", "blue": "#0072B2",
+             "vermillion": "#D55E00", "reddish purple": "#CC79A7"}
+LINE_COLORS = tuple(OKABE_ITO[c] for c in (  # yellow is too light for a line on white
+    "black", "orange", "blue", "sky blue", "vermillion", "reddish purple", "bluish green"))
 LINE_STYLES: tuple[Any, ...] = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)))
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
-HATCHES = ("", "//", "..", "xx", "\\\\", "--")
-# (fill, hatch) of bar series: the first six follow HATCHES; ten combinations that
-# differ in greyscale, then repeat. Hatches sit on light fills, where black lines show.
+# (fill, hatch) of bar series: eight fills of grey level 0.34 to 1.0, each with its own
+# hatch (the darkest, first, none: black lines would not show on it).
 BAR_STYLES: tuple[tuple[str, str], ...] = (
-    ("0.3", ""), ("white", "//"), ("white", ".."), ("0.75", "xx"), ("white", "\\\\"),
-    ("0.88", "--"), ("white", ""), ("0.75", "//"), ("0.6", ".."), ("white", "xx"),
+    (OKABE_ITO["blue"], ""), (OKABE_ITO["orange"], "//"), ("white", ".."),
+    (OKABE_ITO["vermillion"], "xx"), (OKABE_ITO["yellow"], "\\\\"),
+    (OKABE_ITO["bluish green"], "||"), (OKABE_ITO["sky blue"], "--"),
+    (OKABE_ITO["reddish purple"], "++"),
 )
 GRID_GREY = "0.88"
 TEXT_GREY = "0.35"
@@ -58,7 +66,7 @@ RC: dict[str, Any] = {
     "axes.axisbelow": True,
     "axes.spines.top": False,
     "axes.spines.right": False,
-    "axes.prop_cycle": matplotlib.cycler(color=list(LINE_GREYS)),
+    "axes.prop_cycle": matplotlib.cycler(color=list(LINE_COLORS)),
     "grid.color": GRID_GREY,
     "grid.linewidth": 0.6,
     "grid.linestyle": "-",
@@ -93,9 +101,9 @@ def style_context() -> Any:
 def series_style(i: int) -> dict[str, Any]:
     """Line colour, line style, marker, bar fill and hatch of the ``i``-th series.
 
-    Line colour, style and marker cycle with lengths 3, 6 and 7, so neighbouring
+    Line colour, style and marker cycle with lengths 7, 6 and 7, so neighbouring
     series differ in several properties at once; bars take the next of
-    :data:`BAR_STYLES` (fill grey and hatch). All stay distinct in greyscale.
+    :data:`BAR_STYLES` (fill and hatch). All stay distinct in greyscale.
 
     Parameters
     ----------
@@ -108,7 +116,7 @@ def series_style(i: int) -> dict[str, Any]:
         Keys ``color``, ``linestyle``, ``marker``, ``fill`` and ``hatch``.
     """
     return {
-        "color": LINE_GREYS[i % len(LINE_GREYS)],
+        "color": LINE_COLORS[i % len(LINE_COLORS)],
         "linestyle": LINE_STYLES[i % len(LINE_STYLES)],
         "marker": MARKERS[i % len(MARKERS)],
         "fill": BAR_STYLES[i % len(BAR_STYLES)][0],

@@ -11,12 +11,22 @@ import pytest
 from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure as MplFigure
 
-from analyzer.sections import Block, CheatSheet, Figure, Section, Table
+from analyzer.sections import (
+    Block,
+    CheatSheet,
+    Figure,
+    Finding,
+    Section,
+    Table,
+    fair_share,
+    policy_words,
+    seat_figure,
+)
 from reports import balance
 from reports.balance import write_report
 from reports.cheatsheet import render_cheatsheet
 from reports.figures import draw_figure, save_png
-from reports.layout import wrap
+from reports.layout import reader_table, wrap
 from reports.markdown import markdown_table
 from reports.style import series_style, text_width_pt
 
@@ -52,12 +62,14 @@ def step_fig() -> Figure:
     x = np.arange(0, 30)
     df = pd.concat([pd.DataFrame({"s": x, "p": np.exp(-(x - m) ** 2 / 20.0), "t": m})
                     for m in (8, 15, 22)])
-    return Figure("pmf", "Turn score distribution", "step", df, "s", "p", series="t")
+    return Figure("pmf", "Turn score distribution", "step", df, "s", "p", series="t",
+                  reading="The later the mean, the wider the spread.")
 
 
 def single_fig() -> Figure:
     df = pd.DataFrame({"n": [1, 2, 3, 4], "mean": [3.5, 7.0, 10.5, 14.0]})
-    return Figure("single", "Single series line", "line", df, "n", "mean")
+    return Figure("single", "Single series line", "line", df, "n", "mean",
+                  reading="The mean grows by 3.5 a step.")
 
 
 def sections(extra: list[Figure] | None = None) -> list[Section]:
@@ -67,9 +79,15 @@ def sections(extra: list[Figure] | None = None) -> list[Section]:
                     figures=[bar_fig(), line_fig()] + (extra or []),
                     tables=[Table("policy", "Policy", policy, note="First rows only.",
                                   max_rows=10)],
-                    notes=["Seed 1.", "Assumed rules: six-sided die."])
+                    notes=["Seed 1.", "Assumed rules: six-sided die."],
+                    findings=[Finding("Holding at 25 wins most often.", 0.6, "win_rates",
+                                      (0.55, 0.63), "%"),
+                              Finding("The first rows say roll.", 40, "policy", unit="rows",
+                                      digits=0)])
     second = Section("beta", "Beta game", "Short.", figures=[step_fig(), single_fig()],
-                     tables=[Table("odds", "Odds", pd.DataFrame({"a|b": ["x|y"], "v": [1.5]}))])
+                     tables=[Table("odds", "Odds", pd.DataFrame({"a|b": ["x|y"], "v": [1.5]}))],
+                     findings=[Finding("The mean grows steadily.", 3.5, "single",
+                                       unit="points")])
     return [first, second]
 
 
@@ -178,6 +196,124 @@ def test_report_rejects_repeated_names(tmp_path: Path) -> None:
     assert not (tmp_path / "out").exists()
 
 
+def pdf_text(path: Path) -> list[str]:
+    """The text of every page, whitespace collapsed (pymupdf)."""
+    pymupdf = pytest.importorskip("pymupdf")
+    with pymupdf.open(path) as doc:
+        return [" ".join(page.get_text().split()) for page in doc]
+
+
+def check_report(written: dict, secs: list[Section]) -> None:
+    """Key findings on page 2, each with its number, interval and the page of its figure
+    or table; every figure with a caption and a reading."""
+    pages = pdf_text(written["pdf"])
+    assert "Key findings" in pages[1]
+    items = {i.name: i for s in secs for i in [*s.tables, *s.figures]}  # a figure's name wins
+    for sec in secs:
+        for fig in sec.figures:
+            assert fig.title.strip() and fig.reading.strip(), fig.name
+        for finding in sec.findings:
+            assert finding.source in items, finding.source
+            assert finding.number() in pages[1] and finding.interval() in pages[1]
+            title = " ".join(items[finding.source].title.split())
+            shown = re.search(r"on page (\d+): " + re.escape(title[:25]), pages[1])
+            assert shown, title
+            assert " ".join(title.split()[:4]) in pages[int(shown.group(1)) - 1]
+
+
+def test_findings_page(report: tuple[dict, list[Section]]) -> None:
+    written, secs = report
+    check_report(written, secs)
+    assert "Key findings" in pdf_text(written["pdf"])[0]  # listed in the contents
+    summary = written["summary"].read_text(encoding="utf-8")
+    assert "## Key findings" in summary and "(60.0%, 95% CI 55.0% to 63.0%;" in summary
+
+
+def test_finding_without_its_figure_raises(tmp_path: Path) -> None:
+    secs = sections()
+    secs[1].findings.append(Finding("Nowhere.", 1.0, "no_such_figure"))
+    with pytest.raises(ValueError, match="no_such_figure"):
+        write_report(secs, tmp_path / "out", "T", [])
+    assert not (tmp_path / "out").exists()
+
+
+def test_finding_numbers() -> None:
+    assert Finding("x", 0.3693, "f", (0.36, 0.38), "%").number() == "36.9%"
+    assert Finding("x", 0.0213, "f", (0.01, 0.03), "pp").interval() == \
+        "95% CI +1.0 pp to +3.0 pp"
+    exact = Finding("x", 12.45558, "f", unit="points", digits=2)
+    assert (exact.number(), exact.interval()) == ("12.46 points", "exact")
+
+
+def test_reader_table_words_and_percentages() -> None:
+    df = pd.DataFrame({"policy": ["a"], "win_rate": [0.3693], "ci95_low": [0.35],
+                       "ci95_high": [0.38], "mean_score": [7.234e-05], "games": [20000],
+                       "p_at_least_12": [0.5], "false_given_claim": [0.25]})
+    headers, rows, right = reader_table(df, ("false_given_claim",))
+    assert headers[:4] == ["Policy", "Win rate", "95% CI low", "95% CI high"]
+    assert headers[6] == "Chance of at least 12"
+    assert rows[0] == ["a", "36.9%", "35.0%", "38.0%", "<0.001", "20,000", "50.0%", "25.0%"]
+    assert right == [False] + [True] * 7
+    _, rows, _ = reader_table(pd.DataFrame({"points": [1.46, 0.884, np.nan],
+                                            "share": [0.5, 0.00004, 0.25]}))
+    assert rows == [["1.46", "50.00%"], ["0.88", "<0.01%"], ["", "25.00%"]]
+
+
+def test_csvs_carry_provenance(tmp_path: Path) -> None:
+    secs = sections()
+    secs[0].provenance = {"seed": 7, "rules": "sides=6; target=100"}
+    written = write_report(secs, tmp_path / "out", "T", [])
+    back = pd.read_csv(written["tables"]["policy"])
+    assert list(back.columns) == ["banked", "decision", "p", "seed", "rules"]
+    assert back.seed.eq(7).all() and back.p.iloc[1] == secs[0].tables[0].data.p.iloc[1]
+    assert list(pd.read_csv(written["tables"]["odds"]).columns) == ["a|b", "v"]
+
+
+def test_seat_figure_is_a_difference_from_a_fair_share() -> None:
+    seats = fair_share(pd.DataFrame({"players": ["2", "2", "3", "3", "3"],
+                                     "seat": ["seat 1", "seat 2", "seat 1", "seat 2", "seat 3"],
+                                     "win_rate": [0.55, 0.45, 0.4, 0.3, 0.3]}).assign(
+        ci95_low=lambda d: d.win_rate - 0.02, ci95_high=lambda d: d.win_rate + 0.02))
+    assert seats.vs_fair_share.round(6).tolist() == [0.05, -0.05, 0.066667, -0.033333,
+                                                     -0.033333]
+    ax = draw_figure(seat_figure("seats", "Seats", seats, "Seat 1 wins more.")).axes[0]
+    zero = [line for line in ax.lines if list(line.get_ydata()) == [0, 0]]
+    assert zero and not [c for c in ax.containers if not isinstance(c, ErrorbarContainer)]
+    assert len([c for c in ax.containers if isinstance(c, ErrorbarContainer)]) == 3
+
+
+def test_policy_words_follow_policy_help() -> None:
+    from analyzer.clever import report as clever
+    from analyzer.clever.game import POLICY_HELP as CLEVER_HELP
+    from analyzer.games.cloverup import POLICY_HELP as CLOVER_HELP
+    from analyzer.games.cloverup import report as cloverup
+    from analyzer.games.sly_dice import POLICY_HELP as SLY_HELP
+    from analyzer.games.sly_dice import report as sly
+
+    for words, helps in ((cloverup.WORDS, CLOVER_HELP), (sly.WORDS, SLY_HELP),
+                         (clever.WORDS, CLEVER_HELP)):
+        kinds = {key.split(":")[0] for key in helps}
+        assert {key.split(":")[0] for key in words} == kinds
+    assert policy_words("reach:15", cloverup.WORDS) == "aims for 15+"
+    assert "when it pays" in policy_words("sly:10:rational", sly.WORDS)
+    assert policy_words("accuser:0.3", sly.WORDS).endswith("0.3")
+
+
+def test_game_section_report(tmp_path: Path) -> None:
+    """A real section (CloverUp, quick): findings from its own numbers, page 2 lists them."""
+    from analyzer.games import cloverup
+    from analyzer.params import defaults
+
+    sec = cloverup.report_section(defaults(cloverup.PARAMS), seed=1, quick=True,
+                                  progress=False)
+    assert 2 <= len(sec.findings) <= 4
+    assert any(f.ci95 is None for f in sec.findings) and any(f.ci95 for f in sec.findings)
+    written = write_report([sec], tmp_path / "out", "T", ["seed 1"])
+    check_report(written, [sec])
+    seats = pd.read_csv(written["tables"]["cloverup_seat_win_rates"])
+    assert {"vs_fair_share", "seed", "rules"} <= set(seats.columns) and seats.seed.eq(1).all()
+
+
 # --- cheat sheet ---------------------------------------------------------------------------
 def sheet(rows: int) -> CheatSheet:
     policy = pd.DataFrame({"bank": [str(i) for i in range(rows)],
@@ -235,3 +371,7 @@ def test_dicelab_report_quick_end_to_end(tmp_path):
     for spec in GAMES.values():
         assert f"## {spec.title}" in summary
     assert len(list((out / "figures").glob("*.png"))) >= 3 * len(GAMES)
+    findings = pdf_text(out / "report.pdf")[1]
+    assert "Key findings" in findings
+    for spec in GAMES.values():
+        assert spec.title in findings

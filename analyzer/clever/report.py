@@ -10,13 +10,28 @@ import pandas as pd
 from analyzer import seats
 from analyzer.clever.game import ROUND_BONUS_ROUNDS, CleverGame
 from analyzer.clever.simulation import COLUMNS, play_games, simulate, whatif
-from analyzer.sections import Block, CheatSheet, Figure, Section, Table
+from analyzer.sections import (
+    Block,
+    CheatSheet,
+    Figure,
+    Finding,
+    Section,
+    Table,
+    fair_share,
+    policy_words,
+    provenance,
+    seat_figure,
+    seat_finding,
+)
 from kernels.clever import play
 
 POLICIES = ("random", "greedy", "heuristic", "learned")  # and the game's strongest
 BOT_NAMES = {"heuristic": "the tuned heuristic",
              "learned": "the learned policy (a value network trained by self-play that "
                         "decides every choice, re-rolls, returns and +1s included)"}
+WORDS = {"random": "random legal choices", "greedy": "best score now",  # keyed like POLICY_HELP
+         "heuristic": "fitted estimate, looks ahead", "heuristic:N": "heuristic, N rolls ahead",
+         "learned": "self-play value network"}
 ACTIONS = ("re-roll", "+1", "return", "fox")  # bonus kinds kept apart; the rest are free marks
 TRAINED_WITH_BONUSES = ("the learned bot was trained with every round bonus, so without one "
                         "it meets positions it never trained on: these are upper bounds")
@@ -58,7 +73,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
             seat_rows.append({"players": str(players), "seat": f"seat {seat + 1}",
                               "win_rate": s["win_rate"], "ci95_low": s["win_ci95"][0],
                               "ci95_high": s["win_ci95"][1], "games": n})
-    seat_table = pd.DataFrame(seat_rows)
+    seat_table = fair_share(pd.DataFrame(seat_rows))
     two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
     good_band = next(band for band in game.rating_bands if band[0] == game.report_band)
     good = ratings[ratings["from"] >= good_band[0]]["share"].sum()
@@ -74,6 +89,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         Figure(f"{p}_area_scores", "Solo score by area and policy (simulated, 95% intervals)",
                "bar", areas, "area", "mean_score", "policy", "ci95_low", "ci95_high",
                xlabel="area", ylabel="mean points",
+               labels={name: policy_words(name, WORDS) for name in areas.policy.unique()},
                reading=f"{BOT_NAMES[bot].capitalize()} averages {best.mean_score:.1f} points solo "
                        f"(95% CI {best.ci95_low:.1f} to {best.ci95_high:.1f}); most come from "
                        f"{top_area} ({h_areas[top_area]:.1f}), least from {low_area} "
@@ -97,11 +113,11 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                        f"costs the most: {richest.value:.1f} points (95% CI "
                        f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f})"
                        + (f"; {TRAINED_WITH_BONUSES}." if bot == "learned" else ".")),
-        Figure(f"{p}_seat_win_rates", f"Win rate by seat, {bot} players (simulated)", "bar",
-               seat_table, "players", "win_rate", "seat", "ci95_low", "ci95_high",
-               xlabel="players", ylabel="win rate",
-               reading=f"With two players the first seat wins {two['seat 1']:.1%} and the "
-                       f"second {two['seat 2']:.1%}."),
+        seat_figure(f"{p}_seat_win_rates", f"Win rate by seat minus a fair share, {bot} "
+                    "players (simulated, 95% intervals)", seat_table,
+                    f"With two players the first seat wins {two['seat 1']:.1%} and the "
+                    f"second {two['seat 2']:.1%}. Points above the zero line win more than "
+                    "their share."),
     ]
     tables = [Table(f"{p}_policies", "Solo results by policy (simulated)", policies),
               Table(f"{p}_areas", "Solo score by area (simulated)", areas),
@@ -129,7 +145,17 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
              "picks, actions, every bonus and chain, foxes); the numbers come from the "
              "random, greedy, tuned heuristic and learned policies"
              + (f" and the {bot} policy." if bot not in POLICIES else "."))
-    return Section(game.id, game.title, intro, figures, tables, notes)
+    findings = [
+        Finding(f"The strongest bot ({bot}: {policy_words(bot, WORDS)}) averages "
+                f"{best.mean_score:.1f} points solo.", best.mean_score,
+                f"{p}_policies", (best.ci95_low, best.ci95_high), "points"),
+        seat_finding(seat_table, f"{p}_seat_win_rates", f"{bot} players"),
+        Finding(f"The {richest.variant.replace('without ', '')} bonus is the round track's "
+                f"most valuable: {richest.value:.1f} points a solo game.", richest.value,
+                f"{p}_round_bonus_value", (richest.ci95_low, richest.ci95_high), "points"),
+    ]
+    return Section(game.id, game.title, intro, figures, tables, notes, findings,
+                   provenance(seed, game.params, values))
 
 
 def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:

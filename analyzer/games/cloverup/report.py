@@ -19,12 +19,26 @@ from analyzer.games.cloverup.simulation import (
     play_games,
 )
 from analyzer.params import assumed_notes
-from analyzer.sections import Block, CheatSheet, Figure, Section, Table
+from analyzer.sections import (
+    Block,
+    CheatSheet,
+    Figure,
+    Finding,
+    Section,
+    Table,
+    fair_share,
+    policy_words,
+    provenance,
+    seat_figure,
+    seat_finding,
+)
 from kernels.cloverup import layout
 
 TURN_POLICIES = ("optimal", "reach:15", "threshold:5", "threshold:4", "never")
 MATCHUP_POLICIES = ("win", "reach:15", "reach:18", "threshold:5", "threshold:4", "never")
 FACES = ("1", "2", "3", "4", "5", "6", "clover")
+WORDS = {"optimal": "best average", "reach:T": "aims for T+",  # keyed like POLICY_HELP
+         "win": "plays to win", "threshold:K": "rerolls below K", "never": "never rerolls"}
 
 
 def _points(model: Model) -> np.ndarray:
@@ -101,8 +115,20 @@ def seat_win_rates(values, games, seed, progress) -> pd.DataFrame:
             s = _row_stats(acc[:, seat].sum(axis=0), players)
             rows.append({"players": str(players), "seat": f"seat {seat + 1}",
                          "win_rate": s["win_rate"], "ci95_low": s["win_ci95"][0],
-                         "ci95_high": s["win_ci95"][1], "fair_share": 1 / players,
-                         "games": n})
+                         "ci95_high": s["win_ci95"][1], "games": n})
+    return fair_share(pd.DataFrame(rows))
+
+
+def first_seat(values) -> pd.DataFrame:
+    """The first seat's exact chance to win a two-player game, both players playing for
+    the highest average or both playing to win (the game solver)."""
+    model = get_model({**values, "players": 2})
+    rows = []
+    for name in ("optimal", "win"):
+        p = parse_policy(name)
+        chance = model.game_win_chance(p, p)
+        rows.append({"both_play": name, "first_seat_win_rate": chance,
+                     "vs_fair_share": chance - 0.5})
     return pd.DataFrame(rows)
 
 
@@ -160,6 +186,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     seat_table = seat_win_rates(values, games // 2, seed, progress)
     duel = matchups(values, games // 2, seed, progress)
     win_row = duel.set_index("policy").loc["win"]
+    first = first_seat(values).set_index("both_play")
+    labels = {name: policy_words(name, WORDS) for name in MATCHUP_POLICIES + TURN_POLICIES}
     two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
     six = seat_table[seat_table.players == "6"]
     best_face = bumps.sort_values("expected_points_change").iloc[-1]
@@ -169,7 +197,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     figures = [
         Figure("cloverup_turn_scores", "Points from one turn, by policy (exact)", "step", pmf,
                "points", "probability", "policy", xlabel="points scored in the turn",
-               ylabel="probability",
+               ylabel="probability", labels=labels, percent=True,
                reading=f"Playing for the highest average, a turn is worth {opt.expected_points:.2f}"
                        f" points on average; {mode} points is the single most likely result. "
                        f"Never rerolling averages only {never.expected_points:.2f}. An instant "
@@ -180,6 +208,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                f"(simulated, {n:,} games)", "step",
                game_dist, "game_score", "probability", "policy",
                xlabel=f"total after {values['rounds']} rounds", ylabel="probability",
+               labels=labels, percent=True,
                reading=f"With all five policies at one table (seats rotating), "
                        f"{best_game.policy} wins most often ({best_game.win_rate:.1%}, 95% CI "
                        f"{best_game.win_ci95_low:.1%} to {best_game.win_ci95_high:.1%}). No "
@@ -207,17 +236,20 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        f"({best_face.expected_points_change:+.3f} points per turn); making "
                        f"{worst_face.face} more likely hurts most "
                        f"({worst_face.expected_points_change:+.3f})."),
-        Figure("cloverup_seat_win_rates", "Win rate by seat, everyone playing for the highest "
-               "average (simulated, 95% intervals)", "bar", seat_table, "players", "win_rate",
-               "seat",
-               "ci95_low", "ci95_high", xlabel="players", ylabel="win rate",
-               reading=f"With two players the first seat wins {two['seat 1']:.1%} and the second "
-                       f"{two['seat 2']:.1%}. With six players the seats range from "
-                       f"{six.win_rate.min():.1%} to {six.win_rate.max():.1%} against a fair "
-                       f"share of {1 / 6:.1%}."),
+        seat_figure("cloverup_seat_win_rates", "Win rate by seat minus a fair share, "
+                    "everyone playing for the highest average (simulated, 95% intervals)",
+                    seat_table,
+                    f"With two players the first seat wins {two['seat 1']:.1%} and the second "
+                    f"{two['seat 2']:.1%} (exactly "
+                    f"{first.loc['optimal', 'first_seat_win_rate']:.1%} for the first). With six "
+                    "players the seats range from "
+                    f"{six.win_rate.min():.1%} to {six.win_rate.max():.1%} against a fair "
+                    f"share of {1 / 6:.1%}. Points above the zero line win more than their "
+                    "share."),
         Figure("cloverup_policy_win_rates", "Two-player win rate against the expected-score "
                "policy (simulated, 95% intervals)", "bar", duel, "policy", "simulated_win_rate",
                None, "ci95_low", "ci95_high", xlabel="policy", ylabel="win rate vs optimal",
+               labels=labels, ref_line=0.5, percent=True,
                reading=f"The game solver's win policy beats the expected-score policy "
                        f"{win_row.exact_win_rate:.2%} of the time (exact; simulated "
                        f"{win_row.simulated_win_rate:.2%}), so playing for the score table "
@@ -230,7 +262,21 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Table("cloverup_face_weights", "One more unit of weight per face (exact)", bumps),
         Table("cloverup_clover_weight", "Clover weight sweep (exact)", sweep),
         Table("cloverup_seat_win_rates", "Win rate by seat (simulated)", seat_table),
+        Table("cloverup_first_seat", "The first seat's chance to win a two-player game "
+              "(exact)", first.reset_index()),
         Table("cloverup_matchups", "Two-player matchups against optimal", duel),
+    ]
+    findings = [
+        Finding(f"A turn played for the highest average is worth {opt.expected_points:.2f} "
+                f"points; never rerolling, {never.expected_points:.2f}.",
+                opt.expected_points, "cloverup_turn_scores", unit="points", digits=2),
+        Finding(f"When both players play to win, the first seat wins "
+                f"{first.loc['win', 'first_seat_win_rate']:.1%} of two-player games.",
+                first.loc["win", "first_seat_win_rate"], "cloverup_first_seat", unit="%"),
+        Finding(f"Playing to win beats playing for the highest average in only "
+                f"{win_row.exact_win_rate:.1%} of two-player games.",
+                win_row.exact_win_rate, "cloverup_policy_win_rates", unit="%"),
+        seat_finding(seat_table, "cloverup_seat_win_rates", "players"),
     ]
     changed = [f"{p.name} = {p.show(values[p.name])} (default {p.show(p.default)})"
                for p in PARAMS if values[p.name] != p.default and p.name != "players"]
@@ -242,7 +288,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
              "solved by dynamic programming) and for two-player games (backward induction "
              "over rounds, seats and score difference); games with more players and "
              "policy mixes are simulated.")
-    return Section("cloverup", "CloverUp", intro, figures, tables, notes)
+    return Section("cloverup", "CloverUp", intro, figures, tables, notes, findings,
+                   provenance(seed, PARAMS, values))
 
 
 # ---------------------------------------------------------------- cheat sheet

@@ -14,9 +14,26 @@ from analyzer.games.sly_dice.equilibrium import overview
 from analyzer.games.sly_dice.model import PARAMS, card_notes, card_points, parse_policy
 from analyzer.games.sly_dice.runs import COLUMNS, card_table, play_games
 from analyzer.games.sly_dice.simulation import lineup_of
+from analyzer.sections import (
+    Block,
+    CheatSheet,
+    Figure,
+    Finding,
+    Section,
+    Table,
+    fair_share,
+    policy_words,
+    provenance,
+    seat_figure,
+)
 from analyzer.seeding import DEFAULT_SEED
-from analyzer.sections import Block, CheatSheet, Figure, Section, Table
 from kernels.sly_dice import hol, layout, odds
+
+WORDS = {"honest": "never bluffs or accuses",  # keyed like POLICY_HELP
+         "bluffer:B": "bluffs under B points", "accuser:A": "accuses if P(true) < A",
+         "sly:B:rational": "bluffs under B points, accuses when it pays",
+         "sly:B:A": "bluffs under B points, accuses if P(true) < A",
+         "rational": "accuses when it pays", "stable": "fictitious play's strategy"}
 
 
 def card_summary(values: dict[str, Any]) -> pd.DataFrame:
@@ -50,9 +67,8 @@ def seat_table(values, games, seed, progress) -> pd.DataFrame:
             s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
             rows.append({"players": str(players), "seat": f"seat {seat + 1}",
                          "win_rate": s["win_rate"], "ci95_low": s["win_ci95"][0],
-                         "ci95_high": s["win_ci95"][1], "fair_share": 1 / players,
-                         "games": n})
-    return pd.DataFrame(rows)
+                         "ci95_high": s["win_ci95"][1], "games": n})
+    return fair_share(pd.DataFrame(rows))
 
 
 def bluff_value(values, games, seed, progress) -> pd.DataFrame:
@@ -107,14 +123,18 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     top_scored = scored.sort_values("scored_per_game").iloc[-1]
     exact = overview(values, 100 if quick else 400, seed)
     summary = exact["summary"].set_index("measure")
-    exploit = exploitability_long(exact["exploitability"])
+    exploit_long = exploitability_long(exact["exploitability"])
     worth = exact["by_worth"]
     honest_row = exact["exploitability"].set_index("policy").loc["honest"]
     worst_accuser = exact["exploitability"].sort_values("as_accuser").iloc[-1]
+    value, honest_value = summary.loc["value"], summary.loc["honest_value"]
+    first = seat_rows[seat_rows.players == "2"].iloc[0]
+    labels = {str(name): policy_words(str(name), WORDS)
+              for name in (*bluffs.policy, *bluffs.opponent, *exploit_long.policy)}
     figures = [
         Figure("sly_dice_hit_chance", "Best chance to make each card, averaged over the common "
                "dice (exact)", "bar", cards, "card", "p_hit", xlabel="card",
-               ylabel="chance with the best rolling",
+               ylabel="chance with the best rolling", percent=True,
                reading=f"The hardest fixed card is {hardest.card} "
                        f"({hardest.p_hit:.1%}); number cards are almost always made (at least "
                        "one die of the face)."),
@@ -125,14 +145,15 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        f"points on average; {poorest.card} only "
                        f"{poorest.expected_points:.1f}. Fair points (table) give every fixed "
                        f"card the median expected value, {cards.attrs['target']:.1f}."),
-        Figure("sly_dice_seat_win_rates", "Win rate by seat, honest bots (simulated, 95% "
-               "intervals)", "bar", seat_rows, "players", "win_rate", "seat", "ci95_low",
-               "ci95_high", xlabel="players", ylabel="win rate",
-               reading=f"With two honest players the first seat wins {two['seat 1']:.1%} and "
-                       f"the second {two['seat 2']:.1%}."),
+        seat_figure("sly_dice_seat_win_rates", "Win rate by seat minus a fair share, honest "
+                    "bots (simulated, 95% intervals)", seat_rows,
+                    f"With two honest players the first seat wins {two['seat 1']:.1%} and the "
+                    f"second {two['seat 2']:.1%}. Points above the zero line win more than "
+                    "their share."),
         Figure("sly_dice_bluff_value", "Two-player win rate of bluffing and accusing bots "
                "(simulated, 95% intervals)", "bar", bluffs, "policy", "win_rate", "opponent",
                "ci95_low", "ci95_high", xlabel="policy", ylabel="win rate",
+               labels=labels, ref_line=0.5, percent=True,
                reading=f"Against a bot that never accuses, bluffing whenever the best honest "
                        f"claim is under 10 points wins {b10.win_rate:.1%}; against the "
                        f"expected-points accuser it wins {b10r.win_rate:.1%}. Fictitious play "
@@ -143,8 +164,9 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                           "strategies.")),
         Figure("sly_dice_exploitability", "How much a best response gains against each "
                "policy, per claim (exact equilibrium of a round, mean over sampled states, "
-               "95% intervals)", "bar", exploit, "policy", "points", "side", "ci95_low",
+               "95% intervals)", "bar", exploit_long, "policy", "points", "side", "ci95_low",
                "ci95_high", xlabel="policy", ylabel="points gained by a best response",
+               labels=labels,
                reading=f"At the exact equilibrium a claim is worth "
                        f"{summary.loc['value', 'mean']:.1f} points to the claimant against "
                        f"{summary.loc['honest_value', 'mean']:.1f} for honest claims; "
@@ -167,7 +189,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Table("sly_dice_equilibrium_by_worth", "The exact equilibrium's bluffing and "
               "accusing by what the claim is worth", worth,
               note=f"{exact['states']} public states sampled as games reach them; one "
-              "round between the claimant and the next player, zero-sum in points"),
+              "round between the claimant and the next player, zero-sum in points",
+              percent=("false_given_claim", "accused_given_claim")),
         Table("sly_dice_exploitability", "Exploitability of the named policies (points a "
               "claim, exact per state)", exact["exploitability"]),
         Table("sly_dice_cards_scored", f"Cards scored per game, {history[-1].name} vs itself "
@@ -183,7 +206,24 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     intro = ("Sly Dice is analysed exactly for the rolling phase (dynamic programming over "
              "every lock/reroll position, for every card and every set of common dice) and by "
              "simulation for whole games with bots that claim, bluff and accuse.")
-    return Section("sly-dice", "Sly Dice", intro, figures, tables, notes)
+    findings = [
+        Finding(f"At the bluff/accuse equilibrium a claim is worth {value['mean']:.1f} points, "
+                f"against {honest_value['mean']:.1f} for honest claims (exact per state).",
+                value["mean"], "sly_dice_exploitability",
+                (value["ci95_low"], value["ci95_high"]), "points"),
+        Finding(f"Against a player who never accuses, the best bluffing gains "
+                f"{honest_row.as_accuser:.1f} points a claim.", honest_row.as_accuser,
+                "sly_dice_exploitability",
+                (honest_row.as_accuser_ci95_low, honest_row.as_accuser_ci95_high), "points"),
+        Finding(f"With two honest players the first seat wins {first.win_rate:.1%} of games.",
+                first.win_rate, "sly_dice_seat_win_rates", (first.ci95_low, first.ci95_high),
+                "%"),
+        Finding(f"Bluffing under 10 points beats a player who never accuses in "
+                f"{b10.win_rate:.1%} of two-player games.", b10.win_rate, "sly_dice_bluff_value",
+                (b10.ci95_low, b10.ci95_high), "%"),
+    ]
+    return Section("sly-dice", "Sly Dice", intro, figures, tables, notes, findings,
+                   provenance(seed, PARAMS, values))
 
 
 def aim_table(values: dict[str, Any]) -> pd.DataFrame:
