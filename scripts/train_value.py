@@ -32,13 +32,12 @@ one set of weights, then learnt from in order), a curriculum out of the "yellow 
 * ``settle``: 300,000 games at epsilon 0.01, step size 3e-5;
 * ``bonus``: the bonus block transplant, 100,000 games at epsilon 0.01, step size 3e-5.
 
-``--curriculum trap`` (Twice As Clever) follows the public bot's path instead: ``warm``
-without a cap; ``trap``: 240,000 games of plain self-play, epsilon 0.15 falling to 0.02 over
-60% (it pours its dice into yellow, and learns yellow's column-4 fox and the silver engine
-on the way); ``spotlight``: 260,000 games at epsilon 0.05, step size 1.5e-4, a fifth of the
-games valuing one of silver, blue, green or pink at twice its points; ``cap8``: 250,000
-games with the yellow cap at 8 and the fox spotlight; ``uncapped``: 250,000 games; then
-``polish``, ``settle`` and ``bonus`` as above.
+``--curriculum selfplay`` (Twice As Clever): ``warm`` without a cap; ``trap``: 240,000 games
+of plain self-play, epsilon 0.15 falling to 0.02 over 60%, step size 3e-4 (it falls into the
+yellow trap and leaves it on its own: tuning 197 at 20,000 games with yellow 122, 285 at
+240,000 with fox points 89); ``main``: 400,000 games at epsilon 0.02, step size 3e-4 halving
+at 50%; ``polish``: 400,000 games, epsilon 0.02 falling to 0.01, step size 7.5e-5; then
+``settle`` and ``bonus`` as above.
 
 Schedules run over each stage's own length. Every ``--eval-every`` games the network
 plays ``--eval-games`` solo games without exploring or learning on the tuning seeds
@@ -60,7 +59,7 @@ seed ``TUNING_SEED_BASE + seed``; reports use the CLI default (20261129) and
 
 Run: ``python scripts/train_value.py --game tpc --seed 1`` (and ``--seed 2`` on the other
 core); ``python scripts/train_value.py --game tac --seed 1 --stage bonus``;
-``python scripts/train_value.py --game tac --curriculum trap --seed 2``.
+``python scripts/train_value.py --game tac --curriculum selfplay --seed 2``.
 """
 
 from __future__ import annotations
@@ -140,26 +139,22 @@ TAC_STAGES = {
     "bonus": Stage(100_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 3e-5),), True,
                    NO_CURRICULUM, 16),
 }
-# Twice As Clever by the public bot's path: plain self-play first (it falls into the yellow
-# trap, where it learns yellow's column-4 fox and the silver engine), then area spotlights,
-# then the yellow cap at 8 with the fox spotlight, uncapped, polish and settle
-TAC_AREAS_SPOT = (-1, 0, SPOT_SHARE, 1.0, 0b11101)  # silver, blue, green or pink: x2 points
-TAC_TRAP_STAGES = {
+# Twice As Clever by plain self-play from the start (the public bot's first step: its own
+# network fell into the yellow trap and needed caps and spotlights to leave it; ours, deciding
+# every choice by value, leaves the trap on its own within 240,000 games)
+TAC_SELFPLAY_STAGES = {
     "warm": Stage(4000, 1.0, 1.0, (0.0, 0.0, 1.0), ((0.0, 1e-3),), False, NO_CURRICULUM, 16),
     "trap": Stage(240_000, 0.0, LAMBDA, (0.15, 0.02, 0.6), ((0.0, 3e-4),), False,
                   NO_CURRICULUM, 16),
-    "spotlight": Stage(260_000, 0.0, LAMBDA, (0.05, 0.05, 1.0), ((0.0, 1.5e-4),), False,
-                       TAC_AREAS_SPOT, 16),
-    "cap8": Stage(250_000, 0.0, LAMBDA, (0.08, 0.08, 1.0), ((0.0, 3e-4),), False, TAC_CAP8,
-                  16),
-    "uncapped": Stage(250_000, 0.0, LAMBDA, (0.08, 0.08, 1.0), ((0.0, 3e-4),), False,
-                      NO_CURRICULUM, 16),
-    "polish": TAC_STAGES["polish"],
+    "main": Stage(400_000, 0.0, LAMBDA, (0.02, 0.02, 1.0), ((0.0, 3e-4), (0.5, 1.5e-4)),
+                  False, NO_CURRICULUM, 16),
+    "polish": Stage(400_000, 0.0, LAMBDA, (0.02, 0.01, 1.0), ((0.0, 7.5e-5),), False,
+                    NO_CURRICULUM, 16),
     "settle": TAC_STAGES["settle"],
     "bonus": TAC_STAGES["bonus"],
 }
 CURRICULA = {"tpc": {"standard": TPC_STAGES},
-             "tac": {"caps": TAC_STAGES, "trap": TAC_TRAP_STAGES}}
+             "tac": {"caps": TAC_STAGES, "selfplay": TAC_SELFPLAY_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -211,11 +206,11 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--game", choices=tuple(GAMES), default="tpc")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--curriculum", help="the stages to run: tpc: standard; tac: caps "
-                        "(the yellow cap from the start) or trap (plain self-play first, "
-                        "then spotlights and the cap); default: the first")
+                        "(the yellow cap from the start) or selfplay (plain self-play); "
+                        "default: the first")
     parser.add_argument("--stage", help="train up to the end of this stage (tpc: "
                         f"{', '.join(TPC_STAGES)}; tac caps: {', '.join(TAC_STAGES)}; tac "
-                        f"trap: {', '.join(TAC_TRAP_STAGES)}; default: the last but the "
+                        f"selfplay: {', '.join(TAC_SELFPLAY_STAGES)}; default: the last but the "
                         "bonus block)")
     parser.add_argument("--eval-every", type=int, default=20_000)
     parser.add_argument("--eval-games", type=int, default=2000)

@@ -418,14 +418,14 @@ def test_training_script_resumes_from_its_checkpoint_bit_for_bit(tmp_path, game,
     assert [(h["stage"], h["games"]) for h in history] == curve
 
 
-def test_twice_as_clever_trap_curriculum_runs_its_own_stages(tmp_path):
-    """--curriculum trap: warm start without a cap, then plain self-play ('trap'); its
+def test_twice_as_clever_selfplay_curriculum_runs_its_own_stages(tmp_path):
+    """--curriculum selfplay: warm start without a cap, then plain self-play ('trap'); its
     checkpoint refuses the other curriculum's stages."""
     import subprocess
     import sys
     from pathlib import Path
 
-    saved = run_trainer(tmp_path, "trap", "tac", "trap", 80, "--curriculum", "trap")
+    saved = run_trainer(tmp_path, "trap", "tac", "trap", 80, "--curriculum", "selfplay")
     history = json.loads(str(saved["history"]))
     assert [h["stage"] for h in history] == ["warm", "trap", "trap", "trap"]
     assert all(h["capped_dice_per_game"] == 0 for h in history)
