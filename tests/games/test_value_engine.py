@@ -400,13 +400,13 @@ def run_trainer(tmp_path, name, game, stage, chunk, *extra):
 @pytest.mark.parametrize("game,stage,chunk,stop,curve,after", [
     ("tpc", "main", 100, 400, [("warm", 8), ("main", 200), ("main", 400), ("main", 600)],
      "polish"),
-    ("tac", "cap4", 80, 320, [("warm", 16), ("cap4", 160), ("cap4", 320), ("cap4", 400)],
-     "cap8")])
+    ("tac", "trap", 80, 320, [("warm", 16), ("trap", 160), ("trap", 320), ("trap", 480)],
+     "main")])
 def test_training_script_resumes_from_its_checkpoint_bit_for_bit(tmp_path, game, stage, chunk,
                                                                 stop, curve, after):
     """scripts/train_value.py stopped after 300 games (--max-games) and run again ends with
     the weights, Adam state and learning curve of an uninterrupted run (warm start, then
-    self-play; Twice As Clever's in snapshots of 16 games with its curriculum)."""
+    self-play; Twice As Clever's in snapshots of 16 games, its default curriculum)."""
     whole = run_trainer(tmp_path, "whole", game, stage, chunk)
     first = run_trainer(tmp_path, "split", game, stage, chunk, "--max-games", "300")
     assert (str(first["stage"]), int(first["done"])) == (stage, stop)
@@ -418,21 +418,20 @@ def test_training_script_resumes_from_its_checkpoint_bit_for_bit(tmp_path, game,
     assert [(h["stage"], h["games"]) for h in history] == curve
 
 
-def test_twice_as_clever_selfplay_curriculum_runs_its_own_stages(tmp_path):
-    """--curriculum selfplay: warm start without a cap, then plain self-play ('trap'); its
-    checkpoint refuses the other curriculum's stages."""
+def test_twice_as_clever_caps_curriculum_runs_its_own_stages(tmp_path):
+    """--curriculum caps: a warm start and a stage with the yellow cap; its checkpoint
+    refuses the default (selfplay) curriculum's stages."""
     import subprocess
     import sys
     from pathlib import Path
 
-    saved = run_trainer(tmp_path, "trap", "tac", "trap", 80, "--curriculum", "selfplay")
+    saved = run_trainer(tmp_path, "caps", "tac", "cap4", 80, "--curriculum", "caps")
     history = json.loads(str(saved["history"]))
-    assert [h["stage"] for h in history] == ["warm", "trap", "trap", "trap"]
-    assert all(h["capped_dice_per_game"] == 0 for h in history)
+    assert [h["stage"] for h in history] == ["warm", "cap4", "cap4", "cap4"]
     root = Path(__file__).resolve().parents[2]
     other = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"),
-                            "--game", "tac", "--seed", "3", "--stage", "cap4", "--scale",
+                            "--game", "tac", "--seed", "3", "--stage", "trap", "--scale",
                             "0.002", "--chunk", "80", "--eval-every", "160", "--eval-games",
-                            "64", "--quiet", "--checkpoint", str(tmp_path / "trap.npz")],
+                            "64", "--quiet", "--checkpoint", str(tmp_path / "caps.npz")],
                            cwd=tmp_path, capture_output=True, text=True)
     assert other.returncode != 0 and "other settings" in other.stderr
