@@ -1,7 +1,7 @@
 """Helpers shared by the games' block loops: seat rotation and the paired (what-if)
 accumulators."""
 
-from numba import njit
+from kernels.jit import njit
 
 
 @njit(cache=True)

@@ -13,7 +13,8 @@ see the same number: common random numbers. The mixer is splitmix64's finaliser.
 """
 
 import numpy as np
-from numba import njit
+
+from kernels.jit import njit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -149,7 +149,7 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
         sheet[H_PLUS_TAKEN] = sum(1 << d for d in parse_dice_letters(game, taken))
         usable = ALL_DICE & ~sheet[H_PLUS_TAKEN]
     moves = np.zeros((play.MAX_MOVES, 3), np.int64)
-    n = play.legal_moves(sheet, faces, usable, moves)
+    n = play.legal_moves(sheet, faces, usable, moves, False)
     if n == 0 and not window:
         raise UserError("no die of this roll can be entered anywhere: the roll is forfeited")
     moves = moves[:n].copy()

@@ -147,7 +147,7 @@ class Coach:
             for die, face in parse_dice(self.game, text, "dice").items():
                 faces[die], where[die] = face, place
         moves = np.zeros((play.MAX_MOVES, 3), np.int64)
-        n = play.legal_moves(self.sheet, faces, ALL_DICE, moves)
+        n = play.legal_moves(self.sheet, faces, ALL_DICE, moves, False)
         stream = turn_stream(np.uint64(self.seed), 0, 0)
         for i in range(n):
             if self.game.describe(self.sheet, faces, moves[i]) != choice:
@@ -250,7 +250,7 @@ class Coach:
         while self.sheet[H_PLUS_GOT] - self.sheet[H_PLUS_USED] > 0:
             faces = np.array([seen[d] for d in range(N_DICE)], np.int64)
             moves = np.zeros((play.MAX_MOVES, 3), np.int64)
-            if play.legal_moves(self.sheet, faces, ALL_DICE & ~taken, moves) == 0:
+            if play.legal_moves(self.sheet, faces, ALL_DICE & ~taken, moves, False) == 0:
                 return True
             self.write(f"spend a +1? (expected final score with the {self.policy} "
                        "policy)\n")
@@ -263,7 +263,7 @@ class Coach:
                 return False
             if choice == STOP:
                 return True
-            n = play.legal_moves(self.sheet, faces, ALL_DICE & ~taken, moves)
+            n = play.legal_moves(self.sheet, faces, ALL_DICE & ~taken, moves, False)
             for m in moves[:n]:
                 if "+1: " + self.game.describe(self.sheet, faces, m) == choice:
                     self.sheet[H_PLUS_USED] += 1

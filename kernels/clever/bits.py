@@ -1,6 +1,6 @@
 """Bit-mask helpers for the Clever sheets (marked cells are bits of an int64)."""
 
-from numba import njit
+from kernels.jit import njit
 
 
 @njit(cache=True)

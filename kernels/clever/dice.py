@@ -1,6 +1,6 @@
 """The value a Clever die enters with (both games number the dice alike: white 0, blue 2)."""
 
-from numba import njit
+from kernels.jit import njit
 
 WHITE, BLUE = 0, 2
 

@@ -9,7 +9,6 @@ each sheet's ``die_uses``; area -1: a wasted pick). Dice live in ``faces`` int64
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.clever.sheet import H_PLUS_GOT, H_PLUS_USED, H_REROLL_GOT, H_REROLL_USED
 from kernels.clever.sheets import (
@@ -21,6 +20,7 @@ from kernels.clever.sheets import (
     pop_pending,
     resolve_bonus,
 )
+from kernels.jit import njit
 from kernels.rng import uniform
 
 N_DICE = 6
@@ -29,7 +29,7 @@ MAX_MOVES = 64
 
 
 @njit(cache=True)
-def legal_moves(sheet, faces, usable, moves, waste=False):
+def legal_moves(sheet, faces, usable, moves, waste):
     """Every legal use of the dice whose bit is set in ``usable``; returns the count. With
     ``waste``, a die with no legal placement may be picked anyway: move ``(die, -1, -1)``."""
     n = 0
@@ -87,9 +87,9 @@ def passive_candidates(sheet, faces, where, moves):
             platter |= 1 << d
         elif where[d] == FIELD:
             fields |= 1 << d
-    n = legal_moves(sheet, faces, platter, moves)
+    n = legal_moves(sheet, faces, platter, moves, False)
     if n == 0:
-        n = legal_moves(sheet, faces, fields, moves)
+        n = legal_moves(sheet, faces, fields, moves, False)
     return n
 
 

@@ -13,7 +13,8 @@ computed them (after the ReLU), for the backward pass.
 """
 
 import numpy as np
-from numba import njit
+
+from kernels.jit import njit
 
 H1 = 128
 H2 = 128

@@ -1,6 +1,6 @@
 """The pending-bonus stack both Clever sheets resolve their chains with."""
 
-from numba import njit
+from kernels.jit import njit
 
 
 @njit(cache=True)

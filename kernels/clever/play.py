@@ -6,7 +6,7 @@ Turn mechanics live in ``moves``, decisions in ``policies``; both are re-exporte
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from kernels.accumulate import add_products, seat_lineup, used_width
 from kernels.clever.game_rules import (
@@ -41,7 +41,6 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     HEURISTIC,
     KIND,
     N_POL,
-    NO_DICE,
     POLICY_NAMES,
     RANDOM,
     VALUE,
@@ -105,6 +104,7 @@ from kernels.clever.valued import (
     reroll_instead,
     start_round,
 )
+from kernels.jit import njit
 from kernels.rng import turn_stream, uniform
 from kernels.thats_pretty_clever.layout import ROUND4_OPTIONS
 
@@ -233,7 +233,7 @@ def _valued_roll(sheet, faces, where, pick, moves, pol, stream, slot, scratch, r
     roll is forfeited; its afterstate is the work buffer's ``BEST_SHEET``) and the next
     random slot."""
     while True:
-        n = legal_moves(sheet, faces, _pool_mask(where), moves)
+        n = legal_moves(sheet, faces, _pool_mask(where), moves, False)
         i, keep = choose_active(sheet, faces, where, pick, moves, n, pol, stream, slot,
                                 scratch, rules)
         again, _ = reroll_instead(sheet, where, pick, keep, pol, scratch)
@@ -297,7 +297,7 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn, passiv
     taken = sheet[H_PLUS_TAKEN]  # once per turn: 0, unless the window is resumed (advice)
     spent = 0
     while sheet[H_PLUS_GOT] - sheet[H_PLUS_USED] > 0:
-        n = legal_moves(sheet, faces, ((1 << N_DICE) - 1) & ~taken, moves)
+        n = legal_moves(sheet, faces, ((1 << N_DICE) - 1) & ~taken, moves, False)
         if n == 0:
             break
         if pol[KIND] == VALUE:
@@ -315,7 +315,7 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn, passiv
             continue
         if pol[KIND] == RANDOM and uniform(stream, slot) < 0.5:
             break
-        i, after = choose_move(sheet, faces, moves, n, pol, stream, slot + 1, scratch, NO_DICE)
+        i, after = choose_move(sheet, faces, moves, n, pol, stream, slot + 1, scratch, faces[:0])
         threshold = pol[W_PLUS_ABOVE] if pol[KIND] >= HEURISTIC else 0.0
         if pol[KIND] != RANDOM and not last_turn and \
                 after - sheet_value(sheet, pol, scratch) <= threshold:
@@ -345,7 +345,7 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
         if i >= 0:
             copy_sheet(sheet, scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN])
     else:
-        i, _ = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, NO_DICE)
+        i, _ = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, faces[:0])
         if rules[RULE_PASSIVE_DECLINE] and pol[KIND] == RANDOM and \
                 uniform(stream, slot + 99) * (n + 1) >= n:
             i = -1  # declining is one more legal choice for the random policy

@@ -7,7 +7,6 @@ then its value weights.
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.clever.moves import (
     MAX_MOVES,
@@ -48,6 +47,7 @@ from kernels.clever.value_net import (
     afterstate_value,
     row_size,
 )
+from kernels.jit import njit
 from kernels.rng import uniform
 from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS as TPC_VALUE_WEIGHTS
 from kernels.twice_as_clever.value import N_VALUE_WEIGHTS as TAC_VALUE_WEIGHTS
@@ -69,7 +69,6 @@ W_VALUE = 7  # the heuristic's value weights (``value.feature_value``; each game
 W_NET = W_VALUE + max(TPC_VALUE_WEIGHTS, TAC_VALUE_WEIGHTS)  # the value policy's networks
 # (``value_net``; the heuristic's weights before them serve as its warm-start teacher)
 N_POL = W_NET + row_size(MAX_INPUTS, MAX_MEMBERS)
-NO_DICE = np.zeros(0, np.int64)  # ``where`` for picks that send no dice to the platter
 # the work buffer (int64[WORK_LEN]) the decision functions use instead of allocating:
 # a trial sheet for free marks, a trial sheet for moves, and two pending-bonus stacks
 _BONUS_TRIAL = 0
@@ -276,7 +275,7 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
                 top = max(now, float(best_enter_total(sheet, scores, trial_faces, d)))
                 gain += (top - now) / 6.0
                 continue
-            n = legal_moves(sheet, trial_faces, 1 << d, moves)
+            n = legal_moves(sheet, trial_faces, 1 << d, moves, False)
             top = now
             for i in range(n):
                 copy_sheet(trial, sheet)
@@ -344,7 +343,7 @@ def _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where
         return False, -1
     if pol[KIND] == RANDOM:
         return uniform(stream, slot) < 0.5, -1
-    n = legal_moves(sheet, faces, usable, moves)
+    n = legal_moves(sheet, faces, usable, moves, False)
     if pol[KIND] == GREEDY:
         return n == 0, n
     if n == 0:
@@ -371,12 +370,12 @@ def _next_roll_value(sheet, faces, where, picks_left, pol, stream, scratch):
             if where[d] == POOL:
                 u = uniform(stream, LOOK_SLOT + picks_left * 4096 + k * N_DICE + d)
                 faces[d] = np.int64(u * 6.0) + 1
-        n = legal_moves(sheet, faces, pool, moves)
+        n = legal_moves(sheet, faces, pool, moves, False)
         if n == 0:
             total += sheet_value(sheet, pol, scratch)  # a forfeited roll
             continue
         i, value = choose_move(sheet, faces, moves, n, pol, stream, LOOK_SLOT, scratch,
-                               where if after_leaf else NO_DICE)
+                               where if after_leaf else faces[:0])
         if after_leaf:
             value -= pol[W_PLATTER] * _platter_cost(faces, where, moves[i, 0])
         total += value
@@ -401,7 +400,7 @@ def platter_gift(sheets, me, faces, where, die, scratch):
             continue
         before = total_score(sheets[p])
         best = 0
-        for j in range(legal_moves(sheets[p], faces, platter, moves)):
+        for j in range(legal_moves(sheets[p], faces, platter, moves, False)):
             copy_sheet(trial, sheets[p])
             enter_die(trial, faces, moves[j, 0], moves[j, 1], moves[j, 2], pending, 0)
             best = max(best, total_score(trial) - before)
@@ -437,7 +436,7 @@ def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slo
     sampled rolls of the dice each leaves in play; with opponents, its last pick also
     weighs what the platter gives them (``W_GIFT``)."""
     sheet = sheets[me]
-    where_cost = where if picks_left > 1 else NO_DICE
+    where_cost = where if picks_left > 1 else faces[:0]  # no platter cost
     heuristic = pol[KIND] == HEURISTIC
     if heuristic and picks_left <= 1 and pol[W_GIFT] != 0 and sheets.shape[0] > 1 and n > 1:
         return _last_pick(sheets, me, faces, where, moves, n, pol, stream, slot, scratch)

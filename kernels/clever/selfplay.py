@@ -24,7 +24,7 @@ from them (the warm start; lambda 1 makes the targets the final scores).
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from kernels.clever.game_rules import RULE_GAME, RULE_SHEET_FLAGS
 from kernels.clever.net import H1, H2, adam_step, add_gradient, forward, net_size
@@ -54,6 +54,7 @@ from kernels.clever.valued import (
     REC_VALUE,
     TRAIN_LEN,
 )
+from kernels.jit import njit
 from kernels.rng import turn_stream, uniform
 
 STAT_GAMES, STAT_SCORE, STAT_SCORE_SQ, STAT_ERR_SQ, STAT_SAMPLES, STAT_CAPPED = range(6)

@@ -5,10 +5,9 @@ policy and play loops run either game's sheet unchanged.
 ``moves``: int64[k, 3] rows ``(die, area, target)``; ``pending``: int64[MAX_PENDING].
 """
 
-from numba import njit
-
 from kernels.clever.dice import die_value
 from kernels.clever.sheet import H_FLAGS, H_GAME, TAC
+from kernels.jit import njit
 from kernels.thats_pretty_clever import rules as tpc
 from kernels.thats_pretty_clever import value as tpc_value
 from kernels.thats_pretty_clever.layout import BLUE_AREA as TPC_BLUE

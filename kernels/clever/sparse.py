@@ -2,9 +2,9 @@
 (int64) and ``val`` (float32), for the encodings of both Clever games."""
 
 import numpy as np
-from numba import njit
 
 from kernels.clever.turn import N_PHASES, TS_PHASE, TS_PICKS, TS_PLATTER, TS_POOL, TS_TAKEN
+from kernels.jit import njit
 
 # the turn block both encodings end their base inputs with, from its first input on: the
 # round (one-hot 6), the phase (one-hot N_PHASES), active picks made (one-hot 4), rounds

@@ -4,7 +4,7 @@ played by a policy, with the sheet's value features (``sheets.feature_value``, t
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from kernels.clever.game_rules import RULE_GAME, RULE_SHEET_FLAGS
 from kernels.clever.play import (
@@ -15,6 +15,7 @@ from kernels.clever.play import (
 )
 from kernels.clever.sheet import H_GAME, H_ROUND, SHEET_LEN, TAC
 from kernels.clever.sheets import feature_value, start_sheet, total_score
+from kernels.jit import njit
 from kernels.rng import turn_stream
 from kernels.thats_pretty_clever import value as tpc_value
 from kernels.twice_as_clever import value as tac_value

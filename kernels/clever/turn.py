@@ -14,7 +14,7 @@ a decision by the afterstate it leaves (``kernels.clever.valued``):
 * ``TS_TAKEN``: bit mask of the dice +1 has taken (this turn; Twice As Clever: round).
 """
 
-from numba import njit
+from kernels.jit import njit
 
 TS_PHASE, TS_PICKS, TS_POOL, TS_PLATTER, TS_TAKEN = range(5)
 TS_LEN = 5

@@ -14,12 +14,12 @@ and the hidden activations (float32).
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.clever.net import H1, H2, forward, net_size
 from kernels.clever.sheet import H_GAME, TAC
 from kernels.clever.sheets import feature_value, total_score
 from kernels.clever.turn import PH_OVER, TS_PHASE
+from kernels.jit import njit
 from kernels.thats_pretty_clever.encode import N_BASE as TPC_BASE
 from kernels.thats_pretty_clever.encode import N_INPUTS as TPC_INPUTS
 from kernels.thats_pretty_clever.encode import encode as tpc_encode

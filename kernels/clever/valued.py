@@ -26,7 +26,6 @@ points of one area.
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.clever.game_rules import RULE_FORFEIT_TO_PLATTER
 from kernels.clever.moves import N_DICE, PLATTER, POOL, to_field
@@ -66,6 +65,7 @@ from kernels.clever.turn import (
     set_turn,
 )
 from kernels.clever.value_net import MAX_INPUTS, P_INPUTS, encode_afterstate
+from kernels.jit import njit
 from kernels.rng import uniform
 
 # the training region after WORK_LEN: a header, then one record per decision

@@ -8,11 +8,11 @@ follows a fixed table, so the same routine builds the ``win`` policy and measure
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.cloverup.layout import INSTANT_WIN, MAX_POINTS, N_OUTCOMES, TRIPLE_SIX
 from kernels.cloverup.play import situation_index
 from kernels.cloverup.solve import evaluate_turn, optimize_turn
+from kernels.jit import njit
 
 OPTIMIZE = 0  # the player maximises their chance to win; the choices are recorded
 FIXED = 1  # the player follows policies[table]

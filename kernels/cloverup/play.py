@@ -10,7 +10,7 @@ situational one (the two-player game solver's) uses ``first_table + situation(..
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from kernels.accumulate import add_products, seat_lineup
 from kernels.cloverup.layout import (
@@ -24,6 +24,7 @@ from kernels.cloverup.layout import (
     TRIPLE_SIX,
 )
 from kernels.cloverup.rules import REROLLABLE, after_roll
+from kernels.jit import njit
 from kernels.rng import roll, turn_stream
 
 WIN_UNITS = 60  # a game's win is split in 60ths so that ties of up to 6 players stay integers

@@ -3,7 +3,6 @@
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.cloverup.layout import (
     CLOVER,
@@ -15,6 +14,7 @@ from kernels.cloverup.layout import (
     SIX,
     TRIPLE_SIX,
 )
+from kernels.jit import njit
 
 
 @njit(cache=True)

@@ -10,7 +10,6 @@ one, so positions sorted by that potential can be solved in one pass (``order``)
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.cloverup.layout import (
     CLOVER,
@@ -26,6 +25,7 @@ from kernels.cloverup.layout import (
     RULE_MAX_REROLLS,
 )
 from kernels.cloverup.rules import after_roll, rerollable_positions, sort3
+from kernels.jit import njit
 
 _TIE = 1e-12
 

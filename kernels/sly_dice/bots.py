@@ -12,8 +12,8 @@ chance that the claim is true from ``claim_posterior``).
 """
 
 import numpy as np
-from numba import njit
 
+from kernels.jit import njit
 from kernels.sly_dice.layout import (
     CODE_INDEX,
     DICE_CARDS,

@@ -7,8 +7,8 @@ faces, kinds or straights.
 """
 
 import numpy as np
-from numba import njit
 
+from kernels.jit import njit
 from kernels.sly_dice.layout import (
     DICE_CARDS,
     EVENS,

@@ -6,8 +6,8 @@ previous challenge roll. An equal sum fails; three right calls succeed.
 """
 
 import numpy as np
-from numba import njit
 
+from kernels.jit import njit
 from kernels.sly_dice.layout import MS_COUNTS, MS_PROB
 
 N_SUMS = 19  # sums of 3 dice are 3..18

@@ -27,8 +27,8 @@ last die of stage 3 is seen; it is worth the start value of a fresh phase withou
 """
 
 import numpy as np
-from numba import njit
 
+from kernels.jit import njit
 from kernels.sly_dice.combos import card_value, holds
 from kernels.sly_dice.hol import hol_solve
 from kernels.sly_dice.layout import (

@@ -4,8 +4,8 @@ uniformly random. A naive model (it ignores how the claimant rolled and claims);
 analyzer's posterior refines it."""
 
 import numpy as np
-from numba import njit
 
+from kernels.jit import njit
 from kernels.sly_dice.combos import holds
 from kernels.sly_dice.layout import DICE_CARDS, MS_COUNTS, MS_PROB, N_CARDS, N_NUMBER_CARDS
 

@@ -10,9 +10,10 @@ decision the bot takes the action whose best open card has the highest expected 
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from kernels.accumulate import add_products, seat_lineup
+from kernels.jit import njit
 from kernels.rng import turn_stream, uniform
 from kernels.sly_dice.bots import (  # noqa: F401  (policy columns re-exported for callers)
     ACCUSE_BELOW,

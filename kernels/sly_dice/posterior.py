@@ -3,8 +3,9 @@ truth) when a bot of known policy rolls and claims, by enumerating every roll of
 rolling phase (no sampling)."""
 
 import numpy as np
-from numba import njit
 
+from kernels.jit import njit
+from kernels.sly_dice.bots import ACTIONS_2, ACTIONS_3, MS_COUNTS_6, best_action, choose_claim
 from kernels.sly_dice.layout import (
     CODE_INDEX,
     DICE_CARDS,
@@ -13,7 +14,6 @@ from kernels.sly_dice.layout import (
     MS_PROB,
     N_CARDS,
 )
-from kernels.sly_dice.bots import ACTIONS_2, ACTIONS_3, MS_COUNTS_6, best_action, choose_claim
 
 
 @njit(cache=True)

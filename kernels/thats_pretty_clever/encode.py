@@ -30,7 +30,6 @@ window, the faces matter only for the +1s themselves, which are candidates of th
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.clever.bits import count_bits
 from kernels.clever.sparse import (
@@ -45,6 +44,7 @@ from kernels.clever.sparse import (
     thermometer,
     turn_block,
 )
+from kernels.jit import njit
 from kernels.thats_pretty_clever.layout import (
     BLUE_COL_BONUS,
     BLUE_COLS,

@@ -7,10 +7,10 @@ stack size.
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.clever.dice import die_value
 from kernels.clever.pending import pop, push
+from kernels.jit import njit
 from kernels.thats_pretty_clever.layout import (
     ACTION_SLOTS,
     BLUE_AREA,

@@ -9,10 +9,10 @@ are fitted to simulated games by ``scripts/train_clever.py --game tpc``.
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.clever.bits import count_bits
 from kernels.clever.value_terms import VALUE_STAGES, term, value_stage  # noqa: F401
+from kernels.jit import njit
 from kernels.thats_pretty_clever.layout import (
     BLUE_COLS,
     BLUE_ROWS,

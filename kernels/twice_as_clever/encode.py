@@ -36,7 +36,6 @@ window, the faces matter only for the +1s themselves, which are candidates of th
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.clever.bits import count_bits
 from kernels.clever.sparse import (
@@ -51,6 +50,7 @@ from kernels.clever.sparse import (
     thermometer,
     turn_block,
 )
+from kernels.jit import njit
 from kernels.twice_as_clever.layout import (
     ACTION_SLOTS,
     BLUE_BONUS,

@@ -8,10 +8,10 @@ policy can place every free mark.
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.clever.dice import die_value
 from kernels.clever.pending import pop, push
+from kernels.jit import njit
 from kernels.twice_as_clever.layout import (
     ACTION_SLOTS,
     BLUE_AREA,

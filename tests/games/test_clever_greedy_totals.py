@@ -61,7 +61,7 @@ def test_greedy_totals_match_a_trial_sheet(game):
         sheets.area_scores(sheet, scores)
         faces = rng.integers(1, 7, 6).astype(np.int64)
         for die in range(6):
-            n = play.legal_moves(sheet, faces, 1 << die, moves)
+            n = play.legal_moves(sheet, faces, 1 << die, moves, False)
             best = sheets.NO_TOTAL
             for die_, area, target in moves[:n]:
                 total, fired = trial_total(sheet, lambda t, p: sheets.enter_die(

@@ -155,7 +155,7 @@ class Replay:
     # --- helpers ------------------------------------------------------------------------
 
     def legal(self, sheet, mask):
-        n = M.legal_moves(sheet, self.faces, mask, self.buf)
+        n = M.legal_moves(sheet, self.faces, mask, self.buf, False)
         return {tuple(int(x) for x in self.buf[i]) for i in range(n)}
 
     def mask(self, place):

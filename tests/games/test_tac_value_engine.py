@@ -168,7 +168,7 @@ def test_cap_drops_moves_into_the_capped_area_while_others_are_left():
     row = fresh_row(3)
     for cap, used, may_be_yellow in ((4, 4, False), (4, 3, True)):
         moves = np.zeros((play.MAX_MOVES, 3), np.int64)
-        n = play.legal_moves(sheet, faces, 63, moves)
+        n = play.legal_moves(sheet, faces, 63, moves, False)
         assert (moves[:n, 1] == L.YELLOW_AREA).any()
         scratch = training_scratch(L.YELLOW_AREA, cap)
         scratch[WORK_LEN + valued.R_CAPPED_USED] = used

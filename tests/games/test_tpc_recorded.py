@@ -45,7 +45,7 @@ def test_7_blue_is_blue_plus_white_wherever_white_is():
     play.take_die(sheet, faces, where, B, L.BLUE_AREA, 6, NONE)
     assert sheet[L.S_BLUE] == 1 << (6 - 2)
     moves = np.zeros((play.MAX_MOVES, 3), np.int64)
-    n = play.legal_moves(sheet, faces, 1 << W, moves)
+    n = play.legal_moves(sheet, faces, 1 << W, moves, False)
     areas = {int(moves[i, 1]) for i in range(n)}
     assert L.BLUE_AREA not in areas  # 2 + 4 is already crossed
     assert {L.GREEN_AREA, L.ORANGE_AREA, L.PURPLE_AREA} <= areas
@@ -71,7 +71,7 @@ def test_8_3_green_threshold_and_plus_one_bonus():
     sheet[L.S_GREEN] = 3
     faces, where = dice(w=1, y=1, b=1, g=3, o=1, p=1)
     moves = np.zeros((play.MAX_MOVES, 3), np.int64)
-    n = play.legal_moves(sheet, faces, 1 << G, moves)
+    n = play.legal_moves(sheet, faces, 1 << G, moves, False)
     assert n == 0  # a 3 cannot fill a slot that needs 4
     faces[G] = 4
     play.take_die(sheet, faces, where, G, L.GREEN_AREA, -1, NONE)
@@ -96,7 +96,7 @@ def test_8_5_purple_ascending_with_reset_after_six():
     moves = np.zeros((play.MAX_MOVES, 3), np.int64)
     for face, legal in ((2, True), (2, False), (5, True), (6, True), (3, True), (3, False)):
         faces[P] = face
-        n = play.legal_moves(sheet, faces, 1 << P, moves)
+        n = play.legal_moves(sheet, faces, 1 << P, moves, False)
         assert (n > 0) == legal, face
         if legal:
             where[:] = play.POOL

@@ -101,7 +101,7 @@ class Replay:
     # --- helpers ------------------------------------------------------------------------
 
     def legal(self, sheet, mask):
-        n = M.legal_moves(sheet, self.faces, mask, self.buf)
+        n = M.legal_moves(sheet, self.faces, mask, self.buf, False)
         return {tuple(int(x) for x in self.buf[i]) for i in range(n)}
 
     def mask(self, place):
@@ -386,8 +386,8 @@ def test_6_solo_passive_roll_with_no_usable_platter_die():
     assert readable(sheet)["blue"] == [3, 4, 6, 9, 12] and readable(sheet)["green"] == 6
     buf = np.zeros((M.MAX_MOVES, 3), np.int64)
     platter = (1 << L.YELLOW) | (1 << L.BLUE) | (1 << L.GREEN)
-    assert M.legal_moves(sheet, faces, platter, buf) == 0
-    assert M.legal_moves(sheet, faces, ALL_DICE & ~platter, buf) > 0  # e.g. purple 6
+    assert M.legal_moves(sheet, faces, platter, buf, False) == 0
+    assert M.legal_moves(sheet, faces, ALL_DICE & ~platter, buf, False) > 0  # e.g. purple 6
 
 
 def test_6_solo_passive_has_no_field_fallback():
