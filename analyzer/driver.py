@@ -112,7 +112,7 @@ DEFAULT_BATCH_BLOCKS = 64  # fixed, so that --precision stops at the same place 
 
 # about how long the first run of each game's play loops compiles on a 2-core machine
 # (scripts/bench.py's cold rows measure it)
-COLD_COMPILE_SECONDS = {"kernels.clever.play": 150, "kernels.sly_dice.play": 25,
+COLD_COMPILE_SECONDS = {"kernels.clever.play": 100, "kernels.sly_dice.play": 25,
                         "kernels.cloverup.play": 20}
 
 

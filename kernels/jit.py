@@ -11,6 +11,9 @@ compiled is the same. Use it exactly like ``numba.njit``.
 
 from __future__ import annotations
 
+import os
+import threading
+
 from numba import njit as _numba_njit
 from numba.core import types
 
@@ -35,3 +38,44 @@ def njit(*args, **options):
         return _plain_types(_numba_njit(args[0]))
     decorate = _numba_njit(*args, **options)
     return lambda func: _plain_types(decorate(func))
+
+
+# --- one whole-program optimisation per kernel -----------------------------------------
+# Numba optimises each compiled function's module with every function it calls linked in,
+# then does so again in each caller, up to the kernel called from Python: the Clever
+# engine's leaves were optimised dozens of times over. Functions compiled while another
+# is being compiled (depth > 1: only ever called from compiled code so far) now get
+# numba's per-function passes only; the kernel that links them (depth 1, called from
+# Python, and the parallel loops made while it compiles) optimises the whole at once,
+# inlining included, as before. DICELAB_NUMBA_OPTIMIZE_ALL=1 restores numba's way.
+_compiling = threading.local()
+
+
+def _depth() -> int:
+    return getattr(_compiling, "depth", 0)
+
+
+def _optimize_once() -> None:
+    from numba.core import codegen, dispatcher
+
+    compile_ = dispatcher.Dispatcher.compile
+    optimize = codegen.CPUCodeLibrary._optimize_final_module
+
+    def compile(self, sig):
+        depth = _depth()
+        _compiling.depth = depth + 1
+        try:
+            return compile_(self, sig)
+        finally:
+            _compiling.depth = depth
+
+    def optimize_final_module(self):
+        if _depth() <= 1:
+            optimize(self)
+
+    dispatcher.Dispatcher.compile = compile
+    codegen.CPUCodeLibrary._optimize_final_module = optimize_final_module
+
+
+if os.environ.get("DICELAB_NUMBA_OPTIMIZE_ALL") != "1":
+    _optimize_once()

@@ -11,7 +11,10 @@ Measured:
 - That's Pretty Clever and Twice As Clever: solo games per second, greedy, heuristic and
   learned, and the learned policy's milliseconds per solo game on one thread; ``advise``
   on a mid-game position with the game's default policy and rollouts (the learned policy,
-  1,000 rollouts per choice); and the shared engine's cold compile.
+  1,000 rollouts per choice); and the shared engine's cold compile;
+- the main job, ``dicelab report`` on built-in defaults, cold (empty numba cache) and warm,
+  and each game's first query (a short ``simulate``) from an empty cache (``--no-report``
+  leaves these out: together they take several minutes).
 
 With ``--cluster SPEC`` (``local:2``, or a scheduler address) it measures instead the same
 long simulations on the cluster against local numba threads (all cores), the cluster's start
@@ -32,7 +35,14 @@ import time
 
 TARGETS = {
     "turns_per_s_1_thread": ">= 10e6",
-    "solve_warm_s": "< 1.5",
+    "solve_warm_s": "<= 0.5",
+    "sly_odds_cli_warm_s": "<= 0.5",
+    "report_cold_s": "<= 240",
+    "report_warm_s": "<= 90",
+    "first_query_cold_s_cloverup": "<= 30",
+    "first_query_cold_s_sly-dice": "<= 30",
+    "first_query_cold_s_thats-pretty-clever": "<= 30",
+    "first_query_cold_s_twice-as-clever": "<= 30",
     "solve_cold_s": "< 30",
     "peak_rss_ratio_1e8_vs_1e6": "~ 1",
     "sly_odds_table_warm_s": "< 1",
@@ -213,6 +223,30 @@ def clever_advise(game) -> float:
         return min(_timed_cli(args, dict(os.environ)) for _ in range(2))
 
 
+FIRST_QUERIES = {  # a short simulate per game, each from an empty numba cache
+    "cloverup": ["cloverup", "simulate", "--games", "10000"],
+    "sly-dice": ["sly-dice", "simulate", "--games", "10000"],
+    "thats-pretty-clever": ["thats-pretty-clever", "simulate", "--games", "1000"],
+    "twice-as-clever": ["twice-as-clever", "simulate", "--games", "1000"],
+}
+
+
+def main_job() -> dict[str, float]:
+    """``dicelab report`` end to end from an empty numba cache, then again (warm), and
+    each game's first query from an empty cache."""
+    out = {}
+    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        args = ["report", "--quiet", "-o", os.path.join(folder, "report")]
+        out["report_cold_s"] = _timed_cli(args, env)
+        out["report_warm_s"] = _timed_cli(args, env)
+    for game_id, args in FIRST_QUERIES.items():
+        with tempfile.TemporaryDirectory() as cache:
+            out[f"first_query_cold_s_{game_id}"] = _timed_cli(
+                [*args, "--quiet"], {**os.environ, "NUMBA_CACHE_DIR": cache})
+    return out
+
+
 def clever_cold() -> dict[str, float]:
     """The shared Clever engine compiled from an empty numba cache (a heuristic
     simulate)."""
@@ -315,6 +349,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--quick", action="store_true", help="smaller runs")
+    parser.add_argument("--no-report", action="store_true",
+                        help="leave out the main job's cold and warm runs and the first queries")
     parser.add_argument("--cluster", metavar="SPEC", default=None,
                         help="only the cluster benchmark, on local:N or a scheduler address")
     opts = parser.parse_args()
@@ -338,6 +374,8 @@ def main() -> None:
     results.update(clever("thats-pretty-clever", 200_000 // scale))
     results.update(clever("twice-as-clever", 200_000 // scale))
     results.update(clever_cold())
+    if not opts.no_report:
+        results.update(main_job())
     _show(results, opts.json)
 
 

@@ -356,6 +356,8 @@ def test_markdown_table_alignment_and_rows() -> None:
     assert md.splitlines() == ["| name | x |", "|---|---:|", "| a | 1 |", "| b | 2.5 |"]
 
 
+@pytest.mark.slow  # compiles every game's kernels and plays Sly Dice's fictitious play:
+# 7 to 8 minutes from an empty cache; test_cli's report test covers one game by default
 def test_dicelab_report_quick_end_to_end(tmp_path):
     """The main job: every registered game's section, figures and tables, one PDF."""
     from click.testing import CliRunner

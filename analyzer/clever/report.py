@@ -3,13 +3,14 @@ every reading quotes numbers computed here from simulations of the policies."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from analyzer import seats
 from analyzer.clever.game import ROUND_BONUS_ROUNDS, CleverGame
-from analyzer.clever.simulation import COLUMNS, play_games, simulate, whatif
+from analyzer.clever.simulation import COLUMNS, GAME_BLOCK, play_games, simulate, whatif
 from analyzer.sections import (
     Block,
     CheatSheet,
@@ -23,6 +24,7 @@ from analyzer.sections import (
     seat_figure,
     seat_finding,
 )
+from analyzer.seeding import DEFAULT_SEED
 from kernels.clever import play
 
 POLICIES = ("random", "greedy", "heuristic", "learned")  # and the game's strongest
@@ -37,16 +39,61 @@ TRAINED_WITH_BONUSES = ("the learned bot was trained with every round bonus, so 
                         "it meets positions it never trained on: these are upper bounds")
 
 
+@dataclass(frozen=True)
+class Samples:
+    """How much the report simulates: solo games of each policy until its mean score's 95%
+    half-width is at most ``points`` (checked every ``CHECK_BLOCKS`` blocks of 512 games,
+    so the stop is the same on every machine), at most ``cap``; then fixed samples for
+    the paired round-bonus variants and for each player count."""
+
+    points: float
+    cap: int
+    paired: int
+    per_player_count: int
+
+    def describe(self, played: dict[str, int]) -> str:
+        solo = ", ".join(f"{p} {n:,}" for p, n in played.items())
+        return (f"solo games until each policy's mean is within +-{self.points:g} points "
+                f"(95%), checked every {CHECK_BLOCKS * GAME_BLOCK:,} games, at most "
+                f"{self.cap:,} ({solo}); {self.paired:,} paired games per round-bonus "
+                f"variant; {self.per_player_count:,} games per player count")
+
+
+CHECK_BLOCKS = 4
+FULL = Samples(points=1.0, cap=40_960, paired=2_048, per_player_count=2_048)
+QUICK = Samples(points=3.0, cap=4_096, paired=1_024, per_player_count=512)
+
+
+def solo_runs(game: CleverGame, values: dict[str, Any], seed: int, samples: Samples,
+              policies: tuple[str, ...], progress: bool) -> dict:
+    """Each policy's solo simulation (a ``Result``), to the precision of ``samples``."""
+    solo = {**values, "players": 1}
+    return {p: simulate(game, solo, [p], samples.cap, seed, precision=samples.points,
+                        progress=progress, batch_blocks=CHECK_BLOCKS) for p in policies}
+
+
+def round_bonus_value(game: CleverGame, values: dict[str, Any], seed: int, games: int,
+                      progress: bool) -> pd.DataFrame:
+    """Points each round-track bonus is worth to the strongest bot solo: the paired
+    difference of the same games without it (value, ci95_low, ci95_high per variant)."""
+    solo = {**values, "players": 1}
+    bot = game.strongest_policy
+    variants = [("all round bonuses", solo, [bot])] + [
+        (f"without round {r}", {**solo, f"round_{r}_bonus": False}, [bot])
+        for r in ROUND_BONUS_ROUNDS]
+    paired = whatif(game, variants, games, seed, progress=progress).tables["variants"]
+    rows = paired[(paired.metric == "mean_score") & paired["diff"].notna()].copy()
+    rows["value"] = -rows["diff"]
+    rows["ci95_low"], rows["ci95_high"] = -rows["diff_ci95_high"], -rows["diff_ci95_low"]
+    return rows[["variant", "value", "ci95_low", "ci95_high"]].reset_index(drop=True)
+
+
 def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
-    games = 4_000 if quick else 40_000
-    solo = {**values, "players": 1}
+    samples = QUICK if quick else FULL
     bot = game.strongest_policy  # plays every figure below but the policy comparison
-    # the value-based policies are 20 times slower than greedy or more: fewer games
-    sizes = {"random": games, "greedy": games, "heuristic": games // 2, "learned": games // 2,
-             bot: games // 2}
-    runs = {p: simulate(game, solo, [p], sizes[p], seed, progress=progress)
-            for p in dict.fromkeys((*POLICIES, bot))}
+    runs = solo_runs(game, values, seed, samples, tuple(dict.fromkeys((*POLICIES, bot))),
+                     progress)
     policies = pd.concat([r.tables["policies"] for r in runs.values()], ignore_index=True)
     areas = pd.concat([r.tables["areas"] for r in runs.values()], ignore_index=True)
     bonuses = runs[bot].tables["bonuses"]
@@ -54,20 +101,12 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     best = policies.set_index("policy").loc[bot]
     h_areas = areas[areas.policy == bot].set_index("area")["mean_score"]
     top_area, low_area = h_areas.idxmax(), h_areas.idxmin()
-    variants = [("all round bonuses", solo, [bot])] + [
-        (f"without round {r}", {**solo, f"round_{r}_bonus": False}, [bot])
-        for r in ROUND_BONUS_ROUNDS]
-    paired = whatif(game, variants, games // 4, seed, progress=progress).tables["variants"]
-    round_value = paired[(paired.metric == "mean_score") & paired["diff"].notna()].copy()
-    round_value["value"] = -round_value["diff"]
-    round_value["ci95_low"], round_value["ci95_high"] = (-round_value["diff_ci95_high"],
-                                                         -round_value["diff_ci95_low"])
-    round_value = round_value[["variant", "value", "ci95_low", "ci95_high"]]
+    round_value = round_bonus_value(game, values, seed, samples.paired, progress)
     richest = round_value.sort_values("value").iloc[-1]
     seat_rows = []
     for players in (2, 3, 4):
         acc, n = play_games(game, {**values, "players": players}, [bot] * players,
-                            games // 8, seed, False, None, progress)
+                            samples.per_player_count, seed, False, None, progress)
         for seat in range(players):
             s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
             seat_rows.append({"players": str(players), "seat": f"seat {seat + 1}",
@@ -132,10 +171,9 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                     runs[bot].tables["first_picks"]),
               Table(f"{p}_picks", "Picks, dice sent to the platter and actions by pick, "
                     f"{bot} solo", runs[bot].tables["picks"])]
+    played = {p: int(r.headline["policies"][p]["games"]) for p, r in runs.items()}
     notes = runs[bot].notes + [
-        f"simulations: seed {seed}, {games:,} solo games for random and greedy, "
-        f"{games // 2:,} for the value-based policies, {games // 4:,} paired games per "
-        f"round-bonus variant, {games // 8:,} games per player count; the figures but the "
+        f"simulations: seed {seed}; {samples.describe(played)}; the figures but the "
         f"policy comparison play {BOT_NAMES[bot]}, dicelab's strongest",
         "the heuristic values a sheet by its score plus a linear estimate of the points "
         "still to come (fitted to simulated games by scripts/train_clever.py) and looks one "
@@ -159,22 +197,18 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
 
 
 def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
-    """Rules of thumb from simulations of the game's strongest policy (solo)."""
-    solo = {**values, "players": 1}
+    """Rules of thumb from simulations of the game's strongest policy (solo): the
+    report's own sample at its default seed, so the numbers match the report's."""
     bot = game.strongest_policy
     row = game.parse_policy(bot)
     knobs = None if row[play.KIND] == play.VALUE else {  # thresholds the bot decides by
         "reroll_below": row[play.W_REROLL_BELOW], "plus_above": row[play.W_PLUS_ABOVE]}
-    run = simulate(game, solo, [bot], 4_000, 1, progress=False)
+    run = solo_runs(game, values, DEFAULT_SEED, FULL, (bot,), False)[bot]
     by_area = run.tables["areas"].set_index("area")
     areas, dice = by_area["mean_score"], by_area["dice_per_game"]
     policy = run.tables["policies"].iloc[0]
     bonuses = run.tables["bonuses"].set_index("bonus")["per_game"]
-    variants = [("all", solo, [bot])] + [
-        (f"round {r}", {**solo, f"round_{r}_bonus": False}, [bot])
-        for r in ROUND_BONUS_ROUNDS]
-    paired = whatif(game, variants, 2_000, 1, progress=False).tables["variants"]
-    lost = paired[(paired.metric == "mean_score") & paired["diff"].notna()]
+    lost = round_bonus_value(game, values, DEFAULT_SEED, FULL.paired, False)
     mean = run.headline["policies"][bot]["mean_score"]
     blocks = [
         Block("Where the points come from", [
@@ -186,8 +220,8 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
             f"{policy['lowest_area']:.0f} on average), so keep all five growing."]),
         Block("Bonuses per game", [f"  {b}: {bonuses[b]:.1f}" for b in bonuses.index]),
         Block("Round-track bonuses", [
-            f"  {row.variant}: worth {-row['diff']:.1f} points "
-            f"({-row['diff_ci95_high']:.1f} to {-row['diff_ci95_low']:.1f})"
+            f"  {row.variant.replace('without ', '')}: worth {row.value:.1f} points "
+            f"({row.ci95_low:.1f} to {row.ci95_high:.1f})"
             for _, row in lost.iterrows()] + [
             "  (paired simulation: the same games with and without it"
             + (f"; {TRAINED_WITH_BONUSES})" if bot == "learned" else ")")]),
@@ -201,7 +235,8 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
                         if p.assumed)
     return CheatSheet(f"{game.title} strategy card",
                       f"Rules of thumb from dicelab's strongest bot, {BOT_NAMES[bot]} "
-                      "(4,000 solo games).",
+                      f"({run.headline['policies'][bot]['games']:,} solo games: the "
+                      f"report's sample at its default seed {DEFAULT_SEED}).",
                       blocks, f"Simulated with the {bot} policy's shipped weights; a "
                       "stronger policy may change these numbers. Assumed rules (open points of the "
                       f"rules page): {assumed}.")

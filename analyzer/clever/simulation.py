@@ -110,14 +110,17 @@ def decision_rows(game: CleverGame, name: str, row: np.ndarray) -> tuple[list[di
 
 def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], games: int,
              seed: int, threads: int | None = None, rotate: bool = True,
-             precision: float | None = None, progress: bool = True) -> Result:
-    """Whole games: total and per-area scores, foxes, bonuses, rating bands, win rates."""
+             precision: float | None = None, progress: bool = True,
+             batch_blocks: int | None = None) -> Result:
+    """Whole games: total and per-area scores, foxes, bonuses, rating bands, win rates
+    (``precision`` is checked every ``batch_blocks`` blocks of games, see ``driver.run``)."""
     players = values["players"]
     names = seats.cycle_lineup([p.strip().lower() for p in policies], players)
     for name in names:
         game.parse_policy(name)
     used = driver.set_threads(threads)
-    acc, played = play_games(game, values, names, games, seed, rotate, precision, progress)
+    acc, played = play_games(game, values, names, games, seed, rotate, precision, progress,
+                              batch_blocks)
     policy_rows, area_rows, bonus_rows, ratings, dist = [], [], [], [], []
     first_rows, pick_rows, round_rows = [], [], []
     headline_policies = {}
