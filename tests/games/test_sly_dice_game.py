@@ -278,3 +278,24 @@ def test_points_change_expected_points():
                                    "--format", "json"])
     doc = json.loads(out.output)
     assert doc["expected_points"] == pytest.approx(40 * 0.41799554, abs=1e-6)
+
+
+def test_fictitious_play_is_kept_on_disk(tmp_path, monkeypatch):
+    """The report's fictitious play is computed once per rules, games and seed, then read
+    back unchanged (and a broken file is computed again)."""
+    import numba
+
+    def same(a, b):
+        return a[0] == b[0] and a[2] == b[2] and np.allclose(a[1], b[1], equal_nan=True)
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    values = defaults(PARAMS)
+    first = bluffing.kept_fictitious_play(values, 200, 3, steps=2)
+    files = list(tmp_path.glob("sly-fictitious-play-*.json"))
+    assert len(files) == 1 and len(first[0]) == 3
+    play_it = bluffing.fictitious_play
+    monkeypatch.setattr(bluffing, "fictitious_play", None)  # not called again
+    assert same(bluffing.kept_fictitious_play(values, 200, 3, steps=2), first)
+    files[0].write_text("{broken")
+    monkeypatch.setattr(bluffing, "fictitious_play", play_it)
+    assert same(bluffing.kept_fictitious_play(values, 200, 3, steps=2), first)

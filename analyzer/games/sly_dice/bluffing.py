@@ -199,12 +199,36 @@ def fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int = 20)
     return history, rates, exploit
 
 
-def _cache_file(values, games, seed) -> Path:
+def _cache_file(values, games, seed, kind: str = "stable") -> Path:
+    """Where a result of these rules, games and seed is kept: beside the compiled kernels
+    (numba's cache folder, named after the kernels' sources), so a kernel change drops it."""
     import numba
 
     key = json.dumps([sorted(values.items()), games, seed], default=str)
     digest = hashlib.sha256(key.encode()).hexdigest()[:16]
-    return Path(numba.config.CACHE_DIR) / f"sly-stable-{digest}.json"
+    return Path(numba.config.CACHE_DIR) / f"sly-{kind}-{digest}.json"
+
+
+def kept_fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int = 20):
+    """``fictitious_play``'s result, computed once per rules, games, seed and grid and
+    then read from disk (it plays hundreds of duels: minutes; the answer is the same)."""
+    key = {**values, "players": 2, "grid": [BLUFF_GRID, ACCUSE_GRID, steps]}
+    path = _cache_file(key, games, seed, "fictitious-play")
+    if path.exists():
+        try:
+            kept = json.loads(path.read_text())
+            history = [Policy(*fields) for fields in kept["history"]]
+            return history, kept["rates"], tuple(kept["exploit"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # a broken file: compute again
+    history, rates, exploit = fictitious_play(values, games, seed, steps)
+    kept = {"history": [[p.name, p.bluff_below, p.accuse_mode, p.accuse_below]
+                        for p in history], "rates": rates, "exploit": list(exploit)}
+    try:
+        path.write_text(json.dumps(kept))
+    except OSError:
+        pass
+    return history, rates, exploit
 
 
 def cached_stable(values: dict[str, Any], games: int = 10_000, seed: int = 1

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import seats
-from analyzer.games.sly_dice.bluffing import fictitious_play
+from analyzer.games.sly_dice.bluffing import kept_fictitious_play
 from analyzer.games.sly_dice.equilibrium import overview
 from analyzer.games.sly_dice.model import PARAMS, card_notes, card_points, parse_policy
 from analyzer.games.sly_dice.runs import COLUMNS, card_table, play_games
@@ -109,8 +109,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     poorest = fixed.sort_values("expected_points").iloc[0]
     seat_rows = seat_table(values, games // 2, seed, progress)
     bluffs = bluff_value(values, games // 4, seed, progress)
-    history, rates, (exploit, exploiter) = fictitious_play(values, 5_000 if quick else 10_000,
-                                                           seed)
+    history, rates, (exploit, exploiter) = kept_fictitious_play(
+        values, 5_000 if quick else 10_000, seed)
     steps = pd.DataFrame({"step": range(len(history)), "strategy": [p.name for p in history],
                           "win_rate_vs_mixture": rates})
     lineup = lineup_of([history[-1].name], {**values, "players": 2})
