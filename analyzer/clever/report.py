@@ -53,7 +53,8 @@ class Samples:
 
     def describe(self, played: dict[str, int]) -> str:
         solo = ", ".join(f"{p} {n:,}" for p, n in played.items())
-        return (f"solo games until each policy's mean is within +-{self.points:g} points "
+        unit = "point" if self.points == 1 else "points"
+        return (f"solo games until each policy's mean is within +-{self.points:g} {unit} "
                 f"(95%), checked every {CHECK_BLOCKS * GAME_BLOCK:,} games, at most "
                 f"{self.cap:,} ({solo}); {self.paired:,} paired games per round-bonus "
                 f"variant; {self.per_player_count:,} games per player count")

@@ -17,6 +17,7 @@ from analyzer.errors import UserError
 from analyzer.games.sly_dice.model import Policy, card_notes, get_model, parse_policy, run_meta
 from analyzer.games.sly_dice.runs import play_games, policy_stats
 from analyzer.output import Result
+from analyzer.progress import Progress
 from kernels.sly_dice import layout, posterior
 
 BLUFF_GRID = (-1.0, 5.0, 10.0, 15.0, 20.0, 30.0)
@@ -172,13 +173,15 @@ def _grid() -> list[Policy]:
     return [grid_policy(b, a) for b in BLUFF_GRID for a in ACCUSE_GRID]
 
 
-def fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int = 20):
+def fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int = 20,
+                    progress: bool = False):
     """Fictitious play over the grid: start from the honest strategy; at every step add the
     grid strategy with the best average two-player win rate against all strategies added so
     far (the empirical mixture). Every duel uses the same seed (common random numbers).
 
-    Returns ``(history, rates)``: the strategies added, and the win rate of each against
-    the mixture before it."""
+    Returns ``(history, rates, exploit)``: the strategies added, the win rate of each
+    against the mixture before it, and the best grid reply to the last one (its win rate
+    and name). ``progress``: a bar over the steps on stderr."""
     cache: dict[tuple[str, str], float] = {}
 
     def rate(p: Policy, q: Policy) -> float:
@@ -189,13 +192,16 @@ def fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int = 20)
     history = [parse_policy("honest")]
     rates = [float("nan")]
     grid = _grid()
-    for _ in range(steps):
-        scores = [np.mean([rate(c, q) for q in history]) for c in grid]
-        best = int(np.argmax(scores))
-        history.append(grid[best])
-        rates.append(float(scores[best]))
-    last = history[-1]
-    exploit = max(((rate(c, last), c.name) for c in grid), key=lambda r: r[0])
+    with Progress(steps + 1, "fictitious play", progress, "steps") as bar:
+        for _ in range(steps):
+            scores = [np.mean([rate(c, q) for q in history]) for c in grid]
+            best = int(np.argmax(scores))
+            history.append(grid[best])
+            rates.append(float(scores[best]))
+            bar.advance(1)
+        last = history[-1]
+        exploit = max(((rate(c, last), c.name) for c in grid), key=lambda r: r[0])
+        bar.advance(1)
     return history, rates, exploit
 
 
@@ -209,7 +215,8 @@ def _cache_file(values, games, seed, kind: str = "stable") -> Path:
     return Path(numba.config.CACHE_DIR) / f"sly-{kind}-{digest}.json"
 
 
-def kept_fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int = 20):
+def kept_fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int = 20,
+                         progress: bool = False):
     """``fictitious_play``'s result, computed once per rules, games, seed and grid and
     then read from disk (it plays hundreds of duels: minutes; the answer is the same)."""
     key = {**values, "players": 2, "grid": [BLUFF_GRID, ACCUSE_GRID, steps]}
@@ -221,7 +228,7 @@ def kept_fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int 
             return history, kept["rates"], tuple(kept["exploit"])
         except (OSError, ValueError, KeyError, TypeError):
             pass  # a broken file: compute again
-    history, rates, exploit = fictitious_play(values, games, seed, steps)
+    history, rates, exploit = fictitious_play(values, games, seed, steps, progress)
     kept = {"history": [[p.name, p.bluff_below, p.accuse_mode, p.accuse_below]
                         for p in history], "rates": rates, "exploit": list(exploit)}
     try:

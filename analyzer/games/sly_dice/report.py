@@ -110,7 +110,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     seat_rows = seat_table(values, games // 2, seed, progress)
     bluffs = bluff_value(values, games // 4, seed, progress)
     history, rates, (exploit, exploiter) = kept_fictitious_play(
-        values, 5_000 if quick else 10_000, seed)
+        values, 5_000 if quick else 10_000, seed, progress=progress)
     steps = pd.DataFrame({"step": range(len(history)), "strategy": [p.name for p in history],
                           "win_rate_vs_mixture": rates})
     lineup = lineup_of([history[-1].name], {**values, "players": 2})
