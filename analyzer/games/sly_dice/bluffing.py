@@ -205,7 +205,7 @@ def fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int = 20,
     return history, rates, exploit
 
 
-def _cache_file(values, games, seed, kind: str = "stable") -> Path:
+def _cache_file(values, games, seed, kind: str) -> Path:
     """Where a result of these rules, games and seed is kept: beside the compiled kernels
     (numba's cache folder, named after the kernels' sources), so a kernel change drops it."""
     import numba
@@ -215,19 +215,29 @@ def _cache_file(values, games, seed, kind: str = "stable") -> Path:
     return Path(numba.config.CACHE_DIR) / f"sly-{kind}-{digest}.json"
 
 
+def _kept_path(values, games: int, seed: int, steps: int) -> Path:
+    key = {**values, "players": 2, "grid": [BLUFF_GRID, ACCUSE_GRID, steps]}
+    return _cache_file(key, games, seed, "fictitious-play")
+
+
+def _read_kept(path: Path):
+    """``(history, rates, exploit)`` kept at ``path``, or None (missing or broken)."""
+    try:
+        kept = json.loads(path.read_text())
+        history = [Policy(*fields) for fields in kept["history"]]
+        return history, kept["rates"], tuple(kept["exploit"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def kept_fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int = 20,
                          progress: bool = False):
     """``fictitious_play``'s result, computed once per rules, games, seed and grid and
     then read from disk (it plays hundreds of duels: minutes; the answer is the same)."""
-    key = {**values, "players": 2, "grid": [BLUFF_GRID, ACCUSE_GRID, steps]}
-    path = _cache_file(key, games, seed, "fictitious-play")
-    if path.exists():
-        try:
-            kept = json.loads(path.read_text())
-            history = [Policy(*fields) for fields in kept["history"]]
-            return history, kept["rates"], tuple(kept["exploit"])
-        except (OSError, ValueError, KeyError, TypeError):
-            pass  # a broken file: compute again
+    path = _kept_path(values, games, seed, steps)
+    kept = _read_kept(path)
+    if kept is not None:
+        return kept
     history, rates, exploit = fictitious_play(values, games, seed, steps, progress)
     kept = {"history": [[p.name, p.bluff_below, p.accuse_mode, p.accuse_below]
                         for p in history], "rates": rates, "exploit": list(exploit)}
@@ -238,27 +248,20 @@ def kept_fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int 
     return history, rates, exploit
 
 
+def _stable(last: Policy) -> Policy:
+    return Policy("stable", last.bluff_below, last.accuse_mode, last.accuse_below)
+
+
 def cached_stable(values: dict[str, Any], games: int = 10_000, seed: int = 1
                   ) -> Policy | None:
-    """The ``stable`` policy if fictitious play already found it for these rules."""
-    path = _cache_file({**values, "players": 2}, games, seed)
-    return Policy("stable", *json.loads(path.read_text())) if path.exists() else None
+    """The ``stable`` policy if fictitious play already ran for these rules."""
+    kept = _read_kept(_kept_path(values, games, seed, 20))
+    return None if kept is None else _stable(kept[0][-1])
 
 
 def stable_strategy(values: dict[str, Any], games: int = 10_000, seed: int = 1) -> Policy:
-    """The last best response of fictitious play (cached on disk per rules)."""
-    cached = cached_stable(values, games, seed)
-    if cached is not None:
-        return cached
-    path = _cache_file({**values, "players": 2}, games, seed)
-    history, _, _ = fictitious_play(values, games, seed)
-    last = history[-1]
-    saved = [last.bluff_below, last.accuse_mode, last.accuse_below]
-    try:
-        path.write_text(json.dumps(saved))
-    except OSError:
-        pass
-    return Policy("stable", *saved)
+    """The last best response of fictitious play (kept on disk per rules)."""
+    return _stable(kept_fictitious_play(values, games, seed)[0][-1])
 
 
 def equilibrium_result(values: dict[str, Any], games: int = 10_000, seed: int = 1,
@@ -272,7 +275,7 @@ def equilibrium_result(values: dict[str, Any], games: int = 10_000, seed: int = 
     names = [p.name for p in history]
     mixture = {n: names.count(n) / len(names) for n in dict.fromkeys(names)}
     last = history[-1]
-    stable = Policy("stable", last.bluff_below, last.accuse_mode, last.accuse_below)
+    stable = _stable(last)
     rows = []
     for opponent in ("honest", "rational", "bluffer:10", "accuser:0.3"):
         s = _duel(values, stable, parse_policy(opponent), games, seed + 1)
