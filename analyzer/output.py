@@ -12,8 +12,9 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from analyzer import kept
 from analyzer.files import write_atomic
 
 FORMATS = ("table", "csv", "json", "markdown")
@@ -138,14 +139,36 @@ def render(result: Result, fmt: str) -> str:
 SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".md": "markdown", ".markdown": "markdown"}
 
 
-def emit(result: Result, fmt: str | None, output: str | None) -> None:
-    """Print the result or write it to ``output``; without a format, a file's suffix
-    (.csv, .json, .md) chooses it, else the text table."""
+def _format(fmt: str | None, output: str | None) -> str:
+    """The format asked for; without one, a file's suffix (.csv, .json, .md) chooses it,
+    else the text table."""
     if fmt is None:
         suffix = Path(output).suffix.lower() if output else ""
-        fmt = SUFFIX_FORMATS.get(suffix, "table")
-    text = render(result, fmt)
+        return SUFFIX_FORMATS.get(suffix, "table")
+    return fmt
+
+
+def _write(text: str, output: str | None) -> None:
     if output:
         write_atomic(output, text)
     else:
         print(text, end="")
+
+
+def emit(result: Result, fmt: str | None, output: str | None) -> None:
+    """Print the result or write it to ``output`` (see ``_format``)."""
+    _write(render(result, _format(fmt, output)), output)
+
+
+def emit_kept(kind: str, key: Any, compute: Callable[[], Result], fmt: str | None,
+              output: str | None) -> None:
+    """``emit`` for an exact answer: the first run with these inputs (``key``) computes it
+    and keeps it in every format (``analyzer.kept``); later runs print the kept text
+    without loading the compiled kernels."""
+    path = kept.path_for(kind, key)
+    texts = kept.read(path)
+    if not isinstance(texts, dict) or not all(f in texts for f in FORMATS):
+        result = compute()
+        texts = {f: render(result, f) for f in FORMATS}
+        kept.write(path, texts)
+    _write(texts[_format(fmt, output)], output)

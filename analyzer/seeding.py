@@ -8,7 +8,10 @@ first N items of a run are the same whatever the machine, threads or batching.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DEFAULT_SEED = 20261129
 
@@ -20,6 +23,8 @@ STREAM_PAIRED = 3
 
 def block_keys(seed: int, stream: int, first_block: int, n_blocks: int) -> np.ndarray:
     """uint64[n_blocks] keys of blocks ``first_block ..`` of a stream."""
+    import numpy as np  # here: the command line reads DEFAULT_SEED without numpy
+
     keys = np.empty(n_blocks, np.uint64)
     for i in range(n_blocks):
         seq = np.random.SeedSequence(seed, spawn_key=(stream, first_block + i))

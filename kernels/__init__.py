@@ -6,15 +6,22 @@ Numba's on-disk cache only notices changes to the file that defines a function, 
 kernels it calls, so a cached play loop could outlive an edit of the rules it inlines. To rule
 that out, the cache lives in a folder named after a hash of every kernel source file (unless
 ``NUMBA_CACHE_DIR`` is set): any change to any kernel starts from a clean cache.
+:mod:`kernels.jit` points numba there; importing this package imports no numba, so
+``cache_dir()`` also serves answers kept on disk that are read without compiled code.
 """
 
+import functools
 import hashlib
 import os
 import tempfile
 from pathlib import Path
 
 
-def _cache_dir() -> Path:
+@functools.cache
+def cache_dir() -> Path:
+    """The folder of the compiled kernels (``NUMBA_CACHE_DIR`` when set)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).parent.rglob("*.py")):
         digest.update(path.name.encode())
@@ -30,8 +37,3 @@ def _cache_dir() -> Path:
             return folder
     return Path(tempfile.mkdtemp(prefix="dicelab-numba-"))
 
-
-if not os.environ.get("NUMBA_CACHE_DIR"):
-    import numba
-
-    numba.config.CACHE_DIR = str(_cache_dir())

@@ -14,8 +14,13 @@ from __future__ import annotations
 import os
 import threading
 
+import numba
 from numba import njit as _numba_njit
 from numba.core import types
+
+from kernels import cache_dir
+
+numba.config.CACHE_DIR = str(cache_dir())
 
 
 def _plain_types(dispatcher):

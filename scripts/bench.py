@@ -84,7 +84,7 @@ def cli_times() -> dict[str, float]:
 
 _PEAK = """
 import resource, sys
-from analyzer.games.cloverup.model import PARAMS
+from analyzer.games.cloverup.params import PARAMS
 from analyzer.games.cloverup.simulation import simulate_turns
 from analyzer.params import defaults
 simulate_turns(defaults(PARAMS), "optimal", int(sys.argv[1]), 1, None, False)
@@ -102,7 +102,7 @@ def peak_memory(turns: int) -> float:
 def turn_rates(turns: int) -> dict[str, float]:
     import numba
 
-    from analyzer.games.cloverup.model import PARAMS
+    from analyzer.games.cloverup.params import PARAMS
     from analyzer.games.cloverup.simulation import simulate_turns
     from analyzer.params import defaults
 
@@ -120,7 +120,7 @@ def turn_rates(turns: int) -> dict[str, float]:
 
 
 def game_rate(games: int) -> dict[str, float]:
-    from analyzer.games.cloverup.model import PARAMS
+    from analyzer.games.cloverup.params import PARAMS
     from analyzer.games.cloverup.simulation import lineup_of, play_games
     from analyzer.params import defaults
 
@@ -138,7 +138,8 @@ def sly_dice(games: int) -> dict[str, float]:
     import numba
 
     from analyzer import driver
-    from analyzer.games.sly_dice.model import PARAMS, card_points
+    from analyzer.games.sly_dice.model import card_points
+    from analyzer.games.sly_dice.params import PARAMS
     from analyzer.games.sly_dice.runs import play_games
     from analyzer.games.sly_dice.simulation import lineup_of
     from analyzer.params import defaults
@@ -260,7 +261,7 @@ def clever_cold() -> dict[str, float]:
 _CLUSTER_PEAK = """
 import resource, sys
 from analyzer import execution
-from analyzer.games.cloverup.model import PARAMS
+from analyzer.games.cloverup.params import PARAMS
 from analyzer.games.cloverup.simulation import simulate_turns
 from analyzer.params import defaults
 
@@ -293,7 +294,7 @@ def cluster(spec: str, scale: int) -> dict[str, float]:
 
     from analyzer import driver, execution
     from analyzer.clever.simulation import play_games as clever_games
-    from analyzer.games.cloverup.model import PARAMS
+    from analyzer.games.cloverup.params import PARAMS
     from analyzer.games.cloverup.simulation import simulate_turns
     from analyzer.params import defaults
     from analyzer.registry import get_game

@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.fixture
 def cloverup_values():
-    from analyzer.games.cloverup.model import PARAMS
+    from analyzer.games.cloverup.params import PARAMS
     from analyzer.params import defaults
 
     return defaults(PARAMS)

@@ -1,4 +1,4 @@
-"""Sly Dice kernels (rules page: ``shared/rules/sly-dice.md``).
+"""Sly Dice kernels (rules page: ``docs/rules/sly-dice.md``).
 
 ``layout``: card ids and dice-multiset encodings; ``combos``: the combination predicates;
 ``odds``: exact dynamic programming over the rolling phase; ``hol``: Higher or Lower;

@@ -1,4 +1,4 @@
-"""Higher or Lower (rules page ``shared/rules/sly-dice.md``, *Higher or Lower*).
+"""Higher or Lower (rules page ``docs/rules/sly-dice.md``, *Higher or Lower*).
 
 Three extra, visible rolls of the player's 3 dice. Before each roll the player calls
 "higher" or "lower" than a target: first the sum of the common dice, then the sum of the

@@ -1,6 +1,6 @@
 """Exact dynamic programming over one player's Sly Dice rolling phase.
 
-Rules page (``shared/rules/sly-dice.md``), *Dice and the rolling phase*: the 3 common dice
+Rules page (``docs/rules/sly-dice.md``), *Dice and the rolling phase*: the 3 common dice
 are fixed; the player rolls 3 own dice hidden, may stop or lock exactly one hidden die and
 reroll the other hidden dice, may then stop or lock one more and reroll the last die, and
 must then stop. The combination is judged on all 6 dice.

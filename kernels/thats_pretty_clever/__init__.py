@@ -1,5 +1,5 @@
-"""That's Pretty Clever kernels (rules: ``shared/rules/thats-pretty-clever.md``; sheet:
-``shared/rules/clever-layouts.json``, key ``games.thats_pretty_clever``, checked cell by
+"""That's Pretty Clever kernels (rules: ``docs/rules/thats-pretty-clever.md``; sheet:
+``docs/clever-layouts.json``, key ``games.thats_pretty_clever``, checked cell by
 cell by ``tests/games/test_tpc_sheet.py``).
 
 ``layout``: the printed sheet and the flat score-sheet array; ``rules``: marking, bonus

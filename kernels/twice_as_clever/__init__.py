@@ -1,5 +1,5 @@
-"""Twice As Clever kernels (rules: ``shared/rules/twice-as-clever.md``; sheet:
-``shared/rules/clever-layouts.json``, key ``games.twice_as_clever``, checked cell by cell by
+"""Twice As Clever kernels (rules: ``docs/rules/twice-as-clever.md``; sheet:
+``docs/clever-layouts.json``, key ``games.twice_as_clever``, checked cell by cell by
 ``tests/games/test_tac_sheet.py``).
 
 ``layout``: the printed sheet and the flat score-sheet array; ``rules``: marking, "?"

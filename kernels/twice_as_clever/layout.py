@@ -1,5 +1,5 @@
 """The Twice As Clever score sheet as arrays, and the flat int64 sheet state (rules page
-``shared/rules/twice-as-clever.md``; ``tests/games/test_tac_sheet.py`` checks every array
+``docs/rules/twice-as-clever.md``; ``tests/games/test_tac_sheet.py`` checks every array
 against ``clever-layouts.json``).
 
 Dice (colour ids): WHITE 0, YELLOW 1, BLUE 2, GREEN 3, PINK 4, SILVER 5.

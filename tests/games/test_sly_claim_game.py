@@ -10,7 +10,8 @@ from scipy.optimize import linprog
 
 from analyzer.errors import UserError
 from analyzer.games.sly_dice import claim_game as cg
-from analyzer.games.sly_dice.model import PARAMS, get_model
+from analyzer.games.sly_dice.model import get_model
+from analyzer.games.sly_dice.params import PARAMS
 from analyzer.params import defaults
 from kernels.sly_dice import layout
 from kernels.sly_dice.combos import holds

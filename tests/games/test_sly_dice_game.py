@@ -12,7 +12,8 @@ from numba import njit
 
 from analyzer.cli import cli
 from analyzer.games.sly_dice import bluffing, simulation
-from analyzer.games.sly_dice.model import PARAMS, get_model, parse_policy
+from analyzer.games.sly_dice.model import get_model, parse_policy
+from analyzer.games.sly_dice.params import PARAMS
 from analyzer.params import defaults
 from kernels.rng import turn_stream
 from kernels.sly_dice import bots, layout, odds, play, posterior
@@ -283,15 +284,15 @@ def test_points_change_expected_points():
 def test_fictitious_play_is_kept_on_disk(tmp_path, monkeypatch):
     """The report's fictitious play is computed once per rules, games and seed, then read
     back unchanged (and a broken file is computed again)."""
-    import numba
+    from analyzer import kept
 
     def same(a, b):
         return a[0] == b[0] and a[2] == b[2] and np.allclose(a[1], b[1], equal_nan=True)
 
-    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(kept, "cache_dir", lambda: tmp_path)
     values = defaults(PARAMS)
     first = bluffing.kept_fictitious_play(values, 200, 3, steps=2)
-    files = list(tmp_path.glob("sly-fictitious-play-*.json"))
+    files = list(tmp_path.glob("kept-sly-fictitious-play-*.json"))
     assert len(files) == 1 and len(first[0]) == 3
     play_it = bluffing.fictitious_play
     monkeypatch.setattr(bluffing, "fictitious_play", None)  # not called again

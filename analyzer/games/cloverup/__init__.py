@@ -4,7 +4,7 @@ The interface every game module offers: ``PARAMS``, ``POLICY_HELP``, ``commands(
 ``report_section(values, seed, quick, progress)`` and ``cheatsheet(values)``.
 """
 
-from analyzer.games.cloverup.model import PARAMS, POLICY_HELP
+from analyzer.games.cloverup.params import PARAMS, POLICY_HELP
 
 
 def commands():

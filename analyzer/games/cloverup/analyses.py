@@ -10,7 +10,8 @@ import pandas as pd
 
 from analyzer import output
 from analyzer.errors import UserError
-from analyzer.games.cloverup.model import GAME_ONLY, PARAMS, Model, Policy, get_model, parse_policy
+from analyzer.games.cloverup.model import Model, Policy, get_model, parse_policy
+from analyzer.games.cloverup.params import GAME_ONLY, PARAMS
 from analyzer.output import Result
 from analyzer.params import assumed_notes
 from kernels.cloverup import layout

@@ -17,8 +17,8 @@ from analyzer.cli_options import (
     whatif_options,
     with_output_check,
 )
-from analyzer.games.cloverup.model import PARAMS, accepted_policies
-from analyzer.output import emit
+from analyzer.games.cloverup.params import PARAMS, accepted_policies
+from analyzer.output import emit, emit_kept
 from analyzer.seeding import check_seed
 
 DEFAULT_GAMES = 200_000
@@ -46,15 +46,17 @@ def group() -> None:
 @with_output_check
 def solve(weights, instant_win_points, objective, rules_file, assignments, fmt, output):
     """Exact best play of a turn: value, instant-win chance and the full policy table."""
-    from analyzer.games.cloverup import analyses
-
     values = _values(rules_file, assignments, weights=weights,
                      instant_win_points=instant_win_points)
-    if objective.strip().lower() == "win":
-        result = analyses.solve_game(values)
-    else:
-        result = analyses.solve(values, objective)
-    emit(result, fmt, output)
+
+    def compute():
+        from analyzer.games.cloverup import analyses
+
+        if objective.strip().lower() == "win":
+            return analyses.solve_game(values)
+        return analyses.solve(values, objective)
+
+    emit_kept("cloverup-solve", [values, objective], compute, fmt, output)
 
 
 @group.command()

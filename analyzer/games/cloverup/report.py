@@ -10,7 +10,8 @@ import pandas as pd
 
 from analyzer import seats
 from analyzer.games.cloverup.analyses import EV, action_label
-from analyzer.games.cloverup.model import PARAMS, Model, get_model, parse_policy
+from analyzer.games.cloverup.model import Model, get_model, parse_policy
+from analyzer.games.cloverup.params import PARAMS
 from analyzer.games.cloverup.simulation import (
     COLUMNS,
     _by_policy,

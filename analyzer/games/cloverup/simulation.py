@@ -12,7 +12,8 @@ import pandas as pd
 from analyzer import driver, paired, seats, stats
 from analyzer.errors import UserError
 from analyzer.games.cloverup.analyses import run_meta
-from analyzer.games.cloverup.model import GAME_ONLY, PARAMS, Model, Policy, get_model, parse_policy
+from analyzer.games.cloverup.model import Model, Policy, get_model, parse_policy
+from analyzer.games.cloverup.params import GAME_ONLY, PARAMS
 from analyzer.output import Result
 from analyzer.params import assumed_notes
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, STREAM_TURNS, check_seed

@@ -9,12 +9,8 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import UserError
-from analyzer.games.sly_dice.model import (
-    ASSUMED_POINTS,
-    card_notes,
-    card_points,
-    run_meta,
-)
+from analyzer.games.sly_dice.model import card_notes, card_points, run_meta
+from analyzer.games.sly_dice.params import ASSUMED_POINTS
 from analyzer.output import Result
 from kernels.sly_dice import hol, layout, odds
 

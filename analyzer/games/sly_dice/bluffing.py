@@ -4,15 +4,13 @@ claim/accuse strategies by iterated best response on common random numbers."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from analyzer import driver, seats
+from analyzer import driver, kept, seats
 from analyzer.errors import UserError
 from analyzer.games.sly_dice.model import Policy, card_notes, get_model, parse_policy, run_meta
 from analyzer.games.sly_dice.runs import play_games, policy_stats
@@ -205,28 +203,18 @@ def fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int = 20,
     return history, rates, exploit
 
 
-def _cache_file(values, games, seed, kind: str) -> Path:
-    """Where a result of these rules, games and seed is kept: beside the compiled kernels
-    (numba's cache folder, named after the kernels' sources), so a kernel change drops it."""
-    import numba
-
-    key = json.dumps([sorted(values.items()), games, seed], default=str)
-    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
-    return Path(numba.config.CACHE_DIR) / f"sly-{kind}-{digest}.json"
-
-
 def _kept_path(values, games: int, seed: int, steps: int) -> Path:
-    key = {**values, "players": 2, "grid": [BLUFF_GRID, ACCUSE_GRID, steps]}
-    return _cache_file(key, games, seed, "fictitious-play")
+    key = [{**values, "players": 2}, games, seed, [BLUFF_GRID, ACCUSE_GRID, steps]]
+    return kept.path_for("sly-fictitious-play", key)
 
 
 def _read_kept(path: Path):
     """``(history, rates, exploit)`` kept at ``path``, or None (missing or broken)."""
+    answer = kept.read(path)
     try:
-        kept = json.loads(path.read_text())
-        history = [Policy(*fields) for fields in kept["history"]]
-        return history, kept["rates"], tuple(kept["exploit"])
-    except (OSError, ValueError, KeyError, TypeError):
+        history = [Policy(*fields) for fields in answer["history"]]
+        return history, answer["rates"], tuple(answer["exploit"])
+    except (KeyError, TypeError):
         return None
 
 
@@ -235,16 +223,12 @@ def kept_fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int 
     """``fictitious_play``'s result, computed once per rules, games, seed and grid and
     then read from disk (it plays hundreds of duels: minutes; the answer is the same)."""
     path = _kept_path(values, games, seed, steps)
-    kept = _read_kept(path)
-    if kept is not None:
-        return kept
+    found = _read_kept(path)
+    if found is not None:
+        return found
     history, rates, exploit = fictitious_play(values, games, seed, steps, progress)
-    kept = {"history": [[p.name, p.bluff_below, p.accuse_mode, p.accuse_below]
-                        for p in history], "rates": rates, "exploit": list(exploit)}
-    try:
-        path.write_text(json.dumps(kept))
-    except OSError:
-        pass
+    kept.write(path, {"history": [[p.name, p.bluff_below, p.accuse_mode, p.accuse_below]
+                                  for p in history], "rates": rates, "exploit": list(exploit)})
     return history, rates, exploit
 
 

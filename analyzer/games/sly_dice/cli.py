@@ -18,8 +18,8 @@ from analyzer.cli_options import (
     with_output_check,
 )
 from analyzer.errors import UserError
-from analyzer.games.sly_dice.model import ASSUMED_POINTS, PARAMS, accepted_policies, points_param
-from analyzer.output import emit
+from analyzer.games.sly_dice.params import ASSUMED_POINTS, PARAMS, accepted_policies, points_param
+from analyzer.output import emit, emit_kept
 from analyzer.params import parse_assignment, read_toml
 from analyzer.seeding import check_seed
 
@@ -102,16 +102,19 @@ def group() -> None:
 def odds(common, combo, count, rerolls, power, rules_file, assignments, points_file,
          point_settings, fmt, output):
     """Exact chance of every card after the common dice (or one card and its policy)."""
-    from analyzer.games.sly_dice.analyses import all_commons_result, odds_result
-
     values = _values(rules_file, assignments, points_file, point_settings)
-    if common.strip().lower() == "all":
-        if combo or count or power != "none":
-            raise UserError("--common all gives the whole table: drop --combo, --count and "
-                            "--power")
-        emit(all_commons_result(values, rerolls), fmt, output)
-        return
-    emit(odds_result(values, _common(common), combo, count, rerolls, power), fmt, output)
+
+    def compute():
+        from analyzer.games.sly_dice.analyses import all_commons_result, odds_result
+
+        if common.strip().lower() == "all":
+            if combo or count or power != "none":
+                raise UserError("--common all gives the whole table: drop --combo, --count "
+                                "and --power")
+            return all_commons_result(values, rerolls)
+        return odds_result(values, _common(common), combo, count, rerolls, power)
+
+    emit_kept("sly-odds", [values, common, combo, count, rerolls, power], compute, fmt, output)
 
 
 @group.command()
@@ -122,11 +125,14 @@ def odds(common, combo, count, rerolls, power, rules_file, assignments, points_f
 def policy(common, open_cards, rerolls, power, rules_file, assignments, points_file,
            point_settings, fmt, output):
     """Best rolling policy for the highest expected points over the open cards."""
-    from analyzer.games.sly_dice.analyses import open_policy_result
-
     values = _values(rules_file, assignments, points_file, point_settings)
-    emit(open_policy_result(values, _common(common), _cards(open_cards), rerolls, power), fmt,
-         output)
+
+    def compute():
+        from analyzer.games.sly_dice.analyses import open_policy_result
+
+        return open_policy_result(values, _common(common), _cards(open_cards), rerolls, power)
+
+    emit_kept("sly-policy", [values, common, open_cards, rerolls, power], compute, fmt, output)
 
 
 @group.command(name="higher-or-lower")
@@ -136,10 +142,14 @@ def policy(common, open_cards, rerolls, power, rules_file, assignments, points_f
 @with_output_check
 def higher_or_lower(rules_file, assignments, points_file, point_settings, fmt, output):
     """Best calls and exact success chance of Higher or Lower from every target."""
-    from analyzer.games.sly_dice.analyses import hol_result
+    values = _values(rules_file, assignments, points_file, point_settings)
 
-    emit(hol_result(_values(rules_file, assignments, points_file, point_settings)), fmt,
-         output)
+    def compute():
+        from analyzer.games.sly_dice.analyses import hol_result
+
+        return hol_result(values)
+
+    emit_kept("sly-higher-or-lower", [values], compute, fmt, output)
 
 
 @group.command()
@@ -151,10 +161,14 @@ def higher_or_lower(rules_file, assignments, points_file, point_settings, fmt, o
 @with_output_check
 def powers(common, rules_file, assignments, points_file, point_settings, fmt, output):
     """What each special power adds to each card, exactly."""
-    from analyzer.games.sly_dice.analyses import powers_result
-
     values = _values(rules_file, assignments, points_file, point_settings)
-    emit(powers_result(values, _common(common) if common else None), fmt, output)
+
+    def compute():
+        from analyzer.games.sly_dice.analyses import powers_result
+
+        return powers_result(values, _common(common) if common else None)
+
+    emit_kept("sly-powers", [values, common], compute, fmt, output)
 
 
 @group.command()

@@ -11,7 +11,8 @@ import pandas as pd
 from analyzer import seats
 from analyzer.games.sly_dice.bluffing import kept_fictitious_play
 from analyzer.games.sly_dice.equilibrium import overview
-from analyzer.games.sly_dice.model import PARAMS, card_notes, card_points, parse_policy
+from analyzer.games.sly_dice.model import card_notes, card_points, parse_policy
+from analyzer.games.sly_dice.params import PARAMS
 from analyzer.games.sly_dice.runs import COLUMNS, card_table, play_games
 from analyzer.games.sly_dice.simulation import lineup_of
 from analyzer.sections import (
