@@ -136,8 +136,11 @@ def notice_first_compile(kernel: Callable) -> None:
 
 
 def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None = None,
-        stop: Callable[[np.ndarray, int], bool] | None = None) -> tuple[np.ndarray, int]:
-    """Run the first ``n_items`` items; returns ``(accumulator, items_run)``.
+        stop: Callable[[np.ndarray, int], bool] | None = None, first_item: int = 0
+        ) -> tuple[np.ndarray, int]:
+    """Run the first ``n_items`` items (from ``first_item`` on, a whole number of blocks:
+    a run can be extended later with the items that follow); returns
+    ``(accumulator, items_run)``.
 
     The items are cut into chunks (``job.chunk_blocks`` blocks, never across a batch of
     ``batch_blocks`` blocks), computed where the execution in force says (local threads or a
@@ -151,7 +154,9 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
         notice_first_compile(job.runner)
     batch = (batch_blocks or DEFAULT_BATCH_BLOCKS) * job.block_size
     per_chunk = math.gcd(job.chunk_blocks, batch // job.block_size) * job.block_size
-    chunks = Chunks(n_items, per_chunk)
+    if first_item % job.block_size:
+        raise ValueError(f"first_item {first_item} is not on a block boundary")
+    chunks = Chunks(n_items, per_chunk, first_item)
     batches = Batches(KernelRef.of(job.runner), tuple(job.args), tuple(job.acc_shape),
                       job.block_size, job.seed, job.stream)
     execution = current()

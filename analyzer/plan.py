@@ -11,11 +11,12 @@ import numpy as np
 
 
 class Chunks(Sequence):
-    """The chunks ``(first item, count)`` of ``n_items`` items cut every ``size`` items, as
-    a sequence computed on demand: memory stays flat for any number of items."""
+    """The chunks ``(first item, count)`` of ``n_items`` items from item ``first`` on, cut
+    every ``size`` items, as a sequence computed on demand: memory stays flat for any number
+    of items."""
 
-    def __init__(self, n_items: int, size: int):
-        self.n_items, self.size = int(n_items), int(size)
+    def __init__(self, n_items: int, size: int, first: int = 0):
+        self.n_items, self.size, self.first = int(n_items), int(size), int(first)
 
     def __len__(self) -> int:
         return -(-self.n_items // self.size)
@@ -27,11 +28,12 @@ class Chunks(Sequence):
             i += len(self)
         if not 0 <= i < len(self):
             raise IndexError(i)
-        first = i * self.size
-        return first, min(self.size, self.n_items - first)
+        start = i * self.size
+        return self.first + start, min(self.size, self.n_items - start)
 
     def __repr__(self) -> str:  # the identity of a run in a checkpoint folder
-        return f"Chunks({self.n_items}, {self.size})"
+        return (f"Chunks({self.n_items}, {self.size})" if not self.first
+                else f"Chunks({self.n_items}, {self.size}, {self.first})")
 
 
 @dataclass

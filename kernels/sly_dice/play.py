@@ -342,3 +342,47 @@ def run_paired_blocks(keys, sizes, out, *args):
     """``paired_block`` over every block in parallel."""
     for b in prange(keys.shape[0]):
         paired_block(keys[b], sizes[b], out[b], *args)
+
+
+# the columns of duel_block's accumulator
+DUEL_GAMES = 0
+DUEL_UNITS = 1  # the candidate's win units over both seatings of a game, 0 .. 2 * WIN_UNITS
+DUEL_UNITS_SQ = 2
+N_DUEL = 3
+
+
+@njit(cache=True)
+def duel_block(key, n_games, out, candidates, opponent, rounds, points, weights, q1, q2,
+               rerolls, hol_success, hol_calls, plaus, made, bonus):
+    """Two-player duels of every candidate against one opponent: each game of block ``key``
+    is played once with the candidate in the first seat and once in the second, on the same
+    random numbers, for every candidate.
+
+    ``candidates``: float64[C, N_POLICY]; ``opponent``: float64[N_POLICY]; ``out``:
+    int64[C, N_DUEL] (games, the candidate's win units summed over both seatings, and
+    their squares); the rule arrays as in ``play_game``."""
+    lineup = np.empty((2, candidates.shape[1]))
+    total = np.empty(2, np.int64)
+    wins = np.empty(2, np.int64)
+    tally = np.zeros((2, COL_HIST), np.int64)
+    scratch = np.zeros(2 * DICE_CARDS + 8, np.int64)
+    for g in range(n_games):
+        for c in range(candidates.shape[0]):
+            units = 0
+            for seat in range(2):
+                lineup[seat] = candidates[c]
+                lineup[1 - seat] = opponent
+                play_game(key, g, rounds, lineup, points, weights, q1, q2, rerolls,
+                          hol_success, hol_calls, plaus, made, bonus, total, tally, scratch)
+                award_wins(total, tally[:, COL_BLUFF_CARDS], wins)
+                units += wins[seat]
+            out[c, DUEL_GAMES] += 1
+            out[c, DUEL_UNITS] += units
+            out[c, DUEL_UNITS_SQ] += units * units
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def run_duel_blocks(keys, sizes, out, *args):
+    """``duel_block`` over every block in parallel."""
+    for b in prange(keys.shape[0]):
+        duel_block(keys[b], sizes[b], out[b], *args)

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from numba import njit
 
 from analyzer.cli import cli
-from analyzer.games.sly_dice import bluffing, simulation
+from analyzer.games.sly_dice import bluffing, fictitious, simulation
 from analyzer.games.sly_dice.model import get_model, parse_policy
 from analyzer.games.sly_dice.params import PARAMS
 from analyzer.params import defaults
@@ -291,12 +291,103 @@ def test_fictitious_play_is_kept_on_disk(tmp_path, monkeypatch):
 
     monkeypatch.setattr(kept, "cache_dir", lambda: tmp_path)
     values = defaults(PARAMS)
-    first = bluffing.kept_fictitious_play(values, 200, 3, steps=2)
+    first = fictitious.kept_fictitious_play(values, 64, 3, steps=2)
     files = list(tmp_path.glob("kept-sly-fictitious-play-*.json"))
     assert len(files) == 1 and len(first[0]) == 3
-    play_it = bluffing.fictitious_play
-    monkeypatch.setattr(bluffing, "fictitious_play", None)  # not called again
-    assert same(bluffing.kept_fictitious_play(values, 200, 3, steps=2), first)
+    play_it = fictitious.fictitious_play
+    monkeypatch.setattr(fictitious, "fictitious_play", None)  # not called again
+    assert same(fictitious.kept_fictitious_play(values, 64, 3, steps=2), first)
     files[0].write_text("{broken")
-    monkeypatch.setattr(bluffing, "fictitious_play", play_it)
-    assert same(bluffing.kept_fictitious_play(values, 200, 3, steps=2), first)
+    monkeypatch.setattr(fictitious, "fictitious_play", play_it)
+    assert same(fictitious.kept_fictitious_play(values, 64, 3, steps=2), first)
+
+
+
+def _duel_args(values=None):
+    return get_model({**(values or defaults(PARAMS)), "players": 2}).game_args()
+
+
+def test_a_duel_plays_both_seatings_of_the_same_games():
+    """``duel_block`` equals two games_block runs on the same block key, one per seating:
+    the candidate's win units over both seatings, game by game (so also their squares)."""
+    args = _duel_args()
+    cand, opp = parse_policy("sly:10:0.3"), parse_policy("bluffer:15")
+    key, n = np.uint64(987654321), 40
+    duel = np.zeros((1, play.N_DUEL), np.int64)
+    play.duel_block(key, n, duel, cand.row()[None, :], opp.row(), *args)
+    units = []
+    for g in range(n):  # one game at a time: the same game index in both seatings
+        per_seat = 0
+        for lineup, seat in (([cand, opp], 0), ([opp, cand], 1)):
+            out = np.zeros((2, 2, play.COL_HIST + play.HIST_BINS), np.int64)
+            rows = np.stack([p.row() for p in lineup])
+            play.games_block(key, g + 1, out, rows, False, *args)
+            before = np.zeros_like(out)
+            play.games_block(key, g, before, rows, False, *args)
+            per_seat += (out - before)[seat, seat, play.COL_WIN_UNITS]
+        units.append(per_seat)
+    units = np.array(units)
+    assert duel[0].tolist() == [n, units.sum(), (units ** 2).sum()]
+
+
+def test_a_strategy_against_itself_wins_exactly_half():
+    """Both seatings of the same game between copies of one policy split the win."""
+    duels = fictitious.Duels(defaults(PARAMS), 5)
+    p = parse_policy("sly:5:0.2")
+    duels.play([p], p, 300)
+    assert duels.rate(p, p) == (0.5, 0.0)
+
+
+def test_an_extended_duel_equals_one_played_at_once():
+    """Duels grow by continuing their stream: 256 games then 512 more are the first 768."""
+    values = defaults(PARAMS)
+    grid = [parse_policy(n) for n in ("honest", "bluffer:10", "sly:15:0.4")]
+    opp = parse_policy("accuser:0.3")
+    grown, once = fictitious.Duels(values, 9), fictitious.Duels(values, 9)
+    grown.play(grid, opp, 256)
+    grown.play(grid[1:], opp, 768)
+    grown.play(grid[:1], opp, 768)
+    once.play(grid, opp, 768)
+    for c in grid:
+        assert np.array_equal(grown.acc[c.name, opp.name], once.acc[c.name, opp.name])
+
+
+def test_racing_finds_the_best_reply_of_full_duels():
+    """The raced best reply is the candidate with the best win rate when every candidate
+    plays every duel in full, and the candidates far behind stop early."""
+    values = defaults(PARAMS)
+    grid = [parse_policy(n) for n in ("honest", "bluffer:5", "bluffer:30", "accuser:0.5",
+                                      "sly:30:0.1")]
+    mixture = {parse_policy("honest"): 0.5, parse_policy("bluffer:20"): 0.5}
+    raced = fictitious.Duels(values, 4)
+    best, rate = fictitious.best_reply(raced, grid, mixture, 2048)
+    full = fictitious.Duels(values, 4)
+    for q in mixture:
+        full.play(grid, q, 2048)
+    scores = [sum(w * full.rate(c, q)[0] for q, w in mixture.items()) for c in grid]
+    assert best == grid[int(np.argmax(scores))] and rate == pytest.approx(max(scores))
+    assert min(raced.games(c, q) for c in grid for q in mixture) < 2048
+
+
+def test_equilibrium_grid_reports_fictitious_play(tmp_path, monkeypatch):
+    """``equilibrium --grid``: every step of fictitious play, the stable strategy's duels
+    with the bots, and a rerun that reads the kept fictitious play gives the same
+    answer."""
+    from analyzer import kept
+
+    monkeypatch.setattr(kept, "cache_dir", lambda: tmp_path)
+    args = ["sly-dice", "equilibrium", "--grid", "--games", "64", "--seed", "2", "--quiet",
+            "--format", "json"]
+    first = CliRunner().invoke(cli, args)
+    assert first.exit_code == 0, first.output
+    doc = json.loads(first.output)
+    assert len(doc["tables"]["iterations"]) == fictitious.STEPS + 1
+    assert doc["stable"] == doc["tables"]["iterations"][-1]["strategy"]
+    assert sum(doc["mixture"].values()) == pytest.approx(1)
+    assert [r["opponent"] for r in doc["tables"]["stable_vs_bots"]] == [
+        "honest", "rational", "bluffer:10", "accuser:0.3"]
+    assert 0 <= doc["best_reply_win_rate"] <= 1
+    again = json.loads(CliRunner().invoke(cli, args).output)
+    for d in (doc, again):
+        d["meta"].pop("chunks")  # the work done in this run: less when read back
+    assert again == doc

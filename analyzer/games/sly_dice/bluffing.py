@@ -1,25 +1,18 @@
 """Bluffing and accusing in Sly Dice: what a claim tells the others (exact posterior under
-a model of the claimant), when to accuse, when a bluff beats an honest claim, and stable
-claim/accuse strategies by iterated best response on common random numbers."""
+a model of the claimant), when to accuse, and when a bluff beats an honest claim."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from analyzer import driver, kept, seats
 from analyzer.errors import UserError
-from analyzer.games.sly_dice.model import Policy, card_notes, get_model, parse_policy, run_meta
-from analyzer.games.sly_dice.runs import play_games, policy_stats
+from analyzer.games.sly_dice.model import card_notes, get_model, parse_policy, run_meta
 from analyzer.output import Result
-from analyzer.progress import Progress
 from kernels.sly_dice import layout, posterior
 
-BLUFF_GRID = (-1.0, 5.0, 10.0, 15.0, 20.0, 30.0)
-ACCUSE_GRID = (-1.0, 0.1, 0.2, 0.3, 0.4, 0.5, "rational")
 EVERY_CARD = (1 << layout.N_CARDS) - 1
 
 
@@ -143,143 +136,3 @@ def claim_result(values, common, locked, hidden, cards=None, bluffs_held=0) -> R
                       "a bluff beats the best honest option when the chance of being accused "
                       "is below break_even_accusation_chance; plausibility is the chance the "
                       "claim holds given the visible dice, hidden dice random"])
-
-
-# ---------------------------------------------------------------- stable strategies
-
-def grid_policy(bluff: float, accuse: float | str) -> Policy:
-    """A grid point by name: bluff below ``bluff`` points (-1: never), accuse below
-    plausibility ``accuse`` (-1: never; 'rational': by expected points)."""
-    rational = accuse == "rational"
-    never_accuse = not rational and accuse < 0
-    if bluff < 0:
-        return parse_policy("rational" if rational else "honest" if never_accuse
-                            else f"accuser:{accuse:g}")
-    if never_accuse:
-        return parse_policy(f"bluffer:{bluff:g}")
-    return parse_policy(f"sly:{bluff:g}:{accuse if rational else format(accuse, 'g')}")
-
-
-def _duel(values, policy: Policy, opponent: Policy, games: int, seed: int):
-    vals = {**values, "players": 2}
-    acc, _ = play_games(vals, [policy, opponent], games, seed, True, None, False)
-    rows = seats.by_name(acc, [policy.name, opponent.name + " "])
-    return policy_stats(rows[policy.name], 2)
-
-
-def _grid() -> list[Policy]:
-    return [grid_policy(b, a) for b in BLUFF_GRID for a in ACCUSE_GRID]
-
-
-def fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int = 20,
-                    progress: bool = False):
-    """Fictitious play over the grid: start from the honest strategy; at every step add the
-    grid strategy with the best average two-player win rate against all strategies added so
-    far (the empirical mixture). Every duel uses the same seed (common random numbers).
-
-    Returns ``(history, rates, exploit)``: the strategies added, the win rate of each
-    against the mixture before it, and the best grid reply to the last one (its win rate
-    and name). ``progress``: a bar over the steps on stderr."""
-    cache: dict[tuple[str, str], float] = {}
-
-    def rate(p: Policy, q: Policy) -> float:
-        if (p.name, q.name) not in cache:
-            cache[p.name, q.name] = _duel(values, p, q, games, seed)["win_rate"]
-        return cache[p.name, q.name]
-
-    history = [parse_policy("honest")]
-    rates = [float("nan")]
-    grid = _grid()
-    with Progress(steps + 1, "fictitious play", progress, "steps") as bar:
-        for _ in range(steps):
-            scores = [np.mean([rate(c, q) for q in history]) for c in grid]
-            best = int(np.argmax(scores))
-            history.append(grid[best])
-            rates.append(float(scores[best]))
-            bar.advance(1)
-        last = history[-1]
-        exploit = max(((rate(c, last), c.name) for c in grid), key=lambda r: r[0])
-        bar.advance(1)
-    return history, rates, exploit
-
-
-def _kept_path(values, games: int, seed: int, steps: int) -> Path:
-    key = [{**values, "players": 2}, games, seed, [BLUFF_GRID, ACCUSE_GRID, steps]]
-    return kept.path_for("sly-fictitious-play", key)
-
-
-def _read_kept(path: Path):
-    """``(history, rates, exploit)`` kept at ``path``, or None (missing or broken)."""
-    answer = kept.read(path)
-    try:
-        history = [Policy(*fields) for fields in answer["history"]]
-        return history, answer["rates"], tuple(answer["exploit"])
-    except (KeyError, TypeError):
-        return None
-
-
-def kept_fictitious_play(values, games: int = 10_000, seed: int = 1, steps: int = 20,
-                         progress: bool = False):
-    """``fictitious_play``'s result, computed once per rules, games, seed and grid and
-    then read from disk (it plays hundreds of duels: minutes; the answer is the same)."""
-    path = _kept_path(values, games, seed, steps)
-    found = _read_kept(path)
-    if found is not None:
-        return found
-    history, rates, exploit = fictitious_play(values, games, seed, steps, progress)
-    kept.write(path, {"history": [[p.name, p.bluff_below, p.accuse_mode, p.accuse_below]
-                                  for p in history], "rates": rates, "exploit": list(exploit)})
-    return history, rates, exploit
-
-
-def _stable(last: Policy) -> Policy:
-    return Policy("stable", last.bluff_below, last.accuse_mode, last.accuse_below)
-
-
-def cached_stable(values: dict[str, Any], games: int = 10_000, seed: int = 1
-                  ) -> Policy | None:
-    """The ``stable`` policy if fictitious play already ran for these rules."""
-    kept = _read_kept(_kept_path(values, games, seed, 20))
-    return None if kept is None else _stable(kept[0][-1])
-
-
-def stable_strategy(values: dict[str, Any], games: int = 10_000, seed: int = 1) -> Policy:
-    """The last best response of fictitious play (kept on disk per rules)."""
-    return _stable(kept_fictitious_play(values, games, seed)[0][-1])
-
-
-def equilibrium_result(values: dict[str, Any], games: int = 10_000, seed: int = 1,
-                       threads: int | None = None) -> Result:
-    """Fictitious play over bluff thresholds x accusation thresholds (two players, common
-    random numbers), the mixture it reaches, and how its last strategy plays."""
-    driver.set_threads(threads)
-    history, rates, (exploit_rate, exploiter) = fictitious_play(values, games, seed)
-    steps = [{"step": i, "strategy": p.name, "win_rate_vs_mixture_so_far": r}
-             for i, (p, r) in enumerate(zip(history, rates))]
-    names = [p.name for p in history]
-    mixture = {n: names.count(n) / len(names) for n in dict.fromkeys(names)}
-    last = history[-1]
-    stable = _stable(last)
-    rows = []
-    for opponent in ("honest", "rational", "bluffer:10", "accuser:0.3"):
-        s = _duel(values, stable, parse_policy(opponent), games, seed + 1)
-        rows.append({"opponent": opponent, "win_rate": s["win_rate"],
-                     "win_ci95_low": s["win_ci95"][0], "win_ci95_high": s["win_ci95"][1],
-                     "bluff_rate": s["bluff_rate"], "bluffs_caught_rate":
-                     s["bluffs_caught_rate"], "accusations_per_game":
-                     s["accusations_per_game"], "mean_score": s["mean_score"]})
-    return Result(
-        "Sly Dice: stable claim/accuse strategies by fictitious play",
-        headline={"stable": last.name, "mixture": mixture,
-                  "best_reply_to_stable": exploiter,
-                  "best_reply_win_rate": exploit_rate},
-        tables={"iterations": pd.DataFrame(steps), "stable_vs_bots": pd.DataFrame(rows)},
-        meta=run_meta(values, seed, games=games),
-        notes=card_notes(values, list(range(layout.N_CARDS))) + [
-            f"grid: bluff when the best honest option is below B in {BLUFF_GRID[1:]} (or never)"
-            f" x accuse when plausibility is below A in {ACCUSE_GRID[1:]} (or never); each "
-            f"step adds the best response (two-player win rate, {games} games per duel, one "
-            "seed) to the mixture of the strategies added so far",
-            "the 'stable' policy is the last best response; best_reply_win_rate is how well the "
-            "best grid strategy does against it (0.5 = nothing on the grid exploits it); its "
-            "win rates against the bots use another seed (held out)"])

@@ -247,8 +247,9 @@ def claim(common, locked, hidden, open_cards, bluffs_held, rules_file, assignmen
 @click.option("--grid", is_flag=True,
               help="Instead: fictitious play over bluff and accusation thresholds in whole "
                    "two-player games (what the 'stable' policy plays).")
-@click.option("--games", default=10_000, show_default=True, type=int,
-              help="With --grid: games per duel.")
+@click.option("--games", default=None, type=int,
+              help="With --grid: the most games of a duel (default 8,192; duels stop "
+                   "earlier for strategies far from the best).")
 @rules_options
 @points_options
 @run_options
@@ -262,11 +263,13 @@ def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, stat
     probabilities, the value, and the exploitability of the named policies."""
     values = _values(rules_file, assignments, points_file, point_settings)
     if grid:
-        from analyzer.games.sly_dice.bluffing import equilibrium_result
+        from analyzer.games.sly_dice.fictitious import GAMES, equilibrium_result
 
+        games = GAMES if games is None else games
         if games < 1:
             raise UserError(f"bad game count {games}: expected a whole number of at least 1")
-        emit(equilibrium_result(values, games, check_seed(seed), threads), fmt, output)
+        emit(equilibrium_result(values, games, check_seed(seed), threads, not quiet), fmt,
+             output)
         return
     from analyzer.games.sly_dice import equilibrium as exact
     from analyzer.games.sly_dice.analyses import parse_dice

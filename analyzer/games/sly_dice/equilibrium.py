@@ -11,7 +11,7 @@ import pandas as pd
 
 from analyzer import stats
 from analyzer.games.sly_dice import claim_game
-from analyzer.games.sly_dice.bluffing import cached_stable
+from analyzer.games.sly_dice.fictitious import cached_stable
 from analyzer.games.sly_dice.model import Policy, card_notes, get_model, rounds_for, run_meta
 from analyzer.output import Result
 from analyzer.seeding import check_seed

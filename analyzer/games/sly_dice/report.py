@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 from analyzer import seats
-from analyzer.games.sly_dice.bluffing import kept_fictitious_play
+from analyzer.games.sly_dice import fictitious
+from analyzer.games.sly_dice.fictitious import kept_fictitious_play
 from analyzer.games.sly_dice.equilibrium import overview
 from analyzer.games.sly_dice.model import card_notes, card_points, parse_policy
 from analyzer.games.sly_dice.params import PARAMS
@@ -110,8 +111,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     poorest = fixed.sort_values("expected_points").iloc[0]
     seat_rows = seat_table(values, games // 2, seed, progress)
     bluffs = bluff_value(values, games // 4, seed, progress)
-    history, rates, (exploit, exploiter) = kept_fictitious_play(
-        values, 5_000 if quick else 10_000, seed, progress=progress)
+    history, rates, (exploit, exploiter) = kept_fictitious_play(values, progress=progress)
     steps = pd.DataFrame({"step": range(len(history)), "strategy": [p.name for p in history],
                           "win_rate_vs_mixture": rates})
     lineup = lineup_of([history[-1].name], {**values, "players": 2})
@@ -200,6 +200,9 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     notes = card_notes(values, list(range(layout.N_CARDS))) + [
         f"simulations: seed {seed}; {games // 2:,} games per seat lineup, {games // 4:,} per "
         "bluffing duel; intervals are 95%",
+        f"fictitious play: its own seed ({fictitious.SEED}, the one the `stable` policy "
+        f"reads), duels raced from {fictitious.SCREEN_GAMES:,} games up to "
+        f"{fictitious.GAMES:,}, each game played in both seatings",
         "special powers are valued exactly by `dicelab sly-dice powers`; the game bots do "
         "not use them",
         "the equilibrium is exact per public state (a linear program solved by HiGHS) for "

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import driver, paired, seats
-from analyzer.games.sly_dice.bluffing import stable_strategy
+from analyzer.games.sly_dice.fictitious import stable_strategy
 from analyzer.games.sly_dice.model import Policy, get_model, parse_policy, run_meta
 from analyzer.games.sly_dice.params import PARAMS
 from analyzer.games.sly_dice.runs import (
