@@ -141,6 +141,7 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
     """
     from analyzer import driver
     from analyzer.execution import current
+    from analyzer.report_lanes import build_in_lanes, default_lanes
     from analyzer.seeding import check_seed
     from reports.balance import write_report
 
@@ -149,18 +150,26 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
     check_seed(seed)
     driver.set_threads(threads)
     values = _report_values(specs, rules_file, assignments)
-    sections = []
-    started = time.perf_counter()
-    for number, spec in enumerate(specs, 1):
-        if not quiet:
-            click.echo(f"[{number}/{len(specs)}] analysing {spec.title} ... (elapsed "
-                       f"{clock(time.perf_counter() - started)})", err=True)
-        sections.append(spec.load().report_section(values[spec.id], seed=seed, quick=quick,
-                                                   progress=not quiet))
-    changed = rules_file is not None or bool(assignments)
     where = current()
+    lanes = 1 if where.cluster is not None or where.checkpoint else \
+        min(default_lanes(), threads or default_lanes())
+    if lanes > 1 and len({spec.kernel_family for spec in specs}) > 1:
+        sections, chunks = build_in_lanes(specs, values, seed, quick, threads, not quiet,
+                                          lanes)
+        ran_on = f"{lanes} processes x {where.where()}"
+    else:
+        sections = []
+        started = time.perf_counter()
+        for number, spec in enumerate(specs, 1):
+            if not quiet:
+                click.echo(f"[{number}/{len(specs)}] analysing {spec.title} ... (elapsed "
+                           f"{clock(time.perf_counter() - started)})", err=True)
+            sections.append(spec.load().report_section(values[spec.id], seed=seed,
+                                                       quick=quick, progress=not quiet))
+        chunks, ran_on = where.meta()["chunks"], where.where()
+    changed = rules_file is not None or bool(assignments)
     meta = [f"dicelab {__version__}, {date.today().isoformat()}", f"seed {seed}",
-            f"simulations: {where.meta()['chunks']} chunks on {where.where()}",
+            f"simulations: {chunks} chunks on {ran_on}",
             "rules changed by --rules/--set (see each section)" if changed
             else "built-in default rules", "quick run (smaller samples)" if quick
             else "full run"]

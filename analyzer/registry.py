@@ -23,6 +23,11 @@ class GameSpec:
     min_players: int
     max_players: int
     summary: str
+    kernels: str = ""  # games that share compiled kernels name the same family here
+
+    @property
+    def kernel_family(self) -> str:
+        return self.kernels or self.id
 
     @property
     def rules_doc(self) -> str:
@@ -58,6 +63,7 @@ THATS_PRETTY_CLEVER = GameSpec(
     min_players=1,
     max_players=4,
     summary="six coloured dice, the silver platter, five areas with chained bonuses",
+    kernels="clever",
 )
 
 TWICE_AS_CLEVER = GameSpec(
@@ -67,6 +73,7 @@ TWICE_AS_CLEVER = GameSpec(
     min_players=1,
     max_players=4,
     summary="six dice with silver, the platter chain, returns, circle-then-cross yellow",
+    kernels="clever",
 )
 
 GAMES: dict[str, GameSpec] = {spec.id: spec for spec in (CLOVERUP, SLY_DICE,

@@ -76,6 +76,23 @@ def score_distribution(row: np.ndarray, cols: Columns, **label: Any) -> list[dic
     return rows
 
 
+SPREAD = (("p10", 0.1), ("median", 0.5), ("p90", 0.9))
+
+
+def spread(row: np.ndarray, cols: Columns) -> dict[str, float]:
+    """How widely final scores spread in a row: their standard deviation (from the exact
+    sums) and the 10th, 50th and 90th percentiles (the lowest score whose share of games
+    at or below it reaches 10%, 50%, 90%; from the score histogram)."""
+    n = float(row[cols.games])
+    mean, se = stats.mean_se(n, float(row[cols.score_sum]), float(row[cols.score_sq]))
+    out = {"sd": se * np.sqrt(n) if n > 1 else float("nan")}
+    hist = row[cols.hist:]
+    cumulative = np.cumsum(hist) / max(hist.sum(), 1)
+    for name, q in SPREAD:
+        out[name] = float(np.searchsorted(cumulative, q - 1e-12) + cols.hist_low)
+    return out
+
+
 @dataclass(frozen=True)
 class Precision:
     """When a run may stop early: every policy's mean-score 95% half-width at most

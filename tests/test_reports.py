@@ -377,3 +377,18 @@ def test_dicelab_report_quick_end_to_end(tmp_path):
     assert "Key findings" in findings
     for spec in GAMES.values():
         assert spec.title in findings
+
+
+@pytest.mark.parametrize("game", ["cloverup", "sly-dice",
+                                  pytest.param("thats-pretty-clever", marks=pytest.mark.slow),
+                                  pytest.param("twice-as-clever", marks=pytest.mark.slow)])
+def test_every_game_cheatsheet_fills_one_page(game: str, tmp_path: Path) -> None:
+    """Each game's real strategy card, on its default rules, fits one A4 page (the
+    renderer shrinks the type and refuses what still overflows)."""
+    from analyzer.params import defaults
+    from analyzer.registry import get_game
+
+    module = get_game(game).load()
+    path = tmp_path / "card.pdf"
+    render_cheatsheet(module.cheatsheet(defaults(module.PARAMS)), path)
+    assert pdf_pages(path) == 1

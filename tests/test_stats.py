@@ -61,3 +61,24 @@ def test_one_game_win_rate_interval_stays_in_unit_range():
     for entry in json.loads(out.output)["policies"].values():
         low, high = entry["win_ci95"]
         assert 0.0 <= low <= entry["win_rate"] <= high <= 1.0 and high > low
+
+
+@given(st.lists(st.integers(-5, 30), min_size=2, max_size=200))
+@settings(max_examples=60, deadline=None)
+def test_score_spread_matches_numpy(scores):
+    """``seats.spread``: the sample standard deviation from the sums, and percentiles as
+    the lowest score whose share of games at or below it reaches 10%, 50% and 90%."""
+    from analyzer.seats import Columns, spread
+
+    cols = Columns(games=0, score_sum=1, score_sq=2, win_units=3, hist=4, units_per_win=1,
+                   hist_low=-5)
+    row = np.zeros(4 + 36, np.int64)
+    row[0], row[1], row[2] = len(scores), sum(scores), sum(s * s for s in scores)
+    for s in scores:
+        row[4 + s + 5] += 1
+    got = spread(row, cols)
+    assert np.isclose(got["sd"], np.std(scores, ddof=1))
+    ordered = np.sort(scores)
+    for name, q in (("p10", 0.1), ("median", 0.5), ("p90", 0.9)):
+        k = int(np.ceil(q * len(scores) - 1e-9))  # games at or below must reach q
+        assert got[name] == ordered[max(k, 1) - 1]

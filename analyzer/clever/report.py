@@ -73,20 +73,38 @@ def solo_runs(game: CleverGame, values: dict[str, Any], seed: int, samples: Samp
                         progress=progress, batch_blocks=CHECK_BLOCKS) for p in policies}
 
 
-def round_bonus_value(game: CleverGame, values: dict[str, Any], seed: int, games: int,
-                      progress: bool) -> pd.DataFrame:
-    """Points each round-track bonus is worth to the strongest bot solo: the paired
-    difference of the same games without it (value, ci95_low, ci95_high per variant)."""
+def _alternative(param) -> Any:
+    """The other value of an assumed yes/no or two-way rule parameter."""
+    if param.kind == "bool":
+        return not param.default
+    return next(c for c in param.choices if c != param.default)
+
+
+def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int, games: int,
+                       progress: bool, assumed_rules: bool = True
+                       ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """What rules are worth to the strongest bot solo, on the same games: each round-track
+    bonus (the points lost without it), and (``assumed_rules``) each assumed open point of
+    the rules at its default (the points gained by its other reading). Columns: variant,
+    value, ci95_low, ci95_high. Every variant plays the same games whichever others run."""
     solo = {**values, "players": 1}
     bot = game.strongest_policy
-    variants = [("all round bonuses", solo, [bot])] + [
-        (f"without round {r}", {**solo, f"round_{r}_bonus": False}, [bot])
-        for r in ROUND_BONUS_ROUNDS]
+    bonus_variants = [(f"without round {r}", {**solo, f"round_{r}_bonus": False}, [bot])
+                      for r in ROUND_BONUS_ROUNDS]
+    assumed = [p for p in game.params if assumed_rules and p.assumed
+               and values[p.name] == p.default and p.kind in ("bool", "choice")]
+    rule_variants = [(f"{p.name} = {_alternative(p)}", {**solo, p.name: _alternative(p)},
+                      [bot]) for p in assumed]
+    variants = [("rules in force", solo, [bot])] + bonus_variants + rule_variants
     paired = whatif(game, variants, games, seed, progress=progress).tables["variants"]
-    rows = paired[(paired.metric == "mean_score") & paired["diff"].notna()].copy()
-    rows["value"] = -rows["diff"]
-    rows["ci95_low"], rows["ci95_high"] = -rows["diff_ci95_high"], -rows["diff_ci95_low"]
-    return rows[["variant", "value", "ci95_low", "ci95_high"]].reset_index(drop=True)
+    rows = paired[(paired.metric == "mean_score") & paired["diff"].notna()]
+    rows = rows[["variant", "diff", "diff_ci95_low", "diff_ci95_high"]].set_axis(
+        ["variant", "value", "ci95_low", "ci95_high"], axis=1)
+    bonus = rows[rows.variant.isin([v[0] for v in bonus_variants])].copy()
+    lost = -bonus[["value", "ci95_high", "ci95_low"]].to_numpy()  # a bonus is worth what
+    bonus[["value", "ci95_low", "ci95_high"]] = lost  # its absence costs
+    rules = rows[rows.variant.isin([v[0] for v in rule_variants])]
+    return bonus.reset_index(drop=True), rules.reset_index(drop=True)
 
 
 def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bool = False,
@@ -102,7 +120,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     best = policies.set_index("policy").loc[bot]
     h_areas = areas[areas.policy == bot].set_index("area")["mean_score"]
     top_area, low_area = h_areas.idxmax(), h_areas.idxmin()
-    round_value = round_bonus_value(game, values, seed, samples.paired, progress)
+    round_value, assumed_rules = paired_rule_values(game, values, seed, samples.paired,
+                                                    progress)
     richest = round_value.sort_values("value").iloc[-1]
     seat_rows = []
     for players in (2, 3, 4):
@@ -164,6 +183,11 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
               Table(f"{p}_bonuses", f"Bonuses per solo game, {bot}", bonuses),
               Table(f"{p}_ratings", f"Rulebook solo ratings, {bot}", ratings),
               Table(f"{p}_round_bonus_value", "Value of the round-track bonuses", round_value),
+              Table(f"{p}_assumed_rules", f"Assumed rules read the other way: change in "
+                    f"{bot}'s solo mean score (paired games)", assumed_rules,
+                    note="each open point of the rules page flipped alone, on the same "
+                    "games as the rules in force; an interval that holds 0 means the "
+                    "reading does not matter to this bot"),
               Table(f"{p}_seat_win_rates", "Win rate by seat", seat_table),
               Table(f"{p}_bonus_rounds", f"Bonuses received per round by kind, {bot} "
                     "solo", by_round),
@@ -209,7 +233,7 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     areas, dice = by_area["mean_score"], by_area["dice_per_game"]
     policy = run.tables["policies"].iloc[0]
     bonuses = run.tables["bonuses"].set_index("bonus")["per_game"]
-    lost = round_bonus_value(game, values, DEFAULT_SEED, FULL.paired, False)
+    lost = paired_rule_values(game, values, DEFAULT_SEED, FULL.paired, False, False)[0]
     mean = run.headline["policies"][bot]["mean_score"]
     blocks = [
         Block("Where the points come from", [

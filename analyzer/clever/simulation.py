@@ -130,7 +130,8 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
         foxes, foxes_ci = _mean_ci(row, g, play.COL_FOXES, play.COL_FOXES_SQ)
         log = row[play.COL_LOG:play.COL_LOG + play.LOG_LEN]
         record = {"policy": name, "seat_games": s["games"], "mean_score": s["mean_score"],
-                  "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1], "foxes": foxes,
+                  "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1],
+                  **seats.spread(row, COLUMNS), "foxes": foxes,
                   "foxes_ci95_low": foxes_ci[0], "foxes_ci95_high": foxes_ci[1],
                   "fox_points": row[play.COL_FOX_POINTS] / g,
                   "lowest_area": row[play.COL_LOWEST] / g,

@@ -101,6 +101,52 @@ def weight_sweeps(values: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.DataFrame(bumps), pd.DataFrame(sweep)
 
 
+WEIGHT_SETS = (  # (name, weights of 1..6, clover; None: the rules in force)
+    ("rules in force", None),
+    ("fair dice", (1, 1, 1, 1, 1, 1, 1)),
+    ("steeper numbers", (8, 6, 5, 3, 2, 1, 1)),
+    ("flatter numbers", (5, 5, 4, 4, 3, 2, 1)),
+    ("rarer clovers", (6, 5, 5, 3, 3, 1, 0.5)),
+    ("commoner clovers", (6, 5, 5, 3, 3, 1, 2)),
+)
+
+
+COMEBACK_GAPS = (0, 3, 6, 9, 12, 15, 20, 25, 30)
+
+
+def comeback_odds(values: dict[str, Any]) -> pd.DataFrame:
+    """The exact chance that the first seat of a two-player game wins from behind: at the
+    start of each round but the first, trailing by each of ``COMEBACK_GAPS`` points, both
+    players playing to win (the game solver's own table)."""
+    model = get_model({**values, "players": 2})
+    W = model.win_solution()[1]
+    rounds = values["rounds"]
+    rows = []
+    for rnd in range(1, rounds):
+        for gap in COMEBACK_GAPS:
+            if gap <= model.max_diff:
+                rows.append({"rounds_left": str(rounds - rnd), "behind_by": gap,
+                             "win_chance": float(W[rnd, 0, model.max_diff - gap, 0])})
+    return pd.DataFrame(rows)
+
+
+def weight_sets(values: dict[str, Any]) -> pd.DataFrame:
+    """Exact turn and two-player figures under a few alternative sets of face weights
+    (the other rules as in force): what a designer weighing the dice would compare."""
+    rows = []
+    for name, weights in WEIGHT_SETS:
+        vals = {**values, "weights": tuple(values["weights"] if weights is None else weights)}
+        turn = turn_summary(get_model(vals), "optimal")
+        first = first_seat(vals).set_index("both_play")
+        rows.append({"weight_set": name, "weights": ",".join(f"{w:g}" for w in vals["weights"]),
+                     "expected_points": turn["expected_points"], "sd": turn["sd"],
+                     "p_at_least_15": turn["p_at_least_15"],
+                     "p_instant_win": turn["p_instant_win"],
+                     "p_triple_six": turn["p_triple_six"],
+                     "first_seat_win_rate": first.loc["win", "first_seat_win_rate"]})
+    return pd.DataFrame(rows)
+
+
 def _game_rows(values, lineup_names, games, seed, progress):
     lineup = lineup_of(lineup_names, values["players"])
     acc, n = play_games(values, lineup, games, seed, True, None, progress)
@@ -176,7 +222,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         game_rows.append({"policy": name, "mean_game_score": s["mean_score"],
                           "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1],
                           "win_rate": s["win_rate"], "win_ci95_low": s["win_ci95"][0],
-                          "win_ci95_high": s["win_ci95"][1], "games": n})
+                          "win_ci95_high": s["win_ci95"][1], "games": n,
+                          **seats.spread(row, COLUMNS)})
         game_dist += seats.score_distribution(row, COLUMNS, policy=name)
     game_dist = pd.DataFrame(game_dist).rename(columns={"score": "game_score"})
     game_table = pd.DataFrame(game_rows)
@@ -184,6 +231,9 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
 
     clovers = first_roll_by_clovers(model)
     bumps, sweep = weight_sweeps(values)
+    sets = weight_sets(values)
+    comeback = comeback_odds(values)
+    last_round = comeback[comeback.rounds_left == "1"].set_index("behind_by")["win_chance"]
     seat_table = seat_win_rates(values, games // 2, seed, progress)
     duel = matchups(values, games // 2, seed, progress)
     win_row = duel.set_index("policy").loc["win"]
@@ -256,12 +306,31 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        f"{win_row.simulated_win_rate:.2%}), so playing for the score table "
                        f"matters little in CloverUp."),
     ]
+    figures.append(
+        Figure("cloverup_comeback", "Comebacks: the first seat's chance to win a two-player "
+               "game from behind at the start of a round, both playing to win (exact)",
+               "line", comeback, "behind_by", "win_chance", "rounds_left",
+               xlabel="points behind at the start of the round", ylabel="chance to win",
+               percent=True, ref_line=0.5,
+               labels={str(r): f"{r} round{'s' * (r > 1)} left"
+                       for r in range(1, values["rounds"])},
+               reading=f"With one round left, a player 6 points behind still wins "
+                       f"{last_round[6]:.1%} of the time and one 15 behind "
+                       f"{last_round[15]:.1%}; from 20 points behind only an instant win "
+                       f"is left ({last_round[20]:.2%}). Equal scores favour the second "
+                       f"seat: {last_round[0]:.1%} for the first with one round left."))
     tables = [
         Table("cloverup_turn_policies", "One turn under each policy (exact)", turn_table),
         Table("cloverup_game_policies", "Five-policy game (simulated)", game_table),
         Table("cloverup_first_roll_clovers", "Clovers in the first roll (exact)", clovers),
         Table("cloverup_face_weights", "One more unit of weight per face (exact)", bumps),
         Table("cloverup_clover_weight", "Clover weight sweep (exact)", sweep),
+        Table("cloverup_comeback", "Win chance from behind, two players both playing to "
+              "win (exact)", comeback, percent=("win_chance",)),
+        Table("cloverup_weight_sets", "Alternative face weights (exact; first seat: both "
+              "players play to win a two-player game)", sets,
+              percent=("p_at_least_15", "p_instant_win", "p_triple_six",
+                       "first_seat_win_rate")),
         Table("cloverup_seat_win_rates", "Win rate by seat (simulated)", seat_table),
         Table("cloverup_first_seat", "The first seat's chance to win a two-player game "
               "(exact)", first.reset_index()),
@@ -283,6 +352,10 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                for p in PARAMS if values[p.name] != p.default and p.name != "players"]
     notes = assumed_notes(PARAMS, values) + [f"rules changed: {', '.join(changed)}"] * bool(
         changed) + [
+        f"game length: only an instant win ends a game early; with every turn played for "
+        f"the highest average, a two-player game of {values['rounds']} rounds ends early "
+        f"with probability {1 - (1 - opt.p_instant_win) ** (2 * values['rounds']):.2%} "
+        "(exact: every turn has the same instant-win chance)",
         f"simulations: seed {seed}, {games:,} games per lineup (half for seats and matchups); "
         "intervals are 95%; exact figures come from the dynamic-programming solvers"]
     intro = ("CloverUp is analysed exactly for a single turn (every keep/reroll choice "

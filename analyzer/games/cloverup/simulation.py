@@ -185,7 +185,8 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
                       instant_win_ci95_high=s["instant_win_ci95"][1],
                       triple_sixes_per_game=s["triple_sixes_per_game"],
                       triple_sixes_ci95_low=s["triple_sixes_ci95"][0],
-                      triple_sixes_ci95_high=s["triple_sixes_ci95"][1])
+                      triple_sixes_ci95_high=s["triple_sixes_ci95"][1],
+                      **seats.spread(row, COLUMNS))
         policy_rows.append(record)
         dist_rows += seats.score_distribution(row, COLUMNS, by="policy", name=name)
     seat_rows, seat_dist = seats.seat_rows(acc, COLUMNS, [p.name for p in lineup], rotate)

@@ -15,7 +15,7 @@ from analyzer.games.sly_dice.equilibrium import overview
 from analyzer.games.sly_dice.model import card_notes, card_points, parse_policy
 from analyzer.games.sly_dice.params import PARAMS
 from analyzer.games.sly_dice.runs import COLUMNS, card_table, play_games
-from analyzer.games.sly_dice.simulation import lineup_of
+from analyzer.games.sly_dice.simulation import lineup_of, whatif
 from analyzer.sections import (
     Block,
     CheatSheet,
@@ -101,6 +101,35 @@ def exploitability_long(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+SWEEP_LINEUP = ["bluffer:10", "accuser:0.3"]
+SWEEPS = {"bluff_bonus": (0, 5, 10, 15, 20, 30), "false_accusation_penalty": (0, 5, 10, 15,
+                                                                             20, 30)}
+
+
+def bonus_sweeps(values: dict[str, Any], games: int, seed: int, progress: bool
+                 ) -> pd.DataFrame:
+    """A bluffer against an accuser (two players, the bluffer first) with the first
+    Successful Bluffing card's worth and the first False Accusation card's penalty swept,
+    on the same games: the bluffer's win rate and the bluffs caught per game."""
+    vals = {**values, "players": 2}
+    variants = [("rules in force", vals, SWEEP_LINEUP)] + [
+        (f"{name}={v}", {**vals, name: v}, SWEEP_LINEUP)
+        for name, grid in SWEEPS.items() for v in grid if v != values[name]]
+    table = whatif(variants, games, seed, progress=progress).tables["variants"]
+    rows = []
+    for name, grid in SWEEPS.items():
+        for v in grid:
+            label = "rules in force" if v == values[name] else f"{name}={v}"
+            win = table[(table.variant == label) & (table.metric == "first_seat_win_rate")]
+            caught = table[(table.variant == label)
+                           & (table.metric == "bluffs_caught_per_game")]
+            rows.append({"parameter": name, "points": v,
+                         "bluffer_win_rate": win.value.iloc[0],
+                         "ci95_low": win.ci95_low.iloc[0], "ci95_high": win.ci95_high.iloc[0],
+                         "bluffs_caught_per_game": caught.value.iloc[0]})
+    return pd.DataFrame(rows)
+
+
 def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
     games = 20_000 if quick else 200_000
@@ -111,13 +140,20 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     poorest = fixed.sort_values("expected_points").iloc[0]
     seat_rows = seat_table(values, games // 2, seed, progress)
     bluffs = bluff_value(values, games // 4, seed, progress)
+    sweeps = bonus_sweeps(values, games // 8, seed, progress)
+    at_zero = sweeps[sweeps.points == 0].set_index("parameter")["bluffer_win_rate"]
+    at_top = sweeps[sweeps.points == 30].set_index("parameter")["bluffer_win_rate"]
     history, rates, (exploit, exploiter) = kept_fictitious_play(values, progress=progress)
     steps = pd.DataFrame({"step": range(len(history)), "strategy": [p.name for p in history],
                           "win_rate_vs_mixture": rates})
     lineup = lineup_of([history[-1].name], {**values, "players": 2})
     acc, n = play_games({**values, "players": 2}, lineup, games // 2, seed, True, None,
                         progress)
-    scored = card_table(seats.by_name(acc, [p.name for p in lineup]))
+    per_policy = seats.by_name(acc, [p.name for p in lineup])
+    scored = card_table(per_policy)
+    spread = pd.DataFrame([{"policy": name, "seat_games": int(row[COLUMNS.games]),
+                            "mean_score": row[COLUMNS.score_sum] / row[COLUMNS.games],
+                            **seats.spread(row, COLUMNS)} for name, row in per_policy.items()])
     two = seat_rows[seat_rows.players == "2"].set_index("seat")["win_rate"]
     b10 = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "honest")].iloc[0]
     b10r = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "rational")].iloc[0]
@@ -163,6 +199,20 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        + (" - close to even, so it is hard to exploit." if exploit < 0.55
                           else ", so it is not yet stable: bluffing stays a game of mixed "
                           "strategies.")),
+        Figure("sly_dice_bonus_sweeps", "A bluffer (bluffs under 10 points, first seat) "
+               "against an accuser (accuses below 30% plausibility): its win rate as the "
+               "bluffing bonus or the false-accusation penalty changes (simulated, same "
+               "games, 95% intervals)", "line", sweeps, "points", "bluffer_win_rate",
+               "parameter", "ci95_low", "ci95_high", xlabel="points of the first card",
+               ylabel="bluffer's win rate", percent=True, ref_line=0.5,
+               labels={"bluff_bonus": "Successful Bluffing bonus",
+                       "false_accusation_penalty": "False Accusation penalty"},
+               reading=f"From 0 to 30 points, the bluffing bonus moves the bluffer's win "
+                       f"rate from {at_zero['bluff_bonus']:.1%} to "
+                       f"{at_top['bluff_bonus']:.1%}; the false-accusation penalty from "
+                       f"{at_zero['false_accusation_penalty']:.1%} to "
+                       f"{at_top['false_accusation_penalty']:.1%} (a harsher penalty "
+                       "makes the accuser's mistakes cost more)."),
         Figure("sly_dice_exploitability", "How much a best response gains against each "
                "policy, per claim (exact equilibrium of a round, mean over sampled states, "
                "95% intervals)", "bar", exploit_long, "policy", "points", "side", "ci95_low",
@@ -185,6 +235,9 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
               "aimed for"),
         Table("sly_dice_seat_win_rates", "Win rate by seat (simulated)", seat_rows),
         Table("sly_dice_bluff_value", "Bluffing and accusing bots (simulated)", bluffs),
+        Table("sly_dice_bonus_sweeps", "Bluffing bonus and false-accusation penalty "
+              "swept: bluffer:10 (first seat) against accuser:0.3 (simulated, same games)",
+              sweeps, percent=("bluffer_win_rate",)),
         Table("sly_dice_fictitious_play", "Fictitious play over claim/accuse strategies",
               steps),
         Table("sly_dice_equilibrium_by_worth", "The exact equilibrium's bluffing and "
@@ -196,10 +249,14 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
               "claim, exact per state)", exact["exploitability"]),
         Table("sly_dice_cards_scored", f"Cards scored per game, {history[-1].name} vs itself "
               "(simulated)", scored, note=f"most scored: {top_scored.card}"),
+        Table("sly_dice_score_spread", f"Spread of final scores, {history[-1].name} vs "
+              "itself, two players (simulated)", spread,
+              note="sd: standard deviation; p10/median/p90: the scores that 10%, 50% and "
+              "90% of players end at or below"),
     ]
     notes = card_notes(values, list(range(layout.N_CARDS))) + [
         f"simulations: seed {seed}; {games // 2:,} games per seat lineup, {games // 4:,} per "
-        "bluffing duel; intervals are 95%",
+        f"bluffing duel, {games // 8:,} per bonus/penalty variant; intervals are 95%",
         f"fictitious play: its own seed ({fictitious.SEED}, the one the `stable` policy "
         f"reads), duels raced from {fictitious.SCREEN_GAMES:,} games up to "
         f"{fictitious.GAMES:,}, each game played in both seatings",
@@ -247,21 +304,27 @@ def aim_table(values: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def accuse_lines(values: dict[str, Any]) -> list[str]:
-    base, step = values["bluff_bonus"], values["bluff_bonus_step"]
+def accuse_table(values: dict[str, Any]) -> pd.DataFrame:
+    """The break-even chance that a claim is true, below which accusing pays, by claim
+    worth and the False Accusation cards the accuser already holds (short strings)."""
+    base = values["bluff_bonus"]
     fbase, fstep = values["false_accusation_penalty"], values["false_accusation_step"]
-    lines = ["Accuse when the chance that the claim is true is below:",
-             "claim worth | you hold 0 / 1 / 2 False Accusations"]
-    for claim in (5, 10, 20, 30):
-        cells = []
-        for held in (0, 1, 2):
-            gain = claim + base
-            loss = fbase + fstep * held
-            cells.append(f"{gain / (gain + loss):.0%}")
-        lines.append(f"{claim:>11} | {' / '.join(cells)}")
-    lines.append(f"= (claim + bluff bonus) / (that + your penalty); a first bluff bonus is "
-                 f"{base}, each next +{step}")
-    return lines
+    rows = []
+    for claim in (5, 10, 15, 20, 30):
+        gain = claim + base
+        rows.append({"claim worth": str(claim), **{
+            f"{held} held": f"{gain / (gain + fbase + fstep * held):.0%}"
+            for held in (0, 1, 2)}})
+    return pd.DataFrame(rows)
+
+
+def cards_table(values: dict[str, Any]) -> pd.DataFrame:
+    """Each fixed card at a glance: points, the chance to make it when aiming for it and
+    what aiming for it is worth (averaged over the common dice; short strings)."""
+    cards = card_summary(values).iloc[layout.N_NUMBER_CARDS:]
+    return pd.DataFrame({"card": cards["card"], "points": [f"{x:g}" for x in cards["points"]],
+                         "made": [f"{x:.0%}" for x in cards["p_hit"]],
+                         "worth": [f"{x:.1f}" for x in cards["expected_points"]]})
 
 
 def equilibrium_table(values: dict[str, Any], states: int = 200) -> pd.DataFrame:
@@ -277,19 +340,28 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
     switch = min(t for t in range(3, 19) if calls[0, t] == 0)
     blocks = [
         Block("Rolling", [
-            "Lock only dice that build your target; stop as soon as it is made and",
-            "the remaining rerolls cannot raise its value.",
+            "Lock only dice that build your target; stop as soon as it is made and the "
+            "remaining rerolls cannot raise its value.",
             "A number card is worth face x count: with many of one face, aim for it.",
         ]),
         Block("Higher or Lower (cannot be accused)", [
             f"Call higher below {switch}, lower from {switch} up (every roll).",
             f"Success: {success[9]:.0%} from 9, {success[3]:.0%} from 3 or 18.",
         ]),
-        Block("When to call a bluff", accuse_lines(values)),
+        Block("When to call a bluff", [
+            "Accuse when the chance that the claim is true is below (by the False "
+            "Accusation cards you hold):",
+            f"= (claim + bluff bonus) / (that + your penalty); the first bluff bonus is "
+            f"{values['bluff_bonus']}, each next +{values['bluff_bonus_step']}."],
+            table=accuse_table(values)),
         Block("Bluffing at the exact equilibrium", [
             "of the claims at each worth: the share that are bluffs, and accused",
             "(a claim the visible dice prove cannot be accused)"],
             table=equilibrium_table(values)),
+        Block("The fixed cards", [
+            "made: the chance to make the card when aiming for it; worth: expected points "
+            "of aiming for it (both averaged over the common dice, exact)"],
+            table=cards_table(values)),
         Block("What to aim for after the common dice", [
             "chance and expected points of the best card; H/L = Higher or Lower success"],
             table=aim_table(values)),

@@ -50,6 +50,7 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
                                                      "win_ci95", "games")}
         record = {"policy": name, "seat_games": s["games"], "mean_score": s["mean_score"],
                   "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1],
+                  **seats.spread(row, COLUMNS),
                   "win_rate": s["win_rate"], "win_ci95_low": s["win_ci95"][0],
                   "win_ci95_high": s["win_ci95"][1]}
         for rate_name, *_ in RATES:

@@ -1,0 +1,139 @@
+"""Building the balance report's game sections in parallel lanes, one worker process each.
+
+Most of a first report is numba compiling kernels, which uses one core; in two lanes, one
+game's kernels compile while another game computes. Games that share kernels (the Clever
+games) go in the same lane, one after the other, so that their kernels compile once. Each
+section is the same wherever it is built: its random numbers come from the seed alone.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Any
+
+from analyzer.progress import clock
+from analyzer.registry import GameSpec
+
+MAX_LANES = 2
+
+
+def lanes_for(specs: list[GameSpec], lanes: int) -> list[list[GameSpec]]:
+    """The games of each lane: games that share kernels together, each family in the lane
+    with the fewest games so far (the largest families first); report order inside a lane."""
+    families: dict[str, list[GameSpec]] = {}
+    for spec in specs:
+        families.setdefault(spec.kernel_family, []).append(spec)
+    out: list[list[GameSpec]] = [[] for _ in range(min(lanes, len(families)))]
+    for family in sorted(families.values(), key=len, reverse=True):
+        min(out, key=len).extend(family)
+    order = {spec.id: i for i, spec in enumerate(specs)}
+    return [sorted(lane, key=lambda s: order[s.id]) for lane in out]
+
+
+def default_lanes() -> int:
+    return max(1, min(MAX_LANES, os.cpu_count() or 1))
+
+
+_events: Any = None  # the worker's queue of progress events
+
+
+def _start_worker(events: Any, threads: int | None) -> None:
+    global _events
+    from analyzer import driver
+
+    _events = events
+    driver.set_threads(threads)
+
+
+def _build_lane(game_ids: list[str], values: dict[str, Any], seed: int, quick: bool
+                ) -> tuple[list[Any], int]:
+    """Build the sections of one lane in this worker; returns them and the chunks run."""
+    from analyzer.execution import current
+    from analyzer.registry import get_game
+
+    sections = []
+    for game_id in game_ids:
+        spec = get_game(game_id)
+        _events.put(("start", spec.title))
+        sections.append(spec.load().report_section(values[game_id], seed=seed, quick=quick,
+                                                   progress=False))
+        _events.put(("done", spec.title))
+    return sections, current().meta()["chunks"]
+
+
+class _Status:
+    """One status line on stderr (a terminal only): sections done, those being built and
+    the time elapsed."""
+
+    def __init__(self, total: int, enabled: bool):
+        self.total, self.done, self.building = total, 0, []
+        self.enabled = enabled and sys.stderr.isatty()
+        self.started = time.perf_counter()
+
+    def event(self, kind: str, title: str) -> None:
+        if kind == "start":
+            self.building.append(title)
+        else:
+            self.building.remove(title)
+            self.done += 1
+
+    def show(self) -> None:
+        if self.enabled:
+            now = ", ".join(self.building) or "-"
+            sys.stderr.write(f"\rreport: {self.done}/{self.total} sections done; building "
+                             f"{now} (elapsed {clock(time.perf_counter() - self.started)}) ")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+
+
+def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], seed: int,
+                   quick: bool, threads: int | None, progress: bool, lanes: int
+                   ) -> tuple[list[Any], int]:
+    """Every game's report section, in ``specs`` order, built in up to ``lanes`` worker
+    processes; returns the sections and the number of simulation chunks they ran."""
+    plan = lanes_for(specs, lanes)
+    context = multiprocessing.get_context("spawn")
+    events = context.Queue()
+    status = _Status(len(specs), progress)
+    if progress:
+        print(f"building {len(specs)} sections in {len(plan)} processes (a first run also "
+              "compiles each game's kernels: minutes, once) ...", file=sys.stderr, flush=True)
+    built: dict[str, Any] = {}
+    chunks = 0
+    with ProcessPoolExecutor(len(plan), context, _start_worker, (events, threads)) as pool:
+        futures = [pool.submit(_build_lane, [s.id for s in lane], values, seed, quick)
+                   for lane in plan]
+        try:
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, 0.5, FIRST_COMPLETED)
+                for future in finished:
+                    sections, ran = future.result()
+                    lane = plan[futures.index(future)]
+                    built.update({spec.id: s for spec, s in zip(lane, sections)})
+                    chunks += ran
+                _drain(events, status)
+                status.show()
+        except BaseException:
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+            raise
+        finally:
+            status.close()
+    return [built[spec.id] for spec in specs], chunks
+
+
+def _drain(events: Any, status: _Status) -> None:
+    while True:
+        try:
+            status.event(*events.get_nowait())
+        except queue.Empty:
+            return
