@@ -4,7 +4,7 @@ Measured:
 - CloverUp turns per second under the optimal policy, 1 thread and all threads;
 - CloverUp two-player games per second;
 - ``dicelab cloverup solve`` (and a small ``simulate``) wall time end to end, cold (empty
-  numba cache) and warm;
+  numba cache) and warm (the same query again: its kept answer; and new queries);
 - peak memory of 10^6 and 10^8 simulated turns (flat in the number of turns);
 - Sly Dice: the exact odds table of every card for all 56 common sets, and two-player
   games per second with the honest policy;
@@ -70,16 +70,20 @@ def _timed_cli(args: list[str], env: dict[str, str]) -> float:
 
 
 def cli_times() -> dict[str, float]:
-    """Cold: a fresh, empty numba cache folder; warm: the same folder again."""
+    """Cold: a fresh, empty numba cache folder; warm: the same folder again (a repeated
+    exact query reads its kept answer; a new one, other rules, loads the compiled
+    kernels and solves)."""
     simulate = ["cloverup", "simulate", "--games", "4096", "--quiet"]
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         cold = _timed_cli(["cloverup", "solve"], env)
         warm = min(_timed_cli(["cloverup", "solve"], env) for _ in range(3))
+        new = min(_timed_cli(["cloverup", "solve", "--instant-win-points", str(points)], env)
+                  for points in (17, 16, 15))
         sim_cold = _timed_cli(simulate, env)
         sim_warm = min(_timed_cli(simulate, env) for _ in range(3))
-    return {"solve_cold_s": cold, "solve_warm_s": warm, "simulate_4096_games_cold_s": sim_cold,
-            "simulate_4096_games_warm_s": sim_warm}
+    return {"solve_cold_s": cold, "solve_warm_s": warm, "solve_new_query_warm_s": new,
+            "simulate_4096_games_cold_s": sim_cold, "simulate_4096_games_warm_s": sim_warm}
 
 
 _PEAK = """
