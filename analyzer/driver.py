@@ -40,6 +40,11 @@ def set_threads(threads: int | None) -> int:
     return threads
 
 
+# Set by a process that shares the machine with others (the report's lanes): how many
+# numba threads the next run may use; results never depend on it.
+thread_budget: Callable[[], int] | None = None
+
+
 @dataclass
 class Job:
     """A run of ``n_items`` turns or games in blocks of ``block_size``.
@@ -152,6 +157,8 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
     """
     if progress:
         notice_first_compile(job.runner)
+    if thread_budget is not None:
+        set_threads(thread_budget())
     batch = (batch_blocks or DEFAULT_BATCH_BLOCKS) * job.block_size
     per_chunk = math.gcd(job.chunk_blocks, batch // job.block_size) * job.block_size
     if first_item % job.block_size:

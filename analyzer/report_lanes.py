@@ -40,14 +40,19 @@ def default_lanes() -> int:
 
 
 _events: Any = None  # the worker's queue of progress events
+_busy: Any = None  # the shared count of lanes still building
 
 
-def _start_worker(events: Any, threads: int | None) -> None:
-    global _events
+def _start_worker(events: Any, threads: int, busy: Any) -> None:
+    """A lane's process: numba threads share the ``threads`` of the run with the lanes
+    still busy (``busy``, a shared count), checked at every simulation; idle OpenMP
+    threads sleep instead of spinning while the other lane computes."""
+    global _events, _busy
+    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
     from analyzer import driver
 
-    _events = events
-    driver.set_threads(threads)
+    _events, _busy = events, busy
+    driver.thread_budget = lambda: max(1, threads // max(busy.value, 1))
 
 
 def _build_lane(game_ids: list[str], values: dict[str, Any], seed: int, quick: bool
@@ -64,6 +69,15 @@ def _build_lane(game_ids: list[str], values: dict[str, Any], seed: int, quick: b
                                                    progress=False))
         _events.put(("done", spec.title))
     return sections, current().meta()["chunks"]
+
+
+def _lane(game_ids: list[str], *args: Any) -> tuple[list[Any], int]:
+    """``_build_lane``, counted among the busy lanes while it runs."""
+    try:
+        return _build_lane(game_ids, *args)
+    finally:
+        with _busy.get_lock():
+            _busy.value -= 1
 
 
 class _Status:
@@ -102,14 +116,17 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
     plan = lanes_for(specs, lanes)
     context = multiprocessing.get_context("spawn")
     events = context.Queue()
+    busy = context.Value("i", len(plan))
+    threads = threads or (os.cpu_count() or 1)
     status = _Status(len(specs), progress)
     if progress:
         print(f"building {len(specs)} sections in {len(plan)} processes (a first run also "
               "compiles each game's kernels: minutes, once) ...", file=sys.stderr, flush=True)
     built: dict[str, Any] = {}
     chunks = 0
-    with ProcessPoolExecutor(len(plan), context, _start_worker, (events, threads)) as pool:
-        futures = [pool.submit(_build_lane, [s.id for s in lane], values, seed, quick)
+    with ProcessPoolExecutor(len(plan), context, _start_worker,
+                             (events, threads, busy)) as pool:
+        futures = [pool.submit(_lane, [s.id for s in lane], values, seed, quick)
                    for lane in plan]
         try:
             pending = set(futures)

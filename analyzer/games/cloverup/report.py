@@ -137,13 +137,14 @@ def weight_sets(values: dict[str, Any]) -> pd.DataFrame:
     for name, weights in WEIGHT_SETS:
         vals = {**values, "weights": tuple(values["weights"] if weights is None else weights)}
         turn = turn_summary(get_model(vals), "optimal")
-        first = first_seat(vals).set_index("both_play")
+        game = get_model({**vals, "players": 2})
         rows.append({"weight_set": name, "weights": ",".join(f"{w:g}" for w in vals["weights"]),
                      "expected_points": turn["expected_points"], "sd": turn["sd"],
                      "p_at_least_15": turn["p_at_least_15"],
                      "p_instant_win": turn["p_instant_win"],
                      "p_triple_six": turn["p_triple_six"],
-                     "first_seat_win_rate": first.loc["win", "first_seat_win_rate"]})
+                     "first_seat_win_rate": float(game.win_solution()[1][0, 0, game.max_diff,
+                                                                          0])})
     return pd.DataFrame(rows)
 
 
