@@ -81,30 +81,37 @@ def _lane(game_ids: list[str], *args: Any) -> tuple[list[Any], int]:
 
 
 class _Status:
-    """One status line on stderr (a terminal only): sections done, those being built and
-    the time elapsed."""
+    """Progress on stderr: on a terminal one line (sections done, those being built, the
+    time elapsed); elsewhere (a log) one line as each section is done."""
 
     def __init__(self, total: int, enabled: bool):
         self.total, self.done, self.building = total, 0, []
-        self.enabled = enabled and sys.stderr.isatty()
+        self.enabled = enabled
+        self.terminal = enabled and sys.stderr.isatty()
         self.started = time.perf_counter()
+
+    def _elapsed(self) -> str:
+        return clock(time.perf_counter() - self.started)
 
     def event(self, kind: str, title: str) -> None:
         if kind == "start":
             self.building.append(title)
-        else:
-            self.building.remove(title)
-            self.done += 1
+            return
+        self.building.remove(title)
+        self.done += 1
+        if self.enabled and not self.terminal:
+            print(f"report: {title} done ({self.done}/{self.total}, elapsed "
+                  f"{self._elapsed()})", file=sys.stderr, flush=True)
 
     def show(self) -> None:
-        if self.enabled:
+        if self.terminal:
             now = ", ".join(self.building) or "-"
             sys.stderr.write(f"\rreport: {self.done}/{self.total} sections done; building "
-                             f"{now} (elapsed {clock(time.perf_counter() - self.started)}) ")
+                             f"{now} (elapsed {self._elapsed()}) ")
             sys.stderr.flush()
 
     def close(self) -> None:
-        if self.enabled:
+        if self.terminal:
             sys.stderr.write("\n")
 
 
