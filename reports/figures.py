@@ -260,7 +260,8 @@ def plot_into(ax: Axes, spec: Figure, *, title_width: int = 70) -> None:
     if spec.ref_line is not None:
         ax.axhline(spec.ref_line, color="black", linewidth=1.0, zorder=1.5)
     if spec.percent:
-        ax.yaxis.set_major_formatter(FuncFormatter(_percent_tick(ax.get_ylim()[0] < 0)))
+        signed = bool((pd.to_numeric(spec.data[spec.y], errors="coerce") < 0).any())
+        ax.yaxis.set_major_formatter(FuncFormatter(_percent_tick(signed)))
     ax.set_title("\n".join(textwrap.wrap(spec.title, title_width)) or spec.name)
     ax.set_xlabel(spec.xlabel or spec.x)
     ax.set_ylabel(spec.ylabel or spec.y)

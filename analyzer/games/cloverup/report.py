@@ -116,16 +116,19 @@ COMEBACK_GAPS = (0, 3, 6, 9, 12, 15, 20, 25, 30)
 
 def comeback_odds(values: dict[str, Any]) -> pd.DataFrame:
     """The exact chance that the first seat of a two-player game wins from behind: at the
-    start of each round but the first, trailing by each of ``COMEBACK_GAPS`` points, both
-    players playing to win (the game solver's own table)."""
+    start of each round but the first, trailing by each of ``COMEBACK_GAPS`` points that
+    the rounds played can open, both players playing to win (the game solver's own
+    table)."""
     model = get_model({**values, "players": 2})
     W = model.win_solution()[1]
     rounds = values["rounds"]
     rows = []
     for rnd in range(1, rounds):
         for gap in COMEBACK_GAPS:
-            if gap <= model.max_diff:
-                rows.append({"rounds_left": str(rounds - rnd), "behind_by": gap,
+            if gap <= layout.MAX_POINTS * rnd:  # a wider gap cannot happen yet
+                left = rounds - rnd
+                rows.append({"rounds_left": f"{left} round{'s' * (left > 1)} left",
+                             "behind_by": gap,
                              "win_chance": float(W[rnd, 0, model.max_diff - gap, 0])})
     return pd.DataFrame(rows)
 
@@ -234,7 +237,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     bumps, sweep = weight_sweeps(values)
     sets = weight_sets(values)
     comeback = comeback_odds(values)
-    last_round = comeback[comeback.rounds_left == "1"].set_index("behind_by")["win_chance"]
+    last_round = comeback[comeback.rounds_left == "1 round left"].set_index(
+        "behind_by")["win_chance"]
     seat_table = seat_win_rates(values, games // 2, seed, progress)
     duel = matchups(values, games // 2, seed, progress)
     win_row = duel.set_index("policy").loc["win"]
@@ -313,8 +317,6 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                "line", comeback, "behind_by", "win_chance", "rounds_left",
                xlabel="points behind at the start of the round", ylabel="chance to win",
                percent=True, ref_line=0.5,
-               labels={str(r): f"{r} round{'s' * (r > 1)} left"
-                       for r in range(1, values["rounds"])},
                reading=f"With one round left, a player 6 points behind still wins "
                        f"{last_round[6]:.1%} of the time and one 15 behind "
                        f"{last_round[15]:.1%}; from 20 points behind only an instant win "

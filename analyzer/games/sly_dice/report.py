@@ -102,6 +102,8 @@ def exploitability_long(table: pd.DataFrame) -> pd.DataFrame:
 
 
 SWEEP_LINEUP = ["bluffer:10", "accuser:0.3"]
+SWEEP_WORDS = {"bluff_bonus": "Successful Bluffing bonus",
+               "false_accusation_penalty": "False Accusation penalty"}
 SWEEPS = {"bluff_bonus": (0, 5, 10, 15, 20, 30), "false_accusation_penalty": (0, 5, 10, 15,
                                                                              20, 30)}
 
@@ -123,7 +125,7 @@ def bonus_sweeps(values: dict[str, Any], games: int, seed: int, progress: bool
             win = table[(table.variant == label) & (table.metric == "first_seat_win_rate")]
             caught = table[(table.variant == label)
                            & (table.metric == "bluffs_caught_per_game")]
-            rows.append({"parameter": name, "points": v,
+            rows.append({"parameter": SWEEP_WORDS[name], "points": v,
                          "bluffer_win_rate": win.value.iloc[0],
                          "ci95_low": win.ci95_low.iloc[0], "ci95_high": win.ci95_high.iloc[0],
                          "bluffs_caught_per_game": caught.value.iloc[0]})
@@ -143,6 +145,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     sweeps = bonus_sweeps(values, games // 8, seed, progress)
     at_zero = sweeps[sweeps.points == 0].set_index("parameter")["bluffer_win_rate"]
     at_top = sweeps[sweeps.points == 30].set_index("parameter")["bluffer_win_rate"]
+    bonus, penalty = SWEEP_WORDS.values()
     history, rates, (exploit, exploiter) = kept_fictitious_play(values, progress=progress)
     steps = pd.DataFrame({"step": range(len(history)), "strategy": [p.name for p in history],
                           "win_rate_vs_mixture": rates})
@@ -205,13 +208,10 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                "games, 95% intervals)", "line", sweeps, "points", "bluffer_win_rate",
                "parameter", "ci95_low", "ci95_high", xlabel="points of the first card",
                ylabel="bluffer's win rate", percent=True, ref_line=0.5,
-               labels={"bluff_bonus": "Successful Bluffing bonus",
-                       "false_accusation_penalty": "False Accusation penalty"},
                reading=f"From 0 to 30 points, the bluffing bonus moves the bluffer's win "
-                       f"rate from {at_zero['bluff_bonus']:.1%} to "
-                       f"{at_top['bluff_bonus']:.1%}; the false-accusation penalty from "
-                       f"{at_zero['false_accusation_penalty']:.1%} to "
-                       f"{at_top['false_accusation_penalty']:.1%} (a harsher penalty "
+                       f"rate from {at_zero[bonus]:.1%} to {at_top[bonus]:.1%}; the "
+                       f"false-accusation penalty from {at_zero[penalty]:.1%} to "
+                       f"{at_top[penalty]:.1%} (a harsher penalty "
                        "makes the accuser's mistakes cost more)."),
         Figure("sly_dice_exploitability", "How much a best response gains against each "
                "policy, per claim (exact equilibrium of a round, mean over sampled states, "
