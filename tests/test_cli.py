@@ -274,7 +274,8 @@ def test_report_with_changed_rules(tmp_path):
     summary = (out / "summary.md").read_text()
     assert "rounds = 3 (default 5)" in summary and "weights = 6,5,5,3,3,2,1" in summary
     assert (out / "report.pdf").read_bytes().startswith(b"%PDF")
-    assert len(list((out / "figures").glob("*.png"))) == 7
+    figures = {p.stem for p in (out / "figures").glob("*.png")}
+    assert len(figures) == 8 and "cloverup_comeback" in figures
 
 
 @pytest.mark.parametrize("args,needle", [(["--set", "rounds=3"], "GAME.KEY=VALUE"),

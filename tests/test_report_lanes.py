@@ -1,6 +1,8 @@
 """The report's sections built in parallel lanes (``analyzer.report_lanes``): games that
 share kernels share a lane, and a section built in a worker process is the one built here."""
 
+import pytest
+
 from analyzer import report_lanes
 from analyzer.games.cloverup.params import PARAMS
 from analyzer.params import defaults
@@ -16,6 +18,7 @@ def test_games_that_share_kernels_share_a_lane():
     assert one == [[get_game("cloverup")]]
 
 
+@pytest.mark.slow  # about a minute: a worker process compiles and builds a section
 def test_a_section_built_in_a_worker_is_the_same():
     """The CloverUp quick section built in a worker process equals the one built here:
     every figure's and table's data, the findings and the notes."""
