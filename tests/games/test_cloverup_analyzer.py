@@ -152,3 +152,34 @@ def test_large_two_player_check(cloverup_values):
     for entry in _policies(result).values():
         se = (entry["win_ci95"][1] - entry["win_ci95"][0]) / (2 * 1.959963984540054)
         assert abs(entry["win_rate"] - entry["exact_win_rate"]) <= K * se
+
+
+def test_comeback_odds_fall_with_the_gap_and_rise_with_the_rounds_left(cloverup_values):
+    """Rules page, *Game*: the report's comeback table is the game solver's own win chance;
+    a larger deficit never helps, more rounds to catch up never hurt (for gaps both can
+    have), and level scores keep the second seat's edge of the whole game."""
+    from analyzer.games.cloverup.report import comeback_odds, first_seat
+
+    table = comeback_odds(cloverup_values)
+    assert table.win_chance.between(0, 1).all()
+    for _, rows in table.groupby("rounds_left"):
+        assert (np.diff(rows.sort_values("behind_by").win_chance) <= 1e-12).all()
+    wide = table.pivot(index="behind_by", columns="rounds_left", values="win_chance").dropna()
+    by_rounds_left = wide[sorted(wide.columns)]  # "1 round left", "2 rounds left", ...
+    assert (np.diff(by_rounds_left.to_numpy(), axis=1) >= -1e-12).all()
+    start = first_seat(cloverup_values).set_index("both_play").loc["win", "first_seat_win_rate"]
+    assert start < 0.5 and (table[table.behind_by == 0].win_chance < 0.5).all()
+
+
+def test_weight_sets_start_from_the_rules_in_force(cloverup_values):
+    """The report's weight-set table: its first row is the exact solver's answer for the
+    weights in force (turn value and the first seat's chance in a two-player game)."""
+    from analyzer.games.cloverup.report import first_seat, weight_sets
+
+    table = weight_sets(cloverup_values).set_index("weight_set")
+    row = table.loc["rules in force"]
+    assert row.expected_points == pytest.approx(get_model(cloverup_values).expected_points(
+        parse_policy("optimal")), abs=1e-12)
+    start = first_seat(cloverup_values).set_index("both_play").loc["win", "first_seat_win_rate"]
+    assert row.first_seat_win_rate == pytest.approx(start, abs=1e-12)
+    assert table.loc["fair dice", "weights"] == "1,1,1,1,1,1,1"
