@@ -233,7 +233,8 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     areas, dice = by_area["mean_score"], by_area["dice_per_game"]
     policy = run.tables["policies"].iloc[0]
     bonuses = run.tables["bonuses"].set_index("bonus")["per_game"]
-    lost = paired_rule_values(game, values, DEFAULT_SEED, FULL.paired, False, False)[0]
+    lost = paired_rule_values(game, values, DEFAULT_SEED, FULL.paired, progress=False,
+                              assumed_rules=False)[0]
     mean = run.headline["policies"][bot]["mean_score"]
     blocks = [
         Block("Where the points come from", [

@@ -150,7 +150,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     steps = pd.DataFrame({"step": range(len(history)), "strategy": [p.name for p in history],
                           "win_rate_vs_mixture": rates})
     lineup = lineup_of([history[-1].name], {**values, "players": 2})
-    acc, n = play_games({**values, "players": 2}, lineup, games // 2, seed, True, None,
+    acc, _ = play_games({**values, "players": 2}, lineup, games // 2, seed, True, None,
                         progress)
     per_policy = seats.by_name(acc, [p.name for p in lineup])
     scored = card_table(per_policy)
