@@ -70,9 +70,10 @@ class Trainer:
     def mean_score(self, row: np.ndarray, games: int, seed: int,
                    progress: bool = False) -> tuple[float, float]:
         """Mean solo score of a policy row, and its standard error."""
-        job = driver.Job(play.run_game_blocks, (row[None, :], False, ROUNDS, self.rules),
-                         (1, 1, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, seed,
-                         STREAM_GAMES, label=f"{self.name} solo games", unit="games")
+        job = driver.Job(driver.BlockLoop.of(play.games_block),
+                         (row[None, :], False, ROUNDS, self.rules),
+                         (1, 1, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, seed, STREAM_GAMES,
+                         label=f"{self.name} solo games", unit="games")
         acc, n = driver.run(job, games, progress=progress)
         return mean_se(n, float(acc[0, 0, play.COL_SCORE_SUM]),
                        float(acc[0, 0, play.COL_SCORE_SQ]))
@@ -80,7 +81,7 @@ class Trainer:
     def win_rate(self, rows: np.ndarray, games: int, seed: int) -> tuple[float, float]:
         """Win rate of ``rows[0]`` against ``rows[1]`` in two-player games (seats
         rotated), and its standard error."""
-        job = driver.Job(play.run_game_blocks,
+        job = driver.Job(driver.BlockLoop.of(play.games_block),
                          (rows, True, ROUNDS, self.game_rules(players=2)),
                          (2, 2, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, seed,
                          STREAM_GAMES)

@@ -189,7 +189,7 @@ def mean_score(row: np.ndarray, rules: np.ndarray, games: int, seed: int
                ) -> tuple[float, float, np.ndarray]:
     """Mean solo score of a policy row, its standard error and the per-game means of the
     accumulator columns (``play.COL_*``; no learning, no exploring)."""
-    job = driver.Job(play.run_game_blocks, (row[None, :], False, ROUNDS, rules),
+    job = driver.Job(driver.BlockLoop.of(play.games_block), (row[None, :], False, ROUNDS, rules),
                      (1, 1, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, seed, STREAM_GAMES)
     acc, n = driver.run(job, games, progress=False)
     out = acc[0, 0]
@@ -419,8 +419,8 @@ def compare(rows: list[np.ndarray], rules: np.ndarray, games: int, seed: int
     """Paired solo means of policy rows on the same games: each row's mean and its
     difference from the first row's, with 95% intervals (``analyzer.paired.metric``)."""
     lineups = np.stack([row[None, :] for row in rows])
-    job = driver.Job(play.run_paired_blocks, (lineups, np.full(len(rows), ROUNDS),
-                                              np.stack([rules] * len(rows))),
+    job = driver.Job(driver.BlockLoop.of(play.paired_block),
+                     (lineups, np.full(len(rows), ROUNDS), np.stack([rules] * len(rows))),
                      (len(rows) + 1, len(rows), play.N_PAIRED), GAME_BLOCK, seed,
                      STREAM_PAIRED)
     acc, n = driver.run(job, games, progress=False)

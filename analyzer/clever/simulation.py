@@ -42,7 +42,7 @@ def play_games(game: CleverGame, values: dict[str, Any], lineup: list[str], game
         raise UserError(f"bad game count {games}: expected a whole number of at least 1")
     codes = np.stack([game.parse_policy(p) for p in lineup])
     n = len(lineup)
-    job = driver.Job(play.run_game_blocks,
+    job = driver.Job(driver.BlockLoop.of(play.games_block),
                      (codes, rotate, game.rounds_for(values), game.game_rules(values)),
                      (n, n, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, check_seed(seed),
                      STREAM_GAMES, "games", "games", chunk_blocks(codes))
@@ -203,9 +203,9 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
     args = (lineups, np.array([game.rounds_for(v) for _, v, _ in variants], np.int64),
             np.stack([game.game_rules(v) for _, v, _ in variants]))
     n_var = len(variants)
-    job = driver.Job(play.run_paired_blocks, args, (n_var + 1, n_var, play.N_PAIRED),
-                     GAME_BLOCK, check_seed(seed), STREAM_PAIRED, "what-if games", "games",
-                     chunk_blocks(lineups))
+    job = driver.Job(driver.BlockLoop.of(play.paired_block), args,
+                     (n_var + 1, n_var, play.N_PAIRED), GAME_BLOCK, check_seed(seed),
+                     STREAM_PAIRED, "what-if games", "games", chunk_blocks(lineups))
     acc, n = driver.run(job, games, progress)
     rows = paired.lineup_rows(acc, n, list(variants), PAIRED_METRICS, n_players)
     details = paired.variant_details(game.params, list(variants))

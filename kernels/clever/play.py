@@ -577,11 +577,12 @@ def award_wins(totals, best_area, wins, shared_ties):
         wins[p] = WIN_UNITS // tied if key[p] == top else 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
     """Play ``n_games`` games into ``out`` (int64[n slots, n seats, COL_HIST + HIST_BINS]);
     ``lineup``: float64[n, N_POL] policies of the slots, moved one seat a game with
-    ``rotate``."""
+    ``rotate``. Without the GIL: blocks run side by side on threads (a numba parallel
+    loop around the engine would compile it a second time)."""
     n = lineup.shape[0]
     sheets = np.empty((n, SHEET_LEN), np.int64)
     scratch = np.empty(WORK_LEN, np.int64)
@@ -628,13 +629,6 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
             row[COL_HIST + min(totals[p], HIST_BINS - 1)] += 1
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def run_game_blocks(keys, sizes, out, *args):
-    """``games_block`` over every block in parallel."""
-    for b in prange(keys.shape[0]):
-        games_block(keys[b], sizes[b], out[b], *args)
-
-
 # metrics of one game compared across variants (paired_block)
 PAIRED_SCORE_SUM = 0  # all players' scores added up
 PAIRED_FIRST_SEAT_WIN = 1
@@ -642,7 +636,7 @@ PAIRED_FOXES = 2
 N_PAIRED = 3
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def paired_block(key, n_games, out, lineups, rounds, game_rules):
     """Play every game of block ``key`` under each of V variants on the same random
     numbers: ``lineups`` float64[V, n, N_POL], ``rounds`` int64[V], ``game_rules``
@@ -675,10 +669,3 @@ def paired_block(key, n_games, out, lineups, rounds, game_rules):
             x[v, PAIRED_FIRST_SEAT_WIN] = wins[0]
             x[v, PAIRED_FOXES] = foxes
         add_products(out, x)
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def run_paired_blocks(keys, sizes, out, *args):
-    """``paired_block`` over every block in parallel."""
-    for b in prange(keys.shape[0]):
-        paired_block(keys[b], sizes[b], out[b], *args)

@@ -60,6 +60,28 @@ def test_identical_for_any_thread_count(game):
     np.testing.assert_array_equal(runs[0], runs[-1])
 
 
+def test_block_loop_equals_the_blocks_one_by_one():
+    """The threaded block loop (the Clever runs' runner) fills each block's accumulator as
+    the block kernel does alone, whatever the threads and the order they finish in."""
+    from analyzer.driver import BlockLoop
+    from analyzer.seeding import block_keys
+    from kernels.clever import play
+
+    values = {**defaults(TPC_GAME.params), "players": 2}
+    args = (np.stack([TPC_GAME.parse_policy(p) for p in ("greedy", "random")]), True,
+            TPC_GAME.rounds_for(values), TPC_GAME.game_rules(values))
+    keys, sizes = block_keys(3, 0, 0, 5), np.array([7, 3, 5, 1, 4], np.int64)
+    shape = (len(keys), 2, 2, play.COL_HIST + play.HIST_BINS)
+    alone = np.zeros(shape, np.int64)
+    for b in range(len(keys)):
+        play.games_block(keys[b], sizes[b], alone[b], *args)
+    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        numba.set_num_threads(threads)
+        looped = np.zeros(shape, np.int64)
+        BlockLoop.of(play.games_block)(keys, sizes, looped, *args)
+        np.testing.assert_array_equal(looped, alone)
+
+
 @pytest.mark.parametrize("game", GAMES, ids=ids)
 def test_decision_log_adds_up(game):
     """The decision log is consistent with the game totals: first picks are shares that

@@ -3,6 +3,7 @@ the silver platter chain, the return action, +1 once per round, and whole solo g
 
 import numpy as np
 
+from analyzer.driver import BlockLoop
 from kernels.clever import play
 from kernels.clever.game_rules import (
     N_GAME_RULES,
@@ -112,7 +113,7 @@ def test_2_whole_solo_games_run_on_the_shared_engine():
     for kind in (play.RANDOM, play.GREEDY):
         keys = np.arange(1, 5, dtype=np.uint64)
         out = np.zeros((4, 1, 1, play.COL_HIST + play.HIST_BINS), np.int64)
-        play.run_game_blocks(keys, np.full(4, 100, np.int64), out,
+        BlockLoop.of(play.games_block)(keys, np.full(4, 100, np.int64), out,
                              policy(kind)[None, :], False, 6, rules)
         acc = out.sum(axis=0)[0, 0]
         assert acc[play.COL_GAMES] == 400

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from analyzer.clever import value_weights
+from analyzer.driver import BlockLoop
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
@@ -311,7 +312,7 @@ def test_bonus_block_transplant_plays_exactly_as_before():
     for weights, n_in in ((w, encode.N_BASE), (wide, encode.N_INPUTS)):
         row = value_weights.policy_row([weights], n_in)
         job_out = np.zeros((1, 1, 1, play.COL_HIST + play.HIST_BINS), np.int64)
-        play.run_game_blocks(np.array([7], np.uint64), np.array([24]), job_out,
+        BlockLoop.of(play.games_block)(np.array([7], np.uint64), np.array([24]), job_out,
                              row[None, :], False, 6, rules)
         out.append(job_out)
     assert (out[0] == out[1]).all()
@@ -345,7 +346,7 @@ def mean_score(row, games=256, seed=1_000_000_123):
     rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
     keys = np.random.SeedSequence(seed).generate_state(games // 64, np.uint64)
     out = np.zeros((len(keys), 1, 1, play.COL_HIST + play.HIST_BINS), np.int64)
-    play.run_game_blocks(keys, np.full(len(keys), 64), out, row[None, :], False, 6, rules)
+    BlockLoop.of(play.games_block)(keys, np.full(len(keys), 64), out, row[None, :], False, 6, rules)
     total = out.sum(axis=0)[0, 0]
     return total[play.COL_SCORE_SUM] / total[play.COL_GAMES], total
 
