@@ -141,6 +141,8 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
     """
     from analyzer import driver
     from analyzer.execution import current
+    from analyzer import report_eta
+    from analyzer.report_eta import Estimate
     from analyzer.report_lanes import build_in_lanes, default_lanes
     from analyzer.seeding import check_seed
     from reports.balance import write_report
@@ -160,12 +162,18 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
     else:
         sections = []
         started = time.perf_counter()
+        estimate = Estimate([[spec.id for spec in specs]],
+                            report_eta.expected_seconds([spec.id for spec in specs], quick))
         for number, spec in enumerate(specs, 1):
+            now = time.perf_counter()
             if not quiet:
                 click.echo(f"[{number}/{len(specs)}] analysing {spec.title} ... (elapsed "
-                           f"{clock(time.perf_counter() - started)})", err=True)
+                           f"{clock(now - started)}; {estimate.bar(now)})", err=True)
+            estimate.start(spec.id, now)
             sections.append(spec.load().report_section(values[spec.id], seed=seed,
                                                        quick=quick, progress=not quiet))
+            estimate.finish(spec.id, time.perf_counter())
+        report_eta.record(estimate.finished, quick)
         chunks, ran_on = where.meta()["chunks"], where.where()
     changed = rules_file is not None or bool(assignments)
     meta = [f"dicelab {__version__}, {date.today().isoformat()}", f"seed {seed}",

@@ -16,8 +16,10 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
+from analyzer import report_eta
 from analyzer.progress import clock
 from analyzer.registry import GameSpec
+from analyzer.report_eta import Estimate
 
 MAX_LANES = 2
 
@@ -64,10 +66,10 @@ def _build_lane(game_ids: list[str], values: dict[str, Any], seed: int, quick: b
     sections = []
     for game_id in game_ids:
         spec = get_game(game_id)
-        _events.put(("start", spec.title))
+        _events.put(("start", game_id))
         sections.append(spec.load().report_section(values[game_id], seed=seed, quick=quick,
                                                    progress=False))
-        _events.put(("done", spec.title))
+        _events.put(("done", game_id))
     return sections, current().meta()["chunks"]
 
 
@@ -81,11 +83,14 @@ def _lane(game_ids: list[str], *args: Any) -> tuple[list[Any], int]:
 
 
 class _Status:
-    """Progress on stderr: on a terminal one line (sections done, those being built, the
-    time elapsed); elsewhere (a log) one line as each section is done."""
+    """Progress on stderr: on a terminal one line (a bar, the time left, the sections
+    being built, the time elapsed); elsewhere (a log) one line as each section is done.
+    The time left comes from ``report_eta`` (the last run's section times)."""
 
-    def __init__(self, total: int, enabled: bool):
-        self.total, self.done, self.building = total, 0, []
+    def __init__(self, specs: list[GameSpec], estimate: Estimate, enabled: bool):
+        self.titles = {spec.id: spec.title for spec in specs}
+        self.total, self.done, self.building = len(specs), 0, []
+        self.estimate = estimate
         self.enabled = enabled
         self.terminal = enabled and sys.stderr.isatty()
         self.started = time.perf_counter()
@@ -93,21 +98,25 @@ class _Status:
     def _elapsed(self) -> str:
         return clock(time.perf_counter() - self.started)
 
-    def event(self, kind: str, title: str) -> None:
+    def event(self, kind: str, game_id: str) -> None:
+        now = time.perf_counter()
         if kind == "start":
-            self.building.append(title)
+            self.building.append(game_id)
+            self.estimate.start(game_id, now)
             return
-        self.building.remove(title)
+        self.building.remove(game_id)
+        self.estimate.finish(game_id, now)
         self.done += 1
         if self.enabled and not self.terminal:
-            print(f"report: {title} done ({self.done}/{self.total}, elapsed "
-                  f"{self._elapsed()})", file=sys.stderr, flush=True)
+            print(f"report: {self.titles[game_id]} done ({self.done}/{self.total}, elapsed "
+                  f"{self._elapsed()}; {self.estimate.bar(now)})", file=sys.stderr,
+                  flush=True)
 
     def show(self) -> None:
         if self.terminal:
-            now = ", ".join(self.building) or "-"
-            sys.stderr.write(f"\rreport: {self.done}/{self.total} sections done; building "
-                             f"{now} (elapsed {self._elapsed()}) ")
+            building = ", ".join(self.titles[g] for g in self.building) or "-"
+            sys.stderr.write(f"\rreport {self.estimate.bar(time.perf_counter())}; "
+                             f"building {building} (elapsed {self._elapsed()}) ")
             sys.stderr.flush()
 
     def close(self) -> None:
@@ -125,7 +134,9 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
     events = context.Queue()
     busy = context.Value("i", len(plan))
     threads = threads or (os.cpu_count() or 1)
-    status = _Status(len(specs), progress)
+    estimate = Estimate([[s.id for s in lane] for lane in plan],
+                        report_eta.expected_seconds([s.id for s in specs], quick))
+    status = _Status(specs, estimate, progress)
     if progress:
         print(f"building {len(specs)} sections in {len(plan)} processes (a first run also "
               "compiles each game's kernels: minutes, once) ...", file=sys.stderr, flush=True)
@@ -152,6 +163,7 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
             raise
         finally:
             status.close()
+    report_eta.record(estimate.finished, quick)
     return [built[spec.id] for spec in specs], chunks
 
 

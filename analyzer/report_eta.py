@@ -1,0 +1,92 @@
+"""How long the balance report still needs: each section's time on the last run on this
+machine (kept beside the compiled kernels, so new kernels start from the first-run
+estimates again), or built-in estimates for a first run, compiles included."""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+from analyzer.progress import clock
+
+# seconds per section on a first run in two lanes on a 2-core machine, compiles included
+# (scripts/bench.py's report rows); used until this machine has run the report once
+FIRST_RUN_SECONDS = {
+    False: {"cloverup": 90, "sly-dice": 420, "thats-pretty-clever": 420,
+            "twice-as-clever": 420},
+    True: {"cloverup": 60, "sly-dice": 200, "thats-pretty-clever": 200,
+           "twice-as-clever": 120},
+}
+UNKNOWN_SECTION_SECONDS = 300
+FILE_NAME = "report-section-times.json"
+
+
+def _path():
+    from kernels import cache_dir
+
+    return cache_dir() / FILE_NAME
+
+
+def _kind(quick: bool) -> str:
+    return "quick" if quick else "full"
+
+
+def expected_seconds(game_ids: Iterable[str], quick: bool) -> dict[str, float]:
+    """Each section's expected build time: the last run's, else the first-run estimate."""
+    try:
+        last = json.loads(_path().read_text()).get(_kind(quick), {})
+    except (OSError, ValueError, AttributeError):
+        last = {}
+    first = FIRST_RUN_SECONDS[quick]
+    return {g: float(last.get(g, first.get(g, UNKNOWN_SECTION_SECONDS))) for g in game_ids}
+
+
+def record(seconds: dict[str, float], quick: bool) -> None:
+    """Keep the sections' build times for the next run's estimate (best effort)."""
+    path = _path()
+    try:
+        kept = json.loads(path.read_text()) if path.exists() else {}
+        kept.setdefault(_kind(quick), {}).update({g: round(s, 1) for g, s in seconds.items()})
+        path.write_text(json.dumps(kept, indent=1, sort_keys=True))
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+class Estimate:
+    """The report's remaining time from the sections' expected times, their lanes, the
+    sections done and how long the ones being built have been going."""
+
+    def __init__(self, lanes: list[list[str]], expected: dict[str, float]):
+        self.lanes, self.expected = lanes, expected
+        self.started: dict[str, float] = {}
+        self.finished: dict[str, float] = {}
+
+    def start(self, game_id: str, now: float) -> None:
+        self.started[game_id] = now
+
+    def finish(self, game_id: str, now: float) -> None:
+        self.finished[game_id] = now - self.started.get(game_id, now)
+
+    def _left(self, game_id: str, now: float) -> float:
+        if game_id in self.finished:
+            return 0.0
+        expected = self.expected[game_id]
+        if game_id not in self.started:
+            return expected
+        return max(expected - (now - self.started[game_id]), 0.05 * expected)
+
+    def seconds_left(self, now: float) -> float:
+        return max((sum(self._left(g, now) for g in lane) for lane in self.lanes),
+                   default=0.0)
+
+    def fraction_done(self, now: float) -> float:
+        total = sum(self.expected[g] for lane in self.lanes for g in lane)
+        left = sum(self._left(g, now) for lane in self.lanes for g in lane)
+        return 1.0 - left / total if total else 1.0
+
+    def bar(self, now: float, width: int = 20) -> str:
+        """``[#####.....] 25%, about 3:10 left``"""
+        fraction = self.fraction_done(now)
+        filled = int(round(fraction * width))
+        return (f"[{'#' * filled}{'.' * (width - filled)}] {fraction:.0%}, about "
+                f"{clock(self.seconds_left(now))} left")
