@@ -17,11 +17,13 @@ class Figure:
 
     ``kind``: ``"bar"`` (grouped bars: one group per ``x`` value, one bar per ``series``),
     ``"dot"`` (the same groups as points, for values around ``ref_line`` rather than 0),
-    ``"line"`` (one line per ``series``) or ``"step"`` (a probability mass function drawn as
-    steps, one per ``series``). ``err_low``/``err_high`` name columns holding the ends of a
-    95% interval, drawn as error bars. ``title`` is the caption; ``reading`` is a short
-    plain-language reading of the figure, printed under it. ``labels`` explains code names
-    (policies) in words in the legend and on the x axis.
+    ``"line"`` (one line per ``series``), ``"step"`` (a probability mass function drawn as
+    steps, one per ``series``) or ``"sheet"`` (a score sheet box by box: ``x`` and a ``row``
+    column place each box, ``y`` shades it, ``series`` names its area, with ``label`` and
+    ``mean_round`` columns; ``reports.sheet_picture``). ``err_low``/``err_high`` name
+    columns holding the ends of a 95% interval, drawn as error bars. ``title`` is the
+    caption; ``reading`` is a short plain-language reading of the figure, printed under
+    it. ``labels`` explains code names (policies) in words in the legend and on the x axis.
     """
 
     name: str  # file stem of the PNG, e.g. "cloverup_turn_scores"
@@ -116,6 +118,7 @@ class CheatSheet:
     subtitle: str
     blocks: list[Block] = field(default_factory=list)
     footer: str = ""
+    figure: Any = None  # a Figure drawn across the page above the blocks (a sheet picture)
 
 
 # --- helpers the game sections share -----------------------------------------------------

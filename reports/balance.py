@@ -37,6 +37,7 @@ from reports.layout import (
 )
 from reports.markdown import summary_markdown
 from reports.pdfflow import LEADING, PT, PageFlow
+from reports.sheet_picture import aspect
 from reports.style import TEXT_GREY, style_context
 
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -87,7 +88,8 @@ def _figure(flow: PageFlow, spec: Figure) -> int:
     reading = spec.reading.strip()
     text_h = len(wrap(reading, flow.width_pt, BODY_PT)) * BODY_PT * LEADING * PT if reading else 0.0
     usable = flow.bottom - flow.top
-    plot_h = min(PLOT_HEIGHT, max(2.5, usable - text_h - 0.4))
+    wanted = flow.width_pt * PT * aspect(spec) + 0.45 if spec.kind == "sheet" else PLOT_HEIGHT
+    plot_h = min(wanted, max(2.5, usable - text_h - 0.4))
     flow.ensure(min(plot_h + text_h + 0.4, usable))
     page, rect = flow.slot(plot_h)
     ax = page.add_axes((rect[0], rect[1], rect[2] - rect[0], rect[3] - rect[1]))

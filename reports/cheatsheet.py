@@ -4,7 +4,8 @@ Blocks are laid out in two columns, in reading order (down the left column, then
 right); a block whose table is too wide for a column, or too long to sit comfortably
 in one, spans the page width. Long tables are cut into row chunks placed side by
 side. The body font size is the largest (9 pt down to 5 pt) at which everything fits
-on the single page.
+on the single page. A sheet picture (``CheatSheet.figure``, ``reports.sheet_picture``)
+goes across the page above the blocks, with its caption and reading.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from matplotlib.figure import Figure as MplFigure  # noqa: E402  (after the Agg 
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from analyzer.sections import Block, CheatSheet
+from analyzer.sections import Block, CheatSheet, Figure
 from reports.layout import cell_table, col_widths, fixed_lines, wrap
+from reports.sheet_picture import aspect, draw_sheet
 from reports.style import A4_PORTRAIT, MONO, MONO_ADVANCE, SANS, TEXT_GREY, style_context
 
 PAGE_W, PAGE_H = A4_PORTRAIT[0] * 72.0, A4_PORTRAIT[1] * 72.0  # points
@@ -29,6 +31,7 @@ MARGIN, GUTTER, BLOCK_GAP, PAD = 32.0, 12.0, 8.0, 4.0  # points
 SIZES = [9.0 - 0.25 * i for i in range(17)]  # body sizes tried, 9 pt down to 5 pt
 TEXT_LEAD, TABLE_LEAD = 1.25, 1.22
 MIN_CHUNK_ROWS = 12
+PICTURE_SHARE = 0.36  # the most of the page's height a sheet picture takes
 _NUMBER = re.compile(r"^[-+]?[\d.,]+%?$")
 
 
@@ -180,6 +183,23 @@ def _draw_box(fig: MplFigure, box: _Box, x: float, y: float) -> None:
             _text(fig, cx, ry, row, tsize, family=MONO)
 
 
+def _picture(fig: MplFigure, spec: Figure, y: float, width: float) -> float:
+    """Draw the sheet picture ``spec`` across the page from ``y`` down, under its caption
+    (at most ``PICTURE_SHARE`` of the page's height); returns the ``y`` below it."""
+    for text_line in wrap(spec.title, width, 8.5, weight="bold"):
+        _text(fig, MARGIN, y, text_line, 8.5, weight="bold", family=SANS)
+        y += 8.5 * 1.25
+    height = min(width * aspect(spec), PICTURE_SHARE * PAGE_H)
+    ax = fig.add_axes((MARGIN / PAGE_W, 1 - (y + height) / PAGE_H, width / PAGE_W,
+                       height / PAGE_H))
+    draw_sheet(ax, spec)
+    y += height + 2
+    for text_line in wrap(spec.reading, width, 7):
+        _text(fig, MARGIN, y, text_line, 7, color=TEXT_GREY, family=SANS)
+        y += 7 * 1.3
+    return y + BLOCK_GAP
+
+
 def _compose(sheet: CheatSheet) -> MplFigure:
     fig = MplFigure(figsize=A4_PORTRAIT)
     full = PAGE_W - 2 * MARGIN
@@ -193,6 +213,8 @@ def _compose(sheet: CheatSheet) -> MplFigure:
     y += 6
     _line(fig, MARGIN, y, PAGE_W - MARGIN, y, 1.0)
     y += 8
+    if sheet.figure is not None:
+        y = _picture(fig, sheet.figure, y, full)
     foot = wrap(sheet.footer, full, 6.5) if sheet.footer.strip() else []
     foot_top = PAGE_H - MARGIN - len(foot) * 6.5 * 1.3
     for i, text_line in enumerate(foot):

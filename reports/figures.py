@@ -19,9 +19,10 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 from matplotlib.transforms import ScaledTranslation  # noqa: E402
 
 from analyzer.sections import Figure  # noqa: E402
+from reports.sheet_picture import aspect, check_sheet, draw_sheet  # noqa: E402
 from reports.style import PNG_DPI, PNG_SIZE, series_style, style_context  # Agg first
 
-KINDS = ("bar", "dot", "line", "step")
+KINDS = ("bar", "dot", "line", "step", "sheet")
 LEGEND_WRAP = 26  # characters per legend line
 TICK_WRAP = 13  # characters per line of an explained x label
 _SINGLE = "__single_series__"
@@ -51,6 +52,8 @@ def validate_figure(spec: Figure) -> None:
     for col in (spec.x, spec.y, spec.series, spec.err_low, spec.err_high):
         if col is not None and col not in spec.data.columns:
             raise ValueError(f"figure {spec.name!r}: column {col!r} not in data")
+    if spec.kind == "sheet":
+        check_sheet(spec)
 
 
 def _ordered(values: pd.Series) -> list[Any]:
@@ -250,6 +253,10 @@ def plot_into(ax: Axes, spec: Figure, *, title_width: int = 70) -> None:
         If the specification cannot be drawn (see :func:`validate_figure`).
     """
     validate_figure(spec)
+    if spec.kind == "sheet" and not spec.data.empty:
+        draw_sheet(ax, spec)
+        ax.set_title("\n".join(textwrap.wrap(spec.title, title_width)) or spec.name)
+        return
     if spec.data.empty:
         ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
         labels: list[str] = []
@@ -293,8 +300,9 @@ def draw_figure(fig: Figure) -> MplFigure:
         If the specification cannot be drawn.
     """
     validate_figure(fig)
+    size = PNG_SIZE if fig.kind != "sheet" else (PNG_SIZE[0], PNG_SIZE[0] * aspect(fig) + 0.6)
     with style_context():
-        out = MplFigure(figsize=PNG_SIZE, layout="constrained")
+        out = MplFigure(figsize=size, layout="constrained")
         plot_into(out.add_subplot(), fig)
     return out
 

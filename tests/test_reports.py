@@ -129,6 +129,39 @@ def test_invalid_figure_raises(change: dict) -> None:
         draw_figure(spec)
 
 
+def sheet_fig() -> Figure:
+    df = pd.DataFrame({"area": ["grid"] * 4 + ["track"] * 3, "x": [0, 1, 0, 1, 0, 1, 2],
+                       "row": [0, 0, 1, 1, 3, 3, 3], "label": ["1", "2", "X", "4", "", "", ""],
+                       "marked": [0.9, 0.5, np.nan, 0.0, 1.0, 0.6, 0.1],
+                       "mean_round": [1.5, 3.0, np.nan, np.nan, 1.0, 2.5, 4.0]})
+    return Figure("sheet", "A sheet", "sheet", df, "x", "marked", "area",
+                  reading="Darker boxes are marked more often.")
+
+
+def test_sheet_picture_shades_each_box_by_its_share(tmp_path: Path) -> None:
+    """One box per row of the data, darker the more often it is marked (grey levels,
+    for black and white print), a box without a share hatched, each area named."""
+    from matplotlib.patches import Rectangle
+
+    from reports.sheet_picture import shade
+
+    spec = sheet_fig()
+    ax = draw_figure(spec).axes[0]
+    boxes = [p for p in ax.patches if isinstance(p, Rectangle)]
+    assert len(boxes) == len(spec.data)
+    greys = [float(b.get_facecolor()[0]) for b in boxes]
+    for grey, share in zip(greys, spec.data.marked):
+        assert grey == pytest.approx(1.0 if np.isnan(share) else shade(share), abs=1e-6)
+    assert boxes[2].get_hatch() == "xx" and not boxes[0].get_hatch()
+    assert shade(1.0) < shade(0.5) < shade(0.0) == 1.0
+    texts = {t.get_text() for t in ax.texts}
+    assert {"grid", "track", "90%", "r1.5", "0%"} <= texts
+    save_png(draw_figure(spec), tmp_path / "sheet.png")
+    spec.data = spec.data.drop(columns="row")
+    with pytest.raises(ValueError, match="row"):
+        draw_figure(spec)
+
+
 # --- balance report ------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, list[Section]]:
@@ -334,6 +367,15 @@ def test_cheatsheet_single_page(rows: int, tmp_path: Path) -> None:
     assert path.read_bytes().startswith(b"%PDF")
     assert pdf_pages(path) == 1
     assert [p.name for p in path.parent.iterdir()] == ["card.pdf"]
+
+
+def test_cheatsheet_with_a_sheet_picture_is_one_page(tmp_path: Path) -> None:
+    card = sheet(90)
+    card.figure = sheet_fig()
+    path = tmp_path / "card.pdf"
+    render_cheatsheet(card, path)
+    assert pdf_pages(path) == 1
+    assert "Darker boxes are marked more often." in " ".join(pdf_text(path))
 
 
 def test_cheatsheet_too_big_raises_and_writes_nothing(tmp_path: Path) -> None:

@@ -44,11 +44,13 @@ class Samples:
     """How much the report simulates: solo games of each policy until its mean score's 95%
     half-width is at most ``points`` (checked every ``CHECK_BLOCKS`` blocks of 512 games,
     so the stop is the same on every machine), at most ``cap``; then fixed samples for
-    the paired round-bonus variants and for each player count."""
+    the paired round-bonus variants, the paired assumed-rule readings (their effects are
+    small and their paired intervals narrow: half the games) and each player count."""
 
     points: float
     cap: int
     paired: int
+    rules_paired: int
     per_player_count: int
 
     def describe(self, played: dict[str, int]) -> str:
@@ -57,12 +59,20 @@ class Samples:
         return (f"solo games until each policy's mean is within +-{self.points:g} {unit} "
                 f"(95%), checked every {CHECK_BLOCKS * GAME_BLOCK:,} games, at most "
                 f"{self.cap:,} ({solo}); {self.paired:,} paired games per round-bonus "
-                f"variant; {self.per_player_count:,} games per player count")
+                f"variant, {self.rules_paired:,} per assumed-rule reading; "
+                f"{self.per_player_count:,} games per player count")
 
 
 CHECK_BLOCKS = 4
-FULL = Samples(points=1.0, cap=40_960, paired=2_048, per_player_count=2_048)
-QUICK = Samples(points=3.0, cap=4_096, paired=1_024, per_player_count=512)
+FULL = Samples(points=1.0, cap=40_960, paired=2_048, rules_paired=1_024,
+               per_player_count=2_048)
+QUICK = Samples(points=3.0, cap=4_096, paired=1_024, rules_paired=512, per_player_count=512)
+# Seats are played by the tuned heuristic: the learned network was trained in solo games
+# only, and in a multiplayer game it meets turn orders it never saw (the second seat's
+# passive pick comes before its active turn), so its seat results measure its training.
+SEAT_POLICY = "heuristic"
+SEAT_WORDS = ("the tuned heuristic (the learned network trained on solo games only, so "
+              "seats are measured with the heuristic)")
 
 
 def solo_runs(game: CleverGame, values: dict[str, Any], seed: int, samples: Samples,
@@ -80,31 +90,40 @@ def _alternative(param) -> Any:
     return next(c for c in param.choices if c != param.default)
 
 
+def _paired_diffs(game: CleverGame, base: dict[str, Any], variants: list, games: int,
+                  seed: int, progress: bool) -> pd.DataFrame:
+    """Each variant's paired change in the strongest bot's solo mean score against the rules
+    in force ``base``: columns variant, value, ci95_low, ci95_high."""
+    bot = game.strongest_policy
+    runs = [("rules in force", base, [bot])] + [(label, v, [bot]) for label, v in variants]
+    paired = whatif(game, runs, games, seed, progress=progress).tables["variants"]
+    rows = paired[(paired.metric == "mean_score") & paired["diff"].notna()]
+    return rows[["variant", "diff", "diff_ci95_low", "diff_ci95_high"]].set_axis(
+        ["variant", "value", "ci95_low", "ci95_high"], axis=1).reset_index(drop=True)
+
+
 def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int, games: int,
-                       progress: bool, assumed_rules: bool = True
-                       ) -> tuple[pd.DataFrame, pd.DataFrame]:
+                       progress: bool, rule_games: int = 0
+                       ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """What rules are worth to the strongest bot solo, on the same games: each round-track
-    bonus (the points lost without it), and (``assumed_rules``) each assumed open point of
-    the rules at its default (the points gained by its other reading). Columns: variant,
+    bonus (the points lost without it; ``games`` paired games) and, given ``rule_games``,
+    each assumed open point of the rules at its default (the points gained by its other
+    reading, on the first ``rule_games`` of the same games; else None). Columns: variant,
     value, ci95_low, ci95_high. Every variant plays the same games whichever others run."""
     solo = {**values, "players": 1}
-    bot = game.strongest_policy
-    bonus_variants = [(f"without round {r}", {**solo, f"round_{r}_bonus": False}, [bot])
-                      for r in ROUND_BONUS_ROUNDS]
-    assumed = [p for p in game.params if assumed_rules and p.assumed
-               and values[p.name] == p.default and p.kind in ("bool", "choice")]
-    rule_variants = [(f"{p.name} = {_alternative(p)}", {**solo, p.name: _alternative(p)},
-                      [bot]) for p in assumed]
-    variants = [("rules in force", solo, [bot])] + bonus_variants + rule_variants
-    paired = whatif(game, variants, games, seed, progress=progress).tables["variants"]
-    rows = paired[(paired.metric == "mean_score") & paired["diff"].notna()]
-    rows = rows[["variant", "diff", "diff_ci95_low", "diff_ci95_high"]].set_axis(
-        ["variant", "value", "ci95_low", "ci95_high"], axis=1)
-    bonus = rows[rows.variant.isin([v[0] for v in bonus_variants])].copy()
+    bonus = _paired_diffs(game, solo, [(f"without round {r}", {**solo, f"round_{r}_bonus":
+                                                               False})
+                                       for r in ROUND_BONUS_ROUNDS], games, seed, progress)
     lost = -bonus[["value", "ci95_high", "ci95_low"]].to_numpy()  # a bonus is worth what
     bonus[["value", "ci95_low", "ci95_high"]] = lost  # its absence costs
-    rules = rows[rows.variant.isin([v[0] for v in rule_variants])]
-    return bonus.reset_index(drop=True), rules.reset_index(drop=True)
+    if not rule_games:
+        return bonus, None
+    assumed = [p for p in game.params if p.assumed and values[p.name] == p.default
+               and p.kind in ("bool", "choice")]
+    rules = _paired_diffs(game, solo, [(f"{p.name} = {_alternative(p)}",
+                                        {**solo, p.name: _alternative(p)}) for p in assumed],
+                          rule_games, seed, progress)
+    return bonus, rules
 
 
 def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bool = False,
@@ -121,11 +140,11 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     h_areas = areas[areas.policy == bot].set_index("area")["mean_score"]
     top_area, low_area = h_areas.idxmax(), h_areas.idxmin()
     round_value, assumed_rules = paired_rule_values(game, values, seed, samples.paired,
-                                                    progress)
+                                                    progress, samples.rules_paired)
     richest = round_value.sort_values("value").iloc[-1]
     seat_rows = []
     for players in (2, 3, 4):
-        acc, n = play_games(game, {**values, "players": players}, [bot] * players,
+        acc, n = play_games(game, {**values, "players": players}, [SEAT_POLICY] * players,
                             samples.per_player_count, seed, False, None, progress)
         for seat in range(players):
             s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
@@ -172,11 +191,12 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                        f"costs the most: {richest.value:.1f} points (95% CI "
                        f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f})"
                        + (f"; {TRAINED_WITH_BONUSES}." if bot == "learned" else ".")),
-        seat_figure(f"{p}_seat_win_rates", f"Win rate by seat minus a fair share, {bot} "
-                    "players (simulated, 95% intervals)", seat_table,
+        sheet_figure(game, bot, runs[bot]),
+        seat_figure(f"{p}_seat_win_rates", "Win rate by seat minus a fair share, "
+                    f"{SEAT_POLICY} players (simulated, 95% intervals)", seat_table,
                     f"With two players the first seat wins {two['seat 1']:.1%} and the "
                     f"second {two['seat 2']:.1%}. Points above the zero line win more than "
-                    "their share."),
+                    f"their share. Seats are played by {SEAT_WORDS}."),
     ]
     tables = [Table(f"{p}_policies", "Solo results by policy (simulated)", policies),
               Table(f"{p}_areas", "Solo score by area (simulated)", areas),
@@ -189,6 +209,9 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                     "games as the rules in force; an interval that holds 0 means the "
                     "reading does not matter to this bot"),
               Table(f"{p}_seat_win_rates", "Win rate by seat", seat_table),
+              Table(f"{p}_cells", f"Each box of the sheet: share of {bot}'s solo games "
+                    "that mark it, mean round it is marked in", runs[bot].tables["cells"],
+                    max_rows=12),
               Table(f"{p}_bonus_rounds", f"Bonuses received per round by kind, {bot} "
                     "solo", by_round),
               Table(f"{p}_first_picks", "First pick of an active turn by area and face, "
@@ -199,7 +222,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     played = {p: int(r.headline["policies"][p]["games"]) for p, r in runs.items()}
     notes = runs[bot].notes + [
         f"simulations: seed {seed}; {samples.describe(played)}; the figures but the "
-        f"policy comparison play {BOT_NAMES[bot]}, dicelab's strongest",
+        f"policy comparison and the seats play {BOT_NAMES[bot]}, dicelab's strongest; "
+        f"the seats are played by {SEAT_WORDS}",
         "the heuristic values a sheet by its score plus a linear estimate of the points "
         "still to come (fitted to simulated games by scripts/train_clever.py) and looks one "
         "roll ahead at active picks; the learned policy values it by a network trained by "
@@ -212,13 +236,34 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         Finding(f"The strongest bot ({bot}: {policy_words(bot, WORDS)}) averages "
                 f"{best.mean_score:.1f} points solo.", best.mean_score,
                 f"{p}_policies", (best.ci95_low, best.ci95_high), "points"),
-        seat_finding(seat_table, f"{p}_seat_win_rates", f"{bot} players"),
+        seat_finding(seat_table, f"{p}_seat_win_rates", f"{SEAT_POLICY} players"),
         Finding(f"The {richest.variant.replace('without ', '')} bonus is the round track's "
-                f"most valuable: {richest.value:.1f} points a solo game.", richest.value,
+                f"most valuable: {richest.value:.1f} points a solo game"
+                + (" (an upper bound: the learned bot never trained without it)."
+                   if bot == "learned" else "."), richest.value,
                 f"{p}_round_bonus_value", (richest.ci95_low, richest.ci95_high), "points"),
     ]
     return Section(game.id, game.title, intro, figures, tables, notes, findings,
                    provenance(seed, game.params, values))
+
+
+def sheet_figure(game: CleverGame, bot: str, run) -> Figure:
+    """The score sheet shaded by how often the bot marks each box, with the mean round."""
+    cells = run.tables["cells"]
+    games = run.headline["policies"][bot]["games"]
+    often = cells[cells.marked >= 0.5]
+    by_area = often.groupby("area", sort=False)["mean_round"].mean().sort_values()
+    rare = cells[cells.marked < 0.1].groupby("area", sort=False).size()
+    rare_text = ", ".join(f"{n} in {area}" for area, n in rare.items()) or "none"
+    return Figure(
+        f"{game.prefix}_sheet", f"The score sheet as {bot} fills it solo: share of games "
+        f"that mark each box, and rN the mean round it is marked in ({games:,} games)",
+        "sheet", cells, "x", "marked", "area",
+        reading=f"Darker boxes are marked in more games. {len(often)} of the "
+                f"{len(cells)} boxes are marked in at least half the games; of those, "
+                f"{by_area.index[0]} fills earliest (mean round {by_area.iloc[0]:.1f}) and "
+                f"{by_area.index[-1]} latest ({by_area.iloc[-1]:.1f}). Boxes reached in "
+                f"fewer than 1 game in 10: {rare_text}.")
 
 
 def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
@@ -233,8 +278,7 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     areas, dice = by_area["mean_score"], by_area["dice_per_game"]
     policy = run.tables["policies"].iloc[0]
     bonuses = run.tables["bonuses"].set_index("bonus")["per_game"]
-    lost = paired_rule_values(game, values, DEFAULT_SEED, FULL.paired, progress=False,
-                              assumed_rules=False)[0]
+    lost = paired_rule_values(game, values, DEFAULT_SEED, FULL.paired, progress=False)[0]
     mean = run.headline["policies"][bot]["mean_score"]
     blocks = [
         Block("Where the points come from", [
@@ -265,7 +309,7 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
                       f"report's sample at its default seed {DEFAULT_SEED}).",
                       blocks, f"Simulated with the {bot} policy's shipped weights; a "
                       "stronger policy may change these numbers. Assumed rules (open points of the "
-                      f"rules page): {assumed}.")
+                      f"rules page): {assumed}.", figure=sheet_figure(game, bot, run))
 
 
 def first_pick_lines(first_picks: pd.DataFrame) -> list[str]:

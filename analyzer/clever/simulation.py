@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import driver, output, seats, stats
+from analyzer.clever.cells import cell_rows
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
 from analyzer.output import Result
@@ -122,7 +123,7 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
     acc, played = play_games(game, values, names, games, seed, rotate, precision, progress,
                               batch_blocks)
     policy_rows, area_rows, bonus_rows, ratings, dist = [], [], [], [], []
-    first_rows, pick_rows, round_rows = [], [], []
+    first_rows, pick_rows, round_rows, cells = [], [], [], []
     headline_policies = {}
     for name, row in seats.by_name(acc, names).items():
         s = seats.row_stats(row, COLUMNS, players)
@@ -159,6 +160,7 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
         first_rows += firsts
         pick_rows += picks
         round_rows += bonus_round_rows(game, name, row, game.rounds_for(values))
+        cells += cell_rows(game, name, row, game.rounds_for(values))
         dist += seats.score_distribution(row, COLUMNS, by="policy", name=name)
     seat_rows, seat_dist = seats.seat_rows(acc, COLUMNS, names, rotate)
     notes = assumed_notes(game.params, values)
@@ -176,6 +178,7 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
                 "bonuses": pd.DataFrame(bonus_rows), "ratings": pd.DataFrame(ratings),
                 "seats": pd.DataFrame(seat_rows), "first_picks": pd.DataFrame(first_rows),
                 "picks": pd.DataFrame(pick_rows), "bonus_rounds": pd.DataFrame(round_rows),
+                "cells": pd.DataFrame(cells),
                 "score_distribution": pd.DataFrame(dist + seat_dist)},
         meta=run_meta(game, values, seed, games=played, threads=used, rotate=rotate, lineup=names),
         notes=notes)

@@ -79,10 +79,12 @@ from kernels.clever.sheet import (
     SHEET_LEN,
 )
 from kernels.clever.sheets import (
+    MAX_CELLS,
     MAX_PENDING,
     area_scores,
     chain_area,
     copy_sheet,
+    marked_cells,
     pop_pending,
     resolve_bonus,
     start_sheet,
@@ -111,7 +113,7 @@ from kernels.thats_pretty_clever.layout import ROUND4_OPTIONS
 N_AREAS = 5
 N_BONUS_KINDS = MAX_BONUS_KINDS
 # a player's game log (int64[LOG_LEN]): the decisions of the active turns, added up, and
-# the bonuses received by the end of each round
+# the bonuses received and the cells marked by the end of each round
 LOG_FIRST = 0  # + 6 * area + face - 1: the first pick of a turn
 LOG_PICKS = LOG_FIRST + 6 * N_AREAS  # + pick (0-2): picks made
 LOG_PLATTER = LOG_PICKS + 3  # + pick: dice those picks sent to the platter
@@ -123,7 +125,9 @@ LOG_DECLINED = LOG_PLUS_PASSIVE + 1  # passive picks declined while one was poss
 LOG_DICE = LOG_DECLINED + 1  # + area: dice entered there (active and passive picks, +1s)
 LOG_ROUNDS = 12  # rounds logged (the most a what-if allows)
 LOG_BONUS_ROUNDS = LOG_DICE + N_AREAS  # + N_BONUS_KINDS * round + kind: received by round's end
-LOG_LEN = LOG_BONUS_ROUNDS + LOG_ROUNDS * N_BONUS_KINDS
+LOG_CELLS = LOG_BONUS_ROUNDS + LOG_ROUNDS * N_BONUS_KINDS  # + MAX_CELLS * round + cell:
+# 1 when the sheet's cell (``sheets.marked_cells``) is marked by the round's end
+LOG_LEN = LOG_CELLS + LOG_ROUNDS * MAX_CELLS
 # game accumulator columns per (lineup slot, seat), then the score histogram
 COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_WIN_UNITS, COL_FOXES = range(5)
 COL_FOXES_SQ = 5
@@ -561,6 +565,8 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
                 for k in range(N_BONUS_KINDS):
                     logs[p, LOG_BONUS_ROUNDS + N_BONUS_KINDS * rnd + k] = \
                         sheets[p, H_BONUSES + k]
+                start = LOG_CELLS + MAX_CELLS * rnd
+                marked_cells(sheets[p], logs[p, start:start + MAX_CELLS])
 
 
 @njit(cache=True)

@@ -10,10 +10,12 @@ from kernels.clever.sheet import H_FLAGS, H_GAME, TAC
 from kernels.jit import njit
 from kernels.thats_pretty_clever import rules as tpc
 from kernels.thats_pretty_clever import value as tpc_value
+from kernels.thats_pretty_clever import layout as tpc_layout
 from kernels.thats_pretty_clever.layout import BLUE_AREA as TPC_BLUE
 from kernels.thats_pretty_clever.layout import USED_LEN as TPC_USED_LEN
 from kernels.twice_as_clever import rules as tac
 from kernels.twice_as_clever import value as tac_value
+from kernels.twice_as_clever import layout as tac_layout
 from kernels.twice_as_clever.layout import BLUE_AREA as TAC_BLUE
 from kernels.twice_as_clever.layout import FLAG_CHAIN_LEFTOVERS, Q_ANY, Q_OF_AREA, SILVER_AREA
 from kernels.twice_as_clever.layout import USED_LEN as TAC_USED_LEN
@@ -159,6 +161,23 @@ def quiet_total(sheet, scores, faces, die, area, target):
     if tpc.enter_fires(sheet, area, value, target):
         return NO_TOTAL
     return tpc.enter_total(sheet, scores, area, value, target)
+
+
+MAX_CELLS = max(tpc_layout.N_CELLS, tac_layout.N_CELLS)
+
+
+@njit(cache=True)
+def marked_cells(sheet, out):
+    """Fill ``out`` (int64[MAX_CELLS]) with 1 for each of the sheet's cells that is marked,
+    0 otherwise (the cells of its game's ``layout.CELL_*``; the rest of ``out`` 0)."""
+    if sheet[H_GAME] == TAC:
+        field, bit, index = tac_layout.CELL_FIELD, tac_layout.CELL_BIT, tac_layout.CELL_INDEX
+    else:
+        field, bit, index = tpc_layout.CELL_FIELD, tpc_layout.CELL_BIT, tpc_layout.CELL_INDEX
+    out[:] = 0
+    for c in range(field.shape[0]):
+        value = sheet[field[c]]
+        out[c] = (value >> bit[c]) & 1 if bit[c] >= 0 else value > index[c]
 
 
 @njit(cache=True)

@@ -124,6 +124,17 @@ USED_LEN = S_PURPLE_VALUES + TRACK  # the fields this sheet uses of the SHEET_LE
 assert USED_LEN <= SHEET_LEN
 
 
+# the sheet's cells, one per printed box, for the record of which are marked (cell c is
+# marked when bit CELL_BIT[c] of sheet[CELL_FIELD[c]] is set, or, with CELL_BIT -1, when
+# sheet[CELL_FIELD[c]] exceeds CELL_INDEX[c]): yellow 0..15, blue sums 2..12, then the
+# green, orange and purple slots
+CELL_FIELD = np.array([S_YELLOW] * 16 + [S_BLUE] * 11 + [S_GREEN] * TRACK
+                      + [S_ORANGE] * TRACK + [S_PURPLE] * TRACK, np.int64)
+CELL_BIT = np.array(list(range(16)) + list(range(11)) + [-1] * (3 * TRACK), np.int64)
+CELL_INDEX = np.array([0] * 27 + list(range(TRACK)) * 3, np.int64)
+N_CELLS = len(CELL_FIELD)
+
+
 def new_sheet() -> np.ndarray:
     sheet = np.zeros(SHEET_LEN, np.int64)
     sheet[S_YELLOW] = YELLOW_PREPRINTED

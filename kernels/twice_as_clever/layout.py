@@ -121,6 +121,19 @@ FLAG_FOX_ZERO_AREA = 64  # an area scoring exactly 0 makes foxes worth 0, even b
 # negative one (the rulebook's "0 points in an area: foxes are worthless")
 
 
+# the sheet's cells, one per printed box, for the record of which are marked (cell c is
+# marked when bit CELL_BIT[c] of sheet[CELL_FIELD[c]] is set, or, with CELL_BIT -1, when
+# sheet[CELL_FIELD[c]] exceeds CELL_INDEX[c]): silver row * 6 + value - 1, the yellow
+# cells circled, then crossed, then the blue, green and pink slots
+CELL_FIELD = np.array([S_SILVER] * 24 + [S_YELLOW_CIRCLED] * YELLOW_CELLS
+                      + [S_YELLOW_CROSSED] * YELLOW_CELLS + [S_BLUE] * TRACK
+                      + [S_GREEN] * TRACK + [S_PINK] * TRACK, np.int64)
+CELL_BIT = np.array(list(range(24)) + list(range(YELLOW_CELLS)) * 2 + [-1] * (3 * TRACK),
+                    np.int64)
+CELL_INDEX = np.array([0] * (24 + 2 * YELLOW_CELLS) + list(range(TRACK)) * 3, np.int64)
+N_CELLS = len(CELL_FIELD)
+
+
 def new_sheet() -> np.ndarray:
     sheet = np.zeros(SHEET_LEN, np.int64)
     sheet[H_GAME] = TAC

@@ -187,3 +187,31 @@ def test_advice_from_a_blank_sheet_expects_a_whole_game(game, tmp_path):
     best = result.tables["choices"].iloc[0]
     se = (best.ci95_high - best.ci95_low) / (2 * 1.96) + (mean - low) / 1.96
     assert abs(best.expected_score - mean) < K * se + 0.05 * mean
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_the_boxes_marked_give_back_the_area_scores(game):
+    """The record of boxes marked by each round's end (the sheet picture's data) agrees
+    with the scores of the same games: a track scored by its length (That's Pretty
+    Clever's green, Twice As Clever's blue) averages exactly what the share of games
+    reaching each box says; shares fall along a track, a yellow box of Twice As Clever
+    is crossed no more often than circled, and a box's mean round is a round played."""
+    values = {**defaults(game.params), "players": 1}
+    run = simulation.simulate(game, values, ["greedy"], 1024, seed=3, progress=False)
+    cells = run.tables["cells"]
+    area = "green" if game is TPC_GAME else "blue"
+    points = game.layout.GREEN_POINTS if game is TPC_GAME else game.layout.BLUE_POINTS
+    reach = cells[cells.area == area]["marked"].to_numpy()  # P(length > k) by slot k
+    assert (np.diff(reach) <= 0).all()
+    exactly = -np.diff(np.concatenate([[1.0], reach, [0.0]]))  # P(length == k)
+    expected = float((exactly * points[:len(exactly)]).sum())
+    mean = run.tables["areas"].set_index("area").loc[area, "mean_score"]
+    assert expected == pytest.approx(mean, abs=1e-9)
+    played = cells.dropna(subset=["mean_round"])
+    assert played.mean_round.between(1, game.rounds_for(values)).all()
+    if game is TAC_GAME:
+        circled = cells[cells.area == "yellow circled"]["marked"].to_numpy()
+        crossed = cells[cells.area == "yellow crossed"]["marked"].to_numpy()
+        assert (crossed <= circled).all() and crossed.sum() > 0
+    else:
+        assert cells[cells.label == "X"]["marked"].isna().all()  # printed, not marked

@@ -1,0 +1,74 @@
+"""A picture of a score sheet, box by box (figure kind ``"sheet"``): each box shaded by a
+share (white: never, dark grey: always), with its printed label, the share as a percentage
+and a second line of text (``"r2.4"``: the mean round it is marked in); a box without a
+share (printed crossed) is hatched. Grey levels and text only, so it reads the same in
+black and white print."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+from matplotlib.axes import Axes  # noqa: E402  (after the backend is chosen)
+from matplotlib.patches import Rectangle  # noqa: E402
+
+from analyzer.sections import Figure
+
+SHEET_COLUMNS = ("row", "label", "mean_round")  # besides the figure's x, y and series
+DARKEST = 0.25  # grey level of a box marked in every game
+
+
+def check_sheet(spec: Figure) -> None:
+    missing = [c for c in SHEET_COLUMNS if c not in spec.data.columns]
+    if missing:
+        raise ValueError(f"figure {spec.name!r}: a sheet picture needs the columns "
+                         f"{', '.join(missing)}")
+
+
+def shade(share: float) -> float:
+    """The grey level (1 white .. ``DARKEST``) of a box marked in ``share`` of games."""
+    return 1.0 - (1.0 - DARKEST) * min(max(share, 0.0), 1.0)
+
+
+def draw_sheet(ax: Axes, spec: Figure) -> None:
+    """Draw the boxes of ``spec.data`` (columns ``spec.x``, ``row``, ``spec.y`` the share,
+    ``spec.series`` the area, ``label``, ``mean_round``) on ``ax``."""
+    check_sheet(spec)
+    data = spec.data
+    width = float(data[spec.x].max()) + 1
+    height = float(data["row"].max()) + 1
+    fig_w, fig_h = ax.figure.get_size_inches() * 72
+    where = ax.get_position()
+    box_pt = min(fig_w * where.width / (width + 0.2), fig_h * where.height / (height + 1.0))
+    big, small = max(min(0.27 * box_pt, 10.0), 4.0), max(min(0.21 * box_pt, 7.5), 3.5)
+    for _, cell in data.iterrows():
+        x, y, share = float(cell[spec.x]), float(cell["row"]), float(cell[spec.y])
+        if math.isnan(share):  # a box printed on the sheet, not marked in play
+            ax.add_patch(Rectangle((x + 0.04, y + 0.04), 0.92, 0.92, facecolor="white",
+                                   edgecolor="black", linewidth=0.6, hatch="xx"))
+            continue
+        grey = shade(share)
+        ink = "white" if grey < 0.55 else "black"
+        ax.add_patch(Rectangle((x + 0.04, y + 0.04), 0.92, 0.92, facecolor=str(grey),
+                               edgecolor="black", linewidth=0.6))
+        if cell["label"]:
+            ax.text(x + 0.1, y + 0.12, str(cell["label"]), ha="left", va="top",
+                    fontsize=small, color=ink)
+        ax.text(x + 0.5, y + 0.55, f"{share:.0%}", ha="center", va="center", fontsize=big,
+                color=ink, weight="bold")
+        if not math.isnan(float(cell["mean_round"])):
+            ax.text(x + 0.5, y + 0.9, f"r{float(cell['mean_round']):.1f}", ha="center",
+                    va="bottom", fontsize=small, color=ink)
+    for area, cells in data.groupby(spec.series, sort=False):
+        ax.text(float(cells[spec.x].min()) + 0.04, float(cells["row"].min()) - 0.08,
+                str(area), ha="left", va="bottom", fontsize=big, weight="bold")
+    ax.set_xlim(-0.1, width + 0.1)
+    ax.set_ylim(height + 0.1, -0.9)
+    ax.set_aspect("equal")
+    ax.axis("off")
+
+
+def aspect(spec: Figure) -> float:
+    """Height over width of the picture of ``spec``."""
+    data: pd.DataFrame = spec.data
+    return (float(data["row"].max()) + 2.0) / (float(data[spec.x].max()) + 1.2)
