@@ -29,7 +29,21 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
 
         return build_cheatsheet(game, values)
 
+    def kernels_compiled() -> bool:
+        """Are the engine's play loops in numba's cache (``analyzer.compile_apart``)?"""
+        from analyzer.driver import first_compile
+        from kernels.clever import play
+
+        return not (first_compile(play.games_block) or first_compile(play.paired_block))
+
+    def compile_kernels() -> None:
+        """Compile the engine's play loops: one game and one paired game, default rules."""
+        from analyzer.clever.report import compile_kernels
+
+        compile_kernels(game)
+
     return SimpleNamespace(PARAMS=game.params, POLICY_HELP=game.policy_help,
                            RULINGS=game.rulings,
                            commands=commands, report_section=report_section,
-                           cheatsheet=cheatsheet)
+                           cheatsheet=cheatsheet, kernels_compiled=kernels_compiled,
+                           compile_kernels=compile_kernels, COMPILE_SECONDS=150)

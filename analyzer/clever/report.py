@@ -24,6 +24,7 @@ from analyzer.sections import (
     seat_figure,
     seat_finding,
 )
+from analyzer.params import defaults
 from analyzer.seeding import DEFAULT_SEED
 from kernels.clever import play
 
@@ -75,6 +76,15 @@ SEAT_WORDS = ("the tuned heuristic (the learned network trained on solo games on
               "seats are measured with the heuristic)")
 
 
+def compile_kernels(game: CleverGame) -> None:
+    """Run the report's play loops once (a game, a paired game) on the default rules, so
+    that numba compiles them."""
+    solo = {**defaults(game.params), "players": 1}
+    bot = [game.strongest_policy]
+    play_games(game, solo, bot, 1, DEFAULT_SEED, progress=False)
+    whatif(game, [("a", solo, bot), ("b", solo, bot)], 1, DEFAULT_SEED, progress=False)
+
+
 def solo_runs(game: CleverGame, values: dict[str, Any], seed: int, samples: Samples,
               policies: tuple[str, ...], progress: bool) -> dict:
     """Each policy's solo simulation (a ``Result``), to the precision of ``samples``."""
@@ -111,9 +121,9 @@ def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int, game
     reading, on the first ``rule_games`` of the same games; else None). Columns: variant,
     value, ci95_low, ci95_high. Every variant plays the same games whichever others run."""
     solo = {**values, "players": 1}
-    bonus = _paired_diffs(game, solo, [(f"without round {r}", {**solo, f"round_{r}_bonus":
-                                                               False})
-                                       for r in ROUND_BONUS_ROUNDS], games, seed, progress)
+    without = [(f"without round {r}", {**solo, f"round_{r}_bonus": False})
+               for r in ROUND_BONUS_ROUNDS]
+    bonus = _paired_diffs(game, solo, without, games, seed, progress)
     lost = -bonus[["value", "ci95_high", "ci95_low"]].to_numpy()  # a bonus is worth what
     bonus[["value", "ci95_low", "ci95_high"]] = lost  # its absence costs
     if not rule_games:
