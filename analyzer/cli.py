@@ -139,9 +139,8 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
 
     Without --rules or --set every game is analysed on its built-in default rules.
     """
-    from analyzer import driver
+    from analyzer import driver, report_eta
     from analyzer.execution import current
-    from analyzer import report_eta
     from analyzer.report_eta import Estimate
     from analyzer.report_lanes import build_in_lanes, default_lanes
     from analyzer.seeding import check_seed
