@@ -54,10 +54,10 @@ def test_a_failed_compile_names_the_game_and_the_error(monkeypatch):
         compile_apart.ensure_compiled("some-game")
 
 
-def test_the_clever_games_opt_in():
+def test_the_games_with_long_runs_opt_in():
     from analyzer.registry import get_game
 
-    for game_id in ("thats-pretty-clever", "twice-as-clever"):
+    for game_id in ("sly-dice", "thats-pretty-clever", "twice-as-clever"):
         module = get_game(game_id).load()
         assert callable(module.kernels_compiled) and callable(module.compile_kernels)
         assert module.COMPILE_SECONDS > 0

@@ -28,4 +28,25 @@ def cheatsheet(values):
     return build_cheatsheet(values)
 
 
-__all__ = ["PARAMS", "POLICY_HELP", "commands", "report_section", "cheatsheet"]
+COMPILE_SECONDS = 90  # about how long compile_kernels takes from an empty cache
+
+
+def kernels_compiled() -> bool:
+    """Are the play loops and exact tables in numba's cache (``analyzer.compile_apart``)?"""
+    from analyzer.driver import first_compile
+    from kernels.sly_dice import odds, play
+
+    return not any(first_compile(k) for k in (play.run_game_blocks, play.run_paired_blocks,
+                                              play.run_duel_blocks, odds.odds_table,
+                                              odds.q_tables))
+
+
+def compile_kernels() -> None:
+    """Compile them: a game, a paired game and a duel on the default rules."""
+    from analyzer.games.sly_dice.warmup import compile_kernels
+
+    compile_kernels()
+
+
+__all__ = ["PARAMS", "POLICY_HELP", "commands", "report_section", "cheatsheet",
+           "kernels_compiled", "compile_kernels", "COMPILE_SECONDS"]

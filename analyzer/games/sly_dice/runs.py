@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import driver, seats, stats
+from analyzer.compile_apart import ensure_compiled
 from analyzer.errors import UserError
 from analyzer.games.sly_dice.model import Policy, get_model
 from analyzer.seeding import STREAM_GAMES, check_seed
@@ -32,6 +33,7 @@ def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: i
                rotate: bool = True, precision: float | None = None, progress: bool = True,
                batch_blocks: int | None = None):
     """Run games; returns ``(accumulator int64[slot, seat, column], games_played)``."""
+    ensure_compiled("sly-dice", progress)
     model = get_model(values)
     rows = np.stack([p.row() for p in lineup])
     n = len(lineup)
