@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 
+from analyzer.driver import compile_notice
 from analyzer.registry import get_game
 
 
@@ -34,9 +35,7 @@ def ensure_compiled(game_id: str, progress: bool = False) -> bool:
             or module.kernels_compiled():
         return False
     if progress:
-        seconds = getattr(module, "COMPILE_SECONDS", 60)
-        print(f"compiling the kernels for their first run (about {seconds} s once; later "
-              "runs start at once) ...", file=sys.stderr, flush=True)
+        compile_notice(getattr(module, "COMPILE_SECONDS", 60))
     done = subprocess.run([sys.executable, "-m", "analyzer.compile_apart", game_id],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                           env={**os.environ, CHILD: "1"})

@@ -169,15 +169,19 @@ def first_compile(kernel: Callable) -> bool:
     return not os.path.exists(index)
 
 
+def compile_notice(seconds: int) -> None:
+    """The one line on stderr that says a run starts by compiling, and the wait."""
+    print(f"compiling the kernels for their first run (about {seconds} s once; later "
+          "runs start at once) ...", file=sys.stderr, flush=True)
+
+
 def notice_first_compile(kernel: Callable) -> None:
-    """One line on stderr when a run starts by compiling its kernels, with the wait."""
+    """``compile_notice`` when calling ``kernel`` will compile it."""
     if isinstance(kernel, BlockLoop):
         kernel = kernel.block.resolve()
     if first_compile(kernel):
         module = getattr(kernel, "py_func", kernel).__module__
-        seconds = COLD_COMPILE_SECONDS.get(module, 30)
-        print(f"compiling the kernels for their first run (about {seconds} s once; later "
-              "runs start at once) ...", file=sys.stderr, flush=True)
+        compile_notice(COLD_COMPILE_SECONDS.get(module, 30))
 
 
 def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None = None,
