@@ -13,7 +13,7 @@ import functools
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
@@ -54,3 +54,14 @@ def write(path: Path, answer: Any) -> None:
         write_atomic(path, json.dumps(answer))
     except UserError:
         pass
+
+
+def answer(kind: str, key: Any, compute: Callable[[], Any]) -> Any:
+    """The JSON-able answer kept for ``key``, computed by ``compute()`` (and kept) the
+    first time."""
+    path = path_for(kind, key)
+    found = read(path)
+    if found is None:
+        found = compute()
+        write(path, found)
+    return found

@@ -27,6 +27,22 @@ def metric(acc: np.ndarray, n: int, v: int, k: int, scale: float) -> dict[str, f
             "diff_ci95_high": dhi}
 
 
+def stop_rule(k: int, scale: float | str, points: float | None, players: int):
+    """The driver's stop callback for a what-if run that may end once every variant's
+    paired difference from the reference in metric ``k`` (times ``scale``; "players":
+    per player) has a 95% half-width of at most ``points``; None without ``points``."""
+    if points is None:
+        return None
+    c = 1.0 / (players if scale == "players" else scale)
+
+    def precise_enough(acc: np.ndarray, done: int) -> bool:
+        return all(metric(acc, done, v, k, c)["diff_ci95_high"]
+                   - metric(acc, done, v, k, c)["diff"] <= points
+                   for v in range(1, acc.shape[1]))
+
+    return precise_enough
+
+
 BASELINE = "baseline"
 
 

@@ -2,8 +2,10 @@
 
 Most of a first report is numba compiling kernels, which uses one core; in two lanes, one
 game's kernels compile while another game computes. Games that share kernels (the Clever
-games) go in the same lane, one after the other, so that their kernels compile once. Each
-section is the same wherever it is built: its random numbers come from the seed alone.
+games) then go in the same lane, one after the other, so that their kernels compile once;
+once every kernel is compiled, the lanes are balanced by each section's time on the last
+run. Each section is the same wherever it is built: its random numbers come from the seed
+alone.
 """
 
 from __future__ import annotations
@@ -24,17 +26,34 @@ from analyzer.report_eta import Estimate
 MAX_LANES = 2
 
 
-def lanes_for(specs: list[GameSpec], lanes: int) -> list[list[GameSpec]]:
-    """The games of each lane: games that share kernels together, each family in the lane
-    with the fewest games so far (the largest families first); report order inside a lane."""
-    families: dict[str, list[GameSpec]] = {}
-    for spec in specs:
-        families.setdefault(spec.kernel_family, []).append(spec)
-    out: list[list[GameSpec]] = [[] for _ in range(min(lanes, len(families)))]
-    for family in sorted(families.values(), key=len, reverse=True):
-        min(out, key=len).extend(family)
+def lanes_for(specs: list[GameSpec], lanes: int,
+              seconds: dict[str, float] | None = None) -> list[list[GameSpec]]:
+    """The games of each lane, in report order inside a lane. Without ``seconds``, games
+    that share kernels go together (their kernels compile once), each family in the lane
+    with the fewest games so far (the largest families first). With ``seconds`` (each
+    section's expected time; for kernels already compiled), the longest sections first,
+    each in the lane with the least time so far."""
+    if seconds is None:
+        families: dict[str, list[GameSpec]] = {}
+        for spec in specs:
+            families.setdefault(spec.kernel_family, []).append(spec)
+        groups = sorted(families.values(), key=len, reverse=True)
+        weight = len
+    else:
+        groups = [[spec] for spec in sorted(specs, key=lambda s: -seconds[s.id])]
+        weight = lambda lane: sum(seconds[s.id] for s in lane)  # noqa: E731
+    out: list[list[GameSpec]] = [[] for _ in range(min(lanes, len(groups)))]
+    for group in groups:
+        min(out, key=weight).extend(group)
     order = {spec.id: i for i, spec in enumerate(specs)}
     return [sorted(lane, key=lambda s: order[s.id]) for lane in out]
+
+
+def all_compiled(specs: list[GameSpec]) -> bool:
+    """Are the kernels of every game that compiles apart (``analyzer.compile_apart``)
+    already in numba's cache?"""
+    modules = [spec.load() for spec in specs]
+    return all(m.kernels_compiled() for m in modules if hasattr(m, "kernels_compiled"))
 
 
 def default_lanes() -> int:
@@ -129,13 +148,13 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
                    ) -> tuple[list[Any], int]:
     """Every game's report section, in ``specs`` order, built in up to ``lanes`` worker
     processes; returns the sections and the number of simulation chunks they ran."""
-    plan = lanes_for(specs, lanes)
+    expected = report_eta.expected_seconds([s.id for s in specs], quick)
+    plan = lanes_for(specs, lanes, expected if all_compiled(specs) else None)
     context = multiprocessing.get_context("spawn")
     events = context.Queue()
     busy = context.Value("i", len(plan))
     threads = threads or (os.cpu_count() or 1)
-    estimate = Estimate([[s.id for s in lane] for lane in plan],
-                        report_eta.expected_seconds([s.id for s in specs], quick))
+    estimate = Estimate([[s.id for s in lane] for lane in plan], expected)
     status = _Status(specs, estimate, progress)
     if progress:
         print(f"building {len(specs)} sections in {len(plan)} processes (a first run also "

@@ -76,6 +76,39 @@ def score_distribution(row: np.ndarray, cols: Columns, **label: Any) -> list[dic
     return rows
 
 
+MIN_COMEBACK_GAMES = 30  # a (round, gap) cell with fewer player-games is left out
+
+
+def comebacks(row: np.ndarray, cols: Columns, col: int, rounds: int, step: int,
+              **label: Any) -> list[dict[str, Any]]:
+    """A player's chance to win from each standing after each round but the last, from
+    the comeback record at ``row[col:]`` (``kernels.accumulate.add_comebacks``, deficits
+    binned by ``step`` points): rows of ``rounds_left``, ``behind_by`` (words),
+    ``behind_from`` (the bin's fewest points behind; 0: level or ahead), ``behind_mid``
+    (the bin's middle, for plotting; 0: level or ahead), ``games`` (player
+    games in that spot), ``win_chance`` and its 95% interval. Cells with fewer than
+    ``MIN_COMEBACK_GAMES`` player-games are left out; every row starts with ``label``."""
+    from kernels.accumulate import COMEBACK_LEN, GAP_BINS, STANDING_ROUNDS  # numba: lazily
+
+    record = row[col:col + COMEBACK_LEN].reshape(STANDING_ROUNDS, GAP_BINS, 2)
+    rows = []
+    for r in range(min(rounds, STANDING_ROUNDS) - 1):
+        left = rounds - r - 1
+        for b in range(GAP_BINS):
+            n, wins = float(record[r, b, 0]), record[r, b, 1] / cols.units_per_win
+            if n < MIN_COMEBACK_GAMES:
+                continue
+            low = 0 if b == 0 else 1 + (b - 1) * step
+            words = ("level or ahead" if b == 0 else f"{low}+ behind" if b == GAP_BINS - 1
+                     else f"{low}-{low + step - 1} behind")
+            ci = stats.proportion_ci95(n, wins)
+            rows.append({**label, "rounds_left": f"{left} round{'s' * (left > 1)} left",
+                         "behind_by": words, "behind_from": low,
+                         "behind_mid": 0.0 if b == 0 else low + (step - 1) / 2, "games": int(n),
+                         "win_chance": wins / n, "ci95_low": ci[0], "ci95_high": ci[1]})
+    return rows
+
+
 SPREAD = (("p10", 0.1), ("median", 0.5), ("p90", 0.9))
 
 

@@ -165,6 +165,36 @@ def seat_figure(name: str, title: str, seats: Any, reading: str) -> Figure:
                   ref_line=0.0, percent=True)
 
 
+def comeback_figure(name: str, title: str, table: Any, reading: str) -> Figure:
+    """A player's chance to win by how far behind they are after a round, one line per
+    rounds left (``table`` from ``seats.comebacks``)."""
+    return Figure(name, title, "line", table, "behind_mid", "win_chance", "rounds_left",
+                  "ci95_low", "ci95_high",
+                  xlabel="points behind the leader after the round (middle of each bin; "
+                  "0: level or ahead)",
+                  ylabel="chance to win", reading=reading, percent=True)
+
+
+def comeback_finding(table: Any, source: str, who: str) -> tuple[Finding, str]:
+    """The chance to win with one round left from the closest deficit, as a finding, and
+    a reading of the comeback figure (``table`` from ``seats.comebacks``; ``who``: the
+    games, e.g. "two-player games of the tuned heuristic")."""
+    last = table[(table.rounds_left == "1 round left") & (table.behind_from > 0)]
+    near = last.iloc[0]
+    early = table[(table.rounds_left == table.rounds_left.iloc[0]) & (table.behind_from > 0)]
+    far = early.iloc[-1]
+    finding = Finding(f"Comebacks: with one round left, a player {near.behind_by} still "
+                      f"wins {near.win_chance:.1%} of {who}.", near.win_chance, source,
+                      (near.ci95_low, near.ci95_high), "%")
+    reading = (f"With one round left, {near.behind_by} wins {near.win_chance:.1%} "
+               f"(95% CI {near.ci95_low:.1%} to {near.ci95_high:.1%})"
+               + ("" if len(last) < 2 else f", {last.iloc[1].behind_by} "
+                  f"{last.iloc[1].win_chance:.1%}")
+               + f"; with {far.rounds_left}, even {far.behind_by} wins "
+               f"{far.win_chance:.1%}. From {who}.")
+    return finding, reading
+
+
 def seat_finding(seats: Any, source: str, players_word: str) -> Finding:
     """The seat furthest from a fair share, beside the seat furthest on the other side
     at that table, as a finding (``seats`` from :func:`fair_share`)."""

@@ -1,5 +1,5 @@
-"""Helpers shared by the games' block loops: seat rotation and the paired (what-if)
-accumulators."""
+"""Helpers shared by the games' block loops: seat rotation, the paired (what-if)
+accumulators and the comeback record."""
 
 from kernels.jit import njit
 
@@ -48,3 +48,29 @@ def used_width(lineup):
                 width = k + 1
                 break
     return width
+
+
+# --- comebacks: how often a player behind after a round still wins -----------------------
+STANDING_ROUNDS = 12  # rounds whose standings are recorded (the most a what-if allows)
+GAP_BINS = 8  # bin 0: leading or level; bins 1..6: ``step`` points wide; bin 7: the rest
+COMEBACK_LEN = STANDING_ROUNDS * GAP_BINS * 2  # per (round, bin): times, then win units
+
+
+@njit(cache=True)
+def add_comebacks(row, col, standings, seat, won, rounds, step):
+    """Add one game of ``seat`` to the comeback record ``row[col:col + COMEBACK_LEN]``:
+    after each round ``r < rounds`` (at most ``STANDING_ROUNDS``), the seat's deficit to
+    the best other seat, binned by ``step`` points (``GAP_BINS``), counts once and adds
+    ``won`` win units. ``standings``: int64[n seats, >= rounds], each seat's score at the
+    end of each round."""
+    n = standings.shape[0]
+    for r in range(min(rounds, STANDING_ROUNDS)):
+        best_other = standings[(seat + 1) % n, r]
+        for other in range(n):
+            if other != seat:
+                best_other = max(best_other, standings[other, r])
+        gap = best_other - standings[seat, r]
+        b = 0 if gap <= 0 else min(1 + (gap - 1) // step, GAP_BINS - 1)
+        at = col + 2 * (GAP_BINS * r + b)
+        row[at] += 1
+        row[at + 1] += won

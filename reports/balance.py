@@ -15,17 +15,19 @@ once complete, so a failure leaves ``out_dir`` untouched.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
 import shutil
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from analyzer.sections import Figure, Finding, Section, Table
-from reports.figures import draw_figure, plot_into, save_png, validate_figure
+from reports.figures import plot_into, save_pngs, validate_figure
 from reports.layout import (
     col_widths,
     column_chunks,
@@ -231,18 +233,20 @@ def _produce(sections: list[Section], tmp: Path, title: str,
              meta_lines: list[str]) -> tuple[list[str], int]:
     """Write every file into ``tmp``; return their paths relative to ``tmp`` and the
     number of PDF pages."""
-    rel: list[str] = []
-    for sec in sections:
-        for fig in sec.figures:
-            rel.append(f"figures/{fig.name}.png")
-            save_png(draw_figure(fig), tmp / rel[-1])
-        for tab in sec.tables:
-            rel.append(f"tables/{tab.name}.csv")
-            (tmp / "tables").mkdir(exist_ok=True)
-            extra = {k: v for k, v in sec.provenance.items() if k not in tab.data.columns}
-            tab.data.assign(**extra).to_csv(tmp / rel[-1], index=False)
-    with style_context():
-        pages = _write_pdf(sections, title, meta_lines, tmp / "report.pdf")
+    figures = [fig for sec in sections for fig in sec.figures]
+    rel = [f"figures/{fig.name}.png" for fig in figures]
+    # the PNGs are drawn in a second process while this one writes the tables and the PDF
+    with ProcessPoolExecutor(1, multiprocessing.get_context("spawn")) as pool:
+        pngs = pool.submit(save_pngs, figures, tmp / "figures")
+        for sec in sections:
+            for tab in sec.tables:
+                rel.append(f"tables/{tab.name}.csv")
+                (tmp / "tables").mkdir(exist_ok=True)
+                extra = {k: v for k, v in sec.provenance.items() if k not in tab.data.columns}
+                tab.data.assign(**extra).to_csv(tmp / rel[-1], index=False)
+        with style_context():
+            pages = _write_pdf(sections, title, meta_lines, tmp / "report.pdf")
+        pngs.result()
     links_f = {f.name: f"figures/{f.name}.png" for s in sections for f in s.figures}
     links_t = {t.name: f"tables/{t.name}.csv" for s in sections for t in s.tables}
     text = summary_markdown(sections, title, meta_lines, links_f, links_t)

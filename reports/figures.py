@@ -321,3 +321,9 @@ def save_png(fig: MplFigure, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with style_context():
         fig.savefig(path, format="png", dpi=PNG_DPI, facecolor="white")
+
+
+def save_pngs(figures: list[Figure], folder: Path) -> None:
+    """Draw each figure and write it as ``folder/<name>.png`` (``save_png``)."""
+    for fig in figures:
+        save_png(draw_figure(fig), Path(folder) / f"{fig.name}.png")

@@ -11,6 +11,19 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
+def pytest_sessionstart(session):
+    """Before the first test, and before the test workers start (``pytest -n``, set in
+    pyproject.toml): the games' long-run kernels compile once, in child processes side by
+    side (``analyzer.compile_apart``), so that no worker compiles them again in its own
+    process."""
+    if hasattr(session.config, "workerinput"):  # a worker: the controller has done it
+        return
+    from analyzer.compile_apart import compile_side_by_side
+    from analyzer.registry import GAMES
+
+    compile_side_by_side(list(GAMES))
+
+
 @pytest.fixture
 def cloverup_values():
     from analyzer.games.cloverup.params import PARAMS

@@ -82,3 +82,37 @@ def test_a_repeated_exact_query_loads_no_kernels(command):
     assert [r.returncode for r in runs] == [0, 0], runs[0].stderr
     assert runs[0].stdout == runs[1].stdout and "probability" in runs[1].stdout
     assert runs[1].stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_a_kept_number_is_computed_once(tmp_path, monkeypatch):
+    """``kept.answer``: the first call computes and keeps, the next reads it back; other
+    inputs compute anew; a broken file is computed again."""
+    monkeypatch.setattr(kept, "cache_dir", lambda: tmp_path)
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return 0.4877
+    assert kept.answer("n", {"a": 1}, compute) == 0.4877
+    assert kept.answer("n", {"a": 1}, compute) == 0.4877 and len(calls) == 1
+    assert kept.answer("n", {"a": 2}, compute) == 0.4877 and len(calls) == 2
+    for path in tmp_path.glob("kept-n-*.json"):
+        path.write_text("{broken")
+    assert kept.answer("n", {"a": 1}, compute) == 0.4877 and len(calls) == 3
+
+
+def test_cloverup_keeps_its_exact_two_player_figures(tmp_path, monkeypatch):
+    """The first seat's exact win chance (both playing to win) is the solver's table entry,
+    and a second model reads it back without solving again."""
+    from analyzer.games.cloverup import model as cloverup
+    from analyzer.games.cloverup.params import PARAMS
+    from analyzer.params import defaults
+
+    monkeypatch.setattr(kept, "cache_dir", lambda: tmp_path)
+    values = {**defaults(PARAMS), "players": 2, "rounds": 3}
+    first = cloverup.Model(values)
+    chance = first.first_seat_win_chance()
+    assert chance == float(first.win_solution()[1][0, 0, first.max_diff, 0])
+    again = cloverup.Model(values)
+    monkeypatch.setattr(cloverup.Model, "win_solution", lambda self: 1 / 0)
+    assert again.first_seat_win_chance() == chance

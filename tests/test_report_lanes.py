@@ -18,6 +18,16 @@ def test_games_that_share_kernels_share_a_lane():
     assert one == [[get_game("cloverup")]]
 
 
+def test_compiled_kernels_let_the_lanes_balance_by_time():
+    """With every kernel compiled, the longest sections go first, each to the lane with
+    the least time so far: 64 + 15 against 52 + 33 seconds."""
+    seconds = {"cloverup": 15.0, "sly-dice": 33.0, "thats-pretty-clever": 52.0,
+               "twice-as-clever": 64.0}
+    lanes = report_lanes.lanes_for(list(GAMES.values()), 2, seconds)
+    ids = [[spec.id for spec in lane] for lane in lanes]
+    assert ids == [["cloverup", "twice-as-clever"], ["sly-dice", "thats-pretty-clever"]]
+
+
 @pytest.mark.slow  # about a minute: a worker process compiles and builds a section
 def test_a_section_built_in_a_worker_is_the_same():
     """The CloverUp quick section built in a worker process equals the one built here:

@@ -18,6 +18,8 @@ from analyzer.sections import (
     Finding,
     Section,
     Table,
+    comeback_figure,
+    comeback_finding,
     fair_share,
     policy_words,
     provenance,
@@ -36,44 +38,54 @@ WORDS = {"random": "random legal choices", "greedy": "best score now",  # keyed 
          "heuristic": "fitted estimate, looks ahead", "heuristic:N": "heuristic, N rolls ahead",
          "learned": "self-play value network"}
 ACTIONS = ("re-roll", "+1", "return", "fox")  # bonus kinds kept apart; the rest are free marks
-TRAINED_WITH_BONUSES = ("the learned bot was trained with every round bonus, so without one "
-                        "it meets positions it never trained on: these are upper bounds")
 
 
 @dataclass(frozen=True)
 class Samples:
-    """How much the report simulates: solo games of each policy until its mean score's 95%
-    half-width is at most ``points`` (checked every ``CHECK_BLOCKS`` blocks of 512 games,
-    so the stop is the same on every machine), at most ``cap``; then fixed samples for
-    the paired round-bonus variants, the paired assumed-rule readings (their effects are
-    small and their paired intervals narrow: half the games) and each player count."""
+    """How much the report simulates, by precision: solo games of each policy until its
+    mean score's 95% half-width is at most ``points``, at most ``cap``; paired games of
+    the round-bonus variants until every paired difference's half-width is at most
+    ``paired_points``, at most ``paired`` (the assumed-rule readings likewise, at most
+    ``rules_paired``); then ``per_player_count`` games per player count. Every stop is
+    checked after whole batches of ``CHECK_BLOCKS`` blocks of 512 games, so it is the
+    same on every machine and for any thread count."""
 
     points: float
     cap: int
+    paired_points: float
     paired: int
     rules_paired: int
     per_player_count: int
 
-    def describe(self, played: dict[str, int]) -> str:
+    def describe(self, played: dict[str, int], paired: dict[str, int]) -> str:
         solo = ", ".join(f"{p} {n:,}" for p, n in played.items())
-        unit = "point" if self.points == 1 else "points"
-        return (f"solo games until each policy's mean is within +-{self.points:g} {unit} "
-                f"(95%), checked every {CHECK_BLOCKS * GAME_BLOCK:,} games, at most "
-                f"{self.cap:,} ({solo}); {self.paired:,} paired games per round-bonus "
-                f"variant, {self.rules_paired:,} per assumed-rule reading; "
-                f"{self.per_player_count:,} games per player count")
+        runs = ", ".join(f"{what} {n:,}" for what, n in paired.items())
+        return (f"solo games until each policy's mean is within +-{self.points:g} points "
+                f"(95%), at most {self.cap:,} ({solo}); paired games until every "
+                f"difference is within +-{self.paired_points:g} points (95%), at most "
+                f"{self.paired:,} per round-bonus variant and {self.rules_paired:,} per "
+                f"assumed-rule reading ({runs}); stops checked every "
+                f"{CHECK_BLOCKS * GAME_BLOCK:,} games; {self.per_player_count:,} games per "
+                "player count")
 
 
-CHECK_BLOCKS = 4
-FULL = Samples(points=1.0, cap=40_960, paired=2_048, rules_paired=1_024,
+CHECK_BLOCKS = 2
+FULL = Samples(points=1.5, cap=40_960, paired_points=2.0, paired=4_096, rules_paired=2_048,
                per_player_count=2_048)
-QUICK = Samples(points=3.0, cap=4_096, paired=1_024, rules_paired=512, per_player_count=512)
+QUICK = Samples(points=3.0, cap=4_096, paired_points=4.0, paired=1_024, rules_paired=512,
+                per_player_count=512)
 # Seats are played by the tuned heuristic: the learned network was trained in solo games
 # only, and in a multiplayer game it meets turn orders it never saw (the second seat's
 # passive pick comes before its active turn), so its seat results measure its training.
 SEAT_POLICY = "heuristic"
 SEAT_WORDS = ("the tuned heuristic (the learned network trained on solo games only, so "
               "seats are measured with the heuristic)")
+# What rules are worth is measured with the tuned heuristic too: it plays a sheet without
+# a round bonus or under another reading of the rules as it plays any other, where the
+# learned network, trained with every bonus, would meet positions it never trained on.
+RULES_POLICY = "heuristic"
+RULES_WORDS = ("the tuned heuristic, which plays a sheet without a bonus as it plays any "
+               "other (the learned network trained with every bonus)")
 
 
 def compile_kernels(game: CleverGame) -> None:
@@ -100,39 +112,46 @@ def _alternative(param) -> Any:
     return next(c for c in param.choices if c != param.default)
 
 
-def _paired_diffs(game: CleverGame, base: dict[str, Any], variants: list, games: int,
-                  seed: int, progress: bool) -> pd.DataFrame:
-    """Each variant's paired change in the strongest bot's solo mean score against the rules
-    in force ``base``: columns variant, value, ci95_low, ci95_high."""
-    bot = game.strongest_policy
-    runs = [("rules in force", base, [bot])] + [(label, v, [bot]) for label, v in variants]
-    paired = whatif(game, runs, games, seed, progress=progress).tables["variants"]
+def _paired_diffs(base: dict[str, Any], variants: list, games: int, precision: float,
+                  game: CleverGame, seed: int, progress: bool) -> pd.DataFrame:
+    """Each variant's paired change in ``RULES_POLICY``'s solo mean score against the rules
+    in force ``base``, to ``precision`` points (at most ``games`` games): columns variant,
+    value, ci95_low, ci95_high; ``attrs["games"]``: the games played."""
+    runs = [("rules in force", base, [RULES_POLICY])] + [(label, v, [RULES_POLICY])
+                                                         for label, v in variants]
+    result = whatif(game, runs, games, seed, progress=progress, precision=precision,
+                    batch_blocks=CHECK_BLOCKS)
+    paired = result.tables["variants"]
     rows = paired[(paired.metric == "mean_score") & paired["diff"].notna()]
-    return rows[["variant", "diff", "diff_ci95_low", "diff_ci95_high"]].set_axis(
+    table = rows[["variant", "diff", "diff_ci95_low", "diff_ci95_high"]].set_axis(
         ["variant", "value", "ci95_low", "ci95_high"], axis=1).reset_index(drop=True)
+    table.attrs["games"] = result.headline["games"]
+    return table
 
 
-def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int, games: int,
-                       progress: bool, rule_games: int = 0
+def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int,
+                       samples: Samples, progress: bool, readings: bool = True
                        ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """What rules are worth to the strongest bot solo, on the same games: each round-track
-    bonus (the points lost without it; ``games`` paired games) and, given ``rule_games``,
-    each assumed open point of the rules at its default (the points gained by its other
-    reading, on the first ``rule_games`` of the same games; else None). Columns: variant,
-    value, ci95_low, ci95_high. Every variant plays the same games whichever others run."""
+    """What rules are worth to ``RULES_POLICY`` solo, on the same games, to the paired
+    precision of ``samples``: each round-track bonus (the points lost without it) and,
+    with ``readings``, each assumed open point of the rules at its default (the points
+    gained by its other reading; else None). Columns: variant, value, ci95_low,
+    ci95_high; ``attrs["games"]``: the games played. Every variant plays the same games
+    whichever others run."""
     solo = {**values, "players": 1}
     without = [(f"without round {r}", {**solo, f"round_{r}_bonus": False})
                for r in ROUND_BONUS_ROUNDS]
-    bonus = _paired_diffs(game, solo, without, games, seed, progress)
+    bonus = _paired_diffs(solo, without, samples.paired, samples.paired_points, game, seed,
+                          progress)
     lost = -bonus[["value", "ci95_high", "ci95_low"]].to_numpy()  # a bonus is worth what
     bonus[["value", "ci95_low", "ci95_high"]] = lost  # its absence costs
-    if not rule_games:
+    if not readings:
         return bonus, None
     assumed = [p for p in game.params if p.assumed and values[p.name] == p.default
                and p.kind in ("bool", "choice")]
-    rules = _paired_diffs(game, solo, [(f"{p.name} = {_alternative(p)}",
-                                        {**solo, p.name: _alternative(p)}) for p in assumed],
-                          rule_games, seed, progress)
+    rules = _paired_diffs(solo, [(f"{p.name} = {_alternative(p)}",
+                                  {**solo, p.name: _alternative(p)}) for p in assumed],
+                          samples.rules_paired, samples.paired_points, game, seed, progress)
     return bonus, rules
 
 
@@ -149,19 +168,26 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     best = policies.set_index("policy").loc[bot]
     h_areas = areas[areas.policy == bot].set_index("area")["mean_score"]
     top_area, low_area = h_areas.idxmax(), h_areas.idxmin()
-    round_value, assumed_rules = paired_rule_values(game, values, seed, samples.paired,
-                                                    progress, samples.rules_paired)
+    round_value, assumed_rules = paired_rule_values(game, values, seed, samples, progress)
     richest = round_value.sort_values("value").iloc[-1]
-    seat_rows = []
+    seat_rows, comeback_rows = [], []
     for players in (2, 3, 4):
         acc, n = play_games(game, {**values, "players": players}, [SEAT_POLICY] * players,
                             samples.per_player_count, seed, False, None, progress)
+        if players == 2:
+            comeback_rows = seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS, play.COL_COMEBACK,
+                                            game.rounds_for({**values, "players": 2}),
+                                            play.COMEBACK_STEP)
         for seat in range(players):
             s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
             seat_rows.append({"players": str(players), "seat": f"seat {seat + 1}",
                               "win_rate": s["win_rate"], "ci95_low": s["win_ci95"][0],
                               "ci95_high": s["win_ci95"][1], "games": n})
     seat_table = fair_share(pd.DataFrame(seat_rows))
+    p = game.prefix
+    comeback = pd.DataFrame(comeback_rows)
+    comeback_found, comeback_reading = comeback_finding(
+        comeback, f"{p}_comeback", "two-player games of the tuned heuristic")
     two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
     good_band = next(band for band in game.rating_bands if band[0] == game.report_band)
     good = ratings[ratings["from"] >= good_band[0]]["share"].sum()
@@ -172,7 +198,6 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     foxes = by_round[by_round.bonus == "fox"].set_index("round")["per_game"]
     last_share = foxes.iloc[-1] / max(foxes.sum(), 1e-12)
     fox_points = best.mean_score - h_areas.sum()
-    p = game.prefix
     figures = [
         Figure(f"{p}_area_scores", "Solo score by area and policy (simulated, 95% intervals)",
                "bar", areas, "area", "mean_score", "policy", "ci95_low", "ci95_high",
@@ -195,18 +220,22 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                        f"the last round; they add {fox_points:.1f} points a game (total "
                        f"minus the five areas), each worth the lowest area."),
         Figure(f"{p}_round_bonus_value", "What each round-track bonus is worth (paired "
-               f"simulation, {bot} solo)", "bar", round_value, "variant", "value", None,
+               f"simulation, {RULES_POLICY} solo)", "bar", round_value, "variant", "value", None,
                "ci95_low", "ci95_high", xlabel="bonus removed", ylabel="points lost",
                reading=f"Removing {richest.variant.replace('without ', 'the bonus of ')} "
                        f"costs the most: {richest.value:.1f} points (95% CI "
-                       f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f})"
-                       + (f"; {TRAINED_WITH_BONUSES}." if bot == "learned" else ".")),
+                       f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f}) to "
+                       f"{RULES_WORDS}."),
         sheet_figure(game, bot, runs[bot]),
         seat_figure(f"{p}_seat_win_rates", "Win rate by seat minus a fair share, "
                     f"{SEAT_POLICY} players (simulated, 95% intervals)", seat_table,
                     f"With two players the first seat wins {two['seat 1']:.1%} and the "
                     f"second {two['seat 2']:.1%}. Points above the zero line win more than "
                     f"their share. Seats are played by {SEAT_WORDS}."),
+        comeback_figure(f"{p}_comeback", "Comebacks: a player's chance to win a two-player "
+                        "game by how far behind the leader they are after a round "
+                        f"(simulated, {SEAT_POLICY} players, 95% intervals)", comeback,
+                        comeback_reading),
     ]
     tables = [Table(f"{p}_policies", "Solo results by policy (simulated)", policies),
               Table(f"{p}_areas", "Solo score by area (simulated)", areas),
@@ -214,11 +243,15 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
               Table(f"{p}_ratings", f"Rulebook solo ratings, {bot}", ratings),
               Table(f"{p}_round_bonus_value", "Value of the round-track bonuses", round_value),
               Table(f"{p}_assumed_rules", f"Assumed rules read the other way: change in "
-                    f"{bot}'s solo mean score (paired games)", assumed_rules,
+                    f"{RULES_POLICY}'s solo mean score (paired games)", assumed_rules,
                     note="each open point of the rules page flipped alone, on the same "
                     "games as the rules in force; an interval that holds 0 means the "
                     "reading does not matter to this bot"),
               Table(f"{p}_seat_win_rates", "Win rate by seat", seat_table),
+              Table(f"{p}_comeback", "Chance to win from behind, two players "
+                    f"({SEAT_POLICY}; deficits in bins of {play.COMEBACK_STEP} points, the "
+                    "score as if the game ended after that round)", comeback,
+                    percent=("win_chance", "ci95_low", "ci95_high")),
               Table(f"{p}_cells", f"Each box of the sheet: share of {bot}'s solo games "
                     "that mark it, mean round it is marked in", runs[bot].tables["cells"],
                     max_rows=12),
@@ -228,12 +261,22 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                     f"{bot} solo (share of first picks)",
                     runs[bot].tables["first_picks"]),
               Table(f"{p}_picks", "Picks, dice sent to the platter and actions by pick, "
-                    f"{bot} solo", runs[bot].tables["picks"])]
+                    f"{bot} solo", runs[bot].tables["picks"]),
+              Table(f"{p}_decision_rules", f"Rules of thumb from {bot}'s solo play, each "
+                    "checked against it", runs[bot].tables["decision_rules"],
+                    note="check and follows: how much of the bot's own play the rule "
+                    "describes (re-rolls: the share of its re-rolls; choices: its choices with "
+                    "a re-roll in hand); simplest: the same for the simpler rule named beside "
+                    "it; the strategy card prints these",
+                    percent=("follows", "simplest"))]
     played = {p: int(r.headline["policies"][p]["games"]) for p, r in runs.items()}
+    paired_played = {"round bonuses": round_value.attrs["games"],
+                     "assumed rules": assumed_rules.attrs["games"]}
     notes = runs[bot].notes + [
-        f"simulations: seed {seed}; {samples.describe(played)}; the figures but the "
-        f"policy comparison and the seats play {BOT_NAMES[bot]}, dicelab's strongest; "
-        f"the seats are played by {SEAT_WORDS}",
+        f"simulations: seed {seed}; {samples.describe(played, paired_played)}; the solo "
+        f"figures but the policy comparison play {BOT_NAMES[bot]}, dicelab's strongest; "
+        f"the seats are played by {SEAT_WORDS}; the values of the round bonuses and the "
+        f"assumed rules are measured with {RULES_WORDS}",
         "the heuristic values a sheet by its score plus a linear estimate of the points "
         "still to come (fitted to simulated games by scripts/train_clever.py) and looks one "
         "roll ahead at active picks; the learned policy values it by a network trained by "
@@ -247,10 +290,10 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                 f"{best.mean_score:.1f} points solo.", best.mean_score,
                 f"{p}_policies", (best.ci95_low, best.ci95_high), "points"),
         seat_finding(seat_table, f"{p}_seat_win_rates", f"{SEAT_POLICY} players"),
+        comeback_found,
         Finding(f"The {richest.variant.replace('without ', '')} bonus is the round track's "
-                f"most valuable: {richest.value:.1f} points a solo game"
-                + (" (an upper bound: the learned bot never trained without it)."
-                   if bot == "learned" else "."), richest.value,
+                f"most valuable: {richest.value:.1f} points a solo game of the tuned "
+                "heuristic.", richest.value,
                 f"{p}_round_bonus_value", (richest.ci95_low, richest.ci95_high), "points"),
     ]
     return Section(game.id, game.title, intro, figures, tables, notes, findings,
@@ -287,8 +330,8 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     by_area = run.tables["areas"].set_index("area")
     areas, dice = by_area["mean_score"], by_area["dice_per_game"]
     policy = run.tables["policies"].iloc[0]
-    bonuses = run.tables["bonuses"].set_index("bonus")["per_game"]
-    lost = paired_rule_values(game, values, DEFAULT_SEED, FULL.paired, progress=False)[0]
+    rules = run.tables["decision_rules"]
+    lost = paired_rule_values(game, values, DEFAULT_SEED, FULL, False, readings=False)[0]
     mean = run.headline["policies"][bot]["mean_score"]
     blocks = [
         Block("Where the points come from", [
@@ -298,16 +341,21 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
             f"Foxes pay the weakest area: {policy['foxes']:.1f} foxes a game are worth "
             f"{policy['fox_points']:.0f} points (the lowest area ends at "
             f"{policy['lowest_area']:.0f} on average), so keep all five growing."]),
-        Block("Bonuses per game", [f"  {b}: {bonuses[b]:.1f}" for b in bonuses.index]),
+        Block("When to re-roll", rule_lines(rules, "re-roll") + (
+            ["  (the best die: the pick the bot would keep; points it scores at once)"]
+            if knobs is None else
+            [f"The bot re-rolls when its best pick is worth less than "
+             f"{knobs['reroll_below']:.0f} points of its estimate, and spends a +1 for a "
+             f"gain over {knobs['plus_above']:.0f}."])),
+        Block("First die of a turn, by round", rule_lines(rules, "first die")),
+        Block("When to spend the actions", rule_lines(rules, "actions")),
         Block("Round-track bonuses", [
             f"  {row.variant.replace('without ', '')}: worth {row.value:.1f} points "
             f"({row.ci95_low:.1f} to {row.ci95_high:.1f})"
             for _, row in lost.iterrows()] + [
-            "  (paired simulation: the same games with and without it"
-            + (f"; {TRAINED_WITH_BONUSES})" if bot == "learned" else ")")]),
+            f"  (paired games of the {RULES_POLICY} with and without it)"]),
         Block("What to take first", first_pick_lines(run.tables["first_picks"])),
-        Block("The platter and the actions", platter_lines(
-            run.tables["picks"], knobs, run.tables["bonuses"], policy)),
+        Block("The platter", platter_lines(run.tables["picks"], run.tables["bonuses"])),
         Block("First picks: % by area and face",
               table=first_pick_table(run.tables["first_picks"])),
     ]
@@ -345,37 +393,22 @@ def first_pick_table(first_picks: pd.DataFrame) -> pd.DataFrame:
     return (grid * 100).round(0).astype(int).astype(str).reset_index()
 
 
-def platter_lines(picks: pd.DataFrame, knobs: dict[str, float] | None,
-                  bonuses: pd.DataFrame, policy: pd.Series) -> list[str]:
-    """Dice sent to the platter, re-rolls and +1s, pick by pick, as rules of thumb (with
-    the thresholds of a bot that decides by them, ``knobs``; else what the bot does)."""
+def platter_lines(picks: pd.DataFrame, bonuses: pd.DataFrame) -> list[str]:
+    """Dice sent to the platter and the picks made, pick by pick (and the returns)."""
     rows = picks.set_index("pick")
-    rerolls = rows["rerolls_per_game"]
-    plus = bonuses.set_index("bonus")["per_game"]["+1"]
-    lines = [
+    return [
         f"The 1st pick sends {rows.loc[1, 'platter_per_pick']:.1f} dice to the platter, the "
         f"2nd {rows.loc[2, 'platter_per_pick']:.1f} (after the 3rd, all go there anyway).",
         f"Turns with a 2nd pick: {rows.loc[2, 'per_game'] / rows.loc[1, 'per_game']:.0%}; "
-        f"with a 3rd: {rows.loc[3, 'per_game'] / rows.loc[1, 'per_game']:.0%}."]
-    shares = rerolls / max(rerolls.sum(), 1e-12)
-    used = policy["plus_active_per_game"] + policy["plus_passive_per_game"]
-    if knobs is not None:
-        return lines + [
-            f"Save re-rolls for the 3rd roll: {shares.loc[3]:.0%} of the bot's "
-            f"{rerolls.sum():.1f} re-rolls a game come there. It re-rolls when the best pick "
-            f"is worth less than {knobs['reroll_below']:.0f} points of its estimate.",
-            f"Hoard +1s ({plus:.1f} unlocked a game): spend one only for a gain over "
-            f"{knobs['plus_above']:.0f} points, and all that are left at the very end.",
-        ] + return_lines(rows, bonuses)
-    return lines + [
-        f"Re-rolls: the bot spends {rerolls.sum():.1f} a game, {shares.loc[1]:.0%} on the "
-        f"1st roll, {shares.loc[2]:.0%} on the 2nd and {shares.loc[3]:.0%} on the 3rd, "
-        "whenever the position after a re-roll is worth more than its best pick.",
-        f"+1s: {plus:.1f} unlocked a game, {used:.1f} spent: "
-        f"{policy['plus_active_per_game']:.1f} after active turns and "
-        f"{policy['plus_passive_per_game']:.1f} after passive picks.",
-        f"Passive picks declined: {policy['passive_declined_per_game']:.2f} a game.",
+        f"with a 3rd: {rows.loc[3, 'per_game'] / rows.loc[1, 'per_game']:.0%}.",
     ] + return_lines(rows, bonuses)
+
+
+def rule_lines(rules: pd.DataFrame, topic: str) -> list[str]:
+    """The bot's rules of thumb on ``topic``, each with how much of its play it describes
+    (``decisions.rule_rows``)."""
+    lines = [f"{r.rule}: {r.check}." for r in rules[rules.topic == topic].itertuples()]
+    return lines or ["(no such choices in the bot's games)"]
 
 
 def return_lines(rows: pd.DataFrame, bonuses: pd.DataFrame) -> list[str]:

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import driver, output, seats, stats
+from analyzer.clever import decisions
 from analyzer.clever.cells import cell_rows
 from analyzer.compile_apart import ensure_compiled
 from analyzer.clever.game import CleverGame
@@ -126,6 +127,7 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
                               batch_blocks)
     policy_rows, area_rows, bonus_rows, ratings, dist = [], [], [], [], []
     first_rows, pick_rows, round_rows, cells = [], [], [], []
+    reroll_rows, first_round_rows, action_rows, rule_rows = [], [], [], []
     headline_policies = {}
     for name, row in seats.by_name(acc, names).items():
         s = seats.row_stats(row, COLUMNS, players)
@@ -163,6 +165,11 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
         pick_rows += picks
         round_rows += bonus_round_rows(game, name, row, game.rounds_for(values))
         cells += cell_rows(game, name, row, game.rounds_for(values))
+        rounds = game.rounds_for(values)
+        reroll_rows += decisions.reroll_rows(name, row)
+        first_round_rows += decisions.first_round_rows(game, name, row, rounds)
+        action_rows += decisions.action_round_rows(game, name, row, rounds)
+        rule_rows += decisions.rule_rows(game, name, row, rounds)
         dist += seats.score_distribution(row, COLUMNS, by="policy", name=name)
     seat_rows, seat_dist = seats.seat_rows(acc, COLUMNS, names, rotate)
     notes = assumed_notes(game.params, values)
@@ -180,7 +187,10 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
                 "bonuses": pd.DataFrame(bonus_rows), "ratings": pd.DataFrame(ratings),
                 "seats": pd.DataFrame(seat_rows), "first_picks": pd.DataFrame(first_rows),
                 "picks": pd.DataFrame(pick_rows), "bonus_rounds": pd.DataFrame(round_rows),
-                "cells": pd.DataFrame(cells),
+                "cells": pd.DataFrame(cells), "rerolls": pd.DataFrame(reroll_rows),
+                "first_by_round": pd.DataFrame(first_round_rows),
+                "actions_by_round": pd.DataFrame(action_rows),
+                "decision_rules": pd.DataFrame(rule_rows),
                 "score_distribution": pd.DataFrame(dist + seat_dist)},
         meta=run_meta(game, values, seed, games=played, threads=used, rotate=rotate, lineup=names),
         notes=notes)
@@ -194,10 +204,13 @@ PAIRED_METRICS = (
 
 
 def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[str]]],
-           games: int, seed: int, threads: int | None = None, progress: bool = True) -> Result:
+           games: int, seed: int, threads: int | None = None, progress: bool = True,
+           precision: float | None = None, batch_blocks: int | None = None) -> Result:
     """Compare variants ``(label, rule values, lineup)`` on the same games; the first is
     the reference (the baseline), the others get paired differences with 95% intervals,
-    and every variant's rules and lineup in force are listed."""
+    and every variant's rules and lineup in force are listed. With ``precision``, the
+    run ends (after a batch of ``batch_blocks`` blocks) once every paired difference in
+    mean score has a 95% half-width of at most that many points."""
     from analyzer import paired
 
     n_players = paired.check_variants(list(variants), games)
@@ -212,7 +225,9 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
     job = driver.Job(driver.BlockLoop.of(play.paired_block), args,
                      (n_var + 1, n_var, play.N_PAIRED), GAME_BLOCK, check_seed(seed),
                      STREAM_PAIRED, "what-if games", "games", chunk_blocks(lineups))
-    acc, n = driver.run(job, games, progress)
+    _, score_col, per = PAIRED_METRICS[0]
+    acc, n = driver.run(job, games, progress, batch_blocks,
+                        paired.stop_rule(score_col, per, precision, n_players))
     rows = paired.lineup_rows(acc, n, list(variants), PAIRED_METRICS, n_players)
     details = paired.variant_details(game.params, list(variants))
     for row in rows:
@@ -223,4 +238,7 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
                   tables={"variants": pd.DataFrame(rows)},
                   meta=run_meta(game, variants[0][1], seed, games=n, threads=used),
                   notes=paired.details_notes(details)
+                  + ([f"ran until every paired difference in mean score was within "
+                      f"+-{precision:g} points (95%), at most {games:,} games: {n:,}"]
+                     if precision else [])
                   + assumed_notes(game.params, variants[0][1]))

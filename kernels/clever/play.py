@@ -8,7 +8,14 @@ Turn mechanics live in ``moves``, decisions in ``policies``; both are re-exporte
 import numpy as np
 from numba import prange
 
-from kernels.accumulate import add_products, seat_lineup, used_width
+from kernels.accumulate import (
+    COMEBACK_LEN,
+    STANDING_ROUNDS,
+    add_comebacks,
+    add_products,
+    seat_lineup,
+    used_width,
+)
 from kernels.clever.game_rules import (
     RULE_FORFEIT_TO_PLATTER,
     RULE_GAME,
@@ -71,6 +78,7 @@ from kernels.clever.sheet import (
     H_PLUS_GOT,
     H_PLUS_TAKEN,
     H_PLUS_USED,
+    H_REROLL_GOT,
     H_REROLL_USED,
     H_RETURN_GOT,
     H_RETURN_USED,
@@ -127,7 +135,15 @@ LOG_ROUNDS = 12  # rounds logged (the most a what-if allows)
 LOG_BONUS_ROUNDS = LOG_DICE + N_AREAS  # + N_BONUS_KINDS * round + kind: received by round's end
 LOG_CELLS = LOG_BONUS_ROUNDS + LOG_ROUNDS * N_BONUS_KINDS  # + MAX_CELLS * round + cell:
 # 1 when the sheet's cell (``sheets.marked_cells``) is marked by the round's end
-LOG_LEN = LOG_CELLS + LOG_ROUNDS * MAX_CELLS
+LOG_STANDINGS = LOG_CELLS + LOG_ROUNDS * MAX_CELLS  # + round: the total score at its end
+GAIN_BINS = 8  # points a pick scores at once: 0 (or less), 1, 2, 3, 4-5, 6-7, 8-10, 11+
+LOG_REROLL_GAIN = LOG_STANDINGS + STANDING_ROUNDS  # + 2 * (GAIN_BINS * pick + gain bin)
+# + re-rolled (0/1): the value policy's choices with a re-roll in hand, by the points its
+# best pick of the roll would score at once
+LOG_FIRST_ROUND = LOG_REROLL_GAIN + 2 * GAIN_BINS * 3  # + N_AREAS * round + area: first picks
+LOG_ACTION_ROUNDS = LOG_FIRST_ROUND + N_AREAS * LOG_ROUNDS  # + 3 * round + ACTION_*: spent
+ACTION_REROLL, ACTION_PLUS, ACTION_RETURN = 0, 1, 2
+LOG_LEN = LOG_ACTION_ROUNDS + 3 * LOG_ROUNDS
 # game accumulator columns per (lineup slot, seat), then the score histogram
 COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_WIN_UNITS, COL_FOXES = range(5)
 COL_FOXES_SQ = 5
@@ -138,9 +154,11 @@ COL_BONUSES_SQ = COL_BONUSES + N_BONUS_KINDS
 COL_FOX_POINTS = COL_BONUSES_SQ + N_BONUS_KINDS  # points the foxes scored
 COL_LOWEST = COL_FOX_POINTS + 1  # the lowest area's score
 COL_LOG = COL_LOWEST + 1  # + LOG_*: the decision log, summed
-COL_HIST = COL_LOG + LOG_LEN
+COL_COMEBACK = COL_LOG + LOG_LEN  # ``accumulate.add_comebacks``, 10-point gaps (2+ players)
+COL_HIST = COL_COMEBACK + COMEBACK_LEN
 HIST_BINS = 400
 WIN_UNITS = 12
+COMEBACK_STEP = 10  # points per deficit bin of the comeback record
 
 
 @njit(cache=True)
@@ -180,6 +198,7 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         die = moves[i, 0]
         if pick == 0 and moves[i, 1] >= 0:
             log[LOG_FIRST + 6 * moves[i, 1] + faces[die] - 1] += 1
+            log[LOG_FIRST_ROUND + N_AREAS * _log_round(sheet) + moves[i, 1]] += 1
         log[LOG_PICKS + pick] += 1
         log[LOG_DICE + moves[i, 1]] += moves[i, 1] >= 0
         log[LOG_PLATTER + pick] += _platter_cost(faces, where, die)
@@ -215,6 +234,7 @@ def _policy_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scrat
             break
         sheet[H_REROLL_USED] += 1
         log[LOG_REROLLS + pick] += 1
+        log[LOG_ACTION_ROUNDS + 3 * _log_round(sheet) + ACTION_REROLL] += 1
         if rules[RULE_RETURN_ON_REROLL]:  # the returned dice join the re-roll
             slot = _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick)
             usable = _pool_mask(where)
@@ -240,15 +260,36 @@ def _valued_roll(sheet, faces, where, pick, moves, pol, stream, slot, scratch, r
         n = legal_moves(sheet, faces, _pool_mask(where), moves, False)
         i, keep = choose_active(sheet, faces, where, pick, moves, n, pol, stream, slot,
                                 scratch, rules)
+        in_hand = sheet[H_REROLL_GOT] - sheet[H_REROLL_USED] > 0
+        gain = 0
+        if in_hand and i >= 0:  # the best pick's afterstate, before a re-roll replaces it
+            gain = total_score(scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN]) - total_score(sheet)
         again, _ = reroll_instead(sheet, where, pick, keep, pol, scratch)
         finish(scratch, pol)
+        if in_hand:
+            log[LOG_REROLL_GAIN + 2 * (GAIN_BINS * pick + gain_bin(gain)) + again] += 1
         if not again:
             return i, slot
         sheet[H_REROLL_USED] += 1
         log[LOG_REROLLS + pick] += 1
+        log[LOG_ACTION_ROUNDS + 3 * _log_round(sheet) + ACTION_REROLL] += 1
         if rules[RULE_RETURN_ON_REROLL]:  # the returned dice join the re-roll
             slot = _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick)
         slot = _roll(faces, where, stream, slot + 1)
+
+
+@njit(cache=True)
+def gain_bin(points):
+    """The ``GAIN_BINS`` bin of a pick that scores ``points`` at once."""
+    if points <= 3:
+        return max(points, 0)
+    return 4 if points <= 5 else 5 if points <= 7 else 6 if points <= 10 else 7
+
+
+@njit(cache=True)
+def _log_round(sheet):
+    """The round being played, as the log's round index (the last logged one beyond)."""
+    return min(sheet[H_ROUND], LOG_ROUNDS - 1)
 
 
 @njit(cache=True)
@@ -285,6 +326,7 @@ def _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick):
         where[back] = POOL  # rolled with the next roll
         sheet[H_RETURN_USED] += 1
         log[LOG_RETURNS + pick] += 1
+        log[LOG_ACTION_ROUNDS + 3 * _log_round(sheet) + ACTION_RETURN] += 1
         slot += 2
     return slot
 
@@ -332,6 +374,7 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn, passiv
                    slot + 2, scratch)
         slot += 70
     sheet[H_PLUS_TAKEN] = taken if per_round else 0
+    log[LOG_ACTION_ROUNDS + 3 * _log_round(sheet) + ACTION_PLUS] += spent
     return spent
 
 
@@ -567,6 +610,9 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
                         sheets[p, H_BONUSES + k]
                 start = LOG_CELLS + MAX_CELLS * rnd
                 marked_cells(sheets[p], logs[p, start:start + MAX_CELLS])
+        if rnd < STANDING_ROUNDS:
+            for p in range(n):
+                logs[p, LOG_STANDINGS + rnd] = total_score(sheets[p])
 
 
 @njit(cache=True)
@@ -632,6 +678,9 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
                 row[COL_BONUSES_SQ + k] += sheets[p, H_BONUSES + k] ** 2
             for k in range(LOG_LEN):
                 row[COL_LOG + k] += logs[p, k]
+            if n > 1:
+                add_comebacks(row, COL_COMEBACK, logs[:, LOG_STANDINGS:], p, wins[p], rounds,
+                              COMEBACK_STEP)
             row[COL_HIST + min(totals[p], HIST_BINS - 1)] += 1
 
 

@@ -12,7 +12,13 @@ decision the bot takes the action whose best open card has the highest expected 
 import numpy as np
 from numba import prange
 
-from kernels.accumulate import add_products, seat_lineup
+from kernels.accumulate import (
+    COMEBACK_LEN,
+    STANDING_ROUNDS,
+    add_comebacks,
+    add_products,
+    seat_lineup,
+)
 from kernels.jit import njit
 from kernels.rng import turn_stream, uniform
 from kernels.sly_dice.bots import (  # noqa: F401  (policy columns re-exported for callers)
@@ -57,7 +63,10 @@ COL_ACCUSATIONS_SQ = 13  # sums of squares of the per-game counts, for standard 
 COL_BLUFF_CARDS_SQ = 14
 COL_FALSE_CARDS_SQ = 15
 COL_CARDS = 16  # + card id: times the card was scored
-COL_HIST = COL_CARDS + N_CARDS
+COL_STANDINGS = COL_CARDS + N_CARDS  # + round: the score at its end, bonus cards counted
+COL_COMEBACK = COL_STANDINGS + STANDING_ROUNDS  # ``accumulate.add_comebacks``, 5-point gaps
+COL_HIST = COL_COMEBACK + COMEBACK_LEN
+COMEBACK_STEP = 5  # points per deficit bin of the comeback record
 HIST_LOW = -200  # score of histogram bin 0
 HIST_BINS = 701
 WIN_UNITS = 12  # a game's win is split in 12ths so ties of 2, 3 or 4 players stay integers
@@ -236,10 +245,19 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
             tally[s, COL_CARDS + card] += 1
         if 3 + rnd < DICE_CARDS:
             available |= 1 << deck[3 + rnd]
+        if rnd < STANDING_ROUNDS:
+            for s in range(n):
+                tally[s, COL_STANDINGS + rnd] = total[s] + _bonus_balance(tally[s], bonus)
     for s in range(n):
-        total[s] += bonus_total(tally[s, COL_BLUFF_CARDS], np.int64(bonus[0]),
-                                np.int64(bonus[1])) \
-            - bonus_total(tally[s, COL_FALSE_CARDS], np.int64(bonus[2]), np.int64(bonus[3]))
+        total[s] += _bonus_balance(tally[s], bonus)
+
+
+@njit(cache=True)
+def _bonus_balance(tally, bonus):
+    """The points of a seat's Successful Bluffing cards less its False Accusation cards
+    (``tally``: int64[COL_HIST], the seat's row; ``bonus``: float64[4])."""
+    return bonus_total(tally[COL_BLUFF_CARDS], np.int64(bonus[0]), np.int64(bonus[1])) \
+        - bonus_total(tally[COL_FALSE_CARDS], np.int64(bonus[2]), np.int64(bonus[3]))
 
 
 @njit(cache=True)
@@ -286,6 +304,9 @@ def games_block(key, n_games, out, lineup, rotate, rounds, points, weights, q1, 
             row[COL_SCORE_SUM] += total[seat]
             row[COL_SCORE_SQ] += total[seat] * total[seat]
             row[COL_WIN_UNITS] += wins[seat]
+            if n > 1:
+                add_comebacks(row, COL_COMEBACK, tally[:, COL_STANDINGS:], seat, wins[seat],
+                              rounds, COMEBACK_STEP)
             b = min(max(total[seat] - HIST_LOW, 0), HIST_BINS - 1)
             row[COL_HIST + b] += 1
 

@@ -4,6 +4,7 @@ bad input to simulate, advise and coach."""
 
 import numba
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -97,6 +98,38 @@ def test_decision_log_adds_up(game):
     picks = run.tables["picks"].set_index("pick")
     assert 5.5 < picks.loc[1, "per_game"] <= 6.0
     assert picks.loc[1, "per_game"] >= picks.loc[2, "per_game"] >= picks.loc[3, "per_game"]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_comeback_record_ends_at_the_final_scores(game):
+    """Rules page, section 12 (end of the game: the highest total wins, ties by the best
+    single area): the standings recorded after the last round are the final scores, so a
+    player still behind then never wins; each round counts every player once; the
+    report's comeback table gives each spot's win chance inside its interval."""
+    from analyzer import seats
+    from kernels.accumulate import COMEBACK_LEN, GAP_BINS, STANDING_ROUNDS
+    from kernels.clever import play
+
+    values = {**defaults(game.params), "players": 2}
+    acc, n = simulation.play_games(game, values, ["greedy", "random"], 600, 7,
+                                   progress=False)
+    row = acc.sum(axis=(0, 1))
+    rounds = game.rounds_for(values)
+    standings = row[play.COL_LOG + play.LOG_STANDINGS:][:rounds]
+    assert standings[-1] == row[play.COL_SCORE_SUM]
+    record = row[play.COL_COMEBACK:play.COL_COMEBACK + COMEBACK_LEN].reshape(
+        STANDING_ROUNDS, GAP_BINS, 2)
+    assert record[:rounds, :, 0].sum(axis=1).tolist() == [2 * n] * rounds
+    assert record[rounds:].sum() == 0
+    assert record[rounds - 1, 1:, 1].sum() == 0
+    assert record[rounds - 1, 0, 1] == n * play.WIN_UNITS
+    table = seats.comebacks(row, simulation.COLUMNS, play.COL_COMEBACK, rounds,
+                            play.COMEBACK_STEP)
+    assert {t["rounds_left"] for t in table} <= {f"{k} round{'s' * (k > 1)} left"
+                                                 for k in range(1, rounds)}
+    for t in table:
+        assert t["ci95_low"] <= t["win_chance"] <= t["ci95_high"]
+        assert t["games"] >= seats.MIN_COMEBACK_GAMES
 
 
 def _blank_sheet(tmp_path, game):
@@ -215,3 +248,76 @@ def test_the_boxes_marked_give_back_the_area_scores(game):
         assert (crossed <= circled).all() and crossed.sum() > 0
     else:
         assert cells[cells.label == "X"]["marked"].isna().all()  # printed, not marked
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_decision_record_adds_up_to_the_decision_log(game):
+    """Rules page, section 10 (actions): every re-roll the learned bot spends is one of its
+    recorded re-roll choices; first picks by round add up to the first picks; the actions
+    spent by round add up to the re-rolls, +1s and returns spent (solo games)."""
+    from analyzer.clever import decisions
+    from kernels.clever import play
+
+    values = defaults(game.params)
+    acc, n = simulation.play_games(game, values, ["learned"], 160, 11, progress=False)
+    row = acc.sum(axis=(0, 1))
+    log = row[play.COL_LOG:play.COL_LOG + play.LOG_LEN]
+    rerolls = log[play.LOG_REROLLS:play.LOG_REROLLS + 3]
+    assert rerolls.sum() > 0
+    assert decisions.reroll_counts(row)[:, :, 1].sum(axis=1).tolist() == rerolls.tolist()
+    rounds = game.rounds_for(values)
+    firsts = pd.DataFrame(decisions.first_round_rows(game, "learned", row, rounds))
+    assert firsts.groupby("round").share.sum().round(12).tolist() == [1.0] * rounds
+    by_round = log[play.LOG_FIRST_ROUND:play.LOG_FIRST_ROUND + play.N_AREAS * rounds]
+    assert by_round.sum() == log[play.LOG_FIRST:play.LOG_FIRST + 6 * play.N_AREAS].sum()
+    spent = log[play.LOG_ACTION_ROUNDS:play.LOG_ACTION_ROUNDS + 3 * play.LOG_ROUNDS]
+    spent = spent.reshape(play.LOG_ROUNDS, 3).sum(axis=0)
+    assert spent[play.ACTION_REROLL] == rerolls.sum()
+    assert spent[play.ACTION_PLUS] == log[play.LOG_PLUS] + log[play.LOG_PLUS_PASSIVE]
+    assert spent[play.ACTION_RETURN] == log[play.LOG_RETURNS:play.LOG_RETURNS + 3].sum()
+
+
+def test_the_reroll_rule_names_the_fewest_points_that_cover_most_rerolls():
+    """Re-rolls 90 (scoring 0), 70 (1 point), 20 (2), then none: under 2 points holds
+    160 of 180 re-rolls (89% >= 75%), re-rolled 160 of 200 such rolls and 20 of 600
+    others; the bins follow the kernel's ``gain_bin``."""
+    from analyzer.clever import decisions
+    from kernels.clever import play
+
+    counts = np.array([[10, 90], [30, 70], [80, 20]] + [[100, 0]] * 5, float)
+    rule = decisions.reroll_rule(counts)
+    assert rule["below"] == 2 and rule["choices"] == 800
+    assert rule["covered"] == pytest.approx(160 / 180)
+    assert rule["rate_below"] == pytest.approx(160 / 200)
+    assert rule["rate_above"] == pytest.approx(20 / 600)
+    assert decisions.reroll_rule(np.array([[5, 0]] * 8, float))["below"] is None
+    assert decisions.reroll_rule(np.array([[5, 0]] * 7 + [[0, 5]], float))["below"] == \
+        float("inf")
+    for points in range(-3, 30):
+        b = play.gain_bin(points)
+        assert decisions.GAIN_FROM[b] <= max(points, 0)
+        assert b == play.GAIN_BINS - 1 or points < decisions.GAIN_FROM[b + 1]
+
+
+def test_a_paired_run_stops_on_the_first_batch_precise_enough():
+    """``whatif`` with a precision plays whole batches until every paired difference in
+    mean score is that precise, and then equals a run of exactly that many games."""
+    from analyzer.clever.game import ROUND_BONUS_ROUNDS
+
+    values = defaults(TPC_GAME.params)
+    variants = [("in force", values, ["greedy"]),
+                ("without", {**values, f"round_{ROUND_BONUS_ROUNDS[0]}_bonus": False},
+                 ["greedy"])]
+
+    def half_width(result):
+        diff = result.headline["variants"]["without"]["mean_score"]
+        return diff["diff_ci95"][1] - diff["diff"]
+
+    stopped = simulation.whatif(TPC_GAME, variants, 1 << 14, 3, progress=False,
+                                precision=0.1, batch_blocks=1)
+    n = stopped.headline["games"]
+    assert 512 < n < 1 << 14 and n % 512 == 0
+    assert half_width(stopped) <= 0.1
+    assert half_width(simulation.whatif(TPC_GAME, variants, n - 512, 3, progress=False)) > 0.1
+    fixed = simulation.whatif(TPC_GAME, variants, n, 3, progress=False)
+    pd.testing.assert_frame_equal(fixed.tables["variants"], stopped.tables["variants"])

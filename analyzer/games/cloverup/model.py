@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from analyzer import kept
 from analyzer.errors import UserError
 from analyzer.games.cloverup.params import accepted_policies
 from kernels.cloverup import game, layout, rules, solve
@@ -130,8 +131,19 @@ class Model:
                                  np.zeros(2, np.int64), dummy, record)
         return record, W
 
+    def first_seat_win_chance(self) -> float:
+        """Exact chance that the first seat wins a two-player game when both play to win
+        (the game solver's own table; kept on disk per rules, ``analyzer.kept``)."""
+        return kept.answer("cloverup-first-seat-win", self.values,
+                           lambda: float(self.win_solution()[1][0, 0, self.max_diff, 0]))
+
     def game_win_chance(self, first: Policy, second: Policy) -> float:
-        """Exact chance that the first seat wins a two-player game (shared wins count 1/2)."""
+        """Exact chance that the first seat wins a two-player game (shared wins count 1/2;
+        kept on disk per rules and policies, ``analyzer.kept``)."""
+        return kept.answer("cloverup-win-chance", [self.values, first, second],
+                           lambda: self._game_win_chance(first, second))
+
+    def _game_win_chance(self, first: Policy, second: Policy) -> float:
         tables, modes, starts = [], [], []
         for policy in (first, second):
             starts.append(sum(t.shape[0] for t in tables))

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer import seats
+from analyzer import kept, seats
 from analyzer.games.cloverup.analyses import EV, action_label
 from analyzer.games.cloverup.model import Model, get_model, parse_policy
 from analyzer.games.cloverup.params import PARAMS
@@ -118,19 +118,23 @@ def comeback_odds(values: dict[str, Any]) -> pd.DataFrame:
     """The exact chance that the first seat of a two-player game wins from behind: at the
     start of each round but the first, trailing by each of ``COMEBACK_GAPS`` points that
     the rounds played can open, both players playing to win (the game solver's own
-    table)."""
+    table; kept on disk per rules, ``analyzer.kept``)."""
     model = get_model({**values, "players": 2})
-    W = model.win_solution()[1]
-    rounds = values["rounds"]
-    rows = []
-    for rnd in range(1, rounds):
-        for gap in COMEBACK_GAPS:
-            if gap <= layout.MAX_POINTS * rnd:  # a wider gap cannot happen yet
-                left = rounds - rnd
-                rows.append({"rounds_left": f"{left} round{'s' * (left > 1)} left",
-                             "behind_by": gap,
-                             "win_chance": float(W[rnd, 0, model.max_diff - gap, 0])})
-    return pd.DataFrame(rows)
+
+    def table() -> list[dict[str, Any]]:
+        W = model.win_solution()[1]
+        rounds = values["rounds"]
+        rows = []
+        for rnd in range(1, rounds):
+            for gap in COMEBACK_GAPS:
+                if gap <= layout.MAX_POINTS * rnd:  # a wider gap cannot happen yet
+                    left = rounds - rnd
+                    rows.append({"rounds_left": f"{left} round{'s' * (left > 1)} left",
+                                 "behind_by": gap,
+                                 "win_chance": float(W[rnd, 0, model.max_diff - gap, 0])})
+        return rows
+
+    return pd.DataFrame(kept.answer("cloverup-comeback", [model.values, COMEBACK_GAPS], table))
 
 
 def weight_sets(values: dict[str, Any]) -> pd.DataFrame:
@@ -146,8 +150,7 @@ def weight_sets(values: dict[str, Any]) -> pd.DataFrame:
                      "p_at_least_15": turn["p_at_least_15"],
                      "p_instant_win": turn["p_instant_win"],
                      "p_triple_six": turn["p_triple_six"],
-                     "first_seat_win_rate": float(game.win_solution()[1][0, 0, game.max_diff,
-                                                                          0])})
+                     "first_seat_win_rate": game.first_seat_win_chance()})
     return pd.DataFrame(rows)
 
 
@@ -205,7 +208,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     """The CloverUp report section; games use ``values`` (the player count is set per
     figure)."""
     model = get_model(values)
-    games = 20_000 if quick else 1_000_000
+    games = 20_000 if quick else 400_000
     turn_table = pd.DataFrame([turn_summary(model, p) for p in TURN_POLICIES])
     pmf = []
     for name in TURN_POLICIES:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer import stats
+from analyzer import kept, stats
 from analyzer.games.sly_dice import claim_game
 from analyzer.games.sly_dice.fictitious import cached_stable
 from analyzer.games.sly_dice.model import Policy, card_notes, get_model, rounds_for, run_meta
@@ -99,7 +99,16 @@ def state_result(values: dict[str, Any], common: list[int], locked: list[int],
 def overview(values: dict[str, Any], states: int, seed: int) -> dict[str, Any]:
     """The equilibrium over ``states`` sampled public states: mean value, honest value,
     bluff rate and accusation rate with 95% intervals, the exploitability of every named
-    policy, and the equilibrium's bluffing and accusing by claim worth."""
+    policy, and the equilibrium's bluffing and accusing by claim worth. Exact per state,
+    so kept on disk per rules, states and seed (``analyzer.kept``)."""
+    tables = kept.answer("sly-equilibrium-overview", [values, states, seed],
+                         lambda: {name: table.to_dict("split") for name, table in
+                                  _overview(values, states, seed).items() if name != "states"})
+    return {**{name: pd.DataFrame(t["data"], columns=t["columns"])
+               for name, t in tables.items()}, "states": states}
+
+
+def _overview(values: dict[str, Any], states: int, seed: int) -> dict[str, Any]:
     per_state, exploit, by_claim = [], [], []
     policies = named_policies(values)
     for state in sample_states(values, states, seed):

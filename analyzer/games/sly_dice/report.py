@@ -13,7 +13,7 @@ from analyzer.compile_apart import ensure_compiled
 from analyzer.games.sly_dice import fictitious
 from analyzer.games.sly_dice.fictitious import kept_fictitious_play
 from analyzer.games.sly_dice.equilibrium import overview
-from analyzer.games.sly_dice.model import card_notes, card_points, parse_policy
+from analyzer.games.sly_dice.model import card_notes, card_points, parse_policy, rounds_for
 from analyzer.games.sly_dice.params import PARAMS
 from analyzer.games.sly_dice.runs import COLUMNS, card_table, play_games
 from analyzer.games.sly_dice.simulation import lineup_of, whatif
@@ -24,13 +24,15 @@ from analyzer.sections import (
     Finding,
     Section,
     Table,
+    comeback_figure,
+    comeback_finding,
     fair_share,
     policy_words,
     provenance,
     seat_figure,
 )
 from analyzer.seeding import DEFAULT_SEED
-from kernels.sly_dice import hol, layout, odds
+from kernels.sly_dice import hol, layout, odds, play
 
 WORDS = {"honest": "never bluffs or accuses",  # keyed like POLICY_HELP
          "bluffer:B": "bluffs under B points", "accuser:A": "accuses if P(true) < A",
@@ -74,8 +76,15 @@ def seat_table(values, games, seed, progress) -> pd.DataFrame:
     return fair_share(pd.DataFrame(rows))
 
 
+STABLE_GAMES = 40_960  # games of the stable strategy against itself (cards, spread, comebacks)
+BLUFF_WIN_POINTS = 1.0  # the bluffing duels run until their win rates are this precise
+CHECK_BLOCKS = 2  # precision checked every 2 blocks of games (the same stop on any machine)
+
+
 def bluff_value(values, games, seed, progress) -> pd.DataFrame:
-    """Two-player win rate of bluffers and accusers against the honest and rational bots."""
+    """Two-player win rate of bluffers and accusers against the honest and rational bots,
+    each duel until the win rates' 95% half-widths are at most ``BLUFF_WIN_POINTS``
+    percentage points (at most ``games`` games)."""
     rows = []
     vals = {**values, "players": 2}
     for name in ("bluffer:10", "bluffer:20", "accuser:0.3", "rational", "sly:10:rational"):
@@ -83,7 +92,9 @@ def bluff_value(values, games, seed, progress) -> pd.DataFrame:
             if name == opponent:
                 continue
             lineup = [parse_policy(name), parse_policy(opponent)]
-            acc, n = play_games(vals, lineup, games, seed, True, None, progress)
+            acc, n = play_games(vals, lineup, games, seed, True,
+                                seats.Precision(win_points=BLUFF_WIN_POINTS), progress,
+                                CHECK_BLOCKS)
             s = seats.row_stats(seats.by_name(acc, [name, opponent + " "])[name], COLUMNS, 2)
             rows.append({"policy": name, "opponent": opponent, "win_rate": s["win_rate"],
                          "ci95_low": s["win_ci95"][0], "ci95_high": s["win_ci95"][1],
@@ -152,13 +163,19 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     steps = pd.DataFrame({"step": range(len(history)), "strategy": [p.name for p in history],
                           "win_rate_vs_mixture": rates})
     lineup = lineup_of([history[-1].name], {**values, "players": 2})
-    acc, _ = play_games({**values, "players": 2}, lineup, games // 2, seed, True, None,
-                        progress)
+    acc, stable_games = play_games({**values, "players": 2}, lineup,
+                                   min(STABLE_GAMES, games // 2), seed, True, None, progress)
     per_policy = seats.by_name(acc, [p.name for p in lineup])
     scored = card_table(per_policy)
     spread = pd.DataFrame([{"policy": name, "seat_games": int(row[COLUMNS.games]),
                             "mean_score": row[COLUMNS.score_sum] / row[COLUMNS.games],
                             **seats.spread(row, COLUMNS)} for name, row in per_policy.items()])
+    stable = history[-1].name
+    comeback = pd.DataFrame(seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS, play.COL_COMEBACK,
+                                            rounds_for({**values, "players": 2}),
+                                            play.COMEBACK_STEP))
+    comeback_found, comeback_reading = comeback_finding(
+        comeback, "sly_dice_comeback", f"two-player games of {stable} against itself")
     two = seat_rows[seat_rows.players == "2"].set_index("seat")["win_rate"]
     b10 = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "honest")].iloc[0]
     b10r = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "rational")].iloc[0]
@@ -229,6 +246,10 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        f"claim; never accusing invites {honest_row.as_accuser:.1f} points of "
                        f"bluffs; the most exploitable accuser is {worst_accuser.policy} "
                        f"({worst_accuser.as_accuser:.1f})."),
+        comeback_figure("sly_dice_comeback", "Comebacks: a player's chance to win a "
+                        "two-player game by how far behind the leader they are after a round "
+                        f"(simulated, {stable} against itself, 95% intervals)", comeback,
+                        comeback_reading),
     ]
     tables = [
         Table("sly_dice_cards", "Cards averaged over the common dice, with fair points (exact)",
@@ -251,14 +272,20 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
               "claim, exact per state)", exact["exploitability"]),
         Table("sly_dice_cards_scored", f"Cards scored per game, {history[-1].name} vs itself "
               "(simulated)", scored, note=f"most scored: {top_scored.card}"),
+        Table("sly_dice_comeback", f"Chance to win from behind, {stable} against itself, "
+              f"two players (deficits in bins of {play.COMEBACK_STEP} points, bonus cards "
+              "counted)", comeback, percent=("win_chance", "ci95_low", "ci95_high")),
         Table("sly_dice_score_spread", f"Spread of final scores, {history[-1].name} vs "
               "itself, two players (simulated)", spread,
               note="sd: standard deviation; p10/median/p90: the scores that 10%, 50% and "
               "90% of players end at or below"),
     ]
     notes = card_notes(values, list(range(layout.N_CARDS))) + [
-        f"simulations: seed {seed}; {games // 2:,} games per seat lineup, {games // 4:,} per "
-        f"bluffing duel, {games // 8:,} per bonus/penalty variant; intervals are 95%",
+        f"simulations: seed {seed}; {games // 2:,} games per seat lineup; "
+        f"{stable_games:,} of {history[-1].name} against itself; bluffing duels "
+        f"until each win rate is within +-{BLUFF_WIN_POINTS:g} percentage points (95%), "
+        f"at most {games // 4:,} ({', '.join(f'{n:,}' for n in sorted(set(bluffs.games)))} "
+        f"played); {games // 8:,} per bonus/penalty variant; intervals are 95%",
         f"fictitious play: its own seed ({fictitious.SEED}, the one the `stable` policy "
         f"reads), duels raced from {fictitious.SCREEN_GAMES:,} games up to "
         f"{fictitious.GAMES:,}, each game played in both seatings",
@@ -284,6 +311,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Finding(f"Bluffing under 10 points beats a player who never accuses in "
                 f"{b10.win_rate:.1%} of two-player games.", b10.win_rate, "sly_dice_bluff_value",
                 (b10.ci95_low, b10.ci95_high), "%"),
+        comeback_found,
     ]
     return Section("sly-dice", "Sly Dice", intro, figures, tables, notes, findings,
                    provenance(seed, PARAMS, values))
