@@ -84,6 +84,10 @@ class CleverGame:
     rollout_policy: str  # advise and coach: the strongest policy that answers in seconds
     fox_note: str = ""  # added to the note on fox scoring
     strongest_policy: str = "heuristic"  # the report's and cheat sheet's bot (evaluation)
+    # the report's multiplayer seats and paired rule values: the tuned heuristic (the
+    # learned network trained in solo games only, with every round bonus); a game may name
+    # a cheaper reading of it that plays as strongly (a test checks it)
+    table_policy: str = "heuristic"
     advice_rollouts: int = 2000  # advise's default rollouts per choice
 
     @property

@@ -74,18 +74,17 @@ FULL = Samples(points=1.5, cap=40_960, paired_points=2.0, paired=4_096, rules_pa
                per_player_count=2_048)
 QUICK = Samples(points=3.0, cap=4_096, paired_points=4.0, paired=1_024, rules_paired=512,
                 per_player_count=512)
-# Seats are played by the tuned heuristic: the learned network was trained in solo games
-# only, and in a multiplayer game it meets turn orders it never saw (the second seat's
-# passive pick comes before its active turn), so its seat results measure its training.
-SEAT_POLICY = "heuristic"
-SEAT_WORDS = ("the tuned heuristic (the learned network trained on solo games only, so "
-              "seats are measured with the heuristic)")
-# What rules are worth is measured with the tuned heuristic too: it plays a sheet without
-# a round bonus or under another reading of the rules as it plays any other, where the
-# learned network, trained with every bonus, would meet positions it never trained on.
-RULES_POLICY = "heuristic"
-RULES_WORDS = ("the tuned heuristic, which plays a sheet without a bonus as it plays any "
-               "other (the learned network trained with every bonus)")
+# Seats and what rules are worth are played by the game's ``table_policy`` (the tuned
+# heuristic, or a cheaper reading of it that plays as well): the learned network trained in
+# solo games only, with every round bonus, so a multiplayer turn order (the second seat's
+# passive pick comes before its active turn) or a sheet without a bonus would meet it with
+# positions it never trained on.
+
+
+def table_words(game: CleverGame) -> str:
+    """Who plays the seats and the paired rule values, and why, in words."""
+    return (f"the {game.table_policy} policy ({policy_words(game.table_policy, WORDS)}; the "
+            "learned network trained in solo games only, with every round bonus)")
 
 
 def compile_kernels(game: CleverGame) -> None:
@@ -114,11 +113,12 @@ def _alternative(param) -> Any:
 
 def _paired_diffs(base: dict[str, Any], variants: list, games: int, precision: float,
                   game: CleverGame, seed: int, progress: bool) -> pd.DataFrame:
-    """Each variant's paired change in ``RULES_POLICY``'s solo mean score against the rules
-    in force ``base``, to ``precision`` points (at most ``games`` games): columns variant,
-    value, ci95_low, ci95_high; ``attrs["games"]``: the games played."""
-    runs = [("rules in force", base, [RULES_POLICY])] + [(label, v, [RULES_POLICY])
-                                                         for label, v in variants]
+    """Each variant's paired change in the solo mean score of the game's ``table_policy``
+    against the rules in force ``base``, to ``precision`` points (at most ``games``
+    games): columns variant, value, ci95_low, ci95_high; ``attrs["games"]``: the games
+    played."""
+    bot = game.table_policy
+    runs = [("rules in force", base, [bot])] + [(label, v, [bot]) for label, v in variants]
     result = whatif(game, runs, games, seed, progress=progress, precision=precision,
                     batch_blocks=CHECK_BLOCKS)
     paired = result.tables["variants"]
@@ -132,8 +132,8 @@ def _paired_diffs(base: dict[str, Any], variants: list, games: int, precision: f
 def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int,
                        samples: Samples, progress: bool, readings: bool = True
                        ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """What rules are worth to ``RULES_POLICY`` solo, on the same games, to the paired
-    precision of ``samples``: each round-track bonus (the points lost without it) and,
+    """What rules are worth to the game's ``table_policy`` solo, on the same games, to the
+    paired precision of ``samples``: each round-track bonus (the points lost without it) and,
     with ``readings``, each assumed open point of the rules at its default (the points
     gained by its other reading; else None). Columns: variant, value, ci95_low,
     ci95_high; ``attrs["games"]``: the games played. Every variant plays the same games
@@ -172,8 +172,9 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     richest = round_value.sort_values("value").iloc[-1]
     seat_rows, comeback_rows = [], []
     for players in (2, 3, 4):
-        acc, n = play_games(game, {**values, "players": players}, [SEAT_POLICY] * players,
-                            samples.per_player_count, seed, False, None, progress)
+        acc, n = play_games(game, {**values, "players": players},
+                            [game.table_policy] * players, samples.per_player_count, seed,
+                            False, None, progress)
         if players == 2:
             comeback_rows = seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS, play.COL_COMEBACK,
                                             game.rounds_for({**values, "players": 2}),
@@ -220,21 +221,22 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                        f"the last round; they add {fox_points:.1f} points a game (total "
                        f"minus the five areas), each worth the lowest area."),
         Figure(f"{p}_round_bonus_value", "What each round-track bonus is worth (paired "
-               f"simulation, {RULES_POLICY} solo)", "bar", round_value, "variant", "value", None,
+               f"simulation, {game.table_policy} solo)", "bar", round_value, "variant", "value",
+               None,
                "ci95_low", "ci95_high", xlabel="bonus removed", ylabel="points lost",
                reading=f"Removing {richest.variant.replace('without ', 'the bonus of ')} "
                        f"costs the most: {richest.value:.1f} points (95% CI "
                        f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f}) to "
-                       f"{RULES_WORDS}."),
+                       f"{table_words(game)}."),
         sheet_figure(game, bot, runs[bot]),
         seat_figure(f"{p}_seat_win_rates", "Win rate by seat minus a fair share, "
-                    f"{SEAT_POLICY} players (simulated, 95% intervals)", seat_table,
+                    f"{game.table_policy} players (simulated, 95% intervals)", seat_table,
                     f"With two players the first seat wins {two['seat 1']:.1%} and the "
                     f"second {two['seat 2']:.1%}. Points above the zero line win more than "
-                    f"their share. Seats are played by {SEAT_WORDS}."),
+                    f"their share. Seats are played by {table_words(game)}."),
         comeback_figure(f"{p}_comeback", "Comebacks: a player's chance to win a two-player "
                         "game by how far behind the leader they are after a round "
-                        f"(simulated, {SEAT_POLICY} players, 95% intervals)", comeback,
+                        f"(simulated, {game.table_policy} players, 95% intervals)", comeback,
                         comeback_reading),
     ]
     tables = [Table(f"{p}_policies", "Solo results by policy (simulated)", policies),
@@ -243,14 +245,14 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
               Table(f"{p}_ratings", f"Rulebook solo ratings, {bot}", ratings),
               Table(f"{p}_round_bonus_value", "Value of the round-track bonuses", round_value),
               Table(f"{p}_assumed_rules", f"Assumed rules read the other way: change in "
-                    f"{RULES_POLICY}'s solo mean score (paired games)", assumed_rules,
+                    f"{game.table_policy}'s solo mean score (paired games)", assumed_rules,
                     note="each open point of the rules page flipped alone, on the same "
                     "games as the rules in force; an interval that holds 0 means the "
                     "reading does not matter to this bot"),
               Table(f"{p}_seat_win_rates", "Win rate by seat", seat_table),
               Table(f"{p}_comeback", "Chance to win from behind, two players "
-                    f"({SEAT_POLICY}; deficits in bins of {play.COMEBACK_STEP} points, the "
-                    "score as if the game ended after that round)", comeback,
+                    f"({game.table_policy}; deficits in bins of {play.COMEBACK_STEP} points, "
+                    "the score as if the game ended after that round)", comeback,
                     percent=("win_chance", "ci95_low", "ci95_high")),
               Table(f"{p}_cells", f"Each box of the sheet: share of {bot}'s solo games "
                     "that mark it, mean round it is marked in", runs[bot].tables["cells"],
@@ -275,8 +277,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     notes = runs[bot].notes + [
         f"simulations: seed {seed}; {samples.describe(played, paired_played)}; the solo "
         f"figures but the policy comparison play {BOT_NAMES[bot]}, dicelab's strongest; "
-        f"the seats are played by {SEAT_WORDS}; the values of the round bonuses and the "
-        f"assumed rules are measured with {RULES_WORDS}",
+        f"the seats and the values of the round bonuses and the assumed rules are played "
+        f"by {table_words(game)}",
         "the heuristic values a sheet by its score plus a linear estimate of the points "
         "still to come (fitted to simulated games by scripts/train_clever.py) and looks one "
         "roll ahead at active picks; the learned policy values it by a network trained by "
@@ -289,7 +291,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         Finding(f"The strongest bot ({bot}: {policy_words(bot, WORDS)}) averages "
                 f"{best.mean_score:.1f} points solo.", best.mean_score,
                 f"{p}_policies", (best.ci95_low, best.ci95_high), "points"),
-        seat_finding(seat_table, f"{p}_seat_win_rates", f"{SEAT_POLICY} players"),
+        seat_finding(seat_table, f"{p}_seat_win_rates", f"{game.table_policy} players"),
         comeback_found,
         Finding(f"The {richest.variant.replace('without ', '')} bonus is the round track's "
                 f"most valuable: {richest.value:.1f} points a solo game of the tuned "
@@ -353,7 +355,7 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
             f"  {row.variant.replace('without ', '')}: worth {row.value:.1f} points "
             f"({row.ci95_low:.1f} to {row.ci95_high:.1f})"
             for _, row in lost.iterrows()] + [
-            f"  (paired games of the {RULES_POLICY} with and without it)"]),
+            f"  (paired games of the {game.table_policy} with and without it)"]),
         Block("What to take first", first_pick_lines(run.tables["first_picks"])),
         Block("The platter", platter_lines(run.tables["picks"], run.tables["bonuses"])),
         Block("First picks: % by area and face",
