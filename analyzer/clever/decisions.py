@@ -32,6 +32,7 @@ def reroll_counts(row: np.ndarray) -> np.ndarray:
 
 
 COVER = 0.75  # a re-roll rule names the fewest points that cover this share of re-rolls
+CONTRAST = 2.0  # ... and is a rule only if the bot re-rolls this many times as often below
 
 
 def reroll_rule(counts: np.ndarray) -> dict[str, Any]:
@@ -106,17 +107,22 @@ def rule_rows(game: CleverGame, name: str, row: np.ndarray,
         rule = reroll_rule(counts[pick])
         if rule["below"] is None:
             continue
-        if rule["below"] == float("inf"):
-            text = (f"Roll {pick + 1}: the bot re-rolls {rule['rerolled']:.0%} of rolls, at "
-                    "any score")
+        rerolls = counts[pick, :, 1].sum()
+        if rule["below"] == float("inf") or rule["rate_below"] < CONTRAST * rule["rate_above"]:
+            text = (f"Roll {pick + 1}: no points threshold explains the re-rolls; the bot "
+                    "re-rolls for its sheet, whatever the best die scores at once")
+            check = (f"it re-rolls {rule['rerolled']:.0%} of {rule['choices']:,} rolls with a "
+                     f"re-roll in hand ({rule['rate_below']:.0%} under {rule['below']} points, "
+                     f"{rule['rate_above']:.0%} at more)" if rule["below"] != float("inf")
+                     else f"it re-rolls {rule['rerolled']:.0%} of {rule['choices']:,} rolls "
+                     "with a re-roll in hand")
         else:
             points = f"{rule['below']} point{'s' * (rule['below'] > 1)}"
             text = (f"Roll {pick + 1}: re-roll only when the best die scores under {points} "
                     f"at once (the bot re-rolls {rule['rate_below']:.0%} of those rolls, "
                     f"{rule['rate_above']:.0%} of the others)")
-        rerolls = counts[pick, :, 1].sum()
-        rows.append({"policy": name, "topic": "re-roll", "rule": text,
-                     "check": f"{rule['covered']:.0%} of its {rerolls:,.0f} re-rolls come then",
+            check = f"{rule['covered']:.0%} of its {rerolls:,.0f} re-rolls come then"
+        rows.append({"policy": name, "topic": "re-roll", "rule": text, "check": check,
                      "follows": rule["covered"], "choices": rule["choices"],
                      "simplest": rule["rerolled"], "simplest_rule": "re-roll rate over all"})
     firsts = pd.DataFrame(first_round_rows(game, name, row, rounds))
