@@ -248,7 +248,7 @@ def claim(common, locked, hidden, open_cards, bluffs_held, rules_file, assignmen
               help="Instead: fictitious play over bluff and accusation thresholds in whole "
                    "two-player games (what the 'stable' policy plays).")
 @click.option("--games", default=None, type=int,
-              help="With --grid: the most games of a duel (default 8,192; duels stop "
+              help="With --grid: the most games of a duel (default 4,096; duels stop "
                    "earlier for strategies far from the best).")
 @rules_options
 @points_options

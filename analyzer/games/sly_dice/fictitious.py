@@ -30,7 +30,7 @@ from kernels.sly_dice import layout, play
 
 BLUFF_GRID = (-1.0, 5.0, 10.0, 15.0, 20.0, 30.0)
 ACCUSE_GRID = (-1.0, 0.1, 0.2, 0.3, 0.4, 0.5, "rational")
-GAMES = 8_192  # the most games (each played in both seatings) of a duel
+GAMES = 4_096  # the most games (each played in both seatings) of a duel
 SEED = 1  # fictitious play's own seed: the stable policy is one per rules
 STEPS = 20
 SCREEN_GAMES = 512  # every duel's first games
