@@ -140,6 +140,7 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
     Without --rules or --set every game is analysed on its built-in default rules.
     """
     from analyzer import driver, report_eta
+    from analyzer.compile_apart import all_compiled
     from analyzer.execution import current
     from analyzer.report_eta import Estimate
     from analyzer.report_lanes import build_in_lanes, default_lanes
@@ -161,8 +162,9 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
     else:
         sections = []
         started = time.perf_counter()
-        estimate = Estimate([[spec.id for spec in specs]],
-                            report_eta.expected_seconds([spec.id for spec in specs], quick))
+        compiled = all_compiled([spec.id for spec in specs])
+        estimate = Estimate([[spec.id for spec in specs]], report_eta.expected_seconds(
+            [spec.id for spec in specs], quick, compiled))
         for number, spec in enumerate(specs, 1):
             now = time.perf_counter()
             if not quiet:
@@ -172,7 +174,7 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
             sections.append(spec.load().report_section(values[spec.id], seed=seed,
                                                        quick=quick, progress=not quiet))
             estimate.finish(spec.id, time.perf_counter())
-        report_eta.record(estimate.finished, quick)
+        report_eta.record(estimate.finished, quick, compiled)
         chunks, ran_on = where.meta()["chunks"], where.where()
     changed = rules_file is not None or bool(assignments)
     meta = [f"dicelab {__version__}, {date.today().isoformat()}", f"seed {seed}",

@@ -55,6 +55,12 @@ def _wait(game_id: str, child: subprocess.Popen) -> None:
         raise RuntimeError(f"compiling the {game_id} kernels failed: {last}")
 
 
+def all_compiled(game_ids: list[str]) -> bool:
+    """Are the kernels of every game that compiles apart already in numba's cache?"""
+    modules = [get_game(game_id).load() for game_id in game_ids]
+    return all(m.kernels_compiled() for m in modules if hasattr(m, "kernels_compiled"))
+
+
 def compile_side_by_side(game_ids: list[str]) -> list[str]:
     """Compile the kernels of ``game_ids`` that opt in and are not cached, one child
     process per kernel family, all at once (on two cores the engines compile side by

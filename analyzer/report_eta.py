@@ -1,6 +1,7 @@
-"""How long the balance report still needs: each section's time on the last run on this
-machine (kept beside the compiled kernels, so new kernels start from the first-run
-estimates again), or built-in estimates for a first run, compiles included."""
+"""How long the balance report still needs: each section's time on the last run of the same
+kind on this machine (kept beside the compiled kernels, so new kernels start from the
+built-in estimates again), or built-in estimates: a first run's, compiles included, or a
+run's once the kernels are compiled."""
 
 from __future__ import annotations
 
@@ -9,13 +10,18 @@ from typing import Iterable
 
 from analyzer.progress import clock
 
-# seconds per section on a first run in two lanes on a 2-core machine, compiles included
-# (scripts/bench.py's report rows); used until this machine has run the report once
-FIRST_RUN_SECONDS = {
-    False: {"cloverup": 75, "sly-dice": 320, "thats-pretty-clever": 215,
-            "twice-as-clever": 200},
-    True: {"cloverup": 60, "sly-dice": 240, "thats-pretty-clever": 180,
-           "twice-as-clever": 90},
+# seconds per section in two lanes on a 2-core machine, by (quick, kernels compiled before
+# the run): a first run from an empty numba cache (compiles included; scripts/bench.py's
+# report rows) and a run once compiled; used until this machine has run the report so once
+ESTIMATES = {
+    (False, False): {"cloverup": 55, "sly-dice": 195, "thats-pretty-clever": 180,
+                     "twice-as-clever": 30},
+    (False, True): {"cloverup": 13, "sly-dice": 31, "thats-pretty-clever": 41,
+                    "twice-as-clever": 26},
+    (True, False): {"cloverup": 60, "sly-dice": 240, "thats-pretty-clever": 180,
+                    "twice-as-clever": 90},
+    (True, True): {"cloverup": 4, "sly-dice": 11, "thats-pretty-clever": 17,
+                   "twice-as-clever": 8},
 }
 UNKNOWN_SECTION_SECONDS = 300
 FILE_NAME = "report-section-times.json"
@@ -27,26 +33,29 @@ def _path():
     return cache_dir() / FILE_NAME
 
 
-def _kind(quick: bool) -> str:
-    return "quick" if quick else "full"
+def _kind(quick: bool, compiled: bool) -> str:
+    return ("quick" if quick else "full") + ("" if compiled else "-first")
 
 
-def expected_seconds(game_ids: Iterable[str], quick: bool) -> dict[str, float]:
-    """Each section's expected build time: the last run's, else the first-run estimate."""
+def expected_seconds(game_ids: Iterable[str], quick: bool,
+                     compiled: bool = True) -> dict[str, float]:
+    """Each section's expected build time: the last run's of the same kind (``quick``,
+    kernels ``compiled`` before it or not), else the built-in estimate."""
     try:
-        last = json.loads(_path().read_text()).get(_kind(quick), {})
+        last = json.loads(_path().read_text()).get(_kind(quick, compiled), {})
     except (OSError, ValueError, AttributeError):
         last = {}
-    first = FIRST_RUN_SECONDS[quick]
+    first = ESTIMATES[quick, compiled]
     return {g: float(last.get(g, first.get(g, UNKNOWN_SECTION_SECONDS))) for g in game_ids}
 
 
-def record(seconds: dict[str, float], quick: bool) -> None:
+def record(seconds: dict[str, float], quick: bool, compiled: bool = True) -> None:
     """Keep the sections' build times for the next run's estimate (best effort)."""
     path = _path()
     try:
         kept = json.loads(path.read_text()) if path.exists() else {}
-        kept.setdefault(_kind(quick), {}).update({g: round(s, 1) for g, s in seconds.items()})
+        kept.setdefault(_kind(quick, compiled), {}).update(
+            {g: round(s, 1) for g, s in seconds.items()})
         path.write_text(json.dumps(kept, indent=1, sort_keys=True))
     except (OSError, ValueError, AttributeError):
         pass

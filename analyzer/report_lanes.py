@@ -19,6 +19,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
 from analyzer import report_eta
+from analyzer.compile_apart import all_compiled
 from analyzer.progress import clock
 from analyzer.registry import GameSpec
 from analyzer.report_eta import Estimate
@@ -47,13 +48,6 @@ def lanes_for(specs: list[GameSpec], lanes: int,
         min(out, key=weight).extend(group)
     order = {spec.id: i for i, spec in enumerate(specs)}
     return [sorted(lane, key=lambda s: order[s.id]) for lane in out]
-
-
-def all_compiled(specs: list[GameSpec]) -> bool:
-    """Are the kernels of every game that compiles apart (``analyzer.compile_apart``)
-    already in numba's cache?"""
-    modules = [spec.load() for spec in specs]
-    return all(m.kernels_compiled() for m in modules if hasattr(m, "kernels_compiled"))
 
 
 def default_lanes() -> int:
@@ -148,8 +142,9 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
                    ) -> tuple[list[Any], int]:
     """Every game's report section, in ``specs`` order, built in up to ``lanes`` worker
     processes; returns the sections and the number of simulation chunks they ran."""
-    expected = report_eta.expected_seconds([s.id for s in specs], quick)
-    plan = lanes_for(specs, lanes, expected if all_compiled(specs) else None)
+    compiled = all_compiled([s.id for s in specs])
+    expected = report_eta.expected_seconds([s.id for s in specs], quick, compiled)
+    plan = lanes_for(specs, lanes, expected if compiled else None)
     context = multiprocessing.get_context("spawn")
     events = context.Queue()
     busy = context.Value("i", len(plan))
@@ -182,7 +177,7 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
             raise
         finally:
             status.close()
-    report_eta.record(estimate.finished, quick)
+    report_eta.record(estimate.finished, quick, compiled)
     return [built[spec.id] for spec in specs], chunks
 
 

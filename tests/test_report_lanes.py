@@ -47,12 +47,13 @@ def test_a_section_built_in_a_worker_is_the_same():
 def test_the_time_left_follows_the_lanes_and_the_last_run(tmp_path, monkeypatch):
     """The report's estimate: each lane's sections still to build, the ones under way
     counted from their start; the slowest lane sets the time left. A run's section times
-    are kept and become the next run's expectations (first-run estimates until then)."""
+    are kept and become the next run's expectations of the same kind (built-in estimates
+    until then): a first run's, compiles included, apart from a run's once compiled."""
     from analyzer import report_eta
 
     monkeypatch.setattr(report_eta, "_path", lambda: tmp_path / "times.json")
-    first = report_eta.expected_seconds(["cloverup", "sly-dice"], quick=False)
-    assert first == {g: report_eta.FIRST_RUN_SECONDS[False][g] for g in first}
+    first = report_eta.expected_seconds(["cloverup", "sly-dice"], quick=False, compiled=False)
+    assert first == {g: report_eta.ESTIMATES[False, False][g] for g in first}
     estimate = report_eta.Estimate([["a", "b"], ["c"]], {"a": 10.0, "b": 20.0, "c": 25.0})
     assert estimate.seconds_left(0.0) == 30.0 and estimate.fraction_done(0.0) == 0.0
     estimate.start("a", 0.0)
@@ -66,7 +67,9 @@ def test_the_time_left_follows_the_lanes_and_the_last_run(tmp_path, monkeypatch)
     assert "about 0:01 left" in estimate.bar(100.0)
     report_eta.record(estimate.finished, quick=False)
     assert report_eta.expected_seconds(["a", "cloverup"], quick=False) == {
-        "a": 12.0, "cloverup": report_eta.FIRST_RUN_SECONDS[False]["cloverup"]}
+        "a": 12.0, "cloverup": report_eta.ESTIMATES[False, True]["cloverup"]}
+    assert report_eta.expected_seconds(["a"], quick=False, compiled=False)["a"] == \
+        report_eta.UNKNOWN_SECTION_SECONDS
     assert report_eta.expected_seconds(["a"], quick=True)["a"] == \
         report_eta.UNKNOWN_SECTION_SECONDS
     (tmp_path / "times.json").write_text("{not json")
