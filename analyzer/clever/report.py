@@ -188,7 +188,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     p = game.prefix
     comeback = pd.DataFrame(comeback_rows)
     comeback_found, comeback_reading = comeback_finding(
-        comeback, f"{p}_comeback", "two-player games of the tuned heuristic")
+        comeback, f"{p}_comeback", f"two-player games of the {game.table_policy} policy")
     two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
     good_band = next(band for band in game.rating_bands if band[0] == game.report_band)
     good = ratings[ratings["from"] >= good_band[0]]["share"].sum()
@@ -294,8 +294,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         seat_finding(seat_table, f"{p}_seat_win_rates", f"{game.table_policy} players"),
         comeback_found,
         Finding(f"The {richest.variant.replace('without ', '')} bonus is the round track's "
-                f"most valuable: {richest.value:.1f} points a solo game of the tuned "
-                "heuristic.", richest.value,
+                f"most valuable: {richest.value:.1f} points a solo game of the "
+                f"{game.table_policy} policy.", richest.value,
                 f"{p}_round_bonus_value", (richest.ci95_low, richest.ci95_high), "points"),
     ]
     return Section(game.id, game.title, intro, figures, tables, notes, findings,
