@@ -163,11 +163,13 @@ def award_wins(totals, instant_winner, wins):
             wins[j] = WIN_UNITS // tied
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, policies,
                 max_diff, die, rules, roll_end, ds_start, stop_outcome):
     """Play ``n_games`` games of block ``key`` and accumulate into ``out``
-    (int64[n_players slots, n_players seats, COL_HIST + max_total + 1]).
+    (int64[n_players slots, n_players seats, COL_HIST + max_total + 1]). Without the GIL:
+    blocks run side by side on threads (``analyzer.driver.BlockLoop``; a numba parallel
+    loop around it would compile the game again).
 
     ``lineup``: int64[n_players, 2], the policies of the lineup slots; with ``rotate`` the
     slots move one seat on every game so each policy sits in every seat equally often.
@@ -205,7 +207,7 @@ PAIRED_TRIPLE_SIXES = 3
 N_PAIRED = 4
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies, max_diff,
                  die, rules, roll_end, ds_start, stop_outcome):
     """Play every game of block ``key`` once under each of V rule variants, on the same
@@ -236,8 +238,9 @@ def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies
         add_products(out, x)
 
 
-# The parallel loops over blocks (one per block function, so that numba can cache them: a
-# jitted function passed as an argument would make the cache key change every process).
+# The parallel loop over turn blocks (the game blocks run on threads instead, see
+# ``games_block``; one loop per block function, so that numba can cache it: a jitted
+# function passed as an argument would make the cache key change every process).
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -246,17 +249,3 @@ def run_turn_blocks(keys, sizes, out, *args):
     ``out`` int64[B, N_OUTCOMES]; ``args`` as for ``turns_block`` after ``out``."""
     for b in prange(keys.shape[0]):
         turns_block(keys[b], sizes[b], out[b], *args)
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def run_game_blocks(keys, sizes, out, *args):
-    """``games_block`` over every block in parallel (``out`` int64[B, ...])."""
-    for b in prange(keys.shape[0]):
-        games_block(keys[b], sizes[b], out[b], *args)
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def run_paired_blocks(keys, sizes, out, *args):
-    """``paired_block`` over every block in parallel (``out`` int64[B, ...])."""
-    for b in prange(keys.shape[0]):
-        paired_block(keys[b], sizes[b], out[b], *args)

@@ -8,6 +8,7 @@ probability 0 must never occur.
 import numpy as np
 import pytest
 
+from analyzer.driver import BlockLoop
 from kernels.cloverup import game, layout, play, rules, solve
 from kernels.cloverup.layout import CLOVER, INSTANT_WIN, TRIPLE_SIX
 from kernels.rng import make_die
@@ -142,9 +143,9 @@ def simulate_games(model, lineup, policies3d, n_blocks, block_size, triple_six_e
     keys = np.arange(n_blocks, dtype=np.uint64) * np.uint64(7919) + np.uint64(3)
     sizes = np.full(n_blocks, block_size, np.int64)
     out = np.zeros((n_blocks, 2, 2, play.COL_HIST + layout.MAX_POINTS * ROUNDS + 1), np.int64)
-    play.run_game_blocks(keys, sizes, out, lineup, False, ROUNDS, triple_six_effect,
-               policies3d, max_diff, model.die, model.rules, model.end, model.start,
-               model.stop)
+    BlockLoop.of(play.games_block)(keys, sizes, out, lineup, False, ROUNDS,
+                                   triple_six_effect, policies3d, max_diff, model.die,
+                                   model.rules, model.end, model.start, model.stop)
     return out.sum(axis=0)
 
 

@@ -132,7 +132,7 @@ def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: i
     stack, where = policy_stack(model, lineup)
     seat_policies = np.array([where[p] for p in lineup], np.int64)
     max_total = layout.MAX_POINTS * values["rounds"]
-    job = driver.Job(play.run_game_blocks,
+    job = driver.Job(driver.BlockLoop.of(play.games_block),
                      (seat_policies, rotate, values["rounds"], values["triple_six_effect"], stack,
                       model.max_diff, *kernel_rules(model)),
                      (len(lineup), len(lineup), play.COL_HIST + max_total + 1), GAME_BLOCK,
@@ -258,7 +258,8 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], str | list[str]]], game
             np.stack([m.roll_end for m in models]), np.stack([m.ds_start for m in models]),
             np.stack([m.stop_outcome for m in models]))
     n_var = len(variants)
-    job = driver.Job(play.run_paired_blocks, args, (n_var + 1, n_var, play.N_PAIRED), GAME_BLOCK,
+    job = driver.Job(driver.BlockLoop.of(play.paired_block), args,
+                     (n_var + 1, n_var, play.N_PAIRED), GAME_BLOCK,
                      check_seed(seed), STREAM_PAIRED, "what-if games", "games")
     acc, played = driver.run(job, _check_count("game count", games), progress)
     return _whatif_result(variants, models, acc, played, n_players, seed, used)
