@@ -10,7 +10,6 @@ decision the bot takes the action whose best open card has the highest expected 
 """
 
 import numpy as np
-from numba import prange
 
 from kernels.accumulate import (
     COMEBACK_LEN,
@@ -275,12 +274,14 @@ def award_wins(total, bluff_cards, wins):
         wins[s] = WIN_UNITS // tied if total[s] * 64 + bluff_cards[s] == best else 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def games_block(key, n_games, out, lineup, rotate, rounds, points, weights, q1, q2, rerolls,
                 hol_success, hol_calls, plaus, made, bonus):
     """Play ``n_games`` games of block ``key`` into ``out`` (int64[n slots, n seats,
     COL_HIST + HIST_BINS]). ``lineup``: float64[n, N_POLICY], the policies of the lineup
-    slots; with ``rotate`` they move one seat each game."""
+    slots; with ``rotate`` they move one seat each game. The three block kernels run
+    without the GIL, blocks side by side on threads (``analyzer.driver.BlockLoop``: a numba
+    parallel loop around each would compile the game again)."""
     n = lineup.shape[0]
     seated = np.empty_like(lineup)
     slot_of = np.empty(n, np.int64)
@@ -311,12 +312,6 @@ def games_block(key, n_games, out, lineup, rotate, rounds, points, weights, q1, 
             row[COL_HIST + b] += 1
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def run_game_blocks(keys, sizes, out, *args):
-    """``games_block`` over every block in parallel (``out`` int64[B, ...])."""
-    for b in prange(keys.shape[0]):
-        games_block(keys[b], sizes[b], out[b], *args)
-
 
 # metrics of one game compared across variants (paired_block)
 PAIRED_SCORE_SUM = 0  # all players' final scores added up
@@ -327,7 +322,7 @@ PAIRED_ACCUSATIONS = 4
 N_PAIRED = 5
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def paired_block(key, n_games, out, lineups, rounds, points, weights, q1, q2, rerolls,
                  hol_success, hol_calls, plaus, made, bonus):
     """Play every game of block ``key`` once under each of V variants on the same random
@@ -358,12 +353,6 @@ def paired_block(key, n_games, out, lineups, rounds, points, weights, q1, q2, re
         add_products(out, x)
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def run_paired_blocks(keys, sizes, out, *args):
-    """``paired_block`` over every block in parallel."""
-    for b in prange(keys.shape[0]):
-        paired_block(keys[b], sizes[b], out[b], *args)
-
 
 # the columns of duel_block's accumulator
 DUEL_GAMES = 0
@@ -372,7 +361,7 @@ DUEL_UNITS_SQ = 2
 N_DUEL = 3
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def duel_block(key, n_games, out, candidates, opponent, rounds, points, weights, q1, q2,
                rerolls, hol_success, hol_calls, plaus, made, bonus):
     """Two-player duels of every candidate against one opponent: each game of block ``key``
@@ -401,9 +390,3 @@ def duel_block(key, n_games, out, candidates, opponent, rounds, points, weights,
             out[c, DUEL_UNITS] += units
             out[c, DUEL_UNITS_SQ] += units * units
 
-
-@njit(cache=True, parallel=True, nogil=True)
-def run_duel_blocks(keys, sizes, out, *args):
-    """``duel_block`` over every block in parallel."""
-    for b in prange(keys.shape[0]):
-        duel_block(keys[b], sizes[b], out[b], *args)

@@ -412,3 +412,15 @@ def test_equilibrium_grid_reports_fictitious_play(tmp_path, monkeypatch):
     for d in (doc, again):
         d["meta"].pop("chunks")  # the work done in this run: less when read back
     assert again == doc
+
+
+def test_bad_game_counts_are_refused_before_any_compile(monkeypatch):
+    """A bad --games or --precision is one line at once, not after the kernels compile."""
+    from analyzer.games.sly_dice import runs
+
+    monkeypatch.setattr(runs, "ensure_compiled", lambda *a, **k: 1 / 0)
+    for args, needle in ((["--games", "0"], "bad game count 0"),
+                         (["--precision", "-1"], "bad precision")):
+        out = CliRunner().invoke(cli, ["sly-dice", "simulate", *args, "--quiet"])
+        assert out.exit_code == 2 and out.output.count("\n") == 1, out.output
+        assert needle in out.output

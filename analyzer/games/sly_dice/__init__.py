@@ -28,7 +28,7 @@ def cheatsheet(values):
     return build_cheatsheet(values)
 
 
-COMPILE_SECONDS = 90  # about how long compile_kernels takes from an empty cache
+COMPILE_SECONDS = 30  # about how long compile_kernels takes from an empty cache
 
 
 def kernels_compiled() -> bool:
@@ -36,8 +36,8 @@ def kernels_compiled() -> bool:
     from analyzer.driver import first_compile
     from kernels.sly_dice import odds, play
 
-    return not any(first_compile(k) for k in (play.run_game_blocks, play.run_paired_blocks,
-                                              play.run_duel_blocks, odds.odds_table,
+    return not any(first_compile(k) for k in (play.games_block, play.paired_block,
+                                              play.duel_block, odds.odds_table,
                                               odds.q_tables))
 
 

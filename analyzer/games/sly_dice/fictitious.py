@@ -78,9 +78,10 @@ class Duels:
                 by_start.setdefault(self.games(c, opponent), []).append(c)
         for start, group in by_start.items():
             rows = np.stack([c.row() for c in group])
-            job = driver.Job(play.run_duel_blocks, (rows, opponent.row(), *self.args),
-                             (len(group), play.N_DUEL), DUEL_BLOCK, self.seed, STREAM_GAMES,
-                             "duels", "games", chunk_blocks=8)
+            job = driver.Job(driver.BlockLoop.of(play.duel_block),
+                             (rows, opponent.row(), *self.args), (len(group), play.N_DUEL),
+                             DUEL_BLOCK, self.seed, STREAM_GAMES, "duels", "games",
+                             chunk_blocks=8)
             acc, _ = driver.run(job, games - start, False, first_item=start)
             for c, row in zip(group, acc):
                 key = (c.name, opponent.name)
@@ -132,7 +133,7 @@ def fictitious_play(values: dict[str, Any], games: int = GAMES, seed: int = SEED
     against the mixture before it, and the best grid reply to the last one (its win rate
     and name). ``progress``: a bar over the steps on stderr."""
     if progress:
-        driver.notice_first_compile(play.run_duel_blocks)
+        driver.notice_first_compile(play.duel_block)
     duels = Duels(values, seed)
     candidates = grid()
     history = [parse_policy("honest")]

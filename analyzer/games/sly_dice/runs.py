@@ -33,16 +33,17 @@ def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: i
                rotate: bool = True, precision: float | None = None, progress: bool = True,
                batch_blocks: int | None = None):
     """Run games; returns ``(accumulator int64[slot, seat, column], games_played)``."""
+    if games < 1:
+        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
+    stop = seats.stop_rule([p.name for p in lineup], COLUMNS, precision)  # checks it
     ensure_compiled("sly-dice", progress)
     model = get_model(values)
     rows = np.stack([p.row() for p in lineup])
     n = len(lineup)
-    job = driver.Job(play.run_game_blocks, (rows, rotate, *model.game_args()),
+    job = driver.Job(driver.BlockLoop.of(play.games_block),
+                     (rows, rotate, *model.game_args()),
                      (n, n, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, check_seed(seed),
                      STREAM_GAMES, "games", "games")
-    if games < 1:
-        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
-    stop = seats.stop_rule([p.name for p in lineup], COLUMNS, precision)
     return driver.run(job, games, progress, batch_blocks, stop)
 
 
