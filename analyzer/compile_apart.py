@@ -65,11 +65,10 @@ def compile_side_by_side(game_ids: list[str]) -> list[str]:
     """Compile the kernels of ``game_ids`` that opt in and are not cached, one child
     process per kernel family, all at once (on two cores the engines compile side by
     side); returns the games compiled. A failure raises as in ``ensure_compiled``."""
-    from analyzer.registry import GAMES
-
     pending: dict[str, str] = {}
     for game_id in game_ids:
-        spec, module = GAMES[game_id], get_game(game_id).load()
+        spec = get_game(game_id)
+        module = spec.load()
         if hasattr(module, "kernels_compiled") and not module.kernels_compiled():
             pending.setdefault(spec.kernel_family, game_id)
     children = {game_id: _child(game_id) for game_id in pending.values()}

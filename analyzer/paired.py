@@ -35,10 +35,12 @@ def stop_rule(k: int, scale: float | str, points: float | None, players: int):
         return None
     c = 1.0 / (players if scale == "players" else scale)
 
+    def half_width(acc: np.ndarray, done: int, v: int) -> float:
+        m = metric(acc, done, v, k, c)
+        return m["diff_ci95_high"] - m["diff"]
+
     def precise_enough(acc: np.ndarray, done: int) -> bool:
-        return all(metric(acc, done, v, k, c)["diff_ci95_high"]
-                   - metric(acc, done, v, k, c)["diff"] <= points
-                   for v in range(1, acc.shape[1]))
+        return all(half_width(acc, done, v) <= points for v in range(1, acc.shape[1]))
 
     return precise_enough
 

@@ -165,34 +165,34 @@ def seat_figure(name: str, title: str, seats: Any, reading: str) -> Figure:
                   ref_line=0.0, percent=True)
 
 
-def comeback_figure(name: str, title: str, table: Any, reading: str) -> Figure:
-    """A player's chance to win by how far behind they are after a round, one line per
-    rounds left (``table`` from ``seats.comebacks``)."""
-    return Figure(name, title, "line", table, "behind_mid", "win_chance", "rounds_left",
-                  "ci95_low", "ci95_high",
-                  xlabel="points behind the leader after the round (middle of each bin; "
-                  "0: level or ahead)",
-                  ylabel="chance to win", reading=reading, percent=True)
-
-
-def comeback_finding(table: Any, source: str, who: str) -> tuple[Finding, str]:
-    """The chance to win with one round left from the closest deficit, as a finding, and
-    a reading of the comeback figure (``table`` from ``seats.comebacks``; ``who``: the
-    games, e.g. "two-player games of the tuned heuristic")."""
-    last = table[(table.rounds_left == "1 round left") & (table.behind_from > 0)]
-    near = last.iloc[0]
-    early = table[(table.rounds_left == table.rounds_left.iloc[0]) & (table.behind_from > 0)]
-    far = early.iloc[-1]
-    finding = Finding(f"Comebacks: with one round left, a player {near.behind_by} still "
-                      f"wins {near.win_chance:.1%} of {who}.", near.win_chance, source,
-                      (near.ci95_low, near.ci95_high), "%")
-    reading = (f"With one round left, {near.behind_by} wins {near.win_chance:.1%} "
+def comebacks_shown(table: Any, name: str, title: str,
+                    who: str) -> tuple[list[Figure], list[Finding]]:
+    """The comeback figure (a player's chance to win by how far behind the leader after a
+    round, one line per rounds left) and its key finding: the chance from the closest
+    deficit in the latest round recorded (``table`` from ``seats.comebacks``; ``who``: the
+    games, e.g. "two-player games of the heuristic policy"). None of either when no player
+    was behind often enough (one-round games, say)."""
+    behind = table[table.behind_from > 0] if len(table) else table
+    if behind.empty:
+        return [], []
+    latest = behind[behind.rounds_left == behind.rounds_left.iloc[-1]]
+    earliest = behind[behind.rounds_left == behind.rounds_left.iloc[0]]
+    near, far = latest.iloc[0], earliest.iloc[-1]
+    reading = (f"With {near.rounds_left}, {near.behind_by} wins {near.win_chance:.1%} "
                f"(95% CI {near.ci95_low:.1%} to {near.ci95_high:.1%})"
-               + ("" if len(last) < 2 else f", {last.iloc[1].behind_by} "
-                  f"{last.iloc[1].win_chance:.1%}")
+               + ("" if len(latest) < 2 else f", {latest.iloc[1].behind_by} "
+                  f"{latest.iloc[1].win_chance:.1%}")
                + f"; with {far.rounds_left}, even {far.behind_by} wins "
                f"{far.win_chance:.1%}. From {who}.")
-    return finding, reading
+    figure = Figure(name, title, "line", table, "behind_mid", "win_chance", "rounds_left",
+                    "ci95_low", "ci95_high",
+                    xlabel="points behind the leader after the round (middle of each bin; "
+                    "0: level or ahead)",
+                    ylabel="chance to win", reading=reading, percent=True)
+    finding = Finding(f"Comebacks: with {near.rounds_left}, a player {near.behind_by} still "
+                      f"wins {near.win_chance:.1%} of {who}.", near.win_chance, name,
+                      (near.ci95_low, near.ci95_high), "%")
+    return [figure], [finding]
 
 
 def seat_finding(seats: Any, source: str, players_word: str) -> Finding:

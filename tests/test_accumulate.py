@@ -39,3 +39,29 @@ def test_rounds_beyond_the_record_are_not_counted():
     row = np.zeros(COMEBACK_LEN, np.int64)
     add_comebacks(row, 0, standings, 0, 1, STANDING_ROUNDS + 3, 10)
     assert _record(row)[:, 0, 0].tolist() == [1] * STANDING_ROUNDS
+
+
+def test_comeback_figures_follow_the_rounds_recorded():
+    """The comeback figure and finding quote the latest round recorded (a game longer than
+    the record, or sparse spots, has no "1 round left" row); a record where nobody was
+    behind often enough (one-round games) gives neither."""
+    import pandas as pd
+
+    from analyzer import seats
+    from analyzer.sections import comebacks_shown
+
+    cols = seats.Columns(0, 1, 2, 3, 4, 12)
+    row = np.zeros(COMEBACK_LEN, np.int64)
+    record = _record(row)
+    record[0, 0] = (100, 600)  # after round 1 of 17: level or ahead, 50% of 12 units
+    record[0, 2] = (50, 120)  # 6-10 behind: 20%
+    record[1, 1] = (40, 120)  # after round 2: 1-5 behind, 25%
+    table = pd.DataFrame(seats.comebacks(row, cols, 0, 17, 5))
+    assert table.rounds_left.tolist() == ["16 rounds left"] * 2 + ["15 rounds left"]
+    figures, findings = comebacks_shown(table, "x_comeback", "title", "some games")
+    (finding,) = findings
+    assert finding.value == 0.25 and "with 15 rounds left, a player 1-5 behind" in \
+        finding.text
+    assert figures[0].reading.startswith("With 15 rounds left, 1-5 behind wins 25.0%")
+    assert comebacks_shown(pd.DataFrame(seats.comebacks(row, cols, 0, 1, 5)), "x", "t",
+                           "w") == ([], [])

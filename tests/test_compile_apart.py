@@ -76,7 +76,7 @@ def test_side_by_side_compiles_each_uncached_kernel_family_once(monkeypatch, chi
                "sly-dice": SimpleNamespace(kernels_compiled=lambda: False),
                "cloverup": SimpleNamespace()}
     monkeypatch.setattr(compile_apart, "get_game", lambda game_id: SimpleNamespace(
-        load=lambda: modules[game_id]))
+        load=lambda: modules[game_id], kernel_family=registry.GAMES[game_id].kernel_family))
     done = compile_apart.compile_side_by_side(list(registry.GAMES))
     assert sorted(done) == ["sly-dice", "thats-pretty-clever"]
     assert sorted(command[-1] for command, _ in children) == done

@@ -18,8 +18,7 @@ from analyzer.sections import (
     Finding,
     Section,
     Table,
-    comeback_figure,
-    comeback_finding,
+    comebacks_shown,
     fair_share,
     policy_words,
     provenance,
@@ -187,8 +186,11 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     seat_table = fair_share(pd.DataFrame(seat_rows))
     p = game.prefix
     comeback = pd.DataFrame(comeback_rows)
-    comeback_found, comeback_reading = comeback_finding(
-        comeback, f"{p}_comeback", f"two-player games of the {game.table_policy} policy")
+    comeback_figures, comeback_findings = comebacks_shown(
+        comeback, f"{p}_comeback", "Comebacks: a player's chance to win a two-player game by "
+        "how far behind the leader they are after a round (simulated, "
+        f"{game.table_policy} players, 95% intervals)",
+        f"two-player games of the {game.table_policy} policy")
     two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
     good_band = next(band for band in game.rating_bands if band[0] == game.report_band)
     good = ratings[ratings["from"] >= good_band[0]]["share"].sum()
@@ -234,11 +236,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                     f"With two players the first seat wins {two['seat 1']:.1%} and the "
                     f"second {two['seat 2']:.1%}. Points above the zero line win more than "
                     f"their share. Seats are played by {table_words(game)}."),
-        comeback_figure(f"{p}_comeback", "Comebacks: a player's chance to win a two-player "
-                        "game by how far behind the leader they are after a round "
-                        f"(simulated, {game.table_policy} players, 95% intervals)", comeback,
-                        comeback_reading),
-    ]
+    ] + comeback_figures
     tables = [Table(f"{p}_policies", "Solo results by policy (simulated)", policies),
               Table(f"{p}_areas", "Solo score by area (simulated)", areas),
               Table(f"{p}_bonuses", f"Bonuses per solo game, {bot}", bonuses),
@@ -292,7 +290,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                 f"{best.mean_score:.1f} points solo.", best.mean_score,
                 f"{p}_policies", (best.ci95_low, best.ci95_high), "points"),
         seat_finding(seat_table, f"{p}_seat_win_rates", f"{game.table_policy} players"),
-        comeback_found,
+        *comeback_findings,
         Finding(f"The {richest.variant.replace('without ', '')} bonus is the round track's "
                 f"most valuable: {richest.value:.1f} points a solo game of the "
                 f"{game.table_policy} policy.", richest.value,

@@ -24,8 +24,7 @@ from analyzer.sections import (
     Finding,
     Section,
     Table,
-    comeback_figure,
-    comeback_finding,
+    comebacks_shown,
     fair_share,
     policy_words,
     provenance,
@@ -162,7 +161,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     history, rates, (exploit, exploiter) = kept_fictitious_play(values, progress=progress)
     steps = pd.DataFrame({"step": range(len(history)), "strategy": [p.name for p in history],
                           "win_rate_vs_mixture": rates})
-    lineup = lineup_of([history[-1].name], {**values, "players": 2})
+    stable = history[-1].name
+    lineup = lineup_of([stable], {**values, "players": 2})
     acc, stable_games = play_games({**values, "players": 2}, lineup,
                                    min(STABLE_GAMES, games // 2), seed, True, None, progress)
     per_policy = seats.by_name(acc, [p.name for p in lineup])
@@ -170,12 +170,14 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     spread = pd.DataFrame([{"policy": name, "seat_games": int(row[COLUMNS.games]),
                             "mean_score": row[COLUMNS.score_sum] / row[COLUMNS.games],
                             **seats.spread(row, COLUMNS)} for name, row in per_policy.items()])
-    stable = history[-1].name
     comeback = pd.DataFrame(seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS, play.COL_COMEBACK,
                                             rounds_for({**values, "players": 2}),
                                             play.COMEBACK_STEP))
-    comeback_found, comeback_reading = comeback_finding(
-        comeback, "sly_dice_comeback", f"two-player games of {stable} against itself")
+    comeback_figures, comeback_findings = comebacks_shown(
+        comeback, "sly_dice_comeback", "Comebacks: a player's chance to win a two-player "
+        "game by how far behind the leader they are after a round (simulated, "
+        f"{stable} against itself, 95% intervals)", f"two-player games of {stable} against "
+        "itself")
     two = seat_rows[seat_rows.players == "2"].set_index("seat")["win_rate"]
     b10 = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "honest")].iloc[0]
     b10r = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "rational")].iloc[0]
@@ -216,7 +218,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                reading=f"Against a bot that never accuses, bluffing whenever the best honest "
                        f"claim is under 10 points wins {b10.win_rate:.1%}; against the "
                        f"expected-points accuser it wins {b10r.win_rate:.1%}. Fictitious play "
-                       f"ends on {history[-1].name}; the best grid reply to it "
+                       f"ends on {stable}; the best grid reply to it "
                        f"({exploiter}) wins {exploit:.1%} against it"
                        + (" - close to even, so it is hard to exploit." if exploit < 0.55
                           else ", so it is not yet stable: bluffing stays a game of mixed "
@@ -246,11 +248,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        f"claim; never accusing invites {honest_row.as_accuser:.1f} points of "
                        f"bluffs; the most exploitable accuser is {worst_accuser.policy} "
                        f"({worst_accuser.as_accuser:.1f})."),
-        comeback_figure("sly_dice_comeback", "Comebacks: a player's chance to win a "
-                        "two-player game by how far behind the leader they are after a round "
-                        f"(simulated, {stable} against itself, 95% intervals)", comeback,
-                        comeback_reading),
-    ]
+    ] + comeback_figures
     tables = [
         Table("sly_dice_cards", "Cards averaged over the common dice, with fair points (exact)",
               cards, note="fair points = median expected points of the fixed cards / hit "
@@ -270,19 +268,19 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
               percent=("false_given_claim", "accused_given_claim")),
         Table("sly_dice_exploitability", "Exploitability of the named policies (points a "
               "claim, exact per state)", exact["exploitability"]),
-        Table("sly_dice_cards_scored", f"Cards scored per game, {history[-1].name} vs itself "
+        Table("sly_dice_cards_scored", f"Cards scored per game, {stable} vs itself "
               "(simulated)", scored, note=f"most scored: {top_scored.card}"),
         Table("sly_dice_comeback", f"Chance to win from behind, {stable} against itself, "
               f"two players (deficits in bins of {play.COMEBACK_STEP} points, bonus cards "
               "counted)", comeback, percent=("win_chance", "ci95_low", "ci95_high")),
-        Table("sly_dice_score_spread", f"Spread of final scores, {history[-1].name} vs "
+        Table("sly_dice_score_spread", f"Spread of final scores, {stable} vs "
               "itself, two players (simulated)", spread,
               note="sd: standard deviation; p10/median/p90: the scores that 10%, 50% and "
               "90% of players end at or below"),
     ]
     notes = card_notes(values, list(range(layout.N_CARDS))) + [
         f"simulations: seed {seed}; {games // 2:,} games per seat lineup; "
-        f"{stable_games:,} of {history[-1].name} against itself; bluffing duels "
+        f"{stable_games:,} of {stable} against itself; bluffing duels "
         f"until each win rate is within +-{BLUFF_WIN_POINTS:g} percentage points (95%), "
         f"at most {games // 4:,} ({', '.join(f'{n:,}' for n in sorted(set(bluffs.games)))} "
         f"played); {games // 8:,} per bonus/penalty variant; intervals are 95%",
@@ -311,7 +309,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Finding(f"Bluffing under 10 points beats a player who never accuses in "
                 f"{b10.win_rate:.1%} of two-player games.", b10.win_rate, "sly_dice_bluff_value",
                 (b10.ci95_low, b10.ci95_high), "%"),
-        comeback_found,
+        *comeback_findings,
     ]
     return Section("sly-dice", "Sly Dice", intro, figures, tables, notes, findings,
                    provenance(seed, PARAMS, values))
