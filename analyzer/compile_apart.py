@@ -1,50 +1,27 @@
-"""Compiling a game's kernels in a process of their own, before a long run.
+"""Compiling each kernel family in a process of its own, all at once.
 
-Code numba compiles in a process runs there linked to the helper functions compiled before
-it, which ``kernels.jit`` leaves unoptimised (it optimises each kernel once, as a whole, to
-compile about a third faster); a kernel loaded from numba's on-disk cache brings its own
-optimised copy of every helper. The Clever engine compiled in the process that then plays
-the report's games ran them about 3 times slower than the same engine loaded from the
-cache. So a process about to run a game's long simulations first has a child process
-compile them (``python -m analyzer.compile_apart GAME``), then loads them from the cache.
+A numba compile uses one core. Before a whole test-suite run, the Clever engine and the
+Sly Dice kernels compile side by side, one child process each (``python -m
+analyzer.compile_apart GAME``), into numba's on-disk cache, where the test workers then
+find them. The report's lanes (``analyzer.report_lanes``) ask whether everything is
+cached to plan their work.
 
-A game module opts in with ``kernels_compiled()`` (are they in the cache?),
-``compile_kernels()`` (compile them, running each once on the default rules) and
-``COMPILE_SECONDS`` (about how long that takes on a 2-core machine).
+A game module opts in with ``kernels_compiled()`` (are they in the cache?) and
+``compile_kernels()`` (compile them, running each once on the default rules).
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
-from analyzer.driver import compile_notice
 from analyzer.registry import get_game
-
-
-CHILD = "DICELAB_COMPILING_APART"  # set in the child: it compiles in place
-
-
-def ensure_compiled(game_id: str, progress: bool = False) -> bool:
-    """Compile the game's kernels in a child process unless they are cached (or the game
-    does not opt in, or this is the child); True when it compiled them. With
-    ``progress``, one line on stderr says so, with the expected wait."""
-    module = get_game(game_id).load()
-    if os.environ.get(CHILD) or not hasattr(module, "kernels_compiled") \
-            or module.kernels_compiled():
-        return False
-    if progress:
-        compile_notice(getattr(module, "COMPILE_SECONDS", 60))
-    _wait(game_id, _child(game_id))
-    return True
 
 
 def _child(game_id: str) -> subprocess.Popen:
     """``python -m analyzer.compile_apart GAME``, started."""
     return subprocess.Popen([sys.executable, "-m", "analyzer.compile_apart", game_id],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, CHILD: "1"})
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
 def _wait(game_id: str, child: subprocess.Popen) -> None:
@@ -64,7 +41,8 @@ def all_compiled(game_ids: list[str]) -> bool:
 def compile_side_by_side(game_ids: list[str]) -> list[str]:
     """Compile the kernels of ``game_ids`` that opt in and are not cached, one child
     process per kernel family, all at once (on two cores the engines compile side by
-    side); returns the games compiled. A failure raises as in ``ensure_compiled``."""
+    side); returns the games compiled. A failure raises ``RuntimeError`` naming the
+    game and the child's last line of stderr."""
     pending: dict[str, str] = {}
     for game_id in game_ids:
         spec = get_game(game_id)

@@ -45,14 +45,17 @@ def njit(*args, **options):
     return lambda func: _plain_types(decorate(func))
 
 
-# --- one whole-program optimisation per kernel -----------------------------------------
-# Numba optimises each compiled function's module with every function it calls linked in,
-# then does so again in each caller, up to the kernel called from Python: the Clever
-# engine's leaves were optimised dozens of times over. Functions compiled while another
-# is being compiled (depth > 1: only ever called from compiled code so far) now get
-# numba's per-function passes only; the kernel that links them (depth 1, called from
-# Python, and the parallel loops made while it compiles) optimises the whole at once,
-# inlining included, as before. DICELAB_NUMBA_OPTIMIZE_ALL=1 restores numba's way.
+# --- helpers compiled as code to link, not code to run ----------------------------------
+# A function numba compiles while compiling another (depth > 1: only ever called from
+# compiled code so far) is lowered to LLVM IR and nothing more: no Python or C wrapper, no
+# optimisation, no machine code, no cache entry. Numba would link every such helper's
+# callees into it, optimise the result and emit machine code for it, again at each level
+# of the call tree: two thirds of the Clever engine's first compile went there. The kernel
+# that calls them (depth 1: called from Python) links the IR of every helper it reaches
+# once, optimises the whole at once, inlining included, and is cached with all of it; it
+# runs as fast compiled in place as loaded from the cache (numba's way, a kernel compiled
+# in place called the helpers' unoptimised copies). A helper later called from Python is
+# compiled again then, as a kernel of its own. DICELAB_NUMBA_LINK_ALL=1: numba's way.
 _compiling = threading.local()
 
 
@@ -60,27 +63,117 @@ def _depth() -> int:
     return getattr(_compiling, "depth", 0)
 
 
-def _optimize_once() -> None:
-    from numba.core import codegen, dispatcher
+class _LoadOnlyCache:
+    """A dispatcher's cache that loads what is there and saves nothing (a link-only
+    helper has no machine code to save)."""
 
+    def __init__(self, cache):
+        self._cache = cache
+
+    def load_overload(self, sig, target_context):
+        return self._cache.load_overload(sig, target_context)
+
+    def save_overload(self, sig, data):
+        pass
+
+
+class _LinkOnly:
+    """The entry point of a link-only helper: a key to find its code by, nothing to call."""
+
+    __slots__ = ()
+
+
+def _is_link_only(cres) -> bool:
+    return isinstance(getattr(cres, "entry_point", None), _LinkOnly)
+
+
+def _with_helpers(libraries: list) -> list:
+    """``libraries`` and, through every link-only one, the libraries it links, each once,
+    every library before those it links: LLVM links a helper's functions (``linkonce_odr``)
+    only into a module that already calls them."""
+    done, order = set(), []
+
+    def visit(library):
+        done.add(id(library))
+        if getattr(library, "_never_run", False):
+            for callee in library._linking_libraries:
+                if id(callee) not in done:
+                    visit(callee)
+        order.append(library)
+
+    for library in libraries:
+        if id(library) not in done:
+            visit(library)
+    return order[::-1]
+
+
+def _link_only_helpers() -> None:
+    from numba.core import codegen, dispatcher, sigutils
+    from numba.core.compiler_lock import global_compiler_lock
+
+    library_init = codegen.CPUCodeLibrary.__init__
+    library_finalize = codegen.CPUCodeLibrary.finalize
+    optimize_functions = codegen.CPUCodeLibrary._optimize_functions
     compile_ = dispatcher.Dispatcher.compile
-    optimize = codegen.CPUCodeLibrary._optimize_final_module
+    add_overload = dispatcher.Dispatcher.add_overload
+    customize_flags = dispatcher._FunctionCompiler._customize_flags
+
+    def init(self, codegen_, name):
+        library_init(self, codegen_, name)
+        self._link_only = _depth() > 1
+        self._never_run = False
+
+    def finalize(self):
+        if self._link_only:  # kept as IR for the kernels that link it
+            self._raise_if_finalized()
+            self._never_run = self._finalized = True
+            return
+        self._linking_libraries = _with_helpers(self._linking_libraries)
+        library_finalize(self)
+
+    def optimize(self, ll_module):
+        if not self._link_only:  # the kernel optimises them with itself
+            optimize_functions(self, ll_module)
+
+    def flags_for_depth(self, flags):
+        flags = customize_flags(self, flags)
+        if _depth() > 1:
+            flags.no_compile = flags.no_cpython_wrapper = flags.no_cfunc_wrapper = True
+        return flags
+
+    def add(self, cres):
+        if cres.entry_point is None and getattr(cres.library, "_link_only", False):
+            # compiled callers find its code by this key; a Python call compiles it anew
+            cres = cres._replace(entry_point=_LinkOnly())
+            self.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+            self.overloads[tuple(cres.signature.args)] = cres
+        else:
+            add_overload(self, cres)
 
     def compile(self, sig):
         depth = _depth()
-        _compiling.depth = depth + 1
-        try:
-            return compile_(self, sig)
-        finally:
-            _compiling.depth = depth
+        with global_compiler_lock:
+            if depth == 0:  # from Python: a link-only helper has no code to run
+                args = tuple(sigutils.normalize_signature(sig)[0])
+                if _is_link_only(self.overloads.get(args)):
+                    del self.overloads[args]
+            _compiling.depth = depth + 1
+            cache = self._cache
+            if depth > 0:
+                self._cache = _LoadOnlyCache(cache)
+            try:
+                return compile_(self, sig)
+            finally:
+                self._cache = cache
+                _compiling.depth = depth
 
-    def optimize_final_module(self):
-        if _depth() <= 1:
-            optimize(self)
-
+    codegen.CPUCodeLibrary.__init__ = init
+    codegen.CPUCodeLibrary.finalize = finalize
+    codegen.CPUCodeLibrary._optimize_functions = optimize
+    dispatcher._FunctionCompiler._customize_flags = flags_for_depth
+    dispatcher.Dispatcher.add_overload = add
     dispatcher.Dispatcher.compile = compile
-    codegen.CPUCodeLibrary._optimize_final_module = optimize_final_module
 
 
-if os.environ.get("DICELAB_NUMBA_OPTIMIZE_ALL") != "1":
-    _optimize_once()
+if os.environ.get("DICELAB_NUMBA_LINK_ALL") != "1":
+    _link_only_helpers()

@@ -46,4 +46,4 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
                            RULINGS=game.rulings,
                            commands=commands, report_section=report_section,
                            cheatsheet=cheatsheet, kernels_compiled=kernels_compiled,
-                           compile_kernels=compile_kernels, COMPILE_SECONDS=150)
+                           compile_kernels=compile_kernels)

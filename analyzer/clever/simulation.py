@@ -11,7 +11,6 @@ import pandas as pd
 from analyzer import driver, output, seats, stats
 from analyzer.clever import decisions
 from analyzer.clever.cells import cell_rows
-from analyzer.compile_apart import ensure_compiled
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
 from analyzer.output import Result
@@ -44,7 +43,6 @@ def play_games(game: CleverGame, values: dict[str, Any], lineup: list[str], game
     if games < 1:
         raise UserError(f"bad game count {games}: expected a whole number of at least 1")
     codes = np.stack([game.parse_policy(p) for p in lineup])
-    ensure_compiled(game.id, progress)
     n = len(lineup)
     job = driver.Job(driver.BlockLoop.of(play.games_block),
                      (codes, rotate, game.rounds_for(values), game.game_rules(values)),
@@ -221,7 +219,6 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
     args = (lineups, np.array([game.rounds_for(v) for _, v, _ in variants], np.int64),
             np.stack([game.game_rules(v) for _, v, _ in variants]))
     n_var = len(variants)
-    ensure_compiled(game.id, progress)
     job = driver.Job(driver.BlockLoop.of(play.paired_block), args,
                      (n_var + 1, n_var, play.N_PAIRED), GAME_BLOCK, check_seed(seed),
                      STREAM_PAIRED, "what-if games", "games", chunk_blocks(lineups))

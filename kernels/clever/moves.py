@@ -98,10 +98,12 @@ def solo_platter(faces, where, shift):
     """Section 6: the three lowest of the six rolled dice go to the platter; ties go in
     colour order rotated by ``shift`` (0: white, yellow, ..., purple). The other three stay out
     of the passive pick's reach (``POOL``, not ``FIELD``: solo has no field fallback, 14.3)."""
-    order = np.argsort(faces * 16 + (np.arange(N_DICE) * 7 + shift) % N_DICE,
-                       kind="mergesort")
-    for k in range(N_DICE):
-        where[order[k]] = PLATTER if k < 3 else POOL
+    for d in range(N_DICE):  # the keys differ, so each die's rank is its place in order
+        key = faces[d] * 16 + (d * 7 + shift) % N_DICE
+        rank = 0
+        for other in range(N_DICE):
+            rank += faces[other] * 16 + (other * 7 + shift) % N_DICE < key
+        where[d] = PLATTER if rank < 3 else POOL
 
 
 @njit(cache=True)

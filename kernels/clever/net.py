@@ -20,7 +20,7 @@ H1 = 128
 H2 = 128
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def net_offsets(n_in):
     """``(b1, W2, b2, w3, b3, size)``: where each part of the flat weights starts."""
     b1 = n_in * H1

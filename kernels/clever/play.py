@@ -301,7 +301,7 @@ def work_buffers():
             np.zeros(N_DICE, np.int64), np.zeros(LOG_LEN, np.int64))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _count(where, place):
     """How many dice are at ``place``."""
     k = 0

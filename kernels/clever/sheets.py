@@ -25,7 +25,7 @@ NO_TOTAL = tac.NO_TOTAL  # below any total score (``quiet_total``: the use fires
 assert tpc.NO_TOTAL == NO_TOTAL
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def copy_sheet(dst, src):
     """Copy the fields of ``src`` its game uses into ``dst`` (both int64[SHEET_LEN])."""
     n = TAC_USED_LEN if src[H_GAME] == TAC else TPC_USED_LEN
@@ -33,7 +33,7 @@ def copy_sheet(dst, src):
         dst[i] = src[i]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def die_uses(sheet, faces, die, moves, n):
     """Append the legal uses of ``die`` to ``moves`` from row ``n``; the new row count."""
     if sheet[H_GAME] == TAC:
@@ -41,7 +41,7 @@ def die_uses(sheet, faces, die, moves, n):
     return tpc.die_uses(sheet, faces, die, moves, n)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def enter_die(sheet, faces, die, area, target, pending, n):
     """Enter a die (a row of ``die_uses``); the bonuses it fires go on ``pending``."""
     if sheet[H_GAME] == TAC:
@@ -104,7 +104,7 @@ def resolve_bonus(sheet, code, choice, pending, n):
     return tpc.resolve_bonus(sheet, code, choice, pending, n)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def pop_pending(sheet, pending, n):
     """The next pending bonus to resolve (the caller's stack then holds n - 1)."""
     if sheet[H_GAME] == TAC:
@@ -112,7 +112,7 @@ def pop_pending(sheet, pending, n):
     return tpc.pop_pending(sheet, pending, n)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def total_score(sheet):
     if sheet[H_GAME] == TAC:
         return tac.total_score(sheet)

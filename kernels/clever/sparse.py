@@ -18,7 +18,7 @@ TURN_TAKEN = TURN_PLATTER + 6
 TURN_INPUTS = TURN_TAKEN + 6
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def put(idx, val, n, i, x):
     """Append input ``i`` = ``x`` (skipped when 0); the new count."""
     if x != 0.0:
@@ -28,7 +28,7 @@ def put(idx, val, n, i, x):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def thermometer(idx, val, n, first, count, cap):
     """Inputs ``first .. first + min(count, cap) - 1`` = 1; the new count."""
     for k in range(min(count, cap)):

@@ -61,7 +61,7 @@ def row_size(n_in, members):
     return P_WEIGHTS + members * member_span(n_in)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def input_views(buf):
     """``(idx int64[MAX_INPUTS], val float32[MAX_INPUTS])`` of the work space."""
     return buf[_IDX:_IDX + MAX_INPUTS], buf[_VAL:_VAL + MAX_INPUTS // 2].view(np.float32)

@@ -13,7 +13,7 @@ def value_stage(sheet):
     return min(max(sheet[H_ROUNDS] - sheet[H_ROUND] - 1, 0), VALUE_STAGES - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def term(w, base, out, index, x):
     """Weight ``x`` of feature ``index`` (weights ``w[base:]``, float64; empty ``w``: 0);
     with a non-empty ``out`` (float64[n_features]) the feature is recorded there too.

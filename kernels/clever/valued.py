@@ -93,13 +93,13 @@ MAX_RECORDS = 320
 TRAIN_LEN = R_HEADER + MAX_RECORDS * REC_STRIDE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def training(scratch):
     """Is this a self-play training work buffer (longer than ``WORK_LEN``)?"""
     return scratch.shape[0] > WORK_LEN
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _masks(where):
     """``(pool, platter)`` bit masks of the dice."""
     pool, platter = 0, 0
@@ -111,7 +111,7 @@ def _masks(where):
     return pool, platter
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def round_taken(sheet):
     """The dice +1 has taken that still count (Twice As Clever: this round; else none
     outside a +1 window)."""
@@ -136,7 +136,7 @@ def _explore(scratch, k):
     return np.int64(uniform(stream, draws + 1) * k)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _keep(scratch, sheet):
     """The candidate ``sheet`` with the turn state in ``TURN``, valued last, is the best so
     far."""
@@ -193,14 +193,14 @@ def _capped(scratch, moves, n):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _chosen_area(scratch, area):
     """The decision under way keeps a move into ``area`` (-1: none)."""
     if training(scratch):
         scratch[WORK_LEN + R_CHOSEN_AREA] = area
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _better(i, v, forced, best_v):
     """Does candidate ``i`` worth ``v`` replace the best so far (worth ``best_v``)? The
     explored candidate ``forced`` (if >= 0) replaces it, and no other."""

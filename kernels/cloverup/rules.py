@@ -78,7 +78,7 @@ def rerollable_positions(a, b, c, double_six):
     return mask
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def sort3(a, b, c):
     """Three faces in ascending order (a sorting network)."""
     if a > b:
@@ -90,7 +90,7 @@ def sort3(a, b, c):
     return a, b, c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def after_roll(multiset, rerolls, double_six, new_clovers, rules, roll_end, ds_start,
                stop_outcome):
     """The rules checked after every roll (rules page, *A turn* steps 2-4).

@@ -74,7 +74,7 @@ DECK_TURN = 4095  # the turn index of the deck shuffle's random stream
 SLOT_HOL = 16  # Higher or Lower rolls use slots from here
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _die(stream, slot):
     return np.int64(uniform(stream, slot) * 6.0) + 1
 

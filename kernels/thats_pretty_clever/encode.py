@@ -125,7 +125,7 @@ GROUP_IS_BLUE = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1], np.int64)
 TRACK_BONUS = np.stack((GREEN_BONUS, ORANGE_BONUS, PURPLE_BONUS))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _fraction(mask, group):
     """The fraction of the cells of ``group`` (a bit mask) marked in ``mask``."""
     return np.float32(count_bits(mask & group) / count_bits(group))

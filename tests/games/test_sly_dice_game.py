@@ -418,7 +418,7 @@ def test_bad_game_counts_are_refused_before_any_compile(monkeypatch):
     """A bad --games or --precision is one line at once, not after the kernels compile."""
     from analyzer.games.sly_dice import runs
 
-    monkeypatch.setattr(runs, "ensure_compiled", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(runs, "get_model", lambda *a, **k: 1 / 0)  # builds and compiles
     for args, needle in ((["--games", "0"], "bad game count 0"),
                          (["--precision", "-1"], "bad precision")):
         out = CliRunner().invoke(cli, ["sly-dice", "simulate", *args, "--quiet"])

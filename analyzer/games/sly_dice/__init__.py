@@ -28,9 +28,6 @@ def cheatsheet(values):
     return build_cheatsheet(values)
 
 
-COMPILE_SECONDS = 30  # about how long compile_kernels takes from an empty cache
-
-
 def kernels_compiled() -> bool:
     """Are the play loops and exact tables in numba's cache (``analyzer.compile_apart``)?"""
     from analyzer.driver import first_compile
@@ -49,4 +46,4 @@ def compile_kernels() -> None:
 
 
 __all__ = ["PARAMS", "POLICY_HELP", "commands", "report_section", "cheatsheet",
-           "kernels_compiled", "compile_kernels", "COMPILE_SECONDS"]
+           "kernels_compiled", "compile_kernels"]

@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 
 from analyzer import driver, kept, seats, stats
-from analyzer.compile_apart import ensure_compiled
 from analyzer.games.sly_dice.model import Policy, card_notes, get_model, parse_policy, run_meta
 from analyzer.games.sly_dice.runs import play_games, policy_stats
 from analyzer.output import Result
@@ -60,7 +59,6 @@ class Duels:
     (candidate, opponent) the games played so far and the candidate's win units."""
 
     def __init__(self, values: dict[str, Any], seed: int):
-        ensure_compiled("sly-dice")
         self.args = get_model({**values, "players": 2}).game_args()
         self.seed = seed
         self.acc: dict[tuple[str, str], np.ndarray] = {}

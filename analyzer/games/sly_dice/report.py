@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 
 from analyzer import seats
-from analyzer.compile_apart import ensure_compiled
 from analyzer.games.sly_dice import fictitious
 from analyzer.games.sly_dice.fictitious import kept_fictitious_play
 from analyzer.games.sly_dice.equilibrium import overview
@@ -145,7 +144,6 @@ def bonus_sweeps(values: dict[str, Any], games: int, seed: int, progress: bool
 
 def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
-    ensure_compiled("sly-dice", progress)  # before the exact tables compile here
     games = 20_000 if quick else 200_000
     cards = card_summary(values)
     fixed = cards.iloc[layout.N_NUMBER_CARDS:]

@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 
 from analyzer import driver, seats, stats
-from analyzer.compile_apart import ensure_compiled
 from analyzer.errors import UserError
 from analyzer.games.sly_dice.model import Policy, get_model
 from analyzer.seeding import STREAM_GAMES, check_seed
@@ -36,7 +35,6 @@ def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: i
     if games < 1:
         raise UserError(f"bad game count {games}: expected a whole number of at least 1")
     stop = seats.stop_rule([p.name for p in lineup], COLUMNS, precision)  # checks it
-    ensure_compiled("sly-dice", progress)
     model = get_model(values)
     rows = np.stack([p.row() for p in lineup])
     n = len(lineup)

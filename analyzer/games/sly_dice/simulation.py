@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 
 from analyzer import driver, paired, seats
-from analyzer.compile_apart import ensure_compiled
 from analyzer.games.sly_dice.fictitious import stable_strategy
 from analyzer.games.sly_dice.model import Policy, get_model, parse_policy, run_meta
 from analyzer.games.sly_dice.params import PARAMS
@@ -93,7 +92,6 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], list[str]]], games: int
     random numbers); the first is the reference, the others get paired differences."""
     n_players = paired.check_variants(list(variants), games)
     used = driver.set_threads(threads)
-    ensure_compiled("sly-dice", progress)
     models = [get_model(values) for _, values, _ in variants]
     lineups = np.stack([np.stack([p.row() for p in lineup_of(policies, values)])
                         for _, values, policies in variants])
