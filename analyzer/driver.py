@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import importlib
 import math
-import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -155,18 +154,19 @@ DEFAULT_BATCH_BLOCKS = 64  # fixed, so that --precision stops at the same place 
 
 # about how long the first run of each game's play loops compiles on a 2-core machine
 # (scripts/bench.py's cold rows measure it)
-COLD_COMPILE_SECONDS = {"kernels.clever.play": 130, "kernels.sly_dice.play": 25,
+COLD_COMPILE_SECONDS = {"kernels.clever.play": 40, "kernels.sly_dice.play": 20,
                         "kernels.cloverup.play": 20}
 
 
 def first_compile(kernel: Callable) -> bool:
     """Will calling ``kernel`` (a numba dispatcher) compile it: nothing compiled in this
-    process and nothing in numba's on-disk cache?"""
-    cache = getattr(kernel, "_cache", None)
-    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
-    if getattr(kernel, "signatures", None) or index is None:
+    process and nothing in numba's on-disk cache (for this process's compile variant,
+    ``kernels.jit.in_cache``)?"""
+    from kernels.jit import in_cache
+
+    if getattr(kernel, "signatures", None) or getattr(kernel, "_cache", None) is None:
         return False
-    return not os.path.exists(index)
+    return not in_cache(kernel)
 
 
 def compile_notice(seconds: int) -> None:

@@ -177,3 +177,65 @@ def _link_only_helpers() -> None:
 
 if os.environ.get("DICELAB_NUMBA_LINK_ALL") != "1":
     _link_only_helpers()
+
+
+# --- compile variants ------------------------------------------------------------------
+# A kernel package may compile differently from one process to another (the Clever engine
+# for one game's sheet alone: ``kernels.clever.sheets.compile_only``). The entries its
+# kernels leave in numba's cache carry the variant in their key, so that no variant loads
+# another's code, and the variant is fixed once anything of the package has compiled.
+_variants: dict[str, str] = {}  # package -> this process's variant
+_started: set[str] = set()  # packages with something compiled or loaded
+
+
+def _package_of(module: str) -> str | None:
+    return next((p for p in _variants if module == p or module.startswith(p + ".")), None)
+
+
+def declare_variants(package: str, default: str) -> None:
+    """Let ``package`` (a module name prefix) compile in variants; ``default`` until
+    ``set_variant``."""
+    _variants.setdefault(package, default)
+
+
+def set_variant(package: str, variant: str) -> None:
+    """Compile ``package`` as ``variant`` in this process; ``RuntimeError`` once it has
+    compiled as another."""
+    if package in _started and _variants[package] != variant:
+        raise RuntimeError(f"the {package} kernels compiled as {_variants[package]!r} "
+                           f"already in this process, not as {variant!r}")
+    _variants[package] = variant
+
+
+def in_cache(dispatcher) -> bool:
+    """Has numba's on-disk cache code for ``dispatcher`` in this process's variant?"""
+    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    if cache_file is None:
+        return False
+    package = _package_of(dispatcher.py_func.__module__)
+    return any(package is None or key[2][-1] == _variants[package]
+               for key in cache_file._load_index())
+
+
+def _variant_keys() -> None:
+    from numba.core import caching, dispatcher
+
+    index_key = caching.Cache._index_key
+    compile_ = dispatcher.Dispatcher.compile
+
+    def key_with_variant(self, sig, codegen):
+        key = index_key(self, sig, codegen)
+        package = _package_of(self._py_func.__module__)
+        return key if package is None else (*key[:2], (*key[2], _variants[package]))
+
+    def compile(self, sig):
+        package = _package_of(self.py_func.__module__)
+        if package is not None:
+            _started.add(package)
+        return compile_(self, sig)
+
+    caching.Cache._index_key = key_with_variant
+    dispatcher.Dispatcher.compile = compile
+
+
+_variant_keys()

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from kernels import jit
 from kernels.jit import njit
 
 
@@ -23,6 +24,51 @@ def _twice(x):
 def test_constants_share_one_specialisation():
     assert _twice(3) == 4 + 5 + 5
     assert len(_add.signatures) == 1  # numba's own njit compiles one per constant: 2
+
+
+@njit(cache=False)
+def _thrice(x):
+    return _triple(x)
+
+
+@njit
+def _triple(x):
+    return 3 * x
+
+
+def test_a_helper_first_compiled_to_link_runs_when_called_from_python():
+    """``_triple``, compiled as code to link into ``_thrice`` (no machine code of its own),
+    compiles again when Python calls it."""
+    assert _thrice(2) == 6
+    assert jit._is_link_only(_triple.overloads[_triple.signatures[0]])
+    assert _triple(5) == 15
+    assert not jit._is_link_only(_triple.overloads[_triple.signatures[0]])
+
+
+@njit(cache=True)
+def _variant_probe(x):
+    return x + 1
+
+
+def test_compile_variants_key_the_cache_and_are_fixed_by_the_first_compile():
+    """A package compiled as one variant keeps it for the process, and its cache entries
+    say which variant they are."""
+    package = __name__
+    jit.declare_variants(package, "one")
+    jit.set_variant(package, "two")  # nothing compiled yet: allowed
+    assert _variant_probe(1) == 2
+    jit.set_variant(package, "two")
+    with pytest.raises(RuntimeError, match="compiled as 'two' already"):
+        jit.set_variant(package, "one")
+    codegen = _variant_probe.targetctx.codegen()
+    key = _variant_probe._cache._index_key(_variant_probe.signatures[0], codegen)
+    assert key[2][-1] == "two"
+    assert jit.in_cache(_variant_probe)
+    jit._variants[package] = "three"  # what a process of another variant would see
+    try:
+        assert not jit.in_cache(_variant_probe)
+    finally:
+        jit._variants[package] = "two"
 
 
 _PROGRAM = """

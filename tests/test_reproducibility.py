@@ -78,7 +78,7 @@ def test_the_thread_count_reaches_the_chunks():
         driver.set_threads(None)
 
 
-def test_a_run_that_compiles_first_says_so(tmp_path, capsys):
+def test_a_run_that_compiles_first_says_so(capsys):
     """A run whose kernel is neither compiled nor in numba's cache starts with a one-line
     notice and the expected wait; a cached or compiled kernel starts silently."""
     from types import SimpleNamespace
@@ -86,15 +86,14 @@ def test_a_run_that_compiles_first_says_so(tmp_path, capsys):
     from analyzer import driver
 
     def kernel(index, signatures=()):
-        cache = SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(index)))
+        cache = SimpleNamespace(_cache_file=SimpleNamespace(_load_index=lambda: index))
         return SimpleNamespace(_cache=cache, signatures=list(signatures),
-                               py_func=SimpleNamespace(__module__="kernels.clever.play"))
+                               py_func=SimpleNamespace(__module__="kernels.cloverup.play"))
 
-    cached = tmp_path / "kernel.nbi"
-    cached.write_text("")
-    for fake, says in ((kernel(tmp_path / "missing.nbi"), True), (kernel(cached), False),
-                       (kernel(tmp_path / "missing.nbi", ["sig"]), False)):
+    cached = {("sig", "magic", ("code hash", "closure hash")): "kernel.0.nbc"}
+    for fake, says in ((kernel({}), True), (kernel(cached), False),
+                       (kernel({}, ["sig"]), False)):
         driver.notice_first_compile(fake)
         err = capsys.readouterr().err
-        wait = f"about {driver.COLD_COMPILE_SECONDS['kernels.clever.play']} s"
+        wait = f"about {driver.COLD_COMPILE_SECONDS['kernels.cloverup.play']} s"
         assert ("compiling the kernels" in err and wait in err) == says, err

@@ -36,6 +36,12 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
 
         return not (first_compile(play.games_block) or first_compile(play.paired_block))
 
+    def compile_alone() -> None:
+        """This process plays this game only: compile the engine for its sheet alone."""
+        from kernels.clever.sheets import compile_only
+
+        compile_only(game.kernel_game)
+
     def compile_kernels() -> None:
         """Compile the engine's play loops: one game and one paired game, default rules."""
         from analyzer.clever.report import compile_kernels
@@ -46,4 +52,5 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
                            RULINGS=game.rulings,
                            commands=commands, report_section=report_section,
                            cheatsheet=cheatsheet, kernels_compiled=kernels_compiled,
-                           compile_kernels=compile_kernels)
+                           compile_kernels=compile_kernels,
+                           compile_alone=compile_alone)

@@ -40,13 +40,7 @@ from kernels.clever.sheets import (
     total_score,
 )
 from kernels.clever.turn import TS_LEN
-from kernels.clever.value_net import (
-    MAX_INPUTS,
-    MAX_MEMBERS,
-    NET_BUF_LEN,
-    afterstate_value,
-    row_size,
-)
+from kernels.clever.value_net import MAX_ROW_SIZE, NET_BUF_LEN, afterstate_value
 from kernels.jit import njit
 from kernels.rng import uniform
 from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS as TPC_VALUE_WEIGHTS
@@ -68,7 +62,7 @@ W_VALUE = 7  # the heuristic's value weights (``value.feature_value``; each game
 # first ``N_VALUE_WEIGHTS``)
 W_NET = W_VALUE + max(TPC_VALUE_WEIGHTS, TAC_VALUE_WEIGHTS)  # the value policy's networks
 # (``value_net``; the heuristic's weights before them serve as its warm-start teacher)
-N_POL = W_NET + row_size(MAX_INPUTS, MAX_MEMBERS)
+N_POL = W_NET + MAX_ROW_SIZE
 # the work buffer (int64[WORK_LEN]) the decision functions use instead of allocating:
 # a trial sheet for free marks, a trial sheet for moves, and two pending-bonus stacks
 _BONUS_TRIAL = 0

@@ -13,8 +13,8 @@ from kernels.clever.play import (
     solo_passive,
     work_buffers,
 )
-from kernels.clever.sheet import H_GAME, H_ROUND, SHEET_LEN, TAC
-from kernels.clever.sheets import feature_value, start_sheet, total_score
+from kernels.clever.sheet import H_ROUND, SHEET_LEN, TAC
+from kernels.clever.sheets import feature_value, start_sheet, total_score, value_stage
 from kernels.jit import njit
 from kernels.rng import turn_stream
 from kernels.thats_pretty_clever import value as tpc_value
@@ -34,18 +34,10 @@ def value_stages(game: int) -> int:
 
 
 @njit(cache=True)
-def _stage(sheet):
-    """The value stage of a sheet of either game."""
-    if sheet[H_GAME] == TAC:
-        return tac_value.value_stage(sheet)
-    return tpc_value.value_stage(sheet)
-
-
-@njit(cache=True)
 def _record(sheet, features, score, stage, row):
     features[row, :] = 0.0
     score[row], _ = feature_value(sheet, NO_FEATURES, features[row])
-    stage[row] = _stage(sheet)
+    stage[row] = value_stage(sheet)
 
 
 @njit(cache=True)

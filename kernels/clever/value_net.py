@@ -15,17 +15,15 @@ and the hidden activations (float32).
 
 import numpy as np
 
-from kernels.clever.net import H1, H2, forward, net_size
-from kernels.clever.sheet import H_GAME, TAC
-from kernels.clever.sheets import feature_value, total_score
+from kernels.clever.net import H1, H2, forward, net_offsets, net_size
+from kernels.clever.sheet import TAC
+from kernels.clever.sheets import encode_afterstate, feature_value, total_score
 from kernels.clever.turn import PH_OVER, TS_PHASE
 from kernels.jit import njit
 from kernels.thats_pretty_clever.encode import N_BASE as TPC_BASE
 from kernels.thats_pretty_clever.encode import N_INPUTS as TPC_INPUTS
-from kernels.thats_pretty_clever.encode import encode as tpc_encode
 from kernels.twice_as_clever.encode import N_BASE as TAC_BASE
 from kernels.twice_as_clever.encode import N_INPUTS as TAC_INPUTS
-from kernels.twice_as_clever.encode import encode as tac_encode
 
 MAX_INPUTS = 288  # the most inputs any game's encoding has, and 18 numbers of work space
 assert MAX_INPUTS >= max(TPC_INPUTS, TAC_INPUTS) + 18
@@ -38,6 +36,8 @@ _VAL = MAX_INPUTS  # float32[MAX_INPUTS]
 _A1 = _VAL + MAX_INPUTS // 2  # float32[H1]
 _A2 = _A1 + H1 // 2  # float32[H2]
 NET_BUF_LEN = _A2 + H2 // 2
+# ``row_size(MAX_INPUTS, MAX_MEMBERS)``, reckoned at import without compiling anything
+MAX_ROW_SIZE = P_WEIGHTS + MAX_MEMBERS * ((net_offsets.py_func(MAX_INPUTS)[5] + 1) // 2)
 
 
 @njit(cache=True)
@@ -65,15 +65,6 @@ def row_size(n_in, members):
 def input_views(buf):
     """``(idx int64[MAX_INPUTS], val float32[MAX_INPUTS])`` of the work space."""
     return buf[_IDX:_IDX + MAX_INPUTS], buf[_VAL:_VAL + MAX_INPUTS // 2].view(np.float32)
-
-
-@njit(cache=True)
-def encode_afterstate(sheet, ts, idx, val, n_in):
-    """The game's first ``n_in`` network inputs of the afterstate (``sheet``, ``ts``) into
-    ``idx`` and ``val``; returns how many are nonzero."""
-    if sheet[H_GAME] == TAC:
-        return tac_encode(sheet, ts, idx, val, n_in)
-    return tpc_encode(sheet, ts, idx, val, n_in)
 
 
 @njit(cache=True)

@@ -64,7 +64,8 @@ from kernels.clever.turn import (
     TS_PHASE,
     set_turn,
 )
-from kernels.clever.value_net import MAX_INPUTS, P_INPUTS, encode_afterstate
+from kernels.clever.sheets import encode_afterstate
+from kernels.clever.value_net import MAX_INPUTS, P_INPUTS
 from kernels.jit import njit
 from kernels.rng import uniform
 

@@ -2,6 +2,9 @@
 shares, identical results for any thread count, the decision log, and one-line errors for
 bad input to simulate, advise and coach."""
 
+import subprocess
+import sys
+
 import numba
 import numpy as np
 import pandas as pd
@@ -334,3 +337,29 @@ def test_the_report_table_policy_plays_as_well_as_the_tuned_heuristic(game):
                               progress=False)
     row = run.tables["policies"].set_index("policy").loc[game.table_policy]
     assert row["win_ci95_high"] >= 0.48
+
+
+_OTHER_SHEET = """
+import numpy as np
+from kernels.clever.sheet import SHEET_LEN, TAC, TPC
+from kernels.clever.sheets import compile_only, start_sheet
+compile_only(TAC)
+try:
+    start_sheet(np.zeros(SHEET_LEN, np.int64), TPC, 6, 0)
+except ValueError as error:
+    print(error)
+"""
+
+
+def test_a_one_game_command_compiles_the_engine_for_that_sheet_alone():
+    """``dicelab twice-as-clever ...`` compiles the shared engine for that sheet alone (a
+    sixth less to compile) and answers exactly as the engine compiled for both sheets,
+    which this process runs; a process compiled for one sheet refuses the other's."""
+    args = ["twice-as-clever", "simulate", "--games", "256", "--policy", "greedy", "--seed",
+            "5", "--format", "json", "--quiet"]
+    alone = subprocess.run([sys.executable, "-m", "analyzer", *args], check=True,
+                           capture_output=True, text=True).stdout
+    assert alone and alone == CliRunner().invoke(cli, args).output
+    refused = subprocess.run([sys.executable, "-c", _OTHER_SHEET], check=True,
+                             capture_output=True, text=True).stdout
+    assert "compiled for the other game only" in refused

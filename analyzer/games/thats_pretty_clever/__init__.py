@@ -10,6 +10,7 @@ PARAMS, POLICY_HELP, RULINGS = _interface.PARAMS, _interface.POLICY_HELP, _inter
 commands, report_section = _interface.commands, _interface.report_section
 cheatsheet = _interface.cheatsheet
 kernels_compiled, compile_kernels = _interface.kernels_compiled, _interface.compile_kernels
+compile_alone = _interface.compile_alone  # analyzer.cli.main
 
 __all__ = ["GAME", "PARAMS", "POLICY_HELP", "RULINGS", "commands", "report_section",
-           "cheatsheet", "kernels_compiled", "compile_kernels"]
+           "cheatsheet", "kernels_compiled", "compile_kernels", "compile_alone"]
