@@ -28,10 +28,10 @@ from analyzer.seeding import check_seed
 
 
 def make_group(game: CleverGame) -> click.Group:
-    """The ``dicelab <game>`` click group: simulate, sheet, whatif, advise, coach."""
+    """The ``dicelab <game>`` click group: simulate, sheet, whatif, tune, advise, coach."""
     group = StrictGroup(name=game.id, help=f"{game.title}: whole-game simulation, "
                         "what-ifs, advice, coaching and score sheets.")
-    for command in (simulate, sheet, whatif, advise, coach):
+    for command in (simulate, sheet, whatif, tune, advise, coach):
         group.add_command(command(game))
     return group
 
@@ -115,6 +115,39 @@ def whatif(game: CleverGame) -> click.Command:
              fmt, output)
 
     return whatif
+
+
+def tune(game: CleverGame) -> click.Command:
+    @click.command()
+    @click.option("--target", "targets", multiple=True, metavar="NAME=VALUE",
+                  help="A figure to hit (repeatable): mean_score, first_seat_win_rate, "
+                       "foxes_per_player.")
+    @click.option("--free", "free", default="", metavar="P[,P...]",
+                  help="The rule parameters to change (switches, choices, rounds).")
+    @click.option("--policy", default=game.table_policy, show_default=True,
+                  help="Who plays: " + ", ".join(game.policy_help) + ".")
+    @click.option("--players", type=int, default=None, help="1 to 4 (default 1 = solo).")
+    @click.option("--games", type=int, default=20_000, show_default=True,
+                  help="Most games per combination.")
+    @click.option("--precision", type=float, default=1.0, show_default=True,
+                  help="Stop once paired differences in mean score are within this many "
+                       "points (95%).")
+    @rules_options
+    @run_options
+    @output_options
+    @with_output_check
+    def tune(targets, free, policy, players, games, precision, rules_file, assignments, seed,
+             threads, quiet, fmt, output):
+        """Find the rule values whose simulated figures come nearest the targets: every
+        combination of the free parameters, played on the same dice, with 95% intervals."""
+        from analyzer.clever.tune import tune as find
+
+        values = rule_values(game.params, rules_file, assignments, players=players)
+        game.parse_policy(policy)
+        emit(find(game, values, targets, free, policy, games, check_seed(seed), precision,
+                  threads, not quiet), fmt, output)
+
+    return tune
 
 
 def advise(game: CleverGame) -> click.Command:

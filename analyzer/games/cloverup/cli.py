@@ -60,6 +60,25 @@ def solve(weights, instant_win_points, objective, rules_file, assignments, fmt, 
 
 
 @group.command()
+@click.option("--target", "targets", multiple=True, metavar="NAME=VALUE",
+              help="A figure to hit (repeatable): expected_score, p_at_least_T (T = 3..18), "
+                   "p_instant_win, p_triple_six, first_seat_win.")
+@click.option("--free", "free", default="", metavar="W[,W...]",
+              help="The weights to change: 1, 2, 3, 4, 5, 6, clover.")
+@click.option("--bounds", multiple=True, metavar="NAME=LOW:HIGH",
+              help="Range of a free weight (repeatable; default 0.01:100).")
+@rules_options
+@output_options
+@with_output_check
+def tune(targets, free, bounds, rules_file, assignments, fmt, output):
+    """Find the face weights that give exact figures the values asked for (one target
+    and one weight: a root; more: bounded least squares), met to 1e-6."""
+    from analyzer.games.cloverup.tune import tune as find
+
+    emit(find(_values(rules_file, assignments), targets, free, bounds), fmt, output)
+
+
+@group.command()
 @simulate_options(DEFAULT_GAMES, "optimal", accepted_policies(), "1 to 6 (default 2)")
 @rules_options
 @run_options

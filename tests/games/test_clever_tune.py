@@ -1,0 +1,51 @@
+"""``dicelab <clever game> tune`` (``analyzer.clever.tune``): a Monte Carlo inverse what-if
+checked against a case with a known answer; bad targets and parameters are one line."""
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.clever import simulation
+from analyzer.cli import cli
+from analyzer.games.thats_pretty_clever.model import GAME
+from analyzer.params import defaults
+
+
+def test_the_round_count_of_a_known_mean_score_is_found():
+    """Greedy's solo mean over 4 rounds, from an independent run (other dice), is a
+    target only 4 rounds meet: each round is worth far more than the intervals."""
+    values = {**defaults(GAME.params), "players": 1, "rounds": 4}
+    ref = simulation.simulate(GAME, values, ["greedy"], 4096, seed=11, progress=False)
+    known = ref.headline["policies"]["greedy"]
+    out = CliRunner().invoke(cli, [
+        "thats-pretty-clever", "tune", "--target", f"mean_score={known['mean_score']}",
+        "--free", "rounds", "--policy", "greedy", "--games", "4096", "--seed", "3",
+        "--format", "json", "--quiet"])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert doc["values"] == {"rounds": 4}
+    best = doc["tables"]["combinations"][0]
+    se = math.hypot((best["mean_score_ci95_high"] - best["mean_score_ci95_low"]) / 3.92,
+                    (known["ci95"][1] - known["ci95"][0]) / 3.92)
+    assert abs(best["mean_score"] - known["mean_score"]) < 5 * se
+    assert len(doc["tables"]["combinations"]) == 13  # rounds 0 (by players) to 12
+    assert "common random numbers" in " ".join(doc["notes"])
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--target", "mean_score=150", "--free", "players"], "unknown free parameter 'players'"),
+    (["--target", "mean=150", "--free", "rounds"], "bad target 'mean=150'"),
+    (["--target", "mean_score=150"], "no --free parameter"),
+    (["--target", "mean_score=150", "--free",
+      "rounds,wasted_pick,passive_may_decline,round_1_bonus"], "accepted at most 64"),
+    (["--target", "first_seat_win_rate=0.5", "--free", "rounds"], "2 or more players"),
+    (["--target", "mean_score=150", "--free", "rounds", "--precision", "0"], "bad precision"),
+    (["--target", "mean_score=900", "--free", "round_4_bonus", "--games", "256"],
+     "out of reach"),
+])
+def test_bad_targets_and_parameters_are_one_line(args, needle):
+    out = CliRunner().invoke(cli, ["thats-pretty-clever", "tune", *args, "--quiet"])
+    assert out.exit_code == 2 and out.output.count("\n") == 1, out.output
+    assert needle in out.output
