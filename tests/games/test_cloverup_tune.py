@@ -104,3 +104,17 @@ def test_the_search_finds_a_known_root_and_a_known_least_squares_point():
     assert answer.met and np.allclose([answer.values["x"], answer.values["y"]], [1, 2])
     with pytest.raises(UserError, match="out of reach"):
         solve(lambda x: [x[0] ** 2], [Free("x", 0.0, 1.0, 0.5)], [Target("sq", 5.0)], 1e-9)
+
+
+def test_the_report_examples_solve_again_to_their_targets():
+    """The report's "what to change to hit a target" table: each row's weights, solved
+    again, give its target."""
+    from analyzer.games.cloverup.report import tuning_examples
+
+    for row in tuning_examples(defaults(PARAMS)).itertuples():
+        assert row.met, row
+        name, value = row.target.split("=")
+        weights = list(defaults(PARAMS)["weights"])
+        weights[5] = weights[5] if np.isnan(row.six_weight) else row.six_weight
+        weights[6] = row.clover_weight
+        assert abs(resolved(weights)[name] - float(value)) < 1e-6

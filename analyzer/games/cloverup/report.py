@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import kept, seats
+from analyzer.errors import UserError
 from analyzer.games.cloverup.analyses import EV, action_label
 from analyzer.games.cloverup.model import Model, get_model, parse_policy
 from analyzer.games.cloverup.params import PARAMS
@@ -160,6 +161,30 @@ def _game_rows(values, lineup_names, games, seed, progress):
     return acc, n, lineup
 
 
+TUNE_EXAMPLES = (("expected_score=11", "clover,6"), ("expected_score=12", "clover,6"),
+                 ("expected_score=13", "clover,6"), ("p_instant_win=0.005", "clover"))
+
+
+def tuning_examples(values: dict[str, Any]) -> pd.DataFrame:
+    """What to change to hit a target: the weights of the rare faces (the other weights as
+    they are) that give each of ``TUNE_EXAMPLES`` exactly (``dicelab cloverup tune``)."""
+    from analyzer.games.cloverup.tune import tune
+
+    rows = []
+    for target, free in TUNE_EXAMPLES:
+        row = {"target": target, "free": free}
+        try:
+            result = tune(values, [target], free)
+        except UserError as error:  # out of reach on these rules
+            rows.append({**row, "met": False, "note": str(error)})
+            continue
+        found = result.headline["free"]
+        rows.append({**row, "six_weight": found.get("6", np.nan),
+                     "clover_weight": found.get("clover", np.nan),
+                     "met": result.headline["met"]})
+    return pd.DataFrame(rows)
+
+
 def seat_win_rates(values, games, seed, progress) -> pd.DataFrame:
     rows = []
     for players in range(2, 7):
@@ -239,6 +264,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     clovers = first_roll_by_clovers(model)
     bumps, sweep = weight_sweeps(values)
     sets = weight_sets(values)
+    tuned = tuning_examples(values)
     comeback = comeback_odds(values)
     last_round = comeback[comeback.rounds_left == "1 round left"].set_index(
         "behind_by")["win_chance"]
@@ -337,6 +363,12 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
               "players play to win a two-player game)", sets,
               percent=("p_at_least_15", "p_instant_win", "p_triple_six",
                        "first_seat_win_rate")),
+        Table("cloverup_tune", "What to change to hit a target: the clover and six weights "
+              "for a turn worth 11, 12 or 13 points on average, the clover weight for a 0.5% "
+              "instant-win chance (exact; dicelab cloverup tune)", tuned,
+              note="The faces not free keep their weights (six and clover 1 of 24 each by "
+                   "default). Found on the exact solver by bounded least squares (one free "
+                   "weight: a root), every target met to 1e-6."),
         Table("cloverup_seat_win_rates", "Win rate by seat (simulated)", seat_table),
         Table("cloverup_first_seat", "The first seat's chance to win a two-player game "
               "(exact)", first.reset_index()),
