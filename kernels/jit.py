@@ -63,9 +63,20 @@ def _depth() -> int:
     return getattr(_compiling, "depth", 0)
 
 
+_keep = {"helpers": False}  # save link-only helpers in the cache (keep_helpers)
+
+
+def keep_helpers() -> None:
+    """From now on, save every link-only helper this process compiles in numba's cache too
+    (its IR with the helpers it links): later compiles of other kernels, in any process,
+    link them without typing them again. It makes this compile slower (about half as
+    long again for the Clever engine), so only processes that compile kernel families
+    for others do it (``analyzer.compile_apart``)."""
+    _keep["helpers"] = True
+
+
 class _LoadOnlyCache:
-    """A dispatcher's cache that loads what is there and saves nothing (a link-only
-    helper has no machine code to save)."""
+    """A dispatcher's cache that loads what is there and saves nothing."""
 
     def __init__(self, cache):
         self._cache = cache
@@ -107,10 +118,42 @@ def _with_helpers(libraries: list) -> list:
     return order[::-1]
 
 
+LINK_KIND = "dicelab-link-only"  # a cache entry of a link-only helper: LLVM bitcode
+
+
+def _closure(library):
+    """A link-only helper's module with every helper it links: what the cache keeps of
+    it (no machine code), so that a kernel compiled later, in any process, links it
+    without typing it again."""
+    module = library._final_module.clone()
+    for callee in _with_helpers(library._linking_libraries):
+        module.link_in(callee._get_module_for_linking(), preserve=True)
+    return module
+
+
+def _drop_dead_addresses(library) -> None:
+    """Remove the unused loads of this process's object addresses (numba lowers every
+    function a helper calls as one) and then the addresses, which would keep the helper
+    out of the cache; a kernel's optimisation removes them the same way."""
+    import llvmlite.binding as ll
+
+    module = library._final_module
+    if any(g.name.startswith("numba.dynamic.globals") for g in module.global_variables):
+        passes = ll.create_new_module_pass_manager()
+        passes.add_dead_code_elimination_pass()
+        passes.add_global_dead_code_eliminate_pass()
+        passes.run(module, library._codegen._pass_builder(opt=0))
+
+
 def _link_only_helpers() -> None:
-    from numba.core import codegen, dispatcher, sigutils
+    import llvmlite.binding as ll
+    from numba.core import codegen, cpu, dispatcher, sigutils
     from numba.core.compiler_lock import global_compiler_lock
 
+    serialize = codegen.CPUCodeLibrary.serialize_using_object_code
+    unserialize = codegen.CPUCodeLibrary._unserialize.__func__
+    get_executable = cpu.CPUContext.get_executable
+    set_env = codegen.JITCPUCodegen.set_env
     library_init = codegen.CPUCodeLibrary.__init__
     library_finalize = codegen.CPUCodeLibrary.finalize
     optimize_functions = codegen.CPUCodeLibrary._optimize_functions
@@ -126,6 +169,9 @@ def _link_only_helpers() -> None:
     def finalize(self):
         if self._link_only:  # kept as IR for the kernels that link it
             self._raise_if_finalized()
+            if _keep["helpers"]:  # for the cache: a helper with an address is not cached
+                _drop_dead_addresses(self)
+                self._finalize_dynamic_globals()
             self._never_run = self._finalized = True
             return
         self._linking_libraries = _with_helpers(self._linking_libraries)
@@ -146,9 +192,34 @@ def _link_only_helpers() -> None:
             # compiled callers find its code by this key; a Python call compiles it anew
             cres = cres._replace(entry_point=_LinkOnly())
             self.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+        if _is_link_only(cres):
             self.overloads[tuple(cres.signature.args)] = cres
         else:
             add_overload(self, cres)
+
+    def serialize_for_cache(self):
+        if self._link_only:
+            self._ensure_finalized()
+            return (self.name, LINK_KIND, _closure(self).as_bitcode())
+        return serialize(self)
+
+    def unserialize_from_cache(cls, codegen_, state):
+        name, kind, data = state
+        if kind != LINK_KIND:
+            return unserialize(cls, codegen_, state)
+        library = codegen_.create_library(name)
+        library._final_module = ll.parse_bitcode(data)
+        library._link_only = library._never_run = library._finalized = True
+        return library
+
+    def executable(self, library, fndesc, env):
+        if getattr(library, "_never_run", False):  # loaded from the cache: link only
+            return _LinkOnly()
+        return get_executable(self, library, fndesc, env)
+
+    def set_env_where_defined(self, env_name, env):
+        if self._engine.get_global_value_address(env_name):
+            set_env(self, env_name, env)
 
     def compile(self, sig):
         depth = _depth()
@@ -159,7 +230,7 @@ def _link_only_helpers() -> None:
                     del self.overloads[args]
             _compiling.depth = depth + 1
             cache = self._cache
-            if depth > 0:
+            if depth > 0 and not _keep["helpers"]:
                 self._cache = _LoadOnlyCache(cache)
             try:
                 return compile_(self, sig)
@@ -170,6 +241,10 @@ def _link_only_helpers() -> None:
     codegen.CPUCodeLibrary.__init__ = init
     codegen.CPUCodeLibrary.finalize = finalize
     codegen.CPUCodeLibrary._optimize_functions = optimize
+    codegen.CPUCodeLibrary.serialize_using_object_code = serialize_for_cache
+    codegen.CPUCodeLibrary._unserialize = classmethod(unserialize_from_cache)
+    cpu.CPUContext.get_executable = executable
+    codegen.JITCPUCodegen.set_env = set_env_where_defined
     dispatcher._FunctionCompiler._customize_flags = flags_for_depth
     dispatcher.Dispatcher.add_overload = add
     dispatcher.Dispatcher.compile = compile
@@ -213,7 +288,7 @@ def in_cache(dispatcher) -> bool:
     if cache_file is None:
         return False
     package = _package_of(dispatcher.py_func.__module__)
-    return any(package is None or key[2][-1] == _variants[package]
+    return any("link" not in key[2] and (package is None or key[2][-1] == _variants[package])
                for key in cache_file._load_index())
 
 
@@ -226,7 +301,9 @@ def _variant_keys() -> None:
     def key_with_variant(self, sig, codegen):
         key = index_key(self, sig, codegen)
         package = _package_of(self._py_func.__module__)
-        return key if package is None else (*key[:2], (*key[2], _variants[package]))
+        tags = () if package is None else (_variants[package],)
+        tags += ("link",) if _depth() > 1 else ()  # a link-only helper's entry (IR)
+        return (*key[:2], (*key[2], *tags))
 
     def compile(self, sig):
         package = _package_of(self.py_func.__module__)
