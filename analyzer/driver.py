@@ -199,7 +199,7 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
     stream). ``n_items`` must be a whole number of blocks or the run must not stop early for
     the result to be independent of batching.
     """
-    if progress:
+    if progress and current().cluster is None:  # a cluster's workers compile their own
         notice_first_compile(job.runner)
     if thread_budget is not None:
         set_threads(thread_budget())
