@@ -351,6 +351,7 @@ except ValueError as error:
 """
 
 
+@pytest.mark.slow  # compiles the one-sheet engine in a child process: about 40 s
 def test_a_one_game_command_compiles_the_engine_for_that_sheet_alone():
     """``dicelab twice-as-clever ...`` compiles the shared engine for that sheet alone (a
     sixth less to compile) and answers exactly as the engine compiled for both sheets,
