@@ -48,14 +48,15 @@ def njit(*args, **options):
 # --- helpers compiled as code to link, not code to run ----------------------------------
 # A function numba compiles while compiling another (depth > 1: only ever called from
 # compiled code so far) is lowered to LLVM IR and nothing more: no Python or C wrapper, no
-# optimisation, no machine code, no cache entry. Numba would link every such helper's
-# callees into it, optimise the result and emit machine code for it, again at each level
-# of the call tree: two thirds of the Clever engine's first compile went there. The kernel
-# that calls them (depth 1: called from Python) links the IR of every helper it reaches
-# once, optimises the whole at once, inlining included, and is cached with all of it; it
-# runs as fast compiled in place as loaded from the cache (numba's way, a kernel compiled
-# in place called the helpers' unoptimised copies). A helper later called from Python is
-# compiled again then, as a kernel of its own. DICELAB_NUMBA_LINK_ALL=1: numba's way.
+# optimisation, no machine code, and a cache entry (its IR) only where ``keep_helpers``
+# asks for one. Numba would link every such helper's callees into it, optimise the result
+# and emit machine code for it, again at each level of the call tree: two thirds of the
+# Clever engine's first compile went there. The kernel that calls them (depth 1: called
+# from Python) links the IR of every helper it reaches once, optimises the whole at once,
+# inlining included, and is cached with all of it; it runs as fast compiled in place as
+# loaded from the cache (numba's way, a kernel compiled in place called the helpers'
+# unoptimised copies). A helper later called from Python is compiled again then, as a
+# kernel of its own. DICELAB_NUMBA_LINK_ALL=1: numba's way.
 _compiling = threading.local()
 
 
