@@ -116,6 +116,17 @@ def _merged_precision(fn: Callable) -> Callable:
     return wrapper
 
 
+def tune_options(targets: str, free: str) -> Callable:
+    """The options of every game's ``tune``: the targets (``targets``: their names) and
+    the free parameters (``free``: what they are)."""
+    return _stack(
+        click.option("--target", "targets", multiple=True, metavar="NAME=VALUE",
+                     help=f"A figure to hit (repeatable): {targets}."),
+        click.option("--free", "free", default="", metavar="P[,P...]",
+                     help=f"The parameters to change: {free}."),
+    )
+
+
 def whatif_options(default_games: int, default_policy: str, vary_help: str,
                    players: str) -> Callable:
     """The options of every game's ``whatif``: rule variants, lineup variants, the base

@@ -18,6 +18,7 @@ from analyzer.cli_options import (
     run_options,
     simulate_options,
     split_specs,
+    tune_options,
     whatif_options,
     with_output_check,
 )
@@ -119,11 +120,8 @@ def whatif(game: CleverGame) -> click.Command:
 
 def tune(game: CleverGame) -> click.Command:
     @click.command()
-    @click.option("--target", "targets", multiple=True, metavar="NAME=VALUE",
-                  help="A figure to hit (repeatable): mean_score, first_seat_win_rate, "
-                       "foxes_per_player.")
-    @click.option("--free", "free", default="", metavar="P[,P...]",
-                  help="The rule parameters to change (switches, choices, rounds).")
+    @tune_options("mean_score, first_seat_win_rate, foxes_per_player",
+                  "rule parameters (switches, choices, rounds)")
     @click.option("--policy", default=game.table_policy, show_default=True,
                   help="Who plays: " + ", ".join(game.policy_help) + ".")
     @click.option("--players", type=int, default=None, help="1 to 4 (default 1 = solo).")

@@ -14,6 +14,7 @@ from analyzer.cli_options import (
     run_options,
     simulate_options,
     split_specs,
+    tune_options,
     whatif_options,
     with_output_check,
 )
@@ -60,11 +61,8 @@ def solve(weights, instant_win_points, objective, rules_file, assignments, fmt, 
 
 
 @group.command()
-@click.option("--target", "targets", multiple=True, metavar="NAME=VALUE",
-              help="A figure to hit (repeatable): expected_score, p_at_least_T (T = 3..18), "
-                   "p_instant_win, p_triple_six, first_seat_win.")
-@click.option("--free", "free", default="", metavar="W[,W...]",
-              help="The weights to change: 1, 2, 3, 4, 5, 6, clover.")
+@tune_options("expected_score, p_at_least_T (T = 3..18), p_instant_win, p_triple_six, "
+              "first_seat_win", "face weights 1, 2, 3, 4, 5, 6, clover")
 @click.option("--bounds", multiple=True, metavar="NAME=LOW:HIGH",
               help="Range of a free weight (repeatable; default 0.01:100).")
 @rules_options
