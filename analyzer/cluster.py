@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 import uuid
 from typing import Any, Iterator
 
@@ -69,6 +70,10 @@ class Cluster:
         local = None
         try:
             if kind == "local":
+                # Ctrl-C leaves the cluster's semaphores to multiprocessing's resource
+                # tracker, which frees them and would print a warning after dicelab's one
+                # line; the tracker it starts takes this interpreter's -W options.
+                sys.warnoptions.append("ignore:resource_tracker:UserWarning")
                 local = distributed.LocalCluster(
                     n_workers=where, threads_per_worker=1, processes=True,
                     dashboard_address=":0", worker_dashboard_address=None,
