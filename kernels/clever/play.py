@@ -6,7 +6,6 @@ Turn mechanics live in ``moves``, decisions in ``policies``; both are re-exporte
 """
 
 import numpy as np
-from numba import prange
 
 from kernels.accumulate import (
     COMEBACK_LEN,
@@ -535,7 +534,7 @@ def advice_choice(s, f, w, die, area, target, pol, stream, phase, last, scratch,
     return 5
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, nogil=True)
 def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, phase, key,
                     first_rollout, n_rollouts, out):
     """Final scores of solo rollouts ``first_rollout ..`` (``n_rollouts`` of them) after each
@@ -548,10 +547,11 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
     before an active pick's roll, the returns (``CHOICE_RETURN`` rows, die the platter
     die) are candidates beside ``CHOICE_PROCEED``.
     Rollout r of every choice uses the same random stream (paired), whichever call computes
-    it. ``out``: float64[m, n_rollouts].
+    it. ``out``: float64[m, n_rollouts]. Serial and ``nogil``: callers spread rollouts
+    over threads (a numba parallel loop would compile the engine again into it).
     """
     m = moves.shape[0]
-    for job in prange(m * n_rollouts):
+    for job in range(m * n_rollouts):
         i, j = job // n_rollouts, job % n_rollouts
         r = first_rollout + j
         s = sheet.copy()
