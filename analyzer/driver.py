@@ -102,21 +102,20 @@ class BlockLoop:
         return self
 
     def __call__(self, keys: np.ndarray, sizes: np.ndarray, out: np.ndarray, *args) -> None:
-        import numba
-
         block = self.block.resolve()
+        over_threads(lambda b: block(keys[b], sizes[b], out[b], *args), keys.shape[0])
 
-        def one(b: int) -> None:
-            block(keys[b], sizes[b], out[b], *args)
 
-        workers = min(numba.get_num_threads(), keys.shape[0])
-        if workers <= 1:
-            for b in range(keys.shape[0]):
-                one(b)
-            return
-        with ThreadPoolExecutor(workers) as pool:
-            for _ in pool.map(one, range(keys.shape[0])):
-                pass
+def over_threads(work: Callable[[int], object], n: int) -> list:
+    """``[work(0), ..., work(n - 1)]``, the calls spread over as many Python threads as
+    numba's thread count in force (``work`` calls ``nogil`` kernels)."""
+    import numba
+
+    workers = min(numba.get_num_threads(), n)
+    if workers <= 1:
+        return [work(i) for i in range(n)]
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(work, range(n)))
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer import driver
+from analyzer.clever.samples import sample_blocks
 from analyzer.files import write_atomic
 from analyzer.params import defaults
 from analyzer.seeding import STREAM_GAMES
@@ -110,7 +111,7 @@ class Trainer:
         rows = keys.shape[0] * SAMPLE_BLOCK * 2 * ROUNDS
         features = np.zeros((rows, self.n_features))
         score, stage, final = (np.zeros(rows, np.int64) for _ in range(3))
-        training.run_sample_blocks(keys, SAMPLE_BLOCK, row, ROUNDS, self.rules, features,
+        sample_blocks(keys, SAMPLE_BLOCK, row, ROUNDS, self.rules, features,
                                    score, stage, final)
         return features, score, stage, final
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
 
 from analyzer.clever.game import CleverGame
+from analyzer.driver import over_threads
 from analyzer.errors import UserError
 from analyzer.execution import current
 from analyzer.output import Result, run_meta
@@ -261,29 +261,24 @@ ROLLOUT_CHUNK = 250  # rollouts per chunk of work: 2,000 rollouts are 8 chunks
 
 def rollout_chunks(position: Position, chunks: list[tuple[int, int]]) -> list[np.ndarray]:
     """float64[moves, count] per chunk ``(first, count)``: rollouts ``first .. first +
-    count`` of every move, each chunk cut in pieces spread over as many threads as numba's
-    thread count in force (a rollout's dice depend only on its number)."""
+    count`` of every move, each chunk cut in pieces spread over numba's threads (a
+    rollout's dice depend only on its number)."""
     import numba
 
     p = position
-    workers = numba.get_num_threads()
-    pieces = [(first + k * count // workers, (k + 1) * count // workers - k * count // workers)
-              for first, count in chunks for k in range(workers)]
+    cuts = numba.get_num_threads()
+    pieces = [(first + k * count // cuts, (k + 1) * count // cuts - k * count // cuts)
+              for first, count in chunks for k in range(cuts)]
 
-    def piece(first_count: tuple[int, int]) -> np.ndarray:
-        first, count = first_count
+    def piece(i: int) -> np.ndarray:
+        first, count = pieces[i]
         out = np.zeros((len(p.moves), count))
         play.advise_rollouts(p.sheet, p.faces, p.where, p.moves, p.pol, p.rnd, p.rounds,
                              p.game_rules, p.phase, p.key, first, count, out)
         return out
 
-    if workers > 1:
-        with ThreadPoolExecutor(workers) as pool:
-            done = list(pool.map(piece, pieces))
-    else:
-        done = [piece(one) for one in pieces]
-    return [np.concatenate(done[c * workers:(c + 1) * workers], axis=1)
-            for c in range(len(chunks))]
+    done = over_threads(piece, len(pieces))
+    return [np.concatenate(done[c * cuts:(c + 1) * cuts], axis=1) for c in range(len(chunks))]
 
 
 def run_rollouts(position: Position, rollouts: int) -> np.ndarray:

@@ -4,7 +4,6 @@ played by a policy, with the sheet's value features (``sheets.feature_value``, t
 """
 
 import numpy as np
-from numba import prange
 
 from kernels.clever.game_rules import RULE_GAME, RULE_SHEET_FLAGS
 from kernels.clever.play import (
@@ -40,12 +39,13 @@ def _record(sheet, features, score, stage, row):
     stage[row] = value_stage(sheet)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, stage, final):
     """Play ``n_games`` solo games of the game ``game_rules[RULE_GAME]`` with policy ``pol``
     (float64[N_POL]); per game ``2 * rounds`` rows (after each active and each passive turn)
     of ``features`` (float64[rows, the game's N_FEATURES]), ``score``, ``stage``
-    (int64[rows]) and the game's ``final`` score (int64[rows])."""
+    (int64[rows]) and the game's ``final`` score (int64[rows]). ``nogil``: callers spread
+    blocks over threads (``analyzer.clever.samples``)."""
     sheet, scratch, moves, faces, where, log = work_buffers()
     per_game = 2 * rounds
     for g in range(n_games):
@@ -62,16 +62,3 @@ def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, s
                          scratch, r == rounds - 1, game_rules, log)
             _record(sheet, features, score, stage, row + 2 * r + 1)
         final[row:row + per_game] = total_score(sheet)
-
-
-@njit(cache=True, parallel=True)
-def run_sample_blocks(keys, block_games, pol, rounds, game_rules, features, score, stage,
-                      final):
-    """``solo_samples_block`` for every block key (uint64[b]) in parallel; block ``i``
-    fills rows from ``i * block_games * 2 * rounds``."""
-    rows = block_games * 2 * rounds
-    for b in prange(keys.shape[0]):
-        lo = b * rows
-        solo_samples_block(keys[b], block_games, pol, rounds, game_rules,
-                           features[lo:lo + rows], score[lo:lo + rows],
-                           stage[lo:lo + rows], final[lo:lo + rows])

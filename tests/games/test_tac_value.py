@@ -5,6 +5,7 @@ their dispatch through the shared engine and the training samples
 import numpy as np
 import pytest
 
+from analyzer.clever.samples import sample_blocks
 from kernels.clever import play, sheets, training
 from kernels.clever.game_rules import N_GAME_RULES, RULE_GAME, RULE_SHEET_FLAGS
 from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, TAC
@@ -145,8 +146,7 @@ def test_training_samples_are_consistent():
     score, stage, final = (np.zeros(rows, np.int64) for _ in range(3))
     pol = np.zeros(play.N_POL)
     pol[play.KIND], pol[play.W_SAMPLES], pol[play.W_BRANCH] = play.HEURISTIC, 2, 2
-    training.run_sample_blocks(keys, block, pol, rounds, tac_rules(), feats, score, stage,
-                               final)
+    sample_blocks(keys, block, pol, rounds, tac_rules(), feats, score, stage, final)
     per_game = 2 * rounds
     for g in range(rows // per_game):
         s = slice(g * per_game, (g + 1) * per_game)

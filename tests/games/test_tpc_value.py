@@ -4,10 +4,11 @@ samples (``kernels.clever.training``) and the policy names of the analyzer."""
 import numpy as np
 import pytest
 
+from analyzer.clever.samples import sample_blocks
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import PARAMS, game_rules, parse_policy
 from analyzer.params import defaults
-from kernels.clever import play, training
+from kernels.clever import play
 from kernels.thats_pretty_clever import layout as L
 from kernels.thats_pretty_clever import value as V
 from kernels.thats_pretty_clever.rules import total_score
@@ -73,8 +74,8 @@ def test_training_samples_are_consistent():
     rows = len(keys) * block * 2 * rounds
     feats = np.zeros((rows, V.N_FEATURES))
     score, stage, final = (np.zeros(rows, np.int64) for _ in range(3))
-    training.run_sample_blocks(keys, block, parse_policy("heuristic:2"), rounds,
-                               game_rules(defaults(PARAMS)), feats, score, stage, final)
+    sample_blocks(keys, block, parse_policy("heuristic:2"), rounds,
+                  game_rules(defaults(PARAMS)), feats, score, stage, final)
     per_game = 2 * rounds
     for g in range(rows // per_game):
         s = slice(g * per_game, (g + 1) * per_game)
