@@ -318,6 +318,14 @@ def strategy_value(game, bluff: np.ndarray, accuse: np.ndarray) -> float:
     return float((q * accused + (1.0 - q) * not_accused).sum())
 
 
+def own_points(game: ClaimGame, accuse: np.ndarray) -> np.ndarray:
+    """float64[T, C]: the claimant's own points from each claim of each type against
+    ``accuse`` (float64[C]): the card's points when the claim stands (true, or not
+    accused) and the Successful Bluffing card when a false claim passes."""
+    q = np.where(game.accusable, np.asarray(accuse, np.float64), 0.0)
+    return q * np.where(game.truth, game.claim_points[None, :], 0.0) + (1.0 - q) * game.pay_not
+
+
 def _claimant_payoffs(game: ClaimGame, accuse: np.ndarray) -> np.ndarray:
     """float64[T, C]: each type's points from each claim against ``accuse``."""
     q = np.where(game.accusable, np.asarray(accuse, np.float64), 0.0)
@@ -341,7 +349,7 @@ def accuser_best_response(game, bluff_strategy: np.ndarray) -> float:
 # --------------------------------------------------------------------------- LP
 
 
-def _equilibrium_lp(game: ClaimGame) -> tuple[float, np.ndarray, np.ndarray]:
+def equilibrium_lp(game: ClaimGame) -> tuple[float, np.ndarray, np.ndarray]:
     """Solve the LP over the types with prior > 0: max sum_c z_c with
     z_c <= A_c(x) (accusable claims only), z_c <= N_c(x), sum_c x[t, c] = prior[t], x >= 0.
     Returns (value, x float64[T, C] joint chances, accuse float64[C] from the duals of
@@ -352,25 +360,27 @@ def _equilibrium_lp(game: ClaimGame) -> tuple[float, np.ndarray, np.ndarray]:
     acc_claims = np.flatnonzero(game.accusable)
     x_col = np.arange(n_x).reshape(n_types, n_claims)
 
-    def rows(claim_ids, pay):
-        """Rows z_c - sum_t pay[t, c] x[t, c] <= 0 for the claims ``claim_ids``."""
-        r = np.arange(len(claim_ids))
-        x_part = sparse.coo_matrix(
-            (-pay[np.ix_(support, claim_ids)].T.ravel(),
-             (np.repeat(r, n_types), x_col[:, claim_ids].T.ravel())),
-            shape=(len(claim_ids), n_x + n_claims))
-        z_part = sparse.coo_matrix((np.ones(len(claim_ids)), (r, n_x + claim_ids)),
-                                   shape=(len(claim_ids), n_x + n_claims))
-        return x_part + z_part
+    def rows(claim_ids, pay) -> tuple[np.ndarray, np.ndarray]:
+        """Columns and values of the rows z_c - sum_t pay[t, c] x[t, c] <= 0 for the claims
+        ``claim_ids``: int64 / float64[len(claim_ids), n_types + 1]."""
+        cols = np.concatenate([x_col[:, claim_ids].T, (n_x + claim_ids)[:, None]], axis=1)
+        vals = np.concatenate([-pay[np.ix_(support, claim_ids)].T,
+                               np.ones((len(claim_ids), 1))], axis=1)
+        return cols, vals
 
-    all_claims = np.arange(n_claims)
-    a_ub = sparse.vstack([rows(acc_claims, game.pay_accused),
-                          rows(all_claims, game.pay_not)]).tocsr()
-    a_eq = sparse.coo_matrix((np.ones(n_x), (np.repeat(np.arange(n_types), n_claims),
-                                             x_col.ravel())),
-                             shape=(n_types, n_x + n_claims)).tocsr()
+    def csr(cols: np.ndarray, vals: np.ndarray) -> sparse.csr_matrix:
+        """Rows of equal length (``cols``, ``vals``: [rows, per row]) as a CSR matrix."""
+        n_rows, per_row = cols.shape
+        return sparse.csr_matrix((vals.ravel(), cols.ravel(),
+                                  np.arange(0, n_rows * per_row + 1, per_row)),
+                                 shape=(n_rows, n_x + n_claims))
+
+    (acc_cols, acc_vals), (not_cols, not_vals) = (rows(acc_claims, game.pay_accused),
+                                                  rows(np.arange(n_claims), game.pay_not))
+    a_ub = csr(np.concatenate([acc_cols, not_cols]), np.concatenate([acc_vals, not_vals]))
+    a_eq = csr(x_col, np.ones((n_types, n_claims)))
     cost = np.concatenate([np.zeros(n_x), -np.ones(n_claims)])
-    bounds = [(0, None)] * n_x + [(None, None)] * n_claims
+    bounds = np.array([(0.0, np.inf)] * n_x + [(-np.inf, np.inf)] * n_claims)
     res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(a_ub.shape[0]), A_eq=a_eq,
                   b_eq=game.prior[support], bounds=bounds, method="highs")
     if res.status != 0:
@@ -397,7 +407,7 @@ def _behaviour(game: ClaimGame, joint: np.ndarray, accuse: np.ndarray) -> np.nda
 
 def solve_game(game: ClaimGame) -> ClaimGameSolution:
     """The equilibrium of ``game`` (see ``ClaimGameSolution``)."""
-    value, joint, accuse = _equilibrium_lp(game)
+    value, joint, accuse = equilibrium_lp(game)
     bluff = _behaviour(game, joint, accuse)
     p_claim = joint.sum(axis=0)
     true_mass = (joint * game.truth).sum(axis=0)

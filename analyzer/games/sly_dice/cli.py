@@ -14,6 +14,7 @@ from analyzer.cli_options import (
     run_options,
     simulate_options,
     split_specs,
+    tune_options,
     whatif_options,
     with_output_check,
 )
@@ -281,6 +282,36 @@ def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, stat
     cards = _cards(open_cards) or list(range(N_CARDS))
     emit(exact.state_result(values, _common(common), parse_dice(locked, None, "locked dice"),
                             cards, prior, bluffs_held, false_held), fmt, output)
+
+
+@group.command()
+@tune_options("equal-expected-points (or equal-expected-points=LEVEL, a worth in points; "
+              "default: the free cards' median worth now)",
+              "fixed-cards, or card names such as full-house,odds")
+@click.option("--bounds", multiple=True, metavar="CARD=LOW:HIGH",
+              help="Range of a free card's points (repeatable; default 1:200).")
+@click.option("--states", type=int, default=224, show_default=True,
+              help="Public states per evaluation (rounded up to a multiple of 56, one share "
+                   "for each common-dice multiset).")
+@click.option("--precision", type=float, default=0.25, show_default=True,
+              help="Stop when every free card's worth is this close to the level (points).")
+@rules_options
+@points_options
+@run_options
+@output_options
+@with_output_check
+def tune(targets, free, bounds, states, precision, rules_file, assignments, points_file,
+         point_settings, seed, threads, quiet, fmt, output):
+    """Fair points for the fixed cards: the values that give every free card the same
+    worth (expected points of its claims in a round where it is open) under the
+    claim/accuse equilibrium of the public states a game reaches."""
+    from analyzer.driver import set_threads
+    from analyzer.games.sly_dice.fair_values import tune as find
+
+    values = _values(rules_file, assignments, points_file, point_settings)
+    set_threads(threads)
+    emit(find(values, targets, free, bounds, states, check_seed(seed), precision), fmt,
+         output)
 
 
 @group.command()

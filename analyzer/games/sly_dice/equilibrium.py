@@ -37,10 +37,12 @@ def _faces(code: int) -> list[int]:
     return [f for f in range(1, 7) for _ in range((code // int(layout.FACE_CODE[f])) % 7)]
 
 
-def sample_states(values: dict[str, Any], n: int, seed: int) -> list[dict[str, Any]]:
+def sample_states(values: dict[str, Any], n: int, seed: int,
+                  commons: list[list[int]] | None = None) -> list[dict[str, Any]]:
     """``n`` public states as a claimant meets them: a round drawn at random, the cards
-    open by then (Higher or Lower plus 3 + round cards of a shuffled deck), the common dice,
-    and the dice the claimant locked rolling by the shared rule for those cards."""
+    open by then (Higher or Lower plus 3 + round cards of a shuffled deck), the common dice
+    (random, or ``commons[i]`` for state i), and the dice the claimant locked rolling by
+    the shared rule for those cards."""
     model = get_model(values)
     rng = np.random.default_rng([check_seed(seed), STATE_STREAM])
     key = np.uint64(rng.integers(0, 2**63))
@@ -52,6 +54,7 @@ def sample_states(values: dict[str, Any], n: int, seed: int) -> list[dict[str, A
         deck = rng.permutation(layout.DICE_CARDS)
         cards = sorted(int(c) for c in deck[:min(3 + rnd, layout.DICE_CARDS)])
         common = sorted(int(f) for f in rng.integers(1, 7, 3))
+        common = common if commons is None else sorted(commons[i])
         mask = sum(1 << c for c in cards)
         c_idx = layout.CODE_INDEX[layout.code_of(common)]
         _, locked, _ = play.roll_own(np.uint64(turn_stream(key, i, 0)), c_idx, mask, model.weights,

@@ -1,0 +1,235 @@
+"""Fair points for Sly Dice's fixed cards in the real game (``dicelab sly-dice tune
+--target equal-expected-points --free fixed-cards``).
+
+A card's *worth* at a public state where it is open is the expected points a claimant
+gets by claiming it (its best claim of the card: true, or a bluff) whatever hidden dice
+it rolled, against the accuser's accusations in the claim/accuse equilibrium of that
+state (``claim_game``): the card's points when the claim stands and the Successful
+Bluffing card when a bluff passes. The states are those a game reaches
+(``equilibrium.sample_states``: a round at random, the cards open by then, the dice the
+claimant locked rolling by the shared rule), the same number for each common-dice
+multiset, weighted by its chance. Only some cards are open, so what the accuser makes of
+a claim depends on the other cards the claimant could have claimed.
+
+The fair points give every free card the same mean worth: the level asked for, or by
+default the median worth of the free cards under the rules in force. They are found in
+log space by ``scipy.optimize.root`` (DF-SANE, derivative free: a card's worth grows
+about in proportion to its points), every evaluation on the same sampled states (common
+random numbers); the best values evaluated are kept. An equilibrium changes by jumps, so
+a worth can step over the level: then the nearest values are given, with a note.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from analyzer import stats
+from analyzer.driver import over_threads
+from analyzer.errors import UserError
+from analyzer.games.sly_dice import claim_game
+from analyzer.games.sly_dice.equilibrium import MODEL_NOTE, sample_states
+from analyzer.games.sly_dice.model import card_notes, run_meta
+from analyzer.games.sly_dice.params import ASSUMED_POINTS, points_param
+from analyzer.output import Result
+from analyzer.seeding import DEFAULT_SEED
+from analyzer.tune import parse_free
+from kernels.sly_dice import layout
+
+TARGET = "equal-expected-points"
+FIXED_CARDS = tuple(ASSUMED_POINTS)  # the cards with points of their own, in card order
+ALL_FIXED = "fixed-cards"
+STATES = 224  # sampled public states per evaluation (4 for each common-dice multiset)
+PRECISION = 0.25  # points: every free card's worth this close to the level (a jump of one
+# state's equilibrium moves a mean over 224 states by about 0.05)
+POINT_BOUNDS = (1.0, 200.0)  # a free card's range unless --bounds says otherwise
+POINT_LIMITS = (0.5, 1000.0)
+MAX_EVALUATIONS = 40
+
+
+def state_worths(values: dict[str, Any], state: dict[str, Any]) -> np.ndarray:
+    """float64[N_CARDS]: each open card's worth at one public state (``sample_states``):
+    the claimant's expected points from its best claim of the card, whatever its hidden
+    dice (true, or a bluff), against the accuser's equilibrium accusations there; NaN for
+    the cards not open."""
+    worth = np.full(layout.N_CARDS, np.nan)
+    game = claim_game.build_game(values, state["common"], state["locked"], state["cards"])
+    _, _, accuse = claim_game.equilibrium_lp(game)
+    own = claim_game.own_points(game, accuse)
+    cards = np.array([card for card, _ in game.claims])
+    for card in state["cards"]:
+        worth[card] = game.prior @ own[:, cards == card].max(axis=1)
+    return worth
+
+
+def card_worths(values: dict[str, Any], states: list[dict[str, Any]]) -> np.ndarray:
+    """float64[len(states), N_CARDS]: ``state_worths`` of every state, the states spread
+    over threads."""
+    return np.array(over_threads(lambda i: state_worths(values, states[i]), len(states)))
+
+
+def stratified_states(values: dict[str, Any], n_states: int, seed: int
+                      ) -> tuple[list[dict[str, Any]], np.ndarray]:
+    """About ``n_states`` public states (``sample_states``), the same number for each of
+    the 56 common-dice multisets (a card's worth depends most on the common dice), and
+    float64[states] their weights (the multiset's chance, shared among its states)."""
+    per_common = _states_used(n_states) // layout.N_COMMON_SETS
+    faces = [[f for f in range(1, 7) for _ in range(int(row[f]))]
+             for row in layout.MS_COUNTS[3]]
+    commons = [common for common in faces for _ in range(per_common)]
+    weights = np.repeat(layout.MS_PROB[3], per_common) / per_common
+    return sample_states(values, len(commons), seed, commons), weights
+
+
+def _states_used(n_states: int) -> int:
+    """The states ``stratified_states`` samples for ``n_states``."""
+    return max(1, -(-n_states // layout.N_COMMON_SETS)) * layout.N_COMMON_SETS
+
+
+def mean_worths(worth: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, standard error) float64[N_CARDS] of each card's worth over the states where
+    it is open (``worth``: float64[states, N_CARDS], NaN where not open), weighted."""
+    is_open = ~np.isnan(worth)
+    w = weights[:, None] * is_open
+    total = w.sum(axis=0)
+    mean = np.where(is_open, worth, 0.0).T @ weights / np.maximum(total, 1e-300)
+    deviation = np.where(is_open, worth - mean[None, :], 0.0)
+    se = np.sqrt((w ** 2 * deviation ** 2).sum(axis=0)) / np.maximum(total, 1e-300)
+    return mean, se
+
+
+def worth_table(values: dict[str, Any], n_states: int, seed: int) -> pd.DataFrame:
+    """Per fixed card: its worth (mean over the states where it is open) with the 95%
+    interval, and the number of those states."""
+    states, weights = stratified_states(values, n_states, seed)
+    worth = card_worths(values, states)
+    mean, se = mean_worths(worth, weights)
+    rows = []
+    for name in FIXED_CARDS:
+        card = layout.card_id(name)
+        low, high = stats.ci95(float(mean[card]), float(se[card]))
+        rows.append({"card": name, "worth": float(mean[card]), "ci95_low": low,
+                     "ci95_high": high, "open_states": int((~np.isnan(worth[:, card])).sum())})
+    return pd.DataFrame(rows)
+
+
+def parse_cards(text: str, bounds: Sequence[str], values: dict[str, Any]):
+    """The ``--free`` cards (``fixed-cards``, or card names such as ``full-house``, or
+    their parameter names such as ``points_full_house``) with their bounds
+    (``analyzer.tune.Free``, named by card)."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if names == [ALL_FIXED]:
+        names = list(FIXED_CARDS)
+    names = [n[len("points_"):].replace("_", "-") if n.startswith("points_") else n
+             for n in names]
+    for name in names:
+        if name not in FIXED_CARDS:
+            raise UserError(f"unknown free parameter {name!r}: expected {ALL_FIXED} or some "
+                            f"of {', '.join(FIXED_CARDS)}")
+    return parse_free(",".join(names), FIXED_CARDS, lambda name: values[points_param(name)],
+                      bounds, POINT_BOUNDS, POINT_LIMITS)
+
+
+def parse_target(texts: Sequence[str]) -> float | None:
+    """``equal-expected-points`` (the level: the free cards' median worth now) or
+    ``equal-expected-points=LEVEL`` (points)."""
+    if len(texts) != 1 or texts[0].partition("=")[0].strip() != TARGET:
+        raise UserError(f"bad target {', '.join(texts) or 'none'}: Sly Dice's tune target is "
+                        f"{TARGET} (or {TARGET}=LEVEL, the worth in points)")
+    _, eq, level = texts[0].partition("=")
+    if not eq:
+        return None
+    try:
+        value = float(level)
+    except ValueError:
+        raise UserError(f"bad target {texts[0]!r}: LEVEL must be a number of points") from None
+    if not 0 < value < 1000:
+        raise UserError(f"bad target {texts[0]!r}: LEVEL must be between 0 and 1000 points")
+    return value
+
+
+def tune(values: dict[str, Any], targets: Sequence[str], free_text: str,
+         bounds: Sequence[str], n_states: int = STATES, seed: int = DEFAULT_SEED,
+         precision: float = PRECISION) -> Result:
+    """The free cards' points that give each the same worth (``TARGET``)."""
+    from scipy.optimize import root
+
+    level = parse_target(targets)
+    free = parse_cards(free_text, bounds, values)
+    if not precision > 0:
+        raise UserError(f"bad precision {precision!r}: expected a number of points > 0")
+    if not 1 <= n_states <= 100_000:
+        raise UserError(f"bad state count {n_states}: expected 1 to 100,000 (rounded up to "
+                        f"a multiple of {layout.N_COMMON_SETS})")
+    low = np.array([f.low for f in free])
+    high = np.array([f.high for f in free])
+    ids = [layout.card_id(f.name) for f in free]
+    seen: dict[tuple, np.ndarray] = {}
+
+    def with_points(points: np.ndarray) -> dict[str, Any]:
+        return {**values, **{points_param(f.name): float(p) for f, p in zip(free, points)}}
+
+    def free_worths(points: np.ndarray) -> np.ndarray:
+        key = tuple(np.round(points, 12))
+        if key not in seen:
+            states, weights = stratified_states(with_points(points), n_states, seed)
+            seen[key] = mean_worths(card_worths(with_points(points), states), weights)[0][ids]
+        return seen[key]
+
+    start = np.array([f.start for f in free])
+    level = level if level is not None else float(np.median(free_worths(start)))
+
+    def residual(log_points: np.ndarray) -> np.ndarray:
+        points = np.clip(np.exp(log_points), low, high)
+        return np.log(np.maximum(free_worths(points), 1e-9) / level)
+
+    root(residual, np.log(start), method="df-sane",
+         options={"fatol": precision / level, "ftol": 0.0, "maxfev": MAX_EVALUATIONS,
+                  "fnorm": lambda f: float(np.max(np.abs(f)))})
+    best = min(seen, key=lambda key: float(np.max(np.abs(seen[key] - level))))
+    return _result(values, free, np.array(best), level, n_states, seed, precision, len(seen))
+
+
+def _result(values, free, found, level, n_states, seed, precision, evaluations) -> Result:
+    """The answer: every free card's points and worth before and after, with intervals."""
+    after = {**values, **{points_param(f.name): float(p) for f, p in zip(free, found)}}
+    before_table = worth_table(values, n_states, seed).set_index("card")
+    after_table = worth_table(after, n_states, seed).set_index("card")
+    rows = []
+    for f, points in zip(free, found):
+        now, fair = before_table.loc[f.name], after_table.loc[f.name]
+        rows.append({"card": f.name, "parameter": points_param(f.name),
+                     "points_in_force": values[points_param(f.name)],
+                     "fair_points": float(points), "fair_points_rounded": 5 * round(points / 5),
+                     "worth_in_force": now.worth, "worth_fair": fair.worth,
+                     "worth_fair_ci95_low": fair.ci95_low, "worth_fair_ci95_high": fair.ci95_high,
+                     "residual": fair.worth - level})
+    table = pd.DataFrame(rows)
+    misses = table.residual.abs()
+    met = bool((misses <= precision).all())
+    notes = [f"worth: the expected points of claiming the card in a round where it is open, "
+             "whatever the hidden dice (its points when the claim stands, the Successful "
+             "Bluffing card when a bluff passes), against the accuser of the claim/accuse "
+             f"equilibrium; mean over {_states_used(n_states)} sampled "
+             "public states (a round at random, the cards open by then, the dice the "
+             "claimant locked; each common-dice multiset equally often, weighted by its "
+             "chance), the same states for every evaluation",
+             MODEL_NOTE,
+             "fair_points_rounded: the nearest multiple of 5, for a printed card; the "
+             "intervals are over the sampled states"]
+    if not met:
+        worst = table.iloc[int(np.argmax(misses))]
+        notes.append(f"not met to {precision:g} points: {worst.card} is worth "
+                     f"{worst.worth_fair:.3f} against the level {level:.3f} (at a bound, or "
+                     f"the equilibrium jumps there); the nearest values found are given")
+    notes += card_notes(values, [layout.card_id(f.name) for f in free])
+    return Result(
+        "Sly Dice: fair points for the fixed cards",
+        headline={"target": TARGET, "level": level, "met": met, "evaluations": evaluations,
+                  "states": _states_used(n_states),
+                  "values": {points_param(f.name): float(p) for f, p in zip(free, found)}},
+        tables={"cards": table},
+        meta=run_meta(values, seed, states=n_states, precision=precision),
+        notes=notes)

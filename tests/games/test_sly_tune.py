@@ -1,0 +1,79 @@
+"""``dicelab sly-dice tune``: fair points for the fixed cards under the claim/accuse
+equilibrium (issue 18; rules page ``docs/rules/sly-dice.md``, Combination cards)."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import cli
+from analyzer.games.sly_dice import fair_values
+from analyzer.games.sly_dice.params import PARAMS
+from analyzer.params import defaults
+
+VALUES = defaults(PARAMS)
+STATES = 56  # one state per common-dice multiset: quick, and the same states every time
+
+
+def tune_json(*args):
+    out = CliRunner().invoke(cli, ["sly-dice", "tune", *args, "--states", str(STATES),
+                                   "--format", "json"])
+    assert out.exit_code == 0, out.output
+    return json.loads(out.stdout)
+
+
+def test_fair_points_give_the_free_cards_the_level_when_re_solved():
+    """The answer's points, re-solved from scratch at the same states, give every free card
+    the worth reported, within the precision of the level; the cards left alone keep
+    their points."""
+    answer = tune_json("--target", "equal-expected-points=8", "--free",
+                       "full-house,points_small_straight", "--precision", "1")
+    assert answer["met"] and answer["level"] == 8
+    found = answer["values"]
+    assert set(found) == {"points_full_house", "points_small_straight"}
+    table = fair_values.worth_table({**VALUES, **found}, STATES, answer["meta"]["seed"])
+    worth = table.set_index("card").worth
+    for row in answer["tables"]["cards"]:
+        assert worth[row["card"]] == pytest.approx(row["worth_fair"], abs=1e-9)
+        assert abs(worth[row["card"]] - 8) <= 1
+    assert answer["meta"]["rules"]["points_odds"] == VALUES["points_odds"]
+
+
+def test_a_card_is_worth_more_with_more_points():
+    """The worth of claiming a card grows with its points (the accuser accuses more, but
+    a true claim still scores)."""
+    low = fair_values.worth_table({**VALUES, "points_full_house": 10.0}, STATES, 1)
+    high = fair_values.worth_table({**VALUES, "points_full_house": 40.0}, STATES, 1)
+    card = list(fair_values.FIXED_CARDS).index("full-house")
+    assert high.worth[card] > low.worth[card] > 0
+
+
+def test_worths_weight_each_common_multiset_by_its_chance():
+    """The weighted mean of a column that is 1 wherever the card is open is 1, and the
+    weights of the stratified states add up to 1."""
+    states, weights = fair_values.stratified_states(VALUES, STATES, 1)
+    assert len(states) == STATES and weights.sum() == pytest.approx(1.0)
+    worth = np.where(np.random.default_rng(0).random((STATES, 18)) < 0.5, 1.0, np.nan)
+    worth[0] = 1.0
+    mean, se = fair_values.mean_worths(worth, weights)
+    assert np.allclose(mean, 1.0) and np.allclose(se, 0.0)
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--target", "equal-points", "--free", "odds"], "bad target"),
+    (["--free", "odds"], "bad target"),
+    (["--target", "equal-expected-points=x", "--free", "odds"], "LEVEL must be a number"),
+    (["--target", "equal-expected-points", "--free", "clover"], "unknown free parameter"),
+    (["--target", "equal-expected-points", "--free", "odds", "--bounds", "odds=9:2"],
+     "impossible bounds"),
+    (["--target", "equal-expected-points", "--free", "odds", "--bounds", "evens=1:9"],
+     "which is not free"),
+    (["--target", "equal-expected-points", "--free", "odds", "--states", "0"],
+     "bad state count"),
+])
+def test_bad_tune_input_is_one_line_exit_2(args, needle):
+    result = CliRunner().invoke(cli, ["sly-dice", "tune", *args])
+    assert result.exit_code == 2, (result.output, result.exception)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], result.stderr
