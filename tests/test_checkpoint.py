@@ -92,7 +92,7 @@ def test_checkpoint_folder_that_is_a_file_is_one_line_exit_2(tmp_path):
 
 
 def _command(checkpoint, output, one_thread=True):
-    return [sys.executable, "-m", "analyzer", "cloverup", "turns", "--turns", "80000000",
+    return [sys.executable, "-m", "analyzer", "cloverup", "turns", "--turns", "40000000",
             "--seed", "9", *(["--threads", "1"] if one_thread else []), "--quiet",
             "--format", "json", "-o", str(output),
             *(["--checkpoint", str(checkpoint)] if checkpoint else [])]
@@ -114,13 +114,13 @@ def test_interrupted_run_resumes_to_the_same_result(tmp_path):
     assert "interrupted" in err and "run the same command again to resume" in err
     assert not out.exists()  # no partial output
     stored = len(_chunk_files(folder))
-    assert 3 <= stored < 20  # 80 M turns are 20 chunks
+    assert 3 <= stored < 10  # 40 M turns are 10 chunks
     subprocess.run(_command(folder, out, one_thread=False), check=True, timeout=300)
     whole = tmp_path / "whole.json"
     subprocess.run(_command(None, whole, one_thread=False), check=True, timeout=300)
     resumed, reference = json.loads(out.read_text()), json.loads(whole.read_text())
     assert resumed["meta"]["chunks_from_checkpoint"] >= stored
-    assert resumed["meta"]["chunks"] == reference["meta"]["chunks"] == 20
+    assert resumed["meta"]["chunks"] == reference["meta"]["chunks"] == 10
     assert resumed["tables"] == reference["tables"]
     assert {k: v for k, v in resumed.items() if k not in ("meta", "notes")} == \
         {k: v for k, v in reference.items() if k not in ("meta", "notes")}
