@@ -26,7 +26,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from analyzer import stats
+from analyzer import kept, stats
 from analyzer.driver import over_threads
 from analyzer.errors import UserError
 from analyzer.games.sly_dice import claim_game
@@ -192,6 +192,31 @@ def tune(values: dict[str, Any], targets: Sequence[str], free_text: str,
     return _result(values, free, np.array(best), level, n_states, seed, precision, len(seen))
 
 
+def _points_range(points: float, fair: pd.Series) -> dict[str, float]:
+    """The fair points' 95% range from the worth's interval, a worth taken as
+    proportional to the points near the answer."""
+    return {"fair_points_ci95_low": points * fair.worth / max(fair.ci95_high, 1e-9),
+            "fair_points_ci95_high": points * fair.worth / fair.ci95_low
+            if fair.ci95_low > 0 else np.nan}  # no upper end: the worth could be 0
+
+
+def fair_points_table(values: dict[str, Any], seed: int, n_states: int = STATES
+                      ) -> pd.DataFrame:
+    """Every fixed card's fair points (``tune`` of all of them to the median worth), kept
+    on disk per rules, states and seed (``analyzer.kept``); ``attrs``: level, met,
+    states."""
+    def compute() -> dict[str, Any]:
+        result = tune(values, [TARGET], ALL_FIXED, [], n_states, seed)
+        return {"table": result.tables["cards"].to_dict("split"),
+                "level": result.headline["level"], "met": result.headline["met"],
+                "states": result.headline["states"]}
+
+    kept_answer = kept.answer("sly-fair-points", [values, n_states, seed], compute)
+    table = pd.DataFrame(kept_answer["table"]["data"], columns=kept_answer["table"]["columns"])
+    table.attrs.update({k: kept_answer[k] for k in ("level", "met", "states")})
+    return table
+
+
 def _result(values, free, found, level, n_states, seed, precision, evaluations) -> Result:
     """The answer: every free card's points and worth before and after, with intervals."""
     after = {**values, **{points_param(f.name): float(p) for f, p in zip(free, found)}}
@@ -203,6 +228,7 @@ def _result(values, free, found, level, n_states, seed, precision, evaluations) 
         rows.append({"card": f.name, "parameter": points_param(f.name),
                      "points_in_force": values[points_param(f.name)],
                      "fair_points": float(points), "fair_points_rounded": 5 * round(points / 5),
+                     **_points_range(float(points), fair),
                      "worth_in_force": now.worth, "worth_fair": fair.worth,
                      "worth_fair_ci95_low": fair.ci95_low, "worth_fair_ci95_high": fair.ci95_high,
                      "residual": fair.worth - level})
@@ -218,7 +244,8 @@ def _result(values, free, found, level, n_states, seed, precision, evaluations) 
              "chance), the same states for every evaluation",
              MODEL_NOTE,
              "fair_points_rounded: the nearest multiple of 5, for a printed card; the "
-             "intervals are over the sampled states"]
+             "worth intervals are over the sampled states; the fair points' range takes a "
+             "worth as proportional to the points near the answer"]
     if not met:
         worst = table.iloc[int(np.argmax(misses))]
         notes.append(f"not met to {precision:g} points: {worst.card} is worth "

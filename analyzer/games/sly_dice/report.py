@@ -12,6 +12,7 @@ from analyzer import seats
 from analyzer.games.sly_dice import fictitious
 from analyzer.games.sly_dice.fictitious import kept_fictitious_play
 from analyzer.games.sly_dice.equilibrium import overview
+from analyzer.games.sly_dice.fair_values import fair_points_table
 from analyzer.games.sly_dice.model import card_notes, card_points, parse_policy, rounds_for
 from analyzer.games.sly_dice.params import PARAMS
 from analyzer.games.sly_dice.runs import COLUMNS, card_table, play_games
@@ -41,7 +42,7 @@ WORDS = {"honest": "never bluffs or accuses",  # keyed like POLICY_HELP
 
 def card_summary(values: dict[str, Any]) -> pd.DataFrame:
     """Per card, averaged over the common dice: best hit chance, expected points at the
-    given points, and a fair value that gives every fixed card the same expected points."""
+    given points."""
     points = card_points(values)
     table = odds.odds_table(points, values["rerolls"])
     weights = layout.MS_PROB[3]
@@ -51,13 +52,7 @@ def card_summary(values: dict[str, Any]) -> pd.DataFrame:
         e = float(weights @ table[:, card, 1])
         rows.append({"card": layout.CARD_NAMES[card], "p_hit": p, "expected_points": e,
                      "points": points[card] if card >= layout.N_NUMBER_CARDS else np.nan})
-    df = pd.DataFrame(rows)
-    fixed = df.index >= layout.N_NUMBER_CARDS
-    target = float(np.median(df.loc[fixed, "expected_points"]))
-    df["fair_points"] = np.where(fixed & (df.p_hit > 0),
-                                 (5 * np.round(target / df.p_hit.clip(lower=1e-9) / 5)), np.nan)
-    df.attrs["target"] = target
-    return df
+    return pd.DataFrame(rows)
 
 
 def seat_table(values, games, seed, progress) -> pd.DataFrame:
@@ -74,6 +69,8 @@ def seat_table(values, games, seed, progress) -> pd.DataFrame:
     return fair_share(pd.DataFrame(rows))
 
 
+FAIR_COLUMNS = ["card", "points_in_force", "worth_in_force", "fair_points",
+                "fair_points_ci95_low", "fair_points_ci95_high"]  # the CSV has them all
 STABLE_GAMES = 40_960  # games of the stable strategy against itself (cards, spread, comebacks)
 BLUFF_WIN_POINTS = 1.0  # the bluffing duels run until their win rates are this precise
 CHECK_BLOCKS = 2  # precision checked every 2 blocks of games (the same stop on any machine)
@@ -146,6 +143,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
     games = 20_000 if quick else 200_000
     cards = card_summary(values)
+    fair = fair_points_table(values, seed, 56 if quick else 224)
     fixed = cards.iloc[layout.N_NUMBER_CARDS:]
     hardest = fixed.sort_values("p_hit").iloc[0]
     richest = cards.sort_values("expected_points").iloc[-1]
@@ -202,8 +200,10 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                "expected_points", xlabel="card", ylabel="expected points",
                reading=f"Aiming for {richest.card} is worth {richest.expected_points:.1f} "
                        f"points on average; {poorest.card} only "
-                       f"{poorest.expected_points:.1f}. Fair points (table) give every fixed "
-                       f"card the median expected value, {cards.attrs['target']:.1f}."),
+                       f"{poorest.expected_points:.1f}. In the real game only some cards are "
+                       f"open and claims can be bluffs: the fair points table gives every "
+                       f"fixed card the same worth there ({fair.attrs['level']:.1f} points a "
+                       f"round it is open)."),
         seat_figure("sly_dice_seat_win_rates", "Win rate by seat minus a fair share, honest "
                     "bots (simulated, 95% intervals)", seat_rows,
                     f"With two honest players the first seat wins {two['seat 1']:.1%} and the "
@@ -248,10 +248,22 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        f"({worst_accuser.as_accuser:.1f})."),
     ] + comeback_figures
     tables = [
-        Table("sly_dice_cards", "Cards averaged over the common dice, with fair points (exact)",
-              cards, note="fair points = median expected points of the fixed cards / hit "
-              "chance, rounded to 5: every fixed card then pays the same on average when "
-              "aimed for"),
+        Table("sly_dice_cards", "Cards averaged over the common dice (exact)", cards,
+              percent=("p_hit",)),
+        Table("sly_dice_fair_points", "What to change to hit a target: fair points that make "
+              "every fixed card worth the same in the real game (claim/accuse equilibrium at "
+              f"{fair.attrs['states']} sampled public states; dicelab sly-dice tune --target "
+              "equal-expected-points --free fixed-cards)", fair[FAIR_COLUMNS],
+              note="worth: the expected points of claiming the card in a round where it is "
+                   "open, whatever the hidden dice, against the equilibrium's accuser (one "
+                   "round, later rounds not valued); at the fair points every card is worth "
+                   f"the level, {fair.attrs['level']:.2f} points, the median worth at the "
+                   "points in force (the CSV has the worths reached and the points rounded "
+                   "to 5)"
+                   + ("" if fair.attrs["met"] else "; not every card met the level to "
+                      "0.25 points: the nearest values found are given")
+                   + ". Odds and evens are worth something only in rounds whose common "
+                     "dice are all odd (all even), hence their high fair points."),
         Table("sly_dice_seat_win_rates", "Win rate by seat (simulated)", seat_rows),
         Table("sly_dice_bluff_value", "Bluffing and accusing bots (simulated)", bluffs),
         Table("sly_dice_bonus_sweeps", "Bluffing bonus and false-accusation penalty "
