@@ -28,7 +28,8 @@ def test_fair_points_give_the_free_cards_the_level_when_re_solved():
     the worth reported, within the precision of the level; the cards left alone keep
     their points."""
     answer = tune_json("--target", "equal-expected-points=8", "--free",
-                       "full-house,points_small_straight", "--precision", "1")
+                       "full-house,points_small_straight", "--precision", "1",
+                       "--bounds", "points_small_straight=1:100")
     assert answer["met"] and answer["level"] == 8
     found = answer["values"]
     assert set(found) == {"points_full_house", "points_small_straight"}

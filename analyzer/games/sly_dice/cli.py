@@ -303,8 +303,9 @@ def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, stat
 def tune(targets, free, bounds, states, precision, rules_file, assignments, points_file,
          point_settings, seed, threads, quiet, fmt, output):
     """Fair points for the fixed cards: the values that give every free card the same
-    worth (expected points of its claims in a round where it is open) under the
-    claim/accuse equilibrium of the public states a game reaches."""
+    worth (the expected points of claiming it in a round where it is open, whatever the
+    hidden dice, against the accuser of the claim/accuse equilibrium) at the public
+    states a game reaches."""
     from analyzer.driver import set_threads
     from analyzer.games.sly_dice.fair_values import tune as find
 

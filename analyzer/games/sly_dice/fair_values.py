@@ -122,14 +122,20 @@ def parse_cards(text: str, bounds: Sequence[str], values: dict[str, Any]):
     names = [n.strip() for n in text.split(",") if n.strip()]
     if names == [ALL_FIXED]:
         names = list(FIXED_CARDS)
-    names = [n[len("points_"):].replace("_", "-") if n.startswith("points_") else n
-             for n in names]
+    names = [_card_name(n) for n in names]
     for name in names:
         if name not in FIXED_CARDS:
             raise UserError(f"unknown free parameter {name!r}: expected {ALL_FIXED} or some "
                             f"of {', '.join(FIXED_CARDS)}")
+    bounds = [_card_name(spec.partition("=")[0].strip()) + "".join(spec.partition("=")[1:])
+              for spec in bounds]
     return parse_free(",".join(names), FIXED_CARDS, lambda name: values[points_param(name)],
                       bounds, POINT_BOUNDS, POINT_LIMITS)
+
+
+def _card_name(name: str) -> str:
+    """``points_full_house`` -> ``full-house``; other names as they are."""
+    return name[len("points_"):].replace("_", "-") if name.startswith("points_") else name
 
 
 def parse_target(texts: Sequence[str]) -> float | None:
