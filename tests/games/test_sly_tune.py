@@ -78,3 +78,18 @@ def test_bad_tune_input_is_one_line_exit_2(args, needle):
     assert result.exit_code == 2, (result.output, result.exception)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], result.stderr
+
+
+def test_a_card_the_visible_dice_prove_is_worth_its_points():
+    """Claiming: a claim the visible dice prove cannot be accused, so it always scores;
+    Higher or Lower is worth its success chance times its points (rules page, Higher or
+    Lower)."""
+    from kernels.sly_dice import hol, layout
+
+    three = layout.card_id("three-of-a-kind")
+    state = {"common": [4, 4, 4], "locked": [2], "cards": [three, layout.HIGHER_OR_LOWER]}
+    worth = fair_values.state_worths(VALUES, state)
+    assert worth[three] == pytest.approx(VALUES["points_three_of_a_kind"])
+    hol_points = VALUES["points_higher_or_lower"]
+    assert worth[layout.HIGHER_OR_LOWER] == pytest.approx(hol.hol_solve()[0][12] * hol_points)
+    assert np.isnan(worth[layout.card_id("odds")])  # not open
