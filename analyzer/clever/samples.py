@@ -12,8 +12,8 @@ from kernels.clever.training import solo_samples_block
 def sample_blocks(keys: np.ndarray, block_games: int, pol: np.ndarray, rounds: int,
                   game_rules: np.ndarray, features: np.ndarray, score: np.ndarray,
                   stage: np.ndarray, final: np.ndarray) -> None:
-    """``solo_samples_block`` for every block key (uint64[b]); block ``i`` fills rows
-    ``i * block_games * 2 * rounds`` on of ``features`` (float64[rows, N_FEATURES]),
+    """``solo_samples_block`` for every block key (uint64[b]); block ``i`` fills the rows
+    from ``i * block_games * 2 * rounds`` of ``features`` (float64[rows, N_FEATURES]),
     ``score``, ``stage`` and ``final`` (int64[rows]), whichever thread plays it."""
     rows = block_games * 2 * rounds
 
