@@ -171,18 +171,18 @@ def tune(values: dict[str, Any], targets: Sequence[str], free_text: str,
                         f"a multiple of {layout.N_COMMON_SETS})")
     low = np.array([f.low for f in free])
     high = np.array([f.high for f in free])
-    ids = [layout.card_id(f.name) for f in free]
-    seen: dict[tuple, np.ndarray] = {}
+    names = [f.name for f in free]
+    seen: dict[tuple, pd.DataFrame] = {}  # free points -> worth_table indexed by card
 
-    def with_points(points: np.ndarray) -> dict[str, Any]:
-        return {**values, **{points_param(f.name): float(p) for f, p in zip(free, points)}}
-
-    def free_worths(points: np.ndarray) -> np.ndarray:
-        key = tuple(np.round(points, 12))
+    def worths(points) -> pd.DataFrame:
+        key = tuple(np.round(np.asarray(points, np.float64), 12))
         if key not in seen:
-            states, weights = stratified_states(with_points(points), n_states, seed)
-            seen[key] = mean_worths(card_worths(with_points(points), states), weights)[0][ids]
+            points_now = {points_param(n): float(p) for n, p in zip(names, key)}
+            seen[key] = worth_table({**values, **points_now}, n_states, seed).set_index("card")
         return seen[key]
+
+    def free_worths(points) -> np.ndarray:
+        return worths(points).loc[names, "worth"].to_numpy()
 
     start = np.array([f.start for f in free])
     level = level if level is not None else float(np.median(free_worths(start)))
@@ -194,8 +194,10 @@ def tune(values: dict[str, Any], targets: Sequence[str], free_text: str,
     root(residual, np.log(start), method="df-sane",
          options={"fatol": precision / level, "ftol": 0.0, "maxfev": MAX_EVALUATIONS,
                   "fnorm": lambda f: float(np.max(np.abs(f)))})
-    best = min(seen, key=lambda key: float(np.max(np.abs(seen[key] - level))))
-    return _result(values, free, np.array(best), level, n_states, seed, precision, len(seen))
+    best = min(seen, key=lambda key: float(np.max(np.abs(free_worths(key) - level))))
+    in_force = worths([values[points_param(n)] for n in names])
+    return _result(values, free, np.array(best), in_force, seen[best], level, n_states, seed,
+                   precision, len(seen))
 
 
 def _points_range(points: float, fair: pd.Series) -> dict[str, float]:
@@ -223,11 +225,10 @@ def fair_points_table(values: dict[str, Any], seed: int, n_states: int = STATES
     return table
 
 
-def _result(values, free, found, level, n_states, seed, precision, evaluations) -> Result:
-    """The answer: every free card's points and worth before and after, with intervals."""
-    after = {**values, **{points_param(f.name): float(p) for f, p in zip(free, found)}}
-    before_table = worth_table(values, n_states, seed).set_index("card")
-    after_table = worth_table(after, n_states, seed).set_index("card")
+def _result(values, free, found, before_table, after_table, level, n_states, seed, precision,
+            evaluations) -> Result:
+    """The answer: every free card's points and worth before and after (``worth_table``s
+    indexed by card), with intervals."""
     rows = []
     for f, points in zip(free, found):
         now, fair = before_table.loc[f.name], after_table.loc[f.name]
