@@ -34,7 +34,8 @@ def seat_lineup(lineup, game, rotate, seated, slot_of, width=-1):
         width = lineup.shape[1]
     for seat in range(n):
         slot_of[seat] = (seat + shift) % n
-        seated[seat, :width] = lineup[slot_of[seat], :width]
+        for k in range(width):  # element by element: no shape check to compile
+            seated[seat, k] = lineup[slot_of[seat], k]
 
 
 @njit(cache=True)

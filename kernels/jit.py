@@ -257,10 +257,12 @@ if os.environ.get("DICELAB_NUMBA_LINK_ALL") != "1":
 
 # --- compile variants ------------------------------------------------------------------
 # A kernel package may compile differently from one process to another (the Clever engine
-# for one game's sheet alone: ``kernels.clever.sheets.compile_only``). The entries its
-# kernels leave in numba's cache carry the variant in their key, so that no variant loads
-# another's code, and the variant is fixed once anything of the package has compiled.
-_variants: dict[str, str] = {}  # package -> this process's variant
+# for one game's sheet alone, or for the simpler policies alone: ``kernels.clever.sheets.
+# compile_only``, ``kernels.clever.play.compile_policies``). The entries its kernels leave
+# in numba's cache carry the variant in their key, so that no variant loads another's
+# code, and the variant is fixed once anything of the package has compiled. A variant has
+# parts (which sheet, which policies), each set on its own.
+_variants: dict[str, dict[str, str]] = {}  # package -> {part: this process's choice}
 _started: set[str] = set()  # packages with something compiled or loaded
 
 
@@ -268,19 +270,30 @@ def _package_of(module: str) -> str | None:
     return next((p for p in _variants if module == p or module.startswith(p + ".")), None)
 
 
-def declare_variants(package: str, default: str) -> None:
-    """Let ``package`` (a module name prefix) compile in variants; ``default`` until
-    ``set_variant``."""
-    _variants.setdefault(package, default)
+def declare_variant(package: str, part: str, default: str) -> None:
+    """Let ``package`` (a module name prefix) compile in variants of ``part``; ``default``
+    until ``set_variant``."""
+    _variants.setdefault(package, {}).setdefault(part, default)
 
 
-def set_variant(package: str, variant: str) -> None:
-    """Compile ``package`` as ``variant`` in this process; ``RuntimeError`` once it has
-    compiled as another."""
-    if package in _started and _variants[package] != variant:
-        raise RuntimeError(f"the {package} kernels compiled as {_variants[package]!r} "
-                           f"already in this process, not as {variant!r}")
-    _variants[package] = variant
+def set_variant(package: str, part: str, choice: str) -> None:
+    """Compile ``package`` with ``choice`` for ``part`` in this process; ``RuntimeError``
+    once it has compiled with another."""
+    now = _variants[package][part]
+    if package in _started and now != choice:
+        raise RuntimeError(f"the {package} kernels compiled with {part} {now!r} already "
+                           f"in this process, not {choice!r}")
+    _variants[package][part] = choice
+
+
+def variant_part(package: str, part: str) -> str:
+    """This process's choice for ``part`` of ``package``."""
+    return _variants[package][part]
+
+
+def variant(package: str) -> str:
+    """This process's variant of ``package``: its parts' choices, joined."""
+    return "+".join(_variants[package].values())
 
 
 def in_cache(dispatcher) -> bool:
@@ -289,7 +302,7 @@ def in_cache(dispatcher) -> bool:
     if cache_file is None:
         return False
     package = _package_of(dispatcher.py_func.__module__)
-    return any("link" not in key[2] and (package is None or key[2][-1] == _variants[package])
+    return any("link" not in key[2] and (package is None or key[2][-1] == variant(package))
                for key in cache_file._load_index())
 
 
@@ -302,7 +315,7 @@ def _variant_keys() -> None:
     def key_with_variant(self, sig, codegen):
         key = index_key(self, sig, codegen)
         package = _package_of(self._py_func.__module__)
-        tags = () if package is None else (_variants[package],)
+        tags = () if package is None else (variant(package),)
         tags += ("link",) if _depth() > 1 else ()  # a link-only helper's entry (IR)
         return (*key[:2], (*key[2], *tags))
 

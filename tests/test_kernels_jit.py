@@ -54,21 +54,22 @@ def test_compile_variants_key_the_cache_and_are_fixed_by_the_first_compile():
     """A package compiled as one variant keeps it for the process, and its cache entries
     say which variant they are."""
     package = __name__
-    jit.declare_variants(package, "one")
-    jit.set_variant(package, "two")  # nothing compiled yet: allowed
+    jit.declare_variant(package, "size", "one")
+    jit.declare_variant(package, "colour", "red")
+    jit.set_variant(package, "size", "two")  # nothing compiled yet: allowed
     assert _variant_probe(1) == 2
-    jit.set_variant(package, "two")
-    with pytest.raises(RuntimeError, match="compiled as 'two' already"):
-        jit.set_variant(package, "one")
+    jit.set_variant(package, "size", "two")
+    with pytest.raises(RuntimeError, match="compiled with size 'two' already"):
+        jit.set_variant(package, "size", "one")
     codegen = _variant_probe.targetctx.codegen()
     key = _variant_probe._cache._index_key(_variant_probe.signatures[0], codegen)
-    assert key[2][-1] == "two"
+    assert key[2][-1] == "two+red"
     assert jit.in_cache(_variant_probe)
-    jit._variants[package] = "three"  # what a process of another variant would see
+    jit._variants[package]["colour"] = "blue"  # what a process of another variant sees
     try:
         assert not jit.in_cache(_variant_probe)
     finally:
-        jit._variants[package] = "two"
+        jit._variants[package]["colour"] = "red"
 
 
 _PROGRAM = """

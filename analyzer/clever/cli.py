@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from analyzer.clever.compiling import compile_for_policies
 from analyzer.clever.game import CleverGame
 from analyzer.cli_options import (
     StrictGroup,
@@ -50,6 +51,7 @@ def simulate(game: CleverGame) -> click.Command:
         win rates, with 95% intervals."""
         from analyzer.clever import simulation
 
+        compile_for_policies(split_specs(policy_specs))
         values = rule_values(game.params, rules_file, assignments, players=players)
         emit(simulation.simulate(game, values, split_specs(policy_specs), games,
                                  check_seed(seed), threads, rotate, precision, not quiet),
@@ -112,6 +114,7 @@ def whatif(game: CleverGame) -> click.Command:
             lambda extra: rule_values(game.params, rules_file, list(assignments) + extra,
                                       players=players),
             rule_variants, lineups, base_policy)
+        compile_for_policies(name for _, _, lineup in variants for name in lineup)
         emit(simulation.whatif(game, variants, games, check_seed(seed), threads, not quiet),
              fmt, output)
 
@@ -140,6 +143,7 @@ def tune(game: CleverGame) -> click.Command:
         combination of the free parameters, played on the same dice, with 95% intervals."""
         from analyzer.clever.tune import tune as find
 
+        compile_for_policies([policy])
         values = rule_values(game.params, rules_file, assignments, players=players)
         game.parse_policy(policy)
         emit(find(game, values, targets, free, policy, games, check_seed(seed), precision,
@@ -187,6 +191,7 @@ def advise(game: CleverGame) -> click.Command:
         from analyzer.clever import sheetfile
         from analyzer.clever.advise import advise as run_advice
 
+        compile_for_policies([policy])
         values = rule_values(game.params, rules_file, assignments)
         driver.set_threads(threads)
         emit(run_advice(game, values, sheetfile.read(game, sheet_file, values), roll, phase.lower(),
@@ -215,6 +220,7 @@ def coach(game: CleverGame) -> click.Command:
         from analyzer.clever import sheetfile
         from analyzer.clever.coach import run_coach
 
+        compile_for_policies([policy])
         values = rule_values(game.params, None, ())
         sheet = (sheetfile.read(game, sheet_file, values) if sheet_file
                  else game.blank_sheet(values))

@@ -152,9 +152,12 @@ class CleverGame:
         if samples and (not samples.isdigit() or int(samples) > 256):
             raise UserError(f"bad lookahead {samples!r} in {name!r}: expected "
                             f"{base}:N with N a whole number from 0 to 256")
+        kind = play.POLICY_NAMES.index(base)
+        if kind not in play.compiled_kinds():
+            raise RuntimeError(f"the Clever engine compiles without the {base} policy in "
+                               "this process (compiling.compile_for_policies)")
         if base == "learned":
             return self.learned_row()
-        kind = play.POLICY_NAMES.index(base)
         if kind != play.HEURISTIC:
             return policy_row(kind)
         row = self.heuristic_row()

@@ -37,10 +37,11 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
         return not (first_compile(play.games_block) or first_compile(play.paired_block))
 
     def compile_alone() -> None:
-        """This process plays this game only: compile the engine for its sheet alone."""
-        from kernels.clever.sheets import compile_only
+        """This process runs one command of this game: compile the engine for its sheet
+        and the command's policies alone (``analyzer.clever.compiling``)."""
+        from analyzer.clever.compiling import compile_alone as alone
 
-        compile_only(game.kernel_game)
+        alone(game.kernel_game)
 
     def compile_kernels() -> None:
         """Compile the engine's play loops: one game and one paired game, default rules."""

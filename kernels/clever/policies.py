@@ -51,6 +51,12 @@ POLICY_NAMES = ("random", "greedy", "heuristic", "learned")  # by KIND; from HEU
 # on, a policy values sheets by an estimate of the final score (``sheet_value``); VALUE
 # (the ``learned`` policy) decides every choice by the value of the afterstate it leaves
 # (``valued``)
+# The policy kinds the engine compiles for in this process: all of them, unless
+# ``play.compile_policies`` narrowed them. Numba reads these flags when it compiles and
+# leaves out the branches of the kinds left out: random and greedy alone compile without
+# the heuristic's estimate (``value.feature_value``) and the learned policy's networks.
+HEURISTIC_IN = True  # the heuristic compiles (and with it random and greedy)
+LEARNED_IN = True  # the learned policy compiles too (set with ``play.LEARNED_IN``)
 KIND = 0
 W_PLATTER = 1  # per die an active pick sends to the platter while a later pick could use it
 W_REROLL_BELOW = 2  # re-roll when the best pick gains less than this
@@ -97,9 +103,9 @@ def sheet_value(sheet, pol, scratch):
     estimate of the points still to come (``value.feature_value``); the value policy
     values the afterstate of the sheet and the turn state in ``scratch``'s ``TURN``
     (``value_net.afterstate_value``)."""
-    if pol[KIND] < HEURISTIC:
+    if not HEURISTIC_IN or pol[KIND] < HEURISTIC:
         return float(total_score(sheet))
-    if pol[KIND] == VALUE:
+    if LEARNED_IN and pol[KIND] == VALUE:
         return afterstate_value(sheet, scratch[TURN:TURN + TS_LEN], pol, W_NET,
                                 scratch[_NET_BUF:_NET_BUF + NET_BUF_LEN], pol[W_VALUE:W_NET])
     weights = pol[W_VALUE:]
@@ -261,7 +267,8 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
     for d in range(N_DICE):
         if not (platter >> d) & 1:
             continue
-        trial_faces[:] = faces
+        for k in range(N_DICE):
+            trial_faces[k] = faces[k]
         gain = 0.0
         for face in range(1, 7):
             trial_faces[d] = face
@@ -431,11 +438,11 @@ def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slo
     weighs what the platter gives them (``W_GIFT``)."""
     sheet = sheets[me]
     where_cost = where if picks_left > 1 else faces[:0]  # no platter cost
-    heuristic = pol[KIND] == HEURISTIC
-    if heuristic and picks_left <= 1 and pol[W_GIFT] != 0 and sheets.shape[0] > 1 and n > 1:
+    if not HEURISTIC_IN or pol[KIND] != HEURISTIC:
+        return choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where_cost)
+    if picks_left <= 1 and pol[W_GIFT] != 0 and sheets.shape[0] > 1 and n > 1:
         return _last_pick(sheets, me, faces, where, moves, n, pol, stream, slot, scratch)
-    samples = np.int64(pol[W_SAMPLES]) if heuristic else 0
-    if samples <= 0 or picks_left <= 1 or n <= 1:
+    if np.int64(pol[W_SAMPLES]) <= 0 or picks_left <= 1 or n <= 1:
         return choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where_cost)
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
     ranked = scratch[_LOOK_RANK:_LOOK_RANK + MAX_MOVES].view(np.float64)
@@ -457,8 +464,8 @@ def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slo
         die = moves[i, 0]
         apply_move(look, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
         value = sheet_value(look, pol, scratch)
-        look_faces[:] = faces
-        look_where[:] = where
+        for k in range(N_DICE):
+            look_faces[k], look_where[k] = faces[k], where[k]
         to_field(look_faces, look_where, die)
         q = _next_roll_value(look, look_faces, look_where, picks_left, pol, stream,
                              scratch) - 1e-3 * faces[die]

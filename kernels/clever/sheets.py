@@ -7,7 +7,7 @@ policy and play loops run either game's sheet unchanged.
 
 from kernels.clever.dice import die_value
 from kernels.clever.sheet import H_FLAGS, H_GAME, TAC, TPC
-from kernels.jit import declare_variants, njit, set_variant
+from kernels.jit import declare_variant, njit, set_variant
 from kernels.thats_pretty_clever.encode import encode as tpc_encode
 from kernels.thats_pretty_clever import rules as tpc
 from kernels.thats_pretty_clever import value as tpc_value
@@ -30,7 +30,7 @@ MAX_PENDING = 32
 # ``TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC)``: each flag alone decides a branch.
 TPC_IN = True
 TAC_IN = True
-declare_variants(__package__, "both")
+declare_variant(__package__, "sheet", "both")
 
 
 def compile_only(game: int) -> None:
@@ -38,7 +38,7 @@ def compile_only(game: int) -> None:
     a sheet of the other game is refused then (``start_sheet``). ``RuntimeError`` once the
     engine has compiled for both."""
     global TPC_IN, TAC_IN
-    set_variant(__package__, {TPC: "tpc", TAC: "tac"}[game])
+    set_variant(__package__, "sheet", {TPC: "tpc", TAC: "tac"}[game])
     TPC_IN, TAC_IN = game == TPC, game == TAC
 NO_TOTAL = tac.NO_TOTAL  # below any total score (``quiet_total``: the use fires a bonus)
 assert tpc.NO_TOTAL == NO_TOTAL

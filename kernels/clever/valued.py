@@ -142,7 +142,8 @@ def _keep(scratch, sheet):
     """The candidate ``sheet`` with the turn state in ``TURN``, valued last, is the best so
     far."""
     copy_sheet(scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN], sheet)
-    scratch[BEST_TURN:BEST_TURN + TS_LEN] = scratch[TURN:TURN + TS_LEN]
+    for k in range(TS_LEN):
+        scratch[BEST_TURN + k] = scratch[TURN + k]
     if training(scratch):
         scratch[WORK_LEN + R_BEST_VALUE] = scratch[WORK_LEN + R_VALUE]
 
@@ -231,7 +232,8 @@ def finish(scratch, pol):
     into the capped area is counted, and the chosen afterstate (unless the game is over
     there) is recorded with its score, its (unbiased) value and the inputs of the
     policy's network."""
-    scratch[TURN:TURN + TS_LEN] = scratch[BEST_TURN:BEST_TURN + TS_LEN]
+    for k in range(TS_LEN):
+        scratch[TURN + k] = scratch[BEST_TURN + k]
     if not training(scratch):
         return
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
@@ -281,7 +283,8 @@ def choose_active(sheet, faces, where, picks, moves, n, pol, stream, slot, scrat
     best, best_v = 0, -np.inf
     for i in range(n):
         die = moves[i, 0]
-        cand_where[:] = where
+        for k in range(N_DICE):
+            cand_where[k] = where[k]
         to_field(faces, cand_where, die)
         left, on_platter = _masks(cand_where)
         if picks + 1 >= 3 or left == 0:

@@ -2,6 +2,7 @@
 shares, identical results for any thread count, the decision log, and one-line errors for
 bad input to simulate, advise and coach."""
 
+import os
 import subprocess
 import sys
 
@@ -351,16 +352,64 @@ except ValueError as error:
 """
 
 
-@pytest.mark.slow  # compiles the one-sheet engine in a child process: about 40 s
-def test_a_one_game_command_compiles_the_engine_for_that_sheet_alone():
-    """``dicelab twice-as-clever ...`` compiles the shared engine for that sheet alone (a
-    sixth less to compile) and answers exactly as the engine compiled for both sheets,
-    which this process runs; a process compiled for one sheet refuses the other's."""
+_ONE_COMMAND = """
+import sys
+from analyzer.cli import main
+from kernels.clever import policies, value_net
+sys.argv = ["dicelab", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+print(len(value_net.afterstate_value.signatures), len(policies._next_roll_value.signatures),
+      file=sys.stderr)
+"""
+
+
+@pytest.mark.slow  # compiles the one-sheet, one-step engine in a child process: about 25 s
+def test_a_one_game_command_compiles_the_engine_for_that_sheet_and_its_policies_alone(
+        tmp_path):
+    """``dicelab twice-as-clever simulate --policy greedy`` compiles the shared engine for
+    that sheet and for the one-step policies alone (neither the learned policy's networks
+    nor the heuristic's lookahead are typed: about half the compile) and answers exactly
+    as the whole engine, which this process runs; a process compiled for one sheet
+    refuses the other's."""
     args = ["twice-as-clever", "simulate", "--games", "256", "--policy", "greedy", "--seed",
             "5", "--format", "json", "--quiet"]
-    alone = subprocess.run([sys.executable, "-m", "analyzer", *args], check=True,
-                           capture_output=True, text=True).stdout
-    assert alone and alone == CliRunner().invoke(cli, args).output
+    alone = subprocess.run([sys.executable, "-c", _ONE_COMMAND, *args], check=True,
+                           capture_output=True, text=True,
+                           env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert alone.stdout and alone.stdout == CliRunner().invoke(cli, args).output
+    assert alone.stderr.split() == ["0", "0"]
     refused = subprocess.run([sys.executable, "-c", _OTHER_SHEET], check=True,
                              capture_output=True, text=True).stdout
     assert "compiled for the other game only" in refused
+
+
+_NARROWED = """
+from analyzer.clever.compiling import compile_alone, compile_for_policies
+from analyzer.games.thats_pretty_clever.model import GAME
+from kernels.clever import play
+compile_alone(GAME.kernel_game)
+compile_for_policies(["greedy", "random"])
+print(play.compiled_kinds() == (play.RANDOM, play.GREEDY))
+try:
+    GAME.parse_policy("heuristic:2")
+except RuntimeError as error:
+    print(error)
+"""
+
+
+def test_a_one_command_process_compiles_the_policies_it_names_and_refuses_others():
+    """In a process running one command, the engine compiles for the named policies' kinds
+    (and a heuristic row is refused there); elsewhere, as in this process, for every kind."""
+    out = subprocess.run([sys.executable, "-c", _NARROWED], check=True, capture_output=True,
+                         text=True).stdout.splitlines()
+    assert out == ["True", "the Clever engine compiles without the heuristic policy in this "
+                   "process (compiling.compile_for_policies)"]
+    from analyzer.clever.compiling import compile_for_policies
+    from kernels.clever import play
+
+    compile_for_policies(["greedy"])  # not a one-command process: nothing narrows
+    assert play.compiled_kinds() == play.POLICY_LEVELS["all"]
+    assert TPC_GAME.parse_policy("heuristic:2")[play.KIND] == play.HEURISTIC
