@@ -122,6 +122,7 @@ from kernels.thats_pretty_clever.layout import ROUND4_OPTIONS
 # flag when it compiles and leaves the value policy's decisions out without it.
 LEARNED_IN = True
 POLICY_LEVELS = {"one-step": (RANDOM, GREEDY), "heuristic": (RANDOM, GREEDY, HEURISTIC),
+                 "learned": (RANDOM, GREEDY, VALUE),
                  "all": (RANDOM, GREEDY, HEURISTIC, VALUE)}  # what each level compiles
 declare_variant(__package__, "policies", "all")
 

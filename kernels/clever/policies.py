@@ -55,8 +55,8 @@ POLICY_NAMES = ("random", "greedy", "heuristic", "learned")  # by KIND; from HEU
 # ``play.compile_policies`` narrowed them. Numba reads these flags when it compiles and
 # leaves out the branches of the kinds left out: random and greedy alone compile without
 # the heuristic's estimate (``value.feature_value``) and the learned policy's networks.
-HEURISTIC_IN = True  # the heuristic compiles (and with it random and greedy)
-LEARNED_IN = True  # the learned policy compiles too (set with ``play.LEARNED_IN``)
+HEURISTIC_IN = True  # the heuristic compiles
+LEARNED_IN = True  # the learned policy compiles (set with ``play.LEARNED_IN``)
 KIND = 0
 W_PLATTER = 1  # per die an active pick sends to the platter while a later pick could use it
 W_REROLL_BELOW = 2  # re-roll when the best pick gains less than this
@@ -103,11 +103,13 @@ def sheet_value(sheet, pol, scratch):
     estimate of the points still to come (``value.feature_value``); the value policy
     values the afterstate of the sheet and the turn state in ``scratch``'s ``TURN``
     (``value_net.afterstate_value``)."""
-    if not HEURISTIC_IN or pol[KIND] < HEURISTIC:
+    if not HEURISTIC_IN and not LEARNED_IN or pol[KIND] < HEURISTIC:
         return float(total_score(sheet))
     if LEARNED_IN and pol[KIND] == VALUE:
         return afterstate_value(sheet, scratch[TURN:TURN + TS_LEN], pol, W_NET,
                                 scratch[_NET_BUF:_NET_BUF + NET_BUF_LEN], pol[W_VALUE:W_NET])
+    if not HEURISTIC_IN:  # not reached: no heuristic row runs where it is not compiled
+        return float(total_score(sheet))
     weights = pol[W_VALUE:]
     score, estimate = feature_value(sheet, weights, None)  # None: record no features
     return score + estimate
