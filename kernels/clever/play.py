@@ -102,9 +102,11 @@ from kernels.clever.turn import (
     PH_OVER,
     PH_PASSIVE,
     PH_PASSIVE_PLUS,
+    PH_ROLL,
     PH_ROUND_END,
 )
 from kernels.clever.valued import (
+    choice_turn,
     choose_active,
     choose_passive,
     choose_plus,
@@ -113,30 +115,35 @@ from kernels.clever.valued import (
     reroll_instead,
     start_round,
 )
-from kernels.clever import policies
+from kernels.clever import policies, value_net, valued
 from kernels.jit import declare_variant, njit, set_variant, variant_part
 from kernels.rng import turn_stream, uniform
 from kernels.thats_pretty_clever.layout import ROUND4_OPTIONS
 
-# The learned policy compiles in this process (``compile_policies``); numba reads the
-# flag when it compiles and leaves the value policy's decisions out without it.
+# The learned policy compiles in this process, or it alone (``compile_policies``); numba
+# reads the flags when it compiles and leaves out the decisions of the policies left out.
 LEARNED_IN = True
+LEARNED_ONLY = False
 POLICY_LEVELS = {"one-step": (RANDOM, GREEDY), "heuristic": (RANDOM, GREEDY, HEURISTIC),
-                 "learned": (RANDOM, GREEDY, VALUE),
+                 "learned": (VALUE,),
                  "all": (RANDOM, GREEDY, HEURISTIC, VALUE)}  # what each level compiles
 declare_variant(__package__, "policies", "all")
 
 
 def compile_policies(kinds) -> str:
     """Compile the engine in this process for the policy ``kinds`` (``KIND`` values) and
-    whatever the least level holding them holds (``POLICY_LEVELS``); returns the level.
-    Random and greedy alone compile in about half the time of all kinds. ``RuntimeError``
-    once the engine has compiled for another level."""
+    whatever the least level holding them holds (``POLICY_LEVELS``), without self-play
+    training (``valued.TRAINING_IN``); returns the level. Random and greedy alone compile
+    in about half the time of all kinds. ``RuntimeError`` once the engine has compiled
+    otherwise."""
     level = next(name for name, held in POLICY_LEVELS.items() if set(kinds) <= set(held))
     set_variant(__package__, "policies", level)
-    global LEARNED_IN
+    global LEARNED_IN, LEARNED_ONLY
     policies.HEURISTIC_IN = HEURISTIC in POLICY_LEVELS[level]
     policies.LEARNED_IN = LEARNED_IN = VALUE in POLICY_LEVELS[level]
+    LEARNED_ONLY = POLICY_LEVELS[level] == (VALUE,)
+    set_variant(__package__, "training", "off")
+    valued.TRAINING_IN = value_net.TRAINING_IN = False
     return level
 
 
@@ -209,7 +216,7 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         if _pool_mask(where) == 0:
             break
         slot = _roll(faces, where, stream, slot)
-        if LEARNED_IN and pol[KIND] == VALUE:
+        if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:
             i, slot = _valued_roll(sheet, faces, where, pick, moves, pol, stream, slot,
                                    scratch, rules, log)
         else:
@@ -229,7 +236,8 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         log[LOG_PICKS + pick] += 1
         log[LOG_DICE + moves[i, 1]] += moves[i, 1] >= 0
         log[LOG_PLATTER + pick] += _platter_cost(faces, where, die)
-        if LEARNED_IN and pol[KIND] == VALUE:  # the chosen afterstate, chain marks included
+        if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:  # the chosen afterstate,
+            # chain marks included
             copy_sheet(sheet, scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN])
         else:
             apply_move(sheet, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot,
@@ -343,7 +351,7 @@ def _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick):
     dice the policy brings back into the pool, while returns are in hand (none before the
     first roll: the platter is empty). Returns the next random slot."""
     while sheet[H_RETURN_GOT] - sheet[H_RETURN_USED] > 0:
-        if LEARNED_IN and pol[KIND] == VALUE:
+        if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:
             back = choose_return(sheet, where, pick, pol, scratch) if \
                 _count(where, PLATTER) > 0 else -1
         else:
@@ -373,7 +381,7 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn, passiv
         n = legal_moves(sheet, faces, ((1 << N_DICE) - 1) & ~taken, moves, False)
         if n == 0:
             break
-        if LEARNED_IN and pol[KIND] == VALUE:
+        if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:
             stop = PH_OVER if last_turn else (PH_ROUND_END if passive else PH_PASSIVE)
             i = choose_plus(sheet, faces, moves, n, taken,
                             PH_PASSIVE_PLUS if passive else PH_ACTIVE_PLUS, stop, pol,
@@ -413,7 +421,7 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
     random policy counts declining as one more choice and the value policy values it (the
     others always pick). Then +1 actions; declines and +1s are added to ``log``."""
     n = passive_candidates(sheet, faces, where, moves)
-    if LEARNED_IN and pol[KIND] == VALUE:
+    if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:
         i = choose_passive(sheet, faces, where, moves, n, rules[RULE_PASSIVE_DECLINE] == 1,
                            pol, stream, slot + 1, scratch)
         if i >= 0:
@@ -452,7 +460,7 @@ def round_bonus(sheet, rnd, game_rules, pol, stream, scratch):
     """Rounds 1-4 (section 3): re-roll, +1, re-roll, then a choice of black X or black 6
     (random: any option; greedy: the one with the best score after it)."""
     sheet[H_PLUS_TAKEN] = 0  # a new round: +1 may take every die again
-    if LEARNED_IN and pol[KIND] == VALUE:
+    if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:
         start_round(scratch)  # a choice of bonus is valued before the round's first roll
     code = game_rules[rnd] if rnd < 6 else 0
     if code == 0:
@@ -545,6 +553,10 @@ def advice_choice(s, f, w, die, area, target, pol, stream, phase, last, scratch,
         if plus:
             s[H_PLUS_USED] += 1
             s[H_PLUS_TAKEN] |= 1 << die
+        if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:  # its free marks' turn state
+            window = (PH_ROLL if phase < ADVISE_PASSIVE else PH_PASSIVE if phase == ADVISE_PASSIVE
+                      else PH_ACTIVE_PLUS if phase == ADVISE_PLUS else PH_PASSIVE_PLUS)
+            choice_turn(s, f, w, die, window, phase, scratch)
         apply_move(s, f, die, area, target, pol, stream, 0, scratch)
         if phase < ADVISE_PASSIVE:
             if area == chain_area(s):
@@ -585,7 +597,7 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         s = sheet.copy()
         f = faces.copy()
         w = where.copy()
-        scratch = np.empty(WORK_LEN, np.int64)
+        scratch = np.zeros(WORK_LEN, np.int64)
         buffer = np.zeros((MAX_MOVES, 3), np.int64)
         log = np.zeros(LOG_LEN, np.int64)
         stream = turn_stream(key, r, 4095)

@@ -31,6 +31,9 @@ SCALE = 100.0  # points per unit of the network's output
 P_INPUTS, P_MEMBERS, P_TEACHER = 0, 1, 2
 P_WEIGHTS = 4
 MAX_MEMBERS = 2
+# The teacher's mix compiles in this process: a training device (``play.compile_policies``
+# turns it off with self-play training; a policy row for play has a teacher weight of 0).
+TRAINING_IN = True
 _IDX = 0
 _VAL = MAX_INPUTS  # float32[MAX_INPUTS]
 _A1 = _VAL + MAX_INPUTS // 2  # float32[H1]
@@ -88,7 +91,7 @@ def network_output(pol, start, idx, val, nnz, buf):
 def afterstate_value(sheet, ts, pol, start, buf, heuristic_weights):
     """The value of the afterstate (``sheet`` int64[SHEET_LEN], ``ts`` int64[TS_LEN]) for
     the value policy in ``pol[start:]``; ``heuristic_weights``: the tuned heuristic's value
-    weights (read only with a teacher weight)."""
+    weights (read only with a teacher weight, in training)."""
     score = float(total_score(sheet))
     if ts[TS_PHASE] == PH_OVER:
         return score
@@ -98,7 +101,7 @@ def afterstate_value(sheet, ts, pol, start, buf, heuristic_weights):
         idx, val = input_views(buf)
         nnz = encode_afterstate(sheet, ts, idx, val, np.int64(pol[start + P_INPUTS]))
         v = (1.0 - teacher) * (score + SCALE * network_output(pol, start, idx, val, nnz, buf))
-    if teacher > 0.0:
+    if TRAINING_IN and teacher > 0.0:
         base, estimate = feature_value(sheet, heuristic_weights, None)
         v += teacher * (base + estimate)
     return v

@@ -66,7 +66,7 @@ from kernels.clever.turn import (
 )
 from kernels.clever.sheets import encode_afterstate
 from kernels.clever.value_net import MAX_INPUTS, P_INPUTS
-from kernels.jit import njit
+from kernels.jit import declare_variant, njit
 from kernels.rng import uniform
 
 # the training region after WORK_LEN: a header, then one record per decision
@@ -92,6 +92,13 @@ REC_VAL = REC_IDX + MAX_INPUTS  # float32[MAX_INPUTS]
 REC_STRIDE = REC_VAL + MAX_INPUTS // 2
 MAX_RECORDS = 320
 TRAIN_LEN = R_HEADER + MAX_RECORDS * REC_STRIDE
+
+
+# Self-play training compiles in this process (``play.compile_policies`` turns it off in
+# a process that runs one command: no command trains). Numba reads the flag when it
+# compiles and leaves out exploration and records without it.
+TRAINING_IN = True
+declare_variant(__package__, "training", "on")
 
 
 @njit(cache=True)
@@ -123,7 +130,7 @@ def round_taken(sheet):
 def _explore(scratch, k):
     """In training, with the exploration rate's chance: a uniformly random candidate of
     ``k`` to take; else -1 (take the best)."""
-    if not training(scratch) or k <= 1:
+    if not TRAINING_IN or not training(scratch) or k <= 1:
         return -1
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     epsilon = head[R_EPSILON:R_EPSILON + 1].view(np.float64)[0]
@@ -144,7 +151,7 @@ def _keep(scratch, sheet):
     copy_sheet(scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN], sheet)
     for k in range(TS_LEN):
         scratch[BEST_TURN + k] = scratch[TURN + k]
-    if training(scratch):
+    if TRAINING_IN and training(scratch):
         scratch[WORK_LEN + R_BEST_VALUE] = scratch[WORK_LEN + R_VALUE]
 
 
@@ -154,7 +161,7 @@ def _value(sheet, pol, scratch):
     ``sheet_value``, plus in a spotlight training game its bias. In training the unbiased
     value is kept for the record."""
     v = sheet_value(sheet, pol, scratch)
-    if not training(scratch):
+    if not TRAINING_IN or not training(scratch):
         return v
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     head[R_VALUE:R_VALUE + 1].view(np.float64)[0] = v
@@ -176,7 +183,7 @@ def _capped(scratch, moves, n):
     """In a capped training game whose cap is reached: drop the ``n`` ``moves`` into the
     capped area, unless none would be left (the rows kept move up in place). Returns the
     count left."""
-    if not training(scratch):
+    if not TRAINING_IN or not training(scratch):
         return n
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     area = head[R_CAP_AREA]
@@ -198,7 +205,7 @@ def _capped(scratch, moves, n):
 @njit(cache=True)
 def _chosen_area(scratch, area):
     """The decision under way keeps a move into ``area`` (-1: none)."""
-    if training(scratch):
+    if TRAINING_IN and training(scratch):
         scratch[WORK_LEN + R_CHOSEN_AREA] = area
 
 
@@ -234,7 +241,7 @@ def finish(scratch, pol):
     policy's network."""
     for k in range(TS_LEN):
         scratch[TURN + k] = scratch[BEST_TURN + k]
-    if not training(scratch):
+    if not TRAINING_IN or not training(scratch):
         return
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     if head[R_CHOSEN_AREA] >= 0 and head[R_CHOSEN_AREA] == head[R_CAP_AREA]:
@@ -403,6 +410,32 @@ def choose_passive(sheet, faces, where, moves, n, may_decline, pol, stream, slot
     _chosen_area(scratch, moves[best, 1] if best >= 0 else -1)
     finish(scratch, pol)
     return best
+
+
+@njit(cache=True)
+def choice_turn(sheet, faces, where, die, window, picks, scratch):
+    """Put in ``TURN`` the turn state after a move of ``die`` as the choosers above value
+    it, so that the free marks the move fires are placed as in play. ``window``: the
+    decision's turn phase: ``PH_ROLL`` an active pick (``picks`` made before it, ``where``
+    before it), ``PH_PASSIVE`` the passive pick, ``PH_ACTIVE_PLUS`` or ``PH_PASSIVE_PLUS``
+    a +1 (``sheet[H_PLUS_TAKEN]`` with the die taken already)."""
+    ts = scratch[TURN:TURN + TS_LEN]
+    if window == PH_ACTIVE_PLUS or window == PH_PASSIVE_PLUS:
+        set_turn(ts, window, 0, 0, 0, sheet[H_PLUS_TAKEN])
+        return
+    taken = round_taken(sheet)
+    cand_where = scratch[CAND_WHERE:CAND_WHERE + N_DICE]
+    for k in range(N_DICE):
+        cand_where[k] = where[k]
+    if window == PH_PASSIVE:
+        set_turn(ts, PH_PASSIVE_PLUS, 0, 0, _masks(cand_where)[1], taken)
+        return
+    to_field(faces, cand_where, die)
+    left, on_platter = _masks(cand_where)
+    if picks + 1 >= 3 or left == 0:
+        set_turn(ts, PH_ACTIVE_PLUS, picks + 1, 0, on_platter | left, taken)
+    else:
+        set_turn(ts, PH_ROLL, picks + 1, left, on_platter, taken)
 
 
 @njit(cache=True)

@@ -2,6 +2,7 @@
 shares, identical results for any thread count, the decision log, and one-line errors for
 bad input to simulate, advise and coach."""
 
+import json
 import os
 import subprocess
 import sys
@@ -355,32 +356,49 @@ except ValueError as error:
 _ONE_COMMAND = """
 import sys
 from analyzer.cli import main
-from kernels.clever import policies, value_net
+from kernels.clever import policies, sheets, value_net
 sys.argv = ["dicelab", *sys.argv[1:]]
 try:
     main()
 except SystemExit:
     pass
-print(len(value_net.afterstate_value.signatures), len(policies._next_roll_value.signatures),
-      file=sys.stderr)
+typed = [value_net.afterstate_value, sheets.feature_value, policies._next_roll_value,
+         policies.return_die]
+print(*(int(bool(helper.signatures)) for helper in typed), file=sys.stderr)
 """
 
 
-@pytest.mark.slow  # compiles the one-sheet, one-step engine in a child process: about 25 s
+def _advice_sheet(path) -> str:
+    """A mid-game Twice As Clever sheet file, written to ``path``."""
+    from tests.games.test_value_policy import ADVICE_SHEETS
+
+    path.write_text(json.dumps({**TAC_GAME.sheetfile.blank(),
+                                **ADVICE_SHEETS["twice-as-clever"]}))
+    return str(path)
+
+
+@pytest.mark.slow  # compiles the engine twice in child processes: about 50 s
+@pytest.mark.parametrize("command,typed", [
+    (["simulate", "--games", "256", "--policy", "greedy"], "0 0 0 1"),
+    (["advise", "--roll", "W3 Y5 B2 G6 P4 S1", "--round", "3", "--rollouts", "40"],
+     "1 0 0 0"),
+], ids=["greedy", "learned"])
 def test_a_one_game_command_compiles_the_engine_for_that_sheet_and_its_policies_alone(
-        tmp_path):
-    """``dicelab twice-as-clever simulate --policy greedy`` compiles the shared engine for
-    that sheet and for the one-step policies alone (neither the learned policy's networks
-    nor the heuristic's lookahead are typed: about half the compile) and answers exactly
-    as the whole engine, which this process runs; a process compiled for one sheet
-    refuses the other's."""
-    args = ["twice-as-clever", "simulate", "--games", "256", "--policy", "greedy", "--seed",
-            "5", "--format", "json", "--quiet"]
+        tmp_path, command, typed):
+    """A command of one Clever game compiles the shared engine for that sheet and for the
+    kinds of policy it plays alone: greedy without the networks, the heuristic's estimate
+    and lookahead; the learned policy (advise's default) without the heuristic and the
+    one-step policies' decisions (a process that runs one command never trains: no
+    exploration, records or teacher). It answers exactly as the whole engine, which this
+    process runs; a process compiled for one sheet refuses the other's."""
+    if command[0] == "advise":
+        command = [*command, "--sheet", _advice_sheet(tmp_path / "sheet.json")]
+    args = ["twice-as-clever", *command, "--seed", "5", "--format", "json", "--quiet"]
     alone = subprocess.run([sys.executable, "-c", _ONE_COMMAND, *args], check=True,
                            capture_output=True, text=True,
-                           env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+                           env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")})
     assert alone.stdout and alone.stdout == CliRunner().invoke(cli, args).output
-    assert alone.stderr.split() == ["0", "0"]
+    assert alone.stderr.split() == typed.split()
     refused = subprocess.run([sys.executable, "-c", _OTHER_SHEET], check=True,
                              capture_output=True, text=True).stdout
     assert "compiled for the other game only" in refused

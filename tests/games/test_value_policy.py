@@ -129,3 +129,52 @@ def test_advise_cli_bad_taken_is_one_line(tmp_path):
                                    "--roll", "W3 Y5 B2 G6 O4 P1", "--phase", "plus",
                                    "--taken", "Q", "--rollouts", "10"])
     assert out.exit_code == 2 and out.output.count("\n") == 1 and "--taken" in out.output
+
+
+ADVICE_SHEETS = {  # mid-game sheets with bonuses within reach (the sheet file format)
+    "thats-pretty-clever": {"yellow": [[1, 1], [2, 2]], "blue": [5, 7], "green": 3,
+                            "orange": [3, 4, 5], "purple": [2, 4]},
+    "twice-as-clever": {"silver": {"yellow": [2, 5], "blue": [4]},
+                        "yellow": {"circled": [[2, 1], [3, 2]], "crossed": [[2, 1]]},
+                        "blue": [11, 9], "green": [8, 2, 10], "pink": [4, 5]},
+}
+
+
+@pytest.mark.slow  # compiles the value policy's active chooser and an advised move: 40 s
+@GAMES
+def test_an_advised_move_fires_its_bonuses_as_the_learned_policy_plays_them(game, tmp_path):
+    """TPC section 11: the free marks an advised active pick fires are placed as the
+    learned policy places them in play (valued with the turn state after the pick),
+    whatever its work buffer held before: on 40 rolls of a mid-game sheet, the advice's
+    sheet after the policy's own pick is the policy's afterstate."""
+    from analyzer.clever import sheetfile
+    from kernels.clever import valued
+    from kernels.clever.moves import MAX_MOVES, POOL, legal_moves
+
+    values = defaults(game.params)
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps({**game.sheetfile.blank(), **ADVICE_SHEETS[game.id]}))
+    sheet = sheetfile.read(game, str(path), values)
+    pol, rules = game.learned_row(), game.game_rules(values)
+    rng = np.random.default_rng(5)
+    stream = np.uint64(20261202)
+    bonus_picks = 0
+    for _ in range(40):
+        faces = rng.integers(1, 7, 6).astype(np.int64)
+        where = np.full(6, POOL, np.int64)
+        moves = np.zeros((MAX_MOVES, 3), np.int64)
+        n = legal_moves(sheet, faces, 63, moves, False)
+        scratch = np.zeros(play.WORK_LEN, np.int64)
+        best, _ = valued.choose_active(sheet, faces, where, 0, moves, n, pol, stream, 0,
+                                       scratch, rules)
+        if best < 0:
+            continue
+        chosen = scratch[play.BEST_SHEET:play.BEST_SHEET + play.SHEET_LEN]
+        advised, f, w = sheet.copy(), faces.copy(), where.copy()
+        garbage = rng.integers(-2**40, 2**40, play.WORK_LEN)
+        play.advice_choice(advised, f, w, moves[best, 0], moves[best, 1], moves[best, 2], pol,
+                           stream, 0, False, garbage, np.zeros((MAX_MOVES, 3), np.int64),
+                           np.zeros(play.LOG_LEN, np.int64))
+        assert np.array_equal(advised, chosen)
+        bonus_picks += int(np.abs(advised - sheet).sum() > 2)  # more than the die's mark
+    assert bonus_picks > 0
