@@ -69,6 +69,38 @@ def best_action(q, actions, open_cards, n_open, weights):
 
 
 @njit(cache=True)
+def rolling_ends(c_idx, open_mask, weights, q1, q2, rerolls, open_cards, none, one, two):
+    """Where a bot rolling by the action values ``q1``/``q2`` (as ``play.roll_own``) for the
+    cards of ``open_mask`` ends its rolling, exactly; the chances are added to the outputs
+    (zeros to start): ``none`` float64[56] it locks nothing and holds each 3-dice multiset
+    (``MS_CODE[3]`` order); ``one`` float64[6, 21] it locks face a (row a - 1) and holds each
+    2-dice multiset; ``two`` float64[6, 6] (row: the lower face - 1, column: the higher
+    - 1), divided by 6, it locks those two faces and its last die shows any given face
+    (rolled once more). ``c_idx``: index of the common dice; ``open_cards``:
+    int64[DICE_CARDS] work space; the rest as in ``play.play_game``."""
+    n_open = 0
+    for c in range(DICE_CARDS):
+        if (open_mask >> c) & 1:
+            open_cards[n_open] = c
+            n_open += 1
+    for h in range(MS_CODE[3].shape[0]):
+        p1 = MS_PROB[3][h]
+        a = best_action(q1[c_idx, h], ACTIONS_3[h], open_cards, n_open, weights) \
+            if rerolls >= 1 else 0
+        if a == 0:
+            none[h] += p1
+            continue
+        for h2 in range(MS_CODE[2].shape[0]):
+            p2 = MS_PROB[2][h2]
+            b = best_action(q2[c_idx, a - 1, h2], ACTIONS_2[h2], open_cards, n_open,
+                            weights) if rerolls >= 2 else 0
+            if b == 0:
+                one[a - 1, h2] += p1 * p2
+            else:
+                two[min(a, b) - 1, max(a, b) - 1] += p1 * p2 / 6.0
+
+
+@njit(cache=True)
 def choose_claim(counts, made, open_mask, hol_ev, points, bluff_below, plaus_row, bluff_next):
     """The claim of a bot: ``(card, k, value, true)``; card -1 if it has nothing to claim.
 

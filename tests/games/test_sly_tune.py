@@ -82,14 +82,47 @@ def test_bad_tune_input_is_one_line_exit_2(args, needle):
 
 def test_a_card_the_visible_dice_prove_is_worth_its_points():
     """Claiming: a claim the visible dice prove cannot be accused, so it always scores;
-    Higher or Lower is worth its success chance times its points (rules page, Higher or
-    Lower)."""
+    Higher or Lower needs no dice and is worth its success chance times its points
+    (rules page, Higher or Lower)."""
     from kernels.sly_dice import hol, layout
 
     three = layout.card_id("three-of-a-kind")
-    state = {"common": [4, 4, 4], "locked": [2], "cards": [three, layout.HIGHER_OR_LOWER]}
-    worth = fair_values.state_worths(VALUES, state)
+    state = {"common": [4, 4, 4], "locked": [], "cards": [three, layout.HIGHER_OR_LOWER]}
+    worth = fair_values.aimed_worths(VALUES, state)
     assert worth[three] == pytest.approx(VALUES["points_three_of_a_kind"])
     hol_points = VALUES["points_higher_or_lower"]
     assert worth[layout.HIGHER_OR_LOWER] == pytest.approx(hol.hol_solve()[0][12] * hol_points)
     assert np.isnan(worth[layout.card_id("odds")])  # not open
+
+
+def test_the_exact_ends_of_aimed_rolling_match_sampled_rolls():
+    """Rolling (rules page, the rolling phase): the exact chance of every locked set and
+    hidden roll a player aiming for one card ends with (``claim_game.rolling_ends``) is
+    what ``play.roll_own`` draws, within 5 standard errors, for 40,000 rolls aiming for
+    a full house over the common dice 2 3 5; the chances add up to 1."""
+    from analyzer.games.sly_dice import claim_game
+    from analyzer.games.sly_dice.model import get_model
+    from kernels.rng import turn_stream
+    from kernels.sly_dice import layout, play
+
+    common, card, n = [2, 3, 5], layout.card_id("full-house"), 40_000
+    ends = claim_game.rolling_ends(VALUES, common, 1 << card)
+    assert sum(m.sum() for m in ends.values()) == pytest.approx(1.0)
+    model, work = get_model(VALUES), np.zeros(layout.DICE_CARDS, np.int64)
+    c_idx = layout.CODE_INDEX[layout.code_of(common)]
+    counts: dict[tuple, int] = {}
+    for i in range(n):
+        own, locked, _ = play.roll_own(np.uint64(turn_stream(np.uint64(7), i, 0)), c_idx,
+                                       1 << card, model.weights, model.q1, model.q2,
+                                       VALUES["rerolls"], work)
+        key = (int(own), int(locked))
+        counts[key] = counts.get(key, 0) + 1
+    exact = {}
+    for locked, mass in ends.items():
+        lock_code = layout.code_of(list(locked))
+        for t, hidden in enumerate(layout.MS_CODE[3 - len(locked)]):
+            exact[(int(lock_code + hidden), int(lock_code))] = float(mass[t])
+    for key, p in exact.items():
+        seen = counts.get(key, 0) / n
+        assert abs(seen - p) <= 5 * np.sqrt(max(p * (1 - p), 1e-12) / n) + 1e-12
+    assert all(exact.get(key, 0.0) > 0 for key in counts)  # nothing drawn that cannot end

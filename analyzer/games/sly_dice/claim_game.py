@@ -29,6 +29,7 @@ from scipy.optimize import linprog
 from analyzer.errors import UserError
 from analyzer.games.sly_dice.model import Policy, get_model, parse_policy
 from kernels.sly_dice import layout, play
+from kernels.sly_dice.bots import rolling_ends as rolling_ends_kernel
 
 PRIORS = ("uniform", "rolling")
 EQUILIBRIUM = "equilibrium"  # a policy name of exploitability_table: the solution itself
@@ -165,37 +166,34 @@ def _open_dice_cards(open_mask: int) -> tuple[np.ndarray, int]:
     return out, len(cards)
 
 
+def rolling_ends(values: dict[str, Any], common: list[int], open_mask: int
+                 ) -> dict[tuple[int, ...], np.ndarray]:
+    """Where a claimant rolling by the shared rolling rule for the cards of ``open_mask``
+    ends, exactly: for each locked multiset (a sorted tuple of 0-2 faces) it can end with,
+    the chance (float64[len(MS_CODE[h])], ``h = 3 - len(locked)``) that it ends with those
+    locked dice and each hidden multiset (order of ``MS_COUNTS[h]``)."""
+    model = get_model(values)
+    c_idx = layout.CODE_INDEX[layout.code_of(common)]
+    none, one, two = np.zeros(len(layout.MS_CODE[3])), np.zeros((6, len(layout.MS_CODE[2]))), \
+        np.zeros((6, 6))
+    rolling_ends_kernel(c_idx, open_mask, model.weights, model.q1, model.q2, values["rerolls"],
+                        np.zeros(layout.DICE_CARDS, np.int64), none, one, two)
+    out = {(): none}
+    for a in range(1, 7):
+        out[(a,)] = one[a - 1]
+        for b in range(a, 7):
+            out[(a, b)] = np.full(6, two[a - 1, b - 1])
+    return {locked: mass for locked, mass in out.items() if mass.any() or not locked}
+
+
 def rolling_mass(values: dict[str, Any], common: list[int], locked: list[int],
                  open_mask: int) -> np.ndarray:
     """Chance (float64[len(MS_CODE[h])], unnormalised) that a claimant rolling by the
     shared rolling rule ends with exactly ``locked`` dice and each hidden multiset of
     ``h = 3 - len(locked)`` dice (order of ``MS_COUNTS[h]``). Sums to the chance of
     ending with these locked dice."""
-    model = get_model(values)
-    rerolls = values["rerolls"]
-    n_locked = len(locked)
-    target = layout.code_of(locked)
-    c_idx = layout.CODE_INDEX[layout.code_of(common)]
-    open_cards, n_open = _open_dice_cards(open_mask)
-    mass = np.zeros(len(layout.MS_CODE[3 - n_locked]))
-    for i1, p1 in enumerate(layout.MS_PROB[3]):
-        a = play.best_action(model.q1[c_idx, i1], play.ACTIONS_3[i1], open_cards, n_open,
-                             model.weights) if rerolls >= 1 else 0
-        if a == 0:
-            if n_locked == 0:
-                mass[i1] += p1
-            continue
-        if n_locked == 0 or (target // int(layout.FACE_CODE[a])) % 7 == 0:
-            continue
-        for i2, p2 in enumerate(layout.MS_PROB[2]):
-            b = play.best_action(model.q2[c_idx, a - 1, i2], play.ACTIONS_2[i2], open_cards,
-                                 n_open, model.weights) if rerolls >= 2 else 0
-            if b == 0:
-                if n_locked == 1:  # locked = [a] since target contains a
-                    mass[i2] += p1 * p2
-            elif n_locked == 2 and layout.FACE_CODE[a] + layout.FACE_CODE[b] == target:
-                mass += p1 * p2 / 6.0  # the last die is rolled fresh: any face
-    return mass
+    ends = rolling_ends(values, common, open_mask)
+    return ends.get(tuple(sorted(locked)), np.zeros(len(layout.MS_CODE[3 - len(locked)])))
 
 
 def _prior(values, common, locked, open_mask, prior: str) -> tuple[np.ndarray, bool]:

@@ -290,7 +290,7 @@ def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, stat
               "fixed-cards, or card names such as full-house,odds")
 @click.option("--bounds", multiple=True, metavar="CARD=LOW:HIGH",
               help="Range of a free card's points (repeatable; default 1:200).")
-@click.option("--states", type=int, default=224, show_default=True,
+@click.option("--states", type=int, default=56, show_default=True,
               help="Public states per evaluation (rounded up to a multiple of 56, one share "
                    "for each common-dice multiset).")
 @click.option("--precision", type=float, default=0.25, show_default=True,
@@ -303,9 +303,9 @@ def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, stat
 def tune(targets, free, bounds, states, precision, rules_file, assignments, points_file,
          point_settings, seed, threads, quiet, fmt, output):
     """Fair points for the fixed cards: the values that give every free card the same
-    worth (the expected points of claiming it in a round where it is open, whatever the
-    hidden dice, against the accuser of the claim/accuse equilibrium) at the public
-    states a game reaches."""
+    worth (the expected points of aiming for it in a round where it is open: rolling for
+    it alone, then claiming it, true or a bluff, against the accuser of the claim/accuse
+    equilibrium) at the public states a game reaches."""
     from analyzer.driver import set_threads
     from analyzer.games.sly_dice.fair_values import tune as find
 

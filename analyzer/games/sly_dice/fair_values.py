@@ -1,22 +1,25 @@
 """Fair points for Sly Dice's fixed cards in the real game (``dicelab sly-dice tune
 --target equal-expected-points --free fixed-cards``).
 
-A card's *worth* at a public state where it is open is the expected points a claimant
-gets by claiming it (its best claim of the card: true, or a bluff) whatever hidden dice
-it rolled, against the accuser's accusations in the claim/accuse equilibrium of that
-state (``claim_game``): the card's points when the claim stands and the Successful
-Bluffing card when a bluff passes. The states are those a game reaches
-(``equilibrium.sample_states``: a round at random, the cards open by then, the dice the
-claimant locked rolling by the shared rule), the same number for each common-dice
-multiset, weighted by its chance. Only some cards are open, so what the accuser makes of
-a claim depends on the other cards the claimant could have claimed.
+A card's *worth* at a public state where it is open (its common dice and open cards) is
+the expected points of a claimant that aims for it: it rolls by the shared rolling rule
+with only that card open, then claims it (true, or a bluff), against the accuser's
+accusations in the claim/accuse equilibrium (``claim_game``) of the public state its roll
+leaves (the accuser expects the shared rolling rule, for all the open cards): the card's
+points when the claim stands and the Successful Bluffing card when a bluff passes. The
+worth is exact over the claimant's rolls (``claim_game.rolling_ends``: every locked set it
+can end with, and its hidden dice); the public states are those a game reaches
+(``equilibrium.sample_states``: a round at random, the cards open by then), the same
+number for each common-dice multiset, weighted by its chance. Only some cards are open,
+so what the accuser makes of a claim depends on the other cards a claimant could claim.
 
 The fair points give every free card the same mean worth: the level asked for, or by
-default the median worth of the free cards under the rules in force. They are found in
-log space by ``scipy.optimize.root`` (DF-SANE, derivative free: a card's worth grows
-about in proportion to its points), every evaluation on the same sampled states (common
-random numbers); the best values evaluated are kept. An equilibrium changes by jumps, so
-a worth can step over the level: then the nearest values are given, with a note.
+default the median worth of the free cards under the rules in force. They are found by
+one secant step per card and evaluation in log space (a card's worth depends mostly on
+its own points), every evaluation on the same states (common random numbers); the best
+values evaluated are kept. A card whose worth cannot reach the level within its bounds
+stays at the bound, and an equilibrium changes by jumps, so a worth can step over the
+level: then the nearest values are given, with a note.
 """
 
 from __future__ import annotations
@@ -41,33 +44,41 @@ from kernels.sly_dice import layout
 TARGET = "equal-expected-points"
 FIXED_CARDS = tuple(ASSUMED_POINTS)  # the cards with points of their own, in card order
 ALL_FIXED = "fixed-cards"
-STATES = 224  # sampled public states per evaluation (4 for each common-dice multiset)
-PRECISION = 0.25  # points: every free card's worth this close to the level (a jump of one
-# state's equilibrium moves a mean over 224 states by about 0.05)
+STATES = 56  # sampled public states per evaluation (one for each common-dice multiset;
+# about 18 claim/accuse equilibria each, one per locked set an aimer can end with)
+PRECISION = 0.25  # points: every free card's worth this close to the level
 POINT_BOUNDS = (1.0, 200.0)  # a free card's range unless --bounds says otherwise
 POINT_LIMITS = (0.5, 1000.0)
-MAX_EVALUATIONS = 40
+MAX_EVALUATIONS = 25
 
 
-def state_worths(values: dict[str, Any], state: dict[str, Any]) -> np.ndarray:
-    """float64[N_CARDS]: each open card's worth at one public state (``sample_states``):
-    the claimant's expected points from its best claim of the card, whatever its hidden
-    dice (true, or a bluff), against the accuser's equilibrium accusations there; NaN for
-    the cards not open."""
+def aimed_worths(values: dict[str, Any], state: dict[str, Any]) -> np.ndarray:
+    """float64[N_CARDS]: each open fixed card's worth at one public state (``sample_states``:
+    its common dice and open cards): the expected points of a claimant that rolls aiming
+    for the card alone (the shared rolling rule with only that card open) and claims it
+    (true, or a bluff), exactly over its rolls, against the accuser's equilibrium
+    accusations at the public state each roll leaves (the accuser expects the shared
+    rolling rule); NaN for the other cards."""
     worth = np.full(layout.N_CARDS, np.nan)
-    game = claim_game.build_game(values, state["common"], state["locked"], state["cards"])
-    _, _, accuse = claim_game.equilibrium_lp(game)
-    own = claim_game.own_points(game, accuse)
-    cards = np.array([card for card, _ in game.claims])
-    for card in state["cards"]:
-        worth[card] = game.prior @ own[:, cards == card].max(axis=1)
+    common, cards = state["common"], state["cards"]
+    aims = [c for c in cards if c >= layout.N_NUMBER_CARDS]  # Higher or Lower: no aim
+    ends = {c: claim_game.rolling_ends(values, common, 1 << c) for c in aims}
+    worth[aims] = 0.0
+    for locked in sorted({locked for aimed in ends.values() for locked in aimed}):
+        game = claim_game.build_game(values, common, list(locked), cards)
+        _, _, accuse = claim_game.equilibrium_lp(game)
+        own = claim_game.own_points(game, accuse)
+        claimed = np.array([card for card, _ in game.claims])
+        for card in aims:
+            if locked in ends[card]:
+                worth[card] += ends[card][locked] @ own[:, claimed == card].max(axis=1)
     return worth
 
 
 def card_worths(values: dict[str, Any], states: list[dict[str, Any]]) -> np.ndarray:
-    """float64[len(states), N_CARDS]: ``state_worths`` of every state, the states spread
+    """float64[len(states), N_CARDS]: ``aimed_worths`` of every state, the states spread
     over threads."""
-    return np.array(over_threads(lambda i: state_worths(values, states[i]), len(states)))
+    return np.array(over_threads(lambda i: aimed_worths(values, states[i]), len(states)))
 
 
 def stratified_states(values: dict[str, Any], n_states: int, seed: int
@@ -160,8 +171,6 @@ def tune(values: dict[str, Any], targets: Sequence[str], free_text: str,
          bounds: Sequence[str], n_states: int = STATES, seed: int = DEFAULT_SEED,
          precision: float = PRECISION) -> Result:
     """The free cards' points that give each the same worth (``TARGET``)."""
-    from scipy.optimize import root
-
     level = parse_target(targets)
     free = parse_cards(free_text, bounds, values)
     if not precision > 0:
@@ -186,18 +195,36 @@ def tune(values: dict[str, Any], targets: Sequence[str], free_text: str,
 
     start = np.array([f.start for f in free])
     level = level if level is not None else float(np.median(free_worths(start)))
-
-    def residual(log_points: np.ndarray) -> np.ndarray:
-        points = np.clip(np.exp(log_points), low, high)
-        return np.log(np.maximum(free_worths(points), 1e-9) / level)
-
-    root(residual, np.log(start), method="df-sane",
-         options={"fatol": precision / level, "ftol": 0.0, "maxfev": MAX_EVALUATIONS,
-                  "fnorm": lambda f: float(np.max(np.abs(f)))})
+    _solve(free_worths, start, low, high, level, precision)
     best = min(seen, key=lambda key: float(np.max(np.abs(free_worths(key) - level))))
     in_force = worths([values[points_param(n)] for n in names])
     return _result(values, free, np.array(best), in_force, seen[best], level, n_states, seed,
                    precision, len(seen))
+
+
+def _solve(free_worths, start: np.ndarray, low: np.ndarray, high: np.ndarray, level: float,
+           precision: float) -> None:
+    """Give every free card the worth ``level``: one secant step per card in log space
+    (a card's worth grows about in proportion to its points and little with the
+    others'), from the proportional step ``points * level / worth`` until a card has two
+    evaluations; a card whose worth stays off the level at a bound is left there. Stops
+    when every card is within ``precision`` or pinned, or after ``MAX_EVALUATIONS``."""
+    points, before = start.astype(np.float64), None
+    for _ in range(MAX_EVALUATIONS):
+        worth = np.maximum(free_worths(points), 1e-9)
+        miss = worth - level
+        pinned = ((points >= high) & (miss < 0)) | ((points <= low) & (miss > 0))
+        if np.all((np.abs(miss) <= precision) | pinned):
+            return
+        step = np.log(level / worth)  # proportional: worth taken as points times a constant
+        if before is not None:
+            d_log_points = np.log(points) - np.log(before[0])
+            d_log_worth = np.log(worth) - np.log(before[1])
+            secant = np.abs(d_log_points) > 1e-9
+            slope = np.where(secant, d_log_worth / np.where(secant, d_log_points, 1.0), 1.0)
+            step = np.where(secant & (slope > 0.05), step / np.maximum(slope, 0.05), step)
+        before = (points, worth)
+        points = np.clip(points * np.exp(np.clip(step, -1.5, 1.5)), low, high)
 
 
 def _points_range(points: float, fair: pd.Series) -> dict[str, float]:
@@ -208,20 +235,24 @@ def _points_range(points: float, fair: pd.Series) -> dict[str, float]:
             if fair.ci95_low > 0 else np.nan}  # no upper end: the worth could be 0
 
 
-def fair_points_table(values: dict[str, Any], seed: int, n_states: int = STATES
-                      ) -> pd.DataFrame:
-    """Every fixed card's fair points (``tune`` of all of them to the median worth), kept
-    on disk per rules, states and seed (``analyzer.kept``); ``attrs``: level, met,
-    states."""
+REPORT_PRECISION = 1.0  # points: the report's table (5 evaluations, against 13 at 0.25)
+
+
+def fair_points_table(values: dict[str, Any], seed: int, n_states: int = STATES,
+                      precision: float = REPORT_PRECISION) -> pd.DataFrame:
+    """Every fixed card's fair points (``tune`` of all of them to the median worth, to
+    ``precision``), kept on disk per rules, states, precision and seed
+    (``analyzer.kept``); ``attrs``: level, met, states, precision."""
     def compute() -> dict[str, Any]:
-        result = tune(values, [TARGET], ALL_FIXED, [], n_states, seed)
+        result = tune(values, [TARGET], ALL_FIXED, [], n_states, seed, precision)
         return {"table": result.tables["cards"].to_dict("split"),
                 "level": result.headline["level"], "met": result.headline["met"],
                 "states": result.headline["states"]}
 
-    kept_answer = kept.answer("sly-fair-points", [values, n_states, seed], compute)
+    kept_answer = kept.answer("sly-fair-points", [values, n_states, seed, precision], compute)
     table = pd.DataFrame(kept_answer["table"]["data"], columns=kept_answer["table"]["columns"])
-    table.attrs.update({k: kept_answer[k] for k in ("level", "met", "states")})
+    table.attrs.update({k: kept_answer[k] for k in ("level", "met", "states")},
+                       precision=precision)
     return table
 
 
@@ -242,12 +273,13 @@ def _result(values, free, found, before_table, after_table, level, n_states, see
     table = pd.DataFrame(rows)
     misses = table.residual.abs()
     met = bool((misses <= precision).all())
-    notes = [f"worth: the expected points of claiming the card in a round where it is open, "
-             "whatever the hidden dice (its points when the claim stands, the Successful "
-             "Bluffing card when a bluff passes), against the accuser of the claim/accuse "
-             f"equilibrium; mean over {_states_used(n_states)} sampled "
-             "public states (a round at random, the cards open by then, the dice the "
-             "claimant locked; each common-dice multiset equally often, weighted by its "
+    notes = [f"worth: the expected points of aiming for the card in a round where it is "
+             "open (rolling by the shared rule with only that card open, then claiming it: "
+             "its points when the claim stands, the Successful Bluffing card when a bluff "
+             "passes) against the accuser of the claim/accuse equilibrium of the public "
+             "state the roll leaves, exact over the rolls; mean over "
+             f"{_states_used(n_states)} sampled public states (a round at random, the "
+             "cards open by then; each common-dice multiset equally often, weighted by its "
              "chance), the same states for every evaluation",
              MODEL_NOTE,
              "fair_points_rounded: the nearest multiple of 5, for a printed card; the "

@@ -143,7 +143,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
     games = 20_000 if quick else 200_000
     cards = card_summary(values)
-    fair = fair_points_table(values, seed, 56 if quick else 224)
+    fair = fair_points_table(values, seed)
     fixed = cards.iloc[layout.N_NUMBER_CARDS:]
     hardest = fixed.sort_values("p_hit").iloc[0]
     richest = cards.sort_values("expected_points").iloc[-1]
@@ -254,14 +254,17 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
               "every fixed card worth the same in the real game (claim/accuse equilibrium at "
               f"{fair.attrs['states']} sampled public states; dicelab sly-dice tune --target "
               "equal-expected-points --free fixed-cards)", fair[FAIR_COLUMNS],
-              note="worth: the expected points of claiming the card in a round where it is "
-                   "open, whatever the hidden dice, against the equilibrium's accuser (one "
-                   "round, later rounds not valued); at the fair points every card is worth "
+              note="worth: the expected points of aiming for the card in a round where it "
+                   "is open (rolling for it alone, then claiming it, true or a bluff), "
+                   "against the equilibrium's accuser (one round, later rounds not valued); "
+                   "a card at a bound of 1-200 points cannot reach the level; at the fair "
+                   f"points every card is worth (within {fair.attrs['precision']:g} point) "
                    f"the level, {fair.attrs['level']:.2f} points, the median worth at the "
                    "points in force (the CSV has the worths reached and the points rounded "
                    "to 5)"
                    + ("" if fair.attrs["met"] else "; not every card met the level to "
-                      "0.25 points: the nearest values found are given")
+                      f"{fair.attrs['precision']:g} point: the nearest values found are "
+                      "given")
                    + ". Odds and evens are worth something only in rounds whose common "
                      "dice are all odd (all even), hence their high fair points."),
         Table("sly_dice_seat_win_rates", "Win rate by seat (simulated)", seat_rows),
