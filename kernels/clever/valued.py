@@ -286,18 +286,10 @@ def choose_active(sheet, faces, where, picks, moves, n, pol, stream, slot, scrat
     n = _capped(scratch, moves, n)
     forced = _explore(scratch, n)
     cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
-    cand_where = scratch[CAND_WHERE:CAND_WHERE + N_DICE]
     best, best_v = 0, -np.inf
     for i in range(n):
         die = moves[i, 0]
-        for k in range(N_DICE):
-            cand_where[k] = where[k]
-        to_field(faces, cand_where, die)
-        left, on_platter = _masks(cand_where)
-        if picks + 1 >= 3 or left == 0:
-            set_turn(ts, PH_ACTIVE_PLUS, picks + 1, 0, on_platter | left, taken)
-        else:
-            set_turn(ts, PH_ROLL, picks + 1, left, on_platter, taken)
+        choice_turn(sheet, faces, where, die, PH_ROLL, picks, scratch)
         copy_sheet(cand, sheet)
         apply_move(cand, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
         if moves[i, 1] == chain_area(cand):

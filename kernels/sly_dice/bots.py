@@ -49,6 +49,18 @@ N_POLICY = 3
 NEVER, THRESHOLD, EXPECTED = 0, 1, 2
 
 @njit(cache=True)
+def list_open_cards(open_mask, open_cards):
+    """Write the open dice cards of ``open_mask`` first in ``open_cards`` (int64[DICE_CARDS]);
+    returns how many."""
+    n_open = 0
+    for card in range(DICE_CARDS):
+        if (open_mask >> card) & 1:
+            open_cards[n_open] = card
+            n_open += 1
+    return n_open
+
+
+@njit(cache=True)
 def best_action(q, actions, open_cards, n_open, weights):
     """Action (0 stop, a = lock face a) whose best open card is worth most.
 
@@ -78,11 +90,7 @@ def rolling_ends(c_idx, open_mask, weights, q1, q2, rerolls, open_cards, none, o
     - 1), divided by 6, it locks those two faces and its last die shows any given face
     (rolled once more). ``c_idx``: index of the common dice; ``open_cards``:
     int64[DICE_CARDS] work space; the rest as in ``play.play_game``."""
-    n_open = 0
-    for c in range(DICE_CARDS):
-        if (open_mask >> c) & 1:
-            open_cards[n_open] = c
-            n_open += 1
+    n_open = list_open_cards(open_mask, open_cards)
     for h in range(MS_CODE[3].shape[0]):
         p1 = MS_PROB[3][h]
         a = best_action(q1[c_idx, h], ACTIONS_3[h], open_cards, n_open, weights) \
@@ -197,11 +205,7 @@ def claim_posterior(common, c_idx, locked, n_locked, card, k, open_mask, weights
     claimant may claim; ``open_cards``: int64[DICE_CARDS] work space; the rest as in
     ``play.play_game``."""
     out = np.zeros(2)
-    n_open = 0
-    for c in range(DICE_CARDS):
-        if (open_mask >> c) & 1:
-            open_cards[n_open] = c
-            n_open += 1
+    n_open = list_open_cards(open_mask, open_cards)
     vis = common + locked
     args = (vis, n_locked, card, k, open_mask, hol_ev, points, bluff_below, plaus, made,
             bluff_next)

@@ -33,6 +33,7 @@ from kernels.sly_dice.bots import (  # noqa: F401  (policy columns re-exported f
     THRESHOLD,
     accuses,
     best_action,
+    list_open_cards,
     choose_claim,
     claim_posterior,
 )
@@ -93,11 +94,7 @@ def roll_own(stream, c_idx, open_mask, weights, q1, q2, rerolls, open_cards):
     position, action slot, card; see ``ACTIONS_3``/``ACTIONS_2``); ``open_cards``: int64[17]
     scratch. Returns
     ``(own_code, locked_code, n_locked)`` as multiset codes (``layout``)."""
-    n_open = 0
-    for card in range(DICE_CARDS):
-        if (open_mask >> card) & 1:
-            open_cards[n_open] = card
-            n_open += 1
+    n_open = list_open_cards(open_mask, open_cards)
     hidden = FACE_CODE[_die(stream, 0)] + FACE_CODE[_die(stream, 1)] + FACE_CODE[_die(stream, 2)]
     if rerolls < 1:
         return hidden, 0, 0

@@ -5,7 +5,14 @@ rolling phase (no sampling)."""
 import numpy as np
 
 from kernels.jit import njit
-from kernels.sly_dice.bots import ACTIONS_2, ACTIONS_3, MS_COUNTS_6, best_action, choose_claim
+from kernels.sly_dice.bots import (
+    ACTIONS_2,
+    ACTIONS_3,
+    MS_COUNTS_6,
+    best_action,
+    choose_claim,
+    list_open_cards,
+)
 from kernels.sly_dice.layout import (
     CODE_INDEX,
     DICE_CARDS,
@@ -40,11 +47,7 @@ def claim_distribution(common, c_idx, weights, q1, q2, rerolls, open_mask, hol_e
     out = np.zeros((3, 21, N_CARDS, 7, 2))
     args = (open_mask, hol_ev, points, bluff_below, plaus, made, bluff_next)
     open_cards = np.zeros(DICE_CARDS, np.int64)
-    n_open = 0
-    for card in range(DICE_CARDS):
-        if (open_mask >> card) & 1:
-            open_cards[n_open] = card
-            n_open += 1
+    n_open = list_open_cards(open_mask, open_cards)
     for h in range(MS_CODE[3].shape[0]):
         p1 = MS_PROB[3][h]
         first = MS_CODE[3][h]
