@@ -48,8 +48,8 @@ COMMANDS = [
     ["cloverup", "whatif", "--games", "300000", "--vary", "rerolls=3"],
     ["sly-dice", "simulate", "--games", "300000", "--players", "3"],
     ["thats-pretty-clever", "simulate", "--games", "70000", "--players", "2"],
-    ["twice-as-clever", "whatif", "--games", "3000", "--lineup", "heuristic",
-     "--lineup", "greedy"],
+    ["twice-as-clever", "whatif", "--games", "70000", "--policy", "greedy", "--lineup",
+     "random"],
 ]
 
 

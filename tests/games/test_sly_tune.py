@@ -42,12 +42,18 @@ def test_fair_points_give_the_free_cards_the_level_when_re_solved():
 
 
 def test_a_card_is_worth_more_with_more_points():
-    """The worth of claiming a card grows with its points (the accuser accuses more, but
-    a true claim still scores)."""
-    low = fair_values.worth_table({**VALUES, "points_full_house": 10.0}, STATES, 1)
-    high = fair_values.worth_table({**VALUES, "points_full_house": 40.0}, STATES, 1)
-    card = list(fair_values.FIXED_CARDS).index("full-house")
-    assert high.worth[card] > low.worth[card] > 0
+    """The worth of aiming for a card grows with its points (the accuser accuses more, but
+    a true claim still scores), at every state of eight where the full house is open."""
+    from kernels.sly_dice import layout
+
+    card = layout.card_id("full-house")
+    states = [s for s in fair_values.sample_states(VALUES, 40, 3) if card in s["cards"]][:8]
+    low = {**VALUES, "points_full_house": 10.0}
+    high = {**VALUES, "points_full_house": 40.0}
+    for state in states:
+        worth_low = fair_values.aimed_worths(low, state)[card]
+        assert fair_values.aimed_worths(high, state)[card] > worth_low > 0
+    assert len(states) == 8
 
 
 def test_worths_weight_each_common_multiset_by_its_chance():

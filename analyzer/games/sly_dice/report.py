@@ -12,7 +12,7 @@ from analyzer import seats
 from analyzer.games.sly_dice import fictitious
 from analyzer.games.sly_dice.fictitious import kept_fictitious_play
 from analyzer.games.sly_dice.equilibrium import overview
-from analyzer.games.sly_dice.fair_values import fair_points_table
+from analyzer.games.sly_dice.fair_values import REPORT_PRECISION, fair_points_table
 from analyzer.games.sly_dice.model import card_notes, card_points, parse_policy, rounds_for
 from analyzer.games.sly_dice.params import PARAMS
 from analyzer.games.sly_dice.runs import COLUMNS, card_table, play_games
@@ -143,7 +143,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
     games = 20_000 if quick else 200_000
     cards = card_summary(values)
-    fair = fair_points_table(values, seed)
+    fair = fair_points_table(values, seed, precision=2.0 if quick else REPORT_PRECISION)
     fixed = cards.iloc[layout.N_NUMBER_CARDS:]
     hardest = fixed.sort_values("p_hit").iloc[0]
     richest = cards.sort_values("expected_points").iloc[-1]
