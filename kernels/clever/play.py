@@ -121,7 +121,9 @@ from kernels.rng import turn_stream, uniform
 from kernels.thats_pretty_clever.layout import ROUND4_OPTIONS
 
 # The learned policy compiles in this process, or it alone (``compile_policies``); numba
-# reads the flags when it compiles and leaves out the decisions of the policies left out.
+# reads the flags when it compiles and leaves out the decisions of the policies left out:
+# in ``LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE`` (the value policy decides) each
+# flag alone can settle the branch.
 LEARNED_IN = True
 LEARNED_ONLY = False
 POLICY_LEVELS = {"one-step": (RANDOM, GREEDY), "heuristic": (RANDOM, GREEDY, HEURISTIC),
