@@ -416,12 +416,12 @@ def choice_turn(sheet, faces, where, die, window, picks, scratch):
         set_turn(ts, window, 0, 0, 0, sheet[H_PLUS_TAKEN])
         return
     taken = round_taken(sheet)
+    if window == PH_PASSIVE:
+        set_turn(ts, PH_PASSIVE_PLUS, 0, 0, _masks(where)[1], taken)
+        return
     cand_where = scratch[CAND_WHERE:CAND_WHERE + N_DICE]
     for k in range(N_DICE):
         cand_where[k] = where[k]
-    if window == PH_PASSIVE:
-        set_turn(ts, PH_PASSIVE_PLUS, 0, 0, _masks(cand_where)[1], taken)
-        return
     to_field(faces, cand_where, die)
     left, on_platter = _masks(cand_where)
     if picks + 1 >= 3 or left == 0:
