@@ -14,6 +14,7 @@ from analyzer.games.sly_dice.model import get_model
 from analyzer.games.sly_dice.params import PARAMS
 from analyzer.params import defaults
 from kernels.sly_dice import layout
+from kernels.sly_dice.claim_lp import OPTIMAL, solve_claim_lp
 from kernels.sly_dice.combos import holds
 from kernels.sly_dice.posterior import claim_distribution
 
@@ -109,6 +110,94 @@ def test_value_matches_brute_force_over_pure_strategies(values, state):
     per_type = q * pay_acc + (1 - q) * pay_not  # [type, claim]
     per_plan = (game.prior * per_type[np.arange(len(game.types)), plans]).sum(axis=1)
     assert per_plan.max() == pytest.approx(game.value, abs=1e-7)
+
+
+def _accuser_side_value(prior, pay_acc, pay_not, accusable):
+    """The game's value from the accuser's side, by HiGHS: min over accusing chances a
+    (0 for claims not accusable) of sum_t prior[t] max_c (a_c A[t, c] + (1 - a_c) N[t, c])
+    (the minimax dual of the claimant's LP the solver under test uses)."""
+    n_types, n_claims = pay_acc.shape
+    cost = np.concatenate([np.zeros(n_claims), prior])  # variables a (C), u (T)
+    a_ub = np.zeros((n_types * n_claims, n_claims + n_types))
+    b_ub = np.zeros(n_types * n_claims)
+    for t in range(n_types):
+        for c in range(n_claims):
+            row = t * n_claims + c  # a_c (A - N)[t, c] - u_t <= -N[t, c]
+            a_ub[row, c] = pay_acc[t, c] - pay_not[t, c]
+            a_ub[row, n_claims + t] = -1.0
+            b_ub[row] = -pay_not[t, c]
+    bounds = [(0.0, 1.0 if accusable[c] else 0.0) for c in range(n_claims)] \
+        + [(None, None)] * n_types
+    res = linprog(cost, A_ub=a_ub, b_ub=b_ub, bounds=bounds, method="highs")
+    assert res.status == 0
+    # the most suspicious equilibrium accuser: the largest sum of accusing chances that
+    # still holds the claimant to the value
+    most = linprog(-np.concatenate([np.ones(n_claims), np.zeros(n_types)]),
+                   A_ub=np.vstack([a_ub, cost]), b_ub=np.append(b_ub, res.fun + 1e-9),
+                   bounds=bounds, method="highs")
+    assert most.status == 0
+    return res.fun, -most.fun
+
+
+def _random_game(rng):
+    """(prior, pay_acc, pay_not, accusable) of a random claim game: some with integer
+    points (ties and degenerate programs), some with a claim nobody may accuse."""
+    n_types, n_claims = rng.integers(1, 40), rng.integers(1, 20)
+    prior = rng.dirichlet(np.ones(n_types))
+    whole = rng.random() < 0.5
+    pay_not = rng.integers(0, 12, (n_types, n_claims)) * 1.0 if whole else \
+        rng.random((n_types, n_claims)) * 50
+    pay_acc = np.where(rng.random((n_types, n_claims)) < 0.5, 0.0,
+                       pay_not + rng.integers(0, 5, (n_types, n_claims)))
+    accusable = rng.random(n_claims) < 0.85
+    pay_acc[:, ~accusable] = pay_not[:, ~accusable]
+    return prior, pay_acc, pay_not, accusable
+
+
+def test_simplex_solves_random_games_as_highs_does():
+    """kernels.sly_dice.claim_lp against HiGHS on the accuser's side of the minimax, on
+    400 random games: the same value, a feasible claimant strategy that secures it and
+    accusing chances that hold the claimant to it, the most suspicious such."""
+    rng = np.random.default_rng(7)
+    for _ in range(400):
+        prior, pay_acc, pay_not, accusable = _random_game(rng)
+        joint = np.zeros(pay_acc.shape)
+        accuse = np.zeros(pay_acc.shape[1])
+        status, value = solve_claim_lp(pay_acc, pay_not, prior, accusable, joint, accuse)
+        assert status == OPTIMAL
+        expected, most_suspicious = _accuser_side_value(prior, pay_acc, pay_not, accusable)
+        assert value == pytest.approx(expected, abs=1e-7)
+        assert accuse.sum() == pytest.approx(most_suspicious, abs=1e-3)
+        assert (joint >= 0).all()
+        np.testing.assert_allclose(joint.sum(axis=1), prior, atol=1e-9)
+        secured = np.where(accusable, np.minimum((joint * pay_acc).sum(axis=0),
+                                                 (joint * pay_not).sum(axis=0)),
+                           (joint * pay_not).sum(axis=0)).sum()
+        assert secured == pytest.approx(value, abs=1e-7)
+        assert ((accuse >= 0) & (accuse <= 1)).all() and (accuse[~accusable] == 0).all()
+        held = prior @ (accuse * pay_acc + (1 - accuse) * pay_not).max(axis=1)
+        assert held == pytest.approx(value, abs=1e-7)
+
+
+def test_simplex_solves_the_games_a_report_meets_as_highs_does(values):
+    """The same on the claim games of sampled public states with the rolling prior (every
+    locked set an aiming claimant can end with), the fair-values' workload."""
+    from analyzer.games.sly_dice.fair_values import stratified_states
+
+    states, _ = stratified_states(values, 8, 3)
+    checked = 0
+    for state in states:
+        for locked in cg.rolling_ends(values, state["common"], (1 << 17) - 1):
+            game = cg.build_game(values, state["common"], list(locked), state["cards"])
+            value, joint, accuse = cg.equilibrium_lp(game)
+            has = game.prior > 0
+            expected, most_suspicious = _accuser_side_value(
+                game.prior[has], game.pay_accused[has], game.pay_not[has], game.accusable)
+            assert value == pytest.approx(expected, abs=1e-7)
+            assert accuse.sum() == pytest.approx(most_suspicious, abs=1e-3)
+            assert cg.claimant_best_response(game, accuse) == pytest.approx(value, abs=1e-7)
+            checked += 1
+    assert checked > 50
 
 
 def test_number_claims_stop_one_above_the_largest_possible_count(values):

@@ -1,5 +1,5 @@
 """The exact claim/accuse game of one Sly Dice round at one public state, solved as a
-linear program (HiGHS through ``scipy.optimize.linprog``).
+linear program (``kernels.sly_dice.claim_lp``).
 
 The public state is what the next player sees: the common dice, the claimant's locked dice
 and the cards the claimant may claim. The claimant's *type* is its hidden dice (a multiset
@@ -23,13 +23,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
-from scipy.optimize import linprog
 
 from analyzer.errors import UserError
 from analyzer.games.sly_dice.model import Policy, get_model, parse_policy
 from kernels.sly_dice import layout, play
 from kernels.sly_dice.bots import rolling_ends as rolling_ends_kernel
+from kernels.sly_dice.claim_lp import OPTIMAL, solve_claim_lp
 
 PRIORS = ("uniform", "rolling")
 EQUILIBRIUM = "equilibrium"  # a policy name of exploitability_table: the solution itself
@@ -349,47 +348,20 @@ def accuser_best_response(game, bluff_strategy: np.ndarray) -> float:
 
 def equilibrium_lp(game: ClaimGame) -> tuple[float, np.ndarray, np.ndarray]:
     """Solve the LP over the types with prior > 0: max sum_c z_c with
-    z_c <= A_c(x) (accusable claims only), z_c <= N_c(x), sum_c x[t, c] = prior[t], x >= 0.
-    Returns (value, x float64[T, C] joint chances, accuse float64[C] from the duals of
-    the A rows)."""
+    z_c <= A_c(x) (accusable claims only), z_c <= N_c(x), sum_c x[t, c] = prior[t], x >= 0
+    (``kernels.sly_dice.claim_lp``). Returns (value, x float64[T, C] joint chances,
+    accuse float64[C] from the duals of the A rows)."""
     support = np.flatnonzero(game.prior > 0)
-    n_types, n_claims = len(support), len(game.claims)
-    n_x = n_types * n_claims
-    acc_claims = np.flatnonzero(game.accusable)
-    x_col = np.arange(n_x).reshape(n_types, n_claims)
-
-    def rows(claim_ids, pay) -> tuple[np.ndarray, np.ndarray]:
-        """Columns and values of the rows z_c - sum_t pay[t, c] x[t, c] <= 0 for the claims
-        ``claim_ids``: int64 / float64[len(claim_ids), n_types + 1]."""
-        cols = np.concatenate([x_col[:, claim_ids].T, (n_x + claim_ids)[:, None]], axis=1)
-        vals = np.concatenate([-pay[np.ix_(support, claim_ids)].T,
-                               np.ones((len(claim_ids), 1))], axis=1)
-        return cols, vals
-
-    def csr(cols: np.ndarray, vals: np.ndarray) -> sparse.csr_matrix:
-        """Rows of equal length (``cols``, ``vals``: [rows, per row]) as a CSR matrix."""
-        n_rows, per_row = cols.shape
-        return sparse.csr_matrix((vals.ravel(), cols.ravel(),
-                                  np.arange(0, n_rows * per_row + 1, per_row)),
-                                 shape=(n_rows, n_x + n_claims))
-
-    (acc_cols, acc_vals), (not_cols, not_vals) = (rows(acc_claims, game.pay_accused),
-                                                  rows(np.arange(n_claims), game.pay_not))
-    a_ub = csr(np.concatenate([acc_cols, not_cols]), np.concatenate([acc_vals, not_vals]))
-    a_eq = csr(x_col, np.ones((n_types, n_claims)))
-    cost = np.concatenate([np.zeros(n_x), -np.ones(n_claims)])
-    bounds = np.array([(0.0, np.inf)] * n_x + [(-np.inf, np.inf)] * n_claims)
-    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(a_ub.shape[0]), A_eq=a_eq,
-                  b_eq=game.prior[support], bounds=bounds, method="highs")
-    if res.status != 0:
-        raise RuntimeError(f"claim game LP failed: {res.message}")
-    x = np.zeros((len(game.types), n_claims))
-    x[support] = np.maximum(res.x[:n_x].reshape(n_types, n_claims), 0.0)
+    n_claims = len(game.claims)
+    joint = np.zeros((len(support), n_claims))
     accuse = np.zeros(n_claims)
-    # linprog minimises -sum z: the marginals of the <= rows are <= 0; the accuser's
-    # chance of accusing is the (non-negative) dual of the claim's "accused" row
-    accuse[acc_claims] = np.clip(-res.ineqlin.marginals[:len(acc_claims)], 0.0, 1.0)
-    return float(-res.fun), x, accuse
+    status, value = solve_claim_lp(game.pay_accused[support], game.pay_not[support],
+                                   game.prior[support], game.accusable, joint, accuse)
+    if status != OPTIMAL:
+        raise RuntimeError(f"claim game LP failed (simplex status {status})")
+    x = np.zeros((len(game.types), n_claims))
+    x[support] = joint
+    return float(value), x, accuse
 
 
 def _behaviour(game: ClaimGame, joint: np.ndarray, accuse: np.ndarray) -> np.ndarray:

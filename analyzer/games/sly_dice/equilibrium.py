@@ -179,8 +179,9 @@ def overview_result(values: dict[str, Any], states: int, seed: int) -> Result:
         notes=card_notes(values, list(range(layout.N_CARDS))) + [
             MODEL_NOTE,
             "states: a round at random, the cards open by then, random common dice and the "
-            "dice the claimant locked; exact LP per state (HiGHS), means over states with "
-            "95% intervals",
+            "dice the claimant locked; exact LP per state (a claim the equilibrium never "
+            "makes: the most suspicious accuser it allows), means over states with 95% "
+            "intervals",
             "exploitability: how many points a best response gains per claim against the "
             "policy's claiming (as_claimant) or accusing (as_accuser), beyond the "
             "equilibrium value; rational trusts claims as an honest claimant makes them",

@@ -12,6 +12,9 @@ can end with, and its hidden dice); the public states are those a game reaches
 (``equilibrium.sample_states``: a round at random, the cards open by then), the same
 number for each common-dice multiset, weighted by its chance. Only some cards are open,
 so what the accuser makes of a claim depends on the other cards a claimant could claim.
+An aimed claim the equilibrium claimant never makes at that state meets the most suspicious
+accuser the equilibrium allows (``kernels.sly_dice.claim_lp``): the LP alone leaves its
+accusing chance anywhere high enough to deter the equilibrium claimant.
 
 The fair points give every free card the same mean worth: the level asked for, or by
 default the median worth of the free cards under the rules in force. They are found by

@@ -302,8 +302,9 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         f"{fictitious.GAMES:,}, each game played in both seatings",
         "special powers are valued exactly by `dicelab sly-dice powers`; the game bots do "
         "not use them",
-        "the equilibrium is exact per public state (a linear program solved by HiGHS) for "
-        "one round between the claimant and the next player; later rounds are not valued"]
+        "the equilibrium is exact per public state (a linear program; a claim the "
+        "equilibrium never makes is accused as often as the equilibrium allows) for one "
+        "round between the claimant and the next player; later rounds are not valued"]
     intro = ("Sly Dice is analysed exactly for the rolling phase (dynamic programming over "
              "every lock/reroll position, for every card and every set of common dice) and by "
              "simulation for whole games with bots that claim, bluff and accuse.")
