@@ -1,6 +1,8 @@
 """Advice for a Clever position (either game): every legal choice for the dice in front of
 the player, ranked by the expected final score of Monte Carlo rollouts of a policy (solo),
 with 95% intervals. Rollout r of every choice uses the same dice (paired comparison).
+Rollouts are raced: after ``RACE_FIRST`` rollouts of every choice, those clearly worse than
+the leader stop and only the others get the rest (``raced_rollouts``).
 
 The choices are the picks of the phase, and beside them: re-rolling (an active pick, with
 a re-roll in hand), declining (the passive pick, where the rules allow it) and, in a +1
@@ -215,28 +217,67 @@ def _rank(game: CleverGame, values, sheet: np.ndarray, faces: np.ndarray,
     key = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
     position = Position(sheet, faces, where, moves, pol, rnd - 1, rounds,
                         game.game_rules(values), pick, key)
-    out = run_rollouts(position, rollouts)
-    means = out.mean(axis=1)
-    best = int(np.argmax(means))
+    scores = raced_rollouts(position, rollouts)
+    full = [i for i, s in enumerate(scores) if len(s) == rollouts]
+    means = np.array([s.mean() for s in scores])
+    best = max(full, key=lambda i: means[i])
+    order = sorted(full, key=lambda i: -means[i]) + sorted(
+        (i for i in range(len(scores)) if len(scores[i]) < rollouts), key=lambda i: -means[i])
     rows = []
-    for i in np.argsort(-means, kind="stable"):
-        mean, se = mean_se(rollouts, out[i].sum(), (out[i] ** 2).sum())
-        diff, dse = mean_se(rollouts, (out[i] - out[best]).sum(),
-                            ((out[i] - out[best]) ** 2).sum())
+    for i in order:
+        own = scores[i]
+        mean, se = mean_se(len(own), own.sum(), (own ** 2).sum())
+        diff = own - scores[best][:len(own)]  # paired: rollout r has the same dice
+        d_mean, d_se = mean_se(len(own), diff.sum(), (diff ** 2).sum())
+        d_low, d_high = ci95(d_mean, d_se) if not math.isnan(d_se) else (d_mean, d_mean)
         rows.append({"choice": labels[i], "expected_score": mean,
                      "ci95_low": ci95(mean, se)[0], "ci95_high": ci95(mean, se)[1],
-                     "vs_best": diff, "vs_best_ci95_low": ci95(diff, dse)[0]
-                     if not math.isnan(dse) else diff,
-                     "vs_best_ci95_high": ci95(diff, dse)[1] if not math.isnan(dse) else diff})
+                     "vs_best": d_mean, "vs_best_ci95_low": d_low, "vs_best_ci95_high": d_high,
+                     "rollouts": len(own)})
+    stopped = len(scores) - len(full)
     return Result(f"{game.title} advice", headline={
         "best": rows[0]["choice"], "expected_score": rows[0]["expected_score"],
         "rollouts": rollouts, "policy": policy, "round": rnd, "phase": phase},
         tables={"choices": pd.DataFrame(rows)},
         meta=run_meta(game.id, game.params, values, seed, rollouts=rollouts, policy=policy),
-        notes=[f"each choice is followed by {rollouts} solo rollouts of the {policy} policy "
-               "to the end of the game; rollout r uses the same dice for every choice, so "
-               "vs_best is a paired difference"] + round_note(game, sheet, rnd, rounds)
-        + assumed_notes(game.params, values))
+        notes=[f"each choice is followed by up to {rollouts} solo rollouts of the {policy} "
+               "policy to the end of the game; rollout r uses the same dice for every "
+               "choice, so vs_best is a paired difference"]
+        + ([f"{stopped} choice(s) clearly worse than the leader after {RACE_FIRST} rollouts "
+            f"(paired difference more than {RACE_Z} standard errors below it) stopped "
+            "there, ranked after the others (column rollouts)"] if stopped else [])
+        + round_note(game, sheet, rnd, rounds) + assumed_notes(game.params, values))
+
+
+RACE_FIRST = 50  # rollouts of every choice before a clearly worse one may stop
+RACE_Z = 3.29  # ... when the leader beats it by this many standard errors (99.9%, one-sided)
+
+
+def contenders(scores: np.ndarray) -> np.ndarray:
+    """int64 indices of the rows of ``scores`` (float64[choices, rollouts], paired) whose
+    paired difference from the leader (the highest mean) is not more than ``RACE_Z``
+    standard errors below zero."""
+    n = scores.shape[1]
+    diff = scores - scores[int(np.argmax(scores.mean(axis=1)))]
+    mean = diff.mean(axis=1)
+    se = diff.std(axis=1, ddof=1) / math.sqrt(n) if n > 1 else np.full(len(diff), np.inf)
+    return np.flatnonzero(mean + RACE_Z * se >= 0.0)
+
+
+def raced_rollouts(position: "Position", rollouts: int) -> list[np.ndarray]:
+    """float64[rollouts of the choice] per choice: ``RACE_FIRST`` rollouts of every choice,
+    then the rest of the ``rollouts`` for the ``contenders`` only (rollout r of every
+    choice still uses the same dice; the stops are the same on any machine)."""
+    first = min(rollouts, RACE_FIRST)
+    head = run_rollouts(position, 0, first)
+    out = list(head)
+    keep = contenders(head) if rollouts > first else np.arange(len(out))
+    if rollouts > first:
+        rest = run_rollouts(dataclasses.replace(position, moves=position.moves[keep]),
+                            first, rollouts - first)
+        for row, choice in enumerate(keep):
+            out[choice] = np.concatenate([head[choice], rest[row]])
+    return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -281,9 +322,10 @@ def rollout_chunks(position: Position, chunks: list[tuple[int, int]]) -> list[np
     return [np.concatenate(done[c * cuts:(c + 1) * cuts], axis=1) for c in range(len(chunks))]
 
 
-def run_rollouts(position: Position, rollouts: int) -> np.ndarray:
-    """float64[moves, rollouts]: the final scores of every rollout of every move, computed in
-    chunks where the execution in force says (the same numbers wherever they ran)."""
-    chunks = Chunks(rollouts, ROLLOUT_CHUNK)
+def run_rollouts(position: Position, first: int, rollouts: int) -> np.ndarray:
+    """float64[moves, rollouts]: the final scores of rollouts ``first ..`` of every move,
+    computed in chunks where the execution in force says (the same numbers wherever they
+    ran)."""
+    chunks = Chunks(rollouts, ROLLOUT_CHUNK, first)
     plan = Plan(functools.partial(rollout_chunks, position), chunks, position, "rollouts")
     return np.concatenate(list(current().results(plan)), axis=1)

@@ -228,6 +228,40 @@ def test_advice_from_a_blank_sheet_expects_a_whole_game(game, tmp_path):
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_raced_advice_stops_only_clearly_worse_choices(game, monkeypatch):
+    """Raced rollouts (advise.raced_rollouts): a choice that runs to the end has the
+    numbers of an unraced run, a stopped one those of a run of RACE_FIRST rollouts, and
+    it stopped only when its paired difference from the leader was more than RACE_Z
+    standard errors below zero."""
+    from analyzer.clever import advise
+
+    values = defaults(game.params)
+    sheet = game.blank_sheet(values)
+    sheet[H_REROLL_GOT] = 1
+
+    def choices(rollouts):
+        result = advise.advise(game, values, sheet, full_roll(game), "active1", 1, "greedy",
+                               rollouts, 4)
+        return result.tables["choices"].set_index("choice")
+
+    raced, first = choices(200), choices(advise.RACE_FIRST)
+    monkeypatch.setattr(advise, "RACE_FIRST", 200)
+    whole = choices(200)
+    stopped = raced[raced.rollouts == 50]
+    ran = raced[raced.rollouts == 200]
+    assert len(stopped) > 0 and len(ran) > 0 and len(stopped) + len(ran) == len(raced)
+    assert (raced.index[:len(ran)] == ran.index).all()  # the finished ones rank first
+    pd.testing.assert_series_equal(ran.expected_score, whole.expected_score[ran.index])
+    pd.testing.assert_series_equal(stopped.expected_score, first.expected_score[stopped.index])
+    behind = first.loc[stopped.index]  # paired against the leader of the first rollouts
+    se = (behind.vs_best_ci95_high - behind.vs_best_ci95_low) / (2 * 1.96)
+    assert (behind.vs_best + advise.RACE_Z * se < 0).all()
+    kept = first.drop(stopped.index)
+    se = (kept.vs_best_ci95_high - kept.vs_best_ci95_low) / (2 * 1.96)
+    assert (kept.vs_best + advise.RACE_Z * se >= -1e-9).all()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
 def test_the_boxes_marked_give_back_the_area_scores(game):
     """The record of boxes marked by each round's end (the sheet picture's data) agrees
     with the scores of the same games: a track scored by its length (That's Pretty
