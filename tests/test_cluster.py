@@ -69,7 +69,7 @@ def test_advise_on_the_cluster_is_identical(scheduler, tmp_path):
     args = ["thats-pretty-clever", "advise", "--sheet", str(sheet), "--roll",
             "W3 Y5 B2 G6 O4 P1", "--rollouts", "600"]
     local, remote = _json(args), _json([*args, "--cluster", scheduler])
-    assert remote["meta"]["chunks"] == 3  # 250 rollouts a chunk
+    assert remote["meta"]["chunks"] == 4  # 50 rollouts of every choice, then 550 raced in 250s
     assert _without_meta(remote) == _without_meta(local)
 
 
