@@ -216,6 +216,9 @@ class PageFlow:
             y1 = top - (tight.y1 - pos.y1)
             if x1 - x0 < 0.2 or y1 - y0 < 0.1:
                 break  # degenerate labels; keep the last usable size
+            if max(abs(x0 - pos.x0), abs(y0 - pos.y0), abs(x1 - pos.x1),
+                   abs(y1 - pos.y1)) < 1e-4:
+                break  # settled: the labels fit the slot (within 0.01% of the page)
             ax.set_position([x0, y0, x1 - x0, y1 - y0])
 
     # --- output ----------------------------------------------------------------------------
