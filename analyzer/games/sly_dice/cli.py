@@ -259,8 +259,8 @@ def claim(common, locked, hidden, open_cards, bluffs_held, rules_file, assignmen
 def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, states, grid,
                 games, rules_file, assignments, points_file, point_settings, seed, threads,
                 quiet, fmt, output):
-    """The exact claim/accuse equilibrium of a round: a linear program (dense simplex) per public
-    state between the claimant and the next player, with bluff frequencies, accusation
+    """The exact claim/accuse equilibrium of a round: a linear program per public state
+    between the claimant and the next player, with bluff frequencies, accusation
     probabilities, the value, and the exploitability of the named policies."""
     values = _values(rules_file, assignments, points_file, point_settings)
     if grid:
