@@ -14,11 +14,11 @@ from analyzer.progress import clock
 # the run): a first run from an empty numba cache (compiles included; scripts/bench.py's
 # report rows) and a run once compiled; used until this machine has run the report so once
 ESTIMATES = {
-    (False, False): {"cloverup": 55, "sly-dice": 240, "thats-pretty-clever": 180,
+    (False, False): {"cloverup": 55, "sly-dice": 110, "thats-pretty-clever": 120,
                      "twice-as-clever": 30},
     (False, True): {"cloverup": 13, "sly-dice": 31, "thats-pretty-clever": 41,
                     "twice-as-clever": 26},
-    (True, False): {"cloverup": 60, "sly-dice": 265, "thats-pretty-clever": 180,
+    (True, False): {"cloverup": 60, "sly-dice": 100, "thats-pretty-clever": 120,
                     "twice-as-clever": 90},
     (True, True): {"cloverup": 4, "sly-dice": 11, "thats-pretty-clever": 17,
                    "twice-as-clever": 8},
