@@ -48,6 +48,7 @@ ACCUSE_BELOW = 2
 N_POLICY = 3
 NEVER, THRESHOLD, EXPECTED = 0, 1, 2
 
+
 @njit(cache=True)
 def list_open_cards(open_mask, open_cards):
     """Write the open dice cards of ``open_mask`` first in ``open_cards`` (int64[DICE_CARDS]);

@@ -33,9 +33,9 @@ from kernels.sly_dice.bots import (  # noqa: F401  (policy columns re-exported f
     THRESHOLD,
     accuses,
     best_action,
-    list_open_cards,
     choose_claim,
     claim_posterior,
+    list_open_cards,
 )
 from kernels.sly_dice.layout import (
     CODE_INDEX,

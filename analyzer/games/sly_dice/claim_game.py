@@ -157,14 +157,6 @@ def _check_count(n: Any, what: str) -> int:
 # --------------------------------------------------------------------------- prior
 
 
-def _open_dice_cards(open_mask: int) -> tuple[np.ndarray, int]:
-    """int64[DICE_CARDS] with the open dice cards first, and their number."""
-    cards = [c for c in range(layout.DICE_CARDS) if (open_mask >> c) & 1]
-    out = np.zeros(layout.DICE_CARDS, np.int64)
-    out[:len(cards)] = cards
-    return out, len(cards)
-
-
 def rolling_ends(values: dict[str, Any], common: list[int], open_mask: int
                  ) -> dict[tuple[int, ...], np.ndarray]:
     """Where a claimant rolling by the shared rolling rule for the cards of ``open_mask``

@@ -238,7 +238,7 @@ def _points_range(points: float, fair: pd.Series) -> dict[str, float]:
             if fair.ci95_low > 0 else np.nan}  # no upper end: the worth could be 0
 
 
-REPORT_PRECISION = 1.0  # points: the report's table (5 evaluations, against 13 at 0.25)
+REPORT_PRECISION = 1.0  # points: the report's table (fewer evaluations than at 0.25)
 
 
 def fair_points_table(values: dict[str, Any], seed: int, n_states: int = STATES,
