@@ -66,6 +66,7 @@ run); ``python scripts/train_value.py --game tac --curriculum caps --seed 1 --st
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import json
 import sys
@@ -154,18 +155,36 @@ TAC_SELFPLAY_STAGES = {
     "settle": TAC_STAGES["settle"],
     "bonus": TAC_STAGES["bonus"],
 }
+# Twice As Clever under the rulebook's empty pool (``return_empty_pool=ends_turn``): the
+# network shipped for ``return_allowed`` (``--start-from``) relearns a game whose turn ends
+# when its dice run out
+TAC_ENDS_TURN_STAGES = {
+    "adapt": Stage(400_000, 0.0, LAMBDA, (0.03, 0.01, 1.0), ((0.0, 1.5e-4), (0.5, 7.5e-5)),
+                   True, NO_CURRICULUM, 16),
+    "settle": Stage(200_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 3e-5),), True,
+                    NO_CURRICULUM, 16),
+}
 CURRICULA = {"tpc": {"standard": TPC_STAGES},
-             "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES}}
+             "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
+                     "endsturn": TAC_ENDS_TURN_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
     """The stages of the game's curriculum ``--curriculum`` (default: its first)."""
     curricula = CURRICULA[opts.game]
-    return curricula[opts.curriculum or next(iter(curricula))]
-# the rules a game's network is trained under: the defaults, but for these (Twice As Clever's
-# run began before the rulebook's fox reading became the default; the two differ only when
-# an area ends at exactly 0 beside a negative green)
-TRAINING_RULES = {"tpc": {}, "tac": {"fox_negative": "literal"}}
+    return curricula[opts.curriculum]
+# the rules a curriculum's network is trained under: the defaults, but for these (Twice As
+# Clever's first runs began before the rulebook's fox reading and empty-pool reading became
+# the defaults; the fox readings differ only when an area ends at exactly 0 beside a
+# negative green)
+TAC_FIRST_RULES = {"fox_negative": "literal", "return_empty_pool": "return_allowed"}
+TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST_RULES,
+                  "endsturn": {"return_empty_pool": "ends_turn"}}
+
+
+def training_rules(opts: argparse.Namespace) -> dict:
+    """The rule values (beside the defaults) of the curriculum ``opts`` trains."""
+    return TRAINING_RULES[opts.curriculum]
 
 
 def stage_games(stages: dict[str, Stage], stage: str, scale: float) -> int:
@@ -226,6 +245,9 @@ def parse() -> argparse.Namespace:
                         help="a new run starts from this checkpoint of a run of other seed "
                              "(its weights, Adam state, stage and curve so far) and goes on "
                              "with this run's seed: a peer of the same style")
+    parser.add_argument("--start-from", metavar="VALUE_NET",
+                        help="a new run starts from the first network of this value_net.npy "
+                             "(e.g. a game's shipped one) instead of fresh weights")
     parser.add_argument("--ship", nargs="+", metavar="CHECKPOINT",
                         help="write the game's value_net.npy from these checkpoints' best "
                              "weights (the ensemble's members) and stop")
@@ -240,8 +262,9 @@ def parse() -> argparse.Namespace:
     if opts.curriculum is not None and opts.curriculum not in CURRICULA[opts.game]:
         parser.error(f"--curriculum for {opts.game}: one of "
                      f"{', '.join(CURRICULA[opts.game])}")
+    opts.curriculum = opts.curriculum or next(iter(CURRICULA[opts.game]))
     stages = stages_of(opts)
-    opts.stage = opts.stage or list(stages)[-2]
+    opts.stage = opts.stage or list(stages)[max(len(stages) - 2, 0)]
     if opts.stage not in stages:
         parser.error(f"--stage for {opts.game}: one of {', '.join(stages)}")
     snapshot = max(stage.snapshot for stage in stages.values())
@@ -251,9 +274,23 @@ def parse() -> argparse.Namespace:
     return opts
 
 
-def fresh_state(n_in: int, seed: int, first_stage: str) -> dict:
-    """The training state before any game."""
-    w = value_weights.initial_weights(n_in, seed)
+def start_digest(path: Path) -> str:
+    """``--start-from``'s file name and the SHA-256 of its weights (kept in the settings: a
+    resumed run must start from the same network)."""
+    return f"{path.name} sha256:{hashlib.sha256(path.read_bytes()).hexdigest()}"
+
+
+def start_weights(path: Path, game: int) -> np.ndarray:
+    """The first member network of the value network file ``path``."""
+    members, _ = value_weights.load(path, game)
+    return np.asarray(members[0], np.float32).copy()
+
+
+def fresh_state(n_in: int, seed: int, first_stage: str,
+                weights: np.ndarray | None = None) -> dict:
+    """The training state before any game: fresh weights of ``n_in`` inputs, or
+    ``weights``."""
+    w = value_weights.initial_weights(n_in, seed) if weights is None else weights
     return {"weights": w, "m": np.zeros_like(w), "v": np.zeros_like(w), "step": 0,
             "stage": first_stage, "done": 0, "history": [], "best": -np.inf,
             "best_weights": w.copy(), "best_stage": ""}
@@ -287,7 +324,10 @@ def load_state(path: Path, settings: dict, fork: bool = False) -> dict:
     with any seed)."""
     saved = np.load(path, allow_pickle=False)
     stored = {"chunk": CHUNK, "scale": 1.0, **json.loads(str(saved["settings"]))}
-    stored.setdefault("rules", TRAINING_RULES[stored["game"]])  # made before it was saved
+    # checkpoints made before the rules were saved, or before return_empty_pool existed
+    rules = stored.setdefault("rules", {"tac": {"fox_negative": "literal"}}.get(stored["game"], {}))
+    if stored["game"] == "tac":
+        rules.setdefault("return_empty_pool", "return_allowed")
     if fork:
         stored = {**stored, "seed": settings["seed"], "fork_from": settings["fork_from"]}
     stage, done = str(saved["stage"]), int(saved["done"])
@@ -318,7 +358,9 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
                 "eval_games": opts.eval_games, "hidden": [net.H1, net.H2],
                 "stages": {k: json.loads(json.dumps(v._asdict())) for k, v in stages.items()},
                 "batch": BATCH, "chunk": opts.chunk, "scale": opts.scale,
-                "rules": TRAINING_RULES[opts.game]}
+                "rules": training_rules(opts)}
+    if opts.start_from:
+        settings["start_from"] = start_digest(Path(opts.start_from))
     checkpoint = Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz")
     checkpoint.parent.mkdir(parents=True, exist_ok=True)
     if opts.fork_from:
@@ -332,6 +374,10 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         state = load_state(Path(opts.fork_from), settings, fork=True)
         print(f"forking {opts.fork_from}: stage {state['stage']}, {state['done']} games",
               file=sys.stderr)
+    elif opts.start_from:
+        state = fresh_state(0, opts.seed, list(stages)[0],
+                            start_weights(Path(opts.start_from), game))
+        print(f"starting from {opts.start_from}", file=sys.stderr)
     else:
         state = fresh_state(int(value_net.n_inputs(game, False)), opts.seed, list(stages)[0])
     heuristic = model.GAME.heuristic_row()
@@ -490,7 +536,7 @@ def curve_table(sources: list[dict]) -> str:
 def main() -> None:
     opts = parse()
     model = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model")
-    rules = model.GAME.game_rules({**defaults(model.PARAMS), **TRAINING_RULES[opts.game]})
+    rules = model.GAME.game_rules({**defaults(model.PARAMS), **training_rules(opts)})
     if opts.ship:
         ship(opts, model, rules)
     else:

@@ -31,6 +31,7 @@ from analyzer.stats import ci95, mean_se
 from kernels.clever import play
 from kernels.clever.moves import N_DICE
 from kernels.clever.sheet import (
+    FLAG_RETURN_EMPTY_POOL,
     H_FLAGS,
     H_PLUS_GOT,
     H_PLUS_TAKEN,
@@ -202,6 +203,10 @@ def _return_window(game: CleverGame, sheet: np.ndarray, where: np.ndarray
                         "dice with --platter")
     if sheet[H_RETURN_GOT] <= sheet[H_RETURN_USED]:
         raise UserError("no return in hand: nothing to choose in the return window")
+    if not (where == play.POOL).any() and not sheet[H_FLAGS] & FLAG_RETURN_EMPTY_POOL:
+        raise UserError("no die is left in play: the turn's rolls are over and no return "
+                        "is offered (return_empty_pool=ends_turn; --set "
+                        "return_empty_pool=return_allowed lets a return restart the turn)")
     choices = np.array([(d, play.CHOICE_RETURN, 0) for d in platter]
                        + [(-1, play.CHOICE_PROCEED, 0)], np.int64)
     labels = [f"return {names[d]}" for d in platter] + [PROCEED]

@@ -28,6 +28,7 @@ from kernels.clever import play
 from kernels.clever.moves import N_DICE
 from kernels.clever.sheet import (
     FLAG_PLUS_PER_ROUND,
+    FLAG_RETURN_EMPTY_POOL,
     H_FLAGS,
     H_FOXES,
     H_PLUS_GOT,
@@ -177,11 +178,16 @@ class Coach:
             fields, platter = "", ""
             seen: dict[int, int] = {}  # the faces of this turn's dice, as last rolled
             for k in (1, 2, 3):
-                if k > 1:
+                restart = self.sheet[H_FLAGS] & FLAG_RETURN_EMPTY_POOL  # 12.9
+                if k > 1 and (restart or not self.out_of_dice(fields, platter)):
                     got = self.returns(rnd, k, fields, platter)
                     if got is None:
                         return self.finish()
                     platter = got
+                if self.out_of_dice(fields, platter):
+                    self.write("  no die is left in play: the turn's rolls are over "
+                               "(fewer than three)\n")
+                    break
                 got = self.pick(rnd, f"active{k}", fields, platter)
                 if got is None:
                     return self.finish()
@@ -196,6 +202,11 @@ class Coach:
             if got is None or not self.plus_ones(rnd, self.dice(got[1]), "passive-plus"):
                 return self.finish()
         return self.finish()
+
+    @staticmethod
+    def out_of_dice(fields: str, platter: str) -> bool:
+        """Are all six dice on the fields or the platter (none left to roll)?"""
+        return len((fields + " " + platter).split()) >= N_DICE
 
     def choose(self, count: int, skip: bool = False) -> int | None:
         """Ask for a choice number 1..count (0 = skip where allowed; Enter = 1, or skip);

@@ -71,6 +71,7 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
 )
 from kernels.clever.sheet import (
     FLAG_PLUS_PER_ROUND,
+    FLAG_RETURN_EMPTY_POOL,
     H_BONUSES,
     H_FLAGS,
     H_FOXES,
@@ -202,7 +203,8 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
                 first_pick=0):
     """Player ``me``'s active turn (section 4; ``sheets``: int64[players, SHEET_LEN]): up to
     three rolls and picks, lower dice to the platter, re-rolls after a roll, then +1
-    actions. Leaves ``where`` for the passive players. ``rules``: int64[N_GAME_RULES]; the
+    actions. A pick that leaves no dice in play ends the picks, unless the sheet's
+    ``FLAG_RETURN_EMPTY_POOL`` lets a return (Twice As Clever) bring a die back first. Leaves ``where`` for the passive players. ``rules``: int64[N_GAME_RULES]; the
     turn's decisions are added to ``log`` (int64[LOG_LEN]). With ``first_pick`` > 0 the
     turn continues from that pick with ``where`` as given (advice rollouts; plus
     ``PROCEED``: its roll comes without a return first)."""
@@ -213,6 +215,8 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         where[:] = POOL
     slot = 16 * first_pick
     for pick in range(first_pick, 3):
+        if _pool_mask(where) == 0 and not sheet[H_FLAGS] & FLAG_RETURN_EMPTY_POOL:
+            break  # no dice left in play: fewer than three rolls (section 5)
         if not (proceed and pick == first_pick):
             slot = _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick)
         if _pool_mask(where) == 0:

@@ -24,3 +24,5 @@ TPC, TAC = 0, 1
 FLAG_EARLIEST_FIRST = 1  # bonuses of one mark resolve in the order triggered (a queue)
 FLAG_KEEP_OVERFLOW = 2  # an unlock beyond the printed circles is kept, not lost
 FLAG_PLUS_PER_ROUND = 16  # +1 takes each die once per round, not once per turn
+FLAG_RETURN_EMPTY_POOL = 128  # a return may bring a platter die back after a pick left no
+# dice in play, and the turn goes on (Twice As Clever; else the turn ends there)

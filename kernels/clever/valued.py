@@ -13,7 +13,10 @@ trial sheet plus its turn state (``kernels.clever.turn``). No thresholds, no kno
 Free marks, platter-chain rows and the black ? inside a candidate are placed by the same
 value, with the candidate's turn state (``policies.sheet_value`` reads it from the work
 buffer's ``TURN``). Each decision leaves the chosen afterstate in the work buffer
-(``BEST_SHEET``, ``BEST_TURN``) and its turn state in ``TURN``.
+(``BEST_SHEET``, ``BEST_TURN``) and its turn state in ``TURN``. A pick that leaves no
+dice in play is valued as the end of the picks (``PH_ACTIVE_PLUS``) under either reading
+of ``FLAG_RETURN_EMPTY_POOL``; where that flag lets a return restart the turn, the return
+is a decision of its own when the turn gets there.
 
 Self-play training gives the work buffer ``TRAIN_LEN`` more numbers (``training``): then a
 decision explores (a uniformly random candidate with probability epsilon, drawn from the

@@ -19,7 +19,7 @@ from analyzer.games.twice_as_clever import commands, sheetfile
 from analyzer.games.twice_as_clever.model import GAME, PARAMS
 from analyzer.params import defaults
 from kernels.clever.game_rules import RULE_GAME, RULE_RETURN_ON_REROLL, RULE_SHEET_FLAGS
-from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, TAC
+from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, TAC
 from kernels.twice_as_clever import layout as L
 
 
@@ -120,6 +120,8 @@ def test_sheet_commands(tmp_path):
     ("fox_negative", "zero", lambda r: r[RULE_SHEET_FLAGS] & L.FLAG_FOX_FLOOR_ZERO),
     ("chain_third_pick", "all", lambda r: r[RULE_SHEET_FLAGS] & L.FLAG_CHAIN_LEFTOVERS),
     ("return_timing", "rolls_only", lambda r: r[RULE_RETURN_ON_REROLL] == 0),
+    ("return_empty_pool", "return_allowed",
+     lambda r: r[RULE_SHEET_FLAGS] & FLAG_RETURN_EMPTY_POOL),
     ("bonus_order", "earliest_first", lambda r: r[RULE_SHEET_FLAGS] & L.FLAG_EARLIEST_FIRST),
     ("action_overflow", "kept", lambda r: r[RULE_SHEET_FLAGS] & L.FLAG_KEEP_OVERFLOW),
     ("round_3_bonus", False, lambda r: r[2] == 0),
@@ -238,6 +240,43 @@ def test_advise_ranks_returns_against_rolling(tmp_path):
     assert early.exit_code == 2 and "--fields" in early.stderr
     given_roll = CliRunner().invoke(cli, args + ["--roll", "G3"])
     assert given_roll.exit_code == 2 and "not --roll" in given_roll.stderr
+
+
+def test_12_9_advise_return_into_an_empty_pool(tmp_path):
+    """12.9 through the CLI: white picked, the other five on the platter and a return in
+    hand. By default (ends_turn) the turn's rolls are over: one line, exit 2. With
+    return_allowed each platter die's return is ranked against rolling without one."""
+    path = _sheet_file(tmp_path, returns={"unlocked": 1, "used": 0})
+    args = ["twice-as-clever", "advise", "--sheet", str(path), "--phase", "return",
+            "--fields", "W6", "--platter", "Y2 B3 G1 P5 S4", "--rollouts", "20",
+            "--format", "json"]
+    over = CliRunner().invoke(cli, args)
+    assert over.exit_code == 2 and "return_empty_pool=ends_turn" in over.stderr
+    assert len(over.stderr.strip().splitlines()) == 1
+    allowed = CliRunner().invoke(cli, args + ["--set", "return_empty_pool=return_allowed"])
+    assert allowed.exit_code == 0, allowed.output
+    choices = {c["choice"] for c in json.loads(allowed.output)["tables"]["choices"]}
+    assert choices == {f"return {die}" for die in ("yellow", "blue", "green", "pink",
+                                                   "silver")} | {"roll without a return"}
+
+
+@pytest.mark.parametrize("reading,returns_offered", [("ends_turn", False),
+                                                     ("return_allowed", True)])
+def test_12_9_coach_turn_ends_when_the_dice_run_out(values, reading, returns_offered):
+    """12.9 in the coach: a first pick of a white 6 sends every other die (all lower) to
+    the platter. With ends_turn the coach says the rolls are over and goes on to the +1
+    window; with return_allowed it offers the return first."""
+    sheet = L.new_sheet()
+    sheet[L.S_RETURN_GOT] = 1
+    out = []
+    answers = iter([lambda: "W6 Y2 B3 G1 P5 S4",  # the roll, then the white 6's number
+                    lambda: re.findall(r"  (\d)\. white 6", "".join(out))[0]])
+    coach = Coach(GAME, {**values, "return_empty_pool": reading}, "greedy", 10, 1, sheet,
+                  lambda: next(answers, lambda: "done")(), out.append)
+    coach.run()
+    shown = "".join(out)
+    assert ("use a return before roll 2" in shown) == returns_offered
+    assert ("the turn's rolls are over" in shown) != returns_offered
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@ from kernels.clever.game_rules import (
     RULE_RETURN_ON_REROLL,
     RULE_SHEET_FLAGS,
 )
-from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, H_PLUS_TAKEN, TAC
+from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, H_PLUS_TAKEN, TAC
 from kernels.rng import turn_stream
 from kernels.twice_as_clever import layout as L
 from kernels.twice_as_clever.rules import total_score
@@ -181,3 +181,31 @@ def test_12_5_return_timing_switch():
     assert abs(only_rolls - 0.75) < 5 * se
     with_rerolls, se2 = _returns_used_from_pick_2(1)
     assert with_rerolls - only_rolls > 5 * np.hypot(se, se2)
+
+
+def _turn_from_empty_pool(flags, kind):
+    """A turn resumed before the roll of pick 2 with no die in play (white picked, the other
+    five on the platter) and one return in hand: ``(returns used, picks made)``."""
+    rules = np.zeros(N_GAME_RULES, np.int64)
+    rules[RULE_GAME], rules[RULE_SHEET_FLAGS] = TAC, flags
+    sheets = L.new_sheet()[None, :].copy()
+    sheets[0, L.S_FLAGS] = flags
+    sheets[0, L.S_RETURN_GOT] = 1
+    faces = np.array([6, 2, 3, 1, 5, 4], np.int64)
+    where = np.array([play.FIELD] + [play.PLATTER] * 5, np.int64)
+    log = np.zeros(play.LOG_LEN, np.int64)
+    play.active_turn(sheets, 0, faces, where, policy(kind), np.uint64(turn_stream(3, 0, 0)),
+                     np.zeros((play.MAX_MOVES, 3), np.int64),
+                     np.zeros(play.WORK_LEN, np.int64), rules, log, 1)
+    return sheets[0, L.S_RETURN_USED], log[play.LOG_PICKS:play.LOG_PICKS + 3].sum()
+
+
+def test_12_9_return_into_an_empty_pool():
+    """2, 5, 12.9: a pick that leaves no die in play ends the turn's rolls by default
+    (ends_turn): no return is offered and no pick follows (greedy, random). With
+    FLAG_RETURN_EMPTY_POOL (return_allowed) greedy brings a platter die back, and the
+    returned die is rolled and picked."""
+    for kind in (play.GREEDY, play.RANDOM):
+        assert _turn_from_empty_pool(FLAG_PLUS_PER_ROUND, kind) == (0, 0)
+    assert _turn_from_empty_pool(FLAG_PLUS_PER_ROUND | FLAG_RETURN_EMPTY_POOL,
+                                 play.GREEDY) == (1, 1)

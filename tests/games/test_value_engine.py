@@ -436,3 +436,18 @@ def test_twice_as_clever_caps_curriculum_runs_its_own_stages(tmp_path):
                             "64", "--quiet", "--checkpoint", str(tmp_path / "caps.npz")],
                            cwd=tmp_path, capture_output=True, text=True)
     assert other.returncode != 0 and "other settings" in other.stderr
+
+
+def test_ends_turn_curriculum_starts_from_a_shipped_network(tmp_path):
+    """--curriculum endsturn --start-from: the run starts from the given network's weights
+    (its file and SHA-256 in the settings) and trains under return_empty_pool=ends_turn."""
+    from analyzer.games.twice_as_clever.model import VALUE_FILE
+    saved = run_trainer(tmp_path, "ends", "tac", "adapt", 80, "--curriculum", "endsturn",
+                        "--start-from", str(VALUE_FILE), "--max-games", "160")
+    settings = json.loads(str(saved["settings"]))
+    assert settings["rules"] == {"return_empty_pool": "ends_turn"}
+    assert settings["start_from"].startswith("value_net.npy sha256:")
+    assert [h["stage"] for h in json.loads(str(saved["history"]))] == ["adapt"]
+    shipped = np.load(VALUE_FILE)[0]
+    assert saved["weights"].shape == shipped.shape
+    assert 0 < np.abs(saved["weights"] - shipped).max() < 0.1  # trained on, from there

@@ -13,7 +13,7 @@ from analyzer.clever.params import shared_params
 from analyzer.games.twice_as_clever import sheetfile, text
 from analyzer.params import Param
 from kernels.clever.game_rules import RULE_RETURN_ON_REROLL
-from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, TAC
+from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, TAC
 from kernels.twice_as_clever import layout
 from kernels.twice_as_clever.value import N_VALUE_WEIGHTS
 
@@ -40,6 +40,11 @@ PARAMS = shared_params(
           "returns are used before a roll and also between a roll and its re-roll (the "
           "returned die joins the re-roll), or only before rolls 2 and 3; several may be "
           "used before one roll", assumed=True, choices=("rolls_and_rerolls", "rolls_only")),
+    Param("return_empty_pool", "choice", "ends_turn", "UNCONFIRMED (section 12.9): a pick "
+          "that leaves no dice in play ends the turn's rolls, fewer than three (ends_turn, "
+          "the rulebook's words and the public bots' engine), or a return may still bring a "
+          "platter die back and the turn goes on (return_allowed)", assumed=True,
+          choices=("ends_turn", "return_allowed")),
 )
 WEIGHTS_FILE = Path(__file__).with_name("heuristic_weights.json")
 VALUE_FILE = Path(__file__).with_name("value_net.npy")  # + .json: its settings
@@ -65,7 +70,8 @@ def sheet_flags(values: dict[str, Any]) -> int:
             + layout.FLAG_FOX_FLOOR_ZERO * (values["fox_negative"] == "zero")
             + layout.FLAG_FOX_ZERO_AREA * (values["fox_negative"] == "rulebook")
             + FLAG_PLUS_PER_ROUND * (values["plus_one_scope"] == "round")
-            + layout.FLAG_CHAIN_LEFTOVERS * (values["chain_third_pick"] == "all"))
+            + layout.FLAG_CHAIN_LEFTOVERS * (values["chain_third_pick"] == "all")
+            + FLAG_RETURN_EMPTY_POOL * (values["return_empty_pool"] == "return_allowed"))
 
 
 def extra_rules(values: dict[str, Any], out: np.ndarray) -> None:
