@@ -102,7 +102,8 @@ class Stage(NamedTuple):
     exploration (start, end, over what share of the stage), step sizes ((share of the stage
     from which, step size), ...), whether the network has the bonus block, the curriculum
     (capped area, cap, spotlight share, spotlight bias, spotlit areas:
-    ``kernels.clever.selfplay``) and the games played with one set of weights."""
+    ``kernels.clever.selfplay``), the games played with one set of weights, whether the
+    network has the seat block, and the shares of games of 1-4 players."""
 
     games: int
     teacher: float
@@ -112,6 +113,8 @@ class Stage(NamedTuple):
     bonus_block: bool = False
     curriculum: tuple[int, int, float, float] = NO_CURRICULUM
     snapshot: int = 1
+    seat_block: bool = False  # the seat block's inputs (``kernels.clever.seats``) too
+    players: tuple[float, ...] = ()  # shares of games of 1-4 players (none: solo)
 
 
 # That's Pretty Clever: one game at a time (two trainers, one per core)
@@ -164,9 +167,23 @@ TAC_ENDS_TURN_STAGES = {
     "settle": Stage(200_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 3e-5),), True,
                     NO_CURRICULUM, 16),
 }
-CURRICULA = {"tpc": {"standard": TPC_STAGES},
+# Either game in 1-4 players (``--start-from`` the solo network): the seat block's inputs
+# come in with zero weights (play is unchanged), then self-play with the network in every
+# seat of games of 1-4 players, their rounds by the player count. The step size starts
+# small while Adam's moments, which begin at zero, settle: its first steps are as large as
+# the step size in every weight at once, and took 30 points off the solo network in a
+# trial of 150 games at 1e-4
+PLAYER_MIX = (0.3, 0.4, 0.15, 0.15)  # shares of games of 1, 2, 3 and 4 players
+SEATED_STAGES = {
+    "seats": Stage(300_000, 0.0, LAMBDA, (0.02, 0.01, 1.0),
+                   ((0.0, 1e-5), (0.02, 5e-5), (0.5, 2.5e-5)), True, NO_CURRICULUM, 16, True,
+                   PLAYER_MIX),
+    "settle": Stage(150_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 3e-5),), True,
+                    NO_CURRICULUM, 16, True, PLAYER_MIX),
+}
+CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
-                     "endsturn": TAC_ENDS_TURN_STAGES}}
+                     "endsturn": TAC_ENDS_TURN_STAGES, "seated": SEATED_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -179,7 +196,7 @@ def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
 # negative green)
 TAC_FIRST_RULES = {"fox_negative": "literal", "return_empty_pool": "return_allowed"}
 TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST_RULES,
-                  "endsturn": {"return_empty_pool": "ends_turn"}}
+                  "endsturn": {"return_empty_pool": "ends_turn"}, "seated": {}}
 
 
 def training_rules(opts: argparse.Namespace) -> dict:
@@ -216,6 +233,21 @@ def mean_score(row: np.ndarray, rules: np.ndarray, games: int, seed: int
     return mean, se, out / n
 
 
+def mirror(row: np.ndarray, rules: np.ndarray, players: int, rounds: int, games: int,
+           seed: int) -> dict:
+    """A mirror match of the policy row in every seat of ``players`` (no rotation): each
+    seat's win share and mean score."""
+    lineup = np.stack([row] * players)
+    job = driver.Job(driver.BlockLoop.of(play.games_block), (lineup, False, rounds, rules),
+                     (players, players, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, seed,
+                     STREAM_GAMES)
+    acc, n = driver.run(job, games, progress=False)
+    seats = [acc[p, p] for p in range(players)]
+    return {"seat_win": [round(float(s[play.COL_WIN_UNITS]) / play.WIN_UNITS / n, 4)
+                         for s in seats],
+            "seat_mean": [round(float(s[play.COL_SCORE_SUM]) / n, 2) for s in seats]}
+
+
 def training_key(stages: dict[str, Stage], seed: int, stage: str) -> np.uint64:
     return np.random.SeedSequence([seed, 2, list(stages).index(stage)]
                                   ).generate_state(1, np.uint64)[0]
@@ -247,7 +279,8 @@ def parse() -> argparse.Namespace:
                              "with this run's seed: a peer of the same style")
     parser.add_argument("--start-from", metavar="VALUE_NET",
                         help="a new run starts from the first network of this value_net.npy "
-                             "(e.g. a game's shipped one) instead of fresh weights")
+                             "(e.g. a game's shipped one), or the best weights of this "
+                             "training checkpoint (.npz), instead of fresh weights")
     parser.add_argument("--ship", nargs="+", metavar="CHECKPOINT",
                         help="write the game's value_net.npy from these checkpoints' best "
                              "weights (the ensemble's members) and stop")
@@ -281,7 +314,10 @@ def start_digest(path: Path) -> str:
 
 
 def start_weights(path: Path, game: int) -> np.ndarray:
-    """The first member network of the value network file ``path``."""
+    """The first member network of the value network file ``path`` (.npy), or the best
+    weights of the training checkpoint ``path`` (.npz)."""
+    if path.suffix == ".npz":
+        return np.load(path, allow_pickle=False)["best_weights"].astype(np.float32)
     members, _ = value_weights.load(path, game)
     return np.asarray(members[0], np.float32).copy()
 
@@ -312,9 +348,10 @@ def _up_to(settings: dict, stage: str) -> dict:
     kept = names[:names.index(stage) + 1] if stage in names else names
     stages = {}
     for name in kept:
-        spec = dict(settings["stages"][name])
-        width = selfplay.N_CURRICULUM
+        spec = {**Stage._field_defaults, **settings["stages"][name]}  # fields added since
+        width = selfplay.C_PLAYERS
         spec["curriculum"] = (list(spec["curriculum"]) + [0] * width)[:width]
+        spec["players"] = list(spec["players"])
         stages[name] = spec
     return {**settings, "stages": stages}
 
@@ -344,6 +381,13 @@ def load_state(path: Path, settings: dict, fork: bool = False) -> dict:
             "step": int(saved["step"]), "stage": stage, "done": done, "history": history,
             "best": float(saved["best"]), "best_weights": saved["best_weights"],
             "best_stage": str(saved["best_stage"])}
+
+
+def kernel_curriculum(spec: Stage) -> np.ndarray:
+    """The stage's curriculum as ``selfplay`` takes it (float64[N_CURRICULUM]): the
+    behaviour's cap and spotlight, then the shares of games of 1-4 players."""
+    shares = (list(spec.players) + [0.0] * selfplay.MAX_PLAYERS)[:selfplay.MAX_PLAYERS]
+    return np.array(list(spec.curriculum) + shares, np.float64)
 
 
 def moving_best(history: list[dict], stage: str) -> float:
@@ -388,20 +432,21 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         stage = state["stage"]
         spec = stages[stage]
         games = stage_games(stages, stage, opts.scale)
-        n_in = int(value_net.n_inputs(game, spec.bonus_block))
-        if state["weights"].size < net.net_size(n_in):  # the bonus block comes in
-            old = int(value_net.n_inputs(game, False))
+        n_in = int(value_net.n_inputs(game, 2 if spec.seat_block else spec.bonus_block))
+        if state["weights"].size < net.net_size(n_in):  # the bonus or seat block comes in
+            old = value_weights.inputs_of(state["weights"])
             for part in ("weights", "m", "v"):
                 state[part] = value_weights.widen(state[part], old, n_in)
         row = value_weights.policy_row([state["weights"]], n_in, spec.teacher, heuristic)
         weights = value_weights.member(row)  # trained in place
         key = training_key(stages, opts.seed, stage)
-        curriculum = np.array(spec.curriculum, np.float64)
+        curriculum = kernel_curriculum(spec)
+        rounds_of = model.GAME.layout.ROUNDS_BY_PLAYERS
         stats = np.zeros(selfplay.N_STATS)
         while state["done"] < games:
             epsilon, lr = schedule(stages, stage, state["done"], opts.scale)
             n = min(opts.chunk, games - state["done"])
-            state["step"] = selfplay.train_block(key, state["done"], n, row, ROUNDS, rules,
+            state["step"] = selfplay.train_block(key, state["done"], n, row, rounds_of, rules,
                                                  state["m"], state["v"], state["step"], lr,
                                                  epsilon, spec.lam, BATCH, stats,
                                                  spec.snapshot, curriculum)
@@ -410,7 +455,7 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
             if state["done"] % opts.eval_every and state["done"] < games:
                 continue
             state["weights"] = weights.copy()
-            entry = evaluate(state["weights"], n_in, rules, opts, stats)
+            entry = evaluate(state["weights"], n_in, rules, opts, stats, spec, rounds_of)
             entry.update({"stage": stage, "games": state["done"],
                           "total_games": _total_before(stages, stage, opts.scale)
                           + state["done"], "epsilon": round(epsilon, 4), "lr": lr})
@@ -427,7 +472,8 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
                       f" (eps {epsilon:.3f}, lr {lr:.1e}, rms {entry['rms_error']:5.1f}),"
                       f" tuning {entry['tuning_mean']:6.2f} +- {1.96 * entry['tuning_se']:.2f},"
                       f" areas {entry['areas']}, fox points {entry['fox_points']};"
-                      f" {elapsed:5.0f} s, {played_here / elapsed:4.0f} games/s",
+                      + (f" 2p mirror {entry['mirror_2p']};" if "mirror_2p" in entry else "")
+                      + f" {elapsed:5.0f} s, {played_here / elapsed:4.0f} games/s",
                       file=sys.stderr, flush=True)
             if opts.max_games and played_here >= opts.max_games:
                 return
@@ -438,13 +484,18 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
 
 
 def evaluate(weights: np.ndarray, n_in: int, rules: np.ndarray, opts: argparse.Namespace,
-             stats: np.ndarray) -> dict:
+             stats: np.ndarray, spec: Stage, rounds_of: np.ndarray) -> dict:
     """A learning-curve entry: the self-play statistics since the last one and the
-    network's tuning games (no exploring, no curriculum)."""
+    network's tuning games (no exploring, no curriculum): solo, and in a stage with
+    multiplayer games a 2-player mirror match too."""
     row = value_weights.policy_row([weights], n_in)
     mean, se, out = mean_score(row, rules, opts.eval_games, TUNING_SEED_BASE + opts.seed)
     games = stats[selfplay.STAT_GAMES]
-    return {"self_play_mean": round(stats[selfplay.STAT_SCORE] / games, 2),
+    extra = {}
+    if len(spec.players) > 1 and any(spec.players[1:]):
+        extra["mirror_2p"] = mirror(row, rules, 2, int(rounds_of[2]), opts.eval_games,
+                                    TUNING_SEED_BASE + opts.seed)
+    return {**extra, "self_play_mean": round(stats[selfplay.STAT_SCORE] / games, 2),
             "rms_error": round(float(np.sqrt(stats[selfplay.STAT_ERR_SQ]
                                              / stats[selfplay.STAT_SAMPLES])), 2),
             "samples_per_game": round(stats[selfplay.STAT_SAMPLES] / games, 1),

@@ -87,8 +87,8 @@ def save(path: Path, members: list[np.ndarray], info: dict[str, Any]) -> None:
 
 def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
     """The member networks and settings stored by ``save`` for ``game`` (the kernels'
-    TPC or TAC; with or without the encoding's bonus block); a ``UserError`` naming what
-    is wrong."""
+    TPC or TAC; the base inputs, or with the bonus block, or the seat block too); a
+    ``UserError`` naming what is wrong."""
     info_path = path.with_suffix(".json")
     try:
         weights = np.load(path, allow_pickle=False)
@@ -96,7 +96,7 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
     except (OSError, ValueError) as exc:
         raise UserError(f"value network {str(path)!r} (with {info_path.name}): cannot be "
                         f"read ({exc}); retrain with scripts/train_value.py") from None
-    accepted = {int(value_net.n_inputs(game, bonus)) for bonus in (False, True)}
+    accepted = {int(value_net.n_inputs(game, blocks)) for blocks in range(3)}
     n_in = info.get("inputs") if isinstance(info, dict) else None
     size = int(net.net_size(n_in)) if n_in in accepted else -1
     if n_in not in accepted or weights.ndim != 2 or weights.shape[1] != size \

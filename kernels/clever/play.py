@@ -69,12 +69,16 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     return_die,
     sheet_value,
 )
+from kernels.clever.seats import seat_sheets
 from kernels.clever.sheet import (
     FLAG_PLUS_PER_ROUND,
     FLAG_RETURN_EMPTY_POOL,
     H_BONUSES,
+    H_EVENT,
     H_FLAGS,
     H_FOXES,
+    H_OPPONENT,
+    H_PLAYERS,
     H_PLUS_GOT,
     H_PLUS_TAKEN,
     H_PLUS_USED,
@@ -83,6 +87,7 @@ from kernels.clever.sheet import (
     H_RETURN_GOT,
     H_RETURN_USED,
     H_ROUND,
+    H_SEAT,
     MAX_BONUS_KINDS,
     SHEET_LEN,
 )
@@ -508,20 +513,24 @@ def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, fi
     ``first_pick`` (3 = the picks are over, the +1 window is open; 4 = the active turn is
     over; 5 = the passive turn is over too; a pick plus ``PROCEED``: that pick's roll comes
     without a return first), the passive turn, then the remaining rounds. Returns the
-    final score."""
+    final score. The sheet's seat fields say solo (``kernels.clever.seats``)."""
+    sheet[H_PLAYERS], sheet[H_SEAT], sheet[H_OPPONENT] = 1, 0, 0
     for r in range(rnd, rounds):
         last = r == rounds - 1
         base = r * 4
         if r > rnd:
             sheet[H_ROUND] = r
+            sheet[H_EVENT] = -1
             round_bonus(sheet, r, game_rules, pol, turn_stream(key, game, base), scratch)
         start = first_pick if r == rnd else 0
         # at 3 no pick is left: the pool goes to the platter, then +1s
         if start & (PROCEED - 1) <= 3:
+            sheet[H_EVENT] = 0
             active_turn(sheet.reshape((1, SHEET_LEN)), 0, faces, where, pol,
                         turn_stream(key, game, base + 1), moves, scratch, game_rules, log,
                         start)
         if start & (PROCEED - 1) <= 4:
+            sheet[H_EVENT] = 1
             solo_passive(sheet, faces, where, pol, turn_stream(key, game, base + 2), moves,
                          scratch, last, game_rules, log)
     return total_score(sheet)
@@ -607,6 +616,8 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         buffer = np.zeros((MAX_MOVES, 3), np.int64)
         log = np.zeros(LOG_LEN, np.int64)
         stream = turn_stream(key, r, 4095)
+        s[H_PLAYERS], s[H_SEAT], s[H_OPPONENT] = 1, 0, 0  # solo: the turn under way
+        s[H_EVENT] = 1 if phase == ADVISE_PASSIVE or phase == ADVISE_PASSIVE_PLUS else 0
         start = advice_choice(s, f, w, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
                               phase, rnd == rounds - 1, scratch, buffer, log)
         out[i, j] = finish_solo(key, r, pol, rnd, rounds, game_rules, s, f, w, start,
@@ -614,51 +625,89 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
 
 
 @njit(cache=True)
+def begin_turn(sheets, event):
+    """Turn ``event`` of the round begins (-1: the round begins; ``kernels.clever.seats``):
+    every sheet's ``H_EVENT`` and best opponent total ``H_OPPONENT`` (0 solo)."""
+    n = sheets.shape[0]
+    top, second, top_p = np.int64(-(1 << 40)), np.int64(-(1 << 40)), -1
+    for q in range(n):
+        sheets[q, H_EVENT] = event
+        t = total_score(sheets[q]) if n > 1 else 0
+        if t > top:
+            top, second, top_p = t, top, q
+        elif t > second:
+            second = t
+    for p in range(n):
+        sheets[p, H_OPPONENT] = 0 if n == 1 else second if p == top_p else top
+
+
+@njit(cache=True)
 def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, faces, where,
               logs):
-    """One game of ``n = policy.shape[0]`` players (``policy``: float64[n, N_POL]) over
-    ``rounds`` rounds (section 2: ``ROUNDS_BY_PLAYERS``) with the round-track bonuses
-    the game-rules vector ``game_rules`` (int64[N_GAME_RULES]: the round-track bonuses of
-    ``layout.ROUND_BONUS``, then the switches); 1 player plays the solo
-    game (section 6), more the multiplayer game (sections 4-5). Fills ``sheets``
+    """One game of ``n = sheets.shape[0]`` players over ``rounds`` rounds (section 2:
+    ``ROUNDS_BY_PLAYERS``) with the game-rules vector ``game_rules`` (int64[N_GAME_RULES]:
+    the round-track bonuses of ``layout.ROUND_BONUS``, then the switches); 1 player plays
+    the solo game (section 6), more the multiplayer game (sections 4-5). Player ``p``
+    plays ``policy`` row ``p`` (float64[n, N_POL]; one row plays every seat) with
+    ``scratch`` row ``p`` (int64[n, >= WORK_LEN]; one row: shared). Fills ``sheets``
     (int64[n, SHEET_LEN]) and adds the players' decisions to ``logs`` (int64[n, LOG_LEN])."""
-    n = policy.shape[0]
+    n = sheets.shape[0]
     for p in range(n):
         start_sheet(sheets[p], game_rules[RULE_GAME], rounds, game_rules[RULE_SHEET_FLAGS])
+    seat_sheets(sheets)
     for rnd in range(rounds):
         base = rnd * (n + 1) * (n + 1)
+        begin_turn(sheets, -1)
         for p in range(n):
             sheets[p, H_ROUND] = rnd
-            round_bonus(sheets[p], rnd, game_rules, policy[p],
-                        turn_stream(key, game, base + p), scratch)
+            round_bonus(sheets[p], rnd, game_rules, _row(policy, p),
+                        turn_stream(key, game, base + p), _row(scratch, p))
         for a in range(n):
             last = rnd == rounds - 1 and a == n - 1
             turn = base + (a + 1) * (n + 1)
-            active_turn(sheets, a, faces, where, policy[a], turn_stream(key, game, turn),
-                        moves, scratch, game_rules, logs[a])
+            begin_turn(sheets, a)
+            active_turn(sheets, a, faces, where, _row(policy, a),
+                        turn_stream(key, game, turn), moves, _row(scratch, a), game_rules,
+                        logs[a])
             if n == 1:
-                solo_passive(sheets[0], faces, where, policy[0],
-                             turn_stream(key, game, turn + 1), moves, scratch, last,
-                             game_rules, logs[0])
+                begin_turn(sheets, 1)
+                solo_passive(sheets[0], faces, where, _row(policy, 0),
+                             turn_stream(key, game, turn + 1), moves, _row(scratch, 0),
+                             last, game_rules, logs[0])
                 continue
             for p in range(n):
                 if p != a:
-                    passive_pick(sheets[p], faces, where, policy[p],
-                                 turn_stream(key, game, turn + 1 + p), 0, moves, scratch,
-                                 last, game_rules, logs[p])
+                    passive_pick(sheets[p], faces, where, _row(policy, p),
+                                 turn_stream(key, game, turn + 1 + p), 0, moves,
+                                 _row(scratch, p), last, game_rules, logs[p])
         if rnd == rounds - 1 and n > 1:
-            plus_ones(sheets[n - 1], faces, policy[n - 1], turn_stream(key, game, base + 1),
-                      0, moves, scratch, True, False, logs[n - 1])
-        if rnd < LOG_ROUNDS:
-            for p in range(n):
-                for k in range(N_BONUS_KINDS):
-                    logs[p, LOG_BONUS_ROUNDS + N_BONUS_KINDS * rnd + k] = \
-                        sheets[p, H_BONUSES + k]
-                start = LOG_CELLS + MAX_CELLS * rnd
-                marked_cells(sheets[p], logs[p, start:start + MAX_CELLS])
-        if rnd < STANDING_ROUNDS:
-            for p in range(n):
-                logs[p, LOG_STANDINGS + rnd] = total_score(sheets[p])
+            plus_ones(sheets[n - 1], faces, _row(policy, n - 1),
+                      turn_stream(key, game, base + 1), 0, moves, _row(scratch, n - 1), True,
+                      False, logs[n - 1])
+        _log_round_end(sheets, rnd, logs)
+
+
+@njit(cache=True)
+def _row(rows, p):
+    """Row ``p`` of a player's ``rows`` (a single row serves every player)."""
+    return rows[p % rows.shape[0]]
+
+
+@njit(cache=True)
+def _log_round_end(sheets, rnd, logs):
+    """Add each player's bonuses, marked cells and standing after round ``rnd`` to
+    ``logs``."""
+    n = sheets.shape[0]
+    if rnd < LOG_ROUNDS:
+        for p in range(n):
+            for k in range(N_BONUS_KINDS):
+                logs[p, LOG_BONUS_ROUNDS + N_BONUS_KINDS * rnd + k] = \
+                    sheets[p, H_BONUSES + k]
+            start = LOG_CELLS + MAX_CELLS * rnd
+            marked_cells(sheets[p], logs[p, start:start + MAX_CELLS])
+    if rnd < STANDING_ROUNDS:
+        for p in range(n):
+            logs[p, LOG_STANDINGS + rnd] = total_score(sheets[p])
 
 
 @njit(cache=True)
@@ -683,7 +732,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
     loop around the engine would compile it a second time)."""
     n = lineup.shape[0]
     sheets = np.empty((n, SHEET_LEN), np.int64)
-    scratch = np.empty(WORK_LEN, np.int64)
+    scratch = np.empty((1, WORK_LEN), np.int64)  # shared by the players
     moves = np.zeros((MAX_MOVES, 3), np.int64)
     faces = np.zeros(N_DICE, np.int64)
     where = np.zeros(N_DICE, np.int64)
@@ -745,7 +794,7 @@ def paired_block(key, n_games, out, lineups, rounds, game_rules):
     (``kernels.accumulate.add_products``)."""
     n_var, n = lineups.shape[0], lineups.shape[1]
     sheets = np.empty((n, SHEET_LEN), np.int64)
-    scratch = np.empty(WORK_LEN, np.int64)
+    scratch = np.empty((1, WORK_LEN), np.int64)  # shared by the players
     moves = np.zeros((MAX_MOVES, 3), np.int64)
     faces = np.zeros(N_DICE, np.int64)
     where = np.zeros(N_DICE, np.int64)

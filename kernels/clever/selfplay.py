@@ -1,8 +1,10 @@
 """Self-play training of the value policy's network (``kernels.clever.valued``,
-``kernels.clever.net``), for either Clever game: solo games in which every decision
-explores with probability epsilon and records the afterstate it chose; after each game,
-the forward-view lambda-returns of its afterstates (the last one's is the final score) are
-the targets of minibatch Adam steps, in a shuffled order.
+``kernels.clever.net``), for either Clever game: games of 1-4 players, the network in
+every seat, in which every decision explores with probability epsilon and records the
+afterstate it chose; after each game, the forward-view lambda-returns of each seat's
+afterstates (the last one's is that seat's final score) are the targets of minibatch Adam
+steps, in a shuffled order, seat after seat. Each game's player count is drawn from the
+curriculum's shares (``C_PLAYERS``; none: solo), its rounds follow the player count.
 
 Games are played in snapshots of ``snapshot`` games: the games of a snapshot are played
 in parallel with the weights as they were at its start, then learnt from one after
@@ -16,7 +18,8 @@ A curriculum (float64[N_CURRICULUM]) shapes the behaviour of the training games,
 their targets: ``C_CAP_AREA`` (an area whose dice are capped, or -1), ``C_CAP`` (the most
 dice put there per game), ``C_SPOT_SHARE`` (the share of games played with the spotlight)
 and ``C_SPOT_BIAS`` (its bias: points per point of the lowest area plus the fox points, or
-per point of one area drawn per game from the bit mask ``C_SPOT_AREAS`` when it is not 0).
+per point of one area drawn per game from the bit mask ``C_SPOT_AREAS`` when it is not 0),
+and the shares of games of 1-4 players (``C_PLAYERS`` on).
 
 With a teacher weight of 1 in the row (``value_net.P_TEACHER``) the games are played by
 the tuned heuristic's values through the value policy's decisions and the network learns
@@ -28,10 +31,17 @@ from numba import prange
 
 from kernels.clever.game_rules import RULE_GAME, RULE_SHEET_FLAGS
 from kernels.clever.net import H1, H2, adam_step, add_gradient, forward, net_size
-from kernels.clever.play import W_NET, finish_solo, round_bonus, work_buffers
+from kernels.clever.play import (
+    LOG_LEN,
+    W_NET,
+    finish_solo,
+    play_game,
+    round_bonus,
+    work_buffers,
+)
 from kernels.clever.policies import WORK_LEN
-from kernels.clever.sheet import H_ROUND
-from kernels.clever.sheets import start_sheet
+from kernels.clever.sheet import H_EVENT, H_ROUND, SHEET_LEN
+from kernels.clever.sheets import start_sheet, total_score
 from kernels.clever.value_net import P_INPUTS, P_WEIGHTS, SCALE, member_span
 from kernels.clever.valued import (
     MAX_RECORDS,
@@ -57,14 +67,19 @@ from kernels.clever.valued import (
 from kernels.jit import njit
 from kernels.rng import turn_stream, uniform
 
+MAX_PLAYERS = 4
+
 STAT_GAMES, STAT_SCORE, STAT_SCORE_SQ, STAT_ERR_SQ, STAT_SAMPLES, STAT_CAPPED = range(6)
 N_STATS = 6
 C_CAP_AREA, C_CAP, C_SPOT_SHARE, C_SPOT_BIAS, C_SPOT_AREAS = range(5)
-N_CURRICULUM = 5
+C_PLAYERS = 5  # + players - 1: the share of games of 1-4 players (all 0: solo only)
+N_CURRICULUM = C_PLAYERS + MAX_PLAYERS
 EXPLORE_TURN = 4000  # the turn numbers of a game's exploration, shuffle and curriculum
-SHUFFLE_TURN = 4001  # streams
-CURRICULUM_TURN = 4002
-GAME_LEN = WORK_LEN + TRAIN_LEN  # one training game's work buffer and records
+SHUFFLE_TURN = 4001  # streams (seat 0; seat p > 0: SEAT_EXPLORE_TURN + p and
+CURRICULUM_TURN = 4002  # SEAT_SHUFFLE_TURN + p)
+SEAT_EXPLORE_TURN = 4010
+SEAT_SHUFFLE_TURN = 4020
+GAME_LEN = WORK_LEN + TRAIN_LEN  # one player's work buffer and records in a training game
 
 
 @njit(cache=True)
@@ -94,14 +109,30 @@ def spot_area(areas, u):
 
 
 @njit(cache=True)
-def _play(key, g, pol, rounds, game_rules, epsilon, curriculum, scratch):
-    """Play training game ``g`` with the work buffer ``scratch`` (int64[GAME_LEN]), which
-    keeps its records; returns its final score."""
-    sheet, _, moves, faces, where, log = work_buffers()
+def players_of(key, g, curriculum):
+    """The player count of training game ``g``: drawn by the curriculum's shares of 1-4
+    players (all 0: solo)."""
+    shares = curriculum[C_PLAYERS:C_PLAYERS + MAX_PLAYERS]
+    total = shares.sum()
+    if total <= 0.0:
+        return 1
+    u = uniform(turn_stream(key, g, CURRICULUM_TURN), 2) * total
+    for n in range(MAX_PLAYERS - 1):
+        u -= shares[n]
+        if u < 0.0:
+            return n + 1
+    return MAX_PLAYERS
+
+
+@njit(cache=True)
+def _start_records(key, g, seat, epsilon, curriculum, scratch):
+    """Set up the training header of seat ``seat``'s work buffer ``scratch``
+    (int64[GAME_LEN]) for game ``g``: no records, its exploration stream, the curriculum
+    (the spotlight is drawn once a game: the same for every seat)."""
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
-    start_sheet(sheet, game_rules[RULE_GAME], rounds, game_rules[RULE_SHEET_FLAGS])
     head[R_COUNT] = 0
-    head[R_STREAM:R_STREAM + 1].view(np.uint64)[0] = turn_stream(key, g, EXPLORE_TURN)
+    explore = EXPLORE_TURN if seat == 0 else SEAT_EXPLORE_TURN + seat
+    head[R_STREAM:R_STREAM + 1].view(np.uint64)[0] = turn_stream(key, g, explore)
     head[R_DRAWS] = 0
     head[R_EPSILON:R_EPSILON + 1].view(np.float64)[0] = epsilon
     head[R_CAP_AREA] = np.int64(curriculum[C_CAP_AREA])
@@ -113,97 +144,149 @@ def _play(key, g, pol, rounds, game_rules, epsilon, curriculum, scratch):
     head[R_SPOTLIGHT:R_SPOTLIGHT + 1].view(np.float64)[0] = \
         curriculum[C_SPOT_BIAS] if spot else 0.0
     head[R_SPOT_AREA] = spot_area(np.int64(curriculum[C_SPOT_AREAS]), uniform(stream, 1))
+
+
+@njit(cache=True)
+def _play(key, g, pol, rounds_of, game_rules, epsilon, curriculum, scratches, finals):
+    """Play training game ``g``, each seat with its own work buffer (``scratches``
+    int64[MAX_PLAYERS, GAME_LEN], which keep its records) and the policy row ``pol``;
+    the seats' final scores into ``finals`` (int64[MAX_PLAYERS]). Returns the player
+    count (solo: the solo loop; 2-4: ``play.play_game``, ``rounds_of[players]`` rounds)."""
+    players = players_of(key, g, curriculum)
+    for p in range(players):
+        _start_records(key, g, p, epsilon, curriculum, scratches[p])
+    if players == 1:
+        finals[0] = _play_solo(key, g, pol, rounds_of[1], game_rules, scratches[0])
+        return 1
+    sheets = np.empty((players, SHEET_LEN), np.int64)
+    logs = np.zeros((players, LOG_LEN), np.int64)
+    _, _, moves, faces, where, _ = work_buffers()
+    play_game(key, g, pol.reshape((1, pol.shape[0])), rounds_of[players], game_rules,
+              sheets, scratches[:players], moves, faces, where, logs)
+    for p in range(players):
+        finals[p] = total_score(sheets[p])
+    return players
+
+
+@njit(cache=True)
+def _play_solo(key, g, pol, rounds, game_rules, scratch):
+    """Play solo training game ``g`` with the work buffer ``scratch`` (its records set up
+    by ``_start_records``); returns its final score."""
+    sheet, _, moves, faces, where, log = work_buffers()
+    start_sheet(sheet, game_rules[RULE_GAME], rounds, game_rules[RULE_SHEET_FLAGS])
     sheet[H_ROUND] = 0
+    sheet[H_EVENT] = -1
     round_bonus(sheet, 0, game_rules, pol, turn_stream(key, g, 0), scratch)
     return finish_solo(key, g, pol, 0, rounds, game_rules, sheet, faces, where, 0, scratch,
                        moves, log)
 
 
 @njit(cache=True, parallel=True)
-def play_snapshot(key, first_game, pol, rounds, game_rules, epsilon, curriculum, games,
-                  finals):
+def play_snapshot(key, first_game, pol, rounds_of, game_rules, epsilon, curriculum, games,
+                  finals, players):
     """Play training games ``first_game ..`` (one per row of ``games``, int64[k,
-    GAME_LEN], which keep their records) in parallel with the policy row ``pol`` as it is;
-    their final scores into ``finals`` (int64[k])."""
+    MAX_PLAYERS, GAME_LEN], which keep their seats' records) in parallel with the policy
+    row ``pol`` as it is; their seats' final scores into ``finals`` (int64[k,
+    MAX_PLAYERS]) and their player counts into ``players`` (int64[k])."""
     for j in prange(games.shape[0]):
-        finals[j] = _play(key, first_game + j, pol, rounds, game_rules, epsilon, curriculum,
-                          games[j])
+        players[j] = _play(key, first_game + j, pol, rounds_of, game_rules, epsilon,
+                           curriculum, games[j], finals[j])
 
 
 @njit(cache=True)
-def learn_snapshot(key, first_game, pol, games, finals, adam_m, adam_v, step, lr, lam,
-                   batch, stats, grad, a1, a2, d2, targets, order):
-    """Learn from the played games of ``play_snapshot`` in game order (see ``train_block``
-    for the arguments; the rest is work space); returns the Adam steps taken in all."""
+def _learn_seat(key, g, seat, w, n_in, scratch, final, adam_m, adam_v, step, lr, lam,
+                batch, stats, grad, a1, a2, d2, targets, order):
+    """Learn from one seat's records of game ``g`` (its work buffer ``scratch``, its final
+    score ``final``): lambda-returns, then shuffled minibatch Adam steps on the weights
+    ``w``; returns the Adam steps taken in all."""
+    head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
+    records = scratch[WORK_LEN + R_HEADER:]
+    stats[STAT_GAMES] += 1
+    stats[STAT_SCORE] += final
+    stats[STAT_SCORE_SQ] += final * final
+    stats[STAT_CAPPED] += head[R_CAPPED_USED]
+    k = head[R_COUNT]
+    # forward-view lambda-returns: G_t = (1 - lam) V(t + 1) + lam G_(t + 1)
+    ret = final
+    for t in range(k - 1, -1, -1):
+        rec = records[t * REC_STRIDE:(t + 1) * REC_STRIDE]
+        targets[t] = (ret - rec[REC_SCORE]) / SCALE
+        value = rec[REC_VALUE:REC_VALUE + 1].view(np.float64)[0]
+        ret = (1.0 - lam) * value + lam * ret
+        order[t] = t
+    shuffle = turn_stream(key, g, SHUFFLE_TURN if seat == 0 else SEAT_SHUFFLE_TURN + seat)
+    for t in range(k - 1, 0, -1):
+        i = np.int64(uniform(shuffle, t) * (t + 1))
+        order[t], order[i] = order[i], order[t]
+    for b0 in range(0, k, batch):
+        b1 = min(b0 + batch, k)
+        for q in range(b0, b1):
+            t = order[q]
+            rec = records[t * REC_STRIDE:(t + 1) * REC_STRIDE]
+            idx = rec[REC_IDX:REC_VAL]
+            val = rec[REC_VAL:REC_STRIDE].view(np.float32)
+            nnz = rec[REC_NNZ]
+            out = forward(w, n_in, idx, val, nnz, a1, a2)
+            err = out - targets[t]
+            stats[STAT_ERR_SQ] += err * err * SCALE * SCALE
+            stats[STAT_SAMPLES] += 1
+            add_gradient(w, n_in, idx, val, nnz, a1, a2, np.float32(err / (b1 - b0)),
+                         grad, d2)
+        step += 1
+        adam_step(w, grad, adam_m, adam_v, step, lr)
+    return step
+
+
+@njit(cache=True)
+def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v, step, lr,
+                   lam, batch, stats, grad, a1, a2, d2, targets, order):
+    """Learn from the played games of ``play_snapshot`` in game order, seat after seat
+    (see ``train_block`` for the arguments; the rest is work space); returns the Adam
+    steps taken in all."""
     n_in = np.int64(pol[W_NET + P_INPUTS])
     size = net_size(n_in)
     first = W_NET + P_WEIGHTS
     w = pol[first:first + member_span(n_in)].view(np.float32)[:size]
     for j in range(games.shape[0]):
-        g = first_game + j
-        head = games[j, WORK_LEN:WORK_LEN + R_HEADER]
-        records = games[j, WORK_LEN + R_HEADER:]
-        final = float(finals[j])
-        stats[STAT_GAMES] += 1
-        stats[STAT_SCORE] += final
-        stats[STAT_SCORE_SQ] += final * final
-        stats[STAT_CAPPED] += head[R_CAPPED_USED]
-        k = head[R_COUNT]
-        # forward-view lambda-returns: G_t = (1 - lam) V(t + 1) + lam G_(t + 1)
-        ret = final
-        for t in range(k - 1, -1, -1):
-            rec = records[t * REC_STRIDE:(t + 1) * REC_STRIDE]
-            targets[t] = (ret - rec[REC_SCORE]) / SCALE
-            value = rec[REC_VALUE:REC_VALUE + 1].view(np.float64)[0]
-            ret = (1.0 - lam) * value + lam * ret
-            order[t] = t
-        shuffle = turn_stream(key, g, SHUFFLE_TURN)
-        for t in range(k - 1, 0, -1):
-            i = np.int64(uniform(shuffle, t) * (t + 1))
-            order[t], order[i] = order[i], order[t]
-        for b0 in range(0, k, batch):
-            b1 = min(b0 + batch, k)
-            for q in range(b0, b1):
-                t = order[q]
-                rec = records[t * REC_STRIDE:(t + 1) * REC_STRIDE]
-                idx = rec[REC_IDX:REC_VAL]
-                val = rec[REC_VAL:REC_STRIDE].view(np.float32)
-                nnz = rec[REC_NNZ]
-                out = forward(w, n_in, idx, val, nnz, a1, a2)
-                err = out - targets[t]
-                stats[STAT_ERR_SQ] += err * err * SCALE * SCALE
-                stats[STAT_SAMPLES] += 1
-                add_gradient(w, n_in, idx, val, nnz, a1, a2, np.float32(err / (b1 - b0)),
-                             grad, d2)
-            step += 1
-            adam_step(w, grad, adam_m, adam_v, step, lr)
+        for p in range(players[j]):
+            step = _learn_seat(key, first_game + j, p, w, n_in, games[j, p],
+                               float(finals[j, p]), adam_m, adam_v, step, lr, lam, batch,
+                               stats, grad, a1, a2, d2, targets, order)
     return step
 
 
 @njit(cache=True)
-def train_block(key, first_game, n_games, pol, rounds, game_rules, adam_m, adam_v, step,
+def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, adam_v, step,
                 lr, epsilon, lam, batch, stats, snapshot, curriculum):
-    """Play and learn from solo games ``first_game ..`` (``n_games``, a multiple of
+    """Play and learn from games ``first_game ..`` (``n_games``, a multiple of
     ``snapshot`` unless it ends the run; streams of ``key``, uint64) with the value policy
-    ``pol`` (float64[N_POL]; its first member network is trained in place).
+    ``pol`` (float64[N_POL]; its first member network is trained in place) in every seat;
+    ``rounds_of``: int64[MAX_PLAYERS + 1] rounds by player count.
     ``adam_m``, ``adam_v``: float32[net_size] Adam moments, ``step``: Adam steps taken so
     far; ``lr`` the step size, ``epsilon`` the exploration rate, ``lam`` the lambda of the
     returns, ``batch`` the minibatch size, ``snapshot`` the games played with one set of
-    weights, ``curriculum`` float64[N_CURRICULUM] (``no_curriculum()``: none). Adds
-    games, score sums, squared errors (points^2), samples and dice put into a capped area
-    to ``stats`` (float64[N_STATS]); returns the Adam steps taken in all."""
+    weights, ``curriculum`` float64[N_CURRICULUM] (``no_curriculum()``: none; its
+    ``C_PLAYERS`` shares give each game's player count). Adds seat-games, score sums,
+    squared errors (points^2), samples and dice put into a capped area to ``stats``
+    (float64[N_STATS]); returns the Adam steps taken in all."""
     grad = np.zeros(net_size(np.int64(pol[W_NET + P_INPUTS])), np.float32)
     a1 = np.zeros(H1, np.float32)
     a2 = np.zeros(H2, np.float32)
     d2 = np.zeros(H2, np.float32)
     targets = np.zeros(MAX_RECORDS, np.float64)
     order = np.zeros(MAX_RECORDS, np.int64)
-    games = np.zeros((min(snapshot, n_games), GAME_LEN), np.int64)
-    finals = np.zeros(games.shape[0], np.int64)
+    seats = 1
+    for n in range(MAX_PLAYERS):
+        if curriculum[C_PLAYERS + n] > 0.0:
+            seats = n + 1
+    games = np.zeros((min(snapshot, n_games), seats, GAME_LEN), np.int64)
+    finals = np.zeros((games.shape[0], MAX_PLAYERS), np.int64)
+    players = np.zeros(games.shape[0], np.int64)
     for g0 in range(first_game, first_game + n_games, snapshot):
         k = min(snapshot, first_game + n_games - g0)
-        play_snapshot(key, g0, pol, rounds, game_rules, epsilon, curriculum, games[:k],
-                      finals[:k])
-        step = learn_snapshot(key, g0, pol, games[:k], finals[:k], adam_m, adam_v, step,
-                              lr, lam, batch, stats, grad, a1, a2, d2, targets, order)
+        play_snapshot(key, g0, pol, rounds_of, game_rules, epsilon, curriculum, games[:k],
+                      finals[:k], players[:k])
+        step = learn_snapshot(key, g0, pol, games[:k], finals[:k], players[:k], adam_m,
+                              adam_v, step, lr, lam, batch, stats, grad, a1, a2, d2,
+                              targets, order)
     return step

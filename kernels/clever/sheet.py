@@ -17,7 +17,13 @@ H_LOST = 11  # bonuses lost because their area could not take them
 H_PLUS_TAKEN = 12  # dice taken by +1 this round (bit mask; FLAG_PLUS_PER_ROUND)
 H_BONUSES = 13  # + bonus kind: bonuses received (statistics only)
 MAX_BONUS_KINDS = 11
-HEADER_LEN = H_BONUSES + MAX_BONUS_KINDS
+# where the player stands in the game (``kernels.clever.seats``; the play loops keep them)
+H_PLAYERS = H_BONUSES + MAX_BONUS_KINDS  # players in the game (0 or 1: solo)
+H_SEAT = H_PLAYERS + 1  # this player's seat, 0-based
+H_EVENT = H_PLAYERS + 2  # the turn of the round under way: the active player's seat (solo:
+# 0 the active turn, 1 the passive turn); -1 before the round's first turn
+H_OPPONENT = H_PLAYERS + 3  # the best opponent's total score when that turn began
+HEADER_LEN = H_PLAYERS + 4
 SHEET_LEN = 72  # both sheets have this length, so the engine can copy either
 
 TPC, TAC = 0, 1

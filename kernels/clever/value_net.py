@@ -22,11 +22,14 @@ from kernels.clever.turn import PH_OVER, TS_PHASE
 from kernels.jit import njit
 from kernels.thats_pretty_clever.encode import N_BASE as TPC_BASE
 from kernels.thats_pretty_clever.encode import N_INPUTS as TPC_INPUTS
+from kernels.thats_pretty_clever.encode import N_SEATED as TPC_SEATED
 from kernels.twice_as_clever.encode import N_BASE as TAC_BASE
 from kernels.twice_as_clever.encode import N_INPUTS as TAC_INPUTS
+from kernels.twice_as_clever.encode import N_SEATED as TAC_SEATED
 
-MAX_INPUTS = 288  # the most inputs any game's encoding has, and 18 numbers of work space
-assert MAX_INPUTS >= max(TPC_INPUTS, TAC_INPUTS) + 18
+MAX_INPUTS = 304  # the most inputs any game's encoding has, and 18 numbers of work space
+assert MAX_INPUTS >= max(TPC_SEATED, TAC_SEATED) + 18 and MAX_INPUTS % 2 == 0
+BLOCKS_BASE, BLOCKS_BONUS, BLOCKS_SEAT = 0, 1, 2  # an encoding's blocks: see n_inputs
 SCALE = 100.0  # points per unit of the network's output
 P_INPUTS, P_MEMBERS, P_TEACHER = 0, 1, 2
 P_WEIGHTS = 4
@@ -44,12 +47,13 @@ MAX_ROW_SIZE = P_WEIGHTS + MAX_MEMBERS * ((net_offsets.py_func(MAX_INPUTS)[5] + 
 
 
 @njit(cache=True)
-def n_inputs(game, bonus_block):
-    """The input count of a game's encoding (``kernels.clever.sheet.TPC`` or ``TAC``),
-    with or without its bonus block."""
+def n_inputs(game, blocks):
+    """The input count of a game's encoding (``kernels.clever.sheet.TPC`` or ``TAC``):
+    ``blocks`` 0 (or False) the base inputs, 1 (or True) with the bonus block, 2 with the
+    bonus and seat blocks."""
     if game == TAC:
-        return TAC_INPUTS if bonus_block else TAC_BASE
-    return TPC_INPUTS if bonus_block else TPC_BASE
+        return TAC_SEATED if blocks >= 2 else TAC_INPUTS if blocks else TAC_BASE
+    return TPC_SEATED if blocks >= 2 else TPC_INPUTS if blocks else TPC_BASE
 
 
 @njit(cache=True)

@@ -24,6 +24,8 @@ Inputs (offsets below; "thermometer" k = 1 for every count >= k):
   X, blue X, green X, orange, purple) how close it is: one away (+0.5 per group or track
   whose next mark fires it, at most 1) and the pull of the tracks (the sum over the track
   cells still to fill that fire it of 1 / (1 + marks before them), at most 1).
+* the seat block (``N_SEATED`` - ``N_INPUTS`` inputs, for a network that has them):
+  where the player stands in a game of 1-4 players (``kernels.clever.seats``).
 
 The dice's faces are not inputs: an afterstate comes before the next roll (or, in a +1
 window, the faces matter only for the +1s themselves, which are candidates of their own).
@@ -32,6 +34,7 @@ window, the faces matter only for the +1s themselves, which are candidates of th
 import numpy as np
 
 from kernels.clever.bits import count_bits
+from kernels.clever.seats import N_SEAT, seat_block
 from kernels.clever.sparse import (
     TURN_INPUTS,
     TURN_PHASE,
@@ -115,7 +118,8 @@ I_UNLOCKED = N_BASE  # re-rolls, +1s
 I_GROUPS_DONE = I_UNLOCKED + 2
 I_ONE_AWAY = I_GROUPS_DONE + 1  # + bonus kind - 1
 I_PULL = I_ONE_AWAY + 8  # + bonus kind - 1
-N_INPUTS = I_PULL + 8
+N_INPUTS = I_PULL + 8  # with the bonus block
+N_SEATED = N_INPUTS + N_SEAT  # with the seat block too (``kernels.clever.seats``)
 N_GROUPS = 12
 # the bonus groups of the sheet (bit masks of yellow cells or blue sums) and their bonuses
 GROUP_MASKS = np.concatenate((YELLOW_ROWS, np.array([YELLOW_DIAGONAL]), BLUE_ROWS, BLUE_COLS))
@@ -133,9 +137,9 @@ def _fraction(mask, group):
 
 @njit(cache=True)
 def encode(sheet, ts, idx, val, n_in):
-    """Write the first ``n_in`` inputs (``N_BASE`` or ``N_INPUTS``) of the afterstate
-    (``sheet`` int64[SHEET_LEN], turn state ``ts`` int64[TS_LEN]) into ``idx``
-    int64[>= n_in] and ``val`` float32[>= n_in + 16]; returns how many are nonzero."""
+    """Write the first ``n_in`` inputs (``N_BASE``, ``N_INPUTS`` or ``N_SEATED``) of the
+    afterstate (``sheet`` int64[SHEET_LEN], turn state ``ts`` int64[TS_LEN]) into
+    ``idx`` int64[>= n_in] and ``val`` float32[>= n_in + 16]; returns how many are nonzero."""
     n = 0
     yellow = sheet[S_YELLOW]
     for k in range(12):
@@ -185,6 +189,8 @@ def encode(sheet, ts, idx, val, n_in):
     n = turn_block(idx, val, n, I_ROUND, sheet[S_ROUND], sheet[S_ROUNDS], ts)
     if n_in > N_BASE:
         n = _bonus_block(sheet, idx, val, n)
+    if n_in > N_INPUTS:
+        n = seat_block(idx, val, n, N_INPUTS, sheet, total + foxes * lowest)
     return n
 
 

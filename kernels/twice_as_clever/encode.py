@@ -30,6 +30,8 @@ Inputs (offsets below; "thermometer" k = 1 for every count >= k):
   most 1) and the pull of the tracks (the sum over the blue, green and pink slots still
   to fill that fire it of 1 / (1 + slots before them), at most 1). The sums
   are added up in ``val``'s last 18 numbers (the caller's buffer has them past any input).
+* the seat block (``N_SEATED`` - ``N_INPUTS`` inputs, for a network that has them):
+  where the player stands in a game of 1-4 players (``kernels.clever.seats``).
 
 The dice's faces are not inputs: an afterstate comes before the next roll (or, in a +1
 window, the faces matter only for the +1s themselves, which are candidates of their own).
@@ -38,6 +40,7 @@ window, the faces matter only for the +1s themselves, which are candidates of th
 import numpy as np
 
 from kernels.clever.bits import count_bits
+from kernels.clever.seats import N_SEAT, seat_block
 from kernels.clever.sparse import (
     TURN_INPUTS,
     TURN_PHASE,
@@ -131,7 +134,8 @@ N_BASE = I_ROUND + TURN_INPUTS  # the inputs without the bonus block
 I_GROUPS_DONE = N_BASE
 I_ONE_AWAY = I_GROUPS_DONE + 1  # + bonus kind - 1
 I_PULL = I_ONE_AWAY + N_KINDS  # + bonus kind - 1
-N_INPUTS = I_PULL + N_KINDS
+N_INPUTS = I_PULL + N_KINDS  # with the bonus block
+N_SEATED = N_INPUTS + N_SEAT  # with the seat block too (``kernels.clever.seats``)
 
 
 @njit(cache=True)
@@ -147,9 +151,9 @@ def lowest_area(sheet):
 
 @njit(cache=True)
 def encode(sheet, ts, idx, val, n_in):
-    """Write the first ``n_in`` inputs (``N_BASE`` or ``N_INPUTS``) of the afterstate
-    (``sheet`` int64[SHEET_LEN], turn state ``ts`` int64[TS_LEN]) into ``idx``
-    int64[>= n_in] and ``val`` float32[>= n_in + 18]; returns how many are nonzero."""
+    """Write the first ``n_in`` inputs (``N_BASE``, ``N_INPUTS`` or ``N_SEATED``) of the
+    afterstate (``sheet`` int64[SHEET_LEN], turn state ``ts`` int64[TS_LEN]) into
+    ``idx`` int64[>= n_in] and ``val`` float32[>= n_in + 18]; returns how many are nonzero."""
     n = 0
     silver = sheet[S_SILVER]
     for c in range(24):
@@ -211,6 +215,8 @@ def encode(sheet, ts, idx, val, n_in):
     n = turn_block(idx, val, n, I_ROUND, sheet[S_ROUND], sheet[S_ROUNDS], ts)
     if n_in > N_BASE:
         n = _bonus_block(sheet, idx, val, n)
+    if n_in > N_INPUTS:
+        n = seat_block(idx, val, n, N_INPUTS, sheet, total + fox_points)
     return n
 
 

@@ -24,9 +24,9 @@ def blank():
     return sheet
 
 
-def fresh_row(seed=1, teacher=0.0):
-    w = value_weights.initial_weights(encode.N_BASE, seed)
-    return value_weights.policy_row([w], encode.N_BASE, teacher, GAME.heuristic_row())
+def fresh_row(seed=1, teacher=0.0, n_in=encode.N_BASE):
+    w = value_weights.initial_weights(n_in, seed)
+    return value_weights.policy_row([w], n_in, teacher, GAME.heuristic_row())
 
 
 def inputs(sheet, ts, n_in=encode.N_BASE):
@@ -181,16 +181,17 @@ def test_cap_drops_moves_into_the_capped_area_while_others_are_left():
         assert scratch[WORK_LEN + valued.R_CAPPED_USED] == used + (kept == L.YELLOW_AREA)
 
 
-def curriculum(cap_area=-1, cap=0, share=0.0, bias=0.0, spot_areas=0):
-    return np.array([cap_area, cap, share, bias, spot_areas], np.float64)
+def curriculum(cap_area=-1, cap=0, share=0.0, bias=0.0, spot_areas=0, players=()):
+    shares = (list(players) + [0.0] * selfplay.MAX_PLAYERS)[:selfplay.MAX_PLAYERS]
+    return np.array([cap_area, cap, share, bias, spot_areas] + shares, np.float64)
 
 
 def run(row, first, n, snapshot, cur, stats, m=None, v=None, step=0, lr=3e-4):
     w = value_weights.member(row)
     m = np.zeros_like(w) if m is None else m
     v = np.zeros_like(w) if v is None else v
-    step = selfplay.train_block(np.uint64(21), first, n, row, 6, RULES, m, v, step, lr,
-                                0.1, 0.8, 32, stats, snapshot, cur)
+    step = selfplay.train_block(np.uint64(21), first, n, row, L.ROUNDS_BY_PLAYERS, RULES, m,
+                                v, step, lr, 0.1, 0.8, 32, stats, snapshot, cur)
     return m, v, step
 
 
@@ -207,17 +208,20 @@ def test_capped_games_keep_yellow_dice_near_the_cap():
     assert per_game[2] <= per_game[0] + 2 < per_game[12] - 2, per_game
 
 
-def test_snapshot_training_is_bit_identical_across_cuts_and_threads():
-    """Self-play in snapshots of 4 games played in parallel, with the cap and spotlight:
-    the same weights, Adam state and statistics for one block of 24 games, two blocks
+@pytest.mark.parametrize("players,n_in", [((), encode.N_BASE),
+                                           ((0.25, 0.25, 0.25, 0.25), encode.N_SEATED)])
+def test_snapshot_training_is_bit_identical_across_cuts_and_threads(players, n_in):
+    """Self-play in snapshots of 4 games played in parallel, with the cap and spotlight,
+    solo or in games of 1-4 players (the network with the seat block in every seat): the
+    same weights, Adam state and statistics for one block of 24 games, two blocks
     (8 + 16), and one thread instead of two."""
-    cur = curriculum(L.YELLOW_AREA, 3, 0.5, 4.0)
+    cur = curriculum(L.YELLOW_AREA, 3, 0.5, 4.0, players=players)
     results = []
     threads = numba.get_num_threads()
     try:
         for cuts, n_threads in (((0, 24), threads), ((0, 8, 24), threads), ((0, 24), 1)):
             numba.set_num_threads(n_threads)
-            row = fresh_row(4)
+            row = fresh_row(4, n_in=n_in)
             stats = np.zeros(selfplay.N_STATS)
             m = v = None
             step = 0
@@ -229,5 +233,6 @@ def test_snapshot_training_is_bit_identical_across_cuts_and_threads():
     for other in results[1:]:
         for a, b in zip(results[0], other):
             np.testing.assert_array_equal(a, b)
-    assert results[0][4][selfplay.STAT_GAMES] == 24
-    assert not np.array_equal(results[0][0], fresh_row(4))  # it learnt
+    seat_games = results[0][4][selfplay.STAT_GAMES]  # each seat of a game learns
+    assert seat_games == 24 if not players else 24 < seat_games < 24 * 4
+    assert not np.array_equal(results[0][0], fresh_row(4, n_in=n_in))  # it learnt

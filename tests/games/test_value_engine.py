@@ -320,8 +320,9 @@ def test_bonus_block_transplant_plays_exactly_as_before():
 
 def train(row, m, v, first, n, stats, step=0, epsilon=0.1, lr=3e-4, lam=0.8):
     rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
-    return selfplay.train_block(np.uint64(11), first, n, row, 6, rules, m, v, step, lr,
-                                epsilon, lam, 32, stats, 1, selfplay.no_curriculum())
+    return selfplay.train_block(np.uint64(11), first, n, row, TL.ROUNDS_BY_PLAYERS, rules, m,
+                                v, step, lr, epsilon, lam, 32, stats, 1,
+                                selfplay.no_curriculum())
 
 
 def test_training_resumes_bit_for_bit():

@@ -1,0 +1,95 @@
+"""Where a Clever player stands in a game of 1-4 players, for the value network's seat
+block: the turns still to come for this player and the score against the best opponent.
+
+A round is a sequence of turns: in a game of ``n`` >= 2 players, the active turn of seat
+0, 1, ..., n - 1 (a player's own seat is its active turn, every other one a passive pick
+from that player's platter); in the solo game, the active turn then the passive turn. The
+play loops keep the sheet's header up to date (``kernels.clever.sheet``: ``H_PLAYERS``,
+``H_SEAT``, ``H_EVENT`` the turn under way, ``H_OPPONENT`` the best opponent's total
+when it began), so an afterstate's sheet says where its player stands.
+
+The seat block (``N_SEAT`` inputs, after an encoding's bonus block): the player count
+(one-hot 4), this player's active turns and passive picks still to come after the turn
+under way (/ 6 and / 12), whether the next of them is an active turn or a passive pick
+(one-hot 2; neither once the game has no more), and, with opponents, the total's lead
+over the best opponent (positive and negative parts / 100, capped at 1, and one bit each
+for ahead and behind).
+"""
+
+import numpy as np
+
+from kernels.clever.sheet import H_EVENT, H_OPPONENT, H_PLAYERS, H_ROUND, H_ROUNDS, H_SEAT
+from kernels.clever.sparse import put
+from kernels.jit import njit
+
+SEAT_PLAYERS = 0  # + players - 1
+SEAT_ACTIVE_LEFT = 4
+SEAT_PASSIVE_LEFT = 5
+SEAT_NEXT_ACTIVE = 6
+SEAT_NEXT_PASSIVE = 7
+SEAT_LEAD = 8
+SEAT_DEFICIT = 9
+SEAT_AHEAD = 10
+SEAT_BEHIND = 11
+N_SEAT = 12
+NEXT_NONE, NEXT_ACTIVE, NEXT_PASSIVE = 0, 1, 2
+
+
+@njit(cache=True)
+def _is_active(players, seat, turn):
+    """Is turn ``turn`` of a round this player's active turn?"""
+    return turn == 0 if players <= 1 else turn == seat
+
+
+@njit(cache=True)
+def turns_ahead(players, seat, event, rnd, rounds):
+    """``(active turns, passive picks, next)`` still to come for the player in ``seat``
+    after turn ``event`` of round ``rnd`` (0-based, of ``rounds``; ``event`` -1: before
+    the round's first turn); ``next`` is ``NEXT_ACTIVE``, ``NEXT_PASSIVE`` or
+    ``NEXT_NONE``."""
+    per_round = 2 if players <= 1 else players
+    active, passive, nxt = 0, 0, NEXT_NONE
+    for turn in range(event + 1, per_round):
+        mine = _is_active(players, seat, turn)
+        active += mine
+        passive += not mine
+        if nxt == NEXT_NONE:
+            nxt = NEXT_ACTIVE if mine else NEXT_PASSIVE
+    later = max(rounds - rnd - 1, 0)
+    active += later
+    passive += later * (per_round - 1)
+    if nxt == NEXT_NONE and later > 0:
+        nxt = NEXT_ACTIVE if _is_active(players, seat, 0) else NEXT_PASSIVE
+    return active, passive, nxt
+
+
+@njit(cache=True)
+def seat_block(idx, val, n, first, sheet, total):
+    """The seat block from input ``first`` for the afterstate ``sheet`` (int64[SHEET_LEN])
+    whose total score is ``total``; the new count of nonzero inputs."""
+    players = max(sheet[H_PLAYERS], 1)
+    n = put(idx, val, n, first + SEAT_PLAYERS + min(players, 4) - 1, 1.0)
+    active, passive, nxt = turns_ahead(players, sheet[H_SEAT], sheet[H_EVENT],
+                                       sheet[H_ROUND], sheet[H_ROUNDS])
+    n = put(idx, val, n, first + SEAT_ACTIVE_LEFT, np.float32(active / 6.0))
+    n = put(idx, val, n, first + SEAT_PASSIVE_LEFT, np.float32(passive / 12.0))
+    if nxt != NEXT_NONE:
+        n = put(idx, val, n, first + (SEAT_NEXT_ACTIVE if nxt == NEXT_ACTIVE
+                                      else SEAT_NEXT_PASSIVE), 1.0)
+    if players > 1:
+        lead = total - sheet[H_OPPONENT]
+        n = put(idx, val, n, first + SEAT_LEAD, np.float32(min(max(lead, 0) / 100.0, 1.0)))
+        n = put(idx, val, n, first + SEAT_DEFICIT,
+                np.float32(min(max(-lead, 0) / 100.0, 1.0)))
+        n = put(idx, val, n, first + SEAT_AHEAD, 1.0 if lead > 0 else 0.0)
+        n = put(idx, val, n, first + SEAT_BEHIND, 1.0 if lead < 0 else 0.0)
+    return n
+
+
+@njit(cache=True)
+def seat_sheets(sheets):
+    """Seat the players of a game (``sheets`` int64[n, SHEET_LEN]): player count and seat."""
+    n = sheets.shape[0]
+    for p in range(n):
+        sheets[p, H_PLAYERS] = n
+        sheets[p, H_SEAT] = p
