@@ -47,6 +47,7 @@ from kernels.clever.sheet import (
 PHASES = ("active1", "active2", "active3", "passive", "plus", "passive-plus", "return")
 REROLL, STOP, DECLINE = "re-roll", "stop: keep the +1s", "decline the passive pick"
 PROCEED = "roll without a return"
+SKIP = "leave this roll unused"
 
 
 ALL_DICE = (1 << N_DICE) - 1
@@ -160,6 +161,8 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
     extra = []  # the choices beside the moves
     if phase.startswith("active") and sheet[H_REROLL_GOT] > sheet[H_REROLL_USED]:
         extra.append((play.CHOICE_REROLL, REROLL))
+    if phase.startswith("active") and values.get("skip_roll") == "allowed":
+        extra.append((play.CHOICE_SKIP, SKIP))
     if phase == "passive" and values["passive_may_decline"]:
         extra.append((play.CHOICE_DECLINE, DECLINE))
     if window:

@@ -17,6 +17,7 @@ from analyzer.clever.advise import (
     DECLINE,
     PROCEED,
     REROLL,
+    SKIP,
     STOP,
     advise,
     check_rollouts,
@@ -120,7 +121,7 @@ class Coach:
                 self.sheet[H_REROLL_USED] += 1
                 self.show()
                 continue
-            if choice == DECLINE:
+            if choice in (DECLINE, SKIP):
                 return "", roll
             self.apply(choice, roll, fields, platter, phase)
             self.show()
@@ -131,7 +132,7 @@ class Coach:
         among the others) and return the player's choice, or None at end of input."""
         table = result.tables["choices"]
         shown = [i for i, c in enumerate(table["choice"])
-                 if i < 6 or c in (REROLL, DECLINE, STOP, PROCEED)]
+                 if i < 6 or c in (REROLL, DECLINE, STOP, PROCEED, SKIP)]
         for k, i in enumerate(shown, start=1):
             row = table.iloc[i]
             self.write(f"  {k}. {row.choice}: {row.expected_score:.1f} "

@@ -10,4 +10,5 @@ RULE_SOLO_TIES_BY_COLOUR = 10  # 1: solo passive ties go to the platter in colou
 RULE_SHEET_FLAGS = 11  # the sheet's H_FLAGS (FLAG_* bits) for every player
 RULE_GAME = 12  # the sheet: kernels.clever.sheet.TPC or TAC
 RULE_RETURN_ON_REROLL = 13  # 1: a return may come between a roll and its re-roll (TAC 12.5)
-N_GAME_RULES = 14
+RULE_SKIP_ROLL = 14  # 1: the active player may leave a usable roll unused (TAC section 2)
+N_GAME_RULES = 15

@@ -17,6 +17,7 @@ from kernels.clever.sheets import (
     can_enter_die,
     die_uses,
     enter_die,
+    may_waste,
     pop_pending,
     resolve_bonus,
 )
@@ -31,13 +32,14 @@ MAX_MOVES = 64
 @njit(cache=True)
 def legal_moves(sheet, faces, usable, moves, waste):
     """Every legal use of the dice whose bit is set in ``usable``; returns the count. With
-    ``waste``, a die with no legal placement may be picked anyway: move ``(die, -1, -1)``."""
+    ``waste``, a die with no legal placement may be picked anyway (``sheets.may_waste``):
+    move ``(die, -1, -1)``."""
     n = 0
     for die in range(N_DICE):
         if (usable >> die) & 1:
             before = n
             n = die_uses(sheet, faces, die, moves, n)
-            if waste and n == before:
+            if waste and n == before and may_waste(sheet, die):
                 moves[n, 0], moves[n, 1], moves[n, 2] = die, -1, -1
                 n += 1
     return n

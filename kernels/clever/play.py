@@ -21,6 +21,7 @@ from kernels.clever.game_rules import (
     RULE_PASSIVE_DECLINE,
     RULE_RETURN_ON_REROLL,
     RULE_SHEET_FLAGS,
+    RULE_SKIP_ROLL,
     RULE_SOLO_TIES_BY_COLOUR,
     RULE_TIES_SHARED,
     RULE_WASTED_PICK,
@@ -269,8 +270,9 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
 def _policy_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scratch, rules,
                  log):
     """After the roll of pick ``pick``: the re-rolls and the pick of the policies that
-    decide by their own rules (random, greedy, heuristic). Returns the chosen
-    move's index (-1: the roll is forfeited) and the next random slot."""
+    decide by their own rules (random, greedy, heuristic; where a usable roll may go
+    unused, only random ever leaves one). Returns the chosen move's index (-1: the roll is
+    forfeited) and the next random slot."""
     sheet = sheets[me]
     usable = _pool_mask(where)
     while True:
@@ -293,6 +295,9 @@ def _policy_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scrat
         n = legal_moves(sheet, faces, usable, moves, waste)
     i, _ = choose_pick(sheets, me, faces, where, 3 - pick, moves, n, pol, stream, slot,
                        scratch)
+    if rules[RULE_SKIP_ROLL] and pol[KIND] == RANDOM and n > 0 and \
+            uniform(stream, slot + 3000) * (n + 1) >= n:
+        i = -1  # leaving the roll unused is one more legal choice for the random policy
     return i, slot
 
 
@@ -545,15 +550,22 @@ CHOICE_STOP = -3  # ... use no more +1 now (+1 windows)
 CHOICE_DECLINE = -4  # ... decline the passive pick
 CHOICE_RETURN = -5  # ... return the row's die from the platter (before an active roll)
 CHOICE_PROCEED = -6  # ... roll without a return first
+CHOICE_SKIP = -7  # ... leave the roll unused (Twice As Clever's ``RULE_SKIP_ROLL``)
 PROCEED = 8  # added to a ``first_pick``: its roll comes without a return first
 
 
 @njit(cache=True)
 def advice_choice(s, f, w, die, area, target, pol, stream, phase, last, scratch, buffer,
-                  log):
+                  log, game_rules):
     """Make one advice choice on the copies ``s``, ``f``, ``w`` of the position: a move
     (an active or passive pick, or a +1 in a +1 window) or a ``CHOICE_*``. Returns the
     ``first_pick`` that ``finish_solo`` plays on from."""
+    if area == CHOICE_SKIP:  # as a forfeited roll: one pick used, nothing entered
+        if game_rules[RULE_FORFEIT_TO_PLATTER]:
+            for d in range(N_DICE):
+                if w[d] == POOL:
+                    w[d] = PLATTER
+        return phase + 1
     if area == CHOICE_REROLL:
         s[H_REROLL_USED] += 1
         return phase  # the same pick, after a new roll of the dice in play
@@ -619,7 +631,7 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         s[H_PLAYERS], s[H_SEAT], s[H_OPPONENT] = 1, 0, 0  # solo: the turn under way
         s[H_EVENT] = 1 if phase == ADVISE_PASSIVE or phase == ADVISE_PASSIVE_PLUS else 0
         start = advice_choice(s, f, w, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
-                              phase, rnd == rounds - 1, scratch, buffer, log)
+                              phase, rnd == rounds - 1, scratch, buffer, log, game_rules)
         out[i, j] = finish_solo(key, r, pol, rnd, rounds, game_rules, s, f, w, start,
                                 scratch, buffer, log)
 

@@ -19,6 +19,7 @@ from kernels.twice_as_clever import value as tac_value
 from kernels.twice_as_clever import layout as tac_layout
 from kernels.twice_as_clever.layout import BLUE_AREA as TAC_BLUE
 from kernels.twice_as_clever.layout import FLAG_CHAIN_LEFTOVERS, Q_ANY, Q_OF_AREA, SILVER_AREA
+from kernels.twice_as_clever.layout import SILVER as TAC_SILVER_DIE
 from kernels.twice_as_clever.layout import USED_LEN as TAC_USED_LEN
 from kernels.twice_as_clever.encode import encode as tac_encode
 
@@ -91,6 +92,13 @@ def chain_leftovers(sheet):
     """Twice As Clever, open point 12.4: does a silver third pick chain every leftover die
     (``FLAG_CHAIN_LEFTOVERS``) rather than only the lower ones?"""
     return sheet[H_GAME] == TAC and (sheet[H_FLAGS] & FLAG_CHAIN_LEFTOVERS) != 0
+
+
+@njit(cache=True)
+def may_waste(sheet, die):
+    """May a wasted pick (``wasted_pick``) take ``die``? Any die, but Twice As Clever's
+    silver die (section 8.1: a player who cannot mark its number cannot choose it)."""
+    return not (sheet[H_GAME] == TAC and die == TAC_SILVER_DIE)
 
 
 @njit(cache=True)

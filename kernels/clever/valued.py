@@ -3,7 +3,8 @@ value (``value_net.afterstate_value``) over the afterstates its candidates leave
 trial sheet plus its turn state (``kernels.clever.turn``). No thresholds, no knobs:
 
 * an active pick, with the bonuses it fires and (Twice As Clever) the platter-chain marks
-  of a silver pick; with no legal pick, the forfeit;
+  of a silver pick; with no legal pick, the forfeit, and where the rules let a usable roll
+  go unused (Twice As Clever), the forfeit beside the picks;
 * re-rolling the roll against keeping it (its best pick);
 * a return (Twice As Clever: each platter die back into the pool) against proceeding;
 * each +1, one at a time, against stopping;
@@ -30,7 +31,7 @@ points of one area.
 
 import numpy as np
 
-from kernels.clever.game_rules import RULE_FORFEIT_TO_PLATTER
+from kernels.clever.game_rules import RULE_FORFEIT_TO_PLATTER, RULE_SKIP_ROLL
 from kernels.clever.moves import N_DICE, PLATTER, POOL, to_field
 from kernels.clever.policies import (
     BEST_SHEET,
@@ -268,28 +269,39 @@ def finish(scratch, pol):
 
 
 @njit(cache=True)
+def _forfeit(sheet, where, picks, pol, scratch, rules):
+    """The value of forfeiting the roll (no pick entered; one pick used, the dice stay in
+    the pool or, by the rules, go to the platter), kept as the best afterstate so far."""
+    pool, platter = _masks(where)
+    if rules[RULE_FORFEIT_TO_PLATTER]:
+        pool, platter = 0, platter | pool
+    ts = scratch[TURN:TURN + TS_LEN]
+    if picks + 1 >= 3 or pool == 0:
+        set_turn(ts, PH_ACTIVE_PLUS, picks + 1, 0, platter | pool, round_taken(sheet))
+    else:
+        set_turn(ts, PH_ROLL, picks + 1, pool, platter, round_taken(sheet))
+    v = _value(sheet, pol, scratch)
+    _keep(scratch, sheet)
+    return v
+
+
+@njit(cache=True)
 def choose_active(sheet, faces, where, picks, moves, n, pol, stream, slot, scratch, rules):
     """``(index, value)`` of the best active pick of the ``n`` legal ``moves`` with
-    ``picks`` picks made this turn; index -1 when ``n`` is 0: the roll is forfeited (one
-    pick used, the dice stay in the pool or, by the rules, go to the platter)."""
-    pool, platter = _masks(where)
-    taken = round_taken(sheet)
-    ts = scratch[TURN:TURN + TS_LEN]
+    ``picks`` picks made this turn; index -1: the roll is forfeited (one pick used, the
+    dice stay in the pool or, by the rules, go to the platter), when ``n`` is 0 or, with
+    ``RULE_SKIP_ROLL``, as one more candidate (leaving a usable roll unused)."""
     if n == 0:
-        if rules[RULE_FORFEIT_TO_PLATTER]:
-            pool, platter = 0, platter | pool
-        if picks + 1 >= 3 or pool == 0:
-            set_turn(ts, PH_ACTIVE_PLUS, picks + 1, 0, platter | pool, taken)
-        else:
-            set_turn(ts, PH_ROLL, picks + 1, pool, platter, taken)
-        v = _value(sheet, pol, scratch)
-        _keep(scratch, sheet)
+        v = _forfeit(sheet, where, picks, pol, scratch, rules)
         _chosen_area(scratch, -1)
         return -1, v
     n = _capped(scratch, moves, n)
-    forced = _explore(scratch, n)
+    skip = rules[RULE_SKIP_ROLL] == 1
+    forced = _explore(scratch, n + skip)  # n: the skip
     cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
-    best, best_v = 0, -np.inf
+    best, best_v = -1, -np.inf
+    if skip:
+        best_v = _forfeit(sheet, where, picks, pol, scratch, rules)
     for i in range(n):
         die = moves[i, 0]
         choice_turn(sheet, faces, where, die, PH_ROLL, picks, scratch)
@@ -302,7 +314,7 @@ def choose_active(sheet, faces, where, picks, moves, n, pol, stream, slot, scrat
         if _better(i, v, forced, best_v):
             best, best_v = i, v
             _keep(scratch, cand)
-    _chosen_area(scratch, moves[best, 1])
+    _chosen_area(scratch, moves[best, 1] if best >= 0 else -1)
     return best, best_v
 
 

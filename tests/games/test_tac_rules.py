@@ -169,6 +169,21 @@ def test_8_1_silver_die_refused_when_number_full_in_all_rows(value):
             assert R.can_enter(p.sheet, SV, other)
 
 
+def test_8_1_12_6_wasted_pick_never_takes_the_silver_die():
+    """8.1 / 12.6: with wasted picks allowed, a die with no legal place may be picked and
+    entered nowhere, but not the silver die whose number is full in all four rows (it
+    "cannot be chosen")."""
+    from kernels.clever.moves import MAX_MOVES, legal_moves
+    p = Pos().silver(6, 0, 1, 2, 3)
+    faces = np.array([1, 1, 1, 1, 1, 6], np.int64)
+    moves = np.zeros((MAX_MOVES, 3), np.int64)
+    n = legal_moves(p.sheet, faces, 1 << L.SILVER, moves, True)
+    assert n == 0
+    p.sheet[L.S_YELLOW_CROSSED] = p.sheet[L.S_YELLOW_CIRCLED] = (1 << L.YELLOW_CELLS) - 1
+    n = legal_moves(p.sheet, faces, 1 << L.YELLOW, moves, True)  # yellow is full
+    assert [tuple(m) for m in moves[:n] if m[1] == -1] == [(1, -1, -1)]
+
+
 def test_8_1_silver_row_scoring_table():
     """8.1: one row scores 2 4 7 11 16 22 for 1-6 marks."""
     p = Pos()

@@ -10,6 +10,7 @@ from kernels.clever.game_rules import (
     RULE_GAME,
     RULE_RETURN_ON_REROLL,
     RULE_SHEET_FLAGS,
+    RULE_SKIP_ROLL,
 )
 from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, H_PLUS_TAKEN, TAC
 from kernels.rng import turn_stream
@@ -121,7 +122,7 @@ def test_2_whole_solo_games_run_on_the_shared_engine():
         means[kind] = acc[play.COL_SCORE_SUM] / 400
     assert 0 < means[play.RANDOM] < means[play.GREEDY] < 88 + 165 + 78 + 92 + 72
     sheets = np.zeros((1, L.SHEET_LEN), np.int64)
-    scratch = np.empty(play.WORK_LEN, np.int64)
+    scratch = np.empty((1, play.WORK_LEN), np.int64)
     moves = np.zeros((play.MAX_MOVES, 3), np.int64)
     play.play_game(np.uint64(9), 0, policy(play.GREEDY)[None, :], 6, rules, sheets, scratch,
                    moves, np.zeros(6, np.int64), np.zeros(6, np.int64),
@@ -209,3 +210,59 @@ def test_12_9_return_into_an_empty_pool():
         assert _turn_from_empty_pool(FLAG_PLUS_PER_ROUND, kind) == (0, 0)
     assert _turn_from_empty_pool(FLAG_PLUS_PER_ROUND | FLAG_RETURN_EMPTY_POOL,
                                  play.GREEDY) == (1, 1)
+
+
+def _first_picks(skip_roll, turns=3000):
+    """How many of ``turns`` random first rolls (a blank sheet: every roll usable) were
+    used for a pick."""
+    rules = np.zeros(N_GAME_RULES, np.int64)
+    rules[RULE_GAME], rules[RULE_SHEET_FLAGS] = TAC, FLAG_PLUS_PER_ROUND
+    rules[RULE_SKIP_ROLL] = skip_roll
+    log = np.zeros(play.LOG_LEN, np.int64)
+    for t in range(turns):
+        sheets = L.new_sheet()[None, :].copy()
+        play.active_turn(sheets, 0, np.zeros(6, np.int64), np.zeros(6, np.int64),
+                         policy(play.RANDOM), np.uint64(turn_stream(8, t, 0)),
+                         np.zeros((play.MAX_MOVES, 3), np.int64),
+                         np.zeros(play.WORK_LEN, np.int64), rules, log)
+    return log[play.LOG_PICKS]
+
+
+def test_2_skip_roll_random_leaves_usable_rolls_unused():
+    """2 (skip_roll): on a blank sheet every first roll is usable; with skip_roll=never the
+    random player picks from all of them, with allowed it leaves some unused (leaving the
+    roll is one more of its choices, about 1 in 15 here)."""
+    assert _first_picks(0) == 3000
+    assert 3000 * 0.8 < _first_picks(1) < 3000 - 50
+
+
+def test_2_skip_roll_is_valued_beside_the_picks():
+    """2 (skip_roll), the value policy: with a usable roll left unused allowed, its best
+    choice is worth the better of the best pick and the forfeit (index -1 when the
+    forfeit wins); without, the best pick."""
+    from analyzer.games.twice_as_clever.model import GAME
+    from kernels.clever import valued
+    pol = GAME.parse_policy("learned")
+    rng = np.random.default_rng(5)
+    skipped = 0
+    for k in range(60):
+        sheet = L.new_sheet()
+        sheet[L.S_YELLOW_CIRCLED] = sheet[L.S_YELLOW_CROSSED] = int(rng.integers(0, 1 << 10))
+        sheet[L.S_SILVER] = int(rng.integers(0, 1 << 24))
+        faces = rng.integers(1, 7, 6).astype(np.int64)
+        where = np.full(6, play.POOL, np.int64)
+        moves = np.zeros((play.MAX_MOVES, 3), np.int64)
+        n = play.legal_moves(sheet, faces, 63, moves, False)
+        results = {}
+        for skip, count in ((0, n), (1, n), (1, 0)):
+            rules = np.zeros(N_GAME_RULES, np.int64)
+            rules[RULE_GAME], rules[RULE_SKIP_ROLL] = TAC, skip
+            results[skip, count] = valued.choose_active(
+                sheet, faces, where, k % 3, moves.copy(), count, pol, np.uint64(1), 0,
+                np.zeros(play.WORK_LEN, np.int64), rules)
+        (pick, v_pick), (best, v_best), (_, v_skip) = \
+            results[0, n], results[1, n], results[1, 0]
+        assert pick >= 0 and v_best == max(v_pick, v_skip)
+        assert (best == -1) == (v_skip > v_pick) and (best == pick or best == -1)
+        skipped += best == -1
+    assert skipped < 60

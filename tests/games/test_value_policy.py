@@ -174,7 +174,7 @@ def test_an_advised_move_fires_its_bonuses_as_the_learned_policy_plays_them(game
         garbage = rng.integers(-2**40, 2**40, play.WORK_LEN)
         play.advice_choice(advised, f, w, moves[best, 0], moves[best, 1], moves[best, 2], pol,
                            stream, 0, False, garbage, np.zeros((MAX_MOVES, 3), np.int64),
-                           np.zeros(play.LOG_LEN, np.int64))
+                           np.zeros(play.LOG_LEN, np.int64), rules)
         assert np.array_equal(advised, chosen)
         bonus_picks += int(np.abs(advised - sheet).sum() > 2)  # more than the die's mark
     assert bonus_picks > 0

@@ -12,7 +12,7 @@ from analyzer.clever.game import KNOBS, POLICY_HELP, CleverGame, policy_row  # n
 from analyzer.clever.params import shared_params
 from analyzer.games.twice_as_clever import sheetfile, text
 from analyzer.params import Param
-from kernels.clever.game_rules import RULE_RETURN_ON_REROLL
+from kernels.clever.game_rules import RULE_RETURN_ON_REROLL, RULE_SKIP_ROLL
 from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, TAC
 from kernels.twice_as_clever import layout
 from kernels.twice_as_clever.value import N_VALUE_WEIGHTS
@@ -40,6 +40,10 @@ PARAMS = shared_params(
           "returns are used before a roll and also between a roll and its re-roll (the "
           "returned die joins the re-roll), or only before rolls 2 and 3; several may be "
           "used before one roll", assumed=True, choices=("rolls_and_rerolls", "rolls_only")),
+    Param("skip_roll", "choice", "allowed", "section 2: the active player may leave a usable "
+          "roll unused, entering nothing (allowed: the rulebook's 'can't use or does not want "
+          "to use'; only the random and learned policies do), or must pick a usable die "
+          "(never: the public bots' engine)", choices=("allowed", "never")),
     Param("return_empty_pool", "choice", "ends_turn", "UNCONFIRMED (section 12.9): a pick "
           "that leaves no dice in play ends the turn's rolls, fewer than three (ends_turn, "
           "the rulebook's words and the public bots' engine), or a return may still bring a "
@@ -75,8 +79,10 @@ def sheet_flags(values: dict[str, Any]) -> int:
 
 
 def extra_rules(values: dict[str, Any], out: np.ndarray) -> None:
-    """Section 12.5: may a return come between a roll and its re-roll?"""
+    """Section 12.5: may a return come between a roll and its re-roll? Section 2: may a
+    usable roll go unused?"""
     out[RULE_RETURN_ON_REROLL] = values["return_timing"] == "rolls_and_rerolls"
+    out[RULE_SKIP_ROLL] = values["skip_roll"] == "allowed"
 
 
 def round_options(code: int) -> tuple[tuple[int, str], ...]:
