@@ -18,10 +18,13 @@ from analyzer.params import Param
 from kernels.clever import play
 from kernels.clever.game_rules import (
     N_GAME_RULES,
+    RULE_FINAL_PLUS_ALL,
     RULE_FORFEIT_TO_PLATTER,
     RULE_GAME,
     RULE_PASSIVE_DECLINE,
+    RULE_PLUS_AFTER_DECLINE,
     RULE_SHEET_FLAGS,
+    RULE_SOLO_FALLBACK,
     RULE_SOLO_TIES_BY_COLOUR,
     RULE_TIES_SHARED,
     RULE_WASTED_PICK,
@@ -116,6 +119,9 @@ class CleverGame:
         out[RULE_PASSIVE_DECLINE] = values["passive_may_decline"]
         out[RULE_TIES_SHARED] = values["ties"] == "shared"
         out[RULE_SOLO_TIES_BY_COLOUR] = values["solo_ties"] == "colour_order"
+        out[RULE_SOLO_FALLBACK] = values["solo_fallback"] == "other_dice"
+        out[RULE_PLUS_AFTER_DECLINE] = values["plus_after_decline"]
+        out[RULE_FINAL_PLUS_ALL] = values["final_plus"] == "every_player"
         out[RULE_SHEET_FLAGS] = self.sheet_flags(values)
         out[RULE_GAME] = self.kernel_game
         self.extra_rules(values, out)

@@ -42,6 +42,19 @@ def shared_params(round_bonuses: tuple[tuple[int, str], ...], sections: dict[str
             "solo_ties", "ties for the solo passive turn's three lowest dice are broken at "
             f"random, or in colour order ({solo_tie_order})"), assumed=True,
               choices=("random", "colour_order")),
+        Param("solo_fallback", "choice", "none", open_point(
+            "solo_fallback", "when none of the solo passive turn's three platter dice can be "
+            "used, the pick is lost (none), or one of the other three dice may be taken "
+            "(other_dice), as a passive player takes the active player's field dice"),
+              assumed=True, choices=("none", "other_dice")),
+        Param("plus_after_decline", "bool", True, open_point(
+            "plus_after_decline", "a passive player who takes no die (declined, or none "
+            "usable) may still use +1 actions after the pick"), assumed=True),
+        Param("final_plus", "choice", "last_player", open_point(
+            "final_plus", "after the game's last turn, +1 actions may still be used: by the "
+            "last active player, whose +1 window after its picks came before the passive "
+            "picks (last_player), or by every player, in a window of its own "
+            "(every_player)"), assumed=True, choices=("last_player", "every_player")),
         Param("ties", "choice", "best_area", f"tied totals (section {sections['ties']}): the "
               "best single area wins, then the win is shared; or shared at once",
               choices=("best_area", "shared")),

@@ -11,4 +11,9 @@ RULE_SHEET_FLAGS = 11  # the sheet's H_FLAGS (FLAG_* bits) for every player
 RULE_GAME = 12  # the sheet: kernels.clever.sheet.TPC or TAC
 RULE_RETURN_ON_REROLL = 13  # 1: a return may come between a roll and its re-roll (TAC 12.5)
 RULE_SKIP_ROLL = 14  # 1: the active player may leave a usable roll unused (TAC section 2)
-N_GAME_RULES = 15
+RULE_SOLO_FALLBACK = 15  # 1: the solo passive pick may take one of the other three dice
+# when no platter die is usable
+RULE_PLUS_AFTER_DECLINE = 16  # 1: a passive player who took no die may still use +1s
+RULE_FINAL_PLUS_ALL = 17  # 1: after the game's last turn every player (not only the last
+# active player) gets a +1 window
+N_GAME_RULES = 18

@@ -95,17 +95,42 @@ def passive_candidates(sheet, faces, where, moves):
     return n
 
 
+N_ORDERS = 720  # the orders of the six dice
+
+
 @njit(cache=True)
-def solo_platter(faces, where, shift):
-    """Section 6: the three lowest of the six rolled dice go to the platter; ties go in
-    colour order rotated by ``shift`` (0: white, yellow, ..., purple). The other three stay out
-    of the passive pick's reach (``POOL``, not ``FIELD``: solo has no field fallback, 14.3)."""
+def order_places(order):
+    """The place of each die in the dice order number ``order`` (0 to ``N_ORDERS`` - 1; 0:
+    colour order), packed 3 bits a die (a Lehmer code decoded)."""
+    used, places, f = 0, 0, N_ORDERS
+    for place in range(N_DICE):
+        f //= N_DICE - place
+        skip = order // f
+        order %= f
+        for d in range(N_DICE):
+            if not (used >> d) & 1:
+                if skip == 0:
+                    used |= 1 << d
+                    places |= place << (3 * d)
+                    break
+                skip -= 1
+    return places
+
+
+@njit(cache=True)
+def solo_platter(faces, where, order, fallback):
+    """Section 6: the three lowest of the six rolled dice go to the platter; ties go by
+    the dice order number ``order`` (``order_places``; 0: white, yellow, ..., in colour
+    order). The other three go to the fields with ``fallback`` (the passive pick may take
+    one of them when no platter die is usable), else they stay out of its reach
+    (``POOL``)."""
+    places = order_places(order)
     for d in range(N_DICE):  # the keys differ, so each die's rank is its place in order
-        key = faces[d] * 16 + (d * 7 + shift) % N_DICE
+        key = faces[d] * 8 + ((places >> (3 * d)) & 7)
         rank = 0
         for other in range(N_DICE):
-            rank += faces[other] * 16 + (other * 7 + shift) % N_DICE < key
-        where[d] = PLATTER if rank < 3 else POOL
+            rank += faces[other] * 8 + ((places >> (3 * other)) & 7) < key
+        where[d] = PLATTER if rank < 3 else FIELD if fallback else POOL
 
 
 @njit(cache=True)

@@ -16,12 +16,15 @@ from kernels.accumulate import (
     used_width,
 )
 from kernels.clever.game_rules import (
+    RULE_FINAL_PLUS_ALL,
     RULE_FORFEIT_TO_PLATTER,
     RULE_GAME,
     RULE_PASSIVE_DECLINE,
+    RULE_PLUS_AFTER_DECLINE,
     RULE_RETURN_ON_REROLL,
     RULE_SHEET_FLAGS,
     RULE_SKIP_ROLL,
+    RULE_SOLO_FALLBACK,
     RULE_SOLO_TIES_BY_COLOUR,
     RULE_TIES_SHARED,
     RULE_WASTED_PICK,
@@ -30,11 +33,13 @@ from kernels.clever.moves import (  # noqa: F401  (re-exported for callers)
     FIELD,
     MAX_MOVES,
     N_DICE,
+    N_ORDERS,
     PLATTER,
     POOL,
     _pool_mask,
     _roll,
     legal_moves,
+    order_places,
     passive_candidates,
     solo_platter,
     take_die,
@@ -433,19 +438,21 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn, passiv
 def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_turn, rules,
                  log):
     """A passive player's pick (section 5): one platter die; only if none is usable, one
-    of the active player's field dice. Where the rules let a passive player decline, the
-    random policy counts declining as one more choice and the value policy values it (the
-    others always pick). Then +1 actions; declines and +1s are added to ``log``."""
+    of the active player's field dice (which may always be declined). Where the rules let
+    a passive player decline, the random policy counts declining as one more choice and
+    the value policy values it (the others always pick). Then +1 actions (after a decline
+    only with ``RULE_PLUS_AFTER_DECLINE``); declines and +1s are added to ``log``."""
     n = passive_candidates(sheet, faces, where, moves)
+    # a field die (none of the platter's usable) is only ever a "may" (section 5)
+    may_decline = rules[RULE_PASSIVE_DECLINE] == 1 or (n > 0 and where[moves[0, 0]] != PLATTER)
     if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:
-        i = choose_passive(sheet, faces, where, moves, n, rules[RULE_PASSIVE_DECLINE] == 1,
-                           pol, stream, slot + 1, scratch)
+        i = choose_passive(sheet, faces, where, moves, n, may_decline, pol, stream, slot + 1,
+                           scratch)
         if i >= 0:
             copy_sheet(sheet, scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN])
     else:
         i, _ = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, faces[:0])
-        if rules[RULE_PASSIVE_DECLINE] and pol[KIND] == RANDOM and \
-                uniform(stream, slot + 99) * (n + 1) >= n:
+        if may_decline and pol[KIND] == RANDOM and uniform(stream, slot + 99) * (n + 1) >= n:
             i = -1  # declining is one more legal choice for the random policy
         if i >= 0:
             apply_move(sheet, faces, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
@@ -454,20 +461,22 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
         log[LOG_DECLINED] += 1
     if i >= 0 and moves[i, 1] >= 0:
         log[LOG_DICE + moves[i, 1]] += 1
-    spent = plus_ones(sheet, faces, pol, stream, slot + 100, moves, scratch, last_turn, True,
-                      log)
-    log[LOG_PLUS_PASSIVE] += spent
+    if i >= 0 or rules[RULE_PLUS_AFTER_DECLINE]:
+        spent = plus_ones(sheet, faces, pol, stream, slot + 100, moves, scratch, last_turn,
+                          True, log)
+        log[LOG_PLUS_PASSIVE] += spent
 
 
 @njit(cache=True)
 def solo_passive(sheet, faces, where, pol, stream, moves, scratch, last_turn, rules, log):
     """The solo passive turn (section 6): roll all six, the three lowest go to the platter
-    (ties at random, or in colour order white to purple with ``RULE_SOLO_TIES_BY_COLOUR``),
-    use one of them, then +1 actions."""
+    (ties in an order drawn uniformly, or in colour order white to purple with
+    ``RULE_SOLO_TIES_BY_COLOUR``), use one of them (with ``RULE_SOLO_FALLBACK``, one of the
+    other three when none of them is usable), then +1 actions."""
     where[:] = POOL
     _roll(faces, where, stream, 0)
-    shift = 0 if rules[RULE_SOLO_TIES_BY_COLOUR] else np.int64(uniform(stream, 7) * 6)
-    solo_platter(faces, where, shift)
+    order = 0 if rules[RULE_SOLO_TIES_BY_COLOUR] else np.int64(uniform(stream, 7) * N_ORDERS)
+    solo_platter(faces, where, min(order, N_ORDERS - 1), rules[RULE_SOLO_FALLBACK] == 1)
     passive_pick(sheet, faces, where, pol, stream, 8, moves, scratch, last_turn, rules, log)
 
 
@@ -693,10 +702,24 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
                                  turn_stream(key, game, turn + 1 + p), 0, moves,
                                  _row(scratch, p), last, game_rules, logs[p])
         if rnd == rounds - 1 and n > 1:
-            plus_ones(sheets[n - 1], faces, _row(policy, n - 1),
-                      turn_stream(key, game, base + 1), 0, moves, _row(scratch, n - 1), True,
-                      False, logs[n - 1])
+            final_plus_ones(key, game, policy, rounds, game_rules, sheets, scratch, moves,
+                             faces, logs)
         _log_round_end(sheets, rnd, logs)
+
+
+@njit(cache=True)
+def final_plus_ones(key, game, policy, rounds, game_rules, sheets, scratch, moves, faces,
+                     logs):
+    """After the game's last turn (sections 10 and 11, ``final_plus``): the last active
+    player's +1 window, and with ``RULE_FINAL_PLUS_ALL`` every other player's too."""
+    n = sheets.shape[0]
+    base = (rounds - 1) * (n + 1) * (n + 1)
+    for p in range(n):
+        if p == n - 1 or game_rules[RULE_FINAL_PLUS_ALL]:
+            stream = turn_stream(key, game, base + 1 if p == n - 1 else
+                                 rounds * (n + 1) * (n + 1) + p)
+            plus_ones(sheets[p], faces, _row(policy, p), stream, 0, moves, _row(scratch, p),
+                      True, False, logs[p])
 
 
 @njit(cache=True)

@@ -388,7 +388,7 @@ class Replay:
         others = [d for d in range(6) if d not in platter]
         assert len(set(platter)) == 3
         assert max(self.faces[platter]) < min(self.faces[others]), "three lowest, no tie"
-        M.solo_platter(self.faces, self.where, 0)
+        M.solo_platter(self.faces, self.where, 0, False)
         assert self.names(M.PLATTER) == set(spec["platter"]), self.at
         n = M.passive_candidates(sheet, self.faces, self.where, self.buf)
         candidates = {tuple(int(x) for x in self.buf[i]) for i in range(n)}

@@ -168,17 +168,26 @@ def test_12_foxes_count_the_lowest_area():
     assert total_score(sheet) == 60 + 4 + 28 + 5 + 3 + 2 * 3
 
 
-def test_6_and_14_6_solo_platter_three_lowest_ties_by_colour_order():
-    """6 / 14.6: the three lowest dice go to the platter; a tie for third place goes by
-    colour order from the given start (random start by default, white first with
-    ``solo_ties = colour_order``); the rest stay out of the passive pick's reach."""
+def test_6_and_14_6_solo_platter_three_lowest_ties_by_dice_order():
+    """6 / 14.6: the three lowest dice go to the platter; a tie for the last places goes by
+    the dice order drawn (``solo_ties = random``: each of the 720 orders equally likely, so
+    each of three tied 2s gets one of the two places in exactly 2/3 of them; white first
+    with ``colour_order``, order 0). The rest stay out of the passive pick's reach, or go
+    to the fields where ``solo_fallback`` lets the pick fall back on them."""
     faces = np.array([2, 1, 4, 2, 6, 2], np.int64)  # W2 Y1 B4 G2 O6 P2: three 2s tie
     where = np.full(6, play.POOL, np.int64)
-    play.solo_platter(faces, where, 0)
+    play.solo_platter(faces, where, 0, False)
     assert list(np.nonzero(where == play.PLATTER)[0]) == [W, Y, G]
-    play.solo_platter(faces, where, 4)  # order blue, green, orange, purple, white, yellow
-    assert list(np.nonzero(where == play.PLATTER)[0]) == [Y, G, P]
     assert (where == play.FIELD).sum() == 0
+    places = {play.order_places(k) for k in range(play.N_ORDERS)}
+    assert len(places) == play.N_ORDERS  # every order of the six dice once
+    chosen = np.zeros(6, np.int64)
+    for k in range(play.N_ORDERS):
+        play.solo_platter(faces, where, k, False)
+        chosen += where == play.PLATTER
+    assert list(chosen) == [480, 720, 0, 480, 0, 480]
+    play.solo_platter(faces, where, 0, True)
+    assert list(np.nonzero(where == play.FIELD)[0]) == [B, ORA, P]
 
 
 def test_12_tie_break_best_area_or_shared():

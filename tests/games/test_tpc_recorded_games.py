@@ -372,7 +372,7 @@ def _solo_round6_unusable_passive_roll():
     rp.active_turn(game["rounds"][5]["turns"][0])  # round 6 has no round-track bonus
     faces = np.array([2, 1, 1, 1, 5, 6], np.int64)  # white .. purple (layout dice order)
     where = np.full(6, M.POOL, np.int64)
-    M.solo_platter(faces, where, 0)
+    M.solo_platter(faces, where, 0, False)
     assert list(np.nonzero(where == M.PLATTER)[0]) == [L.YELLOW, L.BLUE, L.GREEN]
     return rp.sheets["solo"], faces, where
 
@@ -390,10 +390,16 @@ def test_6_solo_passive_roll_with_no_usable_platter_die():
     assert M.legal_moves(sheet, faces, ALL_DICE & ~platter, buf, False) > 0  # e.g. purple 6
 
 
-def test_6_solo_passive_has_no_field_fallback():
-    """6 / 14.3: with none of the three lowest dice usable (previous test), the solo
-    passive player has no candidate: the white 2, orange 5 and purple 6 are not on the
-    platter, and the multiplayer field-die fallback (5) does not exist in solo."""
+def test_6_14_7_solo_passive_fallback():
+    """6 / 14.7: with none of the three lowest dice usable (previous test), the solo
+    passive player has no candidate by default (solo_fallback = none: the white 2, orange
+    5 and purple 6 are not on the platter); with other_dice they go to the fields and the
+    pick falls back on them, as the multiplayer field-die fallback (5) does."""
     sheet, faces, where = _solo_round6_unusable_passive_roll()
     buf = np.zeros((M.MAX_MOVES, 3), np.int64)
     assert M.passive_candidates(sheet, faces, where, buf) == 0
+    M.solo_platter(faces, where, 0, True)
+    n = M.passive_candidates(sheet, faces, where, buf)
+    others = (1 << L.WHITE) | (1 << L.ORANGE) | (1 << L.PURPLE)
+    assert n > 0 and n == M.legal_moves(sheet, faces, others, np.zeros_like(buf), False)
+    assert {int(d) for d in buf[:n, 0]} <= {L.WHITE, L.ORANGE, L.PURPLE}

@@ -19,6 +19,7 @@ PARAMS = shared_params(
     ((1, "a re-roll"), (2, "a +1"), (3, "a re-roll"), (4, "black X or black 6")),
     {"wasted_pick": "14.1", "forfeited_dice": "14.2", "passive_may_decline": "14.3",
      "bonus_order": "11, 14.4", "action_overflow": "14.5", "solo_ties": "14.6",
+     "solo_fallback": "14.7", "plus_after_decline": "14.8", "final_plus": "14.9",
      "ties": "12"},
     "white, yellow, blue, green, orange, purple")
 WEIGHTS_FILE = Path(__file__).with_name("heuristic_weights.json")

@@ -20,7 +20,9 @@ from kernels.twice_as_clever.value import N_VALUE_WEIGHTS
 PARAMS = shared_params(
     ((1, "a re-roll"), (2, "a +1"), (3, "a return"), (4, "the black ?")),
     {"wasted_pick": "12.6", "forfeited_dice": "12.6", "passive_may_decline": "12.6",
-     "bonus_order": "6, 12.8", "action_overflow": "12.7", "solo_ties": "12.6", "ties": "7"},
+     "bonus_order": "6, 12.8", "action_overflow": "12.7", "solo_ties": "12.6",
+     "solo_fallback": "12.10", "plus_after_decline": "12.10", "final_plus": "12.10",
+     "ties": "7"},
     "white, yellow, blue, green, pink, silver") + (
     Param("plus_one_scope", "choice", "round", "UNCONFIRMED (section 12.1): +1 actions take "
           "each die once per round (the English text) or once per turn (the base game)",

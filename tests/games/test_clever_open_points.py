@@ -1,0 +1,81 @@
+"""Open points the engine audit of issue 34 made rule parameters, on either Clever game
+(That's Pretty Clever rules page 14.8-14.9, Twice As Clever 12.10): +1 after a passive
+player took no die, and who gets a +1 window after the game's last turn."""
+
+import numpy as np
+import pytest
+
+from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
+from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
+from analyzer.params import defaults
+from kernels.clever import play
+from kernels.clever.sheet import H_PLUS_GOT, H_PLUS_USED
+from kernels.clever.sheets import start_sheet
+
+GAMES = pytest.mark.parametrize("game", [TPC_GAME, TAC_GAME], ids=lambda g: g.id)
+
+
+def policy(kind):
+    row = np.zeros(play.N_POL)
+    row[play.KIND] = kind
+    return row
+
+
+@GAMES
+@pytest.mark.parametrize("after_decline", [True, False])
+def test_14_8_12_10_plus_after_taking_no_die(game, after_decline):
+    """14.8 / 12.10 (plus_after_decline): a passive player with nothing on the platter or
+    the fields to take and a +1 in hand spends it (greedy: the last turn, any gain) by
+    default, and not with plus_after_decline = false."""
+    rules = game.game_rules({**defaults(game.params), "plus_after_decline": after_decline})
+    sheet = np.zeros(play.SHEET_LEN, np.int64)
+    start_sheet(sheet, game.kernel_game, 6, rules[play.RULE_SHEET_FLAGS])
+    sheet[H_PLUS_GOT] = 1
+    faces = np.array([3, 4, 5, 2, 6, 1], np.int64)
+    where = np.full(6, play.POOL, np.int64)  # no die on the platter or the fields
+    log = np.zeros(play.LOG_LEN, np.int64)
+    play.passive_pick(sheet, faces, where, policy(play.GREEDY), np.uint64(3), 8,
+                      np.zeros((play.MAX_MOVES, 3), np.int64),
+                      np.zeros(play.WORK_LEN, np.int64), True, rules, log)
+    assert sheet[H_PLUS_USED] == (1 if after_decline else 0)
+    assert log[play.LOG_PLUS_PASSIVE] == sheet[H_PLUS_USED]
+
+
+@GAMES
+@pytest.mark.parametrize("final_plus,spenders", [("last_player", [1]),
+                                                 ("every_player", [0, 1])])
+def test_14_9_12_10_final_plus_window(game, final_plus, spenders):
+    """14.9 / 12.10 (final_plus): after the last turn of a 2-player game, with a +1 in
+    hand each and usable dice, only the last active player (seat 2) gets a +1 window by
+    default; with every_player both do."""
+    rules = game.game_rules({**defaults(game.params), "players": 2, "final_plus": final_plus})
+    sheets = np.zeros((2, play.SHEET_LEN), np.int64)
+    for sheet in sheets:
+        start_sheet(sheet, game.kernel_game, 6, rules[play.RULE_SHEET_FLAGS])
+        sheet[H_PLUS_GOT] = 1
+    play.final_plus_ones(np.uint64(4), 0, policy(play.GREEDY)[None, :], 6, rules, sheets,
+                         np.zeros((1, play.WORK_LEN), np.int64),
+                         np.zeros((play.MAX_MOVES, 3), np.int64),
+                         np.array([3, 4, 5, 2, 6, 1], np.int64),
+                         np.zeros((2, play.LOG_LEN), np.int64))
+    assert [p for p in (0, 1) if sheets[p, H_PLUS_USED]] == spenders
+
+
+@GAMES
+def test_5_field_die_is_a_may_even_when_passive_picks_are_compulsory(game):
+    """5 / 14.8 / 12.10: with passive_may_decline = false a passive player with a usable
+    platter die must pick (random never declines), but one with only the active player's
+    field dice to fall back on may still take none (random declines about 1 in n + 1)."""
+    rules = game.game_rules({**defaults(game.params), "passive_may_decline": False})
+    faces = np.array([3, 4, 5, 2, 6, 1], np.int64)
+    declined = {}
+    for place in (play.PLATTER, play.FIELD):
+        log = np.zeros(play.LOG_LEN, np.int64)
+        for t in range(400):
+            sheet = np.zeros(play.SHEET_LEN, np.int64)
+            start_sheet(sheet, game.kernel_game, 6, rules[play.RULE_SHEET_FLAGS])
+            play.passive_pick(sheet, faces, np.full(6, place, np.int64), policy(play.RANDOM),
+                              np.uint64(t + 1), 8, np.zeros((play.MAX_MOVES, 3), np.int64),
+                              np.zeros(play.WORK_LEN, np.int64), False, rules, log)
+        declined[place] = log[play.LOG_DECLINED]
+    assert declined[play.PLATTER] == 0 and 0 < declined[play.FIELD] < 100
