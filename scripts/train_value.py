@@ -77,7 +77,7 @@ from typing import NamedTuple
 import numpy as np
 
 from analyzer import driver, paired
-from analyzer.clever import value_weights
+from analyzer.clever import trained_on, value_weights
 from analyzer.params import defaults
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED
 from analyzer.stats import Z95, mean_se
@@ -524,10 +524,11 @@ def compare(rows: list[np.ndarray], rules: np.ndarray, games: int, seed: int
     return [paired.metric(acc, n, v, play.PAIRED_SCORE_SUM, 1.0) for v in range(len(rows))]
 
 
-def ship(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
+def ship(opts: argparse.Namespace, model) -> None:
     """Write the game's value network files from the checkpoints' best weights: the
     ensemble of them if it beats its best member on paired tuning games
-    by more than two standard errors, else that member alone."""
+    by more than two standard errors, else that member alone. The games are played on the
+    first checkpoint's training rules."""
     members, sources = [], []
     for path in opts.ship:
         saved = np.load(path, allow_pickle=False)
@@ -536,6 +537,8 @@ def ship(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
                         "best_moving_mean": round(float(saved["best"]), 2),
                         "settings": json.loads(str(saved["settings"])),
                         "history": json.loads(str(saved["history"]))})
+    rules = model.GAME.game_rules({**defaults(model.PARAMS),
+                                   **sources[0]["settings"].get("rules", {})})
     n_in = max(value_weights.inputs_of(m) for m in members)  # a member without the bonus
     members = [value_weights.widen(m, value_weights.inputs_of(m), n_in) for m in members]
     # block gets its inputs with zero weights: it plays as before
@@ -558,7 +561,8 @@ def ship(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
             choice["shipped"] = f"member {best}"
     info = {"game": GAMES[opts.game], "inputs": n_in, "hidden": [net.H1, net.H2],
             "members": len(members), "scale": value_net.SCALE,
-            "source": "scripts/train_value.py", "ensemble": choice, "trainers": sources}
+            "source": "scripts/train_value.py", "ensemble": choice, "trainers": sources,
+            "trained_on": trained_record(model, sources[0])}
     output = model.VALUE_FILE
     value_weights.save(output, members, info)
     row = value_weights.policy_row(members, n_in)
@@ -566,6 +570,16 @@ def ship(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
     print(f"wrote {output}: {len(members)} member(s), tuning mean {mean:.2f} +- "
           f"{1.96 * se:.2f}", file=sys.stderr)
     print(curve_table(sources))
+
+
+def trained_record(model, source: dict) -> dict:
+    """The ``trained_on`` record (``analyzer.clever.trained_on``) of a trainer's best
+    weights: the rules of its run and the player counts of the stage they come from."""
+    settings = source["settings"]
+    rules = {**defaults(model.PARAMS), **settings.get("rules", {})}
+    spec = {**Stage._field_defaults, **settings["stages"][source["best_stage"]]}
+    players = [n + 1 for n, share in enumerate(spec["players"]) if share > 0] or [1]
+    return trained_on.training_record(model.PARAMS, rules, players)
 
 
 def curve_table(sources: list[dict]) -> str:
@@ -587,11 +601,11 @@ def curve_table(sources: list[dict]) -> str:
 def main() -> None:
     opts = parse()
     model = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model")
-    rules = model.GAME.game_rules({**defaults(model.PARAMS), **training_rules(opts)})
     if opts.ship:
-        ship(opts, model, rules)
+        ship(opts, model)
     else:
-        train(opts, model, rules)
+        train(opts, model, model.GAME.game_rules({**defaults(model.PARAMS),
+                                                  **training_rules(opts)}))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from analyzer.clever import trained_on
 from analyzer.clever.game import CleverGame
 from analyzer.driver import over_threads
 from analyzer.errors import UserError
@@ -254,7 +255,19 @@ def _rank(game: CleverGame, values, sheet: np.ndarray, faces: np.ndarray,
         + ([f"{stopped} choice(s) clearly worse than the leader after {RACE_FIRST} rollouts "
             f"(paired difference more than {RACE_Z} standard errors below it) stopped "
             "there, ranked after the others (column rollouts)"] if stopped else [])
-        + round_note(game, sheet, rnd, rounds) + assumed_notes(game.params, values))
+        + round_note(game, sheet, rnd, rounds) + untrained_note(game, values, policy)
+        + assumed_notes(game.params, values))
+
+
+def untrained_note(game: CleverGame, values, policy: str) -> list[str]:
+    """A note when the rollouts are played by ``learned`` on rules its network was not
+    trained on (the heuristic's rankings: ``--policy heuristic``)."""
+    diffs = trained_on.differences(game, {**values, "players": 1})
+    if policy.strip().lower() != "learned" or not diffs:
+        return []
+    return [f"learned plays rules its network was not trained on ({'; '.join(diffs)}): "
+            "its rollouts may misjudge the choices; --policy heuristic ranks them by the "
+            "heuristic's rollouts"]
 
 
 RACE_FIRST = 50  # rollouts of every choice before a clearly worse one may stop

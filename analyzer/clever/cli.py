@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from analyzer.clever import trained_on
 from analyzer.clever.compiling import compile_for_policies
 from analyzer.clever.game import CleverGame
 from analyzer.cli_options import (
@@ -51,8 +52,9 @@ def simulate(game: CleverGame) -> click.Command:
         win rates, with 95% intervals."""
         from analyzer.clever import simulation
 
-        compile_for_policies(split_specs(policy_specs))
         values = rule_values(game.params, rules_file, assignments, players=players)
+        compile_for_policies(split_specs(policy_specs),
+                             bool(trained_on.differences(game, values)))
         emit(simulation.simulate(game, values, split_specs(policy_specs), games,
                                  check_seed(seed), threads, rotate, precision, not quiet),
              fmt, output)
@@ -114,7 +116,8 @@ def whatif(game: CleverGame) -> click.Command:
             lambda extra: rule_values(game.params, rules_file, list(assignments) + extra,
                                       players=players),
             rule_variants, lineups, base_policy)
-        compile_for_policies(name for _, _, lineup in variants for name in lineup)
+        compile_for_policies((name for _, _, lineup in variants for name in lineup),
+                             any(trained_on.differences(game, v) for _, v, _ in variants))
         emit(simulation.whatif(game, variants, games, check_seed(seed), threads, not quiet),
              fmt, output)
 
@@ -143,7 +146,7 @@ def tune(game: CleverGame) -> click.Command:
         combination of the free parameters, played on the same dice, with 95% intervals."""
         from analyzer.clever.tune import tune as find
 
-        compile_for_policies([policy])
+        compile_for_policies([policy], untrained=True)  # some combination may be
         values = rule_values(game.params, rules_file, assignments, players=players)
         game.parse_policy(policy)
         emit(find(game, values, targets, free, policy, games, check_seed(seed), precision,

@@ -22,6 +22,7 @@ from analyzer.clever.advise import (
     advise,
     check_rollouts,
     parse_dice,
+    untrained_note,
 )
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
@@ -164,6 +165,8 @@ class Coach:
 
     def run(self) -> int:
         rules = self.game.game_rules(self.values)
+        for line in untrained_note(self.game, self.values, self.policy):
+            self.write(f"note: {line}\n")
         for rnd in range(1, self.rounds + 1):
             self.sheet[H_ROUND] = rnd - 1
             self.sheet[H_ROUNDS] = self.rounds

@@ -20,14 +20,17 @@ def compile_alone(kernel_game: int) -> None:
     _alone["game"] = kernel_game
 
 
-def compile_for_policies(names: Iterable[str]) -> None:
+def compile_for_policies(names: Iterable[str], untrained: bool = False) -> None:
     """In a one-command process, compile the engine for the kinds of the policies
-    ``names`` alone (``kernels.clever.play.compile_policies``); elsewhere nothing changes.
-    Call it before anything of the engine runs. Unknown names are left to
-    ``CleverGame.parse_policy`` to refuse."""
+    ``names`` alone (``kernels.clever.play.compile_policies``), and the heuristic too with
+    ``untrained`` (``learned`` plays rules its network was not trained on: the heuristic's
+    figure goes beside it); elsewhere nothing changes. Call it before anything of the
+    engine runs. Unknown names are left to ``CleverGame.parse_policy`` to refuse."""
     if _alone["game"] is None:
         return
     from kernels.clever import play
 
-    bases = (name.strip().lower().partition(":")[0] for name in names)
+    bases = [name.strip().lower().partition(":")[0] for name in names]
+    if untrained and "learned" in bases:
+        bases.append("heuristic")
     play.compile_policies({play.POLICY_NAMES.index(b) for b in bases if b in play.POLICY_NAMES})

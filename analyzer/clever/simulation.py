@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import driver, output, seats, stats
-from analyzer.clever import decisions
+from analyzer.clever import decisions, trained_on
 from analyzer.clever.cells import cell_rows
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
@@ -177,6 +177,10 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
     if players > 1:
         notes.append("ties go to the highest single area, then the win is shared"
                      if values["ties"] == "best_area" else "tied totals share the win")
+    if "learned" in headline_policies:
+        notes += trained_on.off_training_note(
+            game, values, figure(headline_policies["learned"], played),
+            lambda: heuristic_figure(game, values, names, played, seed, rotate))
     return Result(
         f"{game.title} games: {players} player{'s' if players > 1 else ''}, "
         f"{played} games",
@@ -194,6 +198,26 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
         notes=notes)
 
 
+HEURISTIC_CHECK_GAMES = 1000  # games of the heuristic's figure beside an untrained learned
+
+
+def figure(stats_of: dict[str, Any], games: int) -> str:
+    """A policy's mean score with its 95% interval, in words."""
+    low, high = stats_of["ci95"]
+    return f"{stats_of['mean_score']:.1f} (95% CI {low:.1f} to {high:.1f}, {games:,} games)"
+
+
+def heuristic_figure(game: CleverGame, values: dict[str, Any], names: list[str],
+                     games: int, seed: int, rotate: bool = True) -> str:
+    """The heuristic's mean score in the lineup ``names`` with the heuristic in the learned
+    policy's seats (at most ``HEURISTIC_CHECK_GAMES`` games, the same seed)."""
+    lineup = ["heuristic" if name == "learned" else name for name in names]
+    acc, played = play_games(game, values, lineup, min(games, HEURISTIC_CHECK_GAMES), seed,
+                             rotate, progress=False)
+    row = seats.by_name(acc, lineup)["heuristic"]
+    return figure(seats.row_stats(row, COLUMNS, values["players"]), played)
+
+
 PAIRED_METRICS = (
     ("mean_score", play.PAIRED_SCORE_SUM, "players"),
     ("first_seat_win_rate", play.PAIRED_FIRST_SEAT_WIN, play.WIN_UNITS),
@@ -203,12 +227,15 @@ PAIRED_METRICS = (
 
 def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[str]]],
            games: int, seed: int, threads: int | None = None, progress: bool = True,
-           precision: float | None = None, batch_blocks: int | None = None) -> Result:
+           precision: float | None = None, batch_blocks: int | None = None,
+           untrained_notes: bool = True) -> Result:
     """Compare variants ``(label, rule values, lineup)`` on the same games; the first is
     the reference (the baseline), the others get paired differences with 95% intervals,
     and every variant's rules and lineup in force are listed. With ``precision``, the
     run ends (after a batch of ``batch_blocks`` blocks) once every paired difference in
-    mean score has a 95% half-width of at most that many points."""
+    mean score has a 95% half-width of at most that many points. With
+    ``untrained_notes``, a variant that plays ``learned`` off its network's training rules
+    gets a note with the heuristic's figure."""
     from analyzer import paired
 
     n_players = paired.check_variants(list(variants), games)
@@ -229,6 +256,8 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
     details = paired.variant_details(game.params, list(variants))
     for row in rows:
         row["changes"] = details[row["variant"]]["changes"]
+    untrained = _untrained_notes(game, variants, rows, n_players, n, seed) \
+        if untrained_notes else []
     return Result(f"{game.title} what-if: {n_var} variants, {n} games each",
                   headline=paired.headline(rows, n, n_players, variants[0][0],
                                            details=details),
@@ -238,4 +267,21 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
                   + ([f"ran until every paired difference in mean score was within "
                       f"+-{precision:g} points (95%), at most {games:,} games: {n:,}"]
                      if precision else [])
-                  + assumed_notes(game.params, variants[0][1]))
+                  + assumed_notes(game.params, variants[0][1]) + untrained)
+
+
+def _untrained_notes(game: CleverGame, variants, rows: list[dict], players: int, games: int,
+                     seed: int) -> list[str]:
+    """A note for each what-if variant that plays ``learned`` under rules its network was
+    not trained on, with the heuristic's figure in that variant's games."""
+    notes = []
+    for label, values, policies in variants:
+        lineup = seats.cycle_lineup([p.strip().lower() for p in policies], players)
+        if "learned" not in lineup:
+            continue
+        mean = next(r["value"] for r in rows
+                    if r["variant"] == label and r["metric"] == "mean_score")
+        notes += trained_on.off_training_note(
+            game, values, f"{mean:.1f} (mean score of all players, variant {label!r})",
+            lambda v=values, u=lineup: heuristic_figure(game, v, u, games, seed))
+    return notes

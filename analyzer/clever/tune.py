@@ -12,8 +12,9 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from analyzer.clever import trained_on
 from analyzer.clever.game import CleverGame
-from analyzer.clever.simulation import whatif
+from analyzer.clever.simulation import heuristic_figure, whatif
 from analyzer.errors import UserError
 from analyzer.output import Result
 from analyzer.params import assumed_notes
@@ -63,7 +64,8 @@ def tune(game: CleverGame, values: dict[str, Any], target_texts: Sequence[str],
                  {**values, **dict(zip(names, combo))}, [policy]) for combo in grid]
     if len(variants) == 1:
         raise UserError(f"{names[0]} has one value only: nothing to tune")
-    run = whatif(game, variants, games, seed, threads, progress, precision)
+    run = whatif(game, variants, games, seed, threads, progress, precision,
+                 untrained_notes=False)
     played = run.tables["variants"]
     rows = []
     for label, combo in zip((v[0] for v in variants), grid):
@@ -95,6 +97,9 @@ def tune(game: CleverGame, values: dict[str, Any], target_texts: Sequence[str],
         notes.insert(0, "no combination's 95% interval contains every target: the nearest "
                         "is shown")
     found = {n: best[n].item() if hasattr(best[n], "item") else best[n] for n in names}
+    if policy == "learned":
+        notes += _untrained_note(game, variants, {**values, **found}, played, games_played,
+                                 seed)
     return Result(
         title=f"{game.title} rules for {', '.join(f'{t.name}={t.value:g}' for t in targets)}",
         headline={"values": found, "met": bool(met),
@@ -102,3 +107,21 @@ def tune(game: CleverGame, values: dict[str, Any], target_texts: Sequence[str],
         tables={"combinations": table},
         meta={**run.meta, "policy": policy, "free": names},
         notes=notes + assumed_notes(game.params, values))
+
+
+def _untrained_note(game: CleverGame, variants: list, answer: dict[str, Any],
+                    played: pd.DataFrame, games: int, seed: int) -> list[str]:
+    """A note when combinations were played by ``learned`` off its network's training
+    rules: how many, and for the answer's rules its mean score beside the heuristic's."""
+    off = sum(bool(trained_on.differences(game, v)) for _, v, _ in variants)
+    if not off:
+        return []
+    label = next(text for text, v, _ in variants if v == answer)
+    mean = played[(played.variant == label) & (played.metric == "mean_score")]["value"]
+    lineup = ["learned"] * answer["players"]
+    note = trained_on.off_training_note(
+        game, answer, f"{float(mean.iloc[0]):.1f} (mean score of all players)",
+        lambda: heuristic_figure(game, answer, lineup, games, seed))
+    return [f"{off} of the {len(variants)} combinations are off the learned network's "
+            "training rules"] + note
+

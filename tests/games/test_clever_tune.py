@@ -71,3 +71,19 @@ def test_report_worked_examples_pick_the_nearest_single_change():
     assert rows.loc[-5.0, "ci95_low"] == -8.0 and rows.loc[-5.0, "ci95_high"] == -4.0
     assert rows.loc[-20.0, "rule_change"] == "round_4_bonus = False" and rows.loc[-20.0, "met"]
     assert not rows.loc[-10.0, "met"]  # the nearest, -6 (-8 to -4), misses -10
+
+
+def test_tune_with_learned_says_which_combinations_it_was_not_trained_on():
+    """Issue 34: tune played by learned over the round count (13 combinations, of which
+    only 0 and 6 are the solo network's own) says how many combinations are off its
+    training rules, and gives the heuristic's figure beside learned's for the answer when
+    the answer is one of them."""
+    out = CliRunner().invoke(cli, [
+        "thats-pretty-clever", "tune", "--target", "mean_score=112", "--free", "rounds",
+        "--policy", "learned", "--games", "64", "--format", "json", "--quiet"])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    notes = " ".join(doc["notes"])
+    assert "11 of the 13 combinations are off the learned network's training rules" in notes
+    off_answer = doc["values"]["rounds"] not in (0, 6)  # 112 points: 5 rounds, solo
+    assert ("the heuristic" in notes) == off_answer

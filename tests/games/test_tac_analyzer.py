@@ -334,3 +334,24 @@ def test_advice_warns_when_the_sheet_does_not_fit_its_round(tmp_path):
     assert "WARNING: the sheet has 17 marks, more than round 1 allows" in notes
     later = CliRunner().invoke(cli, args + ["--round", "3"]).output
     assert "WARNING" not in " ".join(json.loads(later)["notes"])
+
+
+def test_advise_and_coach_say_when_learned_is_off_its_training_rules(tmp_path, values):
+    """Issue 34: advice rolled out by learned on rules its network was not trained on (5
+    rounds) says so in a note, and the coach in its first line; on its own rules neither
+    does."""
+    from analyzer.clever import trained_on
+    own = {**values, **trained_on.trained_on(GAME)["rules"]}
+    path = _sheet_file(tmp_path)
+    args = ["twice-as-clever", "advise", "--sheet", str(path), "--roll", "W3 Y5 B2 G6 P4 S1",
+            "--rollouts", "20", "--format", "json"]
+    sets = [a for k, v in own.items() if k not in ("players", "rounds") and v != values[k]
+            for a in ("--set", f"{k}={v}")]
+    home = json.loads(CliRunner().invoke(cli, args + sets).output)["notes"]
+    away = json.loads(CliRunner().invoke(cli, args + sets + ["--set", "rounds=5"]).output)
+    assert not [n for n in home if "not trained on" in n]
+    assert [n for n in away["notes"] if "not trained on" in n and "rounds=5" in n]
+    out = []
+    Coach(GAME, {**own, "rounds": 5}, "learned", 10, 1, L.new_sheet(), lambda: None,
+          out.append).run()
+    assert "not trained on" in out[0]
