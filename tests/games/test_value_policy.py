@@ -199,3 +199,14 @@ def test_learned_off_its_training_rules_says_so(game):
     notes = simulation.whatif(game, variants, 64, 3, progress=False).notes
     lines = [n for n in notes if "not trained on" in n]
     assert len(lines) == 1 and "'short'" in lines[0]
+
+
+@pytest.mark.slow
+@GAMES
+def test_learned_mirror_has_no_seat_effect(game):
+    """Issue 34: learned in both seats of 1,000 two-player games, seats fixed: the first
+    seat wins 40-60% (the rules give it no real edge: the heuristic's mirror is 50-51%)."""
+    from analyzer.clever import matches
+    rows = matches.mirror(game, defaults(game.params), "learned", game.parse_policy("learned"),
+                          2, 1000, 20261203)
+    assert 0.40 <= rows[0]["win_rate"] <= 0.60, rows
