@@ -189,8 +189,9 @@ def test_section_5_passive_pick_or_decline():
 
 def test_tac_8_1_silver_pick_afterstate_includes_the_platter_chain():
     """TAC 8.1: a silver pick's afterstate carries the chain marks of the dice it sends to
-    the platter (the same sheet as the pick followed by ``chain_marks``)."""
-    rules = TAC_GAME.game_rules(defaults(TAC_GAME.params))
+    the platter (the same sheet as the pick followed by ``chain_marks``; the pick is the
+    only choice: no leaving the roll unused)."""
+    rules = TAC_GAME.game_rules({**defaults(TAC_GAME.params), "skip_roll": "never"})
     sheet = blank(TAC_GAME)
     faces = np.array([2, 1, 1, 3, 4, 5], np.int64)
     where = np.full(6, POOL, np.int64)
