@@ -28,8 +28,9 @@ GAMES = pytest.mark.parametrize("game", [GAME, TAC_GAME], ids=lambda g: g.id)
 def test_shipped_networks_load_with_their_settings(game):
     members, info = value_weights.load(game.learned_file, game.kernel_game)
     n_in = info["inputs"]
-    assert n_in in (value_net.n_inputs(game.kernel_game, False),
-                    value_net.n_inputs(game.kernel_game, True))
+    assert n_in in [value_net.n_inputs(game.kernel_game, blocks) for blocks in range(3)]
+    assert set(info["trained_on"]["rules"]) | {"players", "rounds", "ties"} == \
+        {p.name for p in game.params}  # every rule that changes play is recorded
     assert info["hidden"] == [net.H1, net.H2] and len(members) == info["members"]
     assert all(np.isfinite(m).all() and np.abs(m).max() > 0 for m in members)
     assert info["trainers"] and all(t["history"] for t in info["trainers"])
