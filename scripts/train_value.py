@@ -40,6 +40,18 @@ spotlight, epsilon 0.08; ``uncapped``: 200,000 games, epsilon 0.08; ``polish``: 
 games, epsilon 0.08 falling to 0.01, step size 1.5e-4 halving at 50%; ``settle`` and
 ``bonus`` as above.
 
+``--curriculum endsturn`` (Twice As Clever under the rulebook's empty pool,
+``return_empty_pool=ends_turn``; ``--start-from`` the network trained under
+``return_allowed``): ``adapt``, 400,000 games, epsilon 0.03 falling to 0.01, step size
+1.5e-4 halving at 50%; ``settle``, 200,000 games at epsilon 0.01, step size 3e-5.
+
+``--curriculum seated`` (either game, ``--start-from`` its solo network or checkpoint):
+the seat block (``kernels.clever.seats``) comes in with zero weights, then self-play with
+the network in every seat of games of 1-4 players (``PLAYER_MIX``): ``seats``, 300,000
+games, epsilon 0.02 to 0.01, step size 1e-5 for the first 2% (Adam's moments settle),
+5e-5, then 2.5e-5 from 50%; ``settle``, 150,000 games at 0.01 and 3e-5. Each evaluation
+adds a two-player mirror match (seats fixed) to the solo tuning games.
+
 Schedules run over each stage's own length. Every ``--eval-every`` games the network
 plays ``--eval-games`` solo games without exploring or learning on the tuning seeds
 (``TUNING_SEED_BASE + seed``, the same games every time); the weights with the best
@@ -52,7 +64,8 @@ resumes where it stopped and gives the same weights, bit for bit, as an uninterr
 ensemble if it beats its best member by more than two standard errors on paired tuning
 games, else that member) and prints the learning curves as a Markdown table.
 
-Rules: each game's defaults, but for ``TRAINING_RULES`` (kept in the checkpoint).
+Rules: each game's defaults, but for the curriculum's ``TRAINING_RULES`` (kept in the
+checkpoint; ``--ship`` plays and records them: ``value_net.json``'s ``trained_on``).
 
 Seeds: training games use the streams of ``SeedSequence([seed, 2, stage])``; tuning games
 seed ``TUNING_SEED_BASE + seed``; reports use the CLI default (20261129) and
