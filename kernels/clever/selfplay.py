@@ -195,10 +195,11 @@ def play_snapshot(key, first_game, pol, rounds_of, game_rules, epsilon, curricul
 
 @njit(cache=True)
 def _learn_seat(key, g, seat, w, n_in, scratch, final, adam_m, adam_v, step, lr, lam,
-                batch, stats, grad, a1, a2, d2, targets, order):
+                batch, stats, grad, a1, a2, d2, targets, order, trainable):
     """Learn from one seat's records of game ``g`` (its work buffer ``scratch``, its final
     score ``final``): lambda-returns, then shuffled minibatch Adam steps on the weights
-    ``w``; returns the Adam steps taken in all."""
+    ``w`` (``trainable``: the range of them that learns); returns the Adam steps taken in
+    all."""
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     records = scratch[WORK_LEN + R_HEADER:]
     stats[STAT_GAMES] += 1
@@ -233,13 +234,13 @@ def _learn_seat(key, g, seat, w, n_in, scratch, final, adam_m, adam_v, step, lr,
             add_gradient(w, n_in, idx, val, nnz, a1, a2, np.float32(err / (b1 - b0)),
                          grad, d2)
         step += 1
-        adam_step(w, grad, adam_m, adam_v, step, lr)
+        adam_step(w, grad, adam_m, adam_v, step, lr, trainable[0], trainable[1])
     return step
 
 
 @njit(cache=True)
 def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v, step, lr,
-                   lam, batch, stats, grad, a1, a2, d2, targets, order):
+                   lam, batch, stats, grad, a1, a2, d2, targets, order, trainable):
     """Learn from the played games of ``play_snapshot`` in game order, seat after seat
     (see ``train_block`` for the arguments; the rest is work space); returns the Adam
     steps taken in all."""
@@ -251,13 +252,13 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
         for p in range(players[j]):
             step = _learn_seat(key, first_game + j, p, w, n_in, games[j, p],
                                float(finals[j, p]), adam_m, adam_v, step, lr, lam, batch,
-                               stats, grad, a1, a2, d2, targets, order)
+                               stats, grad, a1, a2, d2, targets, order, trainable)
     return step
 
 
 @njit(cache=True)
 def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, adam_v, step,
-                lr, epsilon, lam, batch, stats, snapshot, curriculum):
+                lr, epsilon, lam, batch, stats, snapshot, curriculum, trainable):
     """Play and learn from games ``first_game ..`` (``n_games``, a multiple of
     ``snapshot`` unless it ends the run; streams of ``key``, uint64) with the value policy
     ``pol`` (float64[N_POL]; its first member network is trained in place) in every seat;
@@ -266,7 +267,8 @@ def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, ad
     far; ``lr`` the step size, ``epsilon`` the exploration rate, ``lam`` the lambda of the
     returns, ``batch`` the minibatch size, ``snapshot`` the games played with one set of
     weights, ``curriculum`` float64[N_CURRICULUM] (``no_curriculum()``: none; its
-    ``C_PLAYERS`` shares give each game's player count). Adds seat-games, score sums,
+    ``C_PLAYERS`` shares give each game's player count), ``trainable`` int64[2] the
+    range of the weights that learn (``(0, -1)``: all of them). Adds seat-games, score sums,
     squared errors (points^2), samples and dice put into a capped area to ``stats``
     (float64[N_STATS]); returns the Adam steps taken in all."""
     grad = np.zeros(net_size(np.int64(pol[W_NET + P_INPUTS])), np.float32)
@@ -288,5 +290,5 @@ def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, ad
                       finals[:k], players[:k])
         step = learn_snapshot(key, g0, pol, games[:k], finals[:k], players[:k], adam_m,
                               adam_v, step, lr, lam, batch, stats, grad, a1, a2, d2,
-                              targets, order)
+                              targets, order, trainable)
     return step

@@ -323,7 +323,7 @@ def train(row, m, v, first, n, stats, step=0, epsilon=0.1, lr=3e-4, lam=0.8):
     rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
     return selfplay.train_block(np.uint64(11), first, n, row, TL.ROUNDS_BY_PLAYERS, rules, m,
                                 v, step, lr, epsilon, lam, 32, stats, 1,
-                                selfplay.no_curriculum())
+                                selfplay.no_curriculum(), np.array([0, -1]))
 
 
 def test_training_resumes_bit_for_bit():
