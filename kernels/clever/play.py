@@ -83,7 +83,7 @@ from kernels.clever.sheet import (
     H_EVENT,
     H_FLAGS,
     H_FOXES,
-    H_OPPONENT,
+    H_LEAD,
     H_PLAYERS,
     H_PLUS_GOT,
     H_PLUS_TAKEN,
@@ -528,7 +528,7 @@ def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, fi
     over; 5 = the passive turn is over too; a pick plus ``PROCEED``: that pick's roll comes
     without a return first), the passive turn, then the remaining rounds. Returns the
     final score. The sheet's seat fields say solo (``kernels.clever.seats``)."""
-    sheet[H_PLAYERS], sheet[H_SEAT], sheet[H_OPPONENT] = 1, 0, 0
+    sheet[H_PLAYERS], sheet[H_SEAT], sheet[H_LEAD] = 1, 0, 0
     for r in range(rnd, rounds):
         last = r == rounds - 1
         base = r * 4
@@ -637,7 +637,7 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         buffer = np.zeros((MAX_MOVES, 3), np.int64)
         log = np.zeros(LOG_LEN, np.int64)
         stream = turn_stream(key, r, 4095)
-        s[H_PLAYERS], s[H_SEAT], s[H_OPPONENT] = 1, 0, 0  # solo: the turn under way
+        s[H_PLAYERS], s[H_SEAT], s[H_LEAD] = 1, 0, 0  # solo: the turn under way
         s[H_EVENT] = 1 if phase == ADVISE_PASSIVE or phase == ADVISE_PASSIVE_PLUS else 0
         start = advice_choice(s, f, w, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
                               phase, rnd == rounds - 1, scratch, buffer, log, game_rules)
@@ -648,18 +648,21 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
 @njit(cache=True)
 def begin_turn(sheets, event):
     """Turn ``event`` of the round begins (-1: the round begins; ``kernels.clever.seats``):
-    every sheet's ``H_EVENT`` and best opponent total ``H_OPPONENT`` (0 solo)."""
+    every sheet's ``H_EVENT`` and lead over the best opponent ``H_LEAD`` (0 solo; each
+    sheet's total is kept in ``H_LEAD`` while the best totals are found)."""
     n = sheets.shape[0]
     top, second, top_p = np.int64(-(1 << 40)), np.int64(-(1 << 40)), -1
     for q in range(n):
         sheets[q, H_EVENT] = event
         t = total_score(sheets[q]) if n > 1 else 0
+        sheets[q, H_LEAD] = t
         if t > top:
             top, second, top_p = t, top, q
         elif t > second:
             second = t
     for p in range(n):
-        sheets[p, H_OPPONENT] = 0 if n == 1 else second if p == top_p else top
+        sheets[p, H_LEAD] = 0 if n == 1 else sheets[p, H_LEAD] - (second if p == top_p
+                                                                  else top)
 
 
 @njit(cache=True)

@@ -22,7 +22,8 @@ H_PLAYERS = H_BONUSES + MAX_BONUS_KINDS  # players in the game (0 or 1: solo)
 H_SEAT = H_PLAYERS + 1  # this player's seat, 0-based
 H_EVENT = H_PLAYERS + 2  # the turn of the round under way: the active player's seat (solo:
 # 0 the active turn, 1 the passive turn); -1 before the round's first turn
-H_OPPONENT = H_PLAYERS + 3  # the best opponent's total score when that turn began
+H_LEAD = H_PLAYERS + 3  # this player's total minus the best opponent's when that turn
+# began (the same for every choice of the turn: a choice's own points never move it)
 HEADER_LEN = H_PLAYERS + 4
 SHEET_LEN = 72  # both sheets have this length, so the engine can copy either
 

@@ -216,7 +216,7 @@ def encode(sheet, ts, idx, val, n_in):
     if n_in > N_BASE:
         n = _bonus_block(sheet, idx, val, n)
     if n_in > N_INPUTS:
-        n = seat_block(idx, val, n, N_INPUTS, sheet, total + fox_points)
+        n = seat_block(idx, val, n, N_INPUTS, sheet)
     return n
 
 

@@ -12,8 +12,7 @@ from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import play, seats, value_net
-from kernels.clever.sheet import H_EVENT, H_OPPONENT, H_PLAYERS, H_ROUND, H_ROUNDS, H_SEAT
-from kernels.clever.sheets import total_score
+from kernels.clever.sheet import H_EVENT, H_LEAD, H_PLAYERS, H_ROUND, H_ROUNDS, H_SEAT
 from kernels.clever.turn import PH_ROLL, TS_LEN
 from kernels.thats_pretty_clever import encode as tpc_encode
 from kernels.twice_as_clever import encode as tac_encode
@@ -45,19 +44,19 @@ def test_2_turns_to_come_for_every_seat(players):
                 assert seats.turns_ahead(players, seat, event, r, rounds) == expected
 
 
-def seated_sheet(layout, players, seat, event, rnd, opponent):
+def seated_sheet(layout, players, seat, event, rnd, lead):
     sheet = layout.new_sheet()
     sheet[H_PLAYERS], sheet[H_SEAT], sheet[H_EVENT] = players, seat, event
-    sheet[H_ROUND], sheet[H_ROUNDS], sheet[H_OPPONENT] = rnd, 4, opponent
+    sheet[H_ROUND], sheet[H_ROUNDS], sheet[H_LEAD] = rnd, 4, lead
     return sheet
 
 
 @pytest.mark.parametrize("encode", [tpc_encode, tac_encode], ids=["tpc", "tac"])
 def test_2_seat_block_inputs(encode):
-    """The seat block of a blank sheet (total 0), 3 players, seat 1, during seat 0's
-    active turn of round 2 of 4: 3 players; active turns to come 2 (this round's and the
-    last round's) / 6, passive picks 1 + 2 = 3 / 12; next: its active turn; 30 points
-    behind the best opponent. Solo: no lead inputs; a network without the block sees
+    """The seat block of a sheet with 3 players, seat 1, during seat 0's active turn of
+    round 2 of 4: 3 players; active turns to come 2 (this round's and the last round's)
+    / 6, passive picks 1 + 2 = 3 / 12; next: its active turn; 30 points behind the best
+    opponent when the turn began. Solo: no lead inputs; a network without the block sees
     none of it."""
     def block(sheet, n_in):
         idx = np.zeros(value_net.MAX_INPUTS, np.int64)
@@ -69,12 +68,11 @@ def test_2_seat_block_inputs(encode):
                 if i >= encode.N_INPUTS}
 
     layout = TPC_GAME.layout if encode is tpc_encode else TAC_GAME.layout
-    sheet = seated_sheet(layout, 3, 1, 0, 2, 30)
-    total = float(total_score(sheet))
+    sheet = seated_sheet(layout, 3, 1, 0, 2, -30)
     assert block(sheet, encode.N_SEATED) == pytest.approx({
         seats.SEAT_PLAYERS + 2: 1.0, seats.SEAT_ACTIVE_LEFT: 2 / 6,
         seats.SEAT_PASSIVE_LEFT: 3 / 12, seats.SEAT_NEXT_ACTIVE: 1.0,
-        seats.SEAT_DEFICIT: (30 - total) / 100, seats.SEAT_BEHIND: 1.0})
+        seats.SEAT_DEFICIT: 0.3, seats.SEAT_BEHIND: 1.0})
     solo = seated_sheet(layout, 1, 0, 1, 3, 0)  # the solo passive turn of the last round
     assert block(solo, encode.N_SEATED) == {seats.SEAT_PLAYERS: 1.0}
     assert block(sheet, encode.N_INPUTS) == {}
@@ -99,3 +97,16 @@ def test_seat_block_transplant_plays_exactly_as_before(game, players):
                                        np.stack([row] * players), False, rounds, rules)
         out.append(job_out)
     assert (out[0] == out[1]).all()
+
+
+def test_2_each_turn_records_the_lead_when_it_began():
+    """The play loop's ``begin_turn``: each sheet's event and its total minus the best
+    other total (solo: 0)."""
+    sheets = np.stack([TPC_GAME.layout.new_sheet() for _ in range(3)])
+    sheets[0, TPC_GAME.layout.S_GREEN] = 3  # green 1, 2, 3 crossed: 6 points
+    sheets[2, TPC_GAME.layout.S_GREEN] = 1  # 1 point
+    play.begin_turn(sheets, 2)
+    assert list(sheets[:, H_EVENT]) == [2, 2, 2]
+    assert list(sheets[:, H_LEAD]) == [6 - 1, 0 - 6, 1 - 6]
+    play.begin_turn(sheets[:1], -1)
+    assert sheets[0, H_LEAD] == 0 and sheets[0, H_EVENT] == -1
