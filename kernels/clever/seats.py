@@ -8,15 +8,17 @@ play loops keep the sheet's header up to date (``kernels.clever.sheet``: ``H_PLA
 ``H_SEAT``, ``H_EVENT`` the turn under way, ``H_LEAD`` the lead over the best opponent
 when it began), so an afterstate's sheet says where its player stands.
 
-The seat block (``N_SEAT`` inputs, after an encoding's bonus block): the player count
-(one-hot 4), this player's active turns and passive picks still to come after the turn
-under way (/ 6 and / 12), whether the next of them is an active turn or a passive pick
-(one-hot 2; neither once the game has no more), and, with opponents, the lead over the
-best opponent when the turn under way began (positive and negative parts / 100, capped
-at 1, and one bit each for ahead and behind). Every input is the same for all the choices
-of a turn: a lead that counted a choice's own points would reward or punish scoring now
-through the network's other inputs' account of points to come (a trial that read the
-afterstate's total lost 35 points in two-player games within 20,000 training games).
+The seat block (``N_SEAT`` inputs, after an encoding's bonus block; all 0 in the solo
+game, the game the base network learnt, so that what the block learns never moves solo
+play): the player count (one-hot 4; the first is never set), this player's active turns
+and passive picks still to come after the turn under way (/ 6 and / 12), whether the next
+of them is an active turn or a passive pick (one-hot 2; neither once the game has no
+more), and the lead over the best opponent when the turn under way began (positive and
+negative parts / 100, capped at 1, and one bit each for ahead and behind). Every input is
+the same for all the choices of a turn: a lead that counted a choice's own points would
+reward or punish scoring now through the network's other inputs' account of points to
+come (a trial that read the afterstate's total lost 35 points in two-player games within
+20,000 training games).
 """
 
 import numpy as np
@@ -70,7 +72,9 @@ def turns_ahead(players, seat, event, rnd, rounds):
 def seat_block(idx, val, n, first, sheet):
     """The seat block from input ``first`` for the afterstate ``sheet`` (int64[SHEET_LEN]);
     the new count of nonzero inputs."""
-    players = max(sheet[H_PLAYERS], 1)
+    players = sheet[H_PLAYERS]
+    if players <= 1:
+        return n  # solo: no seat input, the game the base network learnt
     n = put(idx, val, n, first + SEAT_PLAYERS + min(players, 4) - 1, 1.0)
     active, passive, nxt = turns_ahead(players, sheet[H_SEAT], sheet[H_EVENT],
                                        sheet[H_ROUND], sheet[H_ROUNDS])
@@ -79,13 +83,11 @@ def seat_block(idx, val, n, first, sheet):
     if nxt != NEXT_NONE:
         n = put(idx, val, n, first + (SEAT_NEXT_ACTIVE if nxt == NEXT_ACTIVE
                                       else SEAT_NEXT_PASSIVE), 1.0)
-    if players > 1:
-        lead = sheet[H_LEAD]
-        n = put(idx, val, n, first + SEAT_LEAD, np.float32(min(max(lead, 0) / 100.0, 1.0)))
-        n = put(idx, val, n, first + SEAT_DEFICIT,
-                np.float32(min(max(-lead, 0) / 100.0, 1.0)))
-        n = put(idx, val, n, first + SEAT_AHEAD, 1.0 if lead > 0 else 0.0)
-        n = put(idx, val, n, first + SEAT_BEHIND, 1.0 if lead < 0 else 0.0)
+    lead = sheet[H_LEAD]
+    n = put(idx, val, n, first + SEAT_LEAD, np.float32(min(max(lead, 0) / 100.0, 1.0)))
+    n = put(idx, val, n, first + SEAT_DEFICIT, np.float32(min(max(-lead, 0) / 100.0, 1.0)))
+    n = put(idx, val, n, first + SEAT_AHEAD, 1.0 if lead > 0 else 0.0)
+    n = put(idx, val, n, first + SEAT_BEHIND, 1.0 if lead < 0 else 0.0)
     return n
 
 

@@ -56,8 +56,8 @@ def test_2_seat_block_inputs(encode):
     """The seat block of a sheet with 3 players, seat 1, during seat 0's active turn of
     round 2 of 4: 3 players; active turns to come 2 (this round's and the last round's)
     / 6, passive picks 1 + 2 = 3 / 12; next: its active turn; 30 points behind the best
-    opponent when the turn began. Solo: no lead inputs; a network without the block sees
-    none of it."""
+    opponent when the turn began. Solo: no seat input at all (the base network's game); a
+    network without the block sees none of it."""
     def block(sheet, n_in):
         idx = np.zeros(value_net.MAX_INPUTS, np.int64)
         val = np.zeros(value_net.MAX_INPUTS, np.float32)
@@ -74,7 +74,7 @@ def test_2_seat_block_inputs(encode):
         seats.SEAT_PASSIVE_LEFT: 3 / 12, seats.SEAT_NEXT_ACTIVE: 1.0,
         seats.SEAT_DEFICIT: 0.3, seats.SEAT_BEHIND: 1.0})
     solo = seated_sheet(layout, 1, 0, 1, 3, 0)  # the solo passive turn of the last round
-    assert block(solo, encode.N_SEATED) == {seats.SEAT_PLAYERS: 1.0}
+    assert block(solo, encode.N_SEATED) == {}
     assert block(sheet, encode.N_INPUTS) == {}
 
 
