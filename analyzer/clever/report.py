@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from analyzer import seats
+from analyzer.clever import trained_on
 from analyzer.clever.game import ROUND_BONUS_ROUNDS, CleverGame
 from analyzer.clever.simulation import COLUMNS, GAME_BLOCK, play_games, simulate, whatif
 from analyzer.sections import (
@@ -73,17 +74,36 @@ FULL = Samples(points=1.5, cap=40_960, paired_points=2.0, paired=4_096, rules_pa
                per_player_count=2_048)
 QUICK = Samples(points=3.0, cap=4_096, paired_points=4.0, paired=1_024, rules_paired=512,
                 per_player_count=512)
-# Seats and what rules are worth are played by the game's ``table_policy`` (the tuned
-# heuristic, or a cheaper reading of it that plays as well): the learned network trained in
-# solo games only, with every round bonus, so a multiplayer turn order (the second seat's
-# passive pick comes before its active turn) or a sheet without a bonus would meet it with
-# positions it never trained on.
+# What rules are worth is played by the game's ``table_policy`` (the tuned heuristic, or
+# a cheaper reading of it that plays as well): the learned network trained with every round
+# bonus, so a sheet without a bonus would meet it with positions it never trained on. The
+# seats are played by learned where its network was trained in games of 2-4 players on the
+# rules in force (``seat_policy``), else by ``table_policy`` too.
 
 
 def table_words(game: CleverGame) -> str:
-    """Who plays the seats and the paired rule values, and why, in words."""
+    """Who plays the paired rule values, and why, in words."""
     return (f"the {game.table_policy} policy ({policy_words(game.table_policy, WORDS)}; the "
-            "learned network trained in solo games only, with every round bonus)")
+            "learned network trained with every round bonus)")
+
+
+def seat_policy(game: CleverGame, values: dict[str, Any]) -> str:
+    """Who plays the report's games of 2-4 players: the strongest policy where its network
+    was trained on these rules in games of 2, 3 and 4 players, else ``table_policy``."""
+    bot = game.strongest_policy
+    if bot == "learned" and not any(trained_on.differences(game, {**values, "players": n})
+                                    for n in (2, 3, 4)):
+        return bot
+    return game.table_policy
+
+
+def seat_words(game: CleverGame, values: dict[str, Any]) -> str:
+    """Who plays the seats, and why, in words."""
+    bot = seat_policy(game, values)
+    if bot == game.strongest_policy:
+        return f"the {bot} policy ({policy_words(bot, WORDS)}), trained in games of 1-4 players"
+    return (f"the {bot} policy ({policy_words(bot, WORDS)}; the learned network was not "
+            "trained in games of 2-4 players on these rules)")
 
 
 def compile_kernels(game: CleverGame) -> None:
@@ -196,10 +216,10 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     round_value, assumed_rules = paired_rule_values(game, values, seed, samples, progress)
     richest = round_value.sort_values("value").iloc[-1]
     seat_rows, comeback_rows = [], []
+    seated = seat_policy(game, values)
     for players in (2, 3, 4):
-        acc, n = play_games(game, {**values, "players": players},
-                            [game.table_policy] * players, samples.per_player_count, seed,
-                            False, None, progress)
+        acc, n = play_games(game, {**values, "players": players}, [seated] * players,
+                            samples.per_player_count, seed, False, None, progress)
         if players == 2:
             comeback_rows = seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS, play.COL_COMEBACK,
                                             game.rounds_for({**values, "players": 2}),
@@ -215,8 +235,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     comeback_figures, comeback_findings = comebacks_shown(
         comeback, f"{p}_comeback", "Comebacks: a player's chance to win a two-player game by "
         "how far behind the leader they are after a round (simulated, "
-        f"{game.table_policy} players, 95% intervals)",
-        f"two-player games of the {game.table_policy} policy")
+        f"{seated} players, 95% intervals)",
+        f"two-player games of the {seated} policy")
     two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
     good_band = next(band for band in game.rating_bands if band[0] == game.report_band)
     good = ratings[ratings["from"] >= good_band[0]]["share"].sum()
@@ -258,10 +278,10 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                        f"{table_words(game)}."),
         sheet_figure(game, bot, runs[bot]),
         seat_figure(f"{p}_seat_win_rates", "Win rate by seat minus a fair share, "
-                    f"{game.table_policy} players (simulated, 95% intervals)", seat_table,
+                    f"{seated} players (simulated, 95% intervals)", seat_table,
                     f"With two players the first seat wins {two['seat 1']:.1%} and the "
                     f"second {two['seat 2']:.1%}. Points above the zero line win more than "
-                    f"their share. Seats are played by {table_words(game)}."),
+                    f"their share. Seats are played by {seat_words(game, values)}."),
     ] + comeback_figures
     tables = [Table(f"{p}_policies", "Solo results by policy (simulated)", policies),
               Table(f"{p}_areas", "Solo score by area (simulated)", areas),
@@ -282,7 +302,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                     "every combination of the free rules instead"),
               Table(f"{p}_seat_win_rates", "Win rate by seat", seat_table),
               Table(f"{p}_comeback", "Chance to win from behind, two players "
-                    f"({game.table_policy}; deficits in bins of {play.COMEBACK_STEP} points, "
+                    f"({seated}; deficits in bins of {play.COMEBACK_STEP} points, "
                     "the score as if the game ended after that round)", comeback,
                     percent=("win_chance", "ci95_low", "ci95_high")),
               Table(f"{p}_cells", f"Each box of the sheet: share of {bot}'s solo games "
@@ -308,8 +328,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     notes = runs[bot].notes + [
         f"simulations: seed {seed}; {samples.describe(played, paired_played)}; the solo "
         f"figures but the policy comparison play {BOT_NAMES[bot]}, dicelab's strongest; "
-        f"the seats and the values of the round bonuses and the assumed rules are played "
-        f"by {table_words(game)}",
+        f"the seats and comebacks are played by {seat_words(game, values)}; the values of "
+        f"the round bonuses and the assumed rules by {table_words(game)}",
         "the heuristic values a sheet by its score plus a linear estimate of the points "
         "still to come (fitted to simulated games by scripts/train_clever.py) and looks one "
         "roll ahead at active picks; the learned policy values it by a network trained by "
@@ -322,7 +342,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         Finding(f"The strongest bot ({bot}: {policy_words(bot, WORDS)}) averages "
                 f"{best.mean_score:.1f} points solo.", best.mean_score,
                 f"{p}_policies", (best.ci95_low, best.ci95_high), "points"),
-        seat_finding(seat_table, f"{p}_seat_win_rates", f"{game.table_policy} players"),
+        seat_finding(seat_table, f"{p}_seat_win_rates", f"{seated} players"),
         *comeback_findings,
         Finding(f"The {richest.variant.replace('without ', '')} bonus is the round track's "
                 f"most valuable: {richest.value:.1f} points a solo game of the "

@@ -467,3 +467,23 @@ def test_a_one_command_process_compiles_the_policies_it_names_and_refuses_others
     compile_for_policies(["greedy"])  # not a one-command process: nothing narrows
     assert play.compiled_kinds() == play.POLICY_LEVELS["all"]
     assert TPC_GAME.parse_policy("heuristic:2")[play.KIND] == play.HEURISTIC
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_report_seats_are_played_by_learned_only_where_it_was_trained(game, monkeypatch):
+    """Issue 34: the report's seats and comebacks are played by learned when its network
+    was trained in games of 2, 3 and 4 players on the rules in force, else by the game's
+    table policy (and the words say why)."""
+    from analyzer.clever import report, trained_on
+    values = defaults(game.params)
+    record = trained_on.trained_on(game)
+    monkeypatch.setattr(trained_on, "trained_on",
+                        lambda g: {**record, "rules": {**record["rules"], **{
+                            k: values[k] for k in record["rules"]}}, "players": [1]})
+    assert report.seat_policy(game, values) == game.table_policy
+    assert "not trained in games of 2-4 players" in report.seat_words(game, values)
+    monkeypatch.setattr(trained_on, "trained_on",
+                        lambda g: {**record, "rules": {k: values[k] for k in record["rules"]},
+                                   "players": [1, 2, 3, 4]})
+    assert report.seat_policy(game, values) == "learned"
+    assert report.seat_policy(game, {**values, "rounds": 5}) == game.table_policy
