@@ -215,7 +215,8 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
     """Player ``me``'s active turn (section 4; ``sheets``: int64[players, SHEET_LEN]): up to
     three rolls and picks, lower dice to the platter, re-rolls after a roll, then +1
     actions. A pick that leaves no dice in play ends the picks, unless the sheet's
-    ``FLAG_RETURN_EMPTY_POOL`` lets a return (Twice As Clever) bring a die back first. Leaves ``where`` for the passive players. ``rules``: int64[N_GAME_RULES]; the
+    ``FLAG_RETURN_EMPTY_POOL`` lets a return (Twice As Clever) bring a die back first.
+    Leaves ``where`` for the passive players. ``rules``: int64[N_GAME_RULES]; the
     turn's decisions are added to ``log`` (int64[LOG_LEN]). With ``first_pick`` > 0 the
     turn continues from that pick with ``where`` as given (advice rollouts; plus
     ``PROCEED``: its roll comes without a return first)."""
