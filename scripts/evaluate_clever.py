@@ -61,6 +61,10 @@ def main() -> None:
                         default=[], help="a network to meet in two-player matches, e.g. "
                         "tac old/value_net.npy")
     opts = parser.parse_args()
+    for short, path in opts.previous:
+        if short not in ("tpc", "tac") or not Path(path).is_file():
+            parser.error(f"--previous {short} {path}: expected tpc or tac and an existing "
+                         "value_net.npy")
     policies = [p.strip() for p in opts.policies.split(",") if p.strip()]
     seeds = [int(s) for s in opts.seeds.split(",")]
     games = {"tpc": (TPC,), "tac": (TAC,), None: (TPC, TAC)}[opts.games_only]

@@ -91,6 +91,7 @@ import numpy as np
 
 from analyzer import driver, paired
 from analyzer.clever import trained_on, value_weights
+from analyzer.errors import UserError
 from analyzer.params import defaults
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED
 from analyzer.stats import Z95, mean_se
@@ -338,15 +339,21 @@ def parse() -> argparse.Namespace:
 def start_digest(path: Path) -> str:
     """``--start-from``'s file name and the SHA-256 of its weights (kept in the settings: a
     resumed run must start from the same network)."""
-    return f"{path.name} sha256:{hashlib.sha256(path.read_bytes()).hexdigest()}"
+    try:
+        return f"{path.name} sha256:{hashlib.sha256(path.read_bytes()).hexdigest()}"
+    except OSError as exc:
+        sys.exit(f"--start-from {path}: cannot be read ({exc.strerror})")
 
 
 def start_weights(path: Path, game: int) -> np.ndarray:
     """The first member network of the value network file ``path`` (.npy), or the best
     weights of the training checkpoint ``path`` (.npz)."""
-    if path.suffix == ".npz":
-        return np.load(path, allow_pickle=False)["best_weights"].astype(np.float32)
-    members, _ = value_weights.load(path, game)
+    try:
+        if path.suffix == ".npz":
+            return np.load(path, allow_pickle=False)["best_weights"].astype(np.float32)
+        members, _ = value_weights.load(path, game)
+    except (OSError, KeyError, ValueError, UserError) as exc:
+        sys.exit(f"--start-from {path}: not a value network or training checkpoint ({exc})")
     return np.asarray(members[0], np.float32).copy()
 
 

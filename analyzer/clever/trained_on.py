@@ -9,7 +9,9 @@ the player count's (``rounds``) never.
 
 from __future__ import annotations
 
+import functools
 import json
+from pathlib import Path
 from typing import Any, Callable
 
 from analyzer.clever.game import CleverGame
@@ -21,8 +23,13 @@ NOT_PLAY = ("players", "rounds", "ties")  # parameters the network's inputs or t
 
 def trained_on(game: CleverGame) -> dict[str, Any]:
     """The game's ``trained_on`` record (empty when the file has none)."""
-    info = json.loads(game.learned_file.with_suffix(".json").read_text())
-    return info.get("trained_on", {})
+    return _record(game.learned_file.with_suffix(".json"))
+
+
+@functools.lru_cache(maxsize=None)
+def _record(path: Path) -> dict[str, Any]:
+    """A network file's ``trained_on`` record, read once per process."""
+    return json.loads(path.read_text()).get("trained_on", {})
 
 
 def training_record(params: tuple[Param, ...], values: dict[str, Any],

@@ -487,3 +487,20 @@ def test_report_seats_are_played_by_learned_only_where_it_was_trained(game, monk
                                    "players": [1, 2, 3, 4]})
     assert report.seat_policy(game, values) == "learned"
     assert report.seat_policy(game, {**values, "rounds": 5}) == game.table_policy
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_matches_of_a_policy_against_itself_are_even(game):
+    """analyzer.clever.matches: greedy against greedy with seats rotating is the same
+    policy in both slots, so each wins half the games within 5 SE; in a 3-player mirror
+    the seats' win rates add up to 1."""
+    from analyzer.clever import matches
+    values = defaults(game.params)
+    greedy = game.parse_policy("greedy")
+    rows = matches.head_to_head(game, values, {"a": greedy, "b": greedy.copy()}, 2048, 9)
+    for row in rows:
+        se = (row["win_ci95_high"] - row["win_ci95_low"]) / 3.92
+        assert abs(row["win_rate"] - 0.5) < K * se and row["games"] == 2048
+    seats = matches.mirror(game, values, "greedy", greedy, 3, 512, 9)
+    assert [r["who"] for r in seats] == ["seat 1", "seat 2", "seat 3"]
+    assert sum(r["win_rate"] for r in seats) == pytest.approx(1.0)

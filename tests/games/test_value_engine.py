@@ -453,3 +453,18 @@ def test_ends_turn_curriculum_starts_from_a_shipped_network(tmp_path):
     shipped = np.load(VALUE_FILE)[0]
     assert saved["weights"].shape == shipped.shape
     assert 0 < np.abs(saved["weights"] - shipped).max() < 0.1  # trained on, from there
+
+
+@pytest.mark.parametrize("start", ["no/such/value_net.npy", "pyproject.toml"])
+def test_bad_start_network_is_one_line(tmp_path, start):
+    """--start-from a missing file or a file that is no network: one line, no traceback."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game",
+                          "tpc", "--curriculum", "seated", "--start-from", str(root / start),
+                          "--checkpoint", str(tmp_path / "x.npz"), "--quiet"],
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode != 0 and "--start-from" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
