@@ -420,7 +420,10 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
                       f"report's sample at its default seed {DEFAULT_SEED}).",
                       blocks, f"Simulated with the {bot} policy's shipped weights; a "
                       "stronger policy may change these numbers. Assumed rules (open points of the "
-                      f"rules page): {assumed}.", figure=sheet_figure(game, bot, run))
+                      f"rules page): {assumed}."
+                      + "".join(f" {n[0].upper()}{n[1:]}." for n in run.notes
+                                if "not trained on" in n),
+                      figure=sheet_figure(game, bot, run))
 
 
 def first_pick_lines(first_picks: pd.DataFrame) -> list[str]:
