@@ -43,25 +43,27 @@ class GameGroup(StrictGroup):
 
     def main(self, args=None, prog_name=None, **extra):  # type: ignore[override]
         """Run, turning every input error into one line on stderr and exit status 2."""
+        from analyzer.files import write_stdout
+
         extra.pop("standalone_mode", None)
         try:
             code = super().main(args=args, prog_name=prog_name or "dicelab",
                                 standalone_mode=False, **extra)
+            write_stdout("")  # what is still buffered, while a failure can be told
         except click.exceptions.NoArgsIsHelpError as exc:  # a group with no command: its help
             click.echo(exc.ctx.get_help() if exc.ctx else exc.format_message())
             sys.exit(0)
         except (UserError, click.ClickException) as exc:
             message = exc.format_message() if isinstance(exc, click.ClickException) else exc
-            click.echo(f"dicelab: error: {message}", err=True)
-            sys.exit(2)
+            _fail(str(message))
+        except OSError as exc:  # a fault of the system (full disk, ...) met on the way
+            _fail(_os_fault(exc))
+        except RecursionError:
+            _fail("input nested too deeply to read")
         except Interrupted as exc:
-            click.echo(f"dicelab: {exc}", err=True)
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(130)  # at once: a chunk may still run on a helper thread
-        except click.exceptions.Abort:
-            click.echo("dicelab: aborted", err=True)
-            sys.exit(1)
+            _interrupted(str(exc))
+        except click.exceptions.Abort:  # Ctrl-C (or end of input) at a click prompt
+            _interrupted("interrupted")
         sys.exit(code if isinstance(code, int) else 0)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -71,6 +73,39 @@ class GameGroup(StrictGroup):
             formatter.write_dl(generic)
         with formatter.section("Games (dicelab GAME --help)"):
             formatter.write_dl(games)
+
+
+def _fail(message: str) -> None:
+    """One line on stderr, exit status 2 (standard output flushed or dropped first)."""
+    from analyzer.errors import readable
+    from analyzer.files import drop_stdout
+
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        drop_stdout()
+    click.echo(f"dicelab: error: {readable(message)}", err=True)
+    sys.exit(2)
+
+
+def _os_fault(exc: OSError) -> str:
+    """An ``OSError`` no command turned into words: what failed, and where."""
+    from analyzer.files import os_error_words, shown
+
+    where = f" ({shown(exc.filename)})" if exc.filename else ""
+    return f"{os_error_words(exc)}{where}"
+
+
+def _interrupted(message: str) -> None:
+    """Ctrl-C: one line, exit status 130 at once (a chunk may still run on a helper
+    thread)."""
+    click.echo(f"dicelab: {message}", err=True)
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    sys.stderr.flush()
+    os._exit(130)
 
 
 @click.group(cls=GameGroup)

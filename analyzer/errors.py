@@ -7,3 +7,12 @@ class UserError(ValueError):
 
 class Interrupted(Exception):
     """The user stopped a run (Ctrl-C). The CLI prints it as one line and exits 130."""
+
+
+def readable(text: str) -> str:
+    """``text`` with the bytes that were not UTF-8 (decoded by Python as lone surrogates
+    U+DC80..U+DCFF, shown by ``repr`` as ``\\udc9e``) written as ``\\x9e``, the byte typed."""
+    import re
+
+    text = re.sub(r"\\udc([89a-f][0-9a-f])", r"\\x\1", text)
+    return re.sub("[\udc80-\udcff]", lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", text)

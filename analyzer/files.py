@@ -1,13 +1,97 @@
-"""Output files: checked before any work is done, and written atomically (through a
-temporary file in the same folder), so a failed run leaves no partial file behind."""
+"""Output files: checked before any work is done, then written as shell redirection and
+``cp`` write them. A regular file is written atomically (through a temporary file in the
+same folder, so a failed run leaves no partial file and the old file whole); a character
+or block device or a named pipe is written through (``-o /dev/null`` stays a device); a
+symbolic link's target is written and the link kept. New files follow the umask; a file
+replaced keeps its mode."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
+import sys
 import tempfile
 from pathlib import Path
 
 from analyzer.errors import UserError
+
+_WORDS = {
+    errno.ENOSPC: "no space left on device (the disk is full)",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EROFS: "read-only file system",
+    errno.ENAMETOOLONG: "file name too long",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+}
+
+
+def os_error_words(exc: OSError) -> str:
+    """What went wrong in ``exc``, in lower-case words without the file name."""
+    return _WORDS.get(exc.errno) or (exc.strerror or str(exc)).lower()
+
+
+def os_error_in(exc: BaseException) -> OSError | None:
+    """The ``OSError`` that ``exc`` is or was raised while handling (a library may
+    raise another error as it cleans up after a full disk), or None."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, OSError):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def shown(path: str | Path, most: int = 120) -> str:
+    """``path`` quoted for a message, its middle cut when it is very long."""
+    text = str(path)
+    if len(text) > most:
+        text = f"{text[:most // 2]}...{text[-most // 2:]}"
+    return repr(text)
+
+
+def why_not_writable(path: Path) -> str:
+    """Why ``path`` (which ``os.access`` refused) cannot be written."""
+    try:
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return "read-only file system"
+    except OSError:
+        pass
+    return "permission denied"
+
+
+def _check_name_lengths(path: Path) -> None:
+    """Each name in ``path`` within the file system's limit (NAME_MAX)."""
+    try:
+        most = os.pathconf(_existing_ancestor(path), "PC_NAME_MAX")
+    except (OSError, ValueError):
+        most = 255
+    for name in path.parts:
+        size = len(os.fsencode(name))
+        if size > most:
+            raise UserError(f"cannot write {shown(path)}: file name too long ({size} "
+                            f"bytes; at most {most} bytes a name)")
+
+
+def _existing_ancestor(path: Path) -> Path:
+    for folder in path.absolute().parents:
+        try:
+            if folder.is_dir():
+                return folder
+        except OSError:
+            continue
+    return Path("/")
+
+
+def is_stream(path: Path) -> bool:
+    """``path`` exists and is a character or block device or a named pipe (written
+    through, never replaced)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode)
 
 
 def _probe(folder: Path, what: str) -> None:
@@ -16,8 +100,8 @@ def _probe(folder: Path, what: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".dicelab-probe-")
     except OSError as exc:
-        raise UserError(f"cannot write {what}: {exc.strerror.lower()} in folder "
-                        f"{str(folder)!r}") from None
+        raise UserError(f"cannot write {what}: {os_error_words(exc)} in folder "
+                        f"{shown(folder)}") from None
     os.close(fd)
     os.unlink(tmp)
 
@@ -25,46 +109,121 @@ def _probe(folder: Path, what: str) -> None:
 def _check_parent(path: Path, parent: Path, what: str) -> None:
     """The folder ``parent`` that ``path`` goes into must exist (and be a folder)."""
     if parent.exists() and not parent.is_dir():
-        raise UserError(f"cannot write {what}: {str(parent)!r} is a file, not a folder")
+        raise UserError(f"cannot write {what}: {shown(parent)} is a file, not a folder")
     if not parent.is_dir():
-        raise UserError(f"cannot write {what}: folder {str(parent)!r} does not exist")
+        raise UserError(f"cannot write {what}: folder {shown(parent)} does not exist")
+
+
+def _target(path: Path) -> Path:
+    """The file that writing ``path`` writes: a symbolic link's target (its chain
+    followed), else ``path``."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _check_file(path: Path) -> None:
+    target = _target(path)
+    if target.is_dir():
+        raise UserError(f"output path {shown(path)} is a directory; give a file name")
+    if is_stream(target):
+        if not os.access(target, os.W_OK):
+            raise UserError(f"cannot write {shown(path)}: {why_not_writable(target)}")
+        return
+    parent = target.parent if str(target.parent) else Path(".")
+    _check_parent(target, parent, shown(path))
+    if target.exists() and not os.access(target, os.W_OK):
+        raise UserError(f"cannot write {shown(path)}: {why_not_writable(target)}")
+    _probe(parent, shown(path))
 
 
 def check_writable(path: str | Path) -> Path:
     """Fail early, with one line, if ``path`` cannot be written."""
     path = Path(path)
-    parent = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise UserError(f"output path {str(path)!r} is a directory; give a file name")
-    _check_parent(path, parent, repr(str(path)))
-    if path.exists() and not os.access(path, os.W_OK):
-        raise UserError(f"cannot write {str(path)!r}: permission denied")
-    _probe(parent, repr(str(path)))
+    _check_name_lengths(path)
+    try:
+        _check_file(path)
+    except OSError as exc:
+        raise UserError(f"cannot write {shown(path)}: {os_error_words(exc)}") from None
     return path
 
 
 def check_folder_writable(path: Path, what: str) -> None:
     """Fail early, with one line, if the folder ``path`` (created later if missing) cannot
     take files; ``what`` names it."""
-    if path.exists() and not path.is_dir():
-        raise UserError(f"cannot write {what} {str(path)!r}: it is a file")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not path.exists():
-        _check_parent(path, parent, f"{what} {str(path)!r}")
-    _probe(path if path.exists() else parent, f"{what} {str(path)!r}")
+    _check_name_lengths(path)
+    try:
+        if path.exists() and not path.is_dir():
+            raise UserError(f"cannot write {what} {shown(path)}: it is a file")
+        parent = path.parent if str(path.parent) else Path(".")
+        if not path.exists():
+            _check_parent(path, parent, f"{what} {shown(path)}")
+        _probe(path if path.exists() else parent, f"{what} {shown(path)}")
+    except OSError as exc:
+        raise UserError(f"cannot write {what} {shown(path)}: {os_error_words(exc)}") from None
+
+
+def current_umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _mode_for(target: Path) -> int:
+    """The mode of the file written at ``target``: the old file's, else the umask's."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        return 0o666 & ~current_umask()
+
+
+def _replace(target: Path, data: bytes) -> None:
+    """Write ``target`` through a temporary file in its folder, moved into place whole."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.",
+                               suffix=".tmp")
+    try:
+        os.fchmod(fd, _mode_for(target))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder."""
+    """Write ``data`` to ``path`` as shell redirection would, a regular file atomically
+    (see the module's docstring); one ``UserError`` line if it cannot be done."""
     path = check_writable(path)
-    mode = "wb" if isinstance(data, bytes) else "w"
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    target = _target(path)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as fh:
-            fh.write(data)
-        os.replace(tmp, path)
+        if is_stream(target):
+            with open(target, "wb") as fh:
+                fh.write(raw)
+        else:
+            _replace(target, raw)
     except OSError as exc:
-        raise UserError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        raise UserError(f"cannot write {shown(path)}: {os_error_words(exc)}") from None
+
+
+def write_stdout(text: str) -> None:
+    """Print ``text`` on standard output at once; a full disk or a closed pipe behind it
+    is one ``UserError`` line."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as exc:
+        drop_stdout()
+        raise UserError(f"cannot write standard output: {os_error_words(exc)}") from None
+
+
+def drop_stdout() -> None:
+    """Point standard output at the null device, so that what a failed write left in its
+    buffer is not written again (nor fails again) when Python exits."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass

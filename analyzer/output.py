@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from analyzer import kept
-from analyzer.files import write_atomic
+from analyzer.files import write_atomic, write_stdout
 
 FORMATS = ("table", "csv", "json", "markdown")
 TEXT_ROWS = 60  # longer tables are cut in the plain-text format
@@ -152,12 +152,17 @@ def _write(text: str, output: str | None) -> None:
     if output:
         write_atomic(output, text)
     else:
-        print(text, end="")
+        write_stdout(text)
 
 
 def emit(result: Result, fmt: str | None, output: str | None) -> None:
     """Print the result or write it to ``output`` (see ``_format``)."""
     _write(render(result, _format(fmt, output)), output)
+
+
+def _is_texts(value: Any) -> bool:
+    """A kept answer of ``emit_kept``: the text in every format."""
+    return isinstance(value, dict) and all(isinstance(value.get(f), str) for f in FORMATS)
 
 
 def emit_kept(kind: str, key: Any, compute: Callable[[], Result], fmt: str | None,
@@ -166,8 +171,8 @@ def emit_kept(kind: str, key: Any, compute: Callable[[], Result], fmt: str | Non
     and keeps it in every format (``analyzer.kept``); later runs print the kept text
     without loading the compiled kernels."""
     path = kept.path_for(kind, key)
-    texts = kept.read(path)
-    if not isinstance(texts, dict) or not all(f in texts for f in FORMATS):
+    texts = kept.read(path, _is_texts)
+    if texts is None:
         result = compute()
         texts = {f: render(result, f) for f in FORMATS}
         kept.write(path, texts)
