@@ -14,13 +14,14 @@ import hashlib
 import io
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from analyzer.errors import UserError
-from analyzer.files import write_atomic
+from analyzer.files import os_error_words, shown, why_not_writable, write_atomic
 
 
 def digest(identity: Any) -> str:
@@ -59,23 +60,31 @@ def _feed(h: Any, value: Any) -> None:
 def check_folder(path: str) -> Path:
     """The checkpoint folder, created if missing; one clear line if it cannot be used."""
     folder = Path(path)
-    if folder.exists() and not folder.is_dir():
-        raise UserError(f"cannot use checkpoint folder {path!r}: it is a file")
     try:
+        if folder.exists() and not folder.is_dir():
+            raise UserError(f"cannot use checkpoint folder {path!r}: it is a file")
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UserError(f"cannot create checkpoint folder {path!r}: {exc.strerror}") from None
+        raise UserError(f"cannot create checkpoint folder {shown(path)}: "
+                        f"{os_error_words(exc)}") from None
     if not os.access(folder, os.W_OK):
-        raise UserError(f"cannot write checkpoint folder {path!r}: permission denied")
+        raise UserError(f"cannot write checkpoint folder {shown(path)}: "
+                        f"{why_not_writable(folder)}")
     return folder
 
 
 class Store:
-    """The stored chunks of one run: ``load(chunk)``, ``save(chunk, array)``."""
+    """The stored chunks of one run: ``has(chunk)``, ``load(chunk)``, ``save(chunk, array)``.
+
+    Each chunk's array (``chunk-*.npy``) has a record beside it (``chunk-*.json``: its
+    SHA-256, shape and dtype), written after it. A chunk whose record is missing or does
+    not match is named in one line on stderr, deleted and counted as missing, so that the
+    run computes it again."""
 
     def __init__(self, folder: Path, identity: Any, description: dict[str, Any]):
         self.folder = folder / digest(identity)
         self.folder.mkdir(exist_ok=True)
+        self._checked: dict[tuple[int, ...], np.ndarray] = {}
         about = self.folder / "run.json"
         if not about.exists():
             write_atomic(about, json.dumps(description, indent=1, default=str) + "\n")
@@ -84,19 +93,66 @@ class Store:
         return self.folder / ("chunk-" + "-".join(str(int(c)) for c in chunk) + ".npy")
 
     def has(self, chunk: tuple[int, ...]) -> bool:
-        return self._path(chunk).exists()
-
-    def load(self, chunk: tuple[int, ...]) -> np.ndarray | None:
+        """Whether ``chunk`` is stored whole (a damaged one is reported and deleted)."""
+        if chunk in self._checked:
+            return True
         path = self._path(chunk)
         if not path.exists():
-            return None
-        try:
-            return np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise UserError(f"damaged checkpoint file {str(path)!r} ({exc}); delete it and "
-                            "run again") from None
+            return False
+        array, problem = _read_checked(path)
+        if problem:
+            print(f"dicelab: damaged checkpoint chunk {str(path)!r} ({problem}): computing "
+                  "it again", file=sys.stderr, flush=True)
+            for stale in (path, _record_path(path)):
+                stale.unlink(missing_ok=True)
+            return False
+        self._checked[chunk] = array
+        return True
+
+    def load(self, chunk: tuple[int, ...]) -> np.ndarray | None:
+        """The stored result of ``chunk`` (checked), or None if it is not stored whole."""
+        return self._checked.pop(chunk) if self.has(chunk) else None
 
     def save(self, chunk: tuple[int, ...], result: np.ndarray) -> None:
         buffer = io.BytesIO()
         np.save(buffer, result, allow_pickle=False)
-        write_atomic(self._path(chunk), buffer.getvalue())
+        path = self._path(chunk)
+        write_atomic(path, buffer.getvalue())
+        write_atomic(_record_path(path), json.dumps(_record(path, result)) + "\n")
+
+
+def _record_path(path: Path) -> Path:
+    return path.with_suffix(".json")
+
+
+def _record(path: Path, array: np.ndarray) -> dict[str, Any]:
+    """What the record of the chunk at ``path`` holds: its shape, dtype and the SHA-256 of
+    its data with its run and chunk names (a chunk copied from elsewhere does not match)."""
+    data = np.ascontiguousarray(array)
+    h = hashlib.sha256(f"{path.parent.name}/{path.name}:".encode())
+    h.update(data.tobytes())
+    return {"sha256": h.hexdigest(), "shape": list(data.shape), "dtype": data.dtype.str}
+
+
+def _read_checked(path: Path) -> tuple[np.ndarray | None, str]:
+    """The array stored at ``path`` and "" if it matches its record, else None and what is
+    wrong, in words."""
+    try:
+        expected = json.loads(_record_path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None, "no checksum record beside it"
+    except (OSError, ValueError):
+        return None, "its checksum record is unreadable"
+    try:
+        array = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError):
+        return None, "not a readable array"
+    if not isinstance(array, np.ndarray):
+        return None, "not a single array"
+    found = _record(path, array)
+    if not isinstance(expected, dict):
+        return None, "its checksum record is unreadable"
+    for key, what in (("dtype", "type"), ("shape", "shape"), ("sha256", "checksum")):
+        if found[key] != expected.get(key):
+            return None, f"its {what} does not match its record"
+    return array, ""

@@ -74,14 +74,18 @@ def _cli(*args):
     return CliRunner().invoke(cli, list(args))
 
 
-def test_damaged_chunk_is_one_line_exit_2(tmp_path):
-    args = ["cloverup", "turns", "--turns", "200000", "--quiet", "--checkpoint",
-            str(tmp_path)]
-    assert _cli(*args).exit_code == 0
+def test_damaged_chunk_is_named_and_computed_again(tmp_path):
+    """Issue 35: a chunk that is not an array is named in one line and computed again."""
+    args = ["cloverup", "turns", "--turns", "200000", "--quiet", "--format", "json",
+            "--checkpoint", str(tmp_path)]
+    clean = _cli(*args)
+    assert clean.exit_code == 0
     _chunk_files(tmp_path)[0].write_bytes(b"not an array")
     result = _cli(*args)
-    assert result.exit_code == 2
-    assert result.output.count("\n") == 1 and "damaged checkpoint file" in result.output
+    assert result.exit_code == 0, result.output
+    assert "damaged checkpoint chunk" in result.output and "computing it again" in result.output
+    assert json.loads(result.output.split("\n", 1)[1])["tables"] == \
+        json.loads(clean.output)["tables"]
 
 
 def test_checkpoint_folder_that_is_a_file_is_one_line_exit_2(tmp_path):
