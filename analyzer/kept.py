@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -40,28 +41,79 @@ def path_for(kind: str, key: Any) -> Path:
     return cache_dir() / f"kept-{kind}-{hashlib.sha256(text.encode()).hexdigest()[:20]}.json"
 
 
-def read(path: Path) -> Any | None:
-    """The answer kept at ``path``, or None when there is none (or it cannot be read)."""
+def _checksum(path: Path, answer: Any) -> str:
+    """The SHA-256 of ``answer`` (as canonical JSON) with the name of its file."""
+    text = json.dumps(answer, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(f"{path.name}:{text}".encode()).hexdigest()
+
+
+def read(path: Path, valid: Callable[[Any], bool] | None = None) -> Any | None:
+    """The answer kept at ``path``, or None when there is none or it cannot be trusted:
+    unreadable, its checksum wrong (edited by hand, damaged) or, with ``valid``, not of
+    the expected form. A damaged one is named in one line on stderr (it is computed
+    again)."""
     try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
+        text = path.read_text(encoding="utf-8")
+    except OSError:
         return None
+    problem, found = _check(path, text, valid)
+    if problem:
+        print(f"dicelab: kept answer {str(path)!r} is damaged ({problem}): computing it "
+              "again", file=sys.stderr, flush=True)
+        return None
+    return found
+
+
+def _check(path: Path, text: str, valid: Callable[[Any], bool] | None) -> tuple[str, Any]:
+    """What is wrong with the kept file's ``text`` ("" if nothing) and its answer."""
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
+        return "not valid JSON", None
+    if not isinstance(doc, dict) or set(doc) != {"sha256", "answer"}:
+        return "not a kept answer", None
+    if doc["sha256"] != _checksum(path, doc["answer"]):
+        return "its checksum does not match", None
+    if valid is not None and not valid(doc["answer"]):
+        return "not an answer of the expected form", None
+    return "", doc["answer"]
 
 
 def write(path: Path, answer: Any) -> None:
-    """Keep ``answer`` at ``path``; a folder that cannot be written only costs the saving."""
+    """Keep ``answer`` at ``path`` with its checksum; a folder that cannot be written only
+    costs the saving."""
     try:
-        write_atomic(path, json.dumps(answer))
+        write_atomic(path, json.dumps({"sha256": _checksum(path, answer), "answer": answer}))
     except UserError:
         pass
 
 
-def answer(kind: str, key: Any, compute: Callable[[], Any]) -> Any:
+def answer(kind: str, key: Any, compute: Callable[[], Any],
+           valid: Callable[[Any], bool] | None = None) -> Any:
     """The JSON-able answer kept for ``key``, computed by ``compute()`` (and kept) the
-    first time."""
+    first time, or again when the kept one is damaged or fails ``valid``."""
     path = path_for(kind, key)
-    found = read(path)
+    found = read(path, valid)
     if found is None:
         found = compute()
         write(path, found)
     return found
+
+
+def is_probability(value: Any) -> bool:
+    """A kept answer that is a probability (a float from 0 to 1, give or take rounding)."""
+    return isinstance(value, float) and -1e-9 <= value <= 1 + 1e-9
+
+
+def is_rows(value: Any, keys: set[str]) -> bool:
+    """A kept answer that is a list of rows (dicts) with exactly ``keys``."""
+    return isinstance(value, list) and all(isinstance(r, dict) and set(r) == keys
+                                           for r in value)
+
+
+def is_split_table(value: Any) -> bool:
+    """A kept DataFrame as ``to_dict("split")`` (index, columns, data rows)."""
+    return (isinstance(value, dict) and isinstance(value.get("columns"), list)
+            and isinstance(value.get("data"), list)
+            and all(isinstance(r, list) and len(r) == len(value["columns"])
+                    for r in value["data"]))

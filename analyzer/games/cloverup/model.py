@@ -135,13 +135,14 @@ class Model:
         """Exact chance that the first seat wins a two-player game when both play to win
         (the game solver's own table; kept on disk per rules, ``analyzer.kept``)."""
         return kept.answer("cloverup-first-seat-win", self.values,
-                           lambda: float(self.win_solution()[1][0, 0, self.max_diff, 0]))
+                           lambda: float(self.win_solution()[1][0, 0, self.max_diff, 0]),
+                           kept.is_probability)
 
     def game_win_chance(self, first: Policy, second: Policy) -> float:
         """Exact chance that the first seat wins a two-player game (shared wins count 1/2;
         kept on disk per rules and policies, ``analyzer.kept``)."""
         return kept.answer("cloverup-win-chance", [self.values, first, second],
-                           lambda: self._game_win_chance(first, second))
+                           lambda: self._game_win_chance(first, second), kept.is_probability)
 
     def _game_win_chance(self, first: Policy, second: Policy) -> float:
         tables, modes, starts = [], [], []

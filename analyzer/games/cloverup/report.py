@@ -135,7 +135,9 @@ def comeback_odds(values: dict[str, Any]) -> pd.DataFrame:
                                  "win_chance": float(W[rnd, 0, model.max_diff - gap, 0])})
         return rows
 
-    return pd.DataFrame(kept.answer("cloverup-comeback", [model.values, COMEBACK_GAPS], table))
+    return pd.DataFrame(kept.answer(
+        "cloverup-comeback", [model.values, COMEBACK_GAPS], table,
+        lambda rows: kept.is_rows(rows, {"rounds_left", "behind_by", "win_chance"})))
 
 
 def weight_sets(values: dict[str, Any]) -> pd.DataFrame:

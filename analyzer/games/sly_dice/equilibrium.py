@@ -106,7 +106,9 @@ def overview(values: dict[str, Any], states: int, seed: int) -> dict[str, Any]:
     so kept on disk per rules, states and seed (``analyzer.kept``)."""
     tables = kept.answer("sly-equilibrium-overview", [values, states, seed],
                          lambda: {name: table.to_dict("split") for name, table in
-                                  _overview(values, states, seed).items() if name != "states"})
+                                  _overview(values, states, seed).items() if name != "states"},
+                         lambda found: isinstance(found, dict)
+                         and all(map(kept.is_split_table, found.values())))
     return {**{name: pd.DataFrame(t["data"], columns=t["columns"])
                for name, t in tables.items()}, "states": states}
 

@@ -238,6 +238,12 @@ def _points_range(points: float, fair: pd.Series) -> dict[str, float]:
             if fair.ci95_low > 0 else np.nan}  # no upper end: the worth could be 0
 
 
+def _is_fair_points(found: Any) -> bool:
+    """A kept answer of ``fair_points_table``."""
+    return (isinstance(found, dict) and set(found) == {"table", "level", "met", "states"}
+            and kept.is_split_table(found["table"]))
+
+
 REPORT_PRECISION = 1.0  # points: the report's table (fewer evaluations than at 0.25)
 
 
@@ -252,7 +258,8 @@ def fair_points_table(values: dict[str, Any], seed: int, n_states: int = STATES,
                 "level": result.headline["level"], "met": result.headline["met"],
                 "states": result.headline["states"]}
 
-    kept_answer = kept.answer("sly-fair-points", [values, n_states, seed, precision], compute)
+    kept_answer = kept.answer("sly-fair-points", [values, n_states, seed, precision], compute,
+                              _is_fair_points)
     table = pd.DataFrame(kept_answer["table"]["data"], columns=kept_answer["table"]["columns"])
     table.attrs.update({k: kept_answer[k] for k in ("level", "met", "states")},
                        precision=precision)

@@ -162,7 +162,7 @@ def _read_kept(path: Path):
     try:
         history = [Policy(*fields) for fields in answer["history"]]
         return history, answer["rates"], tuple(answer["exploit"])
-    except (KeyError, TypeError):
+    except (KeyError, TypeError, ValueError):
         return None
 
 
