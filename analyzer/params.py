@@ -16,13 +16,16 @@ from typing import Any, Iterable
 from analyzer.errors import UserError
 
 
+MAX_WEIGHT = 1e6  # a weight past it says nothing a smaller one could not (they are relative)
+
+
 @dataclass(frozen=True)
 class Param:
     """One rule parameter.
 
     ``kind`` is ``int``, ``float``, ``bool``, ``choice`` (one of ``choices``) or
-    ``weights`` (``size`` non-negative numbers with a positive sum). ``low``/``high`` bound
-    numbers inclusively.
+    ``weights`` (``size`` non-negative numbers with a positive sum, each at most ``high``,
+    default ``MAX_WEIGHT``). ``low``/``high`` bound numbers inclusively.
     """
 
     name: str
@@ -42,15 +45,21 @@ class Param:
         if self.kind == "choice":
             return "one of " + ", ".join(self.choices)
         if self.kind == "weights":
-            return f"{self.size} comma-separated non-negative numbers with a positive sum"
+            return (f"{self.size} comma-separated non-negative numbers with a positive sum, "
+                    f"each at most {self.most_weight():g}")
         lo = "" if self.low is None else f">= {self.low:g}"
         hi = "" if self.high is None else f"<= {self.high:g}"
         bounds = " and ".join(b for b in (lo, hi) if b)
         noun = "a whole number" if self.kind == "int" else "a number"
         return f"{noun} {bounds}".strip()
 
+    def most_weight(self) -> float:
+        """The largest weight accepted (``weights``)."""
+        return MAX_WEIGHT if self.high is None else self.high
+
     def _fail(self, value: Any) -> UserError:
-        return UserError(f"bad value {value!r} for {self.name}: expected {self.accepted()}")
+        return UserError(f"bad value {shown_value(value)} for {self.name}: expected "
+                         f"{self.accepted()}")
 
     def parse(self, text: str) -> Any:
         """Validate a value given as text (``--set`` and CLI options)."""
@@ -95,8 +104,8 @@ class Param:
                 raise self._fail(value) from None
             if (
                 len(values) != self.size
-                or any(not math.isfinite(v) or v < 0 for v in values)
-                or sum(values) <= 0
+                or any(not math.isfinite(v) or not 0 <= v <= self.most_weight() for v in values)
+                or not 0 < sum(values) < math.inf
             ):
                 raise self._fail(",".join(f"{v:g}" for v in values))
             return values
@@ -127,6 +136,16 @@ class Param:
         return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def shown_value(value: Any) -> str:
+    """A value read from a file or typed, as a message shows it: a TOML table named so
+    (never a Python dict), a long value cut short."""
+    if isinstance(value, dict):
+        return "a table (" + ", ".join(f"{k} = ..." for k in list(value)[:3]) + \
+            (", ..." if len(value) > 3 else "") + ")"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _index(params: Iterable[Param]) -> dict[str, Param]:
     return {p.name: p for p in params}
 
@@ -155,6 +174,9 @@ def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
         raise UserError(f"cannot read {what} {str(path)!r}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{what} {str(path)!r} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise UserError(f"{what} {str(path)!r} is nested too deeply; accepted: "
+                        "key = value lines") from None
 
 
 def validate_mapping(data: dict[str, Any], params: Iterable[Param],

@@ -180,7 +180,16 @@ def stop_rule(names: Sequence[str], cols: Columns, precision: Precision | float 
     precision = as_precision(precision)
     if precision is None:
         return None
+    check_win_precision(precision, len(names))
     return lambda acc, done: precise_enough(acc, names, cols, precision)
+
+
+def check_win_precision(precision: Precision | float | None, players: int) -> None:
+    """``--win-precision`` needs two or more players: a solo game has no win rates."""
+    precision = as_precision(precision)
+    if precision is not None and precision.win_points is not None and players < 2:
+        raise UserError("--win-precision needs two or more players (a solo game has no "
+                        "win rates); use --precision for the mean score")
 
 
 def seat_rows(acc: np.ndarray, cols: Columns, names: Sequence[str], rotate: bool):

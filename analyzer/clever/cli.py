@@ -27,6 +27,7 @@ from analyzer.cli_options import (
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
 from analyzer.output import emit
+from analyzer.seats import check_win_precision
 from analyzer.seeding import check_seed
 
 
@@ -53,6 +54,7 @@ def simulate(game: CleverGame) -> click.Command:
         from analyzer.clever import simulation
 
         values = rule_values(game.params, rules_file, assignments, players=players)
+        check_win_precision(precision, values["players"])
         compile_for_policies(split_specs(policy_specs),
                              bool(trained_on.differences(game, values)))
         emit(simulation.simulate(game, values, split_specs(policy_specs), games,

@@ -76,6 +76,9 @@ def read(game: CleverGame, path: str | Path, values: dict[str, Any]) -> np.ndarr
         raise UserError(f"cannot read sheet file {str(path)!r}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise UserError(f"sheet file {str(path)!r} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise UserError(f"sheet file {str(path)!r} is nested too deeply to be a sheet (a "
+                        "sheet is an object of lists, docs/sheet-format.md)") from None
     return game.sheetfile.to_kernel(data, repr(str(path)), game.sheet_flags(values))
 
 

@@ -21,7 +21,7 @@ from analyzer.cli_options import (
 from analyzer.errors import UserError
 from analyzer.games.sly_dice.params import ASSUMED_POINTS, PARAMS, accepted_policies, points_param
 from analyzer.output import emit, emit_kept
-from analyzer.params import parse_assignment, read_toml
+from analyzer.params import parse_assignment, read_toml, shown_value
 from analyzer.seeding import check_seed
 
 DEFAULT_GAMES = 100_000
@@ -39,9 +39,13 @@ def _point_assignments(points_file: str | None, settings: tuple[str, ...]) -> li
     pairs: list[tuple[str, str]] = []
     if points_file:
         for card, value in read_toml(points_file, "points file").items():
+            if isinstance(value, dict):
+                raise UserError(f"points file {points_file!r} has a table [{card}]; accepted: "
+                                "one line card = number per card, no tables, e.g. "
+                                "full-house = 20")
             if not isinstance(value, (int, float)) or isinstance(value, bool):
-                raise UserError(f"bad points {value!r} for {card!r} in {points_file!r}: "
-                                "expected a number")
+                raise UserError(f"bad points {shown_value(value)} for {card!r} in "
+                                f"{points_file!r}: expected a number")
             pairs.append((card, str(value)))
     for text in settings:
         card, value = parse_assignment(text)
