@@ -24,7 +24,7 @@ from analyzer.cli_options import (
     whatif_options,
     with_output_check,
 )
-from analyzer.errors import UserError
+from analyzer.errors import Interrupted, UserError, readable
 from analyzer.files import write_atomic
 from analyzer.output import emit
 from analyzer.seats import check_win_precision
@@ -229,7 +229,12 @@ def coach(game: CleverGame) -> click.Command:
         values = rule_values(game.params, None, ())
         sheet = (sheetfile.read(game, sheet_file, values) if sheet_file
                  else game.blank_sheet(values))
-        run_coach(game, values, policy, rollouts, check_seed(seed), sheet, sys.stdin,
-                  lambda text: click.echo(text, nl=False))
+        try:
+            run_coach(game, values, policy, rollouts, check_seed(seed), sheet, sys.stdin,
+                      lambda text: click.echo(readable(text), nl=False))
+        except KeyboardInterrupt:
+            click.echo("")  # ends the prompt's line
+            raise Interrupted("interrupted: the game ends here, nothing was written") \
+                from None
 
     return coach
