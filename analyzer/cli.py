@@ -105,7 +105,20 @@ def _interrupted(message: str) -> None:
     except (OSError, ValueError):
         pass
     sys.stderr.flush()
+    _release_semaphores()
     os._exit(130)
+
+
+def _release_semaphores() -> None:
+    """What a normal exit does for ``multiprocessing`` (its finalizers of priority 0 and
+    up): unlink the semaphores of queues and shared values, so that its resource tracker
+    does not warn of leaked ones after ``os._exit``."""
+    util = sys.modules.get("multiprocessing.util")
+    if util is not None:
+        try:
+            util._run_finalizers(0)
+        except Exception:  # noqa: BLE001 - best effort on the way out
+            pass
 
 
 @click.group(cls=GameGroup)
@@ -217,7 +230,7 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
             "rules changed by --rules/--set (see each section)" if changed
             else "built-in default rules", "quick run (smaller samples)" if quick
             else "full run"]
-    written = write_report(sections, Path(out_dir), "dicelab balance report", meta)
+    written = _write_report(write_report, sections, Path(out_dir), meta)
     click.echo(f"wrote {out_dir}/: {len(written.get('figures', []))} figures, "
                f"{len(written.get('tables', []))} tables, report.pdf")
 
@@ -244,6 +257,21 @@ def _report_values(specs, rules_file: str | None, assignments: tuple[str, ...]) 
         from_file = validate_mapping(tables.get(spec.id, {}), params, repr(rules_file))
         values[spec.id] = rule_values(params, None, per_game[spec.id], **from_file)
     return values
+
+
+def _write_report(write_report, sections, out_dir: Path, meta: list[str]) -> dict:
+    """``write_report``; a fault of the disk while writing (full, read-only, ...) is one
+    line, and nothing is left behind (the files go in place only once all are written)."""
+    from analyzer.files import os_error_in, os_error_words, shown
+
+    try:
+        return write_report(sections, out_dir, "dicelab balance report", meta)
+    except Exception as exc:
+        fault = os_error_in(exc)
+        if fault is None:
+            raise
+        raise UserError(f"cannot write report folder {shown(out_dir)}: "
+                        f"{os_error_words(fault)}") from None
 
 
 def _check_out_dir(path: Path) -> None:

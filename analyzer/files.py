@@ -106,6 +106,18 @@ def _probe(folder: Path, what: str) -> None:
     os.unlink(tmp)
 
 
+def _check_space(folder: Path, what: str) -> None:
+    """Refuse a folder on a full disk before any work is done."""
+    try:
+        disk = os.statvfs(folder)
+    except OSError:
+        return
+    free = disk.f_bfree if os.geteuid() == 0 else disk.f_bavail
+    if free == 0 and disk.f_blocks > 0:
+        raise UserError(f"cannot write {what}: no space left on device (the disk is full) "
+                        f"in folder {shown(folder)}")
+
+
 def _check_parent(path: Path, parent: Path, what: str) -> None:
     """The folder ``parent`` that ``path`` goes into must exist (and be a folder)."""
     if parent.exists() and not parent.is_dir():
@@ -133,6 +145,7 @@ def _check_file(path: Path) -> None:
     if target.exists() and not os.access(target, os.W_OK):
         raise UserError(f"cannot write {shown(path)}: {why_not_writable(target)}")
     _probe(parent, shown(path))
+    _check_space(parent, shown(path))
 
 
 def check_writable(path: str | Path) -> Path:
@@ -156,7 +169,9 @@ def check_folder_writable(path: Path, what: str) -> None:
         parent = path.parent if str(path.parent) else Path(".")
         if not path.exists():
             _check_parent(path, parent, f"{what} {shown(path)}")
-        _probe(path if path.exists() else parent, f"{what} {shown(path)}")
+        folder = path if path.exists() else parent
+        _probe(folder, f"{what} {shown(path)}")
+        _check_space(folder, f"{what} {shown(path)}")
     except OSError as exc:
         raise UserError(f"cannot write {what} {shown(path)}: {os_error_words(exc)}") from None
 

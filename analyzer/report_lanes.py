@@ -13,7 +13,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import signal
 import sys
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
@@ -58,16 +60,42 @@ _events: Any = None  # the worker's queue of progress events
 _busy: Any = None  # the shared count of lanes still building
 
 
-def _start_worker(events: Any, threads: int, busy: Any) -> None:
+def _start_worker(events: Any, threads: int, busy: Any, parent: int) -> None:
     """A lane's process: numba threads share the ``threads`` of the run with the lanes
     still busy (``busy``, a shared count), checked at every simulation; idle OpenMP
-    threads sleep instead of spinning while the other lane computes."""
+    threads sleep instead of spinning while the other lane computes. Ctrl-C is the
+    parent's to handle (it ends the lanes), and a lane whose parent is gone ends too."""
     global _events, _busy
+    quiet_worker(parent)
     os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
     from analyzer import driver
 
     _events, _busy = events, busy
     driver.thread_budget = lambda: max(1, threads // max(busy.value, 1))
+
+
+def quiet_worker(parent: int) -> None:
+    """Start a worker process of ``parent``: Ctrl-C is the parent's to handle (it ends its
+    workers, ``end_workers``), and the worker ends when the parent is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    follow_parent(parent)
+
+
+def end_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate the processes of ``pool`` at once (the run was stopped)."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+def follow_parent(parent: int, every: float = 0.5) -> None:
+    """End this process within ``every`` seconds once process ``parent`` is gone (killed
+    with ``kill -9``, say), rather than compute for nobody (a daemon thread watches)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="dicelab-follow-parent", daemon=True).start()
 
 
 def _build_lane(game_ids: list[str], values: dict[str, Any], seed: int, quick: bool
@@ -157,7 +185,7 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
     built: dict[str, Any] = {}
     chunks = 0
     with ProcessPoolExecutor(len(plan), context, _start_worker,
-                             (events, threads, busy)) as pool:
+                             (events, threads, busy, os.getpid())) as pool:
         futures = [pool.submit(_lane, [s.id for s in lane], values, seed, quick)
                    for lane in plan]
         try:
@@ -172,8 +200,7 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
                 _drain(events, status)
                 status.show()
         except BaseException:
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
+            end_workers(pool)
             raise
         finally:
             status.close()

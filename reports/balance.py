@@ -20,12 +20,14 @@ import os
 import re
 import shutil
 import tempfile
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from analyzer.report_lanes import end_workers, quiet_worker
 from analyzer.sections import Figure, Finding, Section, Table
 from reports.figures import plot_into, save_pngs, validate_figure
 from reports.layout import (
@@ -236,22 +238,68 @@ def _produce(sections: list[Section], tmp: Path, title: str,
     figures = [fig for sec in sections for fig in sec.figures]
     rel = [f"figures/{fig.name}.png" for fig in figures]
     # the PNGs are drawn in a second process while this one writes the tables and the PDF
-    with ProcessPoolExecutor(1, multiprocessing.get_context("spawn")) as pool:
-        pngs = pool.submit(save_pngs, figures, tmp / "figures")
-        for sec in sections:
-            for tab in sec.tables:
-                rel.append(f"tables/{tab.name}.csv")
-                (tmp / "tables").mkdir(exist_ok=True)
-                extra = {k: v for k, v in sec.provenance.items() if k not in tab.data.columns}
-                tab.data.assign(**extra).to_csv(tmp / rel[-1], index=False)
-        with style_context():
-            pages = _write_pdf(sections, title, meta_lines, tmp / "report.pdf")
-        pngs.result()
+    with ProcessPoolExecutor(1, multiprocessing.get_context("spawn"), quiet_worker,
+                             (os.getpid(),)) as pool:
+        try:
+            pngs = pool.submit(save_pngs, figures, tmp / "figures")
+            rel += _write_tables(sections, tmp)
+            with style_context():
+                pages = _write_pdf(sections, title, meta_lines, tmp / "report.pdf")
+            pngs.result()
+        except BaseException:
+            end_workers(pool)
+            raise
     links_f = {f.name: f"figures/{f.name}.png" for s in sections for f in s.figures}
     links_t = {t.name: f"tables/{t.name}.csv" for s in sections for t in s.tables}
     text = summary_markdown(sections, title, meta_lines, links_f, links_t)
     (tmp / "summary.md").write_text(text, encoding="utf-8")
     return rel + ["report.pdf", "summary.md"], pages
+
+
+def _write_tables(sections: list[Section], tmp: Path) -> list[str]:
+    """Write every table as ``tmp/tables/<name>.csv`` (with its section's provenance
+    columns); returns their paths relative to ``tmp``."""
+    rel = []
+    for sec in sections:
+        for tab in sec.tables:
+            rel.append(f"tables/{tab.name}.csv")
+            (tmp / "tables").mkdir(exist_ok=True)
+            extra = {k: v for k, v in sec.provenance.items() if k not in tab.data.columns}
+            tab.data.assign(**extra).to_csv(tmp / rel[-1], index=False)
+    return rel
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process
+        return True
+    return True
+
+
+def remove_stale_folders(out_dir: Path, older_than: float = 3600.0) -> None:
+    """Remove the hidden folders ``.NAME.PID.xxxxxxxx.tmp`` beside ``out_dir`` that runs
+    stopped before they could (``kill -9``, a crash) left: those whose process is gone
+    (and those of older versions without a process id, ``.NAME.xxxxxxxx.tmp``, once
+    ``older_than`` seconds old)."""
+    name = re.escape(out_dir.name)
+    with_pid = re.compile(rf"\.{name}\.(\d+)\.[a-z0-9_]{{8}}\.tmp")
+    without_pid = re.compile(rf"\.{name}\.[a-z0-9_]{{8}}\.tmp")
+    for entry in out_dir.parent.iterdir():
+        found = with_pid.fullmatch(entry.name)
+        try:
+            if entry.is_symlink() or not entry.is_dir():
+                continue
+            if found and _alive(int(found.group(1))):
+                continue
+            if not found and not (without_pid.fullmatch(entry.name) and
+                                  time.time() - entry.stat().st_mtime > older_than):
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(entry, ignore_errors=True)
 
 
 def write_report(sections: list[Section], out_dir: Path, title: str,
@@ -285,7 +333,8 @@ def write_report(sections: list[Section], out_dir: Path, title: str,
     out_dir = Path(out_dir)
     _check(sections)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.{os.getpid()}.", suffix=".tmp",
+                                dir=out_dir.parent))
     try:
         produced, pages = _produce(sections, tmp, title, meta_lines)
         out_dir.mkdir(exist_ok=True)
@@ -294,6 +343,7 @@ def write_report(sections: list[Section], out_dir: Path, title: str,
             os.replace(tmp / rel, out_dir / rel)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    remove_stale_folders(out_dir)
     return {
         "out_dir": out_dir,
         "pdf": out_dir / "report.pdf",

@@ -10,10 +10,9 @@ goes across the page above the blocks, with its caption and reading.
 
 from __future__ import annotations
 
+import io
 import math
-import os
 import re
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from matplotlib.figure import Figure as MplFigure  # noqa: E402  (after the Agg 
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
+from analyzer.files import write_atomic
 from analyzer.sections import Block, CheatSheet, Figure
 from reports.layout import cell_table, col_widths, fixed_lines, wrap
 from reports.sheet_picture import aspect, draw_sheet
@@ -244,8 +244,9 @@ def render_cheatsheet(sheet: CheatSheet, path: Path) -> None:
         Title, subtitle, blocks (text lines and/or a small DataFrame of short
         strings) and footer.
     path : pathlib.Path
-        Output PDF. Written to a temporary file in the same folder, then moved into
-        place with :func:`os.replace`; a failure leaves any previous file untouched.
+        Output PDF, written by :func:`analyzer.files.write_atomic` (a regular file
+        atomically: a failure leaves any previous file untouched; a device, pipe or
+        symbolic link as shell redirection would).
 
     Raises
     ------
@@ -253,15 +254,9 @@ def render_cheatsheet(sheet: CheatSheet, path: Path) -> None:
         If the content does not fit on one page even at the smallest font size.
     """
     path = Path(path)
+    pdf = io.BytesIO()
     with style_context():
-        fig = _compose(sheet)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # an ordinary file (default permissions), unique name, same folder as the target
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-        try:
-            fig.savefig(tmp, format="pdf", metadata={"Title": sheet.title,
-                                                     "Creator": "dicelab reports"})
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        _compose(sheet).savefig(pdf, format="pdf", metadata={"Title": sheet.title,
+                                                             "Creator": "dicelab reports"})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, pdf.getvalue())
