@@ -10,6 +10,7 @@ alone.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import queue
@@ -18,7 +19,7 @@ import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from typing import Any
+from typing import Any, Iterator
 
 from analyzer import report_eta
 from analyzer.compile_apart import all_compiled
@@ -78,7 +79,21 @@ def quiet_worker(parent: int) -> None:
     """Start a worker process of ``parent``: Ctrl-C is the parent's to handle (it ends its
     workers, ``end_workers``), and the worker ends when the parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     follow_parent(parent)
+
+
+@contextlib.contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) back from this thread while worker processes start: they
+    begin with it blocked, so a Ctrl-C during their start-up cannot print a traceback
+    before ``quiet_worker`` ignores it. This process still gets it (on another thread,
+    or when the block ends)."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def end_workers(pool: ProcessPoolExecutor) -> None:
@@ -186,8 +201,9 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
     chunks = 0
     with ProcessPoolExecutor(len(plan), context, _start_worker,
                              (events, threads, busy, os.getpid())) as pool:
-        futures = [pool.submit(_lane, [s.id for s in lane], values, seed, quick)
-                   for lane in plan]
+        with ctrl_c_held():
+            futures = [pool.submit(_lane, [s.id for s in lane], values, seed, quick)
+                       for lane in plan]
         try:
             pending = set(futures)
             while pending:

@@ -27,7 +27,7 @@ from typing import Any
 
 import pandas as pd
 
-from analyzer.report_lanes import end_workers, quiet_worker
+from analyzer.report_lanes import ctrl_c_held, end_workers, quiet_worker
 from analyzer.sections import Figure, Finding, Section, Table
 from reports.figures import plot_into, save_pngs, validate_figure
 from reports.layout import (
@@ -241,7 +241,8 @@ def _produce(sections: list[Section], tmp: Path, title: str,
     with ProcessPoolExecutor(1, multiprocessing.get_context("spawn"), quiet_worker,
                              (os.getpid(),)) as pool:
         try:
-            pngs = pool.submit(save_pngs, figures, tmp / "figures")
+            with ctrl_c_held():
+                pngs = pool.submit(save_pngs, figures, tmp / "figures")
             rel += _write_tables(sections, tmp)
             with style_context():
                 pages = _write_pdf(sections, title, meta_lines, tmp / "report.pdf")
