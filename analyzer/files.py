@@ -222,6 +222,21 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
         raise UserError(f"cannot write {shown(path)}: {os_error_words(exc)}") from None
 
 
+MAX_INPUT_BYTES = 1 << 20  # sheets, rules and points files are a few kB
+
+
+def read_input_text(path: str | Path, what: str, most: int = MAX_INPUT_BYTES) -> str:
+    """The UTF-8 text of the input file ``path``, read up to ``most`` bytes: a larger one
+    (or a device that never ends, such as /dev/zero) is one ``UserError`` line naming it
+    as ``what``. ``OSError`` and ``UnicodeDecodeError`` are the caller's to word."""
+    with open(path, "rb") as fh:
+        data = fh.read(most + 1)
+    if len(data) > most:
+        raise UserError(f"{what} {shown(path)} is larger than {most // 1024} KiB; accepted: "
+                        "a small text file")
+    return data.decode("utf-8")
+
+
 def write_stdout(text: str) -> None:
     """Print ``text`` on standard output at once; a full disk or a closed pipe behind it
     is one ``UserError`` line."""

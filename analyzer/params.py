@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from analyzer.errors import UserError
+from analyzer.files import read_input_text
 
 
 MAX_WEIGHT = 1e6  # a weight past it says nothing a smaller one could not (they are relative)
@@ -167,7 +168,7 @@ def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
     """A TOML file (``what``: how errors name it) as a dict; a one-line ``UserError`` if it
     is missing or broken."""
     try:
-        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        return tomllib.loads(read_input_text(path, what))
     except FileNotFoundError:
         raise UserError(f"{what} {str(path)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:

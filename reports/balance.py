@@ -313,7 +313,8 @@ def write_report(sections: list[Section], out_dir: Path, title: str,
         Report content, in order.
     out_dir : pathlib.Path
         Target folder, created if missing. Files of the same name are replaced; other
-        files already there are left alone.
+        files already there are left alone. A symbolic link to a folder writes that
+        folder (the files are made beside it, so that moving them in stays on its disk).
     title : str
         Report title.
     meta_lines : list of str
@@ -333,18 +334,19 @@ def write_report(sections: list[Section], out_dir: Path, title: str,
     """
     out_dir = Path(out_dir)
     _check(sections)
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.{os.getpid()}.", suffix=".tmp",
-                                dir=out_dir.parent))
+    folder = Path(os.path.realpath(out_dir))
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.{os.getpid()}.", suffix=".tmp",
+                                dir=folder.parent))
     try:
         produced, pages = _produce(sections, tmp, title, meta_lines)
-        out_dir.mkdir(exist_ok=True)
+        folder.mkdir(exist_ok=True)
         for rel in produced:  # report.pdf and summary.md come last
-            (out_dir / rel).parent.mkdir(parents=True, exist_ok=True)
-            os.replace(tmp / rel, out_dir / rel)
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(tmp / rel, folder / rel)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    remove_stale_folders(out_dir)
+    remove_stale_folders(folder)
     return {
         "out_dir": out_dir,
         "pdf": out_dir / "report.pdf",

@@ -200,6 +200,24 @@ def test_a_report_that_fills_the_disk_is_one_line_and_leaves_nothing(small_disk)
     assert [p.name for p in small_disk.iterdir()] == ["filler"]
 
 
+def test_a_report_folder_linked_to_another_disk_is_written_there(tmp_path):
+    """A symbolic link to a folder on another file system: the files are made on that
+    disk (moving them in across disks would fail) and the link stays."""
+    from reports.balance import write_report
+    from tests.test_reports import sections
+
+    disk = tmp_path / "other"
+    _mount(disk, "size=8m")
+    try:
+        link = tmp_path / "rep"
+        link.symlink_to(disk / "real")
+        write_report(sections(), link, "T", ["seed 1"])
+        assert link.is_symlink() and (disk / "real" / "report.pdf").exists()
+        assert sorted(p.name for p in disk.iterdir()) == ["real"]
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
 @pytest.mark.parametrize("args,needle", [
     (["games", "-o", "{ro}/new.csv"], "read-only file system"),
     (["games", "-o", "{ro}/old.csv"], "read-only file system"),
@@ -318,6 +336,16 @@ def test_a_deeply_nested_sheet_is_one_line(tmp_path, command):
      "two or more players")])
 def test_bad_numbers_are_one_line(args, needle):
     one_line_error(run(args), needle)
+
+
+@pytest.mark.parametrize("command", [["thats-pretty-clever", "sheet", "--score"],
+                                     ["cloverup", "solve", "--rules"],
+                                     ["sly-dice", "odds", "--common", "2,3,5",
+                                      "--points-file"]])
+def test_an_endless_input_device_is_one_line(tmp_path, command):
+    zero = device(tmp_path, "zero", 5)
+    one_line_error(run(command + [zero]), "larger than 1024 KiB")
+    assert sorted(tmp_path.iterdir()) == [zero]
 
 
 def test_a_points_file_with_a_table_is_one_readable_line(tmp_path):

@@ -12,6 +12,7 @@ import pandas as pd
 
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
+from analyzer.files import read_input_text
 from analyzer.output import Result
 from kernels.clever import sheets
 from kernels.clever.sheet import H_FOXES
@@ -69,7 +70,7 @@ def read(game: CleverGame, path: str | Path, values: dict[str, Any]) -> np.ndarr
     """The kernel sheet of a sheet file of ``game``, carrying the flags of the rule
     ``values``; a ``UserError`` naming the problem."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_input_text(path, "sheet file"))
     except FileNotFoundError:
         raise UserError(f"sheet file {str(path)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
