@@ -9,6 +9,7 @@ Several runs (all the simulations of a report, say) share one folder.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import io
@@ -21,7 +22,14 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import UserError
-from analyzer.files import os_error_words, shown, why_not_writable, write_atomic
+from analyzer.files import (
+    is_regular_file,
+    os_error_words,
+    remove_dead_temporaries,
+    shown,
+    why_not_writable,
+    write_atomic,
+)
 
 
 def digest(identity: Any) -> str:
@@ -84,6 +92,7 @@ class Store:
     def __init__(self, folder: Path, identity: Any, description: dict[str, Any]):
         self.folder = folder / digest(identity)
         self.folder.mkdir(exist_ok=True)
+        remove_dead_temporaries(self.folder)
         self._checked: dict[tuple[int, ...], np.ndarray] = {}
         about = self.folder / "run.json"
         if not about.exists():
@@ -97,14 +106,15 @@ class Store:
         if chunk in self._checked:
             return True
         path = self._path(chunk)
-        if not path.exists():
+        if not os.path.lexists(path):
             return False
         array, problem = _read_checked(path)
         if problem:
             print(f"dicelab: damaged checkpoint chunk {str(path)!r} ({problem}): computing "
                   "it again", file=sys.stderr, flush=True)
             for stale in (path, _record_path(path)):
-                stale.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # a folder there: saving names it
+                    stale.unlink(missing_ok=True)
             return False
         self._checked[chunk] = array
         return True
@@ -117,6 +127,10 @@ class Store:
         buffer = io.BytesIO()
         np.save(buffer, result, allow_pickle=False)
         path = self._path(chunk)
+        for stale in (path, _record_path(path)):  # a pipe or link would be written through
+            if os.path.lexists(stale) and not is_regular_file(stale):
+                with contextlib.suppress(OSError):
+                    stale.unlink()
         write_atomic(path, buffer.getvalue())
         write_atomic(_record_path(path), json.dumps(_record(path, result)) + "\n")
 
@@ -137,11 +151,14 @@ def _record(path: Path, array: np.ndarray) -> dict[str, Any]:
 def _read_checked(path: Path) -> tuple[np.ndarray | None, str]:
     """The array stored at ``path`` and "" if it matches its record, else None and what is
     wrong, in words."""
+    if not all(map(is_regular_file, (path, _record_path(path)))):
+        return None, ("no checksum record beside it" if is_regular_file(path)
+                      else "not a regular file")
     try:
         expected = json.loads(_record_path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None, "no checksum record beside it"
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None, "its checksum record is unreadable"
     try:
         array = np.load(path, allow_pickle=False)

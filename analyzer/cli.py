@@ -66,6 +66,14 @@ class GameGroup(StrictGroup):
             _interrupted("interrupted")
         sys.exit(code if isinstance(code, int) else 0)
 
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        """Ctrl-C anywhere in a command is ``Interrupted`` (one line, exit 130), before
+        click could turn it into an abort with a blank line."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted") from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         generic = [(n, self.commands[n].get_short_help_str(60)) for n in super().list_commands(ctx)]
         games = [(g.id, f"{g.title}: {g.summary}") for g in GAMES.values()]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
+import os
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import click
 
 from analyzer.errors import UserError
-from analyzer.files import check_writable
+from analyzer.files import check_writable, remove_dead_temporaries
 from analyzer.output import FORMATS
 from analyzer.params import Param, resolve
 from analyzer.seeding import DEFAULT_SEED
@@ -164,9 +166,11 @@ def rule_values(params: Iterable[Param], rules_file: str | None, assignments: It
 
 
 def early_output_check(output: str | None) -> None:
-    """Reject an unwritable ``--output`` before any work is done."""
+    """Reject an unwritable ``--output`` before any work is done (and remove what runs
+    killed while writing it left)."""
     if output:
-        check_writable(output)
+        target = Path(os.path.realpath(check_writable(output)))
+        remove_dead_temporaries(target.parent, target.name)
 
 
 def with_output_check(fn: Callable) -> Callable:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -84,6 +85,15 @@ def _existing_ancestor(path: Path) -> Path:
     return Path("/")
 
 
+def is_regular_file(path: Path) -> bool:
+    """``path`` is a regular file (not a link, folder, device or pipe, which a reader of
+    our own files must not open: a pipe would block it)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
 def is_stream(path: Path) -> bool:
     """``path`` exists and is a character or block device or a named pipe (written
     through, never replaced)."""
@@ -136,6 +146,9 @@ def _check_file(path: Path) -> None:
     target = _target(path)
     if target.is_dir():
         raise UserError(f"output path {shown(path)} is a directory; give a file name")
+    if target.is_socket():
+        raise UserError(f"output path {shown(path)} is a socket; give a file, a device or "
+                        "a named pipe")
     if is_stream(target):
         if not os.access(target, os.W_OK):
             raise UserError(f"cannot write {shown(path)}: {why_not_writable(target)}")
@@ -176,6 +189,43 @@ def check_folder_writable(path: Path, what: str) -> None:
         raise UserError(f"cannot write {what} {shown(path)}: {os_error_words(exc)}") from None
 
 
+def _temporary_prefix(name: str) -> str:
+    """The start of the name of a temporary file for ``name``: it names this process, so
+    that one a killed run left is known for stale (``remove_dead_temporaries``)."""
+    return f".{name[:40]}.{os.getpid()}."
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (on this machine)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process
+        return True
+    return True
+
+
+def remove_dead_temporaries(folder: Path, name: str = "") -> None:
+    """Remove the temporary files that runs killed while writing (``kill -9``) left in
+    ``folder``, ``.NAME.PID.xxxxxxxx.tmp`` with PID gone; only those for ``name`` if
+    given (the start of a file name). Best effort: what cannot be removed stays."""
+    start = f".{name[:40]}." if name else "."
+    pattern = re.compile(r"\.(.+)\.(\d+)\.[a-z0-9_]{8}\.tmp")
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.startswith(start)]
+    except OSError:
+        return
+    for entry in entries:
+        found = pattern.fullmatch(entry.name)
+        if found and entry.is_file(follow_symlinks=False) and \
+                not process_alive(int(found.group(2))):
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass
+
+
 def current_umask() -> int:
     """The process's umask (read by setting it and setting it back)."""
     mask = os.umask(0o022)
@@ -193,7 +243,7 @@ def _mode_for(target: Path) -> int:
 
 def _replace(target: Path, data: bytes) -> None:
     """Write ``target`` through a temporary file in its folder, moved into place whole."""
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.",
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=_temporary_prefix(target.name),
                                suffix=".tmp")
     try:
         os.fchmod(fd, _mode_for(target))

@@ -12,12 +12,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
 from analyzer.errors import UserError
-from analyzer.files import write_atomic
+from analyzer.files import is_regular_file, write_atomic
 from kernels import cache_dir
 
 PACKAGES = ("analyzer", "kernels")
@@ -53,10 +54,13 @@ def read(path: Path, valid: Callable[[Any], bool] | None = None) -> Any | None:
     the expected form. A damaged one is named in one line on stderr (it is computed
     again)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return None
-    problem, found = _check(path, text, valid)
+        text = path.read_text(encoding="utf-8") if is_regular_file(path) else None
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    if text is None:
+        problem, found = ("not a regular file" if os.path.lexists(path) else ""), None
+    else:
+        problem, found = _check(path, text, valid)
     if problem:
         print(f"dicelab: kept answer {str(path)!r} is damaged ({problem}): computing it "
               "again", file=sys.stderr, flush=True)
@@ -83,8 +87,10 @@ def write(path: Path, answer: Any) -> None:
     """Keep ``answer`` at ``path`` with its checksum; a folder that cannot be written only
     costs the saving."""
     try:
+        if os.path.lexists(path) and not is_regular_file(path):
+            os.unlink(path)  # a pipe or link there would be written through
         write_atomic(path, json.dumps({"sha256": _checksum(path, answer), "answer": answer}))
-    except UserError:
+    except (UserError, OSError):
         pass
 
 

@@ -27,6 +27,7 @@ from typing import Any
 
 import pandas as pd
 
+from analyzer.files import process_alive
 from analyzer.report_lanes import ctrl_c_held, end_workers, quiet_worker
 from analyzer.sections import Figure, Finding, Section, Table
 from reports.figures import plot_into, save_pngs, validate_figure
@@ -270,16 +271,6 @@ def _write_tables(sections: list[Section], tmp: Path) -> list[str]:
     return rel
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process
-        return True
-    return True
-
-
 def remove_stale_folders(out_dir: Path, older_than: float = 3600.0) -> None:
     """Remove the hidden folders ``.NAME.PID.xxxxxxxx.tmp`` beside ``out_dir`` that runs
     stopped before they could (``kill -9``, a crash) left: those whose process is gone
@@ -293,7 +284,7 @@ def remove_stale_folders(out_dir: Path, older_than: float = 3600.0) -> None:
         try:
             if entry.is_symlink() or not entry.is_dir():
                 continue
-            if found and _alive(int(found.group(1))):
+            if found and process_alive(int(found.group(1))):
                 continue
             if not found and not (without_pid.fullmatch(entry.name) and
                                   time.time() - entry.stat().st_mtime > older_than):

@@ -126,6 +126,34 @@ def test_new_files_follow_the_umask_and_replaced_files_keep_their_mode(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new.csv", "old.csv"]
 
 
+def test_a_socket_is_refused_and_stays(tmp_path):
+    import socket
+
+    path = tmp_path / "sock"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        one_line_error(run(["games", "-o", path]), "is a socket")
+        assert stat.S_ISSOCK(path.stat().st_mode)
+
+
+def test_temporary_files_of_killed_runs_are_removed_by_the_next(tmp_path):
+    """``.NAME.PID.xxxxxxxx.tmp``: removed when PID is gone, kept while it runs."""
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    stale = tmp_path / f".out.csv.{dead}.abcdefgh.tmp"
+    running = tmp_path / f".out.csv.{os.getpid()}.abcdefgh.tmp"
+    stale.write_text("partial")
+    running.write_text("partial")
+    assert run(["games", "-o", tmp_path / "out.csv"]).exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["out.csv", running.name])
+    running.unlink()
+    assert run(TURNS + ["--checkpoint", tmp_path / "ck"]).exit_code == 0
+    (folder,) = (tmp_path / "ck").iterdir()
+    (folder / f".chunk-0-200000.npy.{dead}.abcdefgh.tmp").write_text("partial")
+    assert run(TURNS + ["--checkpoint", tmp_path / "ck"]).exit_code == 0
+    assert not list(folder.glob(".*"))
+
+
 @pytest.mark.parametrize("args", [
     ["games", "-o", "{tmp}/" + LONG_NAME],
     ["games", "-o", "{tmp}/" + LONG_NAME + "/out.csv"],
@@ -253,6 +281,7 @@ DAMAGE = {
                         "not a readable array"),
     "truncated": (lambda p: p.write_bytes(p.read_bytes()[:100]), "not a readable array"),
     "record gone": (lambda p: p.with_suffix(".json").unlink(), "no checksum record"),
+    "a named pipe": (lambda p: (p.unlink(), os.mkfifo(p)), "not a regular file"),
 }
 
 
@@ -298,6 +327,15 @@ def test_an_edited_kept_answer_is_computed_again(kept_folder, edit):
     again = run(args)
     assert again.exit_code == 0 and again.stdout == clean.stdout
     assert again.stderr.count("\n") == 1 and "computing it again" in again.stderr
+
+
+def test_a_kept_answer_that_is_a_pipe_is_computed_again(kept_folder):
+    assert kept.answer("n", [1], lambda: 0.25) == 0.25
+    (path,) = kept_folder.glob("kept-n-*.json")
+    path.unlink()
+    os.mkfifo(path)
+    assert kept.answer("n", [1], lambda: 0.5) == 0.5
+    assert kept.answer("n", [1], lambda: 0.75) == 0.5 and path.is_file()
 
 
 def test_an_edited_kept_number_is_computed_again(kept_folder):
@@ -387,6 +425,16 @@ def test_bytes_typed_into_coach_are_shown_as_bytes():
                           capture_output=True, timeout=120)
     out = done.stdout.decode()
     assert done.returncode == 0 and "'\\x9e\\xff'" in out and "\\udc" not in out
+
+
+def test_ctrl_c_in_any_command_is_one_line_exit_130():
+    code = ("import analyzer.output, analyzer.cli\n"
+            "def stop(*args): raise KeyboardInterrupt\n"
+            "analyzer.output.emit = stop\n"
+            "analyzer.cli.cli.main(['games'])\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (130, "dicelab: interrupted\n")
 
 
 def _live_in_group(group: int) -> list[int]:
