@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable
 import click
 
 from analyzer.errors import UserError
-from analyzer.files import check_writable, remove_dead_temporaries
+from analyzer.files import check_writable, own_descriptor, remove_dead_temporaries
 from analyzer.output import FORMATS
 from analyzer.params import Param, resolve
 from analyzer.seeding import DEFAULT_SEED
@@ -169,8 +169,10 @@ def early_output_check(output: str | None) -> None:
     """Reject an unwritable ``--output`` before any work is done (and remove what runs
     killed while writing it left)."""
     if output:
-        target = Path(os.path.realpath(check_writable(output)))
-        remove_dead_temporaries(target.parent, target.name)
+        path = check_writable(output)
+        if own_descriptor(path) is None:
+            target = Path(os.path.realpath(path))
+            remove_dead_temporaries(target.parent, target.name)
 
 
 def with_output_check(fn: Callable) -> Callable:

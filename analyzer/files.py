@@ -8,6 +8,7 @@ replaced keeps its mode."""
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import re
 import stat
@@ -161,9 +162,37 @@ def _check_file(path: Path) -> None:
     _check_space(parent, shown(path))
 
 
+_NAMED_FDS = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+
+
+def own_descriptor(path: str | Path) -> int | None:
+    """The file descriptor of this process that ``path`` names (``/dev/stdout``,
+    ``/dev/fd/N``, ``/proc/self/fd/N``), or None: such a path is written through the
+    descriptor, as the shell would, whatever it is open on (a file opened for appending
+    keeps what it holds)."""
+    text = os.path.abspath(path)
+    if text in _NAMED_FDS:
+        return _NAMED_FDS[text]
+    found = re.fullmatch(rf"/(?:dev/fd|proc/self/fd|proc/{os.getpid()}/fd)/(\d+)", text)
+    return int(found.group(1)) if found else None
+
+
+def _check_descriptor(path: Path, fd: int) -> None:
+    try:
+        mode = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE
+    except OSError:
+        mode = None
+    if mode not in (os.O_WRONLY, os.O_RDWR):
+        raise UserError(f"cannot write {shown(path)}: file descriptor {fd} is not open for "
+                        "writing")
+
+
 def check_writable(path: str | Path) -> Path:
     """Fail early, with one line, if ``path`` cannot be written."""
     path = Path(path)
+    if own_descriptor(path) is not None:
+        _check_descriptor(path, own_descriptor(path))
+        return path
     _check_name_lengths(path)
     try:
         _check_file(path)
@@ -256,6 +285,16 @@ def _replace(target: Path, data: bytes) -> None:
         raise
 
 
+def _write_descriptor(fd: int, data: bytes) -> None:
+    """Write ``data`` whole to the open file descriptor ``fd`` (after what this process
+    already printed on standard output or error)."""
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 def write_atomic(path: str | Path, data: str | bytes) -> None:
     """Write ``data`` to ``path`` as shell redirection would, a regular file atomically
     (see the module's docstring); one ``UserError`` line if it cannot be done."""
@@ -263,7 +302,9 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     target = _target(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        if is_stream(target):
+        if own_descriptor(path) is not None:
+            _write_descriptor(own_descriptor(path), raw)
+        elif is_stream(target):
             with open(target, "wb") as fh:
                 fh.write(raw)
         else:

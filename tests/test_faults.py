@@ -94,6 +94,20 @@ def test_a_named_pipe_is_written_through_to_its_reader(tmp_path):
     assert stat.S_ISFIFO(pipe.stat().st_mode) and sorted(tmp_path.iterdir()) == [pipe]
 
 
+def test_dev_stdout_is_written_through_the_open_descriptor(tmp_path):
+    """``-o /dev/stdout >> log`` appends to the log, as the shell would (a file put in
+    its place would lose what the log held); a descriptor not open for writing is one
+    line."""
+    log = tmp_path / "log"
+    log.write_text("kept\n")
+    with open(log, "a") as out:
+        done = dicelab("games", "-o", "/dev/stdout", stdout=out)
+    assert done.returncode == 0 and done.stderr == ""
+    assert log.read_text().startswith("kept\ndicelab games\n")
+    assert sorted(tmp_path.iterdir()) == [log]
+    one_line_error(run(["games", "-o", "/dev/fd/97"]), "not open for writing")
+
+
 def test_a_symbolic_link_writes_its_target_and_stays_a_link(tmp_path):
     target, link = tmp_path / "target.csv", tmp_path / "link.csv"
     target.write_text("old")
