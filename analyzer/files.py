@@ -189,6 +189,9 @@ def _check_descriptor(path: Path, fd: int) -> None:
 
 def check_writable(path: str | Path) -> Path:
     """Fail early, with one line, if ``path`` cannot be written."""
+    if isinstance(path, str) and path.endswith(os.sep):
+        raise UserError(f"output path {shown(path)} ends in {os.sep}, a folder's name; give "
+                        "a file name")
     path = Path(path)
     if own_descriptor(path) is not None:
         _check_descriptor(path, own_descriptor(path))
@@ -326,6 +329,13 @@ def read_input_text(path: str | Path, what: str, most: int = MAX_INPUT_BYTES) ->
         raise UserError(f"{what} {shown(path)} is larger than {most // 1024} KiB; accepted: "
                         "a small text file")
     return data.decode("utf-8")
+
+
+def read_problem(exc: OSError | UnicodeDecodeError) -> str:
+    """Why an input file could not be read, in words (``read_input_text``'s errors)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {exc.start})"
+    return "it is a folder" if exc.errno == errno.EISDIR else os_error_words(exc)
 
 
 def write_stdout(text: str) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from analyzer.errors import UserError
-from analyzer.files import read_input_text
+from analyzer.files import read_input_text, read_problem
 
 
 MAX_WEIGHT = 1e6  # a weight past it says nothing a smaller one could not (they are relative)
@@ -172,7 +172,7 @@ def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
     except FileNotFoundError:
         raise UserError(f"{what} {str(path)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read {what} {str(path)!r}: {exc}") from None
+        raise UserError(f"cannot read {what} {str(path)!r}: {read_problem(exc)}") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{what} {str(path)!r} is not valid TOML: {exc}") from None
     except RecursionError:

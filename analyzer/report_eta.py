@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Iterable
 
+from analyzer.files import write_atomic
 from analyzer.progress import clock
 
 # seconds per section in two lanes on a 2-core machine, by (quick, kernels compiled before
@@ -56,8 +57,8 @@ def record(seconds: dict[str, float], quick: bool, compiled: bool = True) -> Non
         kept = json.loads(path.read_text()) if path.exists() else {}
         kept.setdefault(_kind(quick, compiled), {}).update(
             {g: round(s, 1) for g, s in seconds.items()})
-        path.write_text(json.dumps(kept, indent=1, sort_keys=True))
-    except (OSError, ValueError, AttributeError):
+        write_atomic(path, json.dumps(kept, indent=1, sort_keys=True))
+    except (OSError, ValueError, AttributeError):  # UserError is a ValueError
         pass
 
 

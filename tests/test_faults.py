@@ -400,6 +400,18 @@ def test_an_endless_input_device_is_one_line(tmp_path, command):
     assert sorted(tmp_path.iterdir()) == [zero]
 
 
+def test_an_input_file_that_is_not_text_is_one_line(tmp_path):
+    sheet = tmp_path / "sheet.json"
+    sheet.write_bytes(b"\xff\xfe{}")
+    one_line_error(run(["thats-pretty-clever", "sheet", "--score", sheet]),
+                   "not UTF-8 text (byte 0)")
+
+
+def test_an_output_name_ending_in_a_slash_is_one_line(tmp_path):
+    one_line_error(run(["games", "-o", f"{tmp_path}/new/"]), "a folder's name")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_points_file_with_a_table_is_one_readable_line(tmp_path):
     points = tmp_path / "points.toml"
     points.write_text("[points]\nfull-house = 20\n")

@@ -12,7 +12,7 @@ import pandas as pd
 
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
-from analyzer.files import read_input_text
+from analyzer.files import read_input_text, read_problem
 from analyzer.output import Result
 from kernels.clever import sheets
 from kernels.clever.sheet import H_FOXES
@@ -74,7 +74,8 @@ def read(game: CleverGame, path: str | Path, values: dict[str, Any]) -> np.ndarr
     except FileNotFoundError:
         raise UserError(f"sheet file {str(path)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read sheet file {str(path)!r}: {exc}") from None
+        raise UserError(f"cannot read sheet file {str(path)!r}: {read_problem(exc)}") \
+            from None
     except json.JSONDecodeError as exc:
         raise UserError(f"sheet file {str(path)!r} is not valid JSON: {exc}") from None
     except RecursionError:
