@@ -1,9 +1,11 @@
 """Output files: checked before any work is done, then written as shell redirection and
 ``cp`` write them. A regular file is written atomically (through a temporary file in the
 same folder, so a failed run leaves no partial file and the old file whole); a character
-or block device or a named pipe is written through (``-o /dev/null`` stays a device); a
-symbolic link's target is written and the link kept. New files follow the umask; a file
-replaced keeps its mode."""
+or block device or a named pipe is written through (``-o /dev/null`` stays a device), and
+``/dev/stdout`` or ``/dev/fd/N`` through the open descriptor; a symbolic link's target is
+written and the link kept. New files follow the umask; a file replaced keeps its mode.
+Temporary files name their process, so that a later run removes those of a killed one.
+Input files (sheets, rules) are read whole up to a size limit."""
 
 from __future__ import annotations
 
@@ -193,8 +195,9 @@ def check_writable(path: str | Path) -> Path:
         raise UserError(f"output path {shown(path)} ends in {os.sep}, a folder's name; give "
                         "a file name")
     path = Path(path)
-    if own_descriptor(path) is not None:
-        _check_descriptor(path, own_descriptor(path))
+    fd = own_descriptor(path)
+    if fd is not None:
+        _check_descriptor(path, fd)
         return path
     _check_name_lengths(path)
     try:
@@ -302,11 +305,11 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     """Write ``data`` to ``path`` as shell redirection would, a regular file atomically
     (see the module's docstring); one ``UserError`` line if it cannot be done."""
     path = check_writable(path)
-    target = _target(path)
+    target, fd = _target(path), own_descriptor(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        if own_descriptor(path) is not None:
-            _write_descriptor(own_descriptor(path), raw)
+        if fd is not None:
+            _write_descriptor(fd, raw)
         elif is_stream(target):
             with open(target, "wb") as fh:
                 fh.write(raw)
