@@ -95,7 +95,7 @@ from analyzer.errors import UserError
 from analyzer.params import defaults
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED
 from analyzer.stats import Z95, mean_se
-from kernels.clever import net, play, selfplay, value_net
+from kernels.clever import net, play, seats, selfplay, value_net
 from kernels.clever.game_rules import RULE_GAME
 
 GAMES = {"tpc": "thats_pretty_clever", "tac": "twice_as_clever"}
@@ -117,7 +117,10 @@ class Stage(NamedTuple):
     from which, step size), ...), whether the network has the bonus block, the curriculum
     (capped area, cap, spotlight share, spotlight bias, spotlit areas:
     ``kernels.clever.selfplay``), the games played with one set of weights, whether the
-    network has the seat block, and the shares of games of 1-4 players."""
+    network has the seat block, the shares of games of 1-4 players, whether the seat
+    block's first-layer rows learn alone, the points a win adds to the final score the
+    seats of games of 2-4 players learn from, and whether the skip head learns (alone, or
+    with the network)."""
 
     games: int
     teacher: float
@@ -130,6 +133,9 @@ class Stage(NamedTuple):
     seat_block: bool = False  # the seat block's inputs (``kernels.clever.seats``) too
     players: tuple[float, ...] = ()  # shares of games of 1-4 players (none: solo)
     new_rows_only: bool = False  # only the first-layer rows of the seat block learn
+    win_bonus: float = 0.0  # points a win adds to what a seat of 2-4 players learns from
+    skip_head: bool = False  # the skip head (``kernels.clever.value_net``) learns
+    skip_alone: bool = False  # ... and nothing else does
 
 
 # That's Pretty Clever: one game at a time (two trainers, one per core)
@@ -182,6 +188,14 @@ TAC_ENDS_TURN_STAGES = {
     "settle": Stage(200_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 3e-5),), True,
                     NO_CURRICULUM, 16),
 }
+# Twice As Clever on the defaults as they now stand (``skip_roll=allowed``: the active
+# player may leave a usable roll unused, an option the ``endsturn`` run's engine did not
+# have), from that run's network (``--start-from``); the step size starts small while
+# Adam's fresh moments settle
+TAC_SKIP_ROLL_STAGES = {
+    "settle": Stage(200_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 1e-5), (0.03, 3e-5)),
+                    True, NO_CURRICULUM, 16),
+}
 # Either game in 1-4 players (``--start-from`` the solo network): the seat block's inputs
 # come in with zero weights (play is unchanged), then self-play with the network in every
 # seat of games of 1-4 players, their rounds by the player count. The step size starts
@@ -207,11 +221,37 @@ SEATED_ROWS_STAGES = {
                    PLAYER_MIX),
     "settle": SEATED_STAGES["settle"],
 }
+# A network for games of 2-4 players alone, beside the solo network (which plays the solo
+# game unchanged), from a seated network's weights (``--start-from``): the value it learns
+# in those games is the final score plus ``WIN_BONUS`` points for a win
+WIN_BONUS = 100.0
+MULTI_MIX = (0.0, 0.5, 0.25, 0.25)
+SEATWIN_STAGES = {
+    "win": Stage(400_000, 0.0, LAMBDA, (0.01, 0.01, 1.0),
+                 ((0.0, 5e-6), (0.03, 2e-5), (0.5, 1e-5)), True, NO_CURRICULUM, 16, True,
+                 MULTI_MIX, False, WIN_BONUS),
+}
+# The same in two-player games alone (a network for one player count): from the solo
+# network it fell from 247 to 218 points a seat within 10,000 games, at a step size of 5e-6:
+# the win bonus raises every value of those games by about 50 points, and Adam moved every
+# weight to get there
+SEATWIN_DUO_STAGES = {"win": SEATWIN_STAGES["win"]._replace(players=(0.0, 1.0))}
+# Hence the skip head (``kernels.clever.value_net``): a linear term in the seat block's
+# inputs, the same for every choice of a turn. It learns alone first, from the solo network
+# (play stays exactly the solo network's while it takes up how the points to come and a
+# win's worth differ by player count, turns left and lead), then with the whole network
+SKIPWIN_STAGES = {
+    "skip": Stage(20_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 1e-3),), True,
+                  NO_CURRICULUM, 16, True, MULTI_MIX, False, WIN_BONUS, True, True),
+    "win": SEATWIN_STAGES["win"]._replace(skip_head=True),
+}
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
-                     "seatrows": SEATED_ROWS_STAGES},
+                     "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
+                     "duo": SEATWIN_DUO_STAGES, "skipwin": SKIPWIN_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
-                     "endsturn": TAC_ENDS_TURN_STAGES, "seated": SEATED_STAGES,
-                     "seatrows": SEATED_ROWS_STAGES}}
+                     "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
+                     "seated": SEATED_STAGES, "seatrows": SEATED_ROWS_STAGES,
+                     "seatwin": SEATWIN_STAGES, "skipwin": SKIPWIN_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -225,7 +265,8 @@ def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
 TAC_FIRST_RULES = {"fox_negative": "literal", "return_empty_pool": "return_allowed"}
 TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST_RULES,
                   "endsturn": {"return_empty_pool": "ends_turn"}, "seated": {},
-                  "seatrows": {}}
+                  "seatrows": {}, "seatwin": {}, "skiproll": {}, "duo": {},
+                  "skipwin": {}}
 
 
 def training_rules(opts: argparse.Namespace) -> dict:
@@ -266,12 +307,20 @@ def mirror(row: np.ndarray, rules: np.ndarray, players: int, rounds: int, games:
            seed: int) -> dict:
     """A mirror match of the policy row in every seat of ``players`` (no rotation): each
     seat's win share and mean score."""
-    lineup = np.stack([row] * players)
-    job = driver.Job(driver.BlockLoop.of(play.games_block), (lineup, False, rounds, rules),
+    return match([row] * players, rules, rounds, games, seed, False)
+
+
+def match(rows: list[np.ndarray], rules: np.ndarray, rounds: int, games: int, seed: int,
+          rotate: bool) -> dict:
+    """Games of the policy rows (one per seat, seats rotating or not): each row's win share
+    and mean score (``seat_*``: by the row's slot)."""
+    players = len(rows)
+    lineup = np.stack(rows)
+    job = driver.Job(driver.BlockLoop.of(play.games_block), (lineup, rotate, rounds, rules),
                      (players, players, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, seed,
                      STREAM_GAMES)
     acc, n = driver.run(job, games, progress=False)
-    seats = [acc[p, p] for p in range(players)]
+    seats = [acc[p].sum(axis=0) for p in range(players)]
     return {"seat_win": [round(float(s[play.COL_WIN_UNITS]) / play.WIN_UNITS / n, 4)
                          for s in seats],
             "seat_mean": [round(float(s[play.COL_SCORE_SUM]) / n, 2) for s in seats]}
@@ -313,6 +362,13 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--ship", nargs="+", metavar="CHECKPOINT",
                         help="write the game's value_net.npy from these checkpoints' best "
                              "weights (the ensemble's members) and stop")
+    parser.add_argument("--ship-multi", metavar="CHECKPOINT",
+                        help="add this checkpoint's best weights to the game's value_net.npy "
+                             "as the network of games of 2-4 players (its first network "
+                             "keeps the solo game) and stop")
+    parser.add_argument("--ship-to", metavar="VALUE_NET",
+                        help="--ship and --ship-multi write this file (and its .json) "
+                             "instead of the game's value_net.npy")
     parser.add_argument("--ship-games", type=int, default=8192,
                         help="paired tuning games comparing the members and the ensemble")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -364,7 +420,13 @@ def fresh_state(n_in: int, seed: int, first_stage: str,
     w = value_weights.initial_weights(n_in, seed) if weights is None else weights
     return {"weights": w, "m": np.zeros_like(w), "v": np.zeros_like(w), "step": 0,
             "stage": first_stage, "done": 0, "history": [], "best": -np.inf,
-            "best_weights": w.copy(), "best_stage": ""}
+            "best_weights": w.copy(), "best_stage": "", **fresh_skip()}
+
+
+def fresh_skip() -> dict:
+    """The skip head's part of a training state: zero weights and Adam moments."""
+    return {"skip": np.zeros(seats.N_SEAT), "skip_moments": np.zeros((2, seats.N_SEAT)),
+            "best_skip": np.zeros(seats.N_SEAT)}
 
 
 def save_state(path: Path, state: dict, settings: dict) -> None:
@@ -372,7 +434,9 @@ def save_state(path: Path, state: dict, settings: dict) -> None:
     np.savez(tmp, weights=state["weights"], m=state["m"], v=state["v"], step=state["step"],
              stage=state["stage"], done=state["done"], history=json.dumps(state["history"]),
              best=state["best"], best_weights=state["best_weights"],
-             best_stage=state["best_stage"], settings=json.dumps(settings))
+             best_stage=state["best_stage"], settings=json.dumps(settings),
+             skip=state["skip"], skip_moments=state["skip_moments"],
+             best_skip=state["best_skip"])
     tmp.replace(path)
 
 
@@ -412,18 +476,35 @@ def load_state(path: Path, settings: dict, fork: bool = False) -> dict:
     if _up_to(stored, began) != _up_to(settings, began):
         sys.exit(f"checkpoint {path} was made with other settings ({saved['settings']}); "
                  "give another --checkpoint")
+    skip = {k: saved[k] if k in saved.files else v  # made before the skip head
+            for k, v in fresh_skip().items()}
     return {"weights": saved["weights"], "m": saved["m"], "v": saved["v"],
             "step": int(saved["step"]), "stage": stage, "done": done, "history": history,
             "best": float(saved["best"]), "best_weights": saved["best_weights"],
-            "best_stage": str(saved["best_stage"])}
+            "best_stage": str(saved["best_stage"]), **skip}
 
 
 def trainable(spec: Stage, game: int, n_in: int) -> np.ndarray:
     """The range of the weights that learn in a stage (int64[2]; ``(0, -1)``: all): with
-    ``new_rows_only``, the first-layer rows of the seat block."""
+    ``new_rows_only``, the first-layer rows of the seat block; with ``skip_alone``, none."""
+    if spec.skip_alone:
+        return np.array([0, 0], np.int64)
     if not spec.new_rows_only:
         return np.array([0, -1], np.int64)
     return np.array([int(value_net.n_inputs(game, 1)) * net.H1, n_in * net.H1], np.int64)
+
+
+def multiplayer_only(spec: Stage) -> bool:
+    """Does the stage play games of 2-4 players alone (a network for those, beside the
+    solo one)?"""
+    return bool(spec.players) and spec.players[0] == 0 and any(spec.players)
+
+
+def solo_rival(model) -> np.ndarray:
+    """The policy row of the game's shipped solo network (its first member), the rival of
+    a multiplayer stage's two-player evaluation games."""
+    members, info = value_weights.load(model.VALUE_FILE, model.GAME.kernel_game)
+    return value_weights.policy_row(members[:1], int(info["inputs"]))
 
 
 def kernel_curriculum(spec: Stage) -> np.ndarray:
@@ -480,8 +561,9 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
             old = value_weights.inputs_of(state["weights"])
             for part in ("weights", "m", "v"):
                 state[part] = value_weights.widen(state[part], old, n_in)
-        row = value_weights.policy_row([state["weights"]], n_in, spec.teacher, heuristic)
-        weights = value_weights.member(row)  # trained in place
+        row = value_weights.policy_row([state["weights"]], n_in, spec.teacher, heuristic,
+                                       skip=state["skip"])
+        weights = value_weights.member(row)  # trained in place, and the skip head too
         key = training_key(stages, opts.seed, stage)
         curriculum = kernel_curriculum(spec)
         rounds_of = model.GAME.layout.ROUNDS_BY_PLAYERS
@@ -493,21 +575,22 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
                                                  state["m"], state["v"], state["step"], lr,
                                                  epsilon, spec.lam, BATCH, stats,
                                                  spec.snapshot, curriculum,
-                                                 trainable(spec, game, n_in))
+                                                 trainable(spec, game, n_in),
+                                                 spec.win_bonus, state["skip_moments"],
+                                                 spec.skip_head)
             state["done"] += n
             played_here += n
             if state["done"] % opts.eval_every and state["done"] < games:
                 continue
             state["weights"] = weights.copy()
-            entry = evaluate(state["weights"], n_in, rules, opts, stats, spec, rounds_of)
+            state["skip"] = value_weights.skip_head(row).copy()
+            entry = evaluate(state["weights"], state["skip"], n_in, rules, opts, stats, spec,
+                             rounds_of, solo_rival(model) if multiplayer_only(spec) else None)
             entry.update({"stage": stage, "games": state["done"],
                           "total_games": _total_before(stages, stage, opts.scale)
                           + state["done"], "epsilon": round(epsilon, 4), "lr": lr})
             state["history"].append(entry)
-            smoothed = moving_best(state["history"], stage)
-            if stage != "warm" and smoothed > state["best"]:
-                state["best"], state["best_weights"] = smoothed, state["weights"].copy()
-                state["best_stage"] = stage
+            keep_best(state, spec, stage)
             stats[:] = 0
             save_state(checkpoint, state, settings)
             if not opts.quiet:
@@ -517,6 +600,8 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
                       f" tuning {entry['tuning_mean']:6.2f} +- {1.96 * entry['tuning_se']:.2f},"
                       f" areas {entry['areas']}, fox points {entry['fox_points']};"
                       + (f" 2p mirror {entry['mirror_2p']};" if "mirror_2p" in entry else "")
+                      + (f" 2p vs solo net {entry['vs_solo_net_2p']};"
+                         if "vs_solo_net_2p" in entry else "")
                       + f" {elapsed:5.0f} s, {played_here / elapsed:4.0f} games/s",
                       file=sys.stderr, flush=True)
             if opts.max_games and played_here >= opts.max_games:
@@ -527,18 +612,33 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         save_state(checkpoint, state, settings)
 
 
-def evaluate(weights: np.ndarray, n_in: int, rules: np.ndarray, opts: argparse.Namespace,
-             stats: np.ndarray, spec: Stage, rounds_of: np.ndarray) -> dict:
+def keep_best(state: dict, spec: Stage, stage: str) -> None:
+    """After an evaluation: the best weights so far are those of the best moving solo
+    tuning mean, or in a stage of 2-4 players alone the latest (the solo mean is not its
+    aim)."""
+    smoothed = moving_best(state["history"], stage)
+    if multiplayer_only(spec) or (stage != "warm" and smoothed > state["best"]):
+        state["best"], state["best_weights"] = smoothed, state["weights"].copy()
+        state["best_skip"], state["best_stage"] = state["skip"].copy(), stage
+
+
+def evaluate(weights: np.ndarray, skip: np.ndarray, n_in: int, rules: np.ndarray,
+             opts: argparse.Namespace, stats: np.ndarray, spec: Stage, rounds_of: np.ndarray,
+             rival: np.ndarray | None = None) -> dict:
     """A learning-curve entry: the self-play statistics since the last one and the
     network's tuning games (no exploring, no curriculum): solo, and in a stage with
-    multiplayer games a 2-player mirror match too."""
-    row = value_weights.policy_row([weights], n_in)
+    multiplayer games a 2-player mirror match too; with a ``rival`` row, two-player games
+    against it, seats rotating."""
+    row = value_weights.policy_row([weights], n_in, skip=skip)
     mean, se, out = mean_score(row, rules, opts.eval_games, TUNING_SEED_BASE + opts.seed)
     games = stats[selfplay.STAT_GAMES]
     extra = {}
     if len(spec.players) > 1 and any(spec.players[1:]):
         extra["mirror_2p"] = mirror(row, rules, 2, int(rounds_of[2]), opts.eval_games,
                                     TUNING_SEED_BASE + opts.seed)
+    if rival is not None:
+        extra["vs_solo_net_2p"] = match([row, rival], rules, int(rounds_of[2]),
+                                        opts.eval_games, TUNING_SEED_BASE + opts.seed, True)
     return {**extra, "self_play_mean": round(stats[selfplay.STAT_SCORE] / games, 2),
             "rms_error": round(float(np.sqrt(stats[selfplay.STAT_ERR_SQ]
                                              / stats[selfplay.STAT_SAMPLES])), 2),
@@ -607,13 +707,45 @@ def ship(opts: argparse.Namespace, model) -> None:
             "members": len(members), "scale": value_net.SCALE,
             "source": "scripts/train_value.py", "ensemble": choice, "trainers": sources,
             "trained_on": trained_record(model, sources[0])}
-    output = model.VALUE_FILE
+    output = shipped_file(opts, model)
     value_weights.save(output, members, info)
     row = value_weights.policy_row(members, n_in)
     mean, se, _ = mean_score(row, rules, opts.eval_games, TUNING_SEED_BASE + opts.seed)
     print(f"wrote {output}: {len(members)} member(s), tuning mean {mean:.2f} +- "
           f"{1.96 * se:.2f}", file=sys.stderr)
     print(curve_table(sources))
+
+
+def shipped_file(opts: argparse.Namespace, model) -> Path:
+    """The value network file ``--ship`` and ``--ship-multi`` write."""
+    return Path(opts.ship_to) if opts.ship_to else model.VALUE_FILE
+
+
+def ship_multi(path: Path, model, output: Path) -> None:
+    """Write the value network files ``output`` with two members: the game's shipped
+    file's first network for the solo game and the best weights of the checkpoint ``path``
+    (a stage of 2-4 players) for games of 2-4 players. Both must have been trained on the
+    same rules."""
+    solo, info = value_weights.load(model.VALUE_FILE, model.GAME.kernel_game)
+    saved = np.load(path, allow_pickle=False)
+    source = {"checkpoint": path.name, "best_stage": str(saved["best_stage"]),
+              "settings": json.loads(str(saved["settings"])),
+              "history": json.loads(str(saved["history"]))}
+    record = trained_record(model, source)
+    if record["rules"] != info["trained_on"]["rules"]:
+        sys.exit(f"--ship-multi {path}: trained on other rules than the solo network "
+                 f"({record['rules']} against {info['trained_on']['rules']})")
+    multi = saved["best_weights"].astype(np.float32)
+    n_in = value_weights.inputs_of(multi)
+    first = value_weights.widen(solo[0], value_weights.inputs_of(solo[0]), n_in)
+    players = sorted(set(info["trained_on"]["players"]) | set(record["players"]))
+    info = {**info, "inputs": n_in, "members": 2, "solo_members": 1,
+            "skip": [float(x) for x in saved["best_skip"]] if "best_skip" in saved.files
+            else [0.0] * seats.N_SEAT,
+            "multiplayer_trainer": source, "trained_on": {**record, "players": players}}
+    value_weights.save(output, [first, multi], info)
+    print(f"wrote {output}: the solo network and {path.name}'s for 2-4 players",
+          file=sys.stderr)
 
 
 def trained_record(model, source: dict) -> dict:
@@ -647,6 +779,8 @@ def main() -> None:
     model = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model")
     if opts.ship:
         ship(opts, model)
+    elif opts.ship_multi:
+        ship_multi(Path(opts.ship_multi), model, shipped_file(opts, model))
     else:
         train(opts, model, model.GAME.game_rules({**defaults(model.PARAMS),
                                                   **training_rules(opts)}))

@@ -14,7 +14,7 @@ import numpy as np
 
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
-from kernels.clever import net, play, value_net
+from kernels.clever import net, play, seats, value_net
 
 
 def initial_weights(n_in: int, seed: int) -> np.ndarray:
@@ -43,12 +43,17 @@ def inputs_of(weights: np.ndarray) -> int:
 
 
 def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
-               heuristic: np.ndarray | None = None) -> np.ndarray:
+               heuristic: np.ndarray | None = None, solo_members: int = 0,
+               skip: Any = None) -> np.ndarray:
     """The value policy's kernel row (float64[N_POL]) averaging the ``members``' networks
-    (float32 weights each); ``teacher`` > 0 mixes in the heuristic's value (its kernel row
+    (float32 weights each; with ``solo_members`` > 0, the first that many play the solo
+    game and the others games of 2-4 players), with the skip head ``skip`` (N_SEAT
+    numbers; none: zeros); ``teacher`` > 0 mixes in the heuristic's value (its kernel row
     ``heuristic`` gives the weights)."""
     if not 1 <= len(members) <= value_net.MAX_MEMBERS:
         raise ValueError(f"1 to {value_net.MAX_MEMBERS} member networks, not {len(members)}")
+    if not 0 <= solo_members < len(members):
+        raise ValueError(f"solo members: 0 to {len(members) - 1}, not {solo_members}")
     row = np.zeros(play.N_POL)
     row[play.KIND] = play.VALUE
     if heuristic is not None:
@@ -57,6 +62,9 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
     row[start + value_net.P_INPUTS] = n_in
     row[start + value_net.P_MEMBERS] = len(members)
     row[start + value_net.P_TEACHER] = teacher
+    row[start + value_net.P_SOLO_MEMBERS] = solo_members
+    if skip is not None:
+        skip_head(row)[:] = skip
     span = int(value_net.member_span(n_in))
     for k, weights in enumerate(members):
         packed = np.zeros(2 * span, np.float32)
@@ -64,6 +72,12 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
         first = start + value_net.P_WEIGHTS + k * span
         row[first:first + span] = packed.view(np.float64)
     return row
+
+
+def skip_head(row: np.ndarray) -> np.ndarray:
+    """A view of the skip head's weights (float64[N_SEAT]) in a value policy row."""
+    first = play.W_NET + value_net.P_SKIP
+    return row[first:first + seats.N_SEAT]
 
 
 def member(row: np.ndarray, k: int = 0) -> np.ndarray:
@@ -102,9 +116,26 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
     if n_in not in accepted or weights.ndim != 2 or weights.shape[1] != size \
             or weights.dtype != np.float32 \
             or not 1 <= weights.shape[0] <= value_net.MAX_MEMBERS \
-            or info.get("hidden") != [net.H1, net.H2] or not np.isfinite(weights).all():
+            or info.get("hidden") != [net.H1, net.H2] or not np.isfinite(weights).all() \
+            or solo_members(info) not in range(weights.shape[0]) \
+            or not _good_skip(info.get("skip", [0.0] * seats.N_SEAT)):
         raise UserError(f"value network {str(path)!r}: expected 1 to "
                         f"{value_net.MAX_MEMBERS} networks of finite float32 weights "
                         f"({' or '.join(map(str, sorted(accepted)))} inputs, hidden layers "
-                        f"{net.H1} x {net.H2}) and a .json naming their inputs")
+                        f"{net.H1} x {net.H2}) and a .json naming their inputs (and how "
+                        "many of them play the solo game: fewer than all; a skip head of "
+                        f"{seats.N_SEAT} finite numbers)")
     return list(weights), info
+
+
+def _good_skip(skip: Any) -> bool:
+    """Is ``skip`` a skip head: ``N_SEAT`` finite numbers?"""
+    return isinstance(skip, list) and len(skip) == seats.N_SEAT and all(
+        isinstance(x, (int, float)) and not isinstance(x, bool) and np.isfinite(x)
+        for x in skip)
+
+
+def solo_members(info: dict[str, Any]) -> Any:
+    """How many of a network file's members play the solo game alone (its .json's
+    ``solo_members``; 0 or none: every member plays every game)."""
+    return info.get("solo_members", 0)

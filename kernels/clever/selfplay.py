@@ -2,8 +2,9 @@
 ``kernels.clever.net``), for either Clever game: games of 1-4 players, the network in
 every seat, in which every decision explores with probability epsilon and records the
 afterstate it chose; after each game, the forward-view lambda-returns of each seat's
-afterstates (the last one's is that seat's final score) are the targets of minibatch Adam
-steps, in a shuffled order, seat after seat. Each game's player count is drawn from the
+afterstates (the last one's is that seat's final score, plus a win bonus in games of 2-4
+players when one is set) are the targets of minibatch Adam steps, in a shuffled order,
+seat after seat. Each game's player count is drawn from the
 curriculum's shares (``C_PLAYERS``; none: solo), its rounds follow the player count.
 
 Games are played in snapshots of ``snapshot`` games: the games of a snapshot are played
@@ -42,7 +43,16 @@ from kernels.clever.play import (
 from kernels.clever.policies import WORK_LEN
 from kernels.clever.sheet import H_EVENT, H_ROUND, SHEET_LEN
 from kernels.clever.sheets import start_sheet, total_score
-from kernels.clever.value_net import P_INPUTS, P_WEIGHTS, SCALE, member_span
+from kernels.clever.seats import N_SEAT
+from kernels.clever.value_net import (
+    P_INPUTS,
+    P_SKIP,
+    P_WEIGHTS,
+    SCALE,
+    member_span,
+    seat_first,
+    skip_output,
+)
 from kernels.clever.valued import (
     MAX_RECORDS,
     R_CAP,
@@ -194,21 +204,66 @@ def play_snapshot(key, first_game, pol, rounds_of, game_rules, epsilon, curricul
 
 
 @njit(cache=True)
-def _learn_seat(key, g, seat, w, n_in, scratch, final, adam_m, adam_v, step, lr, lam,
-                batch, stats, grad, a1, a2, d2, targets, order, trainable):
-    """Learn from one seat's records of game ``g`` (its work buffer ``scratch``, its final
-    score ``final``): lambda-returns, then shuffled minibatch Adam steps on the weights
-    ``w`` (``trainable``: the range of them that learns); returns the Adam steps taken in
-    all."""
+def win_share(finals, players, seat):
+    """Seat ``seat``'s share of the win of a game of ``players`` (its final scores
+    ``finals``, int64[MAX_PLAYERS]): 1 for the highest score, split evenly on a tie."""
+    best = finals[0]
+    for p in range(1, players):
+        best = max(best, finals[p])
+    if finals[seat] < best:
+        return 0.0
+    tied = 0
+    for p in range(players):
+        tied += finals[p] == best
+    return 1.0 / tied
+
+
+@njit(cache=True)
+def skip_step(pol, skip_grad, moments, t, lr):
+    """One Adam step of the row's skip head (``value_net.P_SKIP``) along ``skip_grad``
+    (float64[N_SEAT], left zeroed); ``moments`` float64[2, N_SEAT]; ``t`` the step
+    (1-based)."""
+    c1 = 1.0 - 0.9 ** t
+    c2 = 1.0 - 0.999 ** t
+    for i in range(N_SEAT):
+        g = skip_grad[i]
+        moments[0, i] = 0.9 * moments[0, i] + 0.1 * g
+        moments[1, i] = 0.999 * moments[1, i] + 0.001 * g * g
+        pol[W_NET + P_SKIP + i] -= lr * (moments[0, i] / c1) / (
+            np.sqrt(moments[1, i] / c2) + 1e-8)
+        skip_grad[i] = 0.0
+
+
+@njit(cache=True)
+def _skip_gradient(n_in, idx, val, nnz, err, skip_grad):
+    """``skip_grad += err * d(output)/d(skip head)``: the seat block's inputs."""
+    first = seat_first(n_in)
+    for k in range(nnz):
+        if idx[k] >= first:
+            skip_grad[idx[k] - first] += err * val[k]
+
+
+@njit(cache=True)
+def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_m, adam_v,
+                step, lr, lam, batch, stats, grad, a1, a2, d2, targets, order, trainable,
+                skip_moments, skip_grad, skip_learns):
+    """Learn from one seat's records of game ``g`` of ``players`` (its work buffer
+    ``scratch``, its final score ``final``, the value its last afterstate is taught
+    ``goal``: the final score, plus any win bonus): lambda-returns, then shuffled
+    minibatch Adam steps on the weights ``w`` of the row ``pol`` (``trainable``: the range
+    of them that learns) and, with ``skip_learns`` in a game of 2-4 players, on the row's
+    skip head (``skip_moments`` float64[2, N_SEAT], ``skip_grad`` float64[N_SEAT] work
+    space); returns the Adam steps taken in all."""
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     records = scratch[WORK_LEN + R_HEADER:]
+    skip_learns = skip_learns and players > 1
     stats[STAT_GAMES] += 1
     stats[STAT_SCORE] += final
     stats[STAT_SCORE_SQ] += final * final
     stats[STAT_CAPPED] += head[R_CAPPED_USED]
     k = head[R_COUNT]
     # forward-view lambda-returns: G_t = (1 - lam) V(t + 1) + lam G_(t + 1)
-    ret = final
+    ret = goal
     for t in range(k - 1, -1, -1):
         rec = records[t * REC_STRIDE:(t + 1) * REC_STRIDE]
         targets[t] = (ret - rec[REC_SCORE]) / SCALE
@@ -228,19 +283,26 @@ def _learn_seat(key, g, seat, w, n_in, scratch, final, adam_m, adam_v, step, lr,
             val = rec[REC_VAL:REC_STRIDE].view(np.float32)
             nnz = rec[REC_NNZ]
             out = forward(w, n_in, idx, val, nnz, a1, a2)
+            if players > 1:
+                out += skip_output(pol, W_NET, n_in, idx, val, nnz)
             err = out - targets[t]
             stats[STAT_ERR_SQ] += err * err * SCALE * SCALE
             stats[STAT_SAMPLES] += 1
             add_gradient(w, n_in, idx, val, nnz, a1, a2, np.float32(err / (b1 - b0)),
                          grad, d2)
+            if skip_learns:
+                _skip_gradient(n_in, idx, val, nnz, err / (b1 - b0), skip_grad)
         step += 1
         adam_step(w, grad, adam_m, adam_v, step, lr, trainable[0], trainable[1])
+        if skip_learns:
+            skip_step(pol, skip_grad, skip_moments, step, lr)
     return step
 
 
 @njit(cache=True)
 def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v, step, lr,
-                   lam, batch, stats, grad, a1, a2, d2, targets, order, trainable):
+                   lam, batch, stats, grad, a1, a2, d2, targets, order, trainable,
+                   win_bonus, skip_moments, skip_grad, skip_learns):
     """Learn from the played games of ``play_snapshot`` in game order, seat after seat
     (see ``train_block`` for the arguments; the rest is work space); returns the Adam
     steps taken in all."""
@@ -249,16 +311,22 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
     first = W_NET + P_WEIGHTS
     w = pol[first:first + member_span(n_in)].view(np.float32)[:size]
     for j in range(games.shape[0]):
-        for p in range(players[j]):
-            step = _learn_seat(key, first_game + j, p, w, n_in, games[j, p],
-                               float(finals[j, p]), adam_m, adam_v, step, lr, lam, batch,
-                               stats, grad, a1, a2, d2, targets, order, trainable)
+        n = players[j]
+        for p in range(n):
+            goal = float(finals[j, p])
+            if n > 1:
+                goal += win_bonus * win_share(finals[j], n, p)
+            step = _learn_seat(key, first_game + j, p, n, pol, w, n_in, games[j, p],
+                               float(finals[j, p]), goal, adam_m, adam_v, step, lr, lam,
+                               batch, stats, grad, a1, a2, d2, targets, order, trainable,
+                               skip_moments, skip_grad, skip_learns)
     return step
 
 
 @njit(cache=True)
 def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, adam_v, step,
-                lr, epsilon, lam, batch, stats, snapshot, curriculum, trainable):
+                lr, epsilon, lam, batch, stats, snapshot, curriculum, trainable,
+                win_bonus, skip_moments, skip_learns):
     """Play and learn from games ``first_game ..`` (``n_games``, a multiple of
     ``snapshot`` unless it ends the run; streams of ``key``, uint64) with the value policy
     ``pol`` (float64[N_POL]; its first member network is trained in place) in every seat;
@@ -268,7 +336,11 @@ def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, ad
     returns, ``batch`` the minibatch size, ``snapshot`` the games played with one set of
     weights, ``curriculum`` float64[N_CURRICULUM] (``no_curriculum()``: none; its
     ``C_PLAYERS`` shares give each game's player count), ``trainable`` int64[2] the
-    range of the weights that learn (``(0, -1)``: all of them). Adds seat-games, score sums,
+    range of the weights that learn (``(0, -1)``: all of them), ``win_bonus`` the points
+    a win adds to the final score a seat of a game of 2-4 players learns from (a tie
+    splits them; 0: the score alone), ``skip_moments`` float64[2, N_SEAT] the Adam
+    moments of the row's skip head (``value_net.P_SKIP``), which learns in games of 2-4
+    players with ``skip_learns``. Adds seat-games, score sums,
     squared errors (points^2), samples and dice put into a capped area to ``stats``
     (float64[N_STATS]); returns the Adam steps taken in all."""
     grad = np.zeros(net_size(np.int64(pol[W_NET + P_INPUTS])), np.float32)
@@ -277,6 +349,7 @@ def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, ad
     d2 = np.zeros(H2, np.float32)
     targets = np.zeros(MAX_RECORDS, np.float64)
     order = np.zeros(MAX_RECORDS, np.int64)
+    skip_grad = np.zeros(N_SEAT)
     seats = 1
     for n in range(MAX_PLAYERS):
         if curriculum[C_PLAYERS + n] > 0.0:
@@ -290,5 +363,6 @@ def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, ad
                       finals[:k], players[:k])
         step = learn_snapshot(key, g0, pol, games[:k], finals[:k], players[:k], adam_m,
                               adam_v, step, lr, lam, batch, stats, grad, a1, a2, d2,
-                              targets, order, trainable)
+                              targets, order, trainable, win_bonus, skip_moments,
+                              skip_grad, skip_learns)
     return step

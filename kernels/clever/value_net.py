@@ -6,8 +6,17 @@ final score once the game is over.
 The policy's weights sit in its row (float64[N_POL]) from ``start``: ``P_INPUTS`` (the
 game's input count), ``P_MEMBERS`` (networks averaged), ``P_TEACHER`` (a weight ``m`` that
 mixes in the tuned heuristic's value: ``(1 - m) V_net + m V_heuristic``; 1 plays the
-heuristic's values through the value policy's decisions, for the warm start), then each
-member's float32 weights (``kernels.clever.net``), two per float64 of the row.
+heuristic's values through the value policy's decisions, for the warm start),
+``P_SOLO_MEMBERS`` (0: every member plays every game; ``s`` > 0: members ``0 .. s - 1``
+play the solo game and the others games of 2-4 players, by the afterstate's player count),
+the skip head's ``N_SEAT`` weights from ``P_SKIP`` (float64), then each member's float32
+weights (``kernels.clever.net``), two per float64 of the row.
+
+The skip head adds a linear term in the seat block's inputs (``kernels.clever.seats``) to
+the members' mean output in games of 2-4 players. Those inputs are the same for every
+choice of a turn, so the term never changes a decision; it carries how the points still to
+come (and a win's worth) differ with the player count, the turns left and the lead, which
+the networks would otherwise have to learn through weights that every decision reads.
 
 ``buf`` is int64[NET_BUF_LEN] work space: the sparse input (indices, then float32 values)
 and the hidden activations (float32).
@@ -16,7 +25,8 @@ and the hidden activations (float32).
 import numpy as np
 
 from kernels.clever.net import H1, H2, forward, net_offsets, net_size
-from kernels.clever.sheet import TAC
+from kernels.clever.seats import N_SEAT
+from kernels.clever.sheet import H_PLAYERS, TAC
 from kernels.clever.sheets import encode_afterstate, feature_value, total_score
 from kernels.clever.turn import PH_OVER, TS_PHASE
 from kernels.jit import njit
@@ -31,8 +41,9 @@ MAX_INPUTS = 304  # the most inputs any game's encoding has, and 18 numbers of w
 assert MAX_INPUTS >= max(TPC_SEATED, TAC_SEATED) + 18 and MAX_INPUTS % 2 == 0
 BLOCKS_BASE, BLOCKS_BONUS, BLOCKS_SEAT = 0, 1, 2  # an encoding's blocks: see n_inputs
 SCALE = 100.0  # points per unit of the network's output
-P_INPUTS, P_MEMBERS, P_TEACHER = 0, 1, 2
-P_WEIGHTS = 4
+P_INPUTS, P_MEMBERS, P_TEACHER, P_SOLO_MEMBERS = 0, 1, 2, 3
+P_SKIP = 4
+P_WEIGHTS = P_SKIP + N_SEAT
 MAX_MEMBERS = 2
 # The teacher's mix compiles in this process: a training device (``play.compile_policies``
 # turns it off with self-play training; a policy row for play has a teacher weight of 0).
@@ -75,20 +86,55 @@ def input_views(buf):
 
 
 @njit(cache=True)
-def network_output(pol, start, idx, val, nnz, buf):
-    """The mean output of the row's member networks for the encoded input."""
-    n_in = np.int64(pol[start + P_INPUTS])
+def seat_first(n_in):
+    """The seat block's first input in an encoding of ``n_in`` inputs (``n_in``: the
+    encoding has none)."""
+    if n_in == TPC_SEATED or n_in == TAC_SEATED:
+        return n_in - N_SEAT
+    return n_in
+
+
+@njit(cache=True)
+def skip_output(pol, start, n_in, idx, val, nnz):
+    """The skip head's term for the encoded input: its weights times the seat block's
+    inputs."""
+    first = seat_first(n_in)
+    total = 0.0
+    for k in range(nnz):
+        if idx[k] >= first:
+            total += pol[start + P_SKIP + idx[k] - first] * val[k]
+    return total
+
+
+@njit(cache=True)
+def playing_members(pol, start, players):
+    """``(first, end)``: the row's member networks that play a game of ``players``."""
     members = np.int64(pol[start + P_MEMBERS])
+    solo = np.int64(pol[start + P_SOLO_MEMBERS])
+    if solo <= 0 or solo >= members:
+        return 0, members
+    return (0, solo) if players <= 1 else (solo, members)
+
+
+@njit(cache=True)
+def network_output(pol, start, idx, val, nnz, buf, players):
+    """The mean output, for the encoded input, of the row's member networks that play a
+    game of ``players``, plus the skip head's term in a game of 2-4 players."""
+    n_in = np.int64(pol[start + P_INPUTS])
+    first_member, end = playing_members(pol, start, players)
     span = member_span(n_in)
     size = net_size(n_in)
     a1 = buf[_A1:_A1 + H1 // 2].view(np.float32)
     a2 = buf[_A2:_A2 + H2 // 2].view(np.float32)
     total = 0.0
-    for k in range(members):
+    for k in range(first_member, end):
         first = start + P_WEIGHTS + k * span
         w = pol[first:first + span].view(np.float32)[:size]
         total += forward(w, n_in, idx, val, nnz, a1, a2)
-    return total / members
+    out = total / (end - first_member)
+    if players > 1:
+        out += skip_output(pol, start, n_in, idx, val, nnz)
+    return out
 
 
 @njit(cache=True)
@@ -104,7 +150,8 @@ def afterstate_value(sheet, ts, pol, start, buf, heuristic_weights):
     if teacher < 1.0:
         idx, val = input_views(buf)
         nnz = encode_afterstate(sheet, ts, idx, val, np.int64(pol[start + P_INPUTS]))
-        v = (1.0 - teacher) * (score + SCALE * network_output(pol, start, idx, val, nnz, buf))
+        v = (1.0 - teacher) * (score + SCALE * network_output(pol, start, idx, val, nnz, buf,
+                                                             sheet[H_PLAYERS]))
     if TRAINING_IN and teacher > 0.0:
         base, estimate = feature_value(sheet, heuristic_weights, None)
         v += teacher * (base + estimate)

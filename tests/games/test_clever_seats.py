@@ -110,3 +110,35 @@ def test_2_each_turn_records_the_lead_when_it_began():
     assert list(sheets[:, H_LEAD]) == [6 - 1, 0 - 6, 1 - 6]
     play.begin_turn(sheets[:1], -1)
     assert sheets[0, H_LEAD] == 0 and sheets[0, H_EVENT] == -1
+
+
+def _games(row, players, game, rules):
+    rounds = int(game.layout.ROUNDS_BY_PLAYERS[players])
+    job_out = np.zeros((1, players, players, play.COL_HIST + play.HIST_BINS), np.int64)
+    BlockLoop.of(play.games_block)(np.array([9], np.uint64), np.array([6]), job_out,
+                                   np.stack([row] * players), False, rounds, rules)
+    return job_out
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_a_split_row_plays_its_solo_network_solo_and_the_other_with_opponents(players):
+    """A row of two networks with one solo member (``P_SOLO_MEMBERS``): the solo game is
+    played, bit for bit, as by the first network alone, games of 2-4 players as by the
+    second alone; an unsplit row of the two plays their mean in both."""
+    game = TPC_GAME
+    rules = game.game_rules(defaults(game.params))
+    n_in = int(value_net.n_inputs(game.kernel_game, 2))
+    solo, multi = (value_weights.initial_weights(n_in, seed) for seed in (5, 6))
+    split = _games(value_weights.policy_row([solo, multi], n_in, solo_members=1), players,
+                   game, rules)
+    alone = _games(value_weights.policy_row([solo if players == 1 else multi], n_in),
+                   players, game, rules)
+    other = _games(value_weights.policy_row([multi if players == 1 else solo], n_in),
+                   players, game, rules)
+    assert (split == alone).all() and not (split == other).all()
+
+
+def test_a_split_row_needs_a_network_for_each_side():
+    w = value_weights.initial_weights(int(value_net.n_inputs(TPC_GAME.kernel_game, 2)), 5)
+    with pytest.raises(ValueError, match="solo members"):
+        value_weights.policy_row([w], w.size, solo_members=1)

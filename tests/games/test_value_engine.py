@@ -16,7 +16,8 @@ from analyzer.params import defaults
 from kernels.clever import net, play, selfplay, valued, value_net
 from kernels.clever.game_rules import RULE_FORFEIT_TO_PLATTER
 from kernels.clever.policies import BEST_SHEET, BEST_TURN, TURN, WORK_LEN
-from kernels.clever.sheet import H_PLUS_USED, H_REROLL_USED, H_RETURN_USED
+from kernels.clever.seats import N_SEAT
+from kernels.clever.sheet import H_PLUS_USED, H_REROLL_USED, H_RETURN_USED, TPC
 from kernels.clever.sheets import start_sheet
 from kernels.clever.turn import (
     PH_ACTIVE_PLUS,
@@ -319,11 +320,39 @@ def test_bonus_block_transplant_plays_exactly_as_before():
     assert (out[0] == out[1]).all()
 
 
-def train(row, m, v, first, n, stats, step=0, epsilon=0.1, lr=3e-4, lam=0.8):
+def train(row, m, v, first, n, stats, step=0, epsilon=0.1, lr=3e-4, lam=0.8,
+          curriculum=None, win_bonus=0.0, trainable=(0, -1), skip=None):
+    """Self-play training of ``row`` (with ``skip``: float64[2, N_SEAT] moments, the skip
+    head learns too)."""
     rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
+    curriculum = selfplay.no_curriculum() if curriculum is None else curriculum
+    moments = np.zeros((2, N_SEAT)) if skip is None else skip
     return selfplay.train_block(np.uint64(11), first, n, row, TL.ROUNDS_BY_PLAYERS, rules, m,
-                                v, step, lr, epsilon, lam, 32, stats, 1,
-                                selfplay.no_curriculum(), np.array([0, -1]))
+                                v, step, lr, epsilon, lam, 32, stats, 1, curriculum,
+                                np.array(trainable), win_bonus, moments, skip is not None)
+
+
+def test_win_share_splits_a_tie():
+    finals = np.array([50, 70, 70, 10])
+    assert [selfplay.win_share(finals, 4, p) for p in range(4)] == [0.0, 0.5, 0.5, 0.0]
+    assert [selfplay.win_share(finals, 2, p) for p in range(2)] == [0.0, 1.0]
+
+
+@pytest.mark.parametrize("players,moves", [(1, False), (2, True)])
+def test_a_win_bonus_teaches_games_of_several_players_alone(players, moves):
+    """The win bonus changes what a network learns from two-player games, and nothing in
+    solo games (the same weights, bit for bit)."""
+    n_in = int(value_net.n_inputs(TPC, 2))
+    curriculum = selfplay.no_curriculum()
+    curriculum[selfplay.C_PLAYERS + players - 1] = 1.0
+    weights = []
+    for bonus in (0.0, 100.0):
+        row = value_weights.policy_row([value_weights.initial_weights(n_in, 3)], n_in)
+        w = value_weights.member(row)
+        train(row, np.zeros_like(w), np.zeros_like(w), 0, 6, np.zeros(selfplay.N_STATS),
+              curriculum=curriculum, win_bonus=bonus)
+        weights.append(w.copy())
+    assert (not np.array_equal(*weights)) == moves
 
 
 def test_training_resumes_bit_for_bit():
@@ -468,3 +497,57 @@ def test_bad_start_network_is_one_line(tmp_path, start):
                          cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode != 0 and "--start-from" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+def test_a_multiplayer_network_ships_beside_the_solo_one(tmp_path):
+    """--curriculum seatwin (games of 2-4 players, a win bonus) from the shipped network,
+    then --ship-multi: a file of two networks, the shipped solo one (widened to the seat
+    block) for the solo game and the run's for games of 2-4 players, trained on 1-4."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from analyzer.games.thats_pretty_clever.model import VALUE_FILE
+    saved = run_trainer(tmp_path, "win", "tpc", "win", 96, "--curriculum", "seatwin",
+                        "--start-from", str(VALUE_FILE), "--max-games", "192")
+    history = json.loads(str(saved["history"]))
+    assert [h["stage"] for h in history] == ["win"] and "vs_solo_net_2p" in history[0]
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "both.npy"
+    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
+                    "--ship-multi", str(tmp_path / "win.npz"), "--ship-to", str(out)],
+                   check=True, cwd=tmp_path, capture_output=True)
+    members, info = value_weights.load(out, TPC)
+    solo, _ = value_weights.load(VALUE_FILE, TPC)
+    n_in = int(value_net.n_inputs(TPC, 2))
+    assert info["inputs"] == n_in and value_weights.solo_members(info) == 1
+    np.testing.assert_array_equal(
+        members[0], value_weights.widen(solo[0], value_weights.inputs_of(solo[0]), n_in))
+    np.testing.assert_array_equal(members[1], saved["best_weights"])
+    assert info["trained_on"]["players"] == [1, 2, 3, 4]
+
+
+def test_the_skip_head_learns_alone_and_never_moves_a_decision():
+    """A skip-head-only stage (no network weight learns) on two-player games: the skip
+    head moves (towards the higher level of points to come in a short game), the
+    network's weights do not, and the games it plays are the games the row played before,
+    bit for bit (its term is the same for every choice of a turn)."""
+    n_in = int(value_net.n_inputs(TPC, 2))
+    row = value_weights.policy_row([value_weights.initial_weights(n_in, 3)], n_in)
+    before, games_before = row.copy(), two_player_games(row)
+    curriculum = selfplay.no_curriculum()
+    curriculum[selfplay.C_PLAYERS + 1] = 1.0
+    w = value_weights.member(row)
+    train(row, np.zeros_like(w), np.zeros_like(w), 0, 8, np.zeros(selfplay.N_STATS),
+          lr=1e-2, curriculum=curriculum, trainable=(0, 0), skip=np.zeros((2, N_SEAT)))
+    assert np.array_equal(value_weights.member(row), value_weights.member(before))
+    assert np.abs(value_weights.skip_head(row)).max() > 0
+    assert (two_player_games(row) == games_before).all()
+
+
+def two_player_games(row):
+    rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
+    out = np.zeros((1, 2, 2, play.COL_HIST + play.HIST_BINS), np.int64)
+    BlockLoop.of(play.games_block)(np.array([5], np.uint64), np.array([8]), out,
+                                   np.stack([row, row]), False, 6, rules)
+    return out
