@@ -131,12 +131,10 @@ def _alternative(param) -> Any:
 
 
 def _paired_diffs(base: dict[str, Any], variants: list, games: int, precision: float,
-                  game: CleverGame, seed: int, progress: bool) -> pd.DataFrame:
-    """Each variant's paired change in the solo mean score of the game's ``table_policy``
-    against the rules in force ``base``, to ``precision`` points (at most ``games``
-    games): columns variant, value, ci95_low, ci95_high; ``attrs["games"]``: the games
-    played."""
-    bot = game.table_policy
+                  game: CleverGame, seed: int, progress: bool, bot: str) -> pd.DataFrame:
+    """Each variant's paired change in the solo mean score of the policy ``bot`` against
+    the rules in force ``base``, to ``precision`` points (at most ``games`` games): columns
+    variant, value, ci95_low, ci95_high; ``attrs["games"]``: the games played."""
     runs = [("rules in force", base, [bot])] + [(label, v, [bot]) for label, v in variants]
     result = whatif(game, runs, games, seed, progress=progress, precision=precision,
                     batch_blocks=CHECK_BLOCKS)
@@ -149,19 +147,20 @@ def _paired_diffs(base: dict[str, Any], variants: list, games: int, precision: f
 
 
 def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int,
-                       samples: Samples, progress: bool, readings: bool = True
-                       ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """What rules are worth to the game's ``table_policy`` solo, on the same games, to the
-    paired precision of ``samples``: each round-track bonus (the points lost without it) and,
-    with ``readings``, each assumed open point of the rules at its default (the points
-    gained by its other reading; else None). Columns: variant, value, ci95_low,
-    ci95_high; ``attrs["games"]``: the games played. Every variant plays the same games
-    whichever others run."""
+                       samples: Samples, progress: bool, readings: bool = True,
+                       bot: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """What rules are worth to the policy ``bot`` (default: the game's ``table_policy``)
+    solo, on the same games, to the paired precision of ``samples``: each round-track bonus
+    (the points lost without it) and, with ``readings``, each assumed open point of the
+    rules at its default (the points gained by its other reading; else None). Columns:
+    variant, value, ci95_low, ci95_high; ``attrs["games"]``: the games played. Every
+    variant plays the same games whichever others run."""
+    bot = bot or game.table_policy
     solo = {**values, "players": 1}
     without = [(f"without round {r}", {**solo, f"round_{r}_bonus": False})
                for r in ROUND_BONUS_ROUNDS]
     bonus = _paired_diffs(solo, without, samples.paired, samples.paired_points, game, seed,
-                          progress)
+                          progress, bot)
     lost = -bonus[["value", "ci95_high", "ci95_low"]].to_numpy()  # a bonus is worth what
     bonus[["value", "ci95_low", "ci95_high"]] = lost  # its absence costs
     if not readings:
@@ -170,8 +169,33 @@ def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int,
                and p.kind in ("bool", "choice")]
     rules = _paired_diffs(solo, [(f"{p.name} = {_alternative(p)}",
                                   {**solo, p.name: _alternative(p)}) for p in assumed],
-                          samples.rules_paired, samples.paired_points, game, seed, progress)
+                          samples.rules_paired, samples.paired_points, game, seed, progress,
+                          bot)
     return bonus, rules
+
+
+def round_bonus_values(game: CleverGame, values: dict[str, Any], seed: int,
+                       samples: Samples, progress: bool, table_bonus: pd.DataFrame
+                       ) -> pd.DataFrame:
+    """What each round-track bonus is worth solo to the game's strongest policy, with the
+    ``table_policy``'s figures (``table_bonus``, from ``paired_rule_values``) beside: the
+    rows of both, column ``policy`` naming who played them (the strongest first)."""
+    bot = game.strongest_policy
+    table = table_bonus.assign(policy=game.table_policy)
+    if bot == game.table_policy:
+        return table
+    strong = paired_rule_values(game, values, seed, samples, progress, False, bot)[0]
+    both = pd.concat([strong.assign(policy=bot), table], ignore_index=True)
+    both.attrs["games"] = strong.attrs["games"] + table_bonus.attrs["games"]
+    return both
+
+
+def bonus_note(game: CleverGame) -> str:
+    """Who plays the round-bonus values, and what the strongest one's network never saw."""
+    return (f"paired solo games of each policy with and without each bonus; "
+            f"{game.strongest_policy}'s network was trained with every round bonus, so "
+            f"without one it plays rules it was not trained on: {game.table_policy}'s "
+            "figures stand beside it")
 
 
 WANTED_CHANGES = (5.0, -5.0, -10.0, -20.0)  # worked examples: changes in the solo mean
@@ -213,8 +237,10 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     best = policies.set_index("policy").loc[bot]
     h_areas = areas[areas.policy == bot].set_index("area")["mean_score"]
     top_area, low_area = h_areas.idxmax(), h_areas.idxmin()
-    round_value, assumed_rules = paired_rule_values(game, values, seed, samples, progress)
-    richest = round_value.sort_values("value").iloc[-1]
+    table_bonus, assumed_rules = paired_rule_values(game, values, seed, samples, progress)
+    round_value = round_bonus_values(game, values, seed, samples, progress, table_bonus)
+    richest = round_value[round_value.policy == bot].sort_values("value").iloc[-1]
+    beside = table_bonus.set_index("variant").loc[richest.variant]
     seat_rows, comeback_rows = [], []
     seated = seat_policy(game, values)
     for players in (2, 3, 4):
@@ -269,13 +295,14 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                        f"the last round; they add {fox_points:.1f} points a game (total "
                        f"minus the five areas), each worth the lowest area."),
         Figure(f"{p}_round_bonus_value", "What each round-track bonus is worth (paired "
-               f"simulation, {game.table_policy} solo)", "bar", round_value, "variant", "value",
-               None,
-               "ci95_low", "ci95_high", xlabel="bonus removed", ylabel="points lost",
+               "simulation, solo, by policy)", "bar", round_value, "variant", "value",
+               "policy", "ci95_low", "ci95_high", xlabel="bonus removed",
+               ylabel="points lost",
+               labels={name: policy_words(name, WORDS) for name in round_value.policy.unique()},
                reading=f"Removing {richest.variant.replace('without ', 'the bonus of ')} "
-                       f"costs the most: {richest.value:.1f} points (95% CI "
-                       f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f}) to "
-                       f"{table_words(game)}."),
+                       f"costs {bot} the most: {richest.value:.1f} points (95% CI "
+                       f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f}; "
+                       f"{game.table_policy}: {beside.value:.1f}). {bonus_note(game)}."),
         sheet_figure(game, bot, runs[bot]),
         seat_figure(f"{p}_seat_win_rates", "Win rate by seat minus a fair share, "
                     f"{seated} players (simulated, 95% intervals)", seat_table,
@@ -287,7 +314,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
               Table(f"{p}_areas", "Solo score by area (simulated)", areas),
               Table(f"{p}_bonuses", f"Bonuses per solo game, {bot}", bonuses),
               Table(f"{p}_ratings", f"Rulebook solo ratings, {bot}", ratings),
-              Table(f"{p}_round_bonus_value", "Value of the round-track bonuses", round_value),
+              Table(f"{p}_round_bonus_value", "Value of the round-track bonuses", round_value,
+                    note=bonus_note(game)),
               Table(f"{p}_assumed_rules", f"Assumed rules read the other way: change in "
                     f"{game.table_policy}'s solo mean score (paired games)", assumed_rules,
                     note="each open point of the rules page flipped alone, on the same "
@@ -295,7 +323,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                     "reading does not matter to this bot"),
               Table(f"{p}_tune", f"What to change to hit a target: the single rule "
                     f"change nearest each wanted change in {game.table_policy}'s solo mean "
-                    "score (paired games)", tuning_examples(round_value, assumed_rules),
+                    "score (paired games)", tuning_examples(table_bonus, assumed_rules),
                     note="chosen among the changes of the two tables above, played on the "
                     "same games; met: the change's 95% interval holds the wanted change. "
                     f"dicelab {game.id} tune --target mean_score=X --free P[,Q] plays "
@@ -329,7 +357,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         f"simulations: seed {seed}; {samples.describe(played, paired_played)}; the solo "
         f"figures but the policy comparison play {BOT_NAMES[bot]}, dicelab's strongest; "
         f"the seats and comebacks are played by {seat_words(game, values)}; the values of "
-        f"the round bonuses and the assumed rules by {table_words(game)}",
+        f"the round bonuses by {bot} and {game.table_policy}, those of the assumed rules "
+        f"by {table_words(game)}",
         "the heuristic values a sheet by its score plus a linear estimate of the points "
         "still to come (fitted to simulated games by scripts/train_clever.py) and looks one "
         "roll ahead at active picks; the learned policy values it by a network trained by "
@@ -345,8 +374,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         seat_finding(seat_table, f"{p}_seat_win_rates", f"{seated} players"),
         *comeback_findings,
         Finding(f"The {richest.variant.replace('without ', '')} bonus is the round track's "
-                f"most valuable: {richest.value:.1f} points a solo game of the "
-                f"{game.table_policy} policy.", richest.value,
+                f"most valuable: {richest.value:.1f} points a solo game of the {bot} "
+                f"policy ({game.table_policy}: {beside.value:.1f}).", richest.value,
                 f"{p}_round_bonus_value", (richest.ci95_low, richest.ci95_high), "points"),
     ]
     return Section(game.id, game.title, intro, figures, tables, notes, findings,
@@ -384,7 +413,7 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     areas, dice = by_area["mean_score"], by_area["dice_per_game"]
     policy = run.tables["policies"].iloc[0]
     rules = run.tables["decision_rules"]
-    lost = paired_rule_values(game, values, DEFAULT_SEED, FULL, False, readings=False)[0]
+    lost = paired_rule_values(game, values, DEFAULT_SEED, FULL, False, False, bot)[0]
     mean = run.headline["policies"][bot]["mean_score"]
     blocks = [
         Block("Where the points come from", [
@@ -406,7 +435,9 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
             f"  {row.variant.replace('without ', '')}: worth {row.value:.1f} points "
             f"({row.ci95_low:.1f} to {row.ci95_high:.1f})"
             for _, row in lost.iterrows()] + [
-            f"  (paired games of the {game.table_policy} with and without it)"]),
+            f"  (paired games of the {bot} policy with and without it; its network "
+            "was trained with every bonus)" if bot == "learned" else
+            f"  (paired games of the {bot} policy with and without it)"]),
         Block("What to take first", first_pick_lines(run.tables["first_picks"])),
         Block("The platter", platter_lines(run.tables["picks"], run.tables["bonuses"])),
         Block("First picks: % by area and face",
