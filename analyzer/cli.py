@@ -43,7 +43,7 @@ class GameGroup(StrictGroup):
 
     def main(self, args=None, prog_name=None, **extra):  # type: ignore[override]
         """Run, turning every input error into one line on stderr and exit status 2."""
-        from analyzer.files import write_stdout
+        from analyzer.files import drop_stdout, write_stdout
 
         extra.pop("standalone_mode", None)
         try:
@@ -56,6 +56,9 @@ class GameGroup(StrictGroup):
         except (UserError, click.ClickException) as exc:
             message = exc.format_message() if isinstance(exc, click.ClickException) else exc
             _fail(str(message))
+        except BrokenPipeError:  # the reader of standard output left (| head): quietly
+            drop_stdout()
+            sys.exit(1)
         except OSError as exc:  # a fault of the system (full disk, ...) met on the way
             _fail(_os_fault(exc))
         except RecursionError:

@@ -309,12 +309,17 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
         if fd is not None:
-            _write_descriptor(fd, raw)
+            _write_descriptor(fd, raw)  # a closed pipe ends the run as on stdout
         elif is_stream(target):
             with open(target, "wb") as fh:
                 fh.write(raw)
         else:
             _replace(target, raw)
+    except BrokenPipeError:
+        if fd is None:
+            raise UserError(f"cannot write {shown(path)}: its reader closed it") from None
+        drop_stdout()
+        raise
     except OSError as exc:
         raise UserError(f"cannot write {shown(path)}: {os_error_words(exc)}") from None
 
@@ -342,13 +347,16 @@ def read_problem(exc: OSError | UnicodeDecodeError) -> str:
 
 
 def write_stdout(text: str) -> None:
-    """Print ``text`` on standard output at once; a full disk or a closed pipe behind it
-    is one ``UserError`` line."""
+    """Print ``text`` on standard output at once; a full disk behind it is one
+    ``UserError`` line. A reader that closed the pipe (``| head``) ends the run quietly,
+    as it would end ``cat`` (``BrokenPipeError``, exit status 1)."""
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
     except OSError as exc:
         drop_stdout()
+        if exc.errno == errno.EPIPE:
+            raise
         raise UserError(f"cannot write standard output: {os_error_words(exc)}") from None
 
 

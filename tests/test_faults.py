@@ -81,6 +81,18 @@ def test_standard_output_on_a_full_device_is_one_line(tmp_path):
                            "on device (the disk is full)\n")
 
 
+def test_a_reader_that_closed_standard_output_ends_the_run_quietly():
+    """``dicelab ... | head``: as ``cat`` would, no message (exit status 1)."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        for args in (["games"], ["games", "-o", "/dev/stdout"]):
+            done = dicelab(*args, stdout=write)
+            assert (done.returncode, done.stderr) == (1, "")
+    finally:
+        os.close(write)
+
+
 def test_a_named_pipe_is_written_through_to_its_reader(tmp_path):
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
