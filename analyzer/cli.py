@@ -24,7 +24,8 @@ from analyzer.cli_options import (
     rule_values,
     rules_options,
 )
-from analyzer.errors import Interrupted, UserError
+from analyzer.errors import Interrupted, UserError, readable
+from analyzer.files import drop_stdout, os_error_in, os_error_words, shown, write_stdout
 from analyzer.progress import clock
 from analyzer.registry import GAMES, available_games, get_game
 from analyzer.seeding import DEFAULT_SEED
@@ -43,8 +44,6 @@ class GameGroup(StrictGroup):
 
     def main(self, args=None, prog_name=None, **extra):  # type: ignore[override]
         """Run, turning every input error into one line on stderr and exit status 2."""
-        from analyzer.files import drop_stdout, write_stdout
-
         extra.pop("standalone_mode", None)
         try:
             code = super().main(args=args, prog_name=prog_name or "dicelab",
@@ -88,9 +87,6 @@ class GameGroup(StrictGroup):
 
 def _fail(message: str) -> None:
     """One line on stderr, exit status 2 (standard output flushed or dropped first)."""
-    from analyzer.errors import readable
-    from analyzer.files import drop_stdout
-
     try:
         sys.stdout.flush()
     except (OSError, ValueError):
@@ -101,8 +97,6 @@ def _fail(message: str) -> None:
 
 def _os_fault(exc: OSError) -> str:
     """An ``OSError`` no command turned into words: what failed, and where."""
-    from analyzer.files import os_error_words, shown
-
     where = f" ({shown(exc.filename)})" if exc.filename else ""
     return f"{os_error_words(exc)}{where}"
 
@@ -273,8 +267,6 @@ def _report_values(specs, rules_file: str | None, assignments: tuple[str, ...]) 
 def _write_report(write_report, sections, out_dir: Path, meta: list[str]) -> dict:
     """``write_report``; a fault of the disk while writing (full, read-only, ...) is one
     line, and nothing is left behind (the files go in place only once all are written)."""
-    from analyzer.files import os_error_in, os_error_words, shown
-
     try:
         return write_report(sections, out_dir, "dicelab balance report", meta)
     except Exception as exc:

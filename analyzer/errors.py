@@ -1,5 +1,7 @@
 """The exceptions the command line turns into one line on stderr."""
 
+import re
+
 
 class UserError(ValueError):
     """A problem with what the user asked for. The CLI prints it as one line and exits 2."""
@@ -12,7 +14,5 @@ class Interrupted(Exception):
 def readable(text: str) -> str:
     """``text`` with the bytes that were not UTF-8 (decoded by Python as lone surrogates
     U+DC80..U+DCFF, shown by ``repr`` as ``\\udc9e``) written as ``\\x9e``, the byte typed."""
-    import re
-
     text = re.sub(r"\\udc([89a-f][0-9a-f])", r"\\x\1", text)
     return re.sub("[\udc80-\udcff]", lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", text)
