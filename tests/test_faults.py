@@ -329,6 +329,31 @@ def test_a_damaged_chunk_is_named_and_computed_again(tmp_path, damage):
     assert third.stderr == "" and json.loads(third.stdout)["meta"]["chunks_from_checkpoint"]
 
 
+def test_a_chunk_copied_over_another_is_computed_again(cloverup_values, tmp_path, capsys):
+    """A whole chunk with its record, copied in place of another chunk, does not pass:
+    the checksum is bound to the chunk's name."""
+    import shutil
+
+    from analyzer import execution
+    from analyzer.games.cloverup.simulation import simulate_turns
+
+    def turns():
+        return simulate_turns(cloverup_values, "optimal", 800_000, 3, None, False,
+                              batch_blocks=4)
+
+    with execution.session(checkpoint=str(tmp_path)):
+        clean = turns()
+    first, second = sorted(tmp_path.rglob("chunk-*.npy"))[:2]
+    for suffix in (".npy", ".json"):
+        shutil.copyfile(first.with_suffix(suffix), second.with_suffix(suffix))
+    capsys.readouterr()
+    with execution.session(checkpoint=str(tmp_path)) as again:
+        np.testing.assert_array_equal(turns(), clean)
+        assert (again.computed, again.resumed) == (1, 3)
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and second.name in err[0] and "checksum" in err[0]
+
+
 # --- damaged kept answers ----------------------------------------------------------------
 @pytest.fixture
 def kept_folder(tmp_path, monkeypatch):
@@ -362,6 +387,14 @@ def test_a_kept_answer_that_is_a_pipe_is_computed_again(kept_folder):
     os.mkfifo(path)
     assert kept.answer("n", [1], lambda: 0.5) == 0.5
     assert kept.answer("n", [1], lambda: 0.75) == 0.5 and path.is_file()
+
+
+def test_a_kept_answer_copied_from_other_inputs_is_computed_again(kept_folder):
+    assert kept.answer("n", [1], lambda: 0.25) == 0.25
+    assert kept.answer("n", [2], lambda: 0.5) == 0.5
+    one, two = (kept.path_for("n", [k]) for k in (1, 2))
+    two.write_bytes(one.read_bytes())
+    assert kept.answer("n", [2], lambda: 0.5) == 0.5
 
 
 def test_an_edited_kept_number_is_computed_again(kept_folder):
