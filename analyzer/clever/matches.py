@@ -58,15 +58,33 @@ def head_to_head(game: CleverGame, values: dict[str, Any], named: dict[str, np.n
             for slot, name in enumerate((a, b))]
 
 
+def one_against_rest(game: CleverGame, values: dict[str, Any], named: dict[str, np.ndarray],
+                     players: int, games: int, seed: int, progress: bool = False
+                     ) -> list[dict]:
+    """Games of ``players`` with the first policy of ``named`` in one seat and the second in
+    every other, seats rotating: the first one's win rate (a fair share is 1 /
+    ``players``) and mean score, and the others' mean."""
+    (a, row_a), (b, row_b) = named.items()
+    acc, _ = play_rows(game, values, [row_a] + [row_b] * (players - 1), games, seed, True,
+                       progress)
+    label = f"{a} vs {players - 1} {b}"
+    return [_row(label, a, seats.row_stats(acc[0].sum(axis=0), COLUMNS, players), players),
+            _row(label, b, seats.row_stats(acc[1:].sum(axis=(0, 1)), COLUMNS, players),
+                 players)]
+
+
 def strength(game: CleverGame, values: dict[str, Any], named: dict[str, np.ndarray],
              games: int, seed: int, progress: bool = False) -> pd.DataFrame:
     """The multiplayer strength table of the first policy of ``named``: its mirror matches
-    in 2, 3 and 4 players, and two-player matches against each other policy named."""
+    in 2, 3 and 4 players, and matches against each other policy named: two-player games,
+    and games of 3 and 4 players with the others in every other seat."""
     first, row = next(iter(named.items()))
     rows = []
     for players in (2, 3, 4):
         rows += mirror(game, values, first, row, players, games, seed, progress)
     for other, other_row in list(named.items())[1:]:
-        rows += head_to_head(game, values, {first: row, other: other_row}, games, seed,
-                             progress)
+        pair = {first: row, other: other_row}
+        rows += head_to_head(game, values, pair, games, seed, progress)
+        for players in (3, 4):
+            rows += one_against_rest(game, values, pair, players, games, seed, progress)
     return pd.DataFrame(rows)

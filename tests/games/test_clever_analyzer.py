@@ -492,8 +492,9 @@ def test_report_seats_are_played_by_learned_only_where_it_was_trained(game, monk
 @pytest.mark.parametrize("game", GAMES, ids=ids)
 def test_matches_of_a_policy_against_itself_are_even(game):
     """analyzer.clever.matches: greedy against greedy with seats rotating is the same
-    policy in both slots, so each wins half the games within 5 SE; in a 3-player mirror
-    the seats' win rates add up to 1."""
+    policy in both slots, so each wins half the games within 5 SE (and one greedy against
+    three a quarter of 4-player games); in a 3-player mirror the seats' win rates add up
+    to 1."""
     from analyzer.clever import matches
     values = defaults(game.params)
     greedy = game.parse_policy("greedy")
@@ -504,3 +505,7 @@ def test_matches_of_a_policy_against_itself_are_even(game):
     seats = matches.mirror(game, values, "greedy", greedy, 3, 512, 9)
     assert [r["who"] for r in seats] == ["seat 1", "seat 2", "seat 3"]
     assert sum(r["win_rate"] for r in seats) == pytest.approx(1.0)
+    one, rest = matches.one_against_rest(game, values, {"a": greedy, "b": greedy.copy()}, 4,
+                                         2048, 9)
+    se = (one["win_ci95_high"] - one["win_ci95_low"]) / 3.92
+    assert abs(one["win_rate"] - 0.25) < K * se and rest["players"] == 4
