@@ -335,9 +335,9 @@ def parse() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=tuple(GAMES), default="tpc")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--curriculum", help="the stages to run: tpc: standard; tac: selfplay "
-                        "(plain self-play; the shipped network) or caps (the yellow cap "
-                        "from the start); default: the first")
+    parser.add_argument("--curriculum", help="the stages to run (tpc: "
+                        f"{', '.join(CURRICULA['tpc'])}; tac: {', '.join(CURRICULA['tac'])}; "
+                        "each described where it is defined); default: the first")
     parser.add_argument("--stage", help="train up to the end of this stage (tpc: "
                         f"{', '.join(TPC_STAGES)}; tac selfplay: {', '.join(TAC_SELFPLAY_STAGES)}; "
                         f"tac caps: {', '.join(TAC_STAGES)}; default: the last but the "
