@@ -724,28 +724,33 @@ def shipped_file(opts: argparse.Namespace, model) -> Path:
 def ship_multi(path: Path, model, output: Path) -> None:
     """Write the value network files ``output`` with two members: the game's shipped
     file's first network for the solo game and the best weights of the checkpoint ``path``
-    (a stage of 2-4 players) for games of 2-4 players. Both must have been trained on the
-    same rules."""
+    (a stage of 2-4 players) for games of 2-4 players, each with its training rules."""
     solo, info = value_weights.load(model.VALUE_FILE, model.GAME.kernel_game)
     saved = np.load(path, allow_pickle=False)
     source = {"checkpoint": path.name, "best_stage": str(saved["best_stage"]),
               "settings": json.loads(str(saved["settings"])),
               "history": json.loads(str(saved["history"]))}
-    record = trained_record(model, source)
-    if record["rules"] != info["trained_on"]["rules"]:
-        sys.exit(f"--ship-multi {path}: trained on other rules than the solo network "
-                 f"({record['rules']} against {info['trained_on']['rules']})")
     multi = saved["best_weights"].astype(np.float32)
     n_in = value_weights.inputs_of(multi)
     first = value_weights.widen(solo[0], value_weights.inputs_of(solo[0]), n_in)
-    players = sorted(set(info["trained_on"]["players"]) | set(record["players"]))
     info = {**info, "inputs": n_in, "members": 2, "solo_members": 1,
             "skip": [float(x) for x in saved["best_skip"]] if "best_skip" in saved.files
             else [0.0] * seats.N_SEAT,
-            "multiplayer_trainer": source, "trained_on": {**record, "players": players}}
+            "multiplayer_trainer": source,
+            "trained_on": both_records(info["trained_on"], trained_record(model, source))}
     value_weights.save(output, [first, multi], info)
     print(f"wrote {output}: the solo network and {path.name}'s for 2-4 players",
           file=sys.stderr)
+
+
+def both_records(solo: dict, multi: dict) -> dict:
+    """The ``trained_on`` record of a solo network's and a network for 2-4 players': one
+    record when they were trained on the same rules, else the solo one with the other
+    under ``"multiplayer"`` (``analyzer.clever.trained_on``)."""
+    solo = {k: v for k, v in solo.items() if k != "multiplayer"}
+    if solo["rules"] == multi["rules"]:
+        return {**solo, "players": sorted(set(solo["players"]) | set(multi["players"]))}
+    return {**solo, "players": [1], "multiplayer": multi}
 
 
 def trained_record(model, source: dict) -> dict:

@@ -3,7 +3,8 @@ that plays ``learned`` under other rules carries (with the heuristic's figure be
 
 ``value_net.json`` keeps ``trained_on``: ``{"rules": {parameter: value}, "players": [..]}``
 (every rule parameter but the player count, the round count and the tie rule, which do not
-change how a player plays). A network also counts as trained on a round count other than
+change how a player plays); a file whose network for 2-4 players was trained on other
+rules than its solo network keeps that one's record under ``"multiplayer"``. A network also counts as trained on a round count other than
 the player count's (``rounds``) never.
 """
 
@@ -46,6 +47,8 @@ def differences(game: CleverGame, values: dict[str, Any]) -> list[str]:
     record = trained_on(game)
     if not record:
         return ["its training rules are not recorded"]
+    if values["players"] > 1 and "multiplayer" in record:  # its own network's record
+        record = record["multiplayer"]
     out = [f"{name}={values[name]} (trained on {value})"
            for name, value in record["rules"].items() if values.get(name, value) != value]
     players = values["players"]

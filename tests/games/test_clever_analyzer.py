@@ -490,6 +490,25 @@ def test_report_seats_are_played_by_learned_only_where_it_was_trained(game, monk
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_a_network_for_2_to_4_players_has_its_own_training_rules(game, monkeypatch):
+    """A file whose network for 2-4 players was trained on other rules than its solo one
+    (``trained_on["multiplayer"]``): solo outputs are checked against the solo record,
+    games of 2-4 players against the other."""
+    from analyzer.clever import report, trained_on
+    values = defaults(game.params)
+    name = next(iter(trained_on.trained_on(game)["rules"]))
+    rules = {k: values[k] for k in trained_on.trained_on(game)["rules"]}
+    other = {**rules, name: "something else"}
+    monkeypatch.setattr(trained_on, "trained_on", lambda g: {
+        "rules": other, "players": [1],
+        "multiplayer": {"rules": rules, "players": [2, 3, 4]}})
+    assert trained_on.differences(game, {**values, "players": 1}) == [
+        f"{name}={values[name]} (trained on something else)"]
+    assert trained_on.differences(game, {**values, "players": 3}) == []
+    assert report.seat_policy(game, values) == "learned"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
 def test_matches_of_a_policy_against_itself_are_even(game):
     """analyzer.clever.matches: greedy against greedy with seats rotating is the same
     policy in both slots, so each wins half the games within 5 SE (and one greedy against
