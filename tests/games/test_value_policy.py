@@ -203,9 +203,7 @@ def test_learned_off_its_training_rules_says_so(game):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", [GAME, pytest.param(TAC_GAME, marks=pytest.mark.xfail(
-    strict=True, reason="Twice As Clever ships its solo network alone: its network for "
-    "2-4 players is still training (issue 34)"))], ids=lambda g: g.id)
+@GAMES
 def test_learned_mirror_has_no_seat_effect(game):
     """Issue 34: learned in both seats of 1,000 two-player games, seats fixed: the first
     seat wins 40-60% (the rules give it no real edge: the heuristic's mirror is 50-51%)."""
