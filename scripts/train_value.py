@@ -557,6 +557,8 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         spec = stages[stage]
         games = stage_games(stages, stage, opts.scale)
         n_in = int(value_net.n_inputs(game, 2 if spec.seat_block else spec.bonus_block))
+        if state["weights"].size > net.net_size(n_in):  # a start network with the seat
+            state = fit_start(state, n_in)  # block (zero rows) for a stage without it
         if state["weights"].size < net.net_size(n_in):  # the bonus or seat block comes in
             old = value_weights.inputs_of(state["weights"])
             for part in ("weights", "m", "v"):
@@ -610,6 +612,19 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
             break
         state["stage"], state["done"] = names[names.index(stage) + 1], 0
         save_state(checkpoint, state, settings)
+
+
+def fit_start(state: dict, n_in: int) -> dict:
+    """A fresh state whose start network has more inputs than the stage: those inputs
+    dropped when their rows are zero (a solo network widened beside a network for 2-4
+    players), else a one-line exit."""
+    old = value_weights.inputs_of(state["weights"])
+    weights = value_weights.narrow(state["weights"], old, n_in)
+    if state["step"] or weights is None:
+        sys.exit(f"the start network has {old} inputs and uses those past {n_in}, which "
+                 "this curriculum's first stage does not have")
+    return {**state, "weights": weights, "m": np.zeros_like(weights),
+            "v": np.zeros_like(weights), "best_weights": weights.copy()}
 
 
 def keep_best(state: dict, spec: Stage, stage: str) -> None:

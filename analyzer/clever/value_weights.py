@@ -37,6 +37,16 @@ def widen(weights: np.ndarray, n_old: int, n_new: int) -> np.ndarray:
                            weights[b1:])).astype(np.float32)
 
 
+def narrow(weights: np.ndarray, n_old: int, n_new: int) -> np.ndarray | None:
+    """The weights of a network of ``n_old`` inputs with only its first ``n_new``, when the
+    dropped inputs' first-layer rows are all zero (it computes exactly what it did on the
+    inputs it keeps); else None."""
+    b_new, b_old = n_new * net.H1, n_old * net.H1
+    if np.any(weights[b_new:b_old]):
+        return None
+    return np.concatenate((weights[:b_new], weights[b_old:])).astype(np.float32)
+
+
 def inputs_of(weights: np.ndarray) -> int:
     """The input count of a network from its weights' size."""
     return (weights.size - int(net.net_size(0))) // net.H1

@@ -142,3 +142,14 @@ def test_a_split_row_needs_a_network_for_each_side():
     w = value_weights.initial_weights(int(value_net.n_inputs(TPC_GAME.kernel_game, 2)), 5)
     with pytest.raises(ValueError, match="solo members"):
         value_weights.policy_row([w], w.size, solo_members=1)
+
+
+def test_narrowing_drops_only_zero_rows():
+    """value_weights.narrow undoes widen, and refuses rows that are in use."""
+    n_bonus = int(value_net.n_inputs(TPC_GAME.kernel_game, 1))
+    n_seated = int(value_net.n_inputs(TPC_GAME.kernel_game, 2))
+    w = value_weights.initial_weights(n_bonus, 5)
+    wide = value_weights.widen(w, n_bonus, n_seated)
+    np.testing.assert_array_equal(value_weights.narrow(wide, n_seated, n_bonus), w)
+    wide[n_bonus * 128 + 3] = 0.5
+    assert value_weights.narrow(wide, n_seated, n_bonus) is None

@@ -17,7 +17,7 @@ from kernels.clever import net, play, selfplay, valued, value_net
 from kernels.clever.game_rules import RULE_FORFEIT_TO_PLATTER
 from kernels.clever.policies import BEST_SHEET, BEST_TURN, TURN, WORK_LEN
 from kernels.clever.seats import N_SEAT
-from kernels.clever.sheet import H_PLUS_USED, H_REROLL_USED, H_RETURN_USED, TPC
+from kernels.clever.sheet import H_PLUS_USED, H_REROLL_USED, H_RETURN_USED, TAC, TPC
 from kernels.clever.sheets import start_sheet
 from kernels.clever.turn import (
     PH_ACTIVE_PLUS,
@@ -479,7 +479,9 @@ def test_ends_turn_curriculum_starts_from_a_shipped_network(tmp_path):
     assert settings["rules"] == {"return_empty_pool": "ends_turn"}
     assert settings["start_from"].startswith("value_net.npy sha256:")
     assert [h["stage"] for h in json.loads(str(saved["history"]))] == ["adapt"]
-    shipped = np.load(VALUE_FILE)[0]
+    shipped = np.load(VALUE_FILE)[0]  # the solo network, with the seat block's zero rows
+    n_in = int(value_net.n_inputs(TAC, 1))  # which the stage, without that block, drops
+    shipped = value_weights.narrow(shipped, value_weights.inputs_of(shipped), n_in)
     assert saved["weights"].shape == shipped.shape
     assert 0 < np.abs(saved["weights"] - shipped).max() < 0.1  # trained on, from there
 
