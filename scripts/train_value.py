@@ -741,10 +741,13 @@ def ship_multi(path: Path, model, output: Path) -> None:
     file's first network for the solo game and the best weights of the checkpoint ``path``
     (a stage of 2-4 players) for games of 2-4 players, each with its training rules."""
     solo, info = value_weights.load(model.VALUE_FILE, model.GAME.kernel_game)
-    saved = np.load(path, allow_pickle=False)
-    source = {"checkpoint": path.name, "best_stage": str(saved["best_stage"]),
-              "settings": json.loads(str(saved["settings"])),
-              "history": json.loads(str(saved["history"]))}
+    try:
+        saved = np.load(path, allow_pickle=False)
+        source = {"checkpoint": path.name, "best_stage": str(saved["best_stage"]),
+                  "settings": json.loads(str(saved["settings"])),
+                  "history": json.loads(str(saved["history"]))}
+    except (OSError, KeyError, ValueError) as exc:
+        sys.exit(f"--ship-multi {path}: not a training checkpoint ({exc})")
     multi = saved["best_weights"].astype(np.float32)
     n_in = value_weights.inputs_of(multi)
     first = value_weights.widen(solo[0], value_weights.inputs_of(solo[0]), n_in)

@@ -553,3 +553,20 @@ def two_player_games(row):
     BlockLoop.of(play.games_block)(np.array([5], np.uint64), np.array([8]), out,
                                    np.stack([row, row]), False, 6, rules)
     return out
+
+
+@pytest.mark.parametrize("checkpoint", ["no/such.npz", "pyproject.toml"])
+def test_a_bad_multiplayer_checkpoint_is_one_line(tmp_path, checkpoint):
+    """--ship-multi a missing file or a file that is no checkpoint: one line, nothing
+    written."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game",
+                          "tpc", "--ship-multi", str(root / checkpoint), "--ship-to",
+                          str(tmp_path / "v.npy")], cwd=tmp_path, capture_output=True,
+                         text=True)
+    assert out.returncode != 0 and "--ship-multi" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert not list(tmp_path.iterdir())
