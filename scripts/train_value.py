@@ -461,8 +461,9 @@ def load_state(path: Path, settings: dict, fork: bool = False) -> dict:
     saved = np.load(path, allow_pickle=False)
     stored = {"chunk": CHUNK, "scale": 1.0, **json.loads(str(saved["settings"]))}
     # checkpoints made before the rules were saved, or before return_empty_pool existed
+    # (Twice As Clever's first runs, the only ones under the literal fox reading)
     rules = stored.setdefault("rules", {"tac": {"fox_negative": "literal"}}.get(stored["game"], {}))
-    if stored["game"] == "tac":
+    if rules.get("fox_negative") == "literal":
         rules.setdefault("return_empty_pool", "return_allowed")
     if fork:
         stored = {**stored, "seed": settings["seed"], "fork_from": settings["fork_from"]}
