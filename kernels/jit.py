@@ -36,13 +36,67 @@ def _plain_types(dispatcher):
     return dispatcher
 
 
-def njit(*args, **options):
+def njit(*args, borrowed: bool = False, **options):
     """``numba.njit`` (same arguments, with or without parentheses) whose functions
-    compile one specialisation per argument type, literals widened."""
+    compile one specialisation per argument type, literals widened.
+
+    ``borrowed=True``: the function only borrows the arrays it is given (it allocates
+    none, returns none and calls no kernel function that returns one), so it compiles
+    without numba's reference counts. Numba counts a reference to every array argument
+    on entry and releases it where the variable dies; when it dies in more than one
+    branch, LLVM's pruning cannot pair the operations, and every call of a small helper
+    inlined into a hot loop pays a few atomic operations (``put`` of the Clever encoders
+    spent half a learned game's time there). It may call only other ``borrowed``
+    functions (numba compiles a callee with its caller's reference counting, and a
+    callee's code is shared by every caller). A function that breaks a promise is refused
+    when it compiles (``TypeError``)."""
+    if borrowed:
+        options["_nrt"] = False
     if len(args) == 1 and callable(args[0]) and not options:
         return _plain_types(_numba_njit(args[0]))
+    wrap = _borrowing if borrowed else _plain_types
+    if len(args) == 1 and callable(args[0]):
+        return wrap(_numba_njit(**options)(args[0]))
     decorate = _numba_njit(*args, **options)
-    return lambda func: _plain_types(decorate(func))
+    return lambda func: wrap(decorate(func))
+
+
+def _holds_array(t) -> bool:
+    return isinstance(t, types.ArrayCompatible) or (
+        isinstance(t, types.BaseTuple) and any(_holds_array(x) for x in t))
+
+
+def _check_borrowed(dispatcher, cres) -> None:
+    """``TypeError`` when a ``borrowed`` function returns an array or calls a kernel
+    function that is not ``borrowed`` (read where the compile result has its call types:
+    compiled in this process, not loaded from the cache)."""
+    name = dispatcher.py_func.__qualname__
+    if _holds_array(cres.signature.return_type):
+        raise TypeError(f"{name} is borrowed=True but returns an array")
+    fndesc = getattr(cres, "fndesc", None)
+    for expr, sig in (getattr(fndesc, "calltypes", None) or {}).items():
+        if getattr(expr, "op", None) != "call" or sig is None:
+            continue
+        callee = fndesc.typemap.get(expr.func.name)
+        if (isinstance(callee, types.Dispatcher)
+                and callee.dispatcher.targetoptions.get("_nrt", True)):
+            raise TypeError(f"{name} is borrowed=True but calls "
+                            f"{callee.dispatcher.py_func.__qualname__}, which is not")
+
+
+def _borrowing(dispatcher):
+    """``_plain_types``, and every specialisation checked by ``_check_borrowed``."""
+    dispatcher = _plain_types(dispatcher)
+    compile_ = dispatcher.compile
+
+    def compile(sig):
+        entry = compile_(sig)
+        for cres in list(dispatcher.overloads.values()):
+            _check_borrowed(dispatcher, cres)
+        return entry
+
+    dispatcher.compile = compile
+    return dispatcher
 
 
 # --- helpers compiled as code to link, not code to run ----------------------------------

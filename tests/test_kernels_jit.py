@@ -1,10 +1,12 @@
 """The kernels' njit (kernels/jit.py): one specialisation per argument type, helpers kept
-as code to link (the same results as numba's way), compile variants in the cache key."""
+as code to link (the same results as numba's way), compile variants in the cache key,
+borrowed helpers (no reference counts, the same results, a broken promise refused)."""
 
 import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from kernels import jit
@@ -93,3 +95,51 @@ def test_link_only_helpers_change_no_result(tmp_path):
         outs.append(subprocess.run([sys.executable, "-c", _PROGRAM], env=env, check=True,
                                    capture_output=True, text=True).stdout)
     assert outs[0] == outs[1] and outs[0].strip()
+
+
+@njit(cache=False, borrowed=True)
+def _append_nonzero(out, n, x):
+    if x != 0:  # the array dies in two branches: what numba's pruning misses
+        out[n] = x
+        n += 1
+    return n
+
+
+@njit(cache=False)
+def _nonzero(values, out):
+    n = 0
+    for v in values:
+        n = _append_nonzero(out, n, v)
+    return n
+
+
+def test_a_borrowed_helper_gives_the_same_results():
+    values = np.array([0, 3, 0, 0, 7, 1], np.int64)
+    out = np.zeros(6, np.int64)
+    assert _nonzero(values, out) == 3
+    assert out[:3].tolist() == [3, 7, 1]
+    assert _nonzero.py_func(values, np.zeros(6, np.int64)) == 3
+
+
+@njit(cache=False, borrowed=True)
+def _returns_its_array(x):
+    return x
+
+
+@njit(cache=False)
+def _counted(x):
+    return x[0]
+
+
+@njit(cache=False, borrowed=True)
+def _calls_a_counted_function(x):
+    return _counted(x) + 1
+
+
+@pytest.mark.parametrize("func, message", [
+    (_returns_its_array, "returns an array"),
+    (_calls_a_counted_function, "calls _counted, which is not"),
+])
+def test_a_borrowed_function_that_breaks_its_promise_is_refused(func, message):
+    with pytest.raises(TypeError, match=message):
+        func(np.zeros(3, np.int64))

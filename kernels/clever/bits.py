@@ -3,7 +3,7 @@
 from kernels.jit import njit
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def count_bits(x):
     """How many bits of ``x`` (a non-negative int64) are set."""
     k = 0

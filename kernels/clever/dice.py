@@ -5,7 +5,7 @@ from kernels.jit import njit
 WHITE, BLUE = 0, 2
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def die_value(faces, die, area, blue_area):
     """The face of ``die`` (int64[6] ``faces``), or blue + white when it enters the blue
     area (``blue_area``), wherever the other die is."""

@@ -29,7 +29,7 @@ POOL, FIELD, PLATTER = 0, 1, 2
 MAX_MOVES = 64
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def legal_moves(sheet, faces, usable, moves, waste):
     """Every legal use of the dice whose bit is set in ``usable``; returns the count. With
     ``waste``, a die with no legal placement may be picked anyway (``sheets.may_waste``):
@@ -45,7 +45,7 @@ def legal_moves(sheet, faces, usable, moves, waste):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def to_field(faces, where, die):
     """Section 4: the picked die goes to a field and every die in play showing a strictly
     lower face goes to the silver platter."""
@@ -78,7 +78,7 @@ def take_die(sheet, faces, where, die, area, cell, targets):
     return used
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def passive_candidates(sheet, faces, where, moves):
     """Section 5: a passive player's choices are the platter dice; only when none of them
     can be used, the dice on the active player's fields. Returns the move count."""
@@ -98,7 +98,7 @@ def passive_candidates(sheet, faces, where, moves):
 N_ORDERS = 720  # the orders of the six dice
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def order_places(order):
     """The place of each die in the dice order number ``order`` (0 to ``N_ORDERS`` - 1; 0:
     colour order), packed 3 bits a die (a Lehmer code decoded)."""
@@ -117,7 +117,7 @@ def order_places(order):
     return places
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def solo_platter(faces, where, order, fallback):
     """Section 6: the three lowest of the six rolled dice go to the platter; ties go by
     the dice order number ``order`` (``order_places``; 0: white, yellow, ..., in colour
@@ -133,7 +133,7 @@ def solo_platter(faces, where, order, fallback):
         where[d] = PLATTER if rank < 3 else FIELD if fallback else POOL
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def use_reroll(sheet):
     """Section 10: spend an unlocked re-roll; False if none is left."""
     if sheet[H_REROLL_GOT] - sheet[H_REROLL_USED] <= 0:
@@ -157,7 +157,7 @@ def use_plus_one(sheet, faces, die, area, cell, targets, taken):
     return taken | (1 << die)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _roll(faces, where, stream, slot):
     """Roll every die in the pool; returns the next free random slot."""
     for d in range(N_DICE):
@@ -166,7 +166,7 @@ def _roll(faces, where, stream, slot):
     return slot + N_DICE
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _pool_mask(where):
     mask = 0
     for d in range(N_DICE):

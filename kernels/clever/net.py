@@ -20,7 +20,7 @@ H1 = 128
 H2 = 128
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def net_offsets(n_in):
     """``(b1, W2, b2, w3, b3, size)``: where each part of the flat weights starts."""
     b1 = n_in * H1
@@ -31,13 +31,13 @@ def net_offsets(n_in):
     return b1, w2, b2, w3, b3, b3 + 1
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def net_size(n_in):
     """How many float32 weights a network with ``n_in`` inputs has."""
     return net_offsets(n_in)[5]
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def forward(w, n_in, idx, val, nnz, a1, a2):
     """The network's output (float32) for the sparse input (``idx``, ``val``, ``nnz``);
     fills ``a1`` and ``a2`` with the hidden activations. (Rows are taken as slices: an
@@ -73,7 +73,7 @@ def forward(w, n_in, idx, val, nnz, a1, a2):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2):
     """``grad += err * d(output)/d(w)`` (float32[net_size]) for the input ``forward`` last
     ran on (its activations in ``a1``, ``a2``); ``d2`` float32[H2] is work space."""
@@ -102,7 +102,7 @@ def add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2):
             grad[idx[k] * H1 + j] += val[k] * back
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def adam_step(w, grad, m, v, t, lr, lo=0, hi=-1, beta1=0.9, beta2=0.999, eps=1e-8):
     """One Adam step of ``w`` along ``grad`` (all float32[net_size]; ``m``, ``v``: the
     moment estimates), the ``t``-th step (1-based), of the weights ``lo .. hi - 1`` alone

@@ -335,7 +335,7 @@ def _valued_roll(sheet, faces, where, pick, moves, pol, stream, slot, scratch, r
         slot = _roll(faces, where, stream, slot + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def gain_bin(points):
     """The ``GAIN_BINS`` bin of a pick that scores ``points`` at once."""
     if points <= 3:
@@ -343,7 +343,7 @@ def gain_bin(points):
     return 4 if points <= 5 else 5 if points <= 7 else 6 if points <= 10 else 7
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _log_round(sheet):
     """The round being played, as the log's round index (the last logged one beyond)."""
     return min(sheet[H_ROUND], LOG_ROUNDS - 1)
@@ -358,7 +358,7 @@ def work_buffers():
             np.zeros(N_DICE, np.int64), np.zeros(LOG_LEN, np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _count(where, place):
     """How many dice are at ``place``."""
     k = 0
@@ -646,7 +646,7 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
                                 scratch, buffer, log)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def begin_turn(sheets, event):
     """Turn ``event`` of the round begins (-1: the round begins; ``kernels.clever.seats``):
     every sheet's ``H_EVENT`` and lead over the best opponent ``H_LEAD`` (0 solo; each
@@ -732,7 +732,7 @@ def _row(rows, p):
     return rows[p % rows.shape[0]]
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _log_round_end(sheets, rnd, logs):
     """Add each player's bonuses, marked cells and standing after round ``rnd`` to
     ``logs``."""

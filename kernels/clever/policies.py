@@ -290,7 +290,7 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _platter_cost(faces, where, die):
     """How many dice in play a pick of ``die`` sends to the platter."""
     k = 0

@@ -100,7 +100,7 @@ def no_curriculum():
     return curriculum
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def spot_area(areas, u):
     """The area a spotlight game favours: one of the bit mask ``areas`` picked by the
     uniform number ``u``; -1 (the lowest area and the fox points) when the mask is 0."""
@@ -118,7 +118,7 @@ def spot_area(areas, u):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def players_of(key, g, curriculum):
     """The player count of training game ``g``: drawn by the curriculum's shares of 1-4
     players (all 0: solo)."""
@@ -203,7 +203,7 @@ def play_snapshot(key, first_game, pol, rounds_of, game_rules, epsilon, curricul
                            curriculum, games[j], finals[j])
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def win_share(finals, players, seat):
     """Seat ``seat``'s share of the win of a game of ``players`` (its final scores
     ``finals``, int64[MAX_PLAYERS]): 1 for the highest score, split evenly on a tie."""
@@ -218,7 +218,7 @@ def win_share(finals, players, seat):
     return 1.0 / tied
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def skip_step(pol, skip_grad, moments, t, lr):
     """One Adam step of the row's skip head (``value_net.P_SKIP``) along ``skip_grad``
     (float64[N_SEAT], left zeroed); ``moments`` float64[2, N_SEAT]; ``t`` the step
@@ -234,7 +234,7 @@ def skip_step(pol, skip_grad, moments, t, lr):
         skip_grad[i] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _skip_gradient(n_in, idx, val, nnz, err, skip_grad):
     """``skip_grad += err * d(output)/d(skip head)``: the seat block's inputs."""
     first = seat_first(n_in)

@@ -45,7 +45,7 @@ NO_TOTAL = tac.NO_TOTAL  # below any total score (``quiet_total``: the use fires
 assert tpc.NO_TOTAL == NO_TOTAL
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def copy_sheet(dst, src):
     """Copy the fields of ``src`` its game uses into ``dst`` (both int64[SHEET_LEN])."""
     n = TAC_USED_LEN if src[H_GAME] == TAC else TPC_USED_LEN
@@ -53,7 +53,7 @@ def copy_sheet(dst, src):
         dst[i] = src[i]
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def die_uses(sheet, faces, die, moves, n):
     """Append the legal uses of ``die`` to ``moves`` from row ``n``; the new row count."""
     if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
@@ -61,7 +61,7 @@ def die_uses(sheet, faces, die, moves, n):
     return tpc.die_uses(sheet, faces, die, moves, n)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def enter_die(sheet, faces, die, area, target, pending, n):
     """Enter a die (a row of ``die_uses``); the bonuses it fires go on ``pending``."""
     if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
@@ -70,7 +70,7 @@ def enter_die(sheet, faces, die, area, target, pending, n):
     return tpc.enter(sheet, area, die_value(faces, die, area, TPC_BLUE), target, pending, n)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def can_enter_die(sheet, faces, die, area):
     """Can ``die`` be entered in ``area`` (somewhere)?"""
     if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
@@ -78,7 +78,7 @@ def can_enter_die(sheet, faces, die, area):
     return tpc.can_enter(sheet, area, die_value(faces, die, area, TPC_BLUE))
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def chain_rows(sheet, faces, picked, die):
     """Twice As Clever's platter chain: the silver rows ``die`` (sent to the platter by a
     pick of ``picked`` into silver) may mark; 0 for That's Pretty Clever."""
@@ -87,27 +87,27 @@ def chain_rows(sheet, faces, picked, die):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def chain_leftovers(sheet):
     """Twice As Clever, open point 12.4: does a silver third pick chain every leftover die
     (``FLAG_CHAIN_LEFTOVERS``) rather than only the lower ones?"""
     return sheet[H_GAME] == TAC and (sheet[H_FLAGS] & FLAG_CHAIN_LEFTOVERS) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def may_waste(sheet, die):
     """May a wasted pick (``wasted_pick``) take ``die``? Any die, but Twice As Clever's
     silver die (section 8.1: a player who cannot mark its number cannot choose it)."""
     return not (sheet[H_GAME] == TAC and die == TAC_SILVER_DIE)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def chain_area(sheet):
     """The area whose picks start a platter chain (Twice As Clever's silver), else -1."""
     return SILVER_AREA if sheet[H_GAME] == TAC else -1
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def bonus_choices(sheet, code):
     """Bit mask of a free mark's choices (-1: none needed; 0: the bonus is lost)."""
     if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
@@ -115,7 +115,7 @@ def bonus_choices(sheet, code):
     return tpc.bonus_choices(sheet, code)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def choice_of_bit(sheet, code, bit):
     """The ``resolve_bonus`` choice that bit ``bit`` of ``bonus_choices`` stands for."""
     if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
@@ -123,7 +123,7 @@ def choice_of_bit(sheet, code, bit):
     return tpc.choice_of_bit(code, bit)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def resolve_bonus(sheet, code, choice, pending, n):
     """Pay a bonus (free marks at ``choice``); the new stack size."""
     if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
@@ -131,7 +131,7 @@ def resolve_bonus(sheet, code, choice, pending, n):
     return tpc.resolve_bonus(sheet, code, choice, pending, n)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def pop_pending(sheet, pending, n):
     """The next pending bonus to resolve (the caller's stack then holds n - 1)."""
     if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
@@ -139,14 +139,14 @@ def pop_pending(sheet, pending, n):
     return tpc.pop_pending(sheet, pending, n)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def total_score(sheet):
     if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
         return tac.total_score(sheet)
     return tpc.total_score(sheet)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def mark_total(sheet, scores, code, choice):
     """``total_score`` after ``resolve_bonus(code, choice)`` of a free mark (``choice``: one
     of its ``bonus_choices``), the bonuses it fires unresolved, the sheet left unchanged;
@@ -156,7 +156,7 @@ def mark_total(sheet, scores, code, choice):
     return tpc.mark_total(sheet, scores, code, choice)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def enter_total(sheet, scores, faces, die, area, target):
     """``total_score`` after ``enter_die`` (a row of ``die_uses``), the bonuses it fires
     unresolved, the sheet left unchanged; ``scores``: int64[5] the sheet's ``area_scores``."""
@@ -166,7 +166,7 @@ def enter_total(sheet, scores, faces, die, area, target):
     return tpc.enter_total(sheet, scores, area, die_value(faces, die, area, TPC_BLUE), target)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def best_enter_total(sheet, scores, faces, die):
     """The most ``enter_total`` of any legal use of ``die`` (faces ``faces``), below any
     score (``NO_TOTAL``) if it has none; ``scores``: int64[5] the sheet's ``area_scores``."""
@@ -175,7 +175,7 @@ def best_enter_total(sheet, scores, faces, die):
     return tpc.best_enter_total(sheet, scores, faces, die)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def quiet_total(sheet, scores, faces, die, area, target):
     """``enter_total`` of a use of ``die`` that fires no bonus; ``NO_TOTAL`` (below any
     score) if it fires one. The sheet is left unchanged."""
@@ -193,7 +193,7 @@ def quiet_total(sheet, scores, faces, die, area, target):
 MAX_CELLS = max(tpc_layout.N_CELLS, tac_layout.N_CELLS)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def marked_cells(sheet, out):
     """Fill ``out`` (int64[MAX_CELLS]) with 1 for each of the sheet's cells that is marked,
     0 otherwise (the cells of its game's ``layout.CELL_*``; the rest of ``out`` 0)."""
@@ -207,7 +207,7 @@ def marked_cells(sheet, out):
         out[c] = (value >> bit[c]) & 1 if bit[c] >= 0 else value > index[c]
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def area_scores(sheet, out):
     """Fill ``out`` (int64[5]) with the five area scores."""
     if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
@@ -216,7 +216,7 @@ def area_scores(sheet, out):
         tpc.area_scores(sheet, out)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def feature_value(sheet, w, out):
     """``(score, weighted feature sum)`` of the heuristic's value (see each game's
     ``value`` module): ``w`` holds at least the game's ``N_VALUE_WEIGHTS`` (or is empty),
@@ -227,7 +227,7 @@ def feature_value(sheet, w, out):
     return tpc_value.feature_value(sheet, w, out)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def start_sheet(sheet, game, rounds, flags):
     """A blank sheet of ``game`` (TPC or TAC) for ``rounds`` rounds with rule ``flags``;
     ``ValueError`` for a game the engine was not compiled for (``compile_only``)."""
@@ -239,7 +239,7 @@ def start_sheet(sheet, game, rounds, flags):
         tpc.start_sheet(sheet, rounds, flags)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def encode_afterstate(sheet, ts, idx, val, n_in):
     """The game's first ``n_in`` network inputs of the afterstate (``sheet``, ``ts``) into
     ``idx`` and ``val``; returns how many are nonzero."""
@@ -248,7 +248,7 @@ def encode_afterstate(sheet, ts, idx, val, n_in):
     return tpc_encode(sheet, ts, idx, val, n_in)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def value_stage(sheet):
     """The heuristic value's stage (weight set) of a sheet of either game."""
     if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
@@ -256,7 +256,7 @@ def value_stage(sheet):
     return tpc_value.value_stage(sheet)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def chosen_bonus(sheet, code, choice):
     """The bonus a choice of ``code`` hands on (Twice As Clever's black ?: the ? of the
     chosen area), or 0 when ``code`` places its own mark."""

@@ -18,7 +18,7 @@ TURN_TAKEN = TURN_PLATTER + 6
 TURN_INPUTS = TURN_TAKEN + 6
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def put(idx, val, n, i, x):
     """Append input ``i`` = ``x`` (kept only when nonzero: a 0 is written to slot ``n``,
     which the next input overwrites, so ``idx`` and ``val`` need one slot more than the
@@ -33,7 +33,7 @@ def put(idx, val, n, i, x):
     return n + (x != 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def thermometer(idx, val, n, first, count, cap):
     """Inputs ``first .. first + min(count, cap) - 1`` = 1; the new count."""
     for k in range(min(count, cap)):
@@ -43,7 +43,7 @@ def thermometer(idx, val, n, first, count, cap):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def turn_block(idx, val, n, first, rnd, rounds, ts):
     """The turn block from input ``first`` (round ``rnd`` of ``rounds``, turn state ``ts``
     int64[TS_LEN]); the new count."""

@@ -57,7 +57,7 @@ NET_BUF_LEN = _A2 + H2 // 2
 MAX_ROW_SIZE = P_WEIGHTS + MAX_MEMBERS * ((net_offsets.py_func(MAX_INPUTS)[5] + 1) // 2)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def n_inputs(game, blocks):
     """The input count of a game's encoding (``kernels.clever.sheet.TPC`` or ``TAC``):
     ``blocks`` 0 (or False) the base inputs, 1 (or True) with the bonus block, 2 with the
@@ -67,13 +67,13 @@ def n_inputs(game, blocks):
     return TPC_SEATED if blocks >= 2 else TPC_INPUTS if blocks else TPC_BASE
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def member_span(n_in):
     """How many float64 numbers of a policy row one member network's weights take."""
     return (net_size(n_in) + 1) // 2
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def row_size(n_in, members):
     """How many numbers of a policy row, from ``start``, the value policy's weights take."""
     return P_WEIGHTS + members * member_span(n_in)
@@ -85,7 +85,7 @@ def input_views(buf):
     return buf[_IDX:_IDX + MAX_INPUTS], buf[_VAL:_VAL + MAX_INPUTS // 2].view(np.float32)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def seat_first(n_in):
     """The seat block's first input in an encoding of ``n_in`` inputs (``n_in``: the
     encoding has none)."""
@@ -94,7 +94,7 @@ def seat_first(n_in):
     return n_in
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def skip_output(pol, start, n_in, idx, val, nnz):
     """The skip head's term for the encoded input: its weights times the seat block's
     inputs."""
@@ -106,7 +106,7 @@ def skip_output(pol, start, n_in, idx, val, nnz):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def playing_members(pol, start, players):
     """``(first, end)``: the row's member networks that play a game of ``players``."""
     members = np.int64(pol[start + P_MEMBERS])

@@ -105,13 +105,13 @@ TRAINING_IN = True
 declare_variant(__package__, "training", "on")
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def training(scratch):
     """Is this a self-play training work buffer (longer than ``WORK_LEN``)?"""
     return scratch.shape[0] > WORK_LEN
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _masks(where):
     """``(pool, platter)`` bit masks of the dice."""
     pool, platter = 0, 0
@@ -123,7 +123,7 @@ def _masks(where):
     return pool, platter
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def round_taken(sheet):
     """The dice +1 has taken that still count (Twice As Clever: this round; else none
     outside a +1 window)."""
@@ -148,7 +148,7 @@ def _explore(scratch, k):
     return np.int64(uniform(stream, draws + 1) * k)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _keep(scratch, sheet):
     """The candidate ``sheet`` with the turn state in ``TURN``, valued last, is the best so
     far."""
@@ -182,7 +182,7 @@ def _value(sheet, pol, scratch):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _capped(scratch, moves, n):
     """In a capped training game whose cap is reached: drop the ``n`` ``moves`` into the
     capped area, unless none would be left (the rows kept move up in place). Returns the
@@ -206,14 +206,14 @@ def _capped(scratch, moves, n):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _chosen_area(scratch, area):
     """The decision under way keeps a move into ``area`` (-1: none)."""
     if TRAINING_IN and training(scratch):
         scratch[WORK_LEN + R_CHOSEN_AREA] = area
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _better(i, v, forced, best_v):
     """Does candidate ``i`` worth ``v`` replace the best so far (worth ``best_v``)? The
     explored candidate ``forced`` (if >= 0) replaces it, and no other."""
@@ -419,7 +419,7 @@ def choose_passive(sheet, faces, where, moves, n, may_decline, pol, stream, slot
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def choice_turn(sheet, faces, where, die, window, picks, scratch):
     """Put in ``TURN`` the turn state after a move of ``die`` as the choosers above value
     it, so that the free marks the move fires are placed as in play. ``window``: the
@@ -445,7 +445,7 @@ def choice_turn(sheet, faces, where, die, window, picks, scratch):
         set_turn(ts, PH_ROLL, picks + 1, left, on_platter, taken)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def start_round(scratch):
     """The turn state of a round's start (before the active roll): round-track bonus
     choices are valued there."""

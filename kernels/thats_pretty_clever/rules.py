@@ -74,7 +74,7 @@ BLUE_SCORE = np.array([BLUE_POINTS[bin(m).count("1")] for m in range(BLUE_CELLS 
                       np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def yellow_cells(sheet, value):
     """Bit mask of the open yellow cells showing ``value`` (two per value, 0 if both are
     marked)."""
@@ -85,7 +85,7 @@ def yellow_cells(sheet, value):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def can_enter(sheet, area, value):
     """Whether a die of ``value`` (blue: the blue + white sum) can be entered in ``area``."""
     if area == YELLOW_AREA:
@@ -108,7 +108,7 @@ def can_enter(sheet, area, value):
 _push = push
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _completed(before, after, groups, bonuses, pending, n):
     for g in range(groups.shape[0]):
         if (after & groups[g]) == groups[g] and (before & groups[g]) != groups[g]:
@@ -116,7 +116,7 @@ def _completed(before, after, groups, bonuses, pending, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def mark_yellow(sheet, cell, pending, n):
     """Cross yellow ``cell`` (0..15, must be open); completed rows and the diagonal push
     their bonuses."""
@@ -130,7 +130,7 @@ def mark_yellow(sheet, cell, pending, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def mark_blue(sheet, total, pending, n):
     """Cross the blue cell of ``total`` (2..12, must be open); completed rows and columns
     push their bonuses."""
@@ -141,7 +141,7 @@ def mark_blue(sheet, total, pending, n):
     return _completed(before, after, BLUE_COLS, BLUE_COL_BONUS, pending, n)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def write_track(sheet, area, value, pending, n):
     """Fill the next green, orange or purple slot with ``value`` (no checks: callers use
     ``can_enter``, bonuses skip the green threshold and the purple order); its bonus is
@@ -161,7 +161,7 @@ def write_track(sheet, area, value, pending, n):
     return _push(pending, n, PURPLE_BONUS[slot])
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def enter(sheet, area, value, cell, pending, n):
     """Enter a die in ``area`` (``can_enter`` must hold). Yellow needs the ``cell``
     (one of ``yellow_cells``); blue takes the sum as ``value``. Returns the stack size."""
@@ -172,7 +172,7 @@ def enter(sheet, area, value, cell, pending, n):
     return write_track(sheet, area, value, pending, n)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def bonus_choices(sheet, code):
     """Where a free-mark bonus may go: a bit mask of open yellow cells (yellow X) or of
     open blue sums (blue X); -1 for bonuses with no choice; 0 when it would be lost."""
@@ -184,7 +184,7 @@ def bonus_choices(sheet, code):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def pop_pending(sheet, pending, n):
     """The next of ``n`` pending bonuses to resolve (the caller's stack then holds n - 1):
     the latest triggered (depth-first), or with ``FLAG_EARLIEST_FIRST`` the earliest
@@ -192,7 +192,7 @@ def pop_pending(sheet, pending, n):
     return pop(pending, n, sheet[S_FLAGS] & FLAG_EARLIEST_FIRST)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _unlock(sheet, got):
     if sheet[got] < ACTION_SLOTS or sheet[S_FLAGS] & FLAG_KEEP_OVERFLOW:
         sheet[got] += 1
@@ -200,7 +200,7 @@ def _unlock(sheet, got):
         sheet[S_LOST] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def resolve_bonus(sheet, code, choice, pending, n):
     """Pay bonus ``code``: unlock an action (at most 7 circles a track, more are lost
 unless ``FLAG_KEEP_OVERFLOW``),
@@ -233,7 +233,7 @@ unless ``FLAG_KEEP_OVERFLOW``),
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def area_score(sheet, area):
     """The score of one area (section 12)."""
     if area == YELLOW_AREA:
@@ -253,14 +253,14 @@ def area_score(sheet, area):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def area_scores(sheet, out):
     """Fill ``out`` (int64[5]) with the yellow, blue, green, orange and purple scores."""
     for area in range(N_AREAS):
         out[area] = area_score(sheet, area)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def score_parts(sheet):
     """``(sum of the five areas, lowest area)`` without allocating."""
     total, lowest = 0, 1 << 30
@@ -271,14 +271,14 @@ def score_parts(sheet):
     return total, lowest
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def total_score(sheet):
     """Final score: the five areas plus each fox worth the lowest area (0 if any is 0)."""
     total, lowest = score_parts(sheet)
     return total + sheet[S_FOXES] * lowest
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _area_after(sheet, area, value, cell):
     """The score ``area`` would have after a mark there (the yellow ``cell``, the blue sum
     ``value``, or a track ``value`` in the next slot), the sheet left unchanged."""
@@ -298,7 +298,7 @@ def _area_after(sheet, area, value, cell):
     return area_score(sheet, PURPLE_AREA) + value
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _total_with(sheet, scores, area, score):
     """``total_score`` of the sheet whose area scores are ``scores`` (int64[5]) but with
     ``score`` for ``area``."""
@@ -310,7 +310,7 @@ def _total_with(sheet, scores, area, score):
     return total + sheet[S_FOXES] * lowest
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def mark_total(sheet, scores, code, choice):
     """``total_score`` after ``resolve_bonus(code, choice)`` of a free X (``choice`` one of
     its ``bonus_choices``: the yellow cell or blue sum), its own bonuses unresolved;
@@ -321,14 +321,14 @@ def mark_total(sheet, scores, code, choice):
     return _total_with(sheet, scores, BLUE_AREA, _area_after(sheet, BLUE_AREA, choice, 0))
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def enter_total(sheet, scores, area, value, target):
     """``total_score`` after ``enter(area, value, target)``, its bonuses unresolved;
     ``scores``: int64[5] the sheet's ``area_scores``. The sheet is left unchanged."""
     return _total_with(sheet, scores, area, _area_after(sheet, area, value, target))
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def best_enter_total(sheet, scores, faces, die):
     """The most ``enter_total`` of any legal use of ``die`` (a row of ``die_uses``), or
     ``NO_TOTAL`` when it has none; ``scores``: int64[5] the sheet's ``area_scores``.
@@ -351,7 +351,7 @@ def best_enter_total(sheet, scores, faces, die):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _completes(before, after, groups):
     for g in range(groups.shape[0]):
         if (after & groups[g]) == groups[g] and (before & groups[g]) != groups[g]:
@@ -359,7 +359,7 @@ def _completes(before, after, groups):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def enter_fires(sheet, area, value, target):
     """Would ``enter(area, value, target)`` push a bonus? (The sheet is left unchanged.)"""
     if area == YELLOW_AREA:
@@ -385,7 +385,7 @@ DIE_AREA = np.array([-1, YELLOW_AREA, BLUE_AREA, GREEN_AREA, ORANGE_AREA, PURPLE
                     np.int64)  # die colour -> its own area (white, -1, is wild)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def die_uses(sheet, faces, die, moves, n):
     """Append every legal use of ``die`` as rows ``(die, area, target)`` of ``moves``
     (int64[k, 3]) from row ``n``; ``target``: the yellow cell, the blue sum, else -1.
@@ -409,13 +409,13 @@ def die_uses(sheet, faces, die, moves, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def choice_of_bit(code, bit):
     """The ``resolve_bonus`` choice of bit ``bit`` of ``bonus_choices`` (blue: sum - 2)."""
     return bit + 2 if code // 8 == CROSS_BLUE else bit
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def start_sheet(sheet, rounds, flags):
     """A blank sheet (pre-printed yellow crosses) for a game of ``rounds`` rounds."""
     sheet[:] = 0

@@ -138,7 +138,7 @@ N_INPUTS = I_PULL + N_KINDS  # with the bonus block
 N_SEATED = N_INPUTS + N_SEAT  # with the seat block too (``kernels.clever.seats``)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def lowest_area(sheet):
     """``(lowest area score, fox points)`` (each fox: ``rules.fox_worth``)."""
     lowest, zero = np.int64(1 << 30), False
@@ -149,7 +149,7 @@ def lowest_area(sheet):
     return lowest, sheet[S_FOXES] * fox_worth(sheet, lowest, zero)
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def encode(sheet, ts, idx, val, n_in):
     """Write the first ``n_in`` inputs (``N_BASE``, ``N_INPUTS`` or ``N_SEATED``) of the
     afterstate (``sheet`` int64[SHEET_LEN], turn state ``ts`` int64[TS_LEN]) into
@@ -220,7 +220,7 @@ def encode(sheet, ts, idx, val, n_in):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _bonus_block(sheet, idx, val, n):
     """The bonus block's inputs after the ``n`` written; the new count. The one-away and
     pull sums are added up in ``val``'s last 2 x ``N_KINDS`` numbers, past any input (no
