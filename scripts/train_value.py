@@ -369,6 +369,9 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--ship-to", metavar="VALUE_NET",
                         help="--ship and --ship-multi write this file (and its .json) "
                              "instead of the game's value_net.npy")
+    parser.add_argument("--solo-from", metavar="VALUE_NET",
+                        help="--ship-multi takes the solo networks from this file instead "
+                             "of the game's value_net.npy")
     parser.add_argument("--ship-games", type=int, default=8192,
                         help="paired tuning games comparing the members and the ensemble")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -737,11 +740,16 @@ def shipped_file(opts: argparse.Namespace, model) -> Path:
     return Path(opts.ship_to) if opts.ship_to else model.VALUE_FILE
 
 
-def ship_multi(path: Path, model, output: Path) -> None:
-    """Write the value network files ``output`` with two members: the game's shipped
-    file's first network for the solo game and the best weights of the checkpoint ``path``
-    (a stage of 2-4 players) for games of 2-4 players, each with its training rules."""
-    solo, info = value_weights.load(model.VALUE_FILE, model.GAME.kernel_game)
+def ship_multi(path: Path, model, output: Path, solo_file: Path) -> None:
+    """Write the value network files ``output``: the solo networks of ``solo_file`` (the
+    members that play the solo game; an ensemble keeps every one) and the best weights of
+    the checkpoint ``path`` (a stage of 2-4 players) for games of 2-4 players, each with
+    its training rules."""
+    try:
+        solo, info = value_weights.load(solo_file, model.GAME.kernel_game)
+    except UserError as exc:
+        sys.exit(f"--ship-multi: {exc}")
+    solo = solo[:value_weights.solo_members(info) or len(solo)]
     try:
         saved = np.load(path, allow_pickle=False)
         source = {"checkpoint": path.name, "best_stage": str(saved["best_stage"]),
@@ -751,15 +759,18 @@ def ship_multi(path: Path, model, output: Path) -> None:
         sys.exit(f"--ship-multi {path}: not a training checkpoint ({exc})")
     multi = saved["best_weights"].astype(np.float32)
     n_in = value_weights.inputs_of(multi)
-    first = value_weights.widen(solo[0], value_weights.inputs_of(solo[0]), n_in)
-    info = {**info, "inputs": n_in, "members": 2, "solo_members": 1,
+    if len(solo) + 1 > value_net.MAX_MEMBERS:
+        sys.exit(f"--ship-multi: {solo_file} has {len(solo)} solo networks; at most "
+                 f"{value_net.MAX_MEMBERS - 1} fit beside the one for 2-4 players")
+    first = [value_weights.widen(m, value_weights.inputs_of(m), n_in) for m in solo]
+    info = {**info, "inputs": n_in, "members": len(first) + 1, "solo_members": len(first),
             "skip": [float(x) for x in saved["best_skip"]] if "best_skip" in saved.files
             else [0.0] * seats.N_SEAT,
             "multiplayer_trainer": source,
             "trained_on": both_records(info["trained_on"], trained_record(model, source))}
-    value_weights.save(output, [first, multi], info)
-    print(f"wrote {output}: the solo network and {path.name}'s for 2-4 players",
-          file=sys.stderr)
+    value_weights.save(output, [*first, multi], info)
+    print(f"wrote {output}: {len(first)} solo network(s) of {solo_file.name} and "
+          f"{path.name}'s for 2-4 players", file=sys.stderr)
 
 
 def both_records(solo: dict, multi: dict) -> dict:
@@ -804,7 +815,8 @@ def main() -> None:
     if opts.ship:
         ship(opts, model)
     elif opts.ship_multi:
-        ship_multi(Path(opts.ship_multi), model, shipped_file(opts, model))
+        ship_multi(Path(opts.ship_multi), model, shipped_file(opts, model),
+                   Path(opts.solo_from) if opts.solo_from else model.VALUE_FILE)
     else:
         train(opts, model, model.GAME.game_rules({**defaults(model.PARAMS),
                                                   **training_rules(opts)}))

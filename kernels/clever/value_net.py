@@ -44,7 +44,7 @@ SCALE = 100.0  # points per unit of the network's output
 P_INPUTS, P_MEMBERS, P_TEACHER, P_SOLO_MEMBERS = 0, 1, 2, 3
 P_SKIP = 4
 P_WEIGHTS = P_SKIP + N_SEAT
-MAX_MEMBERS = 2
+MAX_MEMBERS = 3  # an ensemble of two solo networks and one for 2-4 players
 # The teacher's mix compiles in this process: a training device (``play.compile_policies``
 # turns it off with self-play training; a policy row for play has a teacher weight of 0).
 TRAINING_IN = True

@@ -529,6 +529,35 @@ def test_a_multiplayer_network_ships_beside_the_solo_one(tmp_path):
     assert info["trained_on"]["players"] == [1, 2, 3, 4]
 
 
+def test_a_solo_ensemble_keeps_every_member_beside_the_multiplayer_network(tmp_path):
+    """--ship-multi with --solo-from a file of two solo networks: three networks, the two
+    (widened to the seat block) for the solo game, the checkpoint's for 2-4 players."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from analyzer.games.thats_pretty_clever.model import VALUE_FILE
+    root = Path(__file__).resolve().parents[2]
+    solo, info = value_weights.load(VALUE_FILE, TPC)
+    second = solo[0] * np.float32(0.5)
+    pair = tmp_path / "pair.npy"
+    value_weights.save(pair, [solo[0], second],
+                       {k: v for k, v in info.items() if k not in ("solo_members", "skip")}
+                       | {"members": 2})
+    checkpoint = root / "training" / "tpc-seatwin-10.npz"
+    out = tmp_path / "three.npy"
+    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
+                    "--ship-multi", str(checkpoint), "--solo-from", str(pair), "--ship-to",
+                    str(out)], check=True, cwd=tmp_path, capture_output=True)
+    members, three = value_weights.load(out, TPC)
+    n_in = int(value_net.n_inputs(TPC, 2))
+    assert len(members) == 3 and value_weights.solo_members(three) == 2
+    for got, want in zip(members[:2], (solo[0], second)):
+        np.testing.assert_array_equal(
+            got, value_weights.widen(want, value_weights.inputs_of(want), n_in))
+    np.testing.assert_array_equal(members[2], np.load(checkpoint)["best_weights"])
+
+
 def test_the_skip_head_learns_alone_and_never_moves_a_decision():
     """A skip-head-only stage (no network weight learns) on two-player games: the skip
     head moves (towards the higher level of points to come in a short game), the
@@ -555,16 +584,19 @@ def two_player_games(row):
     return out
 
 
-@pytest.mark.parametrize("checkpoint", ["no/such.npz", "pyproject.toml"])
-def test_a_bad_multiplayer_checkpoint_is_one_line(tmp_path, checkpoint):
-    """--ship-multi a missing file or a file that is no checkpoint: one line, nothing
-    written."""
+@pytest.mark.parametrize("checkpoint, solo_from", [
+    ("no/such.npz", None), ("pyproject.toml", None),
+    ("training/tpc-seatwin-10.npz", "no/such.npy")])
+def test_a_bad_multiplayer_checkpoint_is_one_line(tmp_path, checkpoint, solo_from):
+    """--ship-multi a missing file or a file that is no checkpoint, or --solo-from a
+    missing network: one line, nothing written."""
     import subprocess
     import sys
     from pathlib import Path
     root = Path(__file__).resolve().parents[2]
+    extra = ["--solo-from", str(root / solo_from)] if solo_from else []
     out = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game",
-                          "tpc", "--ship-multi", str(root / checkpoint), "--ship-to",
+                          "tpc", "--ship-multi", str(root / checkpoint), *extra, "--ship-to",
                           str(tmp_path / "v.npy")], cwd=tmp_path, capture_output=True,
                          text=True)
     assert out.returncode != 0 and "--ship-multi" in out.stderr
