@@ -412,7 +412,9 @@ def test_game_over_is_valued_at_the_final_score():
 def test_value_policy_rows_check_their_members():
     w = value_weights.initial_weights(encode.N_BASE, 1)
     with pytest.raises(ValueError):
-        value_weights.policy_row([w, w, w], encode.N_BASE)
+        value_weights.policy_row([w] * (value_net.MAX_MEMBERS + 1), encode.N_BASE)
+    with pytest.raises(ValueError):
+        value_weights.policy_row([w, w], encode.N_BASE, solo_members=2)
 
 
 def run_trainer(tmp_path, name, game, stage, chunk, *extra):

@@ -78,7 +78,7 @@ def test_broken_network_files_are_one_line_errors(tmp_path):
         value_weights.load(broken, TPC)
     np.save(broken, np.zeros((1, 5), np.float32))
     (tmp_path / "value_net.json").write_text(json.dumps({"inputs": 3}))
-    with pytest.raises(UserError, match="expected 1 to 2 networks"):
+    with pytest.raises(UserError, match=f"expected 1 to {value_net.MAX_MEMBERS} networks"):
         value_weights.load(broken, TPC)
 
 
