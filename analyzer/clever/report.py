@@ -106,6 +106,59 @@ def seat_words(game: CleverGame, values: dict[str, Any]) -> str:
             "trained in games of 2-4 players on these rules)")
 
 
+def mirror_seats(game: CleverGame, values: dict[str, Any], policy: str,
+                 counts: tuple[int, ...], samples: Any, seed: int,
+                 progress: Any) -> tuple[list[dict], list[dict]]:
+    """``policy`` in every seat, at each player count of ``counts``: each seat's win rate
+    (rows of the seat table) and, with two players, the comeback rows."""
+    seat_rows, comeback_rows = [], []
+    for players in counts:
+        acc, n = play_games(game, {**values, "players": players}, [policy] * players,
+                            samples.per_player_count, seed, False, None, progress)
+        if players == 2:
+            comeback_rows = seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS, play.COL_COMEBACK,
+                                            game.rounds_for({**values, "players": 2}),
+                                            play.COMEBACK_STEP)
+        for seat in range(players):
+            s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
+            seat_rows.append({"players": str(players), "seat": f"seat {seat + 1}",
+                              "win_rate": s["win_rate"], "ci95_low": s["win_ci95"][0],
+                              "ci95_high": s["win_ci95"][1], "games": n})
+    return seat_rows, comeback_rows
+
+
+def beside_prefix(game: CleverGame) -> str:
+    """The column prefix of ``table_policy``'s seat columns (its name without options)."""
+    return game.table_policy.partition(":")[0]
+
+
+def table_policy_beside(game: CleverGame, values: dict[str, Any], seated: str,
+                        seat_table: pd.DataFrame, samples: Any, seed: int,
+                        progress: Any) -> tuple[pd.DataFrame, str]:
+    """The seat table with ``table_policy``'s own mirror games beside ``seated``'s at the
+    player counts where a seat's win rate differs from a fair share (its 95% interval
+    leaves the share out), and a sentence on the largest such seat ('' where none
+    differs): a seat effect the rules create shows under both policies."""
+    off = seat_table[(seat_table.vs_fair_share_ci95_low > 0)
+                     | (seat_table.vs_fair_share_ci95_high < 0)]
+    if off.empty:
+        return seat_table, ""
+    counts = tuple(sorted({int(p) for p in off.players}))
+    rows, _ = mirror_seats(game, values, game.table_policy, counts, samples, seed, progress)
+    prefix = f"{beside_prefix(game)}_"
+    other = pd.DataFrame(rows).set_index(["players", "seat"])[
+        ["win_rate", "ci95_low", "ci95_high"]].add_prefix(prefix)
+    joined = seat_table.join(other, on=["players", "seat"])
+    worst = off.loc[off.vs_fair_share.abs().idxmax()]
+    theirs = other.loc[(worst.players, worst.seat)]
+    low, high = (theirs[prefix + k] for k in ("ci95_low", "ci95_high"))
+    return joined, (f" With {worst.players} players, {worst.seat} of the {seated} policy "
+                    f"wins {worst.win_rate:.1%} (a fair share is {worst.fair_share:.1%}); in "
+                    f"the {game.table_policy} policy's own games that seat wins "
+                    f"{theirs.iloc[0]:.1%} (95% CI {low:.1%} to {high:.1%}). A seat effect the "
+                    "rules create shows under both.")
+
+
 def compile_kernels(game: CleverGame) -> None:
     """Run the report's play loops once (a game, a paired game) on the default rules, so
     that numba compiles them."""
@@ -241,21 +294,14 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     round_value = round_bonus_values(game, values, seed, samples, progress, table_bonus)
     richest = round_value[round_value.policy == bot].sort_values("value").iloc[-1]
     beside = table_bonus.set_index("variant").loc[richest.variant]
-    seat_rows, comeback_rows = [], []
     seated = seat_policy(game, values)
-    for players in (2, 3, 4):
-        acc, n = play_games(game, {**values, "players": players}, [seated] * players,
-                            samples.per_player_count, seed, False, None, progress)
-        if players == 2:
-            comeback_rows = seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS, play.COL_COMEBACK,
-                                            game.rounds_for({**values, "players": 2}),
-                                            play.COMEBACK_STEP)
-        for seat in range(players):
-            s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
-            seat_rows.append({"players": str(players), "seat": f"seat {seat + 1}",
-                              "win_rate": s["win_rate"], "ci95_low": s["win_ci95"][0],
-                              "ci95_high": s["win_ci95"][1], "games": n})
+    seat_rows, comeback_rows = mirror_seats(game, values, seated, (2, 3, 4), samples, seed,
+                                            progress)
     seat_table = fair_share(pd.DataFrame(seat_rows))
+    seat_beside = ""
+    if seated != game.table_policy:
+        seat_table, seat_beside = table_policy_beside(game, values, seated, seat_table, samples,
+                                                 seed, progress)
     p = game.prefix
     comeback = pd.DataFrame(comeback_rows)
     comeback_figures, comeback_findings = comebacks_shown(
@@ -308,7 +354,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                     f"{seated} players (simulated, 95% intervals)", seat_table,
                     f"With two players the first seat wins {two['seat 1']:.1%} and the "
                     f"second {two['seat 2']:.1%}. Points above the zero line win more than "
-                    f"their share. Seats are played by {seat_words(game, values)}."),
+                    f"their share. Seats are played by {seat_words(game, values)}."
+                    f"{seat_beside}"),
     ] + comeback_figures
     tables = [Table(f"{p}_policies", "Solo results by policy (simulated)", policies),
               Table(f"{p}_areas", "Solo score by area (simulated)", areas),
@@ -328,7 +375,9 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                     "same games; met: the change's 95% interval holds the wanted change. "
                     f"dicelab {game.id} tune --target mean_score=X --free P[,Q] plays "
                     "every combination of the free rules instead"),
-              Table(f"{p}_seat_win_rates", "Win rate by seat", seat_table),
+              Table(f"{p}_seat_win_rates", "Win rate by seat", seat_table,
+                    percent=tuple(f"{beside_prefix(game)}_{k}"
+                                  for k in ("win_rate", "ci95_low", "ci95_high"))),
               Table(f"{p}_comeback", "Chance to win from behind, two players "
                     f"({seated}; deficits in bins of {play.COMEBACK_STEP} points, "
                     "the score as if the game ended after that round)", comeback,

@@ -469,6 +469,39 @@ def test_a_one_command_process_compiles_the_policies_it_names_and_refuses_others
     assert TPC_GAME.parse_policy("heuristic:2")[play.KIND] == play.HEURISTIC
 
 
+def test_report_shows_the_table_policys_seats_beside_only_where_a_seat_is_off(monkeypatch):
+    """Issue 34: where a seat of the report's bot wins more or less than a fair share (its
+    interval leaves the share out), the table policy's own mirror games of that player
+    count sit beside it, and the reading names the largest such seat; elsewhere nothing
+    is added."""
+    from analyzer.clever import report
+    from analyzer.sections import fair_share
+
+    def seat_rows(rates):
+        return fair_share(pd.DataFrame(
+            [{"players": str(len(r)), "seat": f"seat {k + 1}", "win_rate": x,
+              "ci95_low": x - 0.01, "ci95_high": x + 0.01, "games": 4000}
+             for r in rates for k, x in enumerate(r)]))
+
+    asked = []
+
+    def mirror(game, values, policy, counts, samples, seed, progress):
+        asked.append((policy, counts))
+        return seat_rows([[0.26, 0.25, 0.24, 0.25]]).to_dict("records"), []
+
+    monkeypatch.setattr(report, "mirror_seats", mirror)
+    fair = seat_rows([[0.5, 0.5], [0.34, 0.33, 0.33]])
+    assert report.table_policy_beside(TAC_GAME, {}, "learned", fair, None, 1, None) == \
+        (fair, "") and not asked
+    off = seat_rows([[0.5, 0.5], [0.24, 0.27, 0.30, 0.19]])
+    table, words = report.table_policy_beside(TAC_GAME, {}, "learned", off, None, 1, None)
+    assert asked == [(TAC_GAME.table_policy, (4,))]
+    assert table["heuristic_win_rate"].isna().tolist() == [True, True, False, False, False,
+                                                          False]
+    assert table.loc[5, "heuristic_win_rate"] == pytest.approx(0.25)
+    assert "seat 4 of the learned policy wins 19.0%" in words and "wins 25.0%" in words
+
+
 @pytest.mark.parametrize("game", GAMES, ids=ids)
 def test_report_seats_are_played_by_learned_only_where_it_was_trained(game, monkeypatch):
     """Issue 34: the report's seats and comebacks are played by learned when its network
