@@ -245,13 +245,21 @@ SKIPWIN_STAGES = {
                   NO_CURRICULUM, 16, True, MULTI_MIX, False, WIN_BONUS, True, True),
     "win": SEATWIN_STAGES["win"]._replace(skip_head=True),
 }
+# The same at a step size of 1e-6 throughout (a fifth of skipwin's first steps, a
+# twentieth of its later ones): does the whole network adapt without the collapse?
+GENTLE_STAGES = {
+    "skip": SKIPWIN_STAGES["skip"],
+    "win": SKIPWIN_STAGES["win"]._replace(games=200_000, steps=((0.0, 1e-6),)),
+}
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
-                     "duo": SEATWIN_DUO_STAGES, "skipwin": SKIPWIN_STAGES},
+                     "duo": SEATWIN_DUO_STAGES, "skipwin": SKIPWIN_STAGES,
+                     "gentle": GENTLE_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
                      "seated": SEATED_STAGES, "seatrows": SEATED_ROWS_STAGES,
-                     "seatwin": SEATWIN_STAGES, "skipwin": SKIPWIN_STAGES}}
+                     "seatwin": SEATWIN_STAGES, "skipwin": SKIPWIN_STAGES,
+                     "gentle": GENTLE_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -266,7 +274,7 @@ TAC_FIRST_RULES = {"fox_negative": "literal", "return_empty_pool": "return_allow
 TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST_RULES,
                   "endsturn": {"return_empty_pool": "ends_turn"}, "seated": {},
                   "seatrows": {}, "seatwin": {}, "skiproll": {}, "duo": {},
-                  "skipwin": {}}
+                  "skipwin": {}, "gentle": {}}
 
 
 def training_rules(opts: argparse.Namespace) -> dict:
