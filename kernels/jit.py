@@ -41,12 +41,11 @@ def njit(*args, borrowed: bool = False, **options):
     compile one specialisation per argument type, literals widened.
 
     ``borrowed=True``: the function only borrows the arrays it is given (it allocates
-    none, returns none and calls no kernel function that returns one), so it compiles
-    without numba's reference counts. Numba counts a reference to every array argument
-    on entry and releases it where the variable dies; when it dies in more than one
-    branch, LLVM's pruning cannot pair the operations, and every call of a small helper
-    inlined into a hot loop pays a few atomic operations (``put`` of the Clever encoders
-    spent half a learned game's time there). It may call only other ``borrowed``
+    none and returns none), so it compiles without numba's reference counts. Numba counts
+    a reference to every array argument on entry and releases it where the variable dies;
+    when it dies in more than one branch, LLVM's pruning cannot pair the operations, and
+    every call of a small helper inlined into a hot loop pays a few atomic operations
+    (``put`` of the Clever encoders spent half a learned game's time there). It may call only other ``borrowed``
     functions (numba compiles a callee with its caller's reference counting, and a
     callee's code is shared by every caller). A function that breaks a promise is refused
     when it compiles (``TypeError``)."""
@@ -62,6 +61,7 @@ def njit(*args, borrowed: bool = False, **options):
 
 
 def _holds_array(t) -> bool:
+    """Is the numba type ``t`` an array, or a tuple holding one?"""
     return isinstance(t, types.ArrayCompatible) or (
         isinstance(t, types.BaseTuple) and any(_holds_array(x) for x in t))
 

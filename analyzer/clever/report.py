@@ -300,8 +300,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     seat_table = fair_share(pd.DataFrame(seat_rows))
     seat_beside = ""
     if seated != game.table_policy:
-        seat_table, seat_beside = table_policy_beside(game, values, seated, seat_table, samples,
-                                                 seed, progress)
+        seat_table, seat_beside = table_policy_beside(game, values, seated, seat_table,
+                                                      samples, seed, progress)
     p = game.prefix
     comeback = pd.DataFrame(comeback_rows)
     comeback_figures, comeback_findings = comebacks_shown(
