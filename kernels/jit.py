@@ -45,10 +45,10 @@ def njit(*args, borrowed: bool = False, **options):
     a reference to every array argument on entry and releases it where the variable dies;
     when it dies in more than one branch, LLVM's pruning cannot pair the operations, and
     every call of a small helper inlined into a hot loop pays a few atomic operations
-    (``put`` of the Clever encoders spent half a learned game's time there). It may call only other ``borrowed``
-    functions (numba compiles a callee with its caller's reference counting, and a
-    callee's code is shared by every caller). A function that breaks a promise is refused
-    when it compiles (``TypeError``)."""
+    (``put`` of the Clever encoders spent half a learned game's time there). It may call
+    only other ``borrowed`` functions (numba compiles a callee with its caller's reference
+    counting, and a callee's code is shared by every caller). A function that breaks a
+    promise is refused when it compiles (``TypeError``)."""
     if borrowed:
         options["_nrt"] = False
     if len(args) == 1 and callable(args[0]) and not options:
