@@ -4,7 +4,7 @@ accumulators and the comeback record."""
 from kernels.jit import njit
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def add_products(out, x):
     """Add one game's metrics ``x`` (int64[V, M], V variants) to ``out`` (int64[V + 1, V, M]):
     row 0 gets the sums, row 1 + v the products of variant v's metrics with every variant's,
@@ -17,7 +17,7 @@ def add_products(out, x):
                 out[1 + v, w, k] += x[v, k] * x[w, k]
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def seat_lineup(lineup, game, rotate, seated, slot_of, width=-1):
     """Seat the lineup for game ``game``: with ``rotate`` the slots move one seat a game, so
     each policy plays every seat equally often. ``lineup``, ``seated``: [n, k] policy rows;
@@ -38,7 +38,7 @@ def seat_lineup(lineup, game, rotate, seated, slot_of, width=-1):
             seated[seat, k] = lineup[slot_of[seat], k]
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def used_width(lineup):
     """How many leading numbers of the policy rows ``lineup`` ([n, k]) are used: the rest
     of every row is zero."""
@@ -57,7 +57,7 @@ GAP_BINS = 8  # bin 0: leading or level; bins 1..6: ``step`` points wide; bin 7:
 COMEBACK_LEN = STANDING_ROUNDS * GAP_BINS * 2  # per (round, bin): times, then win units
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def add_comebacks(row, col, standings, seat, won, rounds, step):
     """Add one game of ``seat`` to the comeback record ``row[col:col + COMEBACK_LEN]``:
     after each round ``r < rounds`` (at most ``STANDING_ROUNDS``), the seat's deficit to

@@ -40,7 +40,7 @@ COL_TRIPLE_SIXES_SQ = 6
 COL_HIST = 7
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def situation_index(rnd, seat, diff, opp_round_score, max_diff):
     """Index of a two-player game situation (all ints): round (0-based), seat in turn order,
     own running total minus the opponent's (clipped to +-max_diff), the opponent's score
@@ -49,7 +49,7 @@ def situation_index(rnd, seat, diff, opp_round_score, max_diff):
     return ((rnd * 2 + seat) * (2 * max_diff + 1) + d) * (MAX_POINTS + 1) + opp_round_score
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def play_turn(stream, policy, die, rules, roll_end, ds_start, stop_outcome):
     """Play one turn; returns its outcome code (``layout``).
 
@@ -90,7 +90,7 @@ def play_turn(stream, policy, die, rules, roll_end, ds_start, stop_outcome):
         new_clovers = (r0 & (n0 == CLOVER)) + (r1 & (n1 == CLOVER)) + (r2 & (n2 == CLOVER))
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def turns_block(key, n_turns, out, policy, die, rules, roll_end, ds_start, stop_outcome):
     """Play ``n_turns`` independent turns of block ``key``; add the outcome counts to
     ``out`` (int64[N_OUTCOMES])."""
@@ -100,7 +100,7 @@ def turns_block(key, n_turns, out, policy, die, rules, roll_end, ds_start, stop_
         out[o] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _turn_points(outcome, instant_win_points):
     if outcome == TRIPLE_SIX:
         return 18
@@ -109,7 +109,7 @@ def _turn_points(outcome, instant_win_points):
     return outcome
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def play_game(key, game, lineup, rounds, triple_six_effect, policies, max_diff, die, rules,
               roll_end, ds_start, stop_outcome, totals, round_scores, triple_sixes):
     """Play one game; fills ``totals`` and ``triple_sixes`` (int64[n_players] each: final

@@ -28,7 +28,7 @@ from kernels.sly_dice.layout import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _max_kind(counts):
     best = 0
     for v in range(1, 7):
@@ -36,7 +36,7 @@ def _max_kind(counts):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _runs(counts, lo, hi):
     for v in range(lo, hi + 1):
         if counts[v] == 0:
@@ -44,7 +44,7 @@ def _runs(counts, lo, hi):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def holds(counts, card, k):
     """True when dice with value counts ``counts`` make ``card`` (a number card needs at
     least ``k`` dice of its face; ``k`` is ignored otherwise). Higher or Lower is never
@@ -95,7 +95,7 @@ def holds(counts, card, k):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def card_value(counts, card, points):
     """Points the best true claim of ``card`` scores with these dice, 0 if none.
 

@@ -23,7 +23,7 @@ from kernels.sly_dice.layout import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, borrowed=True)
 def _record(out, prob, common, own, locked, n_locked, args):
     (open_mask, hol_ev, points, bluff_below, plaus, made, bluff_next) = args
     six = CODE_INDEX[common + own]
