@@ -3,7 +3,7 @@ every reading quotes numbers computed here from simulations of the policies."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -45,8 +45,9 @@ class Samples:
     """How much the report simulates, by precision: solo games of each policy until its
     mean score's 95% half-width is at most ``points``, at most ``cap``; paired games of
     the round-bonus variants until every paired difference's half-width is at most
-    ``paired_points``, at most ``paired`` (the assumed-rule readings likewise, at most
-    ``rules_paired``); then ``per_player_count`` games per player count. Every stop is
+    ``paired_points``, at most ``paired`` (``strong_paired`` for the strongest policy,
+    whose network never trained without a bonus; the assumed-rule readings likewise, at
+    most ``rules_paired``); then ``per_player_count`` games per player count. Every stop is
     checked after whole batches of ``CHECK_BLOCKS`` blocks of 512 games, so it is the
     same on every machine and for any thread count."""
 
@@ -56,6 +57,7 @@ class Samples:
     paired: int
     rules_paired: int
     per_player_count: int
+    strong_paired: int
 
     def describe(self, played: dict[str, int], paired: dict[str, int]) -> str:
         solo = ", ".join(f"{p} {n:,}" for p, n in played.items())
@@ -63,7 +65,8 @@ class Samples:
         return (f"solo games until each policy's mean is within +-{self.points:g} points "
                 f"(95%), at most {self.cap:,} ({solo}); paired games until every "
                 f"difference is within +-{self.paired_points:g} points (95%), at most "
-                f"{self.paired:,} per round-bonus variant and {self.rules_paired:,} per "
+                f"{self.paired:,} per round-bonus variant ({self.strong_paired:,} for the "
+                f"strongest policy) and {self.rules_paired:,} per "
                 f"assumed-rule reading ({runs}); stops checked every "
                 f"{CHECK_BLOCKS * GAME_BLOCK:,} games; {self.per_player_count:,} games per "
                 "player count")
@@ -71,9 +74,9 @@ class Samples:
 
 CHECK_BLOCKS = 2
 FULL = Samples(points=1.5, cap=40_960, paired_points=2.0, paired=4_096, rules_paired=2_048,
-               per_player_count=2_048)
+               per_player_count=2_048, strong_paired=2_048)
 QUICK = Samples(points=3.0, cap=4_096, paired_points=4.0, paired=1_024, rules_paired=512,
-                per_player_count=512)
+                per_player_count=512, strong_paired=512)
 # What rules are worth is played by the game's ``table_policy`` (the tuned heuristic, or
 # a cheaper reading of it that plays as well): the learned network trained with every round
 # bonus, so a sheet without a bonus would meet it with positions it never trained on. The
@@ -237,7 +240,9 @@ def round_bonus_values(game: CleverGame, values: dict[str, Any], seed: int,
     table = table_bonus.assign(policy=game.table_policy)
     if bot == game.table_policy:
         return table
-    strong = paired_rule_values(game, values, seed, samples, progress, False, bot)[0]
+    strong = paired_rule_values(game, values, seed,
+                                replace(samples, paired=samples.strong_paired), progress,
+                                False, bot)[0]
     both = pd.concat([strong.assign(policy=bot), table], ignore_index=True)
     both.attrs["games"] = strong.attrs["games"] + table_bonus.attrs["games"]
     return both
