@@ -4,8 +4,8 @@ that plays ``learned`` under other rules carries (with the heuristic's figure be
 ``value_net.json`` keeps ``trained_on``: ``{"rules": {parameter: value}, "players": [..]}``
 (every rule parameter but the player count, the round count and the tie rule, which do not
 change how a player plays); a file whose network for 2-4 players was trained on other
-rules than its solo network keeps that one's record under ``"multiplayer"``. A network also counts as trained on a round count other than
-the player count's (``rounds``) never.
+rules than its solo network keeps that one's record under ``"multiplayer"``. A network
+also counts as trained on a round count other than the player count's (``rounds``) never.
 """
 
 from __future__ import annotations

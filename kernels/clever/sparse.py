@@ -20,17 +20,13 @@ TURN_INPUTS = TURN_TAKEN + 6
 
 @njit(cache=True, borrowed=True)
 def put(idx, val, n, i, x):
-    """Append input ``i`` = ``x`` (kept only when nonzero: a 0 is written to slot ``n``,
-    which the next input overwrites, so ``idx`` and ``val`` need one slot more than the
-    inputs); the new count.
-
-    Branch-free on purpose: numba increments an array argument's reference count on entry
-    and releases it where the variable dies, and when it dies in two branches LLVM's
-    reference-count pruning cannot pair the two, leaving atomic operations in every call.
-    With the branch, the encoders spent half of a learned game's time here."""
-    idx[n] = i
-    val[n] = x
-    return n + (x != 0.0)
+    """Append input ``i`` = ``x`` (skipped when 0); the new count. (Borrowed: with numba's
+    reference counts, this branch cost half a learned game's time, ``kernels.jit``.)"""
+    if x != 0.0:
+        idx[n] = i
+        val[n] = x
+        n += 1
+    return n
 
 
 @njit(cache=True, borrowed=True)
