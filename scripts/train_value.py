@@ -85,7 +85,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 import numpy as np
 
@@ -277,6 +277,12 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "skipwin": {}, "gentle": {}}
 
 
+def fail(message: str) -> NoReturn:
+    """One line on stderr and exit status 2: the project's answer to bad input."""
+    print(f"train_value.py: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def training_rules(opts: argparse.Namespace) -> dict:
     """The rule values (beside the defaults) of the curriculum ``opts`` trains."""
     return TRAINING_RULES[opts.curriculum]
@@ -409,7 +415,7 @@ def start_digest(path: Path) -> str:
     try:
         return f"{path.name} sha256:{hashlib.sha256(path.read_bytes()).hexdigest()}"
     except OSError as exc:
-        sys.exit(f"--start-from {path}: cannot be read ({exc.strerror})")
+        fail(f"--start-from {path}: cannot be read ({exc.strerror})")
 
 
 def start_weights(path: Path, game: int) -> np.ndarray:
@@ -420,7 +426,7 @@ def start_weights(path: Path, game: int) -> np.ndarray:
             return np.load(path, allow_pickle=False)["best_weights"].astype(np.float32)
         members, _ = value_weights.load(path, game)
     except (OSError, KeyError, ValueError, UserError) as exc:
-        sys.exit(f"--start-from {path}: not a value network or training checkpoint ({exc})")
+        fail(f"--start-from {path}: not a value network or training checkpoint ({exc})")
     return np.asarray(members[0], np.float32).copy()
 
 
@@ -486,7 +492,7 @@ def load_state(path: Path, settings: dict, fork: bool = False) -> dict:
         stage = names[min(names.index(last) + 1, len(names) - 1)] if last in names else stage
     began = history[-1]["stage"] if done == 0 and history else stage
     if _up_to(stored, began) != _up_to(settings, began):
-        sys.exit(f"checkpoint {path} was made with other settings ({saved['settings']}); "
+        fail(f"checkpoint {path} was made with other settings ({saved['settings']}); "
                  "give another --checkpoint")
     skip = {k: saved[k] if k in saved.files else v  # made before the skip head
             for k, v in fresh_skip().items()}
@@ -633,7 +639,7 @@ def fit_start(state: dict, n_in: int) -> dict:
     old = value_weights.inputs_of(state["weights"])
     weights = value_weights.narrow(state["weights"], old, n_in)
     if state["step"] or weights is None:
-        sys.exit(f"the start network has {old} inputs and uses those past {n_in}, which "
+        fail(f"the start network has {old} inputs and uses those past {n_in}, which "
                  "this curriculum's first stage does not have")
     return {**state, "weights": weights, "m": np.zeros_like(weights),
             "v": np.zeros_like(weights), "best_weights": weights.copy()}
@@ -756,7 +762,7 @@ def ship_multi(path: Path, model, output: Path, solo_file: Path) -> None:
     try:
         solo, info = value_weights.load(solo_file, model.GAME.kernel_game)
     except UserError as exc:
-        sys.exit(f"--ship-multi: {exc}")
+        fail(f"--ship-multi: {exc}")
     solo = solo[:value_weights.solo_members(info) or len(solo)]
     try:
         saved = np.load(path, allow_pickle=False)
@@ -764,11 +770,11 @@ def ship_multi(path: Path, model, output: Path, solo_file: Path) -> None:
                   "settings": json.loads(str(saved["settings"])),
                   "history": json.loads(str(saved["history"]))}
     except (OSError, KeyError, ValueError) as exc:
-        sys.exit(f"--ship-multi {path}: not a training checkpoint ({exc})")
+        fail(f"--ship-multi {path}: not a training checkpoint ({exc})")
     multi = saved["best_weights"].astype(np.float32)
     n_in = value_weights.inputs_of(multi)
     if len(solo) + 1 > value_net.MAX_MEMBERS:
-        sys.exit(f"--ship-multi: {solo_file} has {len(solo)} solo networks; at most "
+        fail(f"--ship-multi: {solo_file} has {len(solo)} solo networks; at most "
                  f"{value_net.MAX_MEMBERS - 1} fit beside the one for 2-4 players")
     first = [value_weights.widen(m, value_weights.inputs_of(m), n_in) for m in solo]
     info = {**info, "inputs": n_in, "members": len(first) + 1, "solo_members": len(first),

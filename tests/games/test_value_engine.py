@@ -601,6 +601,6 @@ def test_a_bad_multiplayer_checkpoint_is_one_line(tmp_path, checkpoint, solo_fro
                           "tpc", "--ship-multi", str(root / checkpoint), *extra, "--ship-to",
                           str(tmp_path / "v.npy")], cwd=tmp_path, capture_output=True,
                          text=True)
-    assert out.returncode != 0 and "--ship-multi" in out.stderr
+    assert out.returncode == 2 and "--ship-multi" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert not list(tmp_path.iterdir())
