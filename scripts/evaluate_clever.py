@@ -38,9 +38,8 @@ def opponents(game, previous: list[list[str]]) -> dict:
     for short, path in previous:
         if {"tpc": TPC, "tac": TAC}[short] is game:
             members, info = value_weights.load(Path(path), game.kernel_game)
-            named[f"previous ({path})"] = value_weights.policy_row(
-                members, info["inputs"], solo_members=value_weights.solo_members(info),
-                skip=info.get("skip"))  # a file with a network for 2-4 players plays it
+            # a file with a network for 2-4 players plays it
+            named[f"previous ({path})"] = value_weights.file_row(members, info)
     return named
 
 

@@ -119,8 +119,10 @@ class Stage(NamedTuple):
     ``kernels.clever.selfplay``), the games played with one set of weights, whether the
     network has the seat block, the shares of games of 1-4 players, whether the seat
     block's first-layer rows learn alone, the points a win adds to the final score the
-    seats of games of 2-4 players learn from, and whether the skip head learns (alone, or
-    with the network)."""
+    seats of games of 2-4 players learn from, whether the skip head learns (alone, or
+    with the network), and whether the solo networks (``--solo-from``) are its partners:
+    games of 2-4 players play the mean of theirs and its values, and it learns what it
+    adds to them."""
 
     games: int
     teacher: float
@@ -136,6 +138,7 @@ class Stage(NamedTuple):
     win_bonus: float = 0.0  # points a win adds to what a seat of 2-4 players learns from
     skip_head: bool = False  # the skip head (``kernels.clever.value_net``) learns
     skip_alone: bool = False  # ... and nothing else does
+    partner: bool = False  # the solo networks play beside it, unchanged (``selfplay``)
 
 
 # That's Pretty Clever: one game at a time (two trainers, one per core)
@@ -196,6 +199,14 @@ TAC_SKIP_ROLL_STAGES = {
     "settle": Stage(200_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 1e-5), (0.03, 3e-5)),
                     True, NO_CURRICULUM, 16),
 }
+# The step size annealed (Twice As Clever, from the ``skiproll`` network, ``--start-from``):
+# at 3e-5 its tuning means wandered between 300.8 and 303.4 for 200,000 games; smaller
+# steps average that wander out
+TAC_ANNEAL_STAGES = {
+    "anneal": Stage(300_000, 0.0, LAMBDA, (0.005, 0.005, 1.0),
+                    ((0.0, 2e-6), (0.03, 1e-5), (0.4, 5e-6), (0.75, 2.5e-6)), True,
+                    NO_CURRICULUM, 16),
+}
 # Either game in 1-4 players (``--start-from`` the solo network): the seat block's inputs
 # come in with zero weights (play is unchanged), then self-play with the network in every
 # seat of games of 1-4 players, their rounds by the player count. The step size starts
@@ -251,15 +262,22 @@ GENTLE_STAGES = {
     "skip": SKIPWIN_STAGES["skip"],
     "win": SKIPWIN_STAGES["win"]._replace(games=200_000, steps=((0.0, 1e-6),)),
 }
+# A network for games of 2-4 players that plays beside the solo networks (the mean of their
+# values), from a ``seatwin`` network (``--start-from``): that mean won 54-55% (That's Pretty
+# Clever) and 57% (Twice As Clever) of two-player games against the solo network alone,
+# where the ``seatwin`` network alone won 50% and 46.5%; here it learns what to add to the
+# solo networks, which stay as they are
+PARTNER_STAGES = {"win": SEATWIN_STAGES["win"]._replace(games=200_000, partner=True)}
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
                      "duo": SEATWIN_DUO_STAGES, "skipwin": SKIPWIN_STAGES,
-                     "gentle": GENTLE_STAGES},
+                     "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
+                     "anneal": TAC_ANNEAL_STAGES,
                      "seated": SEATED_STAGES, "seatrows": SEATED_ROWS_STAGES,
                      "seatwin": SEATWIN_STAGES, "skipwin": SKIPWIN_STAGES,
-                     "gentle": GENTLE_STAGES}}
+                     "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -273,8 +291,8 @@ def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
 TAC_FIRST_RULES = {"fox_negative": "literal", "return_empty_pool": "return_allowed"}
 TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST_RULES,
                   "endsturn": {"return_empty_pool": "ends_turn"}, "seated": {},
-                  "seatrows": {}, "seatwin": {}, "skiproll": {}, "duo": {},
-                  "skipwin": {}, "gentle": {}}
+                  "seatrows": {}, "seatwin": {}, "skiproll": {}, "anneal": {}, "duo": {},
+                  "skipwin": {}, "gentle": {}, "partner": {}}
 
 
 def fail(message: str) -> NoReturn:
@@ -384,8 +402,9 @@ def parse() -> argparse.Namespace:
                         help="--ship and --ship-multi write this file (and its .json) "
                              "instead of the game's value_net.npy")
     parser.add_argument("--solo-from", metavar="VALUE_NET",
-                        help="--ship-multi takes the solo networks from this file instead "
-                             "of the game's value_net.npy")
+                        help="--ship-multi takes the solo networks from this file, and a "
+                             "partner stage plays beside them, instead of the game's "
+                             "value_net.npy's")
     parser.add_argument("--ship-games", type=int, default=8192,
                         help="paired tuning games comparing the members and the ensemble")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -547,6 +566,10 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
                 "rules": training_rules(opts)}
     if opts.start_from:
         settings["start_from"] = start_digest(Path(opts.start_from))
+    partners = solo_networks(solo_file(opts, model), model, "the partner stage")[0] \
+        if any(spec.partner for spec in stages.values()) else []
+    if partners:
+        settings["partners"] = partner_digest(partners)
     checkpoint = Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz")
     checkpoint.parent.mkdir(parents=True, exist_ok=True)
     if opts.fork_from:
@@ -581,8 +604,10 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
             old = value_weights.inputs_of(state["weights"])
             for part in ("weights", "m", "v"):
                 state[part] = value_weights.widen(state[part], old, n_in)
-        row = value_weights.policy_row([state["weights"]], n_in, spec.teacher, heuristic,
-                                       skip=state["skip"])
+        beside = [value_weights.widen(m, value_weights.inputs_of(m), n_in)
+                  for m in partners] if spec.partner else []
+        row = value_weights.policy_row([state["weights"], *beside], n_in, spec.teacher,
+                                       heuristic, skip=state["skip"])
         weights = value_weights.member(row)  # trained in place, and the skip head too
         key = training_key(stages, opts.seed, stage)
         curriculum = kernel_curriculum(spec)
@@ -604,8 +629,9 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
                 continue
             state["weights"] = weights.copy()
             state["skip"] = value_weights.skip_head(row).copy()
-            entry = evaluate(state["weights"], state["skip"], n_in, rules, opts, stats, spec,
-                             rounds_of, solo_rival(model) if multiplayer_only(spec) else None)
+            entry = evaluate([state["weights"], *beside], state["skip"], n_in, rules, opts,
+                             stats, spec, rounds_of,
+                             solo_rival(model) if multiplayer_only(spec) else None)
             entry.update({"stage": stage, "games": state["done"],
                           "total_games": _total_before(stages, stage, opts.scale)
                           + state["done"], "epsilon": round(epsilon, 4), "lr": lr})
@@ -655,14 +681,15 @@ def keep_best(state: dict, spec: Stage, stage: str) -> None:
         state["best_skip"], state["best_stage"] = state["skip"].copy(), stage
 
 
-def evaluate(weights: np.ndarray, skip: np.ndarray, n_in: int, rules: np.ndarray,
+def evaluate(members: list[np.ndarray], skip: np.ndarray, n_in: int, rules: np.ndarray,
              opts: argparse.Namespace, stats: np.ndarray, spec: Stage, rounds_of: np.ndarray,
              rival: np.ndarray | None = None) -> dict:
     """A learning-curve entry: the self-play statistics since the last one and the
-    network's tuning games (no exploring, no curriculum): solo, and in a stage with
+    tuning games (no exploring, no curriculum) of the network ``members[0]`` with its
+    partners ``members[1:]``: solo, and in a stage with
     multiplayer games a 2-player mirror match too; with a ``rival`` row, two-player games
     against it, seats rotating."""
-    row = value_weights.policy_row([weights], n_in, skip=skip)
+    row = value_weights.policy_row(members, n_in, skip=skip)
     mean, se, out = mean_score(row, rules, opts.eval_games, TUNING_SEED_BASE + opts.seed)
     games = stats[selfplay.STAT_GAMES]
     extra = {}
@@ -754,16 +781,39 @@ def shipped_file(opts: argparse.Namespace, model) -> Path:
     return Path(opts.ship_to) if opts.ship_to else model.VALUE_FILE
 
 
+def solo_file(opts: argparse.Namespace, model) -> Path:
+    """The value network file whose solo networks ``--ship-multi`` keeps and a partner
+    stage plays beside: ``--solo-from``, else the game's shipped file."""
+    return Path(opts.solo_from) if opts.solo_from else model.VALUE_FILE
+
+
+def solo_networks(path: Path, model, purpose: str) -> tuple[list[np.ndarray], dict]:
+    """The networks of the value network file ``path`` that play the solo game (every
+    one of an ensemble) and the file's settings; a one-line exit naming ``purpose`` when
+    it cannot be read."""
+    try:
+        members, info = value_weights.load(path, model.GAME.kernel_game)
+    except UserError as exc:
+        fail(f"{purpose}: {exc}")
+    return members[:value_weights.solo_members(info) or len(members)], info
+
+
+def partner_digest(members: list[np.ndarray]) -> str:
+    """The SHA-256 of the partner networks' weights (a resumed run, and the file it is
+    shipped into, must hold the same ones)."""
+    digest = hashlib.sha256()
+    for weights in members:
+        digest.update(np.asarray(weights, np.float32).tobytes())
+    return "sha256:" + digest.hexdigest()
+
+
 def ship_multi(path: Path, model, output: Path, solo_file: Path) -> None:
     """Write the value network files ``output``: the solo networks of ``solo_file`` (the
     members that play the solo game; an ensemble keeps every one) and the best weights of
     the checkpoint ``path`` (a stage of 2-4 players) for games of 2-4 players, each with
-    its training rules."""
-    try:
-        solo, info = value_weights.load(solo_file, model.GAME.kernel_game)
-    except UserError as exc:
-        fail(f"--ship-multi: {exc}")
-    solo = solo[:value_weights.solo_members(info) or len(solo)]
+    its training rules; a network trained beside partners is shipped beside the same ones,
+    which games of 2-4 players then play with it (``"mixed"``)."""
+    solo, info = solo_networks(solo_file, model, "--ship-multi")
     try:
         saved = np.load(path, allow_pickle=False)
         source = {"checkpoint": path.name, "best_stage": str(saved["best_stage"]),
@@ -777,7 +827,12 @@ def ship_multi(path: Path, model, output: Path, solo_file: Path) -> None:
         fail(f"--ship-multi: {solo_file} has {len(solo)} solo networks; at most "
                  f"{value_net.MAX_MEMBERS - 1} fit beside the one for 2-4 players")
     first = [value_weights.widen(m, value_weights.inputs_of(m), n_in) for m in solo]
+    mixed = "partners" in source["settings"]
+    if mixed and source["settings"]["partners"] != partner_digest(solo):
+        fail(f"--ship-multi: {path.name} learnt beside other solo networks than those of "
+             f"{solo_file}; give the file it trained beside (--solo-from)")
     info = {**info, "inputs": n_in, "members": len(first) + 1, "solo_members": len(first),
+            "mixed": mixed,
             "skip": [float(x) for x in saved["best_skip"]] if "best_skip" in saved.files
             else [0.0] * seats.N_SEAT,
             "multiplayer_trainer": source,
@@ -830,7 +885,7 @@ def main() -> None:
         ship(opts, model)
     elif opts.ship_multi:
         ship_multi(Path(opts.ship_multi), model, shipped_file(opts, model),
-                   Path(opts.solo_from) if opts.solo_from else model.VALUE_FILE)
+                   solo_file(opts, model))
     else:
         train(opts, model, model.GAME.game_rules({**defaults(model.PARAMS),
                                                   **training_rules(opts)}))

@@ -146,9 +146,7 @@ class CleverGame:
         """The learned policy's kernel row (float64[N_POL]): the value policy over the
         game's networks."""
         members, info = _value_networks(self.learned_file, self.kernel_game)
-        return value_weights.policy_row(members, int(info["inputs"]),
-                                        solo_members=value_weights.solo_members(info),
-                                        skip=info.get("skip"))
+        return value_weights.file_row(members, info)
 
     def parse_policy(self, name: str) -> np.ndarray:
         """The kernel row of a policy name; a ``UserError`` listing the names otherwise."""

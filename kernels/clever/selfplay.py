@@ -6,6 +6,9 @@ afterstates (the last one's is that seat's final score, plus a win bonus in game
 players when one is set) are the targets of minibatch Adam steps, in a shuffled order,
 seat after seat. Each game's player count is drawn from the
 curriculum's shares (``C_PLAYERS``; none: solo), its rounds follow the player count.
+The row's first member network learns; when the row holds more, they are partners: the
+value played and learnt is the mean of every member that plays the game, the partners
+stay as they are, and the first learns what it adds to them.
 
 Games are played in snapshots of ``snapshot`` games: the games of a snapshot are played
 in parallel with the weights as they were at its start, then learnt from one after
@@ -50,6 +53,7 @@ from kernels.clever.value_net import (
     P_WEIGHTS,
     SCALE,
     member_span,
+    playing_members,
     seat_first,
     skip_output,
 )
@@ -244,13 +248,32 @@ def _skip_gradient(n_in, idx, val, nnz, err, skip_grad):
 
 
 @njit(cache=True)
+def partner_sum(pol, n_in, players, idx, val, nnz, p1, p2):
+    """``(sum, count)``: the summed outputs, for the encoded input, of the row's frozen
+    member networks (all but the first) that play a game of ``players`` beside the trained
+    first one, and how many networks play it in all (``p1``, ``p2``: float32[H1], [H2]
+    work space)."""
+    first, end = playing_members(pol, W_NET, players)
+    span = member_span(n_in)
+    size = net_size(n_in)
+    total = 0.0
+    for k in range(max(first, 1), end):
+        at = W_NET + P_WEIGHTS + k * span
+        total += forward(pol[at:at + span].view(np.float32)[:size], n_in, idx, val, nnz,
+                         p1, p2)
+    return total, end - first
+
+
+@njit(cache=True)
 def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_m, adam_v,
-                step, lr, lam, batch, stats, grad, a1, a2, d2, targets, order, trainable,
-                skip_moments, skip_grad, skip_learns):
+                step, lr, lam, batch, stats, grad, a1, a2, d2, p1, p2, targets, order,
+                trainable, skip_moments, skip_grad, skip_learns):
     """Learn from one seat's records of game ``g`` of ``players`` (its work buffer
     ``scratch``, its final score ``final``, the value its last afterstate is taught
     ``goal``: the final score, plus any win bonus): lambda-returns, then shuffled
-    minibatch Adam steps on the weights ``w`` of the row ``pol`` (``trainable``: the range
+    minibatch Adam steps on the weights ``w`` of the row ``pol`` (its first member; the
+    value learnt is the mean of every member that plays the game: the others stay as they
+    are, ``partner_sum``) (``trainable``: the range
     of them that learns) and, with ``skip_learns`` in a game of 2-4 players, on the row's
     skip head (``skip_moments`` float64[2, N_SEAT], ``skip_grad`` float64[N_SEAT] work
     space); returns the Adam steps taken in all."""
@@ -283,13 +306,15 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
             val = rec[REC_VAL:REC_STRIDE].view(np.float32)
             nnz = rec[REC_NNZ]
             out = forward(w, n_in, idx, val, nnz, a1, a2)
+            partners, count = partner_sum(pol, n_in, players, idx, val, nnz, p1, p2)
+            out = (out + partners) / count
             if players > 1:
                 out += skip_output(pol, W_NET, n_in, idx, val, nnz)
             err = out - targets[t]
             stats[STAT_ERR_SQ] += err * err * SCALE * SCALE
             stats[STAT_SAMPLES] += 1
-            add_gradient(w, n_in, idx, val, nnz, a1, a2, np.float32(err / (b1 - b0)),
-                         grad, d2)
+            add_gradient(w, n_in, idx, val, nnz, a1, a2,
+                         np.float32(err / (count * (b1 - b0))), grad, d2)
             if skip_learns:
                 _skip_gradient(n_in, idx, val, nnz, err / (b1 - b0), skip_grad)
         step += 1
@@ -301,7 +326,7 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
 
 @njit(cache=True)
 def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v, step, lr,
-                   lam, batch, stats, grad, a1, a2, d2, targets, order, trainable,
+                   lam, batch, stats, grad, a1, a2, d2, p1, p2, targets, order, trainable,
                    win_bonus, skip_moments, skip_grad, skip_learns):
     """Learn from the played games of ``play_snapshot`` in game order, seat after seat
     (see ``train_block`` for the arguments; the rest is work space); returns the Adam
@@ -318,8 +343,8 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
                 goal += win_bonus * win_share(finals[j], n, p)
             step = _learn_seat(key, first_game + j, p, n, pol, w, n_in, games[j, p],
                                float(finals[j, p]), goal, adam_m, adam_v, step, lr, lam,
-                               batch, stats, grad, a1, a2, d2, targets, order, trainable,
-                               skip_moments, skip_grad, skip_learns)
+                               batch, stats, grad, a1, a2, d2, p1, p2, targets, order,
+                               trainable, skip_moments, skip_grad, skip_learns)
     return step
 
 
@@ -329,7 +354,8 @@ def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, ad
                 win_bonus, skip_moments, skip_learns):
     """Play and learn from games ``first_game ..`` (``n_games``, a multiple of
     ``snapshot`` unless it ends the run; streams of ``key``, uint64) with the value policy
-    ``pol`` (float64[N_POL]; its first member network is trained in place) in every seat;
+    ``pol`` (float64[N_POL]; its first member network is trained in place, any others play
+beside it unchanged: ``partner_sum``) in every seat;
     ``rounds_of``: int64[MAX_PLAYERS + 1] rounds by player count.
     ``adam_m``, ``adam_v``: float32[net_size] Adam moments, ``step``: Adam steps taken so
     far; ``lr`` the step size, ``epsilon`` the exploration rate, ``lam`` the lambda of the
@@ -347,6 +373,8 @@ def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, ad
     a1 = np.zeros(H1, np.float32)
     a2 = np.zeros(H2, np.float32)
     d2 = np.zeros(H2, np.float32)
+    p1 = np.zeros(H1, np.float32)
+    p2 = np.zeros(H2, np.float32)
     targets = np.zeros(MAX_RECORDS, np.float64)
     order = np.zeros(MAX_RECORDS, np.int64)
     skip_grad = np.zeros(N_SEAT)
@@ -362,7 +390,7 @@ def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, ad
         play_snapshot(key, g0, pol, rounds_of, game_rules, epsilon, curriculum, games[:k],
                       finals[:k], players[:k])
         step = learn_snapshot(key, g0, pol, games[:k], finals[:k], players[:k], adam_m,
-                              adam_v, step, lr, lam, batch, stats, grad, a1, a2, d2,
-                              targets, order, trainable, win_bonus, skip_moments,
+                              adam_v, step, lr, lam, batch, stats, grad, a1, a2, d2, p1,
+                              p2, targets, order, trainable, win_bonus, skip_moments,
                               skip_grad, skip_learns)
     return step

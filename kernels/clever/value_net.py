@@ -9,7 +9,8 @@ mixes in the tuned heuristic's value: ``(1 - m) V_net + m V_heuristic``; 1 plays
 heuristic's values through the value policy's decisions, for the warm start),
 ``P_SOLO_MEMBERS`` (0: every member plays every game; ``s`` > 0: members ``0 .. s - 1``
 play the solo game and the others games of 2-4 players, by the afterstate's player count),
-the skip head's ``N_SEAT`` weights from ``P_SKIP`` (float64), then each member's float32
+``P_MIXED`` (1: with ``s`` > 0, games of 2-4 players play the mean of every member, the
+solo networks' too), the skip head's ``N_SEAT`` weights from ``P_SKIP`` (float64), then each member's float32
 weights (``kernels.clever.net``), two per float64 of the row.
 
 The skip head adds a linear term in the seat block's inputs (``kernels.clever.seats``) to
@@ -41,8 +42,8 @@ MAX_INPUTS = 304  # the most inputs any game's encoding has, and 18 numbers of w
 assert MAX_INPUTS >= max(TPC_SEATED, TAC_SEATED) + 18 and MAX_INPUTS % 2 == 0
 BLOCKS_BASE, BLOCKS_BONUS, BLOCKS_SEAT = 0, 1, 2  # an encoding's blocks: see n_inputs
 SCALE = 100.0  # points per unit of the network's output
-P_INPUTS, P_MEMBERS, P_TEACHER, P_SOLO_MEMBERS = 0, 1, 2, 3
-P_SKIP = 4
+P_INPUTS, P_MEMBERS, P_TEACHER, P_SOLO_MEMBERS, P_MIXED = 0, 1, 2, 3, 4
+P_SKIP = 5
 P_WEIGHTS = P_SKIP + N_SEAT
 MAX_MEMBERS = 3  # an ensemble of two solo networks and one for 2-4 players
 # The teacher's mix compiles in this process: a training device (``play.compile_policies``
@@ -113,7 +114,9 @@ def playing_members(pol, start, players):
     solo = np.int64(pol[start + P_SOLO_MEMBERS])
     if solo <= 0 or solo >= members:
         return 0, members
-    return (0, solo) if players <= 1 else (solo, members)
+    if players <= 1:
+        return 0, solo
+    return (0 if pol[start + P_MIXED] else solo), members
 
 
 @njit(cache=True)

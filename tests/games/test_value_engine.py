@@ -355,6 +355,27 @@ def test_a_win_bonus_teaches_games_of_several_players_alone(players, moves):
     assert (not np.array_equal(*weights)) == moves
 
 
+def test_partners_stay_as_they_are_and_change_what_the_first_network_learns():
+    """A row of two networks trained on two-player games: the second (a partner) keeps
+    its weights bit for bit, the first learns, and learns otherwise than it does alone
+    (it learns what it adds to the partner's values)."""
+    n_in = int(value_net.n_inputs(TPC, 2))
+    curriculum = selfplay.no_curriculum()
+    curriculum[selfplay.C_PLAYERS + 1] = 1.0
+    start, partner = (value_weights.initial_weights(n_in, seed) for seed in (3, 4))
+    learnt = []
+    for members in ([start], [start, partner]):
+        row = value_weights.policy_row(members, n_in)
+        w = value_weights.member(row)
+        train(row, np.zeros_like(w), np.zeros_like(w), 0, 4, np.zeros(selfplay.N_STATS),
+              curriculum=curriculum)
+        assert not np.array_equal(w, start)
+        if len(members) > 1:
+            np.testing.assert_array_equal(value_weights.member(row, 1), partner)
+        learnt.append(w.copy())
+    assert not np.array_equal(*learnt)
+
+
 def test_training_resumes_bit_for_bit():
     """Two blocks of self-play (the second continuing from the first's weights and Adam
     state) give the weights of one block over the same games."""
@@ -558,6 +579,36 @@ def test_a_solo_ensemble_keeps_every_member_beside_the_multiplayer_network(tmp_p
         np.testing.assert_array_equal(
             got, value_weights.widen(want, value_weights.inputs_of(want), n_in))
     np.testing.assert_array_equal(members[2], np.load(checkpoint)["best_weights"])
+
+
+def test_a_partner_network_ships_mixed_beside_its_partners(tmp_path):
+    """--curriculum partner (the shipped solo network plays beside the learning one) then
+    --ship-multi: the file plays the mean of both in games of 2-4 players (``mixed``);
+    shipping it beside other solo networks is one line, nothing written."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from analyzer.games.thats_pretty_clever.model import VALUE_FILE
+    start = Path(__file__).resolve().parents[2] / "training" / "tpc-seatwin-10.npz"
+    run_trainer(tmp_path, "p", "tpc", "win", 96, "--curriculum", "partner", "--start-from",
+                str(start), "--max-games", "96")
+    script = Path(__file__).resolve().parents[2] / "scripts" / "train_value.py"
+    ship = [sys.executable, str(script), "--game", "tpc", "--ship-multi",
+            str(tmp_path / "p.npz"), "--ship-to"]
+    subprocess.run([*ship, str(tmp_path / "v.npy")], check=True, cwd=tmp_path,
+                   capture_output=True)
+    members, info = value_weights.load(tmp_path / "v.npy", TPC)
+    assert info["mixed"] is True and value_weights.solo_members(info) == 1
+    solo, _ = value_weights.load(VALUE_FILE, TPC)
+    np.testing.assert_array_equal(members[0], solo[0])
+    other = tmp_path / "other.npy"
+    value_weights.save(other, [solo[0] * np.float32(0.5)], {**info, "members": 1,
+                                                            "solo_members": 0})
+    out = subprocess.run([*ship, str(tmp_path / "w.npy"), "--solo-from", str(other)],
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "other solo networks" in out.stderr and not (tmp_path / "w.npy").exists()
 
 
 def test_the_skip_head_learns_alone_and_never_moves_a_decision():

@@ -38,6 +38,7 @@ def test_shipped_networks_load_with_their_settings(game):
     row = game.parse_policy("learned")
     assert row[play.KIND] == play.VALUE
     assert row[play.W_NET + value_net.P_MEMBERS] == len(members)
+    assert row[play.W_NET + value_net.P_MIXED] == info.get("mixed", False)
     np.testing.assert_array_equal(value_weights.member(row, 0), members[0])
 
 
@@ -79,6 +80,10 @@ def test_broken_network_files_are_one_line_errors(tmp_path):
     np.save(broken, np.zeros((1, 5), np.float32))
     (tmp_path / "value_net.json").write_text(json.dumps({"inputs": 3}))
     with pytest.raises(UserError, match=f"expected 1 to {value_net.MAX_MEMBERS} networks"):
+        value_weights.load(broken, TPC)
+    members, info = value_weights.load(GAME.learned_file, TPC)
+    value_weights.save(broken, members, {**info, "mixed": "yes"})
+    with pytest.raises(UserError, match="true or false"):
         value_weights.load(broken, TPC)
 
 
