@@ -405,6 +405,15 @@ def parse() -> argparse.Namespace:
                         help="--ship-multi takes the solo networks from this file, and a "
                              "partner stage plays beside them, instead of the game's "
                              "value_net.npy's")
+    parser.add_argument("--latest", action="store_true",
+                        help="--ship the checkpoints' latest weights instead of their best "
+                             "tuning mean's (an annealed run ends where its steps are "
+                             "smallest)")
+    parser.add_argument("--mixed", nargs="+", type=int, choices=(2, 3, 4), default=[],
+                        metavar="PLAYERS",
+                        help="--ship-multi: games of these player counts play the mean of "
+                             "every network, the solo ones too (a network trained beside "
+                             "them, --curriculum partner, always does in its games)")
     parser.add_argument("--ship-games", type=int, default=8192,
                         help="paired tuning games comparing the members and the ensemble")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -729,15 +738,17 @@ def compare(rows: list[np.ndarray], rules: np.ndarray, games: int, seed: int
 
 
 def ship(opts: argparse.Namespace, model) -> None:
-    """Write the game's value network files from the checkpoints' best weights: the
-    ensemble of them if it beats its best member on paired tuning games
+    """Write the game's value network files from the checkpoints' best weights (with
+    ``--latest``, their latest): the ensemble of them if it beats its best member on paired tuning games
     by more than two standard errors, else that member alone. The games are played on the
     first checkpoint's training rules."""
     members, sources = [], []
     for path in opts.ship:
         saved = np.load(path, allow_pickle=False)
-        members.append(saved["best_weights"])
-        sources.append({"checkpoint": Path(path).name, "best_stage": str(saved["best_stage"]),
+        members.append(saved["weights" if opts.latest else "best_weights"])
+        stage = saved["stage" if opts.latest else "best_stage"]  # the weights' stage
+        sources.append({"checkpoint": Path(path).name, "best_stage": str(stage),
+                        "weights": "latest" if opts.latest else "best",
                         "best_moving_mean": round(float(saved["best"]), 2),
                         "settings": json.loads(str(saved["settings"])),
                         "history": json.loads(str(saved["history"]))})
@@ -807,12 +818,14 @@ def partner_digest(members: list[np.ndarray]) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def ship_multi(path: Path, model, output: Path, solo_file: Path) -> None:
+def ship_multi(path: Path, model, output: Path, solo_file: Path, mixed: list[int]
+               ) -> None:
     """Write the value network files ``output``: the solo networks of ``solo_file`` (the
     members that play the solo game; an ensemble keeps every one) and the best weights of
     the checkpoint ``path`` (a stage of 2-4 players) for games of 2-4 players, each with
-    its training rules; a network trained beside partners is shipped beside the same ones,
-    which games of 2-4 players then play with it (``"mixed"``)."""
+    its training rules. Games of the player counts ``mixed``, and of every count a network
+    trained beside partners learnt in (shipped beside the same ones), play the mean of
+    every network (``"mixed"``)."""
     solo, info = solo_networks(solo_file, model, "--ship-multi")
     try:
         saved = np.load(path, allow_pickle=False)
@@ -827,12 +840,12 @@ def ship_multi(path: Path, model, output: Path, solo_file: Path) -> None:
         fail(f"--ship-multi: {solo_file} has {len(solo)} solo networks; at most "
                  f"{value_net.MAX_MEMBERS - 1} fit beside the one for 2-4 players")
     first = [value_weights.widen(m, value_weights.inputs_of(m), n_in) for m in solo]
-    mixed = "partners" in source["settings"]
-    if mixed and source["settings"]["partners"] != partner_digest(solo):
+    partnered = "partners" in source["settings"]
+    if partnered and source["settings"]["partners"] != partner_digest(solo):
         fail(f"--ship-multi: {path.name} learnt beside other solo networks than those of "
              f"{solo_file}; give the file it trained beside (--solo-from)")
     info = {**info, "inputs": n_in, "members": len(first) + 1, "solo_members": len(first),
-            "mixed": mixed,
+            "mixed": sorted(set(mixed) | set(trained_counts(source) if partnered else [])),
             "skip": [float(x) for x in saved["best_skip"]] if "best_skip" in saved.files
             else [0.0] * seats.N_SEAT,
             "multiplayer_trainer": source,
@@ -840,6 +853,12 @@ def ship_multi(path: Path, model, output: Path, solo_file: Path) -> None:
     value_weights.save(output, [*first, multi], info)
     print(f"wrote {output}: {len(first)} solo network(s) of {solo_file.name} and "
           f"{path.name}'s for 2-4 players", file=sys.stderr)
+
+
+def trained_counts(source: dict) -> list[int]:
+    """The player counts of the games a trainer's best weights come from."""
+    spec = {**Stage._field_defaults, **source["settings"]["stages"][source["best_stage"]]}
+    return [n + 1 for n, share in enumerate(spec["players"]) if share > 0] or [1]
 
 
 def both_records(solo: dict, multi: dict) -> dict:
@@ -855,11 +874,8 @@ def both_records(solo: dict, multi: dict) -> dict:
 def trained_record(model, source: dict) -> dict:
     """The ``trained_on`` record (``analyzer.clever.trained_on``) of a trainer's best
     weights: the rules of its run and the player counts of the stage they come from."""
-    settings = source["settings"]
-    rules = {**defaults(model.PARAMS), **settings.get("rules", {})}
-    spec = {**Stage._field_defaults, **settings["stages"][source["best_stage"]]}
-    players = [n + 1 for n, share in enumerate(spec["players"]) if share > 0] or [1]
-    return trained_on.training_record(model.PARAMS, rules, players)
+    rules = {**defaults(model.PARAMS), **source["settings"].get("rules", {})}
+    return trained_on.training_record(model.PARAMS, rules, trained_counts(source))
 
 
 def curve_table(sources: list[dict]) -> str:
@@ -881,12 +897,15 @@ def curve_table(sources: list[dict]) -> str:
 def main() -> None:
     opts = parse()
     model = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model")
-    if opts.ship:
-        ship(opts, model)
-    elif opts.ship_multi:
-        ship_multi(Path(opts.ship_multi), model, shipped_file(opts, model),
-                   solo_file(opts, model))
-    else:
+    try:
+        if opts.ship:
+            ship(opts, model)
+        elif opts.ship_multi:
+            ship_multi(Path(opts.ship_multi), model, shipped_file(opts, model),
+                       solo_file(opts, model), opts.mixed)
+    except UserError as exc:  # e.g. --ship-to a folder that does not exist
+        fail(str(exc))
+    if not opts.ship and not opts.ship_multi:
         train(opts, model, model.GAME.game_rules({**defaults(model.PARAMS),
                                                   **training_rules(opts)}))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -54,11 +55,11 @@ def inputs_of(weights: np.ndarray) -> int:
 
 def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
                heuristic: np.ndarray | None = None, solo_members: int = 0,
-               skip: Any = None, mixed: bool = False) -> np.ndarray:
+               skip: Any = None, mixed: Sequence[int] = ()) -> np.ndarray:
     """The value policy's kernel row (float64[N_POL]) averaging the ``members``' networks
     (float32 weights each; with ``solo_members`` > 0, the first that many play the solo
-    game and the others games of 2-4 players; ``mixed``: those games play the mean of
-    every member), with the skip head ``skip`` (N_SEAT numbers; none: zeros); ``teacher`` > 0 mixes in the heuristic's value (its kernel row
+    game and the others games of 2-4 players; games of the player counts ``mixed`` play
+    the mean of every member), with the skip head ``skip`` (N_SEAT numbers; none: zeros); ``teacher`` > 0 mixes in the heuristic's value (its kernel row
     ``heuristic`` gives the weights)."""
     if not 1 <= len(members) <= value_net.MAX_MEMBERS:
         raise ValueError(f"1 to {value_net.MAX_MEMBERS} member networks, not {len(members)}")
@@ -73,7 +74,7 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
     row[start + value_net.P_MEMBERS] = len(members)
     row[start + value_net.P_TEACHER] = teacher
     row[start + value_net.P_SOLO_MEMBERS] = solo_members
-    row[start + value_net.P_MIXED] = bool(mixed)
+    row[start + value_net.P_MIXED] = sum(1 << players for players in set(mixed))
     if skip is not None:
         skip_head(row)[:] = skip
     span = int(value_net.member_span(n_in))
@@ -129,14 +130,14 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
             or not 1 <= weights.shape[0] <= value_net.MAX_MEMBERS \
             or info.get("hidden") != [net.H1, net.H2] or not np.isfinite(weights).all() \
             or solo_members(info) not in range(weights.shape[0]) \
-            or not isinstance(info.get("mixed", False), bool) \
+            or not _good_mixed(info.get("mixed", [])) \
             or not _good_skip(info.get("skip", [0.0] * seats.N_SEAT)):
         raise UserError(f"value network {str(path)!r}: expected 1 to "
                         f"{value_net.MAX_MEMBERS} networks of finite float32 weights "
                         f"({' or '.join(map(str, sorted(accepted)))} inputs, hidden layers "
                         f"{net.H1} x {net.H2}) and a .json naming their inputs (and how "
-                        "many of them play the solo game: fewer than all; whether games of "
-                        "2-4 players play them all: true or false; a skip head of "
+                        "many of them play the solo game: fewer than all; the player counts "
+                        "whose games play them all: a list of 2, 3 or 4; a skip head of "
                         f"{seats.N_SEAT} finite numbers)")
     return list(weights), info
 
@@ -148,11 +149,17 @@ def _good_skip(skip: Any) -> bool:
         for x in skip)
 
 
+def _good_mixed(mixed: Any) -> bool:
+    """Is ``mixed`` a list of player counts from 2 to 4?"""
+    return isinstance(mixed, list) and all(
+        isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 4 for n in mixed)
+
+
 def file_row(members: list[np.ndarray], info: dict[str, Any]) -> np.ndarray:
     """The value policy's kernel row of a network file's members and settings (as
     ``load`` returns them): its solo members, mixing and skip head."""
     return policy_row(members, int(info["inputs"]), solo_members=solo_members(info),
-                      skip=info.get("skip"), mixed=info.get("mixed", False))
+                      skip=info.get("skip"), mixed=info.get("mixed", []))
 
 
 def solo_members(info: dict[str, Any]) -> Any:

@@ -139,21 +139,22 @@ def test_a_split_row_plays_its_solo_network_solo_and_the_other_with_opponents(pl
 
 
 @pytest.mark.parametrize("players", [1, 2, 3])
-def test_a_mixed_row_plays_the_mean_of_every_network_with_opponents(players):
-    """A split row that is ``mixed`` (``P_MIXED``): the solo game as by the solo network
-    alone, bit for bit; games of 2-4 players as by the unsplit row of both networks (their
-    mean), not as by the second network alone."""
+def test_a_mixed_row_plays_the_mean_of_every_network_in_its_player_counts(players):
+    """A split row mixed in two-player games (``P_MIXED``): the solo game as by the solo
+    network alone, bit for bit; two-player games as by the unsplit row of both networks
+    (their mean), not as by the second network alone; three-player games as by the
+    second network alone."""
     game = TPC_GAME
     rules = game.game_rules(defaults(game.params))
     n_in = int(value_net.n_inputs(game.kernel_game, 2))
     solo, multi = (value_weights.initial_weights(n_in, seed) for seed in (5, 6))
     mixed = _games(value_weights.policy_row([solo, multi], n_in, solo_members=1,
-                                            mixed=True), players, game, rules)
+                                            mixed=[2]), players, game, rules)
     mean = _games(value_weights.policy_row([solo, multi], n_in), players, game, rules)
     alone = _games(value_weights.policy_row([solo if players == 1 else multi], n_in),
                    players, game, rules)
-    assert (mixed == (alone if players == 1 else mean)).all()
-    assert players == 1 or not (mixed == alone).all()
+    assert (mixed == (mean if players == 2 else alone)).all()
+    assert players != 2 or not (mixed == alone).all()
 
 
 def test_a_split_row_needs_a_network_for_each_side():

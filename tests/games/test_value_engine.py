@@ -527,7 +527,8 @@ def test_bad_start_network_is_one_line(tmp_path, start):
 def test_a_multiplayer_network_ships_beside_the_solo_one(tmp_path):
     """--curriculum seatwin (games of 2-4 players, a win bonus) from the shipped network,
     then --ship-multi: a file of two networks, the shipped solo one (widened to the seat
-    block) for the solo game and the run's for games of 2-4 players, trained on 1-4."""
+    block) for the solo game and the run's for games of 2-4 players, trained on 1-4 (with
+    --mixed 2, two-player games play the mean of both)."""
     import subprocess
     import sys
     from pathlib import Path
@@ -549,7 +550,11 @@ def test_a_multiplayer_network_ships_beside_the_solo_one(tmp_path):
     np.testing.assert_array_equal(
         members[0], value_weights.widen(solo[0], value_weights.inputs_of(solo[0]), n_in))
     np.testing.assert_array_equal(members[1], saved["best_weights"])
-    assert info["trained_on"]["players"] == [1, 2, 3, 4]
+    assert info["trained_on"]["players"] == [1, 2, 3, 4] and info["mixed"] == []
+    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
+                    "--ship-multi", str(tmp_path / "win.npz"), "--ship-to", str(out),
+                    "--mixed", "2"], check=True, cwd=tmp_path, capture_output=True)
+    assert value_weights.load(out, TPC)[1]["mixed"] == [2]  # two players: the mean
 
 
 def test_a_solo_ensemble_keeps_every_member_beside_the_multiplayer_network(tmp_path):
@@ -583,7 +588,8 @@ def test_a_solo_ensemble_keeps_every_member_beside_the_multiplayer_network(tmp_p
 
 def test_a_partner_network_ships_mixed_beside_its_partners(tmp_path):
     """--curriculum partner (the shipped solo network plays beside the learning one) then
-    --ship-multi: the file plays the mean of both in games of 2-4 players (``mixed``);
+    --ship-multi: the file plays the mean of both in games of 2-4 players (``mixed``, the
+    counts it learnt in);
     shipping it beside other solo networks is one line, nothing written."""
     import subprocess
     import sys
@@ -599,7 +605,7 @@ def test_a_partner_network_ships_mixed_beside_its_partners(tmp_path):
     subprocess.run([*ship, str(tmp_path / "v.npy")], check=True, cwd=tmp_path,
                    capture_output=True)
     members, info = value_weights.load(tmp_path / "v.npy", TPC)
-    assert info["mixed"] is True and value_weights.solo_members(info) == 1
+    assert info["mixed"] == [2, 3, 4] and value_weights.solo_members(info) == 1
     solo, _ = value_weights.load(VALUE_FILE, TPC)
     np.testing.assert_array_equal(members[0], solo[0])
     other = tmp_path / "other.npy"
@@ -655,3 +661,17 @@ def test_a_bad_multiplayer_checkpoint_is_one_line(tmp_path, checkpoint, solo_fro
     assert out.returncode == 2 and "--ship-multi" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_shipping_into_a_missing_folder_is_one_line(tmp_path):
+    """--ship-multi --ship-to a folder that does not exist: one line naming it, status 2."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game",
+                          "tpc", "--ship-multi", str(root / "training" / "tpc-seatwin-10.npz"),
+                          "--ship-to", str(tmp_path / "no" / "v.npy")], cwd=tmp_path,
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "does not exist" in out.stderr and not list(tmp_path.iterdir())

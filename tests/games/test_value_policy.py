@@ -38,7 +38,7 @@ def test_shipped_networks_load_with_their_settings(game):
     row = game.parse_policy("learned")
     assert row[play.KIND] == play.VALUE
     assert row[play.W_NET + value_net.P_MEMBERS] == len(members)
-    assert row[play.W_NET + value_net.P_MIXED] == info.get("mixed", False)
+    assert row[play.W_NET + value_net.P_MIXED] == sum(1 << n for n in info.get("mixed", []))
     np.testing.assert_array_equal(value_weights.member(row, 0), members[0])
 
 
@@ -82,8 +82,8 @@ def test_broken_network_files_are_one_line_errors(tmp_path):
     with pytest.raises(UserError, match=f"expected 1 to {value_net.MAX_MEMBERS} networks"):
         value_weights.load(broken, TPC)
     members, info = value_weights.load(GAME.learned_file, TPC)
-    value_weights.save(broken, members, {**info, "mixed": "yes"})
-    with pytest.raises(UserError, match="true or false"):
+    value_weights.save(broken, members, {**info, "mixed": [1]})
+    with pytest.raises(UserError, match="a list of 2, 3 or 4"):
         value_weights.load(broken, TPC)
 
 
