@@ -207,6 +207,14 @@ TAC_ANNEAL_STAGES = {
                     ((0.0, 2e-6), (0.03, 1e-5), (0.4, 5e-6), (0.75, 2.5e-6)), True,
                     NO_CURRICULUM, 16),
 }
+# That's Pretty Clever's solo network annealed the same way (from the shipped network,
+# ``--start-from``; snapshots of 16 games, so one trainer uses both cores)
+TPC_ANNEAL_STAGES = {"anneal": TAC_ANNEAL_STAGES["anneal"]._replace(games=200_000)}
+# Twice As Clever's annealed network (shipped, ``--start-from``) at smaller steps again
+TAC_FINE_STAGES = {
+    "fine": TAC_ANNEAL_STAGES["anneal"]._replace(
+        games=150_000, steps=((0.0, 1e-6), (0.03, 2.5e-6), (0.5, 1.25e-6))),
+}
 # Either game in 1-4 players (``--start-from`` the solo network): the seat block's inputs
 # come in with zero weights (play is unchanged), then self-play with the network in every
 # seat of games of 1-4 players, their rounds by the player count. The step size starts
@@ -271,10 +279,11 @@ PARTNER_STAGES = {"win": SEATWIN_STAGES["win"]._replace(games=200_000, partner=T
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
                      "duo": SEATWIN_DUO_STAGES, "skipwin": SKIPWIN_STAGES,
-                     "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES},
+                     "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES,
+                     "anneal": TPC_ANNEAL_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
-                     "anneal": TAC_ANNEAL_STAGES,
+                     "anneal": TAC_ANNEAL_STAGES, "fine": TAC_FINE_STAGES,
                      "seated": SEATED_STAGES, "seatrows": SEATED_ROWS_STAGES,
                      "seatwin": SEATWIN_STAGES, "skipwin": SKIPWIN_STAGES,
                      "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES}}
@@ -291,7 +300,7 @@ def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
 TAC_FIRST_RULES = {"fox_negative": "literal", "return_empty_pool": "return_allowed"}
 TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST_RULES,
                   "endsturn": {"return_empty_pool": "ends_turn"}, "seated": {},
-                  "seatrows": {}, "seatwin": {}, "skiproll": {}, "anneal": {}, "duo": {},
+                  "seatrows": {}, "seatwin": {}, "skiproll": {}, "anneal": {}, "fine": {}, "duo": {},
                   "skipwin": {}, "gentle": {}, "partner": {}}
 
 
