@@ -148,6 +148,11 @@ class CleverGame:
         members, info = _value_networks(self.learned_file, self.kernel_game)
         return value_weights.file_row(members, info)
 
+    def mixed_counts(self) -> list[int]:
+        """The player counts whose games ``learned`` plays with the mean of its solo
+        network and its network for 2-4 players (its file's ``"mixed"``)."""
+        return list(_value_networks(self.learned_file, self.kernel_game)[1].get("mixed", []))
+
     def parse_policy(self, name: str) -> np.ndarray:
         """The kernel row of a policy name; a ``UserError`` listing the names otherwise."""
         text = name.strip().lower()

@@ -104,7 +104,10 @@ def seat_words(game: CleverGame, values: dict[str, Any]) -> str:
     """Who plays the seats, and why, in words."""
     bot = seat_policy(game, values)
     if bot == game.strongest_policy:
-        return f"the {bot} policy ({policy_words(bot, WORDS)}), trained in games of 1-4 players"
+        mixed = ", ".join(f"{n}-player" for n in game.mixed_counts())
+        return (f"the {bot} policy ({policy_words(bot, WORDS)}), trained in games of 1-4 "
+                "players" + (f"; {mixed} games played by the mean of its solo network and "
+                             "its network for 2-4 players" if mixed else ""))
     return (f"the {bot} policy ({policy_words(bot, WORDS)}; the learned network was not "
             "trained in games of 2-4 players on these rules)")
 
@@ -155,9 +158,11 @@ def table_policy_beside(game: CleverGame, values: dict[str, Any], seated: str,
     worst = off.loc[off.vs_fair_share.abs().idxmax()]
     theirs = other.loc[(worst.players, worst.seat)]
     low, high = (theirs[prefix + k] for k in ("ci95_low", "ci95_high"))
+    name = beside_prefix(game)
+    spec = f" ({game.table_policy})" if game.table_policy != name else ""
     return joined, (f" With {worst.players} players, {worst.seat} of the {seated} policy "
                     f"wins {worst.win_rate:.1%} (a fair share is {worst.fair_share:.1%}); in "
-                    f"the {game.table_policy} policy's own games that seat wins "
+                    f"the {name}'s own mirror games{spec} that seat wins "
                     f"{theirs.iloc[0]:.1%} (95% CI {low:.1%} to {high:.1%}). A seat effect the "
                     "rules create shows under both.")
 
