@@ -131,8 +131,10 @@ class Store:
             if os.path.lexists(stale) and not is_regular_file(stale):
                 with contextlib.suppress(OSError):
                     stale.unlink()
-        write_atomic(path, buffer.getvalue())
+        # the record first: a chunk appears only beside its record, so a run stopped
+        # between the two writes leaves an unused record, never an unchecked chunk
         write_atomic(_record_path(path), json.dumps(_record(path, result)) + "\n")
+        write_atomic(path, buffer.getvalue())
 
 
 def _record_path(path: Path) -> Path:
