@@ -300,8 +300,8 @@ def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
 TAC_FIRST_RULES = {"fox_negative": "literal", "return_empty_pool": "return_allowed"}
 TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST_RULES,
                   "endsturn": {"return_empty_pool": "ends_turn"}, "seated": {},
-                  "seatrows": {}, "seatwin": {}, "skiproll": {}, "anneal": {}, "fine": {}, "duo": {},
-                  "skipwin": {}, "gentle": {}, "partner": {}}
+                  "seatrows": {}, "seatwin": {}, "skiproll": {}, "anneal": {}, "fine": {},
+                  "duo": {}, "skipwin": {}, "gentle": {}, "partner": {}}
 
 
 def fail(message: str) -> NoReturn:
@@ -748,9 +748,9 @@ def compare(rows: list[np.ndarray], rules: np.ndarray, games: int, seed: int
 
 def ship(opts: argparse.Namespace, model) -> None:
     """Write the game's value network files from the checkpoints' best weights (with
-    ``--latest``, their latest): the ensemble of them if it beats its best member on paired tuning games
-    by more than two standard errors, else that member alone. The games are played on the
-    first checkpoint's training rules."""
+    ``--latest``, their latest): the ensemble of them if it beats its best member on
+    paired tuning games by more than two standard errors, else that member alone. The
+    games are played on the first checkpoint's training rules."""
     members, sources = [], []
     for path in opts.ship:
         saved = np.load(path, allow_pickle=False)

@@ -59,8 +59,9 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
     """The value policy's kernel row (float64[N_POL]) averaging the ``members``' networks
     (float32 weights each; with ``solo_members`` > 0, the first that many play the solo
     game and the others games of 2-4 players; games of the player counts ``mixed`` play
-    the mean of every member), with the skip head ``skip`` (N_SEAT numbers; none: zeros); ``teacher`` > 0 mixes in the heuristic's value (its kernel row
-    ``heuristic`` gives the weights)."""
+    the mean of every member), with the skip head ``skip`` (N_SEAT numbers; none: zeros);
+    ``teacher`` > 0 mixes in the heuristic's value (its kernel row ``heuristic`` gives the
+    weights)."""
     if not 1 <= len(members) <= value_net.MAX_MEMBERS:
         raise ValueError(f"1 to {value_net.MAX_MEMBERS} member networks, not {len(members)}")
     if not 0 <= solo_members < len(members):

@@ -271,12 +271,12 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
     """Learn from one seat's records of game ``g`` of ``players`` (its work buffer
     ``scratch``, its final score ``final``, the value its last afterstate is taught
     ``goal``: the final score, plus any win bonus): lambda-returns, then shuffled
-    minibatch Adam steps on the weights ``w`` of the row ``pol`` (its first member; the
-    value learnt is the mean of every member that plays the game: the others stay as they
-    are, ``partner_sum``) (``trainable``: the range
-    of them that learns) and, with ``skip_learns`` in a game of 2-4 players, on the row's
-    skip head (``skip_moments`` float64[2, N_SEAT], ``skip_grad`` float64[N_SEAT] work
-    space); returns the Adam steps taken in all."""
+    minibatch Adam steps on the weights ``w`` of the row ``pol``, its first member (the
+    value learnt is the mean of every member that plays the game; the others stay as they
+    are: ``partner_sum``; ``trainable``: the range of them that learns) and, with
+    ``skip_learns`` in a game of 2-4 players, on the row's skip head (``skip_moments``
+    float64[2, N_SEAT], ``skip_grad`` float64[N_SEAT] work space); returns the Adam steps
+    taken in all."""
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     records = scratch[WORK_LEN + R_HEADER:]
     skip_learns = skip_learns and players > 1
@@ -354,8 +354,8 @@ def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, ad
                 win_bonus, skip_moments, skip_learns):
     """Play and learn from games ``first_game ..`` (``n_games``, a multiple of
     ``snapshot`` unless it ends the run; streams of ``key``, uint64) with the value policy
-    ``pol`` (float64[N_POL]; its first member network is trained in place, any others play
-beside it unchanged: ``partner_sum``) in every seat;
+    ``pol`` (float64[N_POL]; its first member network is trained in place, any others
+    play beside it unchanged: ``partner_sum``) in every seat;
     ``rounds_of``: int64[MAX_PLAYERS + 1] rounds by player count.
     ``adam_m``, ``adam_v``: float32[net_size] Adam moments, ``step``: Adam steps taken so
     far; ``lr`` the step size, ``epsilon`` the exploration rate, ``lam`` the lambda of the

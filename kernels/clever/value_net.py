@@ -10,7 +10,8 @@ heuristic's values through the value policy's decisions, for the warm start),
 ``P_SOLO_MEMBERS`` (0: every member plays every game; ``s`` > 0: members ``0 .. s - 1``
 play the solo game and the others games of 2-4 players, by the afterstate's player count),
 ``P_MIXED`` (a bit mask of player counts, bit ``n`` for ``n`` players: with ``s`` > 0,
-those games play the mean of every member, the solo networks' too), the skip head's ``N_SEAT`` weights from ``P_SKIP`` (float64), then each member's float32
+those games play the mean of every member, the solo networks' too), the skip head's
+``N_SEAT`` weights from ``P_SKIP`` (float64), then each member's float32
 weights (``kernels.clever.net``), two per float64 of the row.
 
 The skip head adds a linear term in the seat block's inputs (``kernels.clever.seats``) to

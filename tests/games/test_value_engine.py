@@ -589,8 +589,8 @@ def test_a_solo_ensemble_keeps_every_member_beside_the_multiplayer_network(tmp_p
 def test_a_partner_network_ships_mixed_beside_its_partners(tmp_path):
     """--curriculum partner (the shipped solo network plays beside the learning one) then
     --ship-multi: the file plays the mean of both in games of 2-4 players (``mixed``, the
-    counts it learnt in);
-    shipping it beside other solo networks is one line, nothing written."""
+    counts it learnt in); shipping it beside other solo networks is one line, nothing
+    written."""
     import subprocess
     import sys
     from pathlib import Path
