@@ -310,6 +310,14 @@ def fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose errors are ``fail``'s one line (no usage block); ``--help`` still
+    prints the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        fail(message)
+
+
 def training_rules(opts: argparse.Namespace) -> dict:
     """The rule values (beside the defaults) of the curriculum ``opts`` trains."""
     return TRAINING_RULES[opts.curriculum]
@@ -373,7 +381,7 @@ def training_key(stages: dict[str, Stage], seed: int, stage: str) -> np.uint64:
 
 
 def parse() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=tuple(GAMES), default="tpc")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--curriculum", help="the stages to run (tpc: "
@@ -434,6 +442,8 @@ def parse() -> argparse.Namespace:
     if opts.curriculum is not None and opts.curriculum not in CURRICULA[opts.game]:
         parser.error(f"--curriculum for {opts.game}: one of "
                      f"{', '.join(CURRICULA[opts.game])}")
+    if opts.latest and not opts.ship or opts.mixed and not opts.ship_multi:
+        parser.error("--latest goes with --ship, --mixed with --ship-multi")
     opts.curriculum = opts.curriculum or next(iter(CURRICULA[opts.game]))
     stages = stages_of(opts)
     opts.stage = opts.stage or list(stages)[max(len(stages) - 2, 0)]

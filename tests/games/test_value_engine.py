@@ -675,3 +675,21 @@ def test_shipping_into_a_missing_folder_is_one_line(tmp_path):
                          capture_output=True, text=True)
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert "does not exist" in out.stderr and not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args, named", [
+    (["--ship-multi", "x.npz", "--mixed", "5"], "--mixed"),
+    (["--mixed", "2"], "--mixed with --ship-multi"),
+    (["--latest"], "--latest goes with --ship"),
+    (["--curriculum", "nope"], "--curriculum")])
+def test_bad_trainer_options_are_one_line(tmp_path, args, named):
+    """A bad option of scripts/train_value.py: one line naming it (no usage block),
+    status 2, nothing written."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game",
+                          "tac", *args], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert named in out.stderr and not list(tmp_path.iterdir())
