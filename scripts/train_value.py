@@ -45,6 +45,12 @@ games, epsilon 0.08 falling to 0.01, step size 1.5e-4 halving at 50%; ``settle``
 ``return_allowed``): ``adapt``, 400,000 games, epsilon 0.03 falling to 0.01, step size
 1.5e-4 halving at 50%; ``settle``, 200,000 games at epsilon 0.01, step size 3e-5.
 
+``--curriculum allowed`` (Twice As Clever's specialist for ``return_empty_pool=
+return_allowed``, ``--start-from training/tac-selfplay-2.npz``, the network trained under
+that reading): ``allowed``, the ``anneal`` stage below on today's other defaults; ship it
+beside the game's own file with ``--ship-to .../value_net.return_allowed.npy``, where
+``learned`` finds it (``analyzer.clever.networks``).
+
 ``--curriculum seated`` (either game, ``--start-from`` its solo network or checkpoint):
 the seat block (``kernels.clever.seats``) comes in with zero weights, then self-play with
 the network in every seat of games of 1-4 players (``PLAYER_MIX``): ``seats``, 300,000
@@ -215,6 +221,10 @@ TAC_FINE_STAGES = {
     "fine": TAC_ANNEAL_STAGES["anneal"]._replace(
         games=150_000, steps=((0.0, 1e-6), (0.03, 2.5e-6), (0.5, 1.25e-6))),
 }
+# Twice As Clever's specialist for ``return_empty_pool=return_allowed`` (a return may bring
+# a die back into an empty pool): the network trained under that reading (``selfplay``,
+# ``--start-from training/tac-selfplay-2.npz``) annealed on today's other defaults
+TAC_ALLOWED_STAGES = {"allowed": TAC_ANNEAL_STAGES["anneal"]._replace(games=200_000)}
 # Either game in 1-4 players (``--start-from`` the solo network): the seat block's inputs
 # come in with zero weights (play is unchanged), then self-play with the network in every
 # seat of games of 1-4 players, their rounds by the player count. The step size starts
@@ -284,6 +294,7 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
                      "anneal": TAC_ANNEAL_STAGES, "fine": TAC_FINE_STAGES,
+                     "allowed": TAC_ALLOWED_STAGES,
                      "seated": SEATED_STAGES, "seatrows": SEATED_ROWS_STAGES,
                      "seatwin": SEATWIN_STAGES, "skipwin": SKIPWIN_STAGES,
                      "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES}}
@@ -301,7 +312,8 @@ TAC_FIRST_RULES = {"fox_negative": "literal", "return_empty_pool": "return_allow
 TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST_RULES,
                   "endsturn": {"return_empty_pool": "ends_turn"}, "seated": {},
                   "seatrows": {}, "seatwin": {}, "skiproll": {}, "anneal": {}, "fine": {},
-                  "duo": {}, "skipwin": {}, "gentle": {}, "partner": {}}
+                  "duo": {}, "skipwin": {}, "gentle": {}, "partner": {},
+                  "allowed": {"return_empty_pool": "return_allowed"}}
 
 
 def fail(message: str) -> NoReturn:

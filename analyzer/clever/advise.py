@@ -222,7 +222,7 @@ def _rank(game: CleverGame, values, sheet: np.ndarray, faces: np.ndarray,
           rollouts: int, seed: int, rnd: int, rounds: int, phase: str) -> Result:
     """Roll out every choice (``moves`` rows, named ``labels``) from the kernel phase
     ``pick`` with the rollout policy ``policy`` and rank them."""
-    pol = game.parse_policy(policy)
+    pol = game.parse_policy(policy, {**values, "players": 1})
     key = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
     position = Position(sheet, faces, where, moves, pol, rnd - 1, rounds,
                         game.game_rules(values), pick, key)
@@ -260,11 +260,15 @@ def _rank(game: CleverGame, values, sheet: np.ndarray, faces: np.ndarray,
 
 
 def untrained_note(game: CleverGame, values, policy: str) -> list[str]:
-    """A note when the rollouts are played by ``learned`` on rules its network was not
-    trained on (the heuristic's rankings: ``--policy heuristic``)."""
-    diffs = trained_on.differences(game, {**values, "players": 1})
-    if policy.strip().lower() != "learned" or not diffs:
+    """A note when the rollouts are played by ``learned`` with a specialist network, or on
+    rules its network was not trained on (the heuristic's rankings: ``--policy
+    heuristic``)."""
+    solo = {**values, "players": 1}
+    diffs = trained_on.differences(game, solo)
+    if policy.strip().lower() != "learned":
         return []
+    if not diffs:
+        return trained_on.specialist_note(game, solo)
     return [f"learned plays rules its network was not trained on ({'; '.join(diffs)}): "
             "its rollouts may misjudge the choices; --policy heuristic ranks them by the "
             "heuristic's rollouts"]

@@ -72,7 +72,7 @@ class Coach:
         self.rollouts, self.seed = rollouts, seed
         self.sheet, self.read, self.write = sheet, read, write
         self.sheet[H_FLAGS] = game.sheet_flags(values)
-        self.pol = game.parse_policy(policy)
+        self.pol = game.parse_policy(policy, {**values, "players": 1})
         self.rounds = game.rounds_for({**values, "players": 1})
         self.scratch = np.empty(play.WORK_LEN, np.int64)
         self.taken_this_round = 0

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from analyzer.clever import value_weights
+from analyzer.clever import networks, value_weights
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.clever import play
@@ -72,7 +72,7 @@ class CleverGame:
     letters: str
     weights_file: Path
     learned_file: Path  # the learned policy's value networks (.npy, ``value_weights``; its
-    # settings in the .json twin)
+    # settings in the .json twin); specialists for one variant beside it (``networks``)
     value_size: int  # value weights the game reads (stages x features)
     rating_bands: tuple[tuple[int, str], ...]  # (lowest score, label), best first
     rulings: tuple[str, ...]
@@ -142,19 +142,26 @@ class CleverGame:
         row[play.W_VALUE:play.W_VALUE + self.value_size] = weights
         return row
 
-    def learned_row(self) -> np.ndarray:
-        """The learned policy's kernel row (float64[N_POL]): the value policy over the
-        game's networks."""
-        members, info = _value_networks(self.learned_file, self.kernel_game)
+    def network_file(self, values: dict[str, Any] | None = None) -> Path:
+        """The network file ``learned`` plays on the rule ``values`` (none: the game's own
+        file): a specialist trained on them (``networks``), else ``learned_file``."""
+        return networks.playing_file(self.learned_file, values, self.layout.ROUNDS_BY_PLAYERS)
+
+    def learned_row(self, values: dict[str, Any] | None = None) -> np.ndarray:
+        """The learned policy's kernel row (float64[N_POL]) on the rule ``values``: the
+        value policy over the networks of ``network_file(values)``."""
+        members, info = _value_networks(self.network_file(values), self.kernel_game)
         return value_weights.file_row(members, info)
 
-    def mixed_counts(self) -> list[int]:
+    def mixed_counts(self, values: dict[str, Any] | None = None) -> list[int]:
         """The player counts whose games ``learned`` plays with the mean of its solo
         network and its network for 2-4 players (its file's ``"mixed"``)."""
-        return list(_value_networks(self.learned_file, self.kernel_game)[1].get("mixed", []))
+        path = self.network_file(values)
+        return list(_value_networks(path, self.kernel_game)[1].get("mixed", []))
 
-    def parse_policy(self, name: str) -> np.ndarray:
-        """The kernel row of a policy name; a ``UserError`` listing the names otherwise."""
+    def parse_policy(self, name: str, values: dict[str, Any] | None = None) -> np.ndarray:
+        """The kernel row of a policy name (``learned``: its network for the rule
+        ``values``, see ``network_file``); a ``UserError`` listing the names otherwise."""
         text = name.strip().lower()
         base, _, samples = text.partition(":")
         if base not in play.POLICY_NAMES or (samples and base != "heuristic"):
@@ -168,7 +175,7 @@ class CleverGame:
             raise RuntimeError(f"the Clever engine compiles without the {base} policy in "
                                "this process (compiling.compile_for_policies)")
         if base == "learned":
-            return self.learned_row()
+            return self.learned_row(values)
         if kind != play.HEURISTIC:
             return policy_row(kind)
         row = self.heuristic_row()

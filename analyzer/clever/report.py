@@ -104,7 +104,7 @@ def seat_words(game: CleverGame, values: dict[str, Any]) -> str:
     """Who plays the seats, and why, in words."""
     bot = seat_policy(game, values)
     if bot == game.strongest_policy:
-        mixed = ", ".join(f"{n}-player" for n in game.mixed_counts())
+        mixed = ", ".join(f"{n}-player" for n in game.mixed_counts(values))
         return (f"the {bot} policy ({policy_words(bot, WORDS)}), trained in games of 1-4 "
                 "players" + (f"; {mixed} games played by the mean of its solo network and "
                              "its network for 2-4 players" if mixed else ""))
@@ -464,7 +464,7 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     """Rules of thumb from simulations of the game's strongest policy (solo): the
     report's own sample at its default seed, so the numbers match the report's."""
     bot = game.strongest_policy
-    row = game.parse_policy(bot)
+    row = game.parse_policy(bot, {**values, "players": 1})
     knobs = None if row[play.KIND] == play.VALUE else {  # thresholds the bot decides by
         "reroll_below": row[play.W_REROLL_BELOW], "plus_above": row[play.W_PLUS_ABOVE]}
     run = solo_runs(game, values, DEFAULT_SEED, FULL, (bot,), False)[bot]

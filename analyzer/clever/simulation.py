@@ -42,7 +42,7 @@ def play_games(game: CleverGame, values: dict[str, Any], lineup: list[str], game
     """Run games; returns ``(accumulator int64[slot, seat, column], games_played)``."""
     if games < 1:
         raise UserError(f"bad game count {games}: expected a whole number of at least 1")
-    codes = np.stack([game.parse_policy(p) for p in lineup])
+    codes = np.stack([game.parse_policy(p, values) for p in lineup])
     n = len(lineup)
     job = driver.Job(driver.BlockLoop.of(play.games_block),
                      (codes, rotate, game.rounds_for(values), game.game_rules(values)),
@@ -178,6 +178,7 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
         notes.append("ties go to the highest single area, then the win is shared"
                      if values["ties"] == "best_area" else "tied totals share the win")
     if "learned" in headline_policies:
+        notes += trained_on.specialist_note(game, values)
         notes += trained_on.off_training_note(
             game, values, figure(headline_policies["learned"], played),
             lambda: heuristic_figure(game, values, names, played, seed, rotate))
@@ -240,9 +241,9 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
 
     n_players = paired.check_variants(list(variants), games)
     used = driver.set_threads(threads)
-    lineups = np.stack([np.stack([game.parse_policy(p) for p in
+    lineups = np.stack([np.stack([game.parse_policy(p, v) for p in
                                   seats.cycle_lineup(policies, n_players)])
-                        for _, _, policies in variants])
+                        for _, v, policies in variants])
     args = (lineups, np.array([game.rounds_for(v) for _, v, _ in variants], np.int64),
             np.stack([game.game_rules(v) for _, v, _ in variants]))
     n_var = len(variants)
@@ -272,8 +273,9 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
 
 def _untrained_notes(game: CleverGame, variants, rows: list[dict], players: int, games: int,
                      seed: int) -> list[str]:
-    """A note for each what-if variant that plays ``learned`` under rules its network was
-    not trained on, with the heuristic's figure in that variant's games."""
+    """A note for each what-if variant that plays ``learned`` with a specialist network,
+    and for each that plays it under rules its network was not trained on (with the
+    heuristic's figure in that variant's games)."""
     notes = []
     for label, values, policies in variants:
         lineup = seats.cycle_lineup([p.strip().lower() for p in policies], players)
@@ -281,6 +283,8 @@ def _untrained_notes(game: CleverGame, variants, rows: list[dict], players: int,
             continue
         mean = next(r["value"] for r in rows
                     if r["variant"] == label and r["metric"] == "mean_score")
+        notes += [f"variant {label!r}: {line}"
+                  for line in trained_on.specialist_note(game, values)]
         notes += trained_on.off_training_note(
             game, values, f"{mean:.1f} (mean score of all players, variant {label!r})",
             lambda v=values, u=lineup: heuristic_figure(game, v, u, games, seed))

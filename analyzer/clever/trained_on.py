@@ -6,15 +6,14 @@ that plays ``learned`` under other rules carries (with the heuristic's figure be
 change how a player plays); a file whose network for 2-4 players was trained on other
 rules than its solo network keeps that one's record under ``"multiplayer"``. A network
 also counts as trained on a round count other than the player count's (``rounds``) never.
+Which network file plays a variant (a specialist's or the game's own): ``networks``.
 """
 
 from __future__ import annotations
 
-import functools
-import json
-from pathlib import Path
 from typing import Any, Callable
 
+from analyzer.clever import networks
 from analyzer.clever.game import CleverGame
 from analyzer.params import Param
 
@@ -22,15 +21,10 @@ NOT_PLAY = ("players", "rounds", "ties")  # parameters the network's inputs or t
 # training's player mix cover, or that do not change play
 
 
-def trained_on(game: CleverGame) -> dict[str, Any]:
-    """The game's ``trained_on`` record (empty when the file has none)."""
-    return _record(game.learned_file.with_suffix(".json"))
-
-
-@functools.lru_cache(maxsize=None)
-def _record(path: Path) -> dict[str, Any]:
-    """A network file's ``trained_on`` record, read once per process."""
-    return json.loads(path.read_text()).get("trained_on", {})
+def trained_on(game: CleverGame, values: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``trained_on`` record (empty when the file has none) of the network file that
+    plays ``values`` (none: the game's own file)."""
+    return networks.record(game.network_file(values))
 
 
 def training_record(params: tuple[Param, ...], values: dict[str, Any],
@@ -42,24 +36,22 @@ def training_record(params: tuple[Param, ...], values: dict[str, Any],
 
 
 def differences(game: CleverGame, values: dict[str, Any]) -> list[str]:
-    """How the rules in force differ from those the network was trained on, in words
-    (empty: trained on them)."""
-    record = trained_on(game)
-    if not record:
-        return ["its training rules are not recorded"]
-    if values["players"] > 1 and "multiplayer" in record:  # its own network's record
-        record = record["multiplayer"]
-    out = [f"{name}={values[name]} (trained on {value})"
-           for name, value in record["rules"].items() if values.get(name, value) != value]
-    players = values["players"]
-    if players not in record["players"]:
-        counts = ", ".join(map(str, record["players"]))
-        out.append(f"{players} players (trained on {counts})")
-    natural = int(game.layout.ROUNDS_BY_PLAYERS[players])
-    if values["rounds"] and values["rounds"] != natural:
-        out.append(f"rounds={int(values['rounds'])} (trained on {natural} for {players} "
-                   f"player{'s' if players > 1 else ''})")
-    return out
+    """How the rules in force differ from those the network that plays them was trained
+    on, in words (empty: trained on them)."""
+    return networks.mismatches(trained_on(game, values), values,
+                               game.layout.ROUNDS_BY_PLAYERS)
+
+
+def specialist_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
+    """One note line when ``learned`` plays a specialist on ``values``: which file, and the
+    rules it was trained on that differ from the game's own network's; none otherwise."""
+    path = game.network_file(values)
+    if path == game.learned_file:
+        return []
+    own = networks.record(game.learned_file).get("rules", {})
+    rules = "; ".join(f"{k}={v}" for k, v in networks.record(path)["rules"].items()
+                      if own.get(k) != v)
+    return [f"learned plays {path.name}, a network trained on these rules ({rules})"]
 
 
 def off_training_note(game: CleverGame, values: dict[str, Any], learned: str,

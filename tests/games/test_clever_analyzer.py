@@ -510,14 +510,13 @@ def test_report_seats_are_played_by_learned_only_where_it_was_trained(game, monk
     from analyzer.clever import report, trained_on
     values = defaults(game.params)
     record = {k: v for k, v in trained_on.trained_on(game).items() if k != "multiplayer"}
-    monkeypatch.setattr(trained_on, "trained_on",
-                        lambda g: {**record, "rules": {**record["rules"], **{
-                            k: values[k] for k in record["rules"]}}, "players": [1]})
+    monkeypatch.setattr(trained_on, "trained_on", lambda g, v=None: {
+        **record, "rules": {**record["rules"], **{k: values[k] for k in record["rules"]}},
+        "players": [1]})
     assert report.seat_policy(game, values) == game.table_policy
     assert "not trained in games of 2-4 players" in report.seat_words(game, values)
-    monkeypatch.setattr(trained_on, "trained_on",
-                        lambda g: {**record, "rules": {k: values[k] for k in record["rules"]},
-                                   "players": [1, 2, 3, 4]})
+    monkeypatch.setattr(trained_on, "trained_on", lambda g, v=None: {
+        **record, "rules": {k: values[k] for k in record["rules"]}, "players": [1, 2, 3, 4]})
     assert report.seat_policy(game, values) == "learned"
     assert report.seat_policy(game, {**values, "rounds": 5}) == game.table_policy
 
@@ -532,7 +531,7 @@ def test_a_network_for_2_to_4_players_has_its_own_training_rules(game, monkeypat
     name = next(iter(trained_on.trained_on(game)["rules"]))
     rules = {k: values[k] for k in trained_on.trained_on(game)["rules"]}
     other = {**rules, name: "something else"}
-    monkeypatch.setattr(trained_on, "trained_on", lambda g: {
+    monkeypatch.setattr(trained_on, "trained_on", lambda g, v=None: {
         "rules": other, "players": [1],
         "multiplayer": {"rules": rules, "players": [2, 3, 4]}})
     assert trained_on.differences(game, {**values, "players": 1}) == [

@@ -248,7 +248,8 @@ def test_advise_ranks_returns_against_rolling(tmp_path):
 def test_12_9_advise_return_into_an_empty_pool(tmp_path):
     """12.9 through the CLI: white picked, the other five on the platter and a return in
     hand. By default (ends_turn) the turn's rolls are over: one line, exit 2. With
-    return_allowed each platter die's return is ranked against rolling without one."""
+    return_allowed each platter die's return is ranked against rolling without one, by
+    rollouts of the network trained under that reading (a note names it)."""
     path = _sheet_file(tmp_path, returns={"unlocked": 1, "used": 0})
     args = ["twice-as-clever", "advise", "--sheet", str(path), "--phase", "return",
             "--fields", "W6", "--platter", "Y2 B3 G1 P5 S4", "--rollouts", "20",
@@ -261,6 +262,9 @@ def test_12_9_advise_return_into_an_empty_pool(tmp_path):
     choices = {c["choice"] for c in json.loads(allowed.output)["tables"]["choices"]}
     assert choices == {f"return {die}" for die in ("yellow", "blue", "green", "pink",
                                                    "silver")} | {"roll without a return"}
+    notes = json.loads(allowed.output)["notes"]
+    assert [n for n in notes if "learned plays value_net.return_allowed.npy" in n]
+    assert not [n for n in notes if "not trained on" in n]
 
 
 @pytest.mark.parametrize("reading,returns_offered", [("ends_turn", False),

@@ -1,0 +1,70 @@
+"""Which of a Clever game's network files plays a variant, from the ``trained_on`` record
+each file's ``.json`` keeps: ``{"rules": {parameter: value}, "players": [..]}`` (and, for a
+file whose network for 2-4 players was trained on other rules than its solo one, that
+one's record under ``"multiplayer"``).
+
+A game's specialists (``value_net.<name>.npy`` beside its ``value_net.npy``, each with its
+own ``.json``) are networks trained on one variant: ``learned`` plays the first (by name)
+whose record covers the rules and player count in force, and the game's own file
+otherwise.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+
+def record(path: Path) -> dict[str, Any]:
+    """The ``trained_on`` record of network file ``path`` (its .npy; empty when its .json
+    has none), read once per process."""
+    return _record(path.with_suffix(".json"))
+
+
+@functools.lru_cache(maxsize=None)
+def _record(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text()).get("trained_on", {})
+
+
+def mismatches(trained: dict[str, Any], values: dict[str, Any], rounds_by_players
+               ) -> list[str]:
+    """How the rule ``values`` differ from a ``trained_on`` record, in words (empty:
+    trained on them); ``rounds_by_players``: the game's rounds for each player count (a
+    network counts as trained on its player count's rounds only)."""
+    if not trained:
+        return ["its training rules are not recorded"]
+    if values["players"] > 1 and "multiplayer" in trained:  # its own network's record
+        trained = trained["multiplayer"]
+    out = [f"{name}={values[name]} (trained on {value})"
+           for name, value in trained["rules"].items() if values.get(name, value) != value]
+    players = values["players"]
+    if players not in trained["players"]:
+        counts = ", ".join(map(str, trained["players"]))
+        out.append(f"{players} players (trained on {counts})")
+    natural = int(rounds_by_players[players])
+    if values["rounds"] and values["rounds"] != natural:
+        out.append(f"rounds={int(values['rounds'])} (trained on {natural} for {players} "
+                   f"player{'s' if players > 1 else ''})")
+    return out
+
+
+def specialists(own: Path) -> list[Path]:
+    """The specialist network files beside a game's own file ``own``, by name."""
+    return sorted(own.parent.glob(f"{own.stem}.*{own.suffix}"))
+
+
+@functools.lru_cache(maxsize=None)
+def _specialists(own: Path) -> tuple[Path, ...]:
+    return tuple(specialists(own))
+
+
+def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players) -> Path:
+    """The network file that plays the rule ``values`` (none: ``own``): the first
+    specialist trained on them, else the game's own file ``own``."""
+    if values is not None:
+        for path in _specialists(own):
+            if not mismatches(record(path), values, rounds_by_players):
+                return path
+    return own
