@@ -16,6 +16,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from analyzer.errors import UserError
+
 
 def record(path: Path) -> dict[str, Any]:
     """The ``trained_on`` record of network file ``path`` (its .npy; empty when its .json
@@ -25,7 +27,17 @@ def record(path: Path) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=None)
 def _record(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text()).get("trained_on", {})
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise UserError(f"network settings {str(path)!r} cannot be read ({exc}); "
+                        "retrain with scripts/train_value.py") from None
+    trained = data.get("trained_on", {}) if isinstance(data, dict) else None
+    if not isinstance(trained, dict) or (trained and not (
+            isinstance(trained.get("rules"), dict) and isinstance(trained.get("players"), list))):
+        raise UserError(f"network settings {str(path)!r}: trained_on must hold the rules "
+                        "(a mapping) and the player counts (a list) the network was trained on")
+    return trained
 
 
 def mismatches(trained: dict[str, Any], values: dict[str, Any], rounds_by_players

@@ -5,8 +5,10 @@ Clever's ``return_empty_pool=return_allowed``)."""
 import json
 
 import numpy as np
+import pytest
 
 from analyzer.clever import networks, simulation, trained_on
+from analyzer.errors import UserError
 from analyzer.games.twice_as_clever.model import GAME
 from analyzer.params import defaults
 
@@ -67,3 +69,16 @@ def test_outputs_name_the_specialist_that_played():
     notes = simulation.whatif(GAME, variants, 16, 3, progress=False).notes
     lines = [n for n in notes if "value_net.return_allowed.npy" in n]
     assert len(lines) == 1 and lines[0].startswith("variant 'restart'")
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"trained_on": {"rules": 3, "players": [1]}}',
+                                  '{"trained_on": []}'])
+def test_a_damaged_specialist_record_is_one_clear_error(tmp_path, text):
+    """A specialist whose .json is damaged is refused by name, never played."""
+    own = tmp_path / "value_net.npy"
+    _write(own, {"a": 1}, [1])
+    bad = tmp_path / "value_net.broken.npy"
+    bad.touch()
+    bad.with_suffix(".json").write_text(text)
+    with pytest.raises(UserError, match="value_net.broken.json"):
+        networks.playing_file(own, {"a": 1, "players": 1, "rounds": 0}, ROUNDS)
