@@ -286,18 +286,24 @@ GENTLE_STAGES = {
 # where the ``seatwin`` network alone won 50% and 46.5%; here it learns what to add to the
 # solo networks, which stay as they are
 PARTNER_STAGES = {"win": SEATWIN_STAGES["win"]._replace(games=200_000, partner=True)}
+# The same in two-player games alone (the only count the mean plays), annealed: the steps
+# and exploration of ``anneal``, 150,000 games
+PARTNER_DUO_STAGES = {"win": PARTNER_STAGES["win"]._replace(
+    games=150_000, players=(0.0, 1.0), epsilon=TAC_ANNEAL_STAGES["anneal"].epsilon,
+    steps=TAC_ANNEAL_STAGES["anneal"].steps)}
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
                      "duo": SEATWIN_DUO_STAGES, "skipwin": SKIPWIN_STAGES,
                      "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES,
-                     "anneal": TPC_ANNEAL_STAGES},
+                     "partnerduo": PARTNER_DUO_STAGES, "anneal": TPC_ANNEAL_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
                      "anneal": TAC_ANNEAL_STAGES, "fine": TAC_FINE_STAGES,
                      "allowed": TAC_ALLOWED_STAGES,
                      "seated": SEATED_STAGES, "seatrows": SEATED_ROWS_STAGES,
                      "seatwin": SEATWIN_STAGES, "skipwin": SKIPWIN_STAGES,
-                     "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES}}
+                     "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES,
+                     "partnerduo": PARTNER_DUO_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -312,7 +318,7 @@ TAC_FIRST_RULES = {"fox_negative": "literal", "return_empty_pool": "return_allow
 TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST_RULES,
                   "endsturn": {"return_empty_pool": "ends_turn"}, "seated": {},
                   "seatrows": {}, "seatwin": {}, "skiproll": {}, "anneal": {}, "fine": {},
-                  "duo": {}, "skipwin": {}, "gentle": {}, "partner": {},
+                  "duo": {}, "skipwin": {}, "gentle": {}, "partner": {}, "partnerduo": {},
                   "allowed": {"return_empty_pool": "return_allowed"}}
 
 
