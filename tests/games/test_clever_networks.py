@@ -82,3 +82,18 @@ def test_a_damaged_specialist_record_is_one_clear_error(tmp_path, text):
     bad.with_suffix(".json").write_text(text)
     with pytest.raises(UserError, match="value_net.broken.json"):
         networks.playing_file(own, {"a": 1, "players": 1, "rounds": 0}, ROUNDS)
+
+
+@pytest.mark.slow
+def test_the_return_allowed_specialist_outscores_the_ends_turn_network_there():
+    """Issue 34 (>= 305 under return_allowed): on the same 2,000 solo games under
+    return_allowed, the specialist outscores the ends_turn network by more than 3 points
+    (measured: about 7) and averages at least 305."""
+    from analyzer.clever import matches
+    from kernels.clever import play
+    allowed = {**defaults(GAME.params), "return_empty_pool": "return_allowed"}
+    means = []
+    for row in (GAME.learned_row(allowed), GAME.learned_row()):
+        acc, n = matches.play_rows(GAME, allowed, [row], 2000, 20261203, False)
+        means.append(acc[0, 0, play.COL_SCORE_SUM] / n)
+    assert means[0] - means[1] > 3.0 and means[0] >= 305.0, means
