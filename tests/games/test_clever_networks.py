@@ -38,7 +38,7 @@ def test_a_specialist_plays_only_the_variant_it_was_trained_on(tmp_path):
 
 
 def test_twice_as_clever_plays_its_return_allowed_specialist_solo():
-    """Issue 34 (target: 305 under return_allowed): solo games under
+    """Issue 34 and rules section 12.9 (target: 305 under return_allowed): solo games under
     return_empty_pool=return_allowed play the network trained on that reading, which counts
     as trained on them; games of 2 players keep the game's own networks, and say they were
     trained under ends_turn."""
@@ -86,9 +86,9 @@ def test_a_damaged_specialist_record_is_one_clear_error(tmp_path, text):
 
 @pytest.mark.slow
 def test_the_return_allowed_specialist_outscores_the_ends_turn_network_there():
-    """Issue 34 (>= 305 under return_allowed): on the same 2,000 solo games under
-    return_allowed, the specialist outscores the ends_turn network by more than 3 points
-    (measured: about 7) and averages at least 305."""
+    """Issue 34 and rules section 12.9 (>= 305 under return_allowed): on the same 2,000 solo
+    games under return_allowed, the specialist outscores the ends_turn network by more than
+    3 points (measured: about 7) and averages at least 305."""
     from analyzer.clever import matches
     from kernels.clever import play
     allowed = {**defaults(GAME.params), "return_empty_pool": "return_allowed"}
