@@ -457,6 +457,10 @@ def parse() -> argparse.Namespace:
                         help="--ship-multi: games of these player counts play the mean of "
                              "every network, the solo ones too (a network trained beside "
                              "them, --curriculum partner, always does in its games)")
+    parser.add_argument("--solo-share", type=float, default=0.0, metavar="Q",
+                        help="--ship-multi with --mixed: the solo networks' weight in the "
+                             "mixed games' mean (0 < Q <= 1; 0, the default: the plain mean "
+                             "of every network)")
     parser.add_argument("--ship-games", type=int, default=8192,
                         help="paired tuning games comparing the members and the ensemble")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -468,8 +472,12 @@ def parse() -> argparse.Namespace:
     if opts.curriculum is not None and opts.curriculum not in CURRICULA[opts.game]:
         parser.error(f"--curriculum for {opts.game}: one of "
                      f"{', '.join(CURRICULA[opts.game])}")
-    if opts.latest and not opts.ship or opts.mixed and not opts.ship_multi:
-        parser.error("--latest goes with --ship, --mixed with --ship-multi")
+    if opts.latest and not opts.ship or opts.mixed and not opts.ship_multi \
+            or opts.solo_share and not opts.mixed:
+        parser.error("--latest goes with --ship, --mixed with --ship-multi, --solo-share "
+                     "with --mixed")
+    if not 0.0 <= opts.solo_share <= 1.0:
+        parser.error(f"--solo-share {opts.solo_share:g}: expected a weight from 0 to 1")
     opts.curriculum = opts.curriculum or next(iter(CURRICULA[opts.game]))
     stages = stages_of(opts)
     opts.stage = opts.stage or list(stages)[max(len(stages) - 2, 0)]
@@ -863,14 +871,15 @@ def partner_digest(members: list[np.ndarray]) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def ship_multi(path: Path, model, output: Path, solo_file: Path, mixed: list[int]
-               ) -> None:
+def ship_multi(path: Path, model, output: Path, solo_file: Path, mixed: list[int],
+               solo_share: float = 0.0) -> None:
     """Write the value network files ``output``: the solo networks of ``solo_file`` (the
     members that play the solo game; an ensemble keeps every one) and the best weights of
     the checkpoint ``path`` (a stage of 2-4 players) for games of 2-4 players, each with
     its training rules. Games of the player counts ``mixed``, and of every count a network
     trained beside partners learnt in (shipped beside the same ones), play the mean of
-    every network (``"mixed"``)."""
+    every network (``"mixed"``), the solo networks' mean weighted ``solo_share`` when it
+    is above 0 (``"solo_share"``)."""
     solo, info = solo_networks(solo_file, model, "--ship-multi")
     try:
         saved = np.load(path, allow_pickle=False)
@@ -891,6 +900,7 @@ def ship_multi(path: Path, model, output: Path, solo_file: Path, mixed: list[int
              f"{solo_file}; give the file it trained beside (--solo-from)")
     info = {**info, "inputs": n_in, "members": len(first) + 1, "solo_members": len(first),
             "mixed": sorted(set(mixed) | set(trained_counts(source) if partnered else [])),
+            "solo_share": solo_share,
             "skip": [float(x) for x in saved["best_skip"]] if "best_skip" in saved.files
             else [0.0] * seats.N_SEAT,
             "multiplayer_trainer": source,
@@ -947,7 +957,7 @@ def main() -> None:
             ship(opts, model)
         elif opts.ship_multi:
             ship_multi(Path(opts.ship_multi), model, shipped_file(opts, model),
-                       solo_file(opts, model), opts.mixed)
+                       solo_file(opts, model), opts.mixed, opts.solo_share)
     except UserError as exc:  # e.g. --ship-to a folder that does not exist
         fail(str(exc))
     if not opts.ship and not opts.ship_multi:

@@ -159,6 +159,12 @@ class CleverGame:
         path = self.network_file(values)
         return list(_value_networks(path, self.kernel_game)[1].get("mixed", []))
 
+    def solo_share(self, values: dict[str, Any] | None = None) -> float:
+        """The solo network's weight in those games' mean (its file's ``"solo_share"``; 0:
+        the plain mean of every network)."""
+        path = self.network_file(values)
+        return float(_value_networks(path, self.kernel_game)[1].get("solo_share", 0.0))
+
     def parse_policy(self, name: str, values: dict[str, Any] | None = None) -> np.ndarray:
         """The kernel row of a policy name (``learned``: its network for the rule
         ``values``, see ``network_file``); a ``UserError`` listing the names otherwise."""

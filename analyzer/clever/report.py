@@ -105,8 +105,10 @@ def seat_words(game: CleverGame, values: dict[str, Any]) -> str:
     bot = seat_policy(game, values)
     if bot == game.strongest_policy:
         mixed = ", ".join(f"{n}-player" for n in game.mixed_counts(values))
+        share = game.solo_share(values)
+        mean = f"a mean weighted {share:.0%} to" if share else "the mean of"
         return (f"the {bot} policy ({policy_words(bot, WORDS)}), trained in games of 1-4 "
-                "players" + (f"; {mixed} games played by the mean of its solo network and "
+                "players" + (f"; {mixed} games played by {mean} its solo network and "
                              "its network for 2-4 players" if mixed else ""))
     return (f"the {bot} policy ({policy_words(bot, WORDS)}; the learned network was not "
             "trained in games of 2-4 players on these rules)")

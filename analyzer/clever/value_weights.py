@@ -55,11 +55,13 @@ def inputs_of(weights: np.ndarray) -> int:
 
 def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
                heuristic: np.ndarray | None = None, solo_members: int = 0,
-               skip: Any = None, mixed: Sequence[int] = ()) -> np.ndarray:
+               skip: Any = None, mixed: Sequence[int] = (), solo_share: float = 0.0
+               ) -> np.ndarray:
     """The value policy's kernel row (float64[N_POL]) averaging the ``members``' networks
     (float32 weights each; with ``solo_members`` > 0, the first that many play the solo
     game and the others games of 2-4 players; games of the player counts ``mixed`` play
-    the mean of every member), with the skip head ``skip`` (N_SEAT numbers; none: zeros);
+    the mean of every member, or with ``solo_share`` > 0 that weight on the solo members'
+    mean and the rest on the others'), with the skip head ``skip`` (N_SEAT numbers; none: zeros);
     ``teacher`` > 0 mixes in the heuristic's value (its kernel row ``heuristic`` gives the
     weights)."""
     if not 1 <= len(members) <= value_net.MAX_MEMBERS:
@@ -76,6 +78,7 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
     row[start + value_net.P_TEACHER] = teacher
     row[start + value_net.P_SOLO_MEMBERS] = solo_members
     row[start + value_net.P_MIXED] = sum(1 << players for players in set(mixed))
+    row[start + value_net.P_SOLO_SHARE] = solo_share
     if skip is not None:
         skip_head(row)[:] = skip
     span = int(value_net.member_span(n_in))
@@ -132,13 +135,15 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
             or info.get("hidden") != [net.H1, net.H2] or not np.isfinite(weights).all() \
             or solo_members(info) not in range(weights.shape[0]) \
             or not _good_mixed(info.get("mixed", [])) \
+            or not _good_share(info.get("solo_share", 0.0)) \
             or not _good_skip(info.get("skip", [0.0] * seats.N_SEAT)):
         raise UserError(f"value network {str(path)!r}: expected 1 to "
                         f"{value_net.MAX_MEMBERS} networks of finite float32 weights "
                         f"({' or '.join(map(str, sorted(accepted)))} inputs, hidden layers "
                         f"{net.H1} x {net.H2}) and a .json naming their inputs (and how "
                         "many of them play the solo game: fewer than all; the player counts "
-                        "whose games play them all: a list of 2, 3 or 4; a skip head of "
+                        "whose games play them all: a list of 2, 3 or 4; the solo networks' "
+                        "share of that mean: 0 to 1; a skip head of "
                         f"{seats.N_SEAT} finite numbers)")
     return list(weights), info
 
@@ -148,6 +153,12 @@ def _good_skip(skip: Any) -> bool:
     return isinstance(skip, list) and len(skip) == seats.N_SEAT and all(
         isinstance(x, (int, float)) and not isinstance(x, bool) and np.isfinite(x)
         for x in skip)
+
+
+def _good_share(share: Any) -> bool:
+    """Is ``share`` a solo share: a number from 0 to 1 (0: the plain mean)?"""
+    return isinstance(share, (int, float)) and not isinstance(share, bool) \
+        and 0.0 <= share <= 1.0
 
 
 def _good_mixed(mixed: Any) -> bool:
@@ -160,7 +171,8 @@ def file_row(members: list[np.ndarray], info: dict[str, Any]) -> np.ndarray:
     """The value policy's kernel row of a network file's members and settings (as
     ``load`` returns them): its solo members, mixing and skip head."""
     return policy_row(members, int(info["inputs"]), solo_members=solo_members(info),
-                      skip=info.get("skip"), mixed=info.get("mixed", []))
+                      skip=info.get("skip"), mixed=info.get("mixed", []),
+                      solo_share=info.get("solo_share", 0.0))
 
 
 def solo_members(info: dict[str, Any]) -> Any:

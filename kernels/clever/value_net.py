@@ -10,7 +10,9 @@ heuristic's values through the value policy's decisions, for the warm start),
 ``P_SOLO_MEMBERS`` (0: every member plays every game; ``s`` > 0: members ``0 .. s - 1``
 play the solo game and the others games of 2-4 players, by the afterstate's player count),
 ``P_MIXED`` (a bit mask of player counts, bit ``n`` for ``n`` players: with ``s`` > 0,
-those games play the mean of every member, the solo networks' too), the skip head's
+those games play the mean of every member, the solo networks' too), ``P_SOLO_SHARE`` (in
+those mixed games, a weight ``q`` in (0, 1]: ``q`` times the solo members' mean plus
+``1 - q`` times the others'; 0 plays the plain mean of every member), the skip head's
 ``N_SEAT`` weights from ``P_SKIP`` (float64), then each member's float32
 weights (``kernels.clever.net``), two per float64 of the row.
 
@@ -43,8 +45,8 @@ MAX_INPUTS = 304  # the most inputs any game's encoding has, and 18 numbers of w
 assert MAX_INPUTS >= max(TPC_SEATED, TAC_SEATED) + 18 and MAX_INPUTS % 2 == 0
 BLOCKS_BASE, BLOCKS_BONUS, BLOCKS_SEAT = 0, 1, 2  # an encoding's blocks: see n_inputs
 SCALE = 100.0  # points per unit of the network's output
-P_INPUTS, P_MEMBERS, P_TEACHER, P_SOLO_MEMBERS, P_MIXED = 0, 1, 2, 3, 4
-P_SKIP = 5
+P_INPUTS, P_MEMBERS, P_TEACHER, P_SOLO_MEMBERS, P_MIXED, P_SOLO_SHARE = 0, 1, 2, 3, 4, 5
+P_SKIP = 6
 P_WEIGHTS = P_SKIP + N_SEAT
 MAX_MEMBERS = 3  # an ensemble of two solo networks and one for 2-4 players
 # The teacher's mix compiles in this process: a training device (``play.compile_policies``
@@ -131,12 +133,21 @@ def network_output(pol, start, idx, val, nnz, buf, players):
     size = net_size(n_in)
     a1 = buf[_A1:_A1 + H1 // 2].view(np.float32)
     a2 = buf[_A2:_A2 + H2 // 2].view(np.float32)
+    solo = np.int64(pol[start + P_SOLO_MEMBERS])
+    share = pol[start + P_SOLO_SHARE]
+    solo_total = 0.0
     total = 0.0
     for k in range(first_member, end):
         first = start + P_WEIGHTS + k * span
         w = pol[first:first + span].view(np.float32)[:size]
-        total += forward(w, n_in, idx, val, nnz, a1, a2)
-    out = total / (end - first_member)
+        value = forward(w, n_in, idx, val, nnz, a1, a2)
+        total += value
+        if k < solo:
+            solo_total += value
+    if players > 1 and first_member == 0 and 0 < solo < end and share > 0.0:
+        out = share * solo_total / solo + (1.0 - share) * (total - solo_total) / (end - solo)
+    else:
+        out = total / (end - first_member)
     if players > 1:
         out += skip_output(pol, start, n_in, idx, val, nnz)
     return out

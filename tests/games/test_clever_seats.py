@@ -157,6 +157,37 @@ def test_a_mixed_row_plays_the_mean_of_every_network_in_its_player_counts(player
     assert players != 2 or not (mixed == alone).all()
 
 
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_a_solo_share_weights_the_mixed_mean(players):
+    """A mixed row with a solo share ``q`` (``P_SOLO_SHARE``) values a two-player position
+    at ``q`` times the solo network's value plus ``1 - q`` times the other's; the solo game
+    and three-player games as without the share."""
+    game = TPC_GAME
+    n_in = int(value_net.n_inputs(game.kernel_game, 2))
+    solo, multi = (value_weights.initial_weights(n_in, seed) for seed in (5, 6))
+    sheet = game.layout.new_sheet()
+    sheet[H_PLAYERS], sheet[H_ROUND], sheet[H_ROUNDS] = players, 2, 6
+    ts = np.zeros(TS_LEN, np.int64)
+
+    def value(row):
+        buf = np.zeros(value_net.NET_BUF_LEN, np.int64)
+        return value_net.afterstate_value(sheet, ts, row, play.W_NET, buf,
+                                          np.zeros(1))
+
+    mixed = value(value_weights.policy_row([solo, multi], n_in, solo_members=1, mixed=[2],
+                                           solo_share=0.75))
+    one, other = (value(value_weights.policy_row([solo, multi], n_in, solo_members=1,
+                                                 mixed=[2], solo_share=q)) for q in (1, 0))
+    by_solo = value(value_weights.policy_row([solo], n_in))
+    if players == 2:
+        assert one == pytest.approx(by_solo) and other == pytest.approx(
+            (by_solo + value(value_weights.policy_row([multi], n_in))) / 2)
+        assert mixed == pytest.approx(0.75 * by_solo + 0.25 * value(
+            value_weights.policy_row([multi], n_in)))
+    else:
+        assert mixed == one == other
+
+
 def test_a_split_row_needs_a_network_for_each_side():
     w = value_weights.initial_weights(int(value_net.n_inputs(TPC_GAME.kernel_game, 2)), 5)
     with pytest.raises(ValueError, match="solo members"):

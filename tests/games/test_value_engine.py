@@ -555,6 +555,11 @@ def test_a_multiplayer_network_ships_beside_the_solo_one(tmp_path):
                     "--ship-multi", str(tmp_path / "win.npz"), "--ship-to", str(out),
                     "--mixed", "2"], check=True, cwd=tmp_path, capture_output=True)
     assert value_weights.load(out, TPC)[1]["mixed"] == [2]  # two players: the mean
+    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
+                    "--ship-multi", str(tmp_path / "win.npz"), "--ship-to", str(out),
+                    "--mixed", "2", "--solo-share", "0.75"], check=True, cwd=tmp_path,
+                   capture_output=True)
+    assert value_weights.load(out, TPC)[1]["solo_share"] == 0.75  # weighted
 
 
 def test_a_solo_ensemble_keeps_every_member_beside_the_multiplayer_network(tmp_path):
@@ -681,6 +686,8 @@ def test_shipping_into_a_missing_folder_is_one_line(tmp_path):
     (["--ship-multi", "x.npz", "--mixed", "5"], "--mixed"),
     (["--mixed", "2"], "--mixed with --ship-multi"),
     (["--latest"], "--latest goes with --ship"),
+    (["--ship-multi", "x.npz", "--solo-share", "0.5"], "--solo-share with --mixed"),
+    (["--ship-multi", "x.npz", "--mixed", "2", "--solo-share", "2"], "--solo-share 2"),
     (["--curriculum", "nope"], "--curriculum")])
 def test_bad_trainer_options_are_one_line(tmp_path, args, named):
     """A bad option of scripts/train_value.py: one line naming it (no usage block),

@@ -39,6 +39,7 @@ def test_shipped_networks_load_with_their_settings(game):
     assert row[play.KIND] == play.VALUE
     assert row[play.W_NET + value_net.P_MEMBERS] == len(members)
     assert row[play.W_NET + value_net.P_MIXED] == sum(1 << n for n in info.get("mixed", []))
+    assert row[play.W_NET + value_net.P_SOLO_SHARE] == info.get("solo_share", 0.0)
     np.testing.assert_array_equal(value_weights.member(row, 0), members[0])
 
 
@@ -85,6 +86,10 @@ def test_broken_network_files_are_one_line_errors(tmp_path):
     value_weights.save(broken, members, {**info, "mixed": [1]})
     with pytest.raises(UserError, match="a list of 2, 3 or 4"):
         value_weights.load(broken, TPC)
+    for share in (1.5, -0.1, "half", True):
+        value_weights.save(broken, members, {**info, "solo_share": share})
+        with pytest.raises(UserError, match="share of that mean: 0 to 1"):
+            value_weights.load(broken, TPC)
 
 
 def test_advice_ranks_a_reroll_beside_the_picks():
