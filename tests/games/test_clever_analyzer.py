@@ -560,3 +560,14 @@ def test_matches_of_a_policy_against_itself_are_even(game):
                                          2048, 9)
     se = (one["win_ci95_high"] - one["win_ci95_low"]) / 3.92
     assert abs(one["win_rate"] - 0.25) < K * se and rest["players"] == 4
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_report_seat_words_name_a_weighted_two_player_mean(game, monkeypatch):
+    """The report says how the two-player mean is weighted when a file weights it."""
+    from analyzer.clever import report
+    values = defaults(game.params)
+    assert "games played by the mean of its solo network" in report.seat_words(game, values)
+    monkeypatch.setattr(type(game), "solo_share", lambda self, v=None: 2 / 3)
+    assert "games played by a mean weighted 67% to its solo network" in \
+        report.seat_words(game, values)
