@@ -156,14 +156,16 @@ class CleverGame:
     def mixed_counts(self, values: dict[str, Any] | None = None) -> list[int]:
         """The player counts whose games ``learned`` plays with the mean of its solo
         network and its network for 2-4 players (its file's ``"mixed"``)."""
-        path = self.network_file(values)
-        return list(_value_networks(path, self.kernel_game)[1].get("mixed", []))
+        return list(self._network_settings(values).get("mixed", []))
 
     def solo_share(self, values: dict[str, Any] | None = None) -> float:
         """The solo network's weight in those games' mean (its file's ``"solo_share"``; 0:
         the plain mean of every network)."""
-        path = self.network_file(values)
-        return float(_value_networks(path, self.kernel_game)[1].get("solo_share", 0.0))
+        return float(self._network_settings(values).get("solo_share", 0.0))
+
+    def _network_settings(self, values: dict[str, Any] | None) -> dict[str, Any]:
+        """The settings (.json) of the network file ``learned`` plays on ``values``."""
+        return _value_networks(self.network_file(values), self.kernel_game)[1]
 
     def parse_policy(self, name: str, values: dict[str, Any] | None = None) -> np.ndarray:
         """The kernel row of a policy name (``learned``: its network for the rule
