@@ -461,6 +461,14 @@ def parse() -> argparse.Namespace:
                         help="--ship-multi with --mixed: the solo networks' weight in the "
                              "mixed games' mean (0 < Q <= 1; 0, the default: the plain mean "
                              "of every network)")
+    parser.add_argument("--second-seat", action="store_true",
+                        help="--ship-multi with --mixed 2: in two-player games the solo "
+                             "networks read the second seat in the solo game's turn order "
+                             "(its passive pick comes before its active turn)")
+    parser.add_argument("--gift", type=float, default=0.0, metavar="W",
+                        help="--ship-multi: in games of 2-4 players the last roll's choices "
+                             "weigh W times what the platter they leave gives the opponents "
+                             f"(0, the default, to {value_weights.MAX_GIFT:g})")
     parser.add_argument("--ship-games", type=int, default=8192,
                         help="paired tuning games comparing the members and the ensemble")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -473,9 +481,13 @@ def parse() -> argparse.Namespace:
         parser.error(f"--curriculum for {opts.game}: one of "
                      f"{', '.join(CURRICULA[opts.game])}")
     if opts.latest and not opts.ship or opts.mixed and not opts.ship_multi \
-            or opts.solo_share and not opts.mixed:
-        parser.error("--latest goes with --ship, --mixed with --ship-multi, --solo-share "
-                     "with --mixed")
+            or (opts.solo_share or opts.second_seat) and not opts.mixed \
+            or opts.gift and not opts.ship_multi:
+        parser.error("--latest goes with --ship, --mixed and --gift with --ship-multi, "
+                     "--solo-share and --second-seat with --mixed")
+    if not 0.0 <= opts.gift <= value_weights.MAX_GIFT:
+        parser.error(f"--gift {opts.gift:g}: expected a weight from 0 to "
+                     f"{value_weights.MAX_GIFT:g}")
     if not 0.0 <= opts.solo_share <= 1.0:
         parser.error(f"--solo-share {opts.solo_share:g}: expected a weight from 0 to 1")
     opts.curriculum = opts.curriculum or next(iter(CURRICULA[opts.game]))
@@ -872,14 +884,18 @@ def partner_digest(members: list[np.ndarray]) -> str:
 
 
 def ship_multi(path: Path, model, output: Path, solo_file: Path, mixed: list[int],
-               solo_share: float = 0.0) -> None:
+               solo_share: float = 0.0, second_seat: bool = False,
+               gift: float = 0.0) -> None:
     """Write the value network files ``output``: the solo networks of ``solo_file`` (the
     members that play the solo game; an ensemble keeps every one) and the best weights of
     the checkpoint ``path`` (a stage of 2-4 players) for games of 2-4 players, each with
     its training rules. Games of the player counts ``mixed``, and of every count a network
     trained beside partners learnt in (shipped beside the same ones), play the mean of
     every network (``"mixed"``), the solo networks' mean weighted ``solo_share`` when it
-    is above 0 (``"solo_share"``)."""
+    is above 0 (``"solo_share"``), and with ``second_seat`` the solo networks reading the
+    second seat of a two-player game in the solo turn order (``"second_seat"``). The
+    value policy weighs ``gift`` times what its last roll's platter gives the opponents
+    (``"gift"``)."""
     solo, info = solo_networks(solo_file, model, "--ship-multi")
     try:
         saved = np.load(path, allow_pickle=False)
@@ -900,7 +916,7 @@ def ship_multi(path: Path, model, output: Path, solo_file: Path, mixed: list[int
              f"{solo_file}; give the file it trained beside (--solo-from)")
     info = {**info, "inputs": n_in, "members": len(first) + 1, "solo_members": len(first),
             "mixed": sorted(set(mixed) | set(trained_counts(source) if partnered else [])),
-            "solo_share": solo_share,
+            "solo_share": solo_share, "second_seat": second_seat, "gift": gift,
             "skip": [float(x) for x in saved["best_skip"]] if "best_skip" in saved.files
             else [0.0] * seats.N_SEAT,
             "multiplayer_trainer": source,
@@ -957,7 +973,8 @@ def main() -> None:
             ship(opts, model)
         elif opts.ship_multi:
             ship_multi(Path(opts.ship_multi), model, shipped_file(opts, model),
-                       solo_file(opts, model), opts.mixed, opts.solo_share)
+                       solo_file(opts, model), opts.mixed, opts.solo_share,
+                       opts.second_seat, opts.gift)
     except UserError as exc:  # e.g. --ship-to a folder that does not exist
         fail(str(exc))
     if not opts.ship and not opts.ship_multi:

@@ -17,6 +17,9 @@ from analyzer.errors import UserError
 from analyzer.files import write_atomic
 from kernels.clever import net, play, seats, value_net
 
+MAX_GIFT = 4.0  # the largest gift weight a network file may set (1: a point the platter
+# gives an opponent costs a point)
+
 
 def initial_weights(n_in: int, seed: int) -> np.ndarray:
     """He-normal weights (float32[net_size(n_in)]) drawn by ``seed``; biases and the
@@ -55,15 +58,17 @@ def inputs_of(weights: np.ndarray) -> int:
 
 def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
                heuristic: np.ndarray | None = None, solo_members: int = 0,
-               skip: Any = None, mixed: Sequence[int] = (), solo_share: float = 0.0
-               ) -> np.ndarray:
+               skip: Any = None, mixed: Sequence[int] = (), solo_share: float = 0.0,
+               second_seat: bool = False, gift: float = 0.0) -> np.ndarray:
     """The value policy's kernel row (float64[N_POL]) averaging the ``members``' networks
     (float32 weights each; with ``solo_members`` > 0, the first that many play the solo
     game and the others games of 2-4 players; games of the player counts ``mixed`` play
     the mean of every member, or with ``solo_share`` > 0 that weight on the solo members'
-    mean and the rest on the others'), with the skip head ``skip`` (N_SEAT numbers; none: zeros);
-    ``teacher`` > 0 mixes in the heuristic's value (its kernel row ``heuristic`` gives the
-    weights)."""
+    mean and the rest on the others'; with ``second_seat``, in two-player games the solo
+    members read the second seat in the solo game's turn order), with the skip head
+    ``skip`` (N_SEAT numbers; none: zeros), weighing ``gift`` times what its last roll's
+    platter gives the opponents (``kernels.clever.denial``); ``teacher`` > 0 mixes in the
+    heuristic's value (its kernel row ``heuristic`` gives the weights)."""
     if not 1 <= len(members) <= value_net.MAX_MEMBERS:
         raise ValueError(f"1 to {value_net.MAX_MEMBERS} member networks, not {len(members)}")
     if not 0 <= solo_members < len(members):
@@ -79,6 +84,8 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
     row[start + value_net.P_SOLO_MEMBERS] = solo_members
     row[start + value_net.P_MIXED] = sum(1 << players for players in set(mixed))
     row[start + value_net.P_SOLO_SHARE] = solo_share
+    row[start + value_net.P_SEAT_SHIFT] = bool(second_seat)
+    row[play.W_GIFT] = gift
     if skip is not None:
         skip_head(row)[:] = skip
     span = int(value_net.member_span(n_in))
@@ -136,6 +143,8 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
             or solo_members(info) not in range(weights.shape[0]) \
             or not _good_mixed(info.get("mixed", [])) \
             or not _good_share(info.get("solo_share", 0.0)) \
+            or not isinstance(info.get("second_seat", False), bool) \
+            or not _good_gift(info.get("gift", 0.0)) \
             or not _good_skip(info.get("skip", [0.0] * seats.N_SEAT)):
         raise UserError(f"value network {str(path)!r}: expected 1 to "
                         f"{value_net.MAX_MEMBERS} networks of finite float32 weights "
@@ -143,7 +152,9 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
                         f"{net.H1} x {net.H2}) and a .json naming their inputs (and how "
                         "many of them play the solo game: fewer than all; the player counts "
                         "whose games play them all: a list of 2, 3 or 4; the solo networks' "
-                        "share of that mean: 0 to 1; a skip head of "
+                        "share of that mean: 0 to 1; whether they read the second seat "
+                        "in the solo turn order: true or false; the gift's weight: 0 to "
+                        f"{MAX_GIFT:g}; a skip head of "
                         f"{seats.N_SEAT} finite numbers)")
     return list(weights), info
 
@@ -161,6 +172,12 @@ def _good_share(share: Any) -> bool:
         and 0.0 <= share <= 1.0
 
 
+def _good_gift(gift: Any) -> bool:
+    """Is ``gift`` a gift weight: a number from 0 to ``MAX_GIFT``?"""
+    return isinstance(gift, (int, float)) and not isinstance(gift, bool) \
+        and 0.0 <= gift <= MAX_GIFT
+
+
 def _good_mixed(mixed: Any) -> bool:
     """Is ``mixed`` a list of player counts from 2 to 4?"""
     return isinstance(mixed, list) and all(
@@ -172,7 +189,9 @@ def file_row(members: list[np.ndarray], info: dict[str, Any]) -> np.ndarray:
     ``load`` returns them): its solo members, mixing and skip head."""
     return policy_row(members, int(info["inputs"]), solo_members=solo_members(info),
                       skip=info.get("skip"), mixed=info.get("mixed", []),
-                      solo_share=info.get("solo_share", 0.0))
+                      solo_share=info.get("solo_share", 0.0),
+                      second_seat=info.get("second_seat", False),
+                      gift=info.get("gift", 0.0))
 
 
 def solo_members(info: dict[str, Any]) -> Any:

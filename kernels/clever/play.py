@@ -15,6 +15,7 @@ from kernels.accumulate import (
     seat_lineup,
     used_width,
 )
+from kernels.clever.denial import no_gift, opponent_gains
 from kernels.clever.game_rules import (
     RULE_FINAL_PLUS_ALL,
     RULE_FORFEIT_TO_PLATTER,
@@ -235,8 +236,8 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
             break
         slot = _roll(faces, where, stream, slot)
         if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:
-            i, slot = _valued_roll(sheet, faces, where, pick, moves, pol, stream, slot,
-                                   scratch, rules, log)
+            i, slot = _valued_roll(sheets, me, faces, where, pick, moves, pol, stream,
+                                   slot, scratch, rules, log)
         else:
             i, slot = _policy_roll(sheets, me, faces, where, pick, moves, pol, stream, slot,
                                    scratch, rules, log)
@@ -308,12 +309,17 @@ def _policy_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scrat
 
 
 @njit(cache=True)
-def _valued_roll(sheet, faces, where, pick, moves, pol, stream, slot, scratch, rules, log):
-    """After the roll of pick ``pick``, the value policy (``valued``): its best pick (or the
-    forfeit) against a re-roll, until it keeps a roll. Returns the pick's index (-1: the
-    roll is forfeited; its afterstate is the work buffer's ``BEST_SHEET``) and the next
-    random slot."""
+def _valued_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scratch, rules,
+                 log):
+    """After the roll of pick ``pick``, player ``me``'s value policy (``valued``): its best
+    pick (or the forfeit) against a re-roll, until it keeps a roll, each weighed with
+    what it leaves the opponents (``denial``). Returns the pick's index (-1: the roll is
+    forfeited; its afterstate is the work buffer's ``BEST_SHEET``) and the next random
+    slot."""
+    sheet = sheets[me]
     while True:
+        opponent_gains(sheets, me, faces, where, pol, stream, scratch,
+                       rules[RULE_PASSIVE_DECLINE] == 1)
         n = legal_moves(sheet, faces, _pool_mask(where), moves, False)
         i, keep = choose_active(sheet, faces, where, pick, moves, n, pol, stream, slot,
                                 scratch, rules)
@@ -326,6 +332,7 @@ def _valued_roll(sheet, faces, where, pick, moves, pol, stream, slot, scratch, r
         if in_hand:
             log[LOG_REROLL_GAIN + 2 * (GAIN_BINS * pick + gain_bin(gain)) + again] += 1
         if not again:
+            no_gift(scratch)
             return i, slot
         sheet[H_REROLL_USED] += 1
         log[LOG_REROLLS + pick] += 1

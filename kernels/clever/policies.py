@@ -63,7 +63,9 @@ W_REROLL_BELOW = 2  # re-roll when the best pick gains less than this
 W_PLUS_ABOVE = 3  # spend a +1 when it gains more than this (any gain on the last turn)
 W_SAMPLES = 4  # active picks: sampled re-rolls of the dice left in play (0 = one-step)
 W_BRANCH = 5  # active picks: how many of the best one-step moves the lookahead compares
-W_GIFT = 6  # multiplayer, last pick: per point the final platter gives an opponent (mean)
+W_GIFT = 6  # multiplayer: per point the platter gives an opponent (mean over them); the
+# heuristic weighs its last pick by the points at once, the value policy (``denial``)
+# every active choice by the value of the opponents' best passive pick
 W_VALUE = 7  # the heuristic's value weights (``value.feature_value``; each game reads its
 # first ``N_VALUE_WEIGHTS``)
 W_NET = W_VALUE + max(TPC_VALUE_WEIGHTS, TAC_VALUE_WEIGHTS)  # the value policy's networks
@@ -92,7 +94,9 @@ CAND_SHEET = _NET_BUF + NET_BUF_LEN
 CAND_WHERE = CAND_SHEET + SHEET_LEN
 BEST_SHEET = CAND_WHERE + N_DICE
 BEST_TURN = BEST_SHEET + SHEET_LEN
-WORK_LEN = BEST_TURN + TS_LEN
+# ... and what each die of the roll would give each opponent as a passive pick (``denial``)
+GIFT = BEST_TURN + TS_LEN
+WORK_LEN = GIFT + 2 + 3 * N_DICE  # denial.GIFT_LEN
 LOOK_SLOT = 1 << 20  # random slots of the sampled re-rolls, far from the play loop's
 MAX_CHOICE_BITS = 32  # free-mark choices are bit masks of at most this many bits
 

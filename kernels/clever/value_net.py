@@ -12,7 +12,9 @@ play the solo game and the others games of 2-4 players, by the afterstate's play
 ``P_MIXED`` (a bit mask of player counts, bit ``n`` for ``n`` players: with ``s`` > 0,
 those games play the mean of every member, the solo networks' too), ``P_SOLO_SHARE`` (in
 those mixed games, a weight ``q`` in (0, 1]: ``q`` times the solo members' mean plus
-``1 - q`` times the others'; 0 plays the plain mean of every member), the skip head's
+``1 - q`` times the others'; 0 plays the plain mean of every member), ``P_SEAT_SHIFT``
+(1: in those mixed two-player games the solo members read the second seat's afterstates
+in the solo game's turn order, ``second_seat_view``), the skip head's
 ``N_SEAT`` weights from ``P_SKIP`` (float64), then each member's float32
 weights (``kernels.clever.net``), two per float64 of the row.
 
@@ -30,9 +32,17 @@ import numpy as np
 
 from kernels.clever.net import H1, H2, forward, net_offsets, net_size
 from kernels.clever.seats import N_SEAT
-from kernels.clever.sheet import H_PLAYERS, TAC
+from kernels.clever.sheet import H_EVENT, H_PLAYERS, H_ROUND, H_SEAT, TAC
 from kernels.clever.sheets import encode_afterstate, feature_value, total_score
-from kernels.clever.turn import PH_OVER, TS_PHASE
+from kernels.clever.turn import (
+    PH_OVER,
+    PH_PASSIVE,
+    PH_ROLL,
+    TS_LEN,
+    TS_PHASE,
+    TS_PLATTER,
+    TS_POOL,
+)
 from kernels.jit import njit
 from kernels.thats_pretty_clever.encode import N_BASE as TPC_BASE
 from kernels.thats_pretty_clever.encode import N_INPUTS as TPC_INPUTS
@@ -46,7 +56,8 @@ assert MAX_INPUTS >= max(TPC_SEATED, TAC_SEATED) + 18 and MAX_INPUTS % 2 == 0
 BLOCKS_BASE, BLOCKS_BONUS, BLOCKS_SEAT = 0, 1, 2  # an encoding's blocks: see n_inputs
 SCALE = 100.0  # points per unit of the network's output
 P_INPUTS, P_MEMBERS, P_TEACHER, P_SOLO_MEMBERS, P_MIXED, P_SOLO_SHARE = 0, 1, 2, 3, 4, 5
-P_SKIP = 6
+P_SEAT_SHIFT = 6
+P_SKIP = 7
 P_WEIGHTS = P_SKIP + N_SEAT
 MAX_MEMBERS = 3  # an ensemble of two solo networks and one for 2-4 players
 # The teacher's mix compiles in this process: a training device (``play.compile_policies``
@@ -56,7 +67,10 @@ _IDX = 0
 _VAL = MAX_INPUTS  # float32[MAX_INPUTS]
 _A1 = _VAL + MAX_INPUTS // 2  # float32[H1]
 _A2 = _A1 + H1 // 2  # float32[H2]
-NET_BUF_LEN = _A2 + H2 // 2
+_SOLO_IDX = _A2 + H2 // 2  # the solo members' input (``second_seat_view``): int64, then
+_SOLO_VAL = _SOLO_IDX + MAX_INPUTS  # float32 values, then its turn state
+_SOLO_TS = _SOLO_VAL + MAX_INPUTS // 2
+NET_BUF_LEN = _SOLO_TS + TS_LEN
 # ``row_size(MAX_INPUTS, MAX_MEMBERS)``, reckoned at import without compiling anything
 MAX_ROW_SIZE = P_WEIGHTS + MAX_MEMBERS * ((net_offsets.py_func(MAX_INPUTS)[5] + 1) // 2)
 
@@ -124,9 +138,37 @@ def playing_members(pol, start, players):
 
 
 @njit(cache=True)
-def network_output(pol, start, idx, val, nnz, buf, players):
-    """The mean output, for the encoded input, of the row's member networks that play a
-    game of ``players``, plus the skip head's term in a game of 2-4 players."""
+def second_seat_view(sheet, ts, buf, n_in):
+    """The second seat's afterstate (``sheet``, ``ts``) of a two-player game as the solo
+    game's nearest one, encoded into the work space's solo input; its nonzero count, or
+    -1 for any other seat or player count (the input as encoded serves).
+
+    The solo game's round is the active turn, then the passive pick; the second seat's is
+    the passive pick, then the active turn. Until its active turn begins (the round's
+    start and the first seat's turn, ``H_EVENT`` <= 0), the second seat stands where a
+    solo player stands in the previous round's passive pick: the same turns still to come,
+    in the same order (round 1's passive pick has no earlier round and reads round 1)."""
+    if sheet[H_PLAYERS] != 2 or sheet[H_SEAT] != 1 or sheet[H_EVENT] > 0:
+        return -1
+    solo_ts = buf[_SOLO_TS:_SOLO_TS + TS_LEN]
+    for k in range(TS_LEN):
+        solo_ts[k] = ts[k]
+    if ts[TS_PHASE] == PH_ROLL:  # the round's start: the passive pick comes first
+        solo_ts[TS_PHASE], solo_ts[TS_POOL], solo_ts[TS_PLATTER] = PH_PASSIVE, 0, 0
+    rnd = sheet[H_ROUND]
+    sheet[H_ROUND] = max(rnd - 1, 0)
+    idx = buf[_SOLO_IDX:_SOLO_IDX + MAX_INPUTS]
+    val = buf[_SOLO_VAL:_SOLO_VAL + MAX_INPUTS // 2].view(np.float32)
+    nnz = encode_afterstate(sheet, solo_ts, idx, val, n_in)
+    sheet[H_ROUND] = rnd
+    return nnz
+
+
+@njit(cache=True)
+def network_output(pol, start, idx, val, nnz, buf, players, sheet, ts):
+    """The mean output, for the encoded input of the afterstate (``sheet``, ``ts``), of
+    the row's member networks that play a game of ``players``, plus the skip head's term
+    in a game of 2-4 players."""
     n_in = np.int64(pol[start + P_INPUTS])
     first_member, end = playing_members(pol, start, players)
     span = member_span(n_in)
@@ -137,10 +179,18 @@ def network_output(pol, start, idx, val, nnz, buf, players):
     share = pol[start + P_SOLO_SHARE]
     solo_total = 0.0
     total = 0.0
+    solo_nnz = -1
+    if players == 2 and first_member == 0 and solo > 0 and pol[start + P_SEAT_SHIFT] != 0:
+        solo_nnz = second_seat_view(sheet, ts, buf, n_in)
+    solo_idx = buf[_SOLO_IDX:_SOLO_IDX + MAX_INPUTS]
+    solo_val = buf[_SOLO_VAL:_SOLO_VAL + MAX_INPUTS // 2].view(np.float32)
     for k in range(first_member, end):
         first = start + P_WEIGHTS + k * span
         w = pol[first:first + span].view(np.float32)[:size]
-        value = forward(w, n_in, idx, val, nnz, a1, a2)
+        if k < solo and solo_nnz >= 0:
+            value = forward(w, n_in, solo_idx, solo_val, solo_nnz, a1, a2)
+        else:
+            value = forward(w, n_in, idx, val, nnz, a1, a2)
         total += value
         if k < solo:
             solo_total += value
@@ -166,8 +216,8 @@ def afterstate_value(sheet, ts, pol, start, buf, heuristic_weights):
     if teacher < 1.0:
         idx, val = input_views(buf)
         nnz = encode_afterstate(sheet, ts, idx, val, np.int64(pol[start + P_INPUTS]))
-        v = (1.0 - teacher) * (score + SCALE * network_output(pol, start, idx, val, nnz, buf,
-                                                             sheet[H_PLAYERS]))
+        v = (1.0 - teacher) * (score + SCALE * network_output(
+            pol, start, idx, val, nnz, buf, sheet[H_PLAYERS], sheet, ts))
     if TRAINING_IN and teacher > 0.0:
         base, estimate = feature_value(sheet, heuristic_weights, None)
         v += teacher * (base + estimate)

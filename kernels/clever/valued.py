@@ -11,6 +11,9 @@ trial sheet plus its turn state (``kernels.clever.turn``). No thresholds, no kno
 * the passive pick against declining it (where the rules allow);
 * the round-track bonus to take where there is a choice.
 
+In games of 2-4 players, the choices of the last roll also weigh what the platter they
+leave gives the opponents (``denial``, the row's ``W_GIFT``).
+
 Free marks, platter-chain rows and the black ? inside a candidate are placed by the same
 value, with the candidate's turn state (``policies.sheet_value`` reads it from the work
 buffer's ``TURN``). Each decision leaves the chosen afterstate in the work buffer
@@ -31,6 +34,7 @@ points of one area.
 
 import numpy as np
 
+from kernels.clever.denial import gift
 from kernels.clever.game_rules import RULE_FORFEIT_TO_PLATTER, RULE_SKIP_ROLL
 from kernels.clever.moves import N_DICE, PLATTER, POOL, to_field
 from kernels.clever.policies import (
@@ -281,6 +285,8 @@ def _forfeit(sheet, where, picks, pol, scratch, rules):
     else:
         set_turn(ts, PH_ROLL, picks + 1, pool, platter, round_taken(sheet))
     v = _value(sheet, pol, scratch)
+    if picks >= 2:  # the last roll: what the platter gives the opponents (``denial``)
+        v -= gift(scratch, pol, where)
     _keep(scratch, sheet)
     return v
 
@@ -311,6 +317,8 @@ def choose_active(sheet, faces, where, picks, moves, n, pol, stream, slot, scrat
             chain_marks(cand, faces, where, die, picks == 2, pol, stream, slot + 4096,
                         scratch)
         v = _value(cand, pol, scratch)
+        if picks >= 2:
+            v -= gift(scratch, pol, scratch[CAND_WHERE:CAND_WHERE + N_DICE])
         if _better(i, v, forced, best_v):
             best, best_v = i, v
             _keep(scratch, cand)
@@ -332,6 +340,8 @@ def reroll_instead(sheet, where, picks, keep_value, pol, scratch):
     cand[H_REROLL_USED] += 1
     set_turn(scratch[TURN:TURN + TS_LEN], PH_ROLL, picks, pool, platter, round_taken(sheet))
     v = _value(cand, pol, scratch)
+    if picks >= 2:
+        v -= gift(scratch, pol, where)
     if _better(1, v, forced, keep_value):
         _keep(scratch, cand)
         _chosen_area(scratch, -1)
