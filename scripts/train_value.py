@@ -483,8 +483,8 @@ def parse() -> argparse.Namespace:
     if opts.latest and not opts.ship or opts.mixed and not opts.ship_multi \
             or (opts.solo_share or opts.second_seat) and not opts.mixed \
             or opts.gift and not opts.ship_multi:
-        parser.error("--latest goes with --ship, --mixed and --gift with --ship-multi, "
-                     "--solo-share and --second-seat with --mixed")
+        parser.error("--latest goes with --ship, --mixed with --ship-multi, --gift with "
+                     "--ship-multi, --solo-share with --mixed, --second-seat with --mixed")
     if not 0.0 <= opts.gift <= value_weights.MAX_GIFT:
         parser.error(f"--gift {opts.gift:g}: expected a weight from 0 to "
                      f"{value_weights.MAX_GIFT:g}")

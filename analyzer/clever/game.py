@@ -163,6 +163,16 @@ class CleverGame:
         the plain mean of every network)."""
         return float(self._network_settings(values).get("solo_share", 0.0))
 
+    def second_seat(self, values: dict[str, Any] | None = None) -> bool:
+        """Do its solo networks read the second seat of a two-player game in the solo
+        game's turn order (its file's ``"second_seat"``)?"""
+        return bool(self._network_settings(values).get("second_seat", False))
+
+    def gift(self, values: dict[str, Any] | None = None) -> float:
+        """The weight ``learned`` gives, in games of 2-4 players, to what the platter its
+        last roll leaves gives the opponents (its file's ``"gift"``; 0: none)."""
+        return float(self._network_settings(values).get("gift", 0.0))
+
     def _network_settings(self, values: dict[str, Any] | None) -> dict[str, Any]:
         """The settings (.json) of the network file ``learned`` plays on ``values``."""
         return _value_networks(self.network_file(values), self.kernel_game)[1]

@@ -107,9 +107,14 @@ def seat_words(game: CleverGame, values: dict[str, Any]) -> str:
         mixed = ", ".join(f"{n}-player" for n in game.mixed_counts(values))
         share = game.solo_share(values)
         mean = f"a mean weighted {share:.0%} to" if share else "the mean of"
+        seat = " (which reads the second seat in the solo turn order)" \
+            if game.second_seat(values) else ""
+        gift = game.gift(values)
         return (f"the {bot} policy ({policy_words(bot, WORDS)}), trained in games of 1-4 "
-                "players" + (f"; {mixed} games played by {mean} its solo network and "
-                             "its network for 2-4 players" if mixed else ""))
+                "players" + (f"; {mixed} games played by {mean} its solo network{seat} and "
+                             "its network for 2-4 players" if mixed else "")
+                + (f"; each turn's last roll weighs {gift:g} times what the platter it "
+                   "leaves gives the opponents" if gift else ""))
     return (f"the {bot} policy ({policy_words(bot, WORDS)}; the learned network was not "
             "trained in games of 2-4 players on these rules)")
 

@@ -564,10 +564,19 @@ def test_matches_of_a_policy_against_itself_are_even(game):
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)
 def test_report_seat_words_name_a_weighted_two_player_mean(game, monkeypatch):
-    """The report says how the two-player mean is weighted when a file weights it."""
+    """The report says how the two-player mean is weighted when a file weights it, how
+    its solo network reads the second seat, and the gift's weight (none: not a word)."""
     from analyzer.clever import report
     values = defaults(game.params)
-    assert "games played by the mean of its solo network" in report.seat_words(game, values)
+    for name, value in (("solo_share", 0.0), ("second_seat", False), ("gift", 0.0)):
+        monkeypatch.setattr(type(game), name, lambda self, v=None, x=value: x)
+    words = report.seat_words(game, values)
+    assert "games played by the mean of its solo network and" in words
+    assert "platter" not in words
     monkeypatch.setattr(type(game), "solo_share", lambda self, v=None: 2 / 3)
-    assert "games played by a mean weighted 67% to its solo network" in \
-        report.seat_words(game, values)
+    monkeypatch.setattr(type(game), "second_seat", lambda self, v=None: True)
+    monkeypatch.setattr(type(game), "gift", lambda self, v=None: 1.5)
+    words = report.seat_words(game, values)
+    assert "games played by a mean weighted 67% to its solo network (which reads the " \
+        "second seat in the solo turn order) and" in words
+    assert "last roll weighs 1.5 times what the platter it leaves gives the opponents" in words

@@ -560,6 +560,14 @@ def test_a_multiplayer_network_ships_beside_the_solo_one(tmp_path):
                     "--mixed", "2", "--solo-share", "0.75"], check=True, cwd=tmp_path,
                    capture_output=True)
     assert value_weights.load(out, TPC)[1]["solo_share"] == 0.75  # weighted
+    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
+                    "--ship-multi", str(tmp_path / "win.npz"), "--ship-to", str(out),
+                    "--mixed", "2", "--second-seat", "--gift", "1.5"], check=True,
+                   cwd=tmp_path, capture_output=True)
+    info = value_weights.load(out, TPC)[1]
+    assert info["second_seat"] is True and info["gift"] == 1.5
+    row = value_weights.file_row(*value_weights.load(out, TPC))
+    assert row[play.W_GIFT] == 1.5 and row[play.W_NET + value_net.P_SEAT_SHIFT] == 1
 
 
 def test_a_solo_ensemble_keeps_every_member_beside_the_multiplayer_network(tmp_path):
@@ -688,6 +696,9 @@ def test_shipping_into_a_missing_folder_is_one_line(tmp_path):
     (["--latest"], "--latest goes with --ship"),
     (["--ship-multi", "x.npz", "--solo-share", "0.5"], "--solo-share with --mixed"),
     (["--ship-multi", "x.npz", "--mixed", "2", "--solo-share", "2"], "--solo-share 2"),
+    (["--ship-multi", "x.npz", "--second-seat"], "--second-seat with --mixed"),
+    (["--gift", "1"], "--gift with --ship-multi"),
+    (["--ship-multi", "x.npz", "--gift", "-1"], "--gift -1"),
     (["--curriculum", "nope"], "--curriculum")])
 def test_bad_trainer_options_are_one_line(tmp_path, args, named):
     """A bad option of scripts/train_value.py: one line naming it (no usage block),

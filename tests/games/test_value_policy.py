@@ -40,6 +40,8 @@ def test_shipped_networks_load_with_their_settings(game):
     assert row[play.W_NET + value_net.P_MEMBERS] == len(members)
     assert row[play.W_NET + value_net.P_MIXED] == sum(1 << n for n in info.get("mixed", []))
     assert row[play.W_NET + value_net.P_SOLO_SHARE] == info.get("solo_share", 0.0)
+    assert row[play.W_NET + value_net.P_SEAT_SHIFT] == info.get("second_seat", False)
+    assert row[play.W_GIFT] == info.get("gift", 0.0)
     np.testing.assert_array_equal(value_weights.member(row, 0), members[0])
 
 
@@ -89,6 +91,14 @@ def test_broken_network_files_are_one_line_errors(tmp_path):
     for share in (1.5, -0.1, "half", True):
         value_weights.save(broken, members, {**info, "solo_share": share})
         with pytest.raises(UserError, match="share of that mean: 0 to 1"):
+            value_weights.load(broken, TPC)
+    for seat in (1, "yes", None):
+        value_weights.save(broken, members, {**info, "second_seat": seat})
+        with pytest.raises(UserError, match="second seat in the solo turn order: true or"):
+            value_weights.load(broken, TPC)
+    for gift in (-1, value_weights.MAX_GIFT + 1, "1", False):
+        value_weights.save(broken, members, {**info, "gift": gift})
+        with pytest.raises(UserError, match="the gift's weight: 0 to"):
             value_weights.load(broken, TPC)
 
 
