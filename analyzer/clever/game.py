@@ -46,7 +46,8 @@ POLICY_HELP = {
                "stop, the passive pick or declining it, returns) by the value of the "
                "position it leaves: the score so far plus a value network's estimate of "
                "the points to come, trained by self-play (scripts/train_value.py); no "
-               "thresholds or knobs",
+               "thresholds; with opponents, its last roll of a turn also weighs what the "
+               "platter it leaves gives them",
 }
 
 
