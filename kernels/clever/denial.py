@@ -14,11 +14,12 @@ without it, in the passive pick's turn state. (A re-roll is charged the platter 
 would leave as it lies.)
 
 Earlier picks weigh no gift: the dice they leave in play are rolled again, and charging
-the expected best of them lost 3 points a game against the heuristic for under 1 against
-the solo network (That's Pretty Clever, 8,000 two-player games, README).
+the expected best of them lost 3 points of win rate against the heuristic for under half a
+point against the issue's solo network (That's Pretty Clever, 8,000 two-player games,
+README).
 
-The gains depend on the roll only, so ``opponent_gains`` reckons them once a roll into the
-work buffer's ``GIFT`` region: its opponent count (0: no gift is weighed), whether the
+The gains depend on the roll only, so ``opponent_gains`` reckons them once for each last
+roll into the work buffer's ``GIFT`` region: its opponent count (0: no gift is weighed), whether the
 pick may be declined, then float64[3, N_DICE] gains (-inf: no use on that opponent's
 sheet).
 """
@@ -32,6 +33,7 @@ from kernels.clever.policies import (
     GIFT,
     TURN,
     W_GIFT,
+    WORK_LEN,
     apply_move,
     sheet_value,
 )
@@ -42,6 +44,7 @@ from kernels.jit import njit
 
 _COUNT, _DECLINE, _GAINS = 0, 1, 2
 GIFT_LEN = _GAINS + 3 * N_DICE  # the work buffer's numbers from ``GIFT``
+assert GIFT + GIFT_LEN == WORK_LEN  # the region ends the work buffer (``policies``)
 GIFT_SLOT = 1 << 21  # random slots of the opponents' trial bonus marks
 
 

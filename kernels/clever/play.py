@@ -312,10 +312,10 @@ def _policy_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scrat
 def _valued_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scratch, rules,
                  log):
     """After the roll of pick ``pick``, player ``me``'s value policy (``valued``): its best
-    pick (or the forfeit) against a re-roll, until it keeps a roll, on the last roll
-    each weighed with what it leaves the opponents (``denial``). Returns the pick's index (-1: the roll is
-    forfeited; its afterstate is the work buffer's ``BEST_SHEET``) and the next random
-    slot."""
+    pick (or the forfeit) against a re-roll, until it keeps a roll; on the last roll each
+    is weighed with what it leaves the opponents (``denial``). Returns the pick's index
+    (-1: the roll is forfeited; its afterstate is the work buffer's ``BEST_SHEET``) and the
+    next random slot."""
     sheet = sheets[me]
     while True:
         if pick >= 2:  # the last roll weighs what its platter gives (``denial``)

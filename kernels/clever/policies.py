@@ -65,7 +65,7 @@ W_SAMPLES = 4  # active picks: sampled re-rolls of the dice left in play (0 = on
 W_BRANCH = 5  # active picks: how many of the best one-step moves the lookahead compares
 W_GIFT = 6  # multiplayer: per point the platter gives an opponent (mean over them); the
 # heuristic weighs its last pick by the points at once, the value policy (``denial``)
-# every active choice by the value of the opponents' best passive pick
+# the choices of its last roll by the value of the opponents' best passive pick
 W_VALUE = 7  # the heuristic's value weights (``value.feature_value``; each game reads its
 # first ``N_VALUE_WEIGHTS``)
 W_NET = W_VALUE + max(TPC_VALUE_WEIGHTS, TAC_VALUE_WEIGHTS)  # the value policy's networks
