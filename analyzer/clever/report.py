@@ -113,10 +113,15 @@ def seat_words(game: CleverGame, values: dict[str, Any]) -> str:
         return (f"the {bot} policy ({policy_words(bot, WORDS)}), trained in games of 1-4 "
                 "players" + (f"; {mixed} games played by {mean} its solo network{seat} and "
                              "its network for 2-4 players" if mixed else "")
-                + (f"; each turn's last roll weighs {gift:g} times what the platter it "
-                   "leaves gives the opponents" if gift else ""))
+                + (f"; each turn's last roll counts {gift_words(gift)} the platter it "
+                   "leaves gives an opponent as a point lost" if gift else ""))
     return (f"the {bot} policy ({policy_words(bot, WORDS)}; the learned network was not "
             "trained in games of 2-4 players on these rules)")
+
+
+def gift_words(gift: float) -> str:
+    """How much of a point given to an opponent the learned policy counts, in words."""
+    return "each point" if gift == 1 else f"{gift:g} times each point"
 
 
 def mirror_seats(game: CleverGame, values: dict[str, Any], policy: str,

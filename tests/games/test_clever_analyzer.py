@@ -579,4 +579,7 @@ def test_report_seat_words_name_a_weighted_two_player_mean(game, monkeypatch):
     words = report.seat_words(game, values)
     assert "games played by a mean weighted 67% to its solo network (which reads the " \
         "second seat in the solo turn order) and" in words
-    assert "last roll weighs 1.5 times what the platter it leaves gives the opponents" in words
+    assert "last roll counts 1.5 times each point the platter it leaves gives an opponent " \
+        "as a point lost" in words
+    monkeypatch.setattr(type(game), "gift", lambda self, v=None: 1.0)
+    assert "last roll counts each point the platter" in report.seat_words(game, values)
