@@ -335,7 +335,6 @@ def _valued_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scrat
         if in_hand:
             log[LOG_REROLL_GAIN + 2 * (GAIN_BINS * pick + gain_bin(gain)) + again] += 1
         if not again:
-            no_gift(scratch)
             return i, slot
         sheet[H_REROLL_USED] += 1
         log[LOG_REROLLS + pick] += 1

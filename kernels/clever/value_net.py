@@ -147,7 +147,8 @@ def second_seat_view(sheet, ts, buf, n_in):
     the passive pick, then the active turn. Until its active turn begins (the round's
     start and the first seat's turn, ``H_EVENT`` <= 0), the second seat stands where a
     solo player stands in the previous round's passive pick: the same turns still to come,
-    in the same order (round 1's passive pick has no earlier round and reads round 1)."""
+    in the same order (round 1's passive pick has no earlier round and reads round 1).
+    The sheet's round is set back for the encoding and put back after it."""
     if sheet[H_PLAYERS] != 2 or sheet[H_SEAT] != 1 or sheet[H_EVENT] > 0:
         return -1
     solo_ts = buf[_SOLO_TS:_SOLO_TS + TS_LEN]

@@ -12,7 +12,8 @@ trial sheet plus its turn state (``kernels.clever.turn``). No thresholds, no kno
 * the round-track bonus to take where there is a choice.
 
 In games of 2-4 players, the choices of the last roll also weigh what the platter they
-leave gives the opponents (``denial``, the row's ``W_GIFT``).
+leave gives the opponents (``denial``, the row's ``W_GIFT``): the play loop reckons the
+opponents' gains on that roll alone, and ``denial.gift`` is 0 on any other.
 
 Free marks, platter-chain rows and the black ? inside a candidate are placed by the same
 value, with the candidate's turn state (``policies.sheet_value`` reads it from the work
@@ -284,9 +285,7 @@ def _forfeit(sheet, where, picks, pol, scratch, rules):
         set_turn(ts, PH_ACTIVE_PLUS, picks + 1, 0, platter | pool, round_taken(sheet))
     else:
         set_turn(ts, PH_ROLL, picks + 1, pool, platter, round_taken(sheet))
-    v = _value(sheet, pol, scratch)
-    if picks >= 2:  # the last roll: what the platter gives the opponents (``denial``)
-        v -= gift(scratch, pol, where)
+    v = _value(sheet, pol, scratch) - gift(scratch, pol, where)  # ``denial``
     _keep(scratch, sheet)
     return v
 
@@ -316,9 +315,8 @@ def choose_active(sheet, faces, where, picks, moves, n, pol, stream, slot, scrat
         if moves[i, 1] == chain_area(cand):
             chain_marks(cand, faces, where, die, picks == 2, pol, stream, slot + 4096,
                         scratch)
-        v = _value(cand, pol, scratch)
-        if picks >= 2:
-            v -= gift(scratch, pol, scratch[CAND_WHERE:CAND_WHERE + N_DICE])
+        v = _value(cand, pol, scratch) - gift(scratch, pol,
+                                              scratch[CAND_WHERE:CAND_WHERE + N_DICE])
         if _better(i, v, forced, best_v):
             best, best_v = i, v
             _keep(scratch, cand)
@@ -339,9 +337,7 @@ def reroll_instead(sheet, where, picks, keep_value, pol, scratch):
     copy_sheet(cand, sheet)
     cand[H_REROLL_USED] += 1
     set_turn(scratch[TURN:TURN + TS_LEN], PH_ROLL, picks, pool, platter, round_taken(sheet))
-    v = _value(cand, pol, scratch)
-    if picks >= 2:
-        v -= gift(scratch, pol, where)
+    v = _value(cand, pol, scratch) - gift(scratch, pol, where)
     if _better(1, v, forced, keep_value):
         _keep(scratch, cand)
         _chosen_area(scratch, -1)
