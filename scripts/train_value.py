@@ -91,7 +91,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 
@@ -469,6 +469,17 @@ def parse() -> argparse.Namespace:
                         help="--ship-multi: in games of 2-4 players the last roll's choices "
                              "weigh W times what the platter they leave gives the opponents "
                              f"(0, the default, to {value_weights.MAX_GIFT:g})")
+    parser.add_argument("--look", nargs="+", type=int, choices=(1, 2, 3, 4), default=[],
+                        metavar="PLAYERS",
+                        help="--ship-multi: in games of these player counts the first and "
+                             "second picks look one roll ahead (kernels/clever/lookahead.py)")
+    parser.add_argument("--look-samples", type=int, default=16, metavar="N",
+                        help="--look: sampled rolls per pick compared (default 16)")
+    parser.add_argument("--look-branch", type=int, default=3, metavar="N",
+                        help="--look: the best picks by one-step value compared (default 3)")
+    parser.add_argument("--look-margin", type=float, default=6.0, metavar="POINTS",
+                        help="--look: only picks within this many points of the best "
+                             "one-step value are compared (default 6)")
     parser.add_argument("--ship-games", type=int, default=8192,
                         help="paired tuning games comparing the members and the ensemble")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -482,9 +493,14 @@ def parse() -> argparse.Namespace:
                      f"{', '.join(CURRICULA[opts.game])}")
     if opts.latest and not opts.ship or opts.mixed and not opts.ship_multi \
             or (opts.solo_share or opts.second_seat) and not opts.mixed \
-            or opts.gift and not opts.ship_multi:
+            or (opts.gift or opts.look) and not opts.ship_multi:
         parser.error("--latest goes with --ship, --mixed with --ship-multi, --gift with "
-                     "--ship-multi, --solo-share with --mixed, --second-seat with --mixed")
+                     "--ship-multi, --look with --ship-multi, --solo-share with --mixed, "
+                     "--second-seat with --mixed")
+    opts.look = {"players": sorted(set(opts.look)), "samples": opts.look_samples,
+                 "branch": opts.look_branch, "margin": opts.look_margin} if opts.look else {}
+    if not value_weights.good_look(opts.look):
+        parser.error(f"--look: expected {value_weights.LOOK_WORDS}")
     if not 0.0 <= opts.gift <= value_weights.MAX_GIFT:
         parser.error(f"--gift {opts.gift:g}: expected a weight from 0 to "
                      f"{value_weights.MAX_GIFT:g}")
@@ -883,19 +899,18 @@ def partner_digest(members: list[np.ndarray]) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def ship_multi(path: Path, model, output: Path, solo_file: Path, mixed: list[int],
-               solo_share: float = 0.0, second_seat: bool = False,
-               gift: float = 0.0) -> None:
+def ship_multi(path: Path, model, output: Path, solo_file: Path,
+               play: dict[str, Any]) -> None:
     """Write the value network files ``output``: the solo networks of ``solo_file`` (the
     members that play the solo game; an ensemble keeps every one) and the best weights of
     the checkpoint ``path`` (a stage of 2-4 players) for games of 2-4 players, each with
-    its training rules. Games of the player counts ``mixed``, and of every count a network
+    its training rules, and the settings of its play, ``play`` (``value_weights.load``
+    checks them): games of the player counts ``"mixed"``, and of every count a network
     trained beside partners learnt in (shipped beside the same ones), play the mean of
-    every network (``"mixed"``), the solo networks' mean weighted ``solo_share`` when it
-    is above 0 (``"solo_share"``), and with ``second_seat`` the solo networks reading the
-    second seat of a two-player game in the solo turn order (``"second_seat"``). The
-    value policy weighs ``gift`` times what its last roll's platter gives the opponents
-    (``"gift"``)."""
+    every network, the solo networks' mean weighted ``"solo_share"`` when it is above 0;
+    with ``"second_seat"`` the solo networks read the second seat of a two-player game in
+    the solo turn order; the value policy weighs ``"gift"`` times what its last roll's
+    platter gives the opponents, and looks one roll ahead as ``"look"`` says."""
     solo, info = solo_networks(solo_file, model, "--ship-multi")
     try:
         saved = np.load(path, allow_pickle=False)
@@ -915,8 +930,8 @@ def ship_multi(path: Path, model, output: Path, solo_file: Path, mixed: list[int
         fail(f"--ship-multi: {path.name} learnt beside other solo networks than those of "
              f"{solo_file}; give the file it trained beside (--solo-from)")
     info = {**info, "inputs": n_in, "members": len(first) + 1, "solo_members": len(first),
-            "mixed": sorted(set(mixed) | set(trained_counts(source) if partnered else [])),
-            "solo_share": solo_share, "second_seat": second_seat, "gift": gift,
+            **play, "mixed": sorted(set(play["mixed"])
+                                    | set(trained_counts(source) if partnered else [])),
             "skip": [float(x) for x in saved["best_skip"]] if "best_skip" in saved.files
             else [0.0] * seats.N_SEAT,
             "multiplayer_trainer": source,
@@ -973,8 +988,10 @@ def main() -> None:
             ship(opts, model)
         elif opts.ship_multi:
             ship_multi(Path(opts.ship_multi), model, shipped_file(opts, model),
-                       solo_file(opts, model), opts.mixed, opts.solo_share,
-                       opts.second_seat, opts.gift)
+                       solo_file(opts, model),
+                       {"mixed": opts.mixed, "solo_share": opts.solo_share,
+                        "second_seat": opts.second_seat, "gift": opts.gift,
+                        "look": opts.look})
     except UserError as exc:  # e.g. --ship-to a folder that does not exist
         fail(str(exc))
     if not opts.ship and not opts.ship_multi:

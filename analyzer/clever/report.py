@@ -114,9 +114,20 @@ def seat_words(game: CleverGame, values: dict[str, Any]) -> str:
                 "players" + (f"; {mixed} games played by {mean} its solo network{seat} and "
                              "its network for 2-4 players" if mixed else "")
                 + (f"; each turn's last roll counts {gift_words(gift)} the platter it "
-                   "leaves gives an opponent as a point lost" if gift else ""))
+                   "leaves gives an opponent as a point lost" if gift else "")
+                + look_words(game.look(values)))
     return (f"the {bot} policy ({policy_words(bot, WORDS)}; the learned network was not "
             "trained in games of 2-4 players on these rules)")
+
+
+def look_words(look: dict[str, Any]) -> str:
+    """Where the learned policy looks one roll ahead, in words ("" nowhere beyond solo)."""
+    counts = [n for n in look.get("players", []) if n > 1]
+    if not counts:
+        return ""
+    where = " and ".join(f"{n}-player" for n in counts)
+    return (f"; in {where} games its first two picks of a turn look one roll ahead "
+            f"({look['samples']} sampled rolls)")
 
 
 def gift_words(gift: float) -> str:

@@ -19,6 +19,9 @@ from kernels.clever import net, play, seats, value_net
 
 MAX_GIFT = 4.0  # the largest gift weight a network file may set (1: a point the platter
 # gives an opponent costs a point)
+LOOK_LIMITS = {"samples": 64, "branch": 8, "margin": 100}  # the look one roll ahead
+# (``kernels.clever.lookahead``): at most this many sampled rolls, picks compared, points
+# of margin; ``"players"``: the player counts that look
 
 
 def initial_weights(n_in: int, seed: int) -> np.ndarray:
@@ -59,7 +62,8 @@ def inputs_of(weights: np.ndarray) -> int:
 def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
                heuristic: np.ndarray | None = None, solo_members: int = 0,
                skip: Any = None, mixed: Sequence[int] = (), solo_share: float = 0.0,
-               second_seat: bool = False, gift: float = 0.0) -> np.ndarray:
+               second_seat: bool = False, gift: float = 0.0,
+               look: dict[str, Any] | None = None) -> np.ndarray:
     """The value policy's kernel row (float64[N_POL]) averaging the ``members``' networks
     (float32 weights each; with ``solo_members`` > 0, the first that many play the solo
     game and the others games of 2-4 players; games of the player counts ``mixed`` play
@@ -67,8 +71,10 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
     mean and the rest on the others'; with ``second_seat``, in two-player games the solo
     members read the second seat in the solo game's turn order), with the skip head
     ``skip`` (N_SEAT numbers; none: zeros), weighing ``gift`` times what its last roll's
-    platter gives the opponents (``kernels.clever.denial``); ``teacher`` > 0 mixes in the
-    heuristic's value (its kernel row ``heuristic`` gives the weights)."""
+    platter gives the opponents (``kernels.clever.denial``), looking one roll ahead in
+    the games ``look`` names (``kernels.clever.lookahead``; a file's ``"look"``);
+    ``teacher`` > 0 mixes in the heuristic's value (its kernel row ``heuristic`` gives the
+    weights)."""
     if not 1 <= len(members) <= value_net.MAX_MEMBERS:
         raise ValueError(f"1 to {value_net.MAX_MEMBERS} member networks, not {len(members)}")
     if not 0 <= solo_members < len(members):
@@ -86,6 +92,10 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
     row[start + value_net.P_SOLO_SHARE] = solo_share
     row[start + value_net.P_SEAT_SHIFT] = bool(second_seat)
     row[play.W_GIFT] = gift
+    if look:
+        row[play.W_SAMPLES], row[play.W_BRANCH] = look["samples"], look["branch"]
+        row[play.W_LOOK_MARGIN] = look["margin"]
+        row[play.W_LOOK_PLAYERS] = sum(1 << players for players in set(look["players"]))
     if skip is not None:
         skip_head(row)[:] = skip
     span = int(value_net.member_span(n_in))
@@ -145,6 +155,7 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
             or not _good_share(info.get("solo_share", 0.0)) \
             or not isinstance(info.get("second_seat", False), bool) \
             or not _good_gift(info.get("gift", 0.0)) \
+            or not good_look(info.get("look", {})) \
             or not _good_skip(info.get("skip", [0.0] * seats.N_SEAT)):
         raise UserError(f"value network {str(path)!r}: expected 1 to "
                         f"{value_net.MAX_MEMBERS} networks of finite float32 weights "
@@ -154,9 +165,48 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
                         "whose games play them all: a list of 2, 3 or 4; the solo networks' "
                         "share of that mean: 0 to 1; whether they read the second seat "
                         "in the solo turn order: true or false; the gift's weight: 0 to "
-                        f"{MAX_GIFT:g}; a skip head of "
+                        f"{MAX_GIFT:g}; the look ahead: {{}} or {LOOK_WORDS}; a skip "
+                        "head of "
                         f"{seats.N_SEAT} finite numbers)")
     return list(weights), info
+
+
+LOOK_DEFAULTS = {"branch": 3, "margin": 6.0}  # learned:N's, where its file sets no look
+
+
+def look_everywhere(row: np.ndarray, samples: int) -> None:
+    """Make a value policy ``row`` look one roll ahead with ``samples`` sampled rolls in
+    games of every player count (0: never), comparing the picks its file's look compares
+    (else ``LOOK_DEFAULTS``')."""
+    row[play.W_SAMPLES] = samples
+    row[play.W_LOOK_PLAYERS] = 0b11110 if samples else 0
+    if not row[play.W_BRANCH]:
+        row[play.W_BRANCH] = LOOK_DEFAULTS["branch"]
+        row[play.W_LOOK_MARGIN] = LOOK_DEFAULTS["margin"]
+
+
+LOOK_WORDS = ("players: a list of 1-4, samples: 1-" + str(LOOK_LIMITS["samples"])
+              + ", branch: 1-" + str(LOOK_LIMITS["branch"]) + ", margin: 0-"
+              + str(LOOK_LIMITS["margin"]) + " points")
+
+
+def good_look(look: Any) -> bool:
+    """Is ``look`` a look-ahead setting: ``{}`` (none), or the player counts that look, the
+    sampled rolls, the picks compared and the margin within ``LOOK_LIMITS``?"""
+    if look == {}:
+        return True
+    if not isinstance(look, dict) or set(look) != {"players", *LOOK_LIMITS}:
+        return False
+    players = look["players"]
+    whole = all(isinstance(look[k], int) and not isinstance(look[k], bool)
+                for k in ("samples", "branch"))
+    margin = look["margin"]
+    return isinstance(players, list) and all(
+        isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 4 for n in players) \
+        and whole and 1 <= look["samples"] <= LOOK_LIMITS["samples"] \
+        and 1 <= look["branch"] <= LOOK_LIMITS["branch"] \
+        and isinstance(margin, (int, float)) and not isinstance(margin, bool) \
+        and 0 <= margin <= LOOK_LIMITS["margin"]
 
 
 def _good_skip(skip: Any) -> bool:
@@ -191,7 +241,7 @@ def file_row(members: list[np.ndarray], info: dict[str, Any]) -> np.ndarray:
                       skip=info.get("skip"), mixed=info.get("mixed", []),
                       solo_share=info.get("solo_share", 0.0),
                       second_seat=info.get("second_seat", False),
-                      gift=info.get("gift", 0.0))
+                      gift=info.get("gift", 0.0), look=info.get("look"))
 
 
 def solo_members(info: dict[str, Any]) -> Any:

@@ -33,7 +33,7 @@ from kernels.clever.policies import (
     GIFT,
     TURN,
     W_GIFT,
-    WORK_LEN,
+    INNER,
     apply_move,
     sheet_value,
 )
@@ -44,7 +44,7 @@ from kernels.jit import njit
 
 _COUNT, _DECLINE, _GAINS = 0, 1, 2
 GIFT_LEN = _GAINS + 3 * N_DICE  # the work buffer's numbers from ``GIFT``
-assert GIFT + GIFT_LEN == WORK_LEN  # the region ends the work buffer (``policies``)
+assert GIFT + GIFT_LEN == INNER  # the region ends the work buffer's own part (``policies``)
 GIFT_SLOT = 1 << 21  # random slots of the opponents' trial bonus marks
 
 

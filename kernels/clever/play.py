@@ -59,6 +59,8 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     VALUE,
     W_BRANCH,
     W_GIFT,
+    W_LOOK_MARGIN,
+    W_LOOK_PLAYERS,
     W_NET,
     W_PLATTER,
     W_PLUS_ABOVE,
@@ -118,9 +120,9 @@ from kernels.clever.turn import (
     PH_ROLL,
     PH_ROUND_END,
 )
+from kernels.clever.lookahead import choose_looking
 from kernels.clever.valued import (
     choice_turn,
-    choose_active,
     choose_passive,
     choose_plus,
     choose_return,
@@ -324,8 +326,8 @@ def _valued_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scrat
         else:
             no_gift(scratch)
         n = legal_moves(sheet, faces, _pool_mask(where), moves, False)
-        i, keep = choose_active(sheet, faces, where, pick, moves, n, pol, stream, slot,
-                                scratch, rules)
+        i, keep = choose_looking(sheet, faces, where, pick, moves, n, pol, stream, slot,
+                                 scratch, rules)
         in_hand = sheet[H_REROLL_GOT] - sheet[H_REROLL_USED] > 0
         gain = 0
         if in_hand and i >= 0:  # the best pick's afterstate, before a re-roll replaces it

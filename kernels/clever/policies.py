@@ -66,7 +66,10 @@ W_BRANCH = 5  # active picks: how many of the best one-step moves the lookahead 
 W_GIFT = 6  # multiplayer: per point the platter gives an opponent (mean over them); the
 # heuristic weighs its last pick by the points at once, the value policy (``denial``)
 # the choices of its last roll by the value of the opponents' best passive pick
-W_VALUE = 7  # the heuristic's value weights (``value.feature_value``; each game reads its
+W_LOOK_MARGIN = 7  # the value policy's lookahead (``lookahead``) compares only picks
+# within this many points of the best one-step value
+W_LOOK_PLAYERS = 8  # ... in games of these player counts (bit n: n players; 0: none)
+W_VALUE = 9  # the heuristic's value weights (``value.feature_value``; each game reads its
 # first ``N_VALUE_WEIGHTS``)
 W_NET = W_VALUE + max(TPC_VALUE_WEIGHTS, TAC_VALUE_WEIGHTS)  # the value policy's networks
 # (``value_net``; the heuristic's weights before them serve as its warm-start teacher)
@@ -96,7 +99,10 @@ BEST_SHEET = CAND_WHERE + N_DICE
 BEST_TURN = BEST_SHEET + SHEET_LEN
 # ... and what each die of the roll would give each opponent as a passive pick (``denial``)
 GIFT = BEST_TURN + TS_LEN
-WORK_LEN = GIFT + 2 + 3 * N_DICE  # denial.GIFT_LEN
+INNER = GIFT + 2 + 3 * N_DICE  # denial.GIFT_LEN; from here, a work buffer of this
+# layout without this last region, for the decisions the value policy's lookahead
+# (``lookahead``) values on sampled rolls
+WORK_LEN = INNER + INNER
 LOOK_SLOT = 1 << 20  # random slots of the sampled re-rolls, far from the play loop's
 MAX_CHOICE_BITS = 32  # free-mark choices are bit masks of at most this many bits
 

@@ -303,25 +303,32 @@ def choose_active(sheet, faces, where, picks, moves, n, pol, stream, slot, scrat
     n = _capped(scratch, moves, n)
     skip = rules[RULE_SKIP_ROLL] == 1
     forced = _explore(scratch, n + skip)  # n: the skip
-    cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
     best, best_v = -1, -np.inf
     if skip:
         best_v = _forfeit(sheet, where, picks, pol, scratch, rules)
     for i in range(n):
-        die = moves[i, 0]
-        choice_turn(sheet, faces, where, die, PH_ROLL, picks, scratch)
-        copy_sheet(cand, sheet)
-        apply_move(cand, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
-        if moves[i, 1] == chain_area(cand):
-            chain_marks(cand, faces, where, die, picks == 2, pol, stream, slot + 4096,
-                        scratch)
-        v = _value(cand, pol, scratch) - gift(scratch, pol,
-                                              scratch[CAND_WHERE:CAND_WHERE + N_DICE])
+        v = pick_value(sheet, faces, where, picks, moves, i, pol, stream, slot, scratch)
         if _better(i, v, forced, best_v):
             best, best_v = i, v
-            _keep(scratch, cand)
+            _keep(scratch, scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN])
     _chosen_area(scratch, moves[best, 1] if best >= 0 else -1)
     return best, best_v
+
+
+@njit(cache=True)
+def pick_value(sheet, faces, where, picks, moves, i, pol, stream, slot, scratch):
+    """The value of active pick ``moves[i]`` with ``picks`` picks made this turn, less what
+    its platter gives (``denial``). Leaves its afterstate in the work buffer's
+    ``CAND_SHEET``, ``CAND_WHERE`` and ``TURN``."""
+    die = moves[i, 0]
+    cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
+    choice_turn(sheet, faces, where, die, PH_ROLL, picks, scratch)
+    copy_sheet(cand, sheet)
+    apply_move(cand, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
+    if moves[i, 1] == chain_area(cand):
+        chain_marks(cand, faces, where, die, picks == 2, pol, stream, slot + 4096, scratch)
+    return _value(cand, pol, scratch) - gift(scratch, pol,
+                                             scratch[CAND_WHERE:CAND_WHERE + N_DICE])
 
 
 @njit(cache=True)

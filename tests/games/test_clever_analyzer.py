@@ -180,6 +180,8 @@ def test_coach_plays_along_from_piped_input(game):
 @pytest.mark.parametrize("args,needle", [
     (["simulate", "--policy", "clever"], "unknown policy"),
     (["simulate", "--policy", "heuristic:x"], "bad lookahead"),
+    (["simulate", "--policy", "learned:99"], "bad lookahead"),
+    (["simulate", "--policy", "greedy:2"], "unknown policy"),
     (["simulate", "--players", "5"], "players"),
     (["simulate", "--games", "0"], "game count"),
     (["simulate", "--set", "solo_ties=closest"], "one of random, colour_order"),
@@ -568,11 +570,16 @@ def test_report_seat_words_name_a_weighted_two_player_mean(game, monkeypatch):
     its solo network reads the second seat, and the gift's weight (none: not a word)."""
     from analyzer.clever import report
     values = defaults(game.params)
-    for name, value in (("solo_share", 0.0), ("second_seat", False), ("gift", 0.0)):
+    for name, value in (("solo_share", 0.0), ("second_seat", False), ("gift", 0.0),
+                        ("look", {})):
         monkeypatch.setattr(type(game), name, lambda self, v=None, x=value: x)
     words = report.seat_words(game, values)
     assert "games played by the mean of its solo network and" in words
-    assert "platter" not in words
+    assert "platter" not in words and "ahead" not in words
+    monkeypatch.setattr(type(game), "look", lambda self, v=None: {
+        "players": [1, 2], "samples": 16, "branch": 3, "margin": 6.0})
+    assert "; in 2-player games its first two picks of a turn look one roll ahead (16 " \
+        "sampled rolls)" in report.seat_words(game, values)
     monkeypatch.setattr(type(game), "solo_share", lambda self, v=None: 2 / 3)
     monkeypatch.setattr(type(game), "second_seat", lambda self, v=None: True)
     monkeypatch.setattr(type(game), "gift", lambda self, v=None: 1.5)

@@ -562,12 +562,14 @@ def test_a_multiplayer_network_ships_beside_the_solo_one(tmp_path):
     assert value_weights.load(out, TPC)[1]["solo_share"] == 0.75  # weighted
     subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
                     "--ship-multi", str(tmp_path / "win.npz"), "--ship-to", str(out),
-                    "--mixed", "2", "--second-seat", "--gift", "1.5"], check=True,
-                   cwd=tmp_path, capture_output=True)
+                    "--mixed", "2", "--second-seat", "--gift", "1.5", "--look", "2", "3",
+                    "--look-samples", "8"], check=True, cwd=tmp_path, capture_output=True)
     info = value_weights.load(out, TPC)[1]
     assert info["second_seat"] is True and info["gift"] == 1.5
+    assert info["look"] == {"players": [2, 3], "samples": 8, "branch": 3, "margin": 6.0}
     row = value_weights.file_row(*value_weights.load(out, TPC))
     assert row[play.W_GIFT] == 1.5 and row[play.W_NET + value_net.P_SEAT_SHIFT] == 1
+    assert row[play.W_SAMPLES] == 8 and row[play.W_LOOK_PLAYERS] == 0b1100
 
 
 def test_a_solo_ensemble_keeps_every_member_beside_the_multiplayer_network(tmp_path):
@@ -699,6 +701,9 @@ def test_shipping_into_a_missing_folder_is_one_line(tmp_path):
     (["--ship-multi", "x.npz", "--second-seat"], "--second-seat with --mixed"),
     (["--gift", "1"], "--gift with --ship-multi"),
     (["--ship-multi", "x.npz", "--gift", "-1"], "--gift -1"),
+    (["--look", "2"], "--look with --ship-multi"),
+    (["--ship-multi", "x.npz", "--look", "2", "--look-samples", "0"], "--look: expected"),
+    (["--ship-multi", "x.npz", "--look", "2", "--look-margin", "-1"], "--look: expected"),
     (["--curriculum", "nope"], "--curriculum")])
 def test_bad_trainer_options_are_one_line(tmp_path, args, named):
     """A bad option of scripts/train_value.py: one line naming it (no usage block),

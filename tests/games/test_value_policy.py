@@ -42,6 +42,11 @@ def test_shipped_networks_load_with_their_settings(game):
     assert row[play.W_NET + value_net.P_SOLO_SHARE] == info.get("solo_share", 0.0)
     assert row[play.W_NET + value_net.P_SEAT_SHIFT] == info.get("second_seat", False)
     assert row[play.W_GIFT] == info.get("gift", 0.0)
+    look = info.get("look", {})
+    assert row[play.W_SAMPLES] == look.get("samples", 0)
+    assert row[play.W_LOOK_PLAYERS] == sum(1 << n for n in look.get("players", []))
+    assert row[play.W_BRANCH] == look.get("branch", 0)
+    assert row[play.W_LOOK_MARGIN] == look.get("margin", 0)
     np.testing.assert_array_equal(value_weights.member(row, 0), members[0])
 
 
@@ -99,6 +104,12 @@ def test_broken_network_files_are_one_line_errors(tmp_path):
     for gift in (-1, value_weights.MAX_GIFT + 1, "1", False):
         value_weights.save(broken, members, {**info, "gift": gift})
         with pytest.raises(UserError, match="the gift's weight: 0 to"):
+            value_weights.load(broken, TPC)
+    good = {"players": [2], "samples": 16, "branch": 3, "margin": 6.0}
+    for bad in ({**good, "samples": 0}, {**good, "players": [5]}, {**good, "branch": 1.5},
+                {**good, "margin": -1}, {"players": [2]}, [2], {**good, "extra": 1}):
+        value_weights.save(broken, members, {**info, "look": bad})
+        with pytest.raises(UserError, match="the look ahead: {} or players: a list of 1-4"):
             value_weights.load(broken, TPC)
 
 
