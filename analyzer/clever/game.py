@@ -53,7 +53,8 @@ POLICY_HELP = {
                "Pretty Clever: two-player games) its first two picks look one roll ahead",
     "learned:N": "learned looking one roll ahead at its first two picks of a turn with N "
                  "sampled rolls, in games of every player count (learned:0 = never looks; "
-                 "learned:16 plays a few points better, about 8 times slower)",
+                 "solo, learned:16 scores 3 points more in That's Pretty Clever at 7 times "
+                 "the time, and gains nothing in Twice As Clever)",
 }
 
 

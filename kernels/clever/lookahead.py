@@ -5,12 +5,17 @@ next pick (or forfeit, or re-roll where one is in hand) on that roll.
 The afterstate value of an early pick is the network's estimate of what the rest of the
 turn and game will bring. Averaging the next roll's best afterstate over rolls replaces
 one step of that estimate by the dice themselves. ``W_SAMPLES`` (in the policy's row;
-0: none) rolls are drawn for each of the ``W_BRANCH`` picks of best one-step value; every
-pick meets the same rolls (common random numbers, from slots that depend on the pick
-number alone). The next pick is valued by ``valued.choose_active`` in the work buffer's
-inner part, which weighs no gift and no return before the roll. The pick kept is left as
-``choose_active`` leaves it, and its one-step value is returned, so a re-roll, the
-forfeit and the training records compare one-step values as before.
+0: none) rolls are drawn for each of the ``W_BRANCH`` picks of best one-step value within
+``W_LOOK_MARGIN`` points of the best, in games of the player counts ``W_LOOK_PLAYERS``
+names; every pick meets the same rolls (common random numbers, from slots that depend on
+the pick number alone), and where the dice in play have no more rolls than that (one die
+at 16 samples), each roll is taken once instead. The next pick is valued by
+``valued.choose_active`` in the work buffer's inner part, which weighs no gift and no
+return before the roll. The pick kept is left as ``choose_active`` leaves it, and its
+one-step value is returned, so a re-roll, the forfeit and the training records compare
+one-step values as before (valuing the re-roll by the same look did no better: That's
+Pretty Clever solo, 4,000 paired games, +2.4 points over one step where the look of the
+picks alone gave +3.0).
 """
 
 import numpy as np
@@ -101,8 +106,9 @@ def choose_looking(sheet, faces, where, picks, moves, n, pol, stream, slot, scra
 
 @njit(cache=True)
 def _next_roll_mean(faces, picks, one_step, samples, pol, stream, slot, scratch, rules):
-    """The mean over ``samples`` rolls of the dice in play after a candidate pick (its
-    afterstate in ``CAND_SHEET`` and ``CAND_WHERE``) of the best value of pick ``picks``:
+    """The mean over ``samples`` sampled rolls (or every roll once, where there are no more)
+    of the dice in play after a candidate pick (its afterstate in ``CAND_SHEET`` and
+    ``CAND_WHERE``) of the best value of pick ``picks``:
     its best pick or forfeit, or a re-roll where one is in hand. ``one_step``: the
     candidate's own value, the answer when no dice are left in play."""
     sheet = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
@@ -122,15 +128,34 @@ def _next_roll_mean(faces, picks, one_step, samples, pol, stream, slot, scratch,
         reroll = sheet_value(trial, pol, inner)
     rolled = scratch[_LOOK_FACES:_LOOK_FACES + N_DICE]
     moves = scratch[_LOOK_MOVES:_LOOK_MOVES + 3 * MAX_MOVES].reshape((MAX_MOVES, 3))
+    outcomes = 6 ** _count(pool)
+    exact = outcomes <= samples  # every roll once, each as likely
+    rolls = outcomes if exact else samples
     total = 0.0
-    for k in range(samples):
+    for k in range(rolls):
+        code = k
         for d in range(N_DICE):
             rolled[d] = faces[d]
-            if where[d] == POOL:
+            if where[d] != POOL:
+                continue
+            if exact:
+                rolled[d] = code % 6 + 1
+                code //= 6
+            else:
                 u = uniform(stream, LOOK_SLOT + picks * 4096 + k * N_DICE + d)
                 rolled[d] = np.int64(u * 6.0) + 1
         n = legal_moves(sheet, rolled, pool, moves, False)
         _, v = choose_active(sheet, rolled, where, picks, moves, n, pol, stream, slot,
                              inner, rules)
         total += max(v, reroll)
-    return total / samples
+    return total / rolls
+
+
+@njit(cache=True, borrowed=True)
+def _count(mask):
+    """How many bits of ``mask`` are set."""
+    k = 0
+    while mask:
+        k += mask & 1
+        mask >>= 1
+    return k
