@@ -20,6 +20,7 @@ picks alone gave +3.0).
 
 import numpy as np
 
+from kernels.clever.bits import count_bits
 from kernels.clever.denial import no_gift
 from kernels.clever.game_rules import RULE_SKIP_ROLL
 from kernels.clever.moves import MAX_MOVES, N_DICE, POOL, legal_moves
@@ -128,7 +129,7 @@ def _next_roll_mean(faces, picks, one_step, samples, pol, stream, slot, scratch,
         reroll = sheet_value(trial, pol, inner)
     rolled = scratch[_LOOK_FACES:_LOOK_FACES + N_DICE]
     moves = scratch[_LOOK_MOVES:_LOOK_MOVES + 3 * MAX_MOVES].reshape((MAX_MOVES, 3))
-    outcomes = 6 ** _count(pool)
+    outcomes = 6 ** count_bits(pool)
     exact = outcomes <= samples  # every roll once, each as likely
     rolls = outcomes if exact else samples
     total = 0.0
@@ -150,12 +151,3 @@ def _next_roll_mean(faces, picks, one_step, samples, pol, stream, slot, scratch,
         total += max(v, reroll)
     return total / rolls
 
-
-@njit(cache=True, borrowed=True)
-def _count(mask):
-    """How many bits of ``mask`` are set."""
-    k = 0
-    while mask:
-        k += mask & 1
-        mask >>= 1
-    return k
