@@ -11,7 +11,7 @@ import click
 
 from analyzer.errors import UserError
 from analyzer.files import check_writable, own_descriptor, remove_dead_temporaries
-from analyzer.output import FORMATS
+from analyzer.output import FORMATS, MAX_NOTES, every_note
 from analyzer.params import Param, resolve
 from analyzer.seeding import DEFAULT_SEED
 
@@ -41,13 +41,24 @@ rules_options = _stack(
                  help="Override one rule parameter; repeatable."),
 )
 
-output_options = _stack(
-    click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-                 help="Output format [default: table; with --output, the file's suffix: "
-                      ".csv, .json or .md]."),
-    click.option("--output", "-o", "output", type=click.Path(dir_okay=False), default=None,
-                 help="Write to this file instead of standard output."),
-)
+def output_options(fn: Callable) -> Callable:
+    """``--format``, ``--output`` and ``--verbose`` (every note line in the text and
+    Markdown formats; ``analyzer.output.every_note``)."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, verbose: bool, **kwargs: Any) -> Any:
+        with every_note(verbose):
+            return fn(*args, **kwargs)
+
+    return _stack(
+        click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+                     help="Output format [default: table; with --output, the file's "
+                          "suffix: .csv, .json or .md]."),
+        click.option("--output", "-o", "output", type=click.Path(dir_okay=False),
+                     default=None, help="Write to this file instead of standard output."),
+        click.option("--verbose", is_flag=True,
+                     help=f"Every note line (default: at most {MAX_NOTES}, the assumed "
+                          "rule parameters named in one)."),
+    )(wrapper)
 
 
 def execution_options(fn: Callable) -> Callable:

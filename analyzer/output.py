@@ -3,22 +3,30 @@
 A ``Result`` has a title, headline figures (top-level keys of the JSON document), named
 tables (DataFrames), the run metadata (rule parameters, seed, sample size) and notes (for
 example, which rule parameters are assumed). Files are written atomically: a failed run
-leaves no partial file behind.
+leaves no partial file behind. The text and Markdown formats show at most ``MAX_NOTES``
+note lines (the assumed rule parameters named in one), unless every note is asked for
+(``every_note``, the commands' ``--verbose``); CSV and JSON carry every note.
 """
 
 from __future__ import annotations
 
+import contextvars
 import json
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from analyzer import kept
 from analyzer.files import write_atomic, write_stdout
+from analyzer.params import ASSUMED_MARK
 
 FORMATS = ("table", "csv", "json", "markdown")
 TEXT_ROWS = 60  # longer tables are cut in the plain-text format
+MAX_NOTES = 3  # note lines the text and Markdown formats show unless every note is asked for
+_EVERY_NOTE: contextvars.ContextVar[bool] = contextvars.ContextVar("every_note",
+                                                                   default=False)
 
 
 @dataclass
@@ -93,8 +101,40 @@ def _markdown_table(df: Any) -> str:
     return "\n".join(lines)
 
 
-def render(result: Result, fmt: str) -> str:
-    """The whole result as text in one of ``FORMATS``."""
+@contextmanager
+def every_note(on: bool = True):
+    """Within it, the text and Markdown formats show every note (``--verbose``)."""
+    token = _EVERY_NOTE.set(on)
+    try:
+        yield
+    finally:
+        _EVERY_NOTE.reset(token)
+
+
+def shown_notes(notes: list[str], every: bool) -> list[str]:
+    """The note lines a text or Markdown result shows: with ``every``, all of them; else
+    the notes that are not about assumed rule parameters (a note on an untrained network
+    first), then those parameters in one line, at most ``MAX_NOTES`` lines in all, the
+    rest counted in the last."""
+    if every:
+        return list(notes)
+    assumed = [n.split(ASSUMED_MARK)[0].replace(" = ", "=") for n in notes if ASSUMED_MARK in n]
+    others = sorted((n for n in notes if ASSUMED_MARK not in n),
+                    key=lambda n: "not trained on" not in n)
+    if assumed:
+        others.append(f"assumed rule parameters in force (marked ASSUMED by `dicelab rules "
+                      f"GAME`; --verbose says why each is assumed): {', '.join(assumed)}")
+    if len(others) <= MAX_NOTES:
+        return others
+    hidden = len(others) - MAX_NOTES + 1
+    return others[:MAX_NOTES - 1] + [f"{hidden} more notes: --verbose shows every note"]
+
+
+def render(result: Result, fmt: str, every: bool | None = None) -> str:
+    """The whole result as text in one of ``FORMATS`` (the notes shown: ``shown_notes``;
+    ``every`` None: as ``every_note`` says)."""
+    every = _EVERY_NOTE.get() if every is None else every
+    notes = shown_notes(result.notes, every)
     if fmt == "json":
         doc = {"title": result.title, **result.headline, "meta": result.meta,
                "notes": result.notes,
@@ -120,7 +160,7 @@ def render(result: Result, fmt: str) -> str:
         out += ["", f"_{meta}_", ""] if meta else [""]
         for name, df in result.tables.items():
             out += [f"## {name}", "", _markdown_table(df), ""]
-        out += [f"> {note}" for note in result.notes]
+        out += [f"> {note}" for note in notes]
         return "\n".join(out) + "\n"
     out = [result.title, "=" * len(result.title)]
     out += [f"{k}: {_fmt_scalar(v, 10)}" for k, v in flat.items()]
@@ -131,8 +171,8 @@ def render(result: Result, fmt: str) -> str:
         out += ["", f"{name}:", shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")]
         if len(df) > TEXT_ROWS:
             out.append(f"... {len(df) - TEXT_ROWS} more rows (all of them with --format csv)")
-    if result.notes:
-        out += [""] + [f"note: {n}" for n in result.notes]
+    if notes:
+        out += [""] + [f"note: {n}" for n in notes]
     return "\n".join(out) + "\n"
 
 
@@ -160,9 +200,13 @@ def emit(result: Result, fmt: str | None, output: str | None) -> None:
     _write(render(result, _format(fmt, output)), output)
 
 
+KEPT_TEXTS = FORMATS + ("table+notes", "markdown+notes")  # with every note
+
+
 def _is_texts(value: Any) -> bool:
-    """A kept answer of ``emit_kept``: the text in every format."""
-    return isinstance(value, dict) and all(isinstance(value.get(f), str) for f in FORMATS)
+    """A kept answer of ``emit_kept``: the text in every format, and those that cut notes
+    with every note too."""
+    return isinstance(value, dict) and all(isinstance(value.get(f), str) for f in KEPT_TEXTS)
 
 
 def emit_kept(kind: str, key: Any, compute: Callable[[], Result], fmt: str | None,
@@ -174,6 +218,9 @@ def emit_kept(kind: str, key: Any, compute: Callable[[], Result], fmt: str | Non
     texts = kept.read(path, _is_texts)
     if texts is None:
         result = compute()
-        texts = {f: render(result, f) for f in FORMATS}
+        texts = {f: render(result, f, every=False) for f in FORMATS}
+        texts |= {f"{f}+notes": render(result, f, every=True) for f in ("table", "markdown")}
         kept.write(path, texts)
-    _write(texts[_format(fmt, output)], output)
+    fmt = _format(fmt, output)
+    every = _EVERY_NOTE.get() and fmt in ("table", "markdown")
+    _write(texts[f"{fmt}+notes" if every else fmt], output)

@@ -221,13 +221,16 @@ def resolve(
     return values
 
 
+ASSUMED_MARK = " is an assumed rule parameter: "  # in every note of ``assumed_notes``
+
+
 def assumed_notes(params: Iterable[Param], values: dict[str, Any],
                   unused: Iterable[str] = ()) -> list[str]:
     """One line per assumed parameter that the result depends on (all but ``unused``) and
     that is at its assumed default: a value the user chose is theirs, not a placeholder."""
     skip = set(unused)
     return [
-        f"{p.name} = {p.show(values[p.name])} is an assumed rule parameter: {p.help}"
+        f"{p.name} = {p.show(values[p.name])}{ASSUMED_MARK}{p.help}"
         for p in params
         if p.assumed and p.name not in skip and values[p.name] == p.default
     ]
