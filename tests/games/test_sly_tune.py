@@ -41,6 +41,33 @@ def test_fair_points_give_the_free_cards_the_level_when_re_solved():
     assert answer["meta"]["rules"]["points_odds"] == VALUES["points_odds"]
 
 
+def test_a_single_free_card_is_tuned_to_the_other_cards_level():
+    """Without a level, the level is the median worth of every fixed card at the points in
+    force, so one free card is moved to it (not kept at its own worth); a met card's
+    answer is its points rounded to 5, with a range inside its bounds."""
+    answer = tune_json("--target", "equal-expected-points", "--free", "full-house",
+                       "--precision", "1")
+    in_force = fair_values.worth_table(VALUES, STATES, answer["meta"]["seed"])
+    assert answer["level"] == pytest.approx(float(np.median(in_force.worth)))
+    row, = answer["tables"]["cards"]
+    assert abs(row["worth_in_force"] - answer["level"]) > 1  # a real question
+    assert row["met"] and abs(row["worth_fair"] - answer["level"]) <= 1
+    assert row["answer"] == str(5 * round(row["fair_points"] / 5))
+    assert 1 <= row["fair_points_ci95_low"] <= row["fair_points"] \
+        <= row["fair_points_ci95_high"] <= 200
+
+
+def test_a_card_out_of_reach_has_no_fair_value():
+    """A card whose worth cannot reach the level within its bounds: 'no fair value within'
+    them, not met, and no range."""
+    answer = tune_json("--target", "equal-expected-points=8", "--free", "full-house",
+                       "--bounds", "full-house=1:2")
+    row, = answer["tables"]["cards"]
+    assert not answer["met"] and not row["met"]
+    assert row["answer"] == "no fair value within 1-2"
+    assert row["fair_points_ci95_low"] is None and row["fair_points_ci95_high"] is None
+
+
 def test_a_card_is_worth_more_with_more_points():
     """The worth of aiming for a card grows with its points (the accuser accuses more, but
     a true claim still scores), at every state of eight where the full house is open."""

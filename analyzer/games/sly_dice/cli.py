@@ -290,7 +290,7 @@ def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, stat
 
 @group.command()
 @tune_options("equal-expected-points (or equal-expected-points=LEVEL, a worth in points; "
-              "default: the free cards' median worth now)",
+              "default: every fixed card's median worth now)",
               "fixed-cards, or card names such as full-house,odds")
 @click.option("--bounds", multiple=True, metavar="CARD=LOW:HIGH",
               help="Range of a free card's points (repeatable; default 1:200).")

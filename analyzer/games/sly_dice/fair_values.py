@@ -17,7 +17,8 @@ accuser the equilibrium allows (``kernels.sly_dice.claim_lp``): the LP alone lea
 accusing chance anywhere high enough to deter the equilibrium claimant.
 
 The fair points give every free card the same mean worth: the level asked for, or by
-default the median worth of the free cards under the rules in force. They are found by
+default the median worth of every fixed card under the rules in force (so a single free
+card is tuned to the level the other cards' points give). They are found by
 one secant step per card and evaluation in log space (a card's worth depends mostly on
 its own points), every evaluation on the same states (common random numbers); the best
 values evaluated are kept. A card whose worth cannot reach the level within its bounds
@@ -153,7 +154,7 @@ def _card_name(name: str) -> str:
 
 
 def parse_target(texts: Sequence[str]) -> float | None:
-    """``equal-expected-points`` (the level: the free cards' median worth now) or
+    """``equal-expected-points`` (the level: every fixed card's median worth now) or
     ``equal-expected-points=LEVEL`` (points)."""
     if len(texts) != 1 or texts[0].partition("=")[0].strip() != TARGET:
         raise UserError(f"bad target {', '.join(texts) or 'none'}: Sly Dice's tune target is "
@@ -197,7 +198,7 @@ def tune(values: dict[str, Any], targets: Sequence[str], free_text: str,
         return worths(points).loc[names, "worth"].to_numpy()
 
     start = np.array([f.start for f in free])
-    level = level if level is not None else float(np.median(free_worths(start)))
+    level = level if level is not None else float(np.median(worths(start)["worth"]))
     _solve(free_worths, start, low, high, level, precision)
     best = min(seen, key=lambda key: float(np.max(np.abs(free_worths(key) - level))))
     in_force = worths([values[points_param(n)] for n in names])
@@ -230,12 +231,22 @@ def _solve(free_worths, start: np.ndarray, low: np.ndarray, high: np.ndarray, le
         points = np.clip(points * np.exp(np.clip(step, -1.5, 1.5)), low, high)
 
 
-def _points_range(points: float, fair: pd.Series) -> dict[str, float]:
+def _points_range(points: float, fair: pd.Series, low: float, high: float,
+                  met: bool) -> dict[str, float]:
     """The fair points' 95% range from the worth's interval, a worth taken as
-    proportional to the points near the answer."""
-    return {"fair_points_ci95_low": points * fair.worth / max(fair.ci95_high, 1e-9),
-            "fair_points_ci95_high": points * fair.worth / fair.ci95_low
-            if fair.ci95_low > 0 else np.nan}  # no upper end: the worth could be 0
+    proportional to the points near the answer, within the card's bounds ``low``-``high``
+    (an end at a bound: the range reaches past it); none where the card is not ``met``."""
+    if not met:
+        return {"fair_points_ci95_low": np.nan, "fair_points_ci95_high": np.nan}
+    upper = points * fair.worth / fair.ci95_low if fair.ci95_low > 0 else high
+    return {"fair_points_ci95_low": max(points * fair.worth / max(fair.ci95_high, 1e-9), low),
+            "fair_points_ci95_high": min(upper, high)}
+
+
+def _answer(points: float, low: float, high: float, met: bool) -> str:
+    """A card's fair points as a designer prints them: the nearest multiple of 5, or that
+    no value within its bounds gives it the level."""
+    return f"{5 * round(points / 5)}" if met else f"no fair value within {low:g}-{high:g}"
 
 
 def _is_fair_points(found: Any) -> bool:
@@ -258,7 +269,7 @@ def fair_points_table(values: dict[str, Any], seed: int, n_states: int = STATES,
                 "level": result.headline["level"], "met": result.headline["met"],
                 "states": result.headline["states"]}
 
-    kept_answer = kept.answer("sly-fair-points", [values, n_states, seed, precision], compute,
+    kept_answer = kept.answer("sly-fair-points-2", [values, n_states, seed, precision], compute,
                               _is_fair_points)
     table = pd.DataFrame(kept_answer["table"]["data"], columns=kept_answer["table"]["columns"])
     table.attrs.update({k: kept_answer[k] for k in ("level", "met", "states")},
@@ -273,10 +284,13 @@ def _result(values, free, found, before_table, after_table, level, n_states, see
     rows = []
     for f, points in zip(free, found):
         now, fair = before_table.loc[f.name], after_table.loc[f.name]
+        met_card = bool(abs(fair.worth - level) <= precision)
         rows.append({"card": f.name, "parameter": points_param(f.name),
                      "points_in_force": values[points_param(f.name)],
+                     "answer": _answer(float(points), f.low, f.high, met_card),
+                     "met": met_card,
                      "fair_points": float(points), "fair_points_rounded": 5 * round(points / 5),
-                     **_points_range(float(points), fair),
+                     **_points_range(float(points), fair, f.low, f.high, met_card),
                      "worth_in_force": now.worth, "worth_fair": fair.worth,
                      "worth_fair_ci95_low": fair.ci95_low, "worth_fair_ci95_high": fair.ci95_high,
                      "residual": fair.worth - level})
@@ -292,9 +306,12 @@ def _result(values, free, found, before_table, after_table, level, n_states, see
              "cards open by then; each common-dice multiset equally often, weighted by its "
              "chance), the same states for every evaluation",
              MODEL_NOTE,
-             "fair_points_rounded: the nearest multiple of 5, for a printed card; the "
-             "worth intervals are over the sampled states; the fair points' range takes a "
-             "worth as proportional to the points near the answer"]
+             "answer: the fair points rounded to the nearest multiple of 5, for a printed "
+             "card, or 'no fair value' where no points within the card's bounds give it "
+             "the level (met: false; fair_points is then the nearest found); the worth "
+             "intervals are over the sampled states; the fair points' range takes a worth "
+             "as proportional to the points near the answer, within the bounds (an end at "
+             "a bound: the range reaches past it)"]
     if not met:
         worst = table.iloc[int(np.argmax(misses))]
         notes.append(f"not met to {precision:g} points: {worst.card} is worth "

@@ -69,8 +69,8 @@ def seat_table(values, games, seed, progress) -> pd.DataFrame:
     return fair_share(pd.DataFrame(rows))
 
 
-FAIR_COLUMNS = ["card", "points_in_force", "worth_in_force", "fair_points",
-                "fair_points_ci95_low", "fair_points_ci95_high"]  # the CSV has them all
+FAIR_COLUMNS = ["card", "points_in_force", "worth_in_force", "answer",
+                "fair_points_ci95_low", "fair_points_ci95_high", "met"]  # the CSV: them all
 STABLE_GAMES = 40_960  # games of the stable strategy against itself (cards, spread, comebacks)
 BLUFF_WIN_POINTS = 1.0  # the bluffing duels run until their win rates are this precise
 CHECK_BLOCKS = 2  # precision checked every 2 blocks of games (the same stop on any machine)
@@ -257,14 +257,12 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
               note="worth: the expected points of aiming for the card in a round where it "
                    "is open (rolling for it alone, then claiming it, true or a bluff), "
                    "against the equilibrium's accuser (one round, later rounds not valued); "
-                   "a card at a bound of 1-200 points cannot reach the level; at the fair "
-                   f"points every card is worth (within {fair.attrs['precision']:g} point) "
-                   f"the level, {fair.attrs['level']:.2f} points, the median worth at the "
-                   "points in force (the CSV has the worths reached and the points rounded "
-                   "to 5)"
-                   + ("" if fair.attrs["met"] else "; not every card met the level to "
-                      f"{fair.attrs['precision']:g} point: the nearest values found are "
-                      "given")
+                   "answer: the fair points rounded to 5, at which the card is worth "
+                   f"(within {fair.attrs['precision']:g} point, met) the level, "
+                   f"{fair.attrs['level']:.2f} points, the median worth at the points in "
+                   "force; 'no fair value within 1-200' where no points in those bounds "
+                   "reach it; a range end at 1 or 200: the range reaches past it (the CSV "
+                   "has the exact points and the worths reached)"
                    + ". Odds and evens are worth something only in rounds whose common "
                      "dice are all odd (all even), hence their high fair points."),
         Table("sly_dice_seat_win_rates", "Win rate by seat (simulated)", seat_rows),
