@@ -44,7 +44,7 @@ def test_fair_points_give_the_free_cards_the_level_when_re_solved():
 def test_a_single_free_card_is_tuned_to_the_other_cards_level():
     """Without a level, the level is the median worth of every fixed card at the points in
     force, so one free card is moved to it (not kept at its own worth); a met card's
-    answer is its points rounded to 5, with a range inside its bounds."""
+    answer is its points to the nearest point, with a range inside its bounds."""
     answer = tune_json("--target", "equal-expected-points", "--free", "full-house",
                        "--precision", "1")
     in_force = fair_values.worth_table(VALUES, STATES, answer["meta"]["seed"])
@@ -52,7 +52,7 @@ def test_a_single_free_card_is_tuned_to_the_other_cards_level():
     row, = answer["tables"]["cards"]
     assert abs(row["worth_in_force"] - answer["level"]) > 1  # a real question
     assert row["met"] and abs(row["worth_fair"] - answer["level"]) <= 1
-    assert row["answer"] == str(5 * round(row["fair_points"] / 5))
+    assert row["answer"] == f"{row['fair_points']:.0f}"
     assert 1 <= row["fair_points_ci95_low"] <= row["fair_points"] \
         <= row["fair_points_ci95_high"] <= 200
 

@@ -244,9 +244,9 @@ def _points_range(points: float, fair: pd.Series, low: float, high: float,
 
 
 def _answer(points: float, low: float, high: float, met: bool) -> str:
-    """A card's fair points as a designer prints them: the nearest multiple of 5, or that
-    no value within its bounds gives it the level."""
-    return f"{5 * round(points / 5)}" if met else f"no fair value within {low:g}-{high:g}"
+    """A card's fair points as a designer reads them: to the nearest point, or that no
+    value within its bounds gives it the level."""
+    return f"{points:.0f}" if met else f"no fair value within {low:g}-{high:g}"
 
 
 def _is_fair_points(found: Any) -> bool:
@@ -269,7 +269,7 @@ def fair_points_table(values: dict[str, Any], seed: int, n_states: int = STATES,
                 "level": result.headline["level"], "met": result.headline["met"],
                 "states": result.headline["states"]}
 
-    kept_answer = kept.answer("sly-fair-points-2", [values, n_states, seed, precision], compute,
+    kept_answer = kept.answer("sly-fair-points-3", [values, n_states, seed, precision], compute,
                               _is_fair_points)
     table = pd.DataFrame(kept_answer["table"]["data"], columns=kept_answer["table"]["columns"])
     table.attrs.update({k: kept_answer[k] for k in ("level", "met", "states")},
@@ -306,9 +306,10 @@ def _result(values, free, found, before_table, after_table, level, n_states, see
              "cards open by then; each common-dice multiset equally often, weighted by its "
              "chance), the same states for every evaluation",
              MODEL_NOTE,
-             "answer: the fair points rounded to the nearest multiple of 5, for a printed "
-             "card, or 'no fair value' where no points within the card's bounds give it "
-             "the level (met: false; fair_points is then the nearest found); the worth "
+             "answer: the fair points to the nearest point, or 'no fair value' where no "
+             "points within the card's bounds give it the level (met: false; fair_points "
+             "is then the nearest found); fair_points_rounded: the nearest multiple of 5, "
+             "for a printed card; the worth "
              "intervals are over the sampled states; the fair points' range takes a worth "
              "as proportional to the points near the answer, within the bounds (an end at "
              "a bound: the range reaches past it)"]

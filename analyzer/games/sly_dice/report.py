@@ -257,12 +257,12 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
               note="worth: the expected points of aiming for the card in a round where it "
                    "is open (rolling for it alone, then claiming it, true or a bluff), "
                    "against the equilibrium's accuser (one round, later rounds not valued); "
-                   "answer: the fair points rounded to 5, at which the card is worth "
+                   "answer: the fair points, at which the card is worth "
                    f"(within {fair.attrs['precision']:g} point, met) the level, "
                    f"{fair.attrs['level']:.2f} points, the median worth at the points in "
                    "force; 'no fair value within 1-200' where no points in those bounds "
                    "reach it; a range end at 1 or 200: the range reaches past it (the CSV "
-                   "has the exact points and the worths reached)"
+                   "has the exact points, the points rounded to 5 and the worths reached)"
                    + ". Odds and evens are worth something only in rounds whose common "
                      "dice are all odd (all even), hence their high fair points."),
         Table("sly_dice_seat_win_rates", "Win rate by seat (simulated)", seat_rows),
