@@ -284,32 +284,6 @@ def bonus_note(game: CleverGame) -> str:
             "figures stand beside it")
 
 
-WANTED_CHANGES = (5.0, -5.0, -10.0, -20.0)  # worked examples: changes in the solo mean
-
-
-def tuning_examples(round_value: pd.DataFrame, assumed_rules: pd.DataFrame) -> pd.DataFrame:
-    """What to change to hit a target: for each of ``WANTED_CHANGES`` in the solo mean
-    score, the single rule change nearest it among those already played on the same games
-    (each round-track bonus dropped, each assumed rule read the other way; the tables of
-    ``paired_rule_values``), with its 95% interval and whether that holds the target."""
-    dropped = pd.DataFrame({
-        "rule_change": [v.replace("without round ", "round_") + "_bonus = False"
-                        for v in round_value.variant],
-        "change": -round_value.value, "ci95_low": -round_value.ci95_high,
-        "ci95_high": -round_value.ci95_low})
-    options = pd.concat([dropped, assumed_rules.rename(columns={"variant": "rule_change",
-                                                                "value": "change"})],
-                        ignore_index=True)
-    rows = []
-    for wanted in WANTED_CHANGES:
-        best = options.iloc[int((options.change - wanted).abs().argmin())]
-        rows.append({"wanted_change": wanted, "rule_change": best.rule_change,
-                     "change": best.change, "ci95_low": best.ci95_low,
-                     "ci95_high": best.ci95_high,
-                     "met": bool(best.ci95_low <= wanted <= best.ci95_high)})
-    return pd.DataFrame(rows)
-
-
 def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
     samples = QUICK if quick else FULL
@@ -401,13 +375,6 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                     note="each open point of the rules page flipped alone, on the same "
                     "games as the rules in force; an interval that holds 0 means the "
                     "reading does not matter to this bot"),
-              Table(f"{p}_tune", f"What to change to hit a target: the single rule "
-                    f"change nearest each wanted change in {game.table_policy}'s solo mean "
-                    "score (paired games)", tuning_examples(table_bonus, assumed_rules),
-                    note="chosen among the changes of the two tables above, played on the "
-                    "same games; met: the change's 95% interval holds the wanted change. "
-                    f"dicelab {game.id} tune --target mean_score=X --free P[,Q] plays "
-                    "every combination of the free rules instead"),
               Table(f"{p}_seat_win_rates", "Win rate by seat", seat_table,
                     percent=tuple(f"{beside_prefix(game)}_{k}"
                                   for k in ("win_rate", "ci95_low", "ci95_high"))),

@@ -51,28 +51,6 @@ def test_bad_targets_and_parameters_are_one_line(args, needle):
     assert needle in out.output
 
 
-def test_report_worked_examples_pick_the_nearest_single_change():
-    """The report's "what to change" rows: each wanted change in the solo mean gets the
-    played rule change nearest it (a dropped round bonus costs its value), met only when
-    that change's interval holds the wanted one."""
-    import pandas as pd
-
-    from analyzer.clever.report import WANTED_CHANGES, tuning_examples
-
-    bonus = pd.DataFrame({"variant": ["without round 1", "without round 4"],
-                          "value": [6.0, 21.0], "ci95_low": [4.0, 19.5],
-                          "ci95_high": [8.0, 22.5]})
-    rules = pd.DataFrame({"variant": ["solo_ties = closest"], "value": [4.5],
-                          "ci95_low": [3.0], "ci95_high": [6.0]})
-    rows = tuning_examples(bonus, rules).set_index("wanted_change")
-    assert list(rows.index) == list(WANTED_CHANGES)
-    assert rows.loc[5.0, "rule_change"] == "solo_ties = closest" and rows.loc[5.0, "met"]
-    assert rows.loc[-5.0, "rule_change"] == "round_1_bonus = False" and rows.loc[-5.0, "met"]
-    assert rows.loc[-5.0, "ci95_low"] == -8.0 and rows.loc[-5.0, "ci95_high"] == -4.0
-    assert rows.loc[-20.0, "rule_change"] == "round_4_bonus = False" and rows.loc[-20.0, "met"]
-    assert not rows.loc[-10.0, "met"]  # the nearest, -6 (-8 to -4), misses -10
-
-
 def test_tune_with_learned_says_which_combinations_it_was_not_trained_on():
     """Issue 34: tune played by learned over the round count (13 combinations, of which
     only 0 and 6 are the solo network's own) says how many combinations are off its
