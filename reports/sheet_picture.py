@@ -16,6 +16,7 @@ from analyzer.sections import Figure
 
 SHEET_COLUMNS = ("row", "label", "mean_round")  # besides the figure's x, y and series
 DARKEST = 0.25  # grey level of a box marked in every game
+ROUND_SHOWN_FROM = 0.005  # a box marked in fewer games prints "<1%" and no mean round
 
 
 def check_sheet(spec: Figure) -> None:
@@ -54,9 +55,10 @@ def draw_sheet(ax: Axes, spec: Figure) -> None:
         if cell["label"]:
             ax.text(x + 0.1, y + 0.12, str(cell["label"]), ha="left", va="top",
                     fontsize=small, color=ink)
-        ax.text(x + 0.5, y + 0.55, f"{share:.0%}", ha="center", va="center", fontsize=big,
+        shown = "<1%" if 0 < share < ROUND_SHOWN_FROM else f"{share:.0%}"
+        ax.text(x + 0.5, y + 0.55, shown, ha="center", va="center", fontsize=big,
                 color=ink, weight="bold")
-        if not math.isnan(float(cell["mean_round"])):
+        if share >= ROUND_SHOWN_FROM and not math.isnan(float(cell["mean_round"])):
             ax.text(x + 0.5, y + 0.9, f"r{float(cell['mean_round']):.1f}", ha="center",
                     va="bottom", fontsize=small, color=ink)
     for area, cells in data.groupby(spec.series, sort=False):

@@ -132,15 +132,16 @@ def test_invalid_figure_raises(change: dict) -> None:
 def sheet_fig() -> Figure:
     df = pd.DataFrame({"area": ["grid"] * 4 + ["track"] * 3, "x": [0, 1, 0, 1, 0, 1, 2],
                        "row": [0, 0, 1, 1, 3, 3, 3], "label": ["1", "2", "X", "4", "", "", ""],
-                       "marked": [0.9, 0.5, np.nan, 0.0, 1.0, 0.6, 0.1],
-                       "mean_round": [1.5, 3.0, np.nan, np.nan, 1.0, 2.5, 4.0]})
+                       "marked": [0.9, 0.5, np.nan, 0.0, 1.0, 0.6, 0.004],
+                       "mean_round": [1.5, 3.0, np.nan, np.nan, 1.0, 2.5, 6.0]})
     return Figure("sheet", "A sheet", "sheet", df, "x", "marked", "area",
                   reading="Darker boxes are marked more often.")
 
 
 def test_sheet_picture_shades_each_box_by_its_share(tmp_path: Path) -> None:
     """One box per row of the data, darker the more often it is marked (grey levels,
-    for black and white print), a box without a share hatched, each area named."""
+    for black and white print), a box without a share hatched, each area named; a box
+    marked in under half a percent of games reads "<1%", with no mean round."""
     from matplotlib.patches import Rectangle
 
     from reports.sheet_picture import shade
@@ -155,7 +156,7 @@ def test_sheet_picture_shades_each_box_by_its_share(tmp_path: Path) -> None:
     assert boxes[2].get_hatch() == "xx" and not boxes[0].get_hatch()
     assert shade(1.0) < shade(0.5) < shade(0.0) == 1.0
     texts = {t.get_text() for t in ax.texts}
-    assert {"grid", "track", "90%", "r1.5", "0%"} <= texts
+    assert {"grid", "track", "90%", "r1.5", "0%", "<1%"} <= texts and "r6.0" not in texts
     save_png(draw_figure(spec), tmp_path / "sheet.png")
     spec.data = spec.data.drop(columns="row")
     with pytest.raises(ValueError, match="row"):
