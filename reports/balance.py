@@ -108,6 +108,14 @@ def _figure(flow: PageFlow, spec: Figure) -> int:
     return number
 
 
+def _table_head(flow: PageFlow, tab: Table, first_rows: float) -> float:
+    """Inches a table's title and note take with ``first_rows`` inches of its first rows
+    (kept together, so that a title never ends a page alone)."""
+    title = len(wrap(f"Table: {tab.title}", flow.width_pt, 10.5, weight="bold")) * 10.5
+    note = len(wrap(tab.note.strip(), flow.width_pt, 8.5)) * 8.5 if tab.note.strip() else 0.0
+    return (title + note) * LEADING * PT + 0.09 + first_rows
+
+
 def _table(flow: PageFlow, tab: Table) -> int:
     """Place a table as monospace text (first ``max_rows`` rows); return its first page."""
     shown = tab.data.head(max(tab.max_rows, 0))
@@ -117,7 +125,7 @@ def _table(flow: PageFlow, tab: Table) -> int:
     for size in TABLE_PT:
         if sum(widths) + 2 * (len(widths) - 1) <= mono_chars(flow.width_pt, size):
             break
-    flow.ensure(0.9)
+    flow.ensure(_table_head(flow, tab, min(len(rows) + 2, 6) * size * LEADING * PT))
     number = flow.page_number
     flow.paragraph(f"Table: {tab.title}", 10.5, weight="bold", after=0.03)
     if tab.note.strip():
@@ -140,12 +148,13 @@ def _finding(flow: PageFlow, finding: Finding, source: tuple[str, str, int]) -> 
     indent, size = FINDING_COLUMN, 9.0
     width = flow.width_pt - indent * 72
     lines = wrap(finding.text, width, size)
-    where = fit_line(f"{kind} on page {page}: {title}", width, 7.0)
-    flow.ensure((len(lines) * size + 7.0) * LEADING * PT + 0.08)
+    where = wrap(f"{kind} on page {page}: {title}", width, 7.0)
+    flow.ensure((len(lines) * size + len(where) * 7.0) * LEADING * PT + 0.08)
     top = flow.y
     for text in lines:
         flow.line(text, size, indent=indent)
-    flow.line(where, 7.0, indent=indent, color=TEXT_GREY, style="italic")
+    for text in where:
+        flow.line(text, 7.0, indent=indent, color=TEXT_GREY, style="italic")
     column = (indent - 0.1) * 72
     flow.text_at(fit_line(finding.number(), column, 10, weight="bold"), 10, top, weight="bold")
     flow.text_at(fit_line(finding.interval(), column, 7.0), 7.0, top + 10 * LEADING * PT,
@@ -190,8 +199,7 @@ def _front_matter(title: str, meta_lines: list[str], sections: list[Section],
              ("Figures and tables", marks.get("list", 0))]
     heads += [(text, page + offset) for level, text, page in contents if level == 0]
     for text, page in heads:
-        flow.line(fit_line(text, flow.width_pt - 0.5 * 72, 10.5), 10.5, weight="bold",
-                  right=str(page))
+        _entry(flow, text, 10.5, 0.0, "bold", str(page))
     flow.new_page()
     found = {"findings": flow.page_number}
     _findings(flow, sections, {k: (kind, t, p + offset) for k, (kind, t, p) in where.items()})
@@ -202,10 +210,20 @@ def _front_matter(title: str, meta_lines: list[str], sections: list[Section],
         if level == 0:
             flow.skip(0.06)
         size, indent = (10.5, 0.0) if level == 0 else (9.0, 0.3)
-        entry = fit_line(text, flow.width_pt - (indent + 0.5) * 72, size)
-        flow.line(entry, size, indent=indent,
-                  weight="bold" if level == 0 else "normal", right=str(page + offset))
+        _entry(flow, text, size, indent, "bold" if level == 0 else "normal",
+               str(page + offset))
     return flow, found
+
+
+def _entry(flow: PageFlow, text: str, size: float, indent: float, weight: str,
+           page: str) -> None:
+    """A contents entry wrapped to the text width less room for its page number, which
+    stands at the right of its first line."""
+    width = flow.width_pt - (indent + 0.5) * 72
+    lines = wrap(text, width, size, weight=weight)
+    flow.ensure(len(lines) * size * LEADING * PT)
+    for i, line in enumerate(lines):
+        flow.line(line, size, indent=indent, weight=weight, right=page if i == 0 else "")
 
 
 def _write_pdf(sections: list[Section], title: str, meta_lines: list[str], path: Path) -> int:

@@ -435,3 +435,30 @@ def test_every_game_cheatsheet_fills_one_page(game: str, tmp_path: Path) -> None
     path = tmp_path / "card.pdf"
     render_cheatsheet(module.cheatsheet(defaults(module.PARAMS)), path)
     assert pdf_pages(path) == 1
+
+
+def test_no_text_is_cut_and_no_table_title_ends_a_page(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36: no "..." cut in any title, contents entry or reference, and a table's
+    title (with its note) always stands on the page of its first rows. Tables of long
+    titles and notes of every length are laid out until some fall near a page's foot."""
+    from reports.pdfflow import PageFlow
+
+    pages: list[MplFigure] = []
+    save = PageFlow.save
+    monkeypatch.setattr(PageFlow, "save", lambda self, path, metadata=None: (
+        pages.extend(self.pages), save(self, path, metadata))[1])
+    long_title = "A table whose title runs on well past the width of one line of the page, " * 2
+    data = pd.DataFrame({"x": range(8), "y": np.linspace(0, 1, 8)})
+    tables = [Table(f"t{k}", f"{long_title}number {k}", data,
+                    note="A note that takes some room. " * (k % 7)) for k in range(40)]
+    findings = [Finding("The tables are long.", 1.0, f"t{k}") for k in range(0, 40, 9)]
+    write_report([Section("long", "Long tables", "Intro.", tables=tables,
+                          findings=findings)], tmp_path / "out", "Cut test", ["seed: 1"])
+    texts = [t for fig in pages for t in fig.texts]
+    assert texts and not any("\u2026" in t.get_text() for t in texts)
+    for fig in pages:
+        mono_ys = [t.get_position()[1] for t in fig.texts if "mono" in t.get_family()[0].lower()]
+        for t in fig.texts:
+            if t.get_text().startswith("Table: ") and t.get_fontsize() == 10.5:  # a title
+                assert any(y < t.get_position()[1] for y in mono_ys), t.get_text()
