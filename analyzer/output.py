@@ -167,13 +167,44 @@ def render(result: Result, fmt: str, every: bool | None = None) -> str:
     if meta:
         out.append(f"({meta})")
     for name, df in result.tables.items():
-        shown = df if len(df) <= TEXT_ROWS else df.head(TEXT_ROWS)
+        shown = readable_rates(df if len(df) <= TEXT_ROWS else df.head(TEXT_ROWS))
         out += ["", f"{name}:", shown.to_string(index=False, float_format=lambda x: f"{x:.6g}")]
         if len(df) > TEXT_ROWS:
             out.append(f"... {len(df) - TEXT_ROWS} more rows (all of them with --format csv)")
     if notes:
         out += [""] + [f"note: {n}" for n in notes]
     return "\n".join(out) + "\n"
+
+
+RATE_COLUMNS = ("win_ci95_low", "win_ci95_high")  # besides every column named *rate
+PAIRED_COLUMNS = ("value", "ci95_low", "ci95_high")  # a what-if row's figure of a *rate
+PAIRED_DIFFS = ("diff", "diff_ci95_low", "diff_ci95_high")  # ... and its differences
+
+
+def readable_rates(df: Any) -> Any:
+    """``df`` for the text format, its rates as percentages with one decimal (the columns
+    named ``*rate`` and ``RATE_COLUMNS``; in a table with a ``metric`` column, the figures
+    of the rows whose metric is a rate, and their differences in percentage points)."""
+    rate_cols = [c for c in df.columns if str(c).endswith("rate") or c in RATE_COLUMNS]
+    rate_rows = df["metric"].astype(str).str.endswith("rate") if "metric" in df.columns \
+        else None
+    if not rate_cols and (rate_rows is None or not rate_rows.any()):
+        return df
+    out = df.astype(object).copy()
+    for c in rate_cols:
+        out[c] = [_percent(x) for x in df[c]]
+    if rate_rows is not None:
+        for c in (c for c in PAIRED_COLUMNS + PAIRED_DIFFS if c in df.columns):
+            points = c in PAIRED_DIFFS
+            out.loc[rate_rows, c] = [_percent(x, points) for x in df.loc[rate_rows, c]]
+    return out
+
+
+def _percent(x: Any, points: bool = False) -> Any:
+    """A rate as a percentage with one decimal (a difference in percentage points)."""
+    if not isinstance(x, (int, float)) or isinstance(x, bool) or not math.isfinite(x):
+        return x
+    return f"{100 * x:+.1f} pp" if points else f"{100 * x:.1f}%"
 
 
 SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".md": "markdown", ".markdown": "markdown"}
