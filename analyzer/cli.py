@@ -286,7 +286,7 @@ def _check_out_dir(path: Path) -> None:
 @cli.command()
 @click.argument("game")
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False), required=True,
-              help="PDF file to write.")
+              help="PDF file to write (or .png: a picture of the page).")
 @rules_options
 def cheatsheet(game: str, output: str, rules_file: str | None,
                assignments: tuple[str, ...]) -> None:
@@ -294,8 +294,8 @@ def cheatsheet(game: str, output: str, rules_file: str | None,
     from reports.cheatsheet import render_cheatsheet
 
     early_output_check(output)
-    if not output.lower().endswith(".pdf"):
-        raise UserError(f"cheat sheet file {output!r} must end in .pdf")
+    if not output.lower().endswith((".pdf", ".png")):
+        raise UserError(f"cheat sheet file {output!r} must end in .pdf (or .png)")
     module = get_game(game).load()
     values = rule_values(module.PARAMS, rules_file, assignments)
     render_cheatsheet(module.cheatsheet(values), Path(output))

@@ -50,6 +50,8 @@ PLOT_HEIGHT = 4.0  # inches of a chart on a report page
 BODY_PT = 9.5
 TABLE_PT = (7.5, 6.5)  # monospace sizes tried for tables, largest first
 FINDING_COLUMN = 1.65  # inches of the findings page's number column
+FIRST_PAGE = "report-page-1.png"  # a picture of the report's first page, beside it
+PREVIEW_DPI = 80
 
 
 def _check(sections: list[Section]) -> None:
@@ -246,7 +248,10 @@ def _write_pdf(sections: list[Section], title: str, meta_lines: list[str], path:
     first, marks = _front_matter(*args, 0, {})
     doc, _ = _front_matter(*args, len(first.pages), marks)
     doc.pages.extend(body.pages)
-    return doc.save(path, metadata={"Title": title, "Creator": "dicelab reports"})
+    n = doc.save(path, metadata={"Title": title, "Creator": "dicelab reports"})
+    doc.pages[0].savefig(path.with_name(FIRST_PAGE), format="png", dpi=PREVIEW_DPI,
+                         facecolor="white")
+    return n
 
 
 # --- folder ------------------------------------------------------------------------------
@@ -273,7 +278,7 @@ def _produce(sections: list[Section], tmp: Path, title: str,
     links_t = {t.name: f"tables/{t.name}.csv" for s in sections for t in s.tables}
     text = summary_markdown(sections, title, meta_lines, links_f, links_t)
     (tmp / "summary.md").write_text(text, encoding="utf-8")
-    return rel + ["report.pdf", "summary.md"], pages
+    return rel + ["report.pdf", FIRST_PAGE, "summary.md"], pages
 
 
 def _write_tables(sections: list[Section], tmp: Path) -> list[str]:

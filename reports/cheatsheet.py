@@ -235,8 +235,12 @@ def _compose(sheet: CheatSheet) -> MplFigure:
     return fig
 
 
+PNG_DPI = 110  # a card written as a picture (a path ending in .png)
+
+
 def render_cheatsheet(sheet: CheatSheet, path: Path) -> None:
-    """Write ``sheet`` as a single A4 portrait PDF page.
+    """Write ``sheet`` as a single A4 portrait PDF page (a PNG picture of it when ``path``
+    ends in .png).
 
     Parameters
     ----------
@@ -254,9 +258,12 @@ def render_cheatsheet(sheet: CheatSheet, path: Path) -> None:
         If the content does not fit on one page even at the smallest font size.
     """
     path = Path(path)
-    pdf = io.BytesIO()
+    out = io.BytesIO()
     with style_context():
-        _compose(sheet).savefig(pdf, format="pdf", metadata={"Title": sheet.title,
-                                                             "Creator": "dicelab reports"})
+        if path.suffix.lower() == ".png":
+            _compose(sheet).savefig(out, format="png", dpi=PNG_DPI, facecolor="white")
+        else:
+            _compose(sheet).savefig(out, format="pdf", metadata={
+                "Title": sheet.title, "Creator": "dicelab reports"})
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, pdf.getvalue())
+    write_atomic(path, out.getvalue())

@@ -182,6 +182,8 @@ def test_report_files(report: tuple[dict, list[Section]]) -> None:
         assert path.is_file() and path.stat().st_size > 0
     leftovers = [p for p in written["out_dir"].parent.iterdir() if p.name.startswith(".")]
     assert leftovers == []
+    preview = written["out_dir"] / balance.FIRST_PAGE  # the first page as a picture
+    assert preview.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_report_tables_round_trip(report: tuple[dict, list[Section]]) -> None:
@@ -368,6 +370,16 @@ def test_cheatsheet_single_page(rows: int, tmp_path: Path) -> None:
     assert path.read_bytes().startswith(b"%PDF")
     assert pdf_pages(path) == 1
     assert [p.name for p in path.parent.iterdir()] == ["card.pdf"]
+
+
+def test_cheatsheet_as_a_picture(tmp_path: Path) -> None:
+    """A card path ending in .png: the page as a PNG picture, A4-shaped."""
+    import matplotlib.image as mpimg
+
+    path = tmp_path / "card.png"
+    render_cheatsheet(sheet(12), path)
+    height, width = mpimg.imread(path).shape[:2]
+    assert abs(height / width - 297 / 210) < 0.01
 
 
 def test_cheatsheet_with_a_sheet_picture_is_one_page(tmp_path: Path) -> None:
