@@ -420,8 +420,8 @@ def keep_table(model: Model) -> pd.DataFrame:
         for r in (1, 2, 3):
             if r <= model.max_rerolls and (r < 3 or clovers > 0):
                 row[f"{r}{'+' if r == 3 else ''} left"] = _short(action_label(m, policy[m, r, 0]))
-            else:
-                row[f"{r}{'+' if r == 3 else ''} left"] = ""
+            else:  # 3+ rerolls are left only after a kept clover added one
+                row[f"{r}{'+' if r == 3 else ''} left"] = "-"
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -439,6 +439,12 @@ def double_six_lines(model: Model) -> list[str]:
         lines.append(f"{r} reroll{'s' if r > 1 else ''} left: reroll the third die if it "
                      f"shows {', '.join(reroll) if reroll else 'nothing (stop)'}")
     return lines
+
+
+def _default_weights(values: dict[str, Any]) -> bool:
+    """Are the face weights the assumed defaults?"""
+    default = next(p.default for p in PARAMS if p.name == "weights")
+    return tuple(values["weights"]) == tuple(default)
 
 
 def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
@@ -460,8 +466,9 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
             "third clover (instant win) - it costs nothing.",
             "One clover with a 6: that is already 18 points.",
         ]),
-        Block("What to keep (C = clover; 'all' = reroll all three; number of rerolls left)",
-              table=keep_table(model)),
+        Block("What to keep, by rerolls left (C = clover; all = reroll all three)",
+              ["'-': cannot happen: 3 or more rerolls are left only after a kept clover "
+               "added one."], table=keep_table(model)),
     ]
     if values["double_six_rule"]:
         bonus = values["double_six_bonus_rerolls"]
@@ -470,8 +477,9 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
             + double_six_lines(model)))
     assumed = "; ".join(assumed_notes(PARAMS, values))
     return CheatSheet(
-        "CloverUp strategy card",
-        f"Play for the highest average score. Face weights 1,2,3,4,5,6,C = {weights}.",
+        f"CloverUp strategy card (weights {weights})",
+        f"Play for the highest average score. Face weights 1,2,3,4,5,6,C = {weights}"
+        f"{' (ASSUMED: the rules only rank the faces)' if _default_weights(values) else ''}.",
         blocks,
         f"Computed exactly by dicelab. {assumed}",
     )
