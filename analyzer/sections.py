@@ -197,11 +197,17 @@ def comebacks_shown(table: Any, name: str, title: str,
 
 def seat_finding(seats: Any, source: str, players_word: str) -> Finding:
     """The seat furthest from a fair share, beside the seat furthest on the other side
-    at that table, as a finding (``seats`` from :func:`fair_share`)."""
+    at that table, as a finding (``seats`` from :func:`fair_share`): a seat effect where
+    some seat's interval leaves out its fair share, else none detected (no "largest"
+    claim: the intervals do not separate the seats)."""
     row = seats.loc[seats.vs_fair_share.abs().idxmax()]
     table = seats[seats.players == row.players]
     other = table.loc[(table.vs_fair_share * (1 if row.vs_fair_share < 0 else -1)).idxmax()]
-    return Finding(f"Largest seat effect: with {row.players} {players_word}, {row.seat} wins "
+    detected = (seats.vs_fair_share_ci95_low > 0) | (seats.vs_fair_share_ci95_high < 0)
+    head = ("Seat effect" if detected.any() else
+            "No seat effect detected (every seat's interval holds its fair share); the "
+            "furthest")
+    return Finding(f"{head}: with {row.players} {players_word}, {row.seat} wins "
                    f"{row.win_rate:.1%} and {other.seat} {other.win_rate:.1%} (fair share "
                    f"{row.fair_share:.1%}).", row.vs_fair_share,
                    source, (row.vs_fair_share_ci95_low, row.vs_fair_share_ci95_high), "pp")

@@ -284,6 +284,16 @@ def bonus_note(game: CleverGame) -> str:
             "figures stand beside it")
 
 
+def most_words(richest: pd.Series, runner_up: pd.Series) -> str:
+    """"the most" where the largest value's interval clears the next one's, else how near
+    the next one is (a row of the round-bonus values each)."""
+    if richest.ci95_low > runner_up.ci95_high:
+        return "the most"
+    return (f"the most on these games, within the interval of "
+            f"{runner_up.variant.replace('without ', 'the bonus of ')} "
+            f"({runner_up.value:.1f})")
+
+
 def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
     samples = QUICK if quick else FULL
@@ -299,7 +309,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     top_area, low_area = h_areas.idxmax(), h_areas.idxmin()
     table_bonus, assumed_rules = paired_rule_values(game, values, seed, samples, progress)
     round_value = round_bonus_values(game, values, seed, samples, progress, table_bonus)
-    richest = round_value[round_value.policy == bot].sort_values("value").iloc[-1]
+    ranked = round_value[round_value.policy == bot].sort_values("value")
+    richest, runner_up = ranked.iloc[-1], ranked.iloc[-2]
     beside = table_bonus.set_index("variant").loc[richest.variant]
     seated = seat_policy(game, values)
     seat_rows, comeback_rows = mirror_seats(game, values, seated, (2, 3, 4), samples, seed,
@@ -353,7 +364,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                ylabel="points lost",
                labels={name: policy_words(name, WORDS) for name in round_value.policy.unique()},
                reading=f"Removing {richest.variant.replace('without ', 'the bonus of ')} "
-                       f"costs {bot} the most: {richest.value:.1f} points (95% CI "
+                       f"costs {bot} {most_words(richest, runner_up)}: {richest.value:.1f} "
+                       f"points (95% CI "
                        f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f}; "
                        f"{game.table_policy}: {beside.value:.1f}). {bonus_note(game)}."),
         sheet_figure(game, bot, runs[bot]),
@@ -422,9 +434,10 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                 f"{p}_policies", (best.ci95_low, best.ci95_high), "points"),
         seat_finding(seat_table, f"{p}_seat_win_rates", f"{seated} players"),
         *comeback_findings,
-        Finding(f"The {richest.variant.replace('without ', '')} bonus is the round track's "
-                f"most valuable: {richest.value:.1f} points a solo game of the {bot} "
-                f"policy ({game.table_policy}: {beside.value:.1f}).", richest.value,
+        Finding(f"The {richest.variant.replace('without ', '')} bonus is worth "
+                f"{most_words(richest, runner_up)}: {richest.value:.1f} points a solo game "
+                f"of the {bot} policy ({game.table_policy}: {beside.value:.1f}).",
+                richest.value,
                 f"{p}_round_bonus_value", (richest.ci95_low, richest.ci95_high), "points"),
     ]
     return Section(game.id, game.title, intro, figures, tables, notes, findings,

@@ -65,3 +65,20 @@ def test_tune_with_learned_says_which_combinations_it_was_not_trained_on():
     assert "11 of the 13 combinations are off the learned network's training rules" in notes
     off_answer = doc["values"]["rounds"] not in (0, 6)  # 112 points: 5 rounds, solo
     assert ("the heuristic" in notes) == off_answer
+
+
+def test_a_most_valuable_bonus_is_claimed_only_where_the_intervals_separate():
+    """Issue 36: "a 'most' or 'largest' claim only where the intervals separate"."""
+    import pandas as pd
+
+    from analyzer.clever.report import most_words
+
+    first = pd.Series({"variant": "without round 4", "value": 26.8, "ci95_low": 25.0,
+                       "ci95_high": 28.6})
+    near = pd.Series({"variant": "without round 2", "value": 25.1, "ci95_low": 23.5,
+                      "ci95_high": 26.7})
+    far = pd.Series({"variant": "without round 2", "value": 20.0, "ci95_low": 18.5,
+                     "ci95_high": 21.5})
+    assert most_words(first, far) == "the most"
+    assert most_words(first, near) == ("the most on these games, within the interval of the "
+                                       "bonus of round 2 (25.1)")

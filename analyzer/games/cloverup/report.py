@@ -386,7 +386,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Finding(f"Playing to win beats playing for the highest average in only "
                 f"{win_row.exact_win_rate:.1%} of two-player games.",
                 win_row.exact_win_rate, "cloverup_policy_win_rates", unit="%"),
-        seat_finding(seat_table, "cloverup_seat_win_rates", "players"),
+        seat_finding(seat_table, "cloverup_seat_win_rates",
+                     "players playing for the highest average (optimal)"),
     ]
     changed = [f"{p.name} = {p.show(values[p.name])} (default {p.show(p.default)})"
                for p in PARAMS if values[p.name] != p.default and p.name != "players"]

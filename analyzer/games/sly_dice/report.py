@@ -218,7 +218,9 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        f"expected-points accuser it wins {b10r.win_rate:.1%}. Fictitious play "
                        f"ends on {stable}; the best grid reply to it "
                        f"({exploiter}) wins {exploit:.1%} against it"
-                       + (" - close to even, so it is hard to exploit." if exploit < 0.55
+                       + (" - close to even, so no bluffing or accusing threshold of the "
+                          "grid exploits it (an exact best response still may: see the "
+                          "exploitability table)." if exploit < 0.55
                           else ", so it is not yet stable: bluffing stays a game of mixed "
                           "strategies.")),
         Figure("sly_dice_bonus_sweeps", "A bluffer (bluffs under 10 points, first seat) "
