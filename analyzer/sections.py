@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from analyzer.seats import MIN_COMEBACK_GAMES
+
 
 @dataclass
 class Figure:
@@ -178,16 +180,18 @@ def comebacks_shown(table: Any, name: str, title: str,
     latest = behind[behind.rounds_left == behind.rounds_left.iloc[-1]]
     earliest = behind[behind.rounds_left == behind.rounds_left.iloc[0]]
     near, far = latest.iloc[0], earliest.iloc[-1]
+    level = table[(table.behind_from == 0) & (table.rounds_left == near.rounds_left)]
     reading = (f"With {near.rounds_left}, {near.behind_by} wins {near.win_chance:.1%} "
                f"(95% CI {near.ci95_low:.1%} to {near.ci95_high:.1%})"
                + ("" if len(latest) < 2 else f", {latest.iloc[1].behind_by} "
                   f"{latest.iloc[1].win_chance:.1%}")
+               + ("" if level.empty else f", level or ahead {level.iloc[0].win_chance:.1%}")
                + f"; with {far.rounds_left}, even {far.behind_by} wins "
-               f"{far.win_chance:.1%}. From {who}.")
-    figure = Figure(name, title, "line", table, "behind_mid", "win_chance", "rounds_left",
+               f"{far.win_chance:.1%}. From {who}. A curve ends where fewer than "
+               f"{MIN_COMEBACK_GAMES} player-games were that far behind.")
+    figure = Figure(name, title, "line", behind, "behind_mid", "win_chance", "rounds_left",
                     "ci95_low", "ci95_high",
-                    xlabel="points behind the leader after the round (middle of each bin; "
-                    "0: level or ahead)",
+                    xlabel="points behind the leader after the round (middle of each bin)",
                     ylabel="chance to win", reading=reading, percent=True)
     finding = Finding(f"Comebacks: with {near.rounds_left}, a player {near.behind_by} still "
                       f"wins {near.win_chance:.1%} of {who}.", near.win_chance, name,

@@ -63,5 +63,7 @@ def test_comeback_figures_follow_the_rounds_recorded():
     assert finding.value == 0.25 and "with 15 rounds left, a player 1-5 behind" in \
         finding.text
     assert figures[0].reading.startswith("With 15 rounds left, 1-5 behind wins 25.0%")
+    assert (figures[0].data.behind_from > 0).all()  # no "level or ahead" point at x = 0
+    assert "A curve ends where fewer than 30 player-games" in figures[0].reading
     assert comebacks_shown(pd.DataFrame(seats.comebacks(row, cols, 0, 1, 5)), "x", "t",
                            "w") == ([], [])
