@@ -260,6 +260,12 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                           **seats.spread(row, COLUMNS)})
         game_dist += seats.score_distribution(row, COLUMNS, policy=name)
     game_dist = pd.DataFrame(game_dist).rename(columns={"score": "game_score"})
+    zeros = game_dist[game_dist.game_score == 0].probability
+    zero_words = (f" The {zeros.max():.1%} of totals at 0 (the most of any policy) are games "
+                  "in which none of that player's turns counted (every turn scores at least "
+                  "3): an instant win ended the game first, or a triple six cancelled the "
+                  "rounds they had played."
+                  if len(zeros) and zeros.max() > 0 else "")
     game_table = pd.DataFrame(game_rows)
     best_game = game_table.sort_values("win_rate").iloc[-1]
 
@@ -289,7 +295,11 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        f" points on average; {mode} points is the single most likely result. "
                        f"Never rerolling averages only {never.expected_points:.2f}. An instant "
                        f"win comes in {opt.p_instant_win:.2%} of turns (counted as "
-                       f"{values['instant_win_points']:g} points here)."),
+                       f"{values['instant_win_points']:g} points here). The spikes are the "
+                       f"clover scores: {values['one_clover_floor']:g} (one clover, the higher "
+                       f"number below {values['one_clover_triples_from']}), three times a "
+                       "tripled number (one clover and a 5 or a 6: 15 or 18), and 18 for two "
+                       "clovers, 6-6-clover and three sixes."),
         Figure("cloverup_game_scores",
                f"Game totals in a {len(TURN_POLICIES)}-player game, one policy per seat "
                f"(simulated, {n:,} games)", "step",
@@ -300,7 +310,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        f"{best_game.policy} wins most often ({best_game.win_rate:.1%}, 95% CI "
                        f"{best_game.win_ci95_low:.1%} to {best_game.win_ci95_high:.1%}). No "
                        f"plotted probability has a standard error above "
-                       f"{game_dist.se.max():.4f}."),
+                       f"{game_dist.se.max():.4f}.{zero_words}"),
         Figure("cloverup_clover_value", "Expected turn score after the first roll, by clovers "
                "in it (exact)", "bar", clovers, "clovers_in_first_roll", "expected_points",
                xlabel="clovers in the first roll", ylabel="expected points of the turn",
