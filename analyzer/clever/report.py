@@ -152,8 +152,39 @@ def mirror_seats(game: CleverGame, values: dict[str, Any], policy: str,
             s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
             seat_rows.append({"players": str(players), "seat": f"seat {seat + 1}",
                               "win_rate": s["win_rate"], "ci95_low": s["win_ci95"][0],
-                              "ci95_high": s["win_ci95"][1], "games": n})
+                              "ci95_high": s["win_ci95"][1], "games": n,
+                              "score": s["mean_score"], "score_ci95_low": s["ci95"][0],
+                              "score_ci95_high": s["ci95"][1]})
     return seat_rows, comeback_rows
+
+
+SCORE_COLUMNS = ["score", "score_ci95_low", "score_ci95_high"]  # of ``mirror_seats`` rows
+
+
+def scores_figure(game: CleverGame, seated: str, rows: list[dict],
+                  policies: pd.DataFrame, values: dict[str, Any]) -> Figure:
+    """Each seat's mean score at each player count (``mirror_seats`` rows of ``seated``),
+    beside its solo mean where ``policies`` (the solo table) has it, with the rounds each
+    count plays."""
+    table = pd.DataFrame(rows)[["players", "seat", *SCORE_COLUMNS]]
+    solo = policies[policies.policy == seated]
+    if not solo.empty:
+        first = solo.iloc[0]
+        table = pd.concat([pd.DataFrame([{
+            "players": "1", "seat": "seat 1", "score": first.mean_score,
+            "score_ci95_low": first.ci95_low, "score_ci95_high": first.ci95_high}]), table],
+            ignore_index=True)
+    means = table.groupby("players", sort=False)["score"].mean()
+    rounds = {n: game.rounds_for({**values, "players": int(n)}) for n in means.index}
+    words = ", ".join(f"{means[n]:.0f} points " + ("solo" if n == "1" else f"with {n} players")
+                      + f" ({rounds[n]} rounds)" for n in means.index)
+    return Figure(f"{game.prefix}_scores_by_players", f"Mean final score by player count and "
+                  f"seat, {seated} (simulated, 95% intervals)", "dot", table, "players",
+                  "score", "seat", "score_ci95_low", "score_ci95_high",
+                  xlabel="players at the table", ylabel="mean final score",
+                  reading=f"A player of the {seated} policy averages {words} (mean over the "
+                          "seats). Each opponent's turn is one more passive pick, and "
+                          "tables of more players play fewer rounds.")
 
 
 def beside_prefix(game: CleverGame) -> str:
@@ -315,7 +346,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     seated = seat_policy(game, values)
     seat_rows, comeback_rows = mirror_seats(game, values, seated, (2, 3, 4), samples, seed,
                                             progress)
-    seat_table = fair_share(pd.DataFrame(seat_rows))
+    seat_table = fair_share(pd.DataFrame(seat_rows).drop(columns=SCORE_COLUMNS))
     seat_beside = ""
     if seated != game.table_policy:
         seat_table, seat_beside = table_policy_beside(game, values, seated, seat_table,
@@ -369,6 +400,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                        f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f}; "
                        f"{game.table_policy}: {beside.value:.1f}). {bonus_note(game)}."),
         sheet_figure(game, bot, runs[bot]),
+        scores_figure(game, seated, seat_rows, policies, values),
         seat_figure(f"{p}_seat_win_rates", "Win rate by seat minus a fair share, "
                     f"{seated} players (simulated, 95% intervals)", seat_table,
                     f"With two players the first seat wins {two['seat 1']:.1%} and the "

@@ -590,3 +590,25 @@ def test_report_seat_words_name_a_weighted_two_player_mean(game, monkeypatch):
         "as a point lost" in words
     monkeypatch.setattr(type(game), "gift", lambda self, v=None: 1.0)
     assert "last roll counts each point the platter" in report.seat_words(game, values)
+
+
+def test_scores_by_player_count_figure_has_the_solo_mean_and_each_seat():
+    """Issue 36 ("how scores change with the player count"): each seat's mean score at 2-4
+    players beside the solo mean, the reading giving each count's mean and its rounds."""
+    import pandas as pd
+
+    from analyzer.clever.report import scores_figure
+    from analyzer.games.thats_pretty_clever.model import GAME as TPC
+
+    rows = [{"players": str(n), "seat": f"seat {k + 1}", "score": 200.0 + 10 * n + k,
+             "score_ci95_low": 199.0, "score_ci95_high": 260.0}
+            for n in (2, 3, 4) for k in range(n)]
+    policies = pd.DataFrame({"policy": ["learned"], "mean_score": [263.0],
+                             "ci95_low": [262.0], "ci95_high": [264.0]})
+    values = defaults(TPC.params)
+    fig = scores_figure(TPC, "learned", rows, policies, values)
+    assert list(fig.data.players) == ["1", "2", "2", "3", "3", "3", "4", "4", "4", "4"]
+    assert "263 points solo (6 rounds), 220 points with 2 players (6 rounds), 231 points " \
+        "with 3 players (5 rounds), 242 points with 4 players (4 rounds)" in fig.reading
+    no_solo = scores_figure(TPC, "heuristic", rows, policies, values)
+    assert "1" not in set(no_solo.data.players)
