@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from analyzer import seats
@@ -159,6 +160,32 @@ def mirror_seats(game: CleverGame, values: dict[str, Any], policy: str,
 
 
 SCORE_COLUMNS = ["score", "score_ci95_low", "score_ci95_high"]  # of ``mirror_seats`` rows
+SCORE_BIN = 10  # points per bin of the solo score distributions
+
+
+def distribution_figure(game: CleverGame, runs: dict[str, Any]) -> Figure:
+    """Each policy's solo final scores in bins of ``SCORE_BIN`` points (``runs``: the solo
+    simulations by policy), with standard errors."""
+    rows = []
+    for name, run in runs.items():
+        games = float(run.tables["policies"].seat_games.iloc[0])
+        dist = run.tables["score_distribution"]
+        dist = dist[(dist.by == "policy") & (dist.name == name)]
+        binned = dist.groupby(dist.score // SCORE_BIN * SCORE_BIN)["probability"].sum()
+        rows += [{"policy": name, "score": int(low), "probability": float(share),
+                  "se": float(np.sqrt(share * (1 - share) / games))}
+                 for low, share in binned.items()]
+    table = pd.DataFrame(rows)
+    medians = {name: float(run.tables["policies"]["median"].iloc[0])
+               for name, run in runs.items()}
+    words = ", ".join(f"{name} {median:.0f}" for name, median in medians.items())
+    return Figure(f"{game.prefix}_score_distribution", "Solo final scores by policy "
+                  f"(simulated, bins of {SCORE_BIN} points)", "step", table, "score",
+                  "probability", "policy", xlabel="final score (bin start)",
+                  ylabel="share of games", percent=True,
+                  labels={name: policy_words(name, WORDS) for name in runs},
+                  reading=f"Median solo scores: {words}. No plotted share has a standard "
+                          f"error above {table.se.max():.4f}.")
 
 
 def scores_figure(game: CleverGame, seated: str, rows: list[dict],
@@ -400,6 +427,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                        f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f}; "
                        f"{game.table_policy}: {beside.value:.1f}). {bonus_note(game)}."),
         sheet_figure(game, bot, runs[bot]),
+        distribution_figure(game, runs),
         scores_figure(game, seated, seat_rows, policies, values),
         seat_figure(f"{p}_seat_win_rates", "Win rate by seat minus a fair share, "
                     f"{seated} players (simulated, 95% intervals)", seat_table,

@@ -612,3 +612,28 @@ def test_scores_by_player_count_figure_has_the_solo_mean_and_each_seat():
         "with 3 players (5 rounds), 242 points with 4 players (4 rounds)" in fig.reading
     no_solo = scores_figure(TPC, "heuristic", rows, policies, values)
     assert "1" not in set(no_solo.data.players)
+
+
+def test_the_solo_score_distribution_sums_to_one_per_policy():
+    """Issue 36 ("the Clever games' full score distributions"): each policy's solo scores
+    in 10-point bins, from its own rows of the distribution (not again from its seat's)."""
+    import pandas as pd
+
+    from analyzer.clever.report import distribution_figure
+    from analyzer.games.thats_pretty_clever.model import GAME as TPC
+    from analyzer.output import Result
+
+    def run(name, scores):
+        dist = pd.DataFrame([{"by": by, "name": label, "score": s, "probability": 0.25,
+                              "se": 0.1} for by, label in (("policy", name), ("seat", "1"))
+                             for s in scores])
+        policies = pd.DataFrame({"policy": [name], "seat_games": [4], "median": [scores[1]]})
+        return Result("t", tables={"score_distribution": dist, "policies": policies})
+
+    fig = distribution_figure(TPC, {"greedy": run("greedy", [101, 104, 117, 250]),
+                                    "learned": run("learned", [240, 251, 259, 301])})
+    shares = fig.data.groupby("policy").probability.sum()
+    assert shares.tolist() == [1.0, 1.0]
+    greedy = fig.data[fig.data.policy == "greedy"].set_index("score").probability
+    assert greedy.to_dict() == {100: 0.5, 110: 0.25, 250: 0.25}
+    assert "Median solo scores: greedy 104, learned 251" in fig.reading
