@@ -109,9 +109,10 @@ def choose_looking(sheet, faces, where, picks, moves, n, pol, stream, slot, scra
 def _next_roll_mean(faces, picks, one_step, samples, pol, stream, slot, scratch, rules):
     """The mean over ``samples`` sampled rolls (or every roll once, where there are no more)
     of the dice in play after a candidate pick (its afterstate in ``CAND_SHEET`` and
-    ``CAND_WHERE``) of the best value of pick ``picks``:
-    its best pick or forfeit, or a re-roll where one is in hand. ``one_step``: the
-    candidate's own value, the answer when no dice are left in play."""
+    ``CAND_WHERE``) of the best value of pick ``picks``: its best pick or forfeit, or a
+    re-roll where one is in hand. ``one_step``: the candidate's own value, the answer when
+    no dice are left in play. ``faces``: int64[N_DICE], the roll the candidate was picked
+    from (the dice off the pool keep their faces)."""
     sheet = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
     where = scratch[CAND_WHERE:CAND_WHERE + N_DICE]
     pool, platter = _masks(where)
