@@ -391,10 +391,14 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
             f"Success: {success[9]:.0%} from 9, {success[3]:.0%} from 3 or 18.",
         ]),
         Block("When to call a bluff", [
-            "Accuse when the chance that the claim is true is below (by the False "
-            "Accusation cards you hold):",
-            f"= (claim + bluff bonus) / (that + your penalty); the first bluff bonus is "
-            f"{values['bluff_bonus']}, each next +{values['bluff_bonus_step']}."],
+            "Accuse when the claim is less likely to be true than the table's figure for "
+            "its worth and the False Accusation cards you hold.",
+            "The figure weighs what catching a bluff is worth (the claim plus the bluff "
+            f"bonus: {values['bluff_bonus']} for the first, +{values['bluff_bonus_step']} "
+            "each next) against what a wrong accusation costs (a False Accusation card: "
+            f"{values['false_accusation_penalty']} points, "
+            f"+{values['false_accusation_step']} for each one held): worth / (worth + "
+            "cost)."],
             table=accuse_table(values)),
         Block("Bluffing at the exact equilibrium", [
             "of the claims at each worth: the share that are bluffs, and accused",
