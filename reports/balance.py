@@ -52,6 +52,8 @@ TABLE_PT = (7.5, 6.5)  # monospace sizes tried for tables, largest first
 FINDING_COLUMN = 1.65  # inches of the findings page's number column
 FIRST_PAGE = "report-page-1.png"  # a picture of the report's first page, beside it
 PREVIEW_DPI = 80
+TITLE_SHARE = 0.75  # of the text width a chart's title lines take at most (a legend beside
+# the axes narrows them, and the title is centred on them)
 
 
 def _check(sections: list[Section]) -> None:
@@ -100,7 +102,7 @@ def _figure(flow: PageFlow, spec: Figure) -> int:
     flow.ensure(min(plot_h + text_h + 0.4, usable))
     page, rect = flow.slot(plot_h)
     ax = page.add_axes((rect[0], rect[1], rect[2] - rect[0], rect[3] - rect[1]))
-    plot_into(ax, spec, title_width=80)
+    plot_into(ax, spec, title_pt=TITLE_SHARE * (rect[2] - rect[0]) * flow.page_w * 72)
     flow.fit_axes(ax, rect)
     number = flow.page_number
     flow.skip(0.1)

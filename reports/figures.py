@@ -11,14 +11,17 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import matplotlib as mpl
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes  # noqa: E402  (after the backend is chosen)
 from matplotlib.figure import Figure as MplFigure  # noqa: E402
+from matplotlib.font_manager import FontProperties  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 from matplotlib.transforms import ScaledTranslation  # noqa: E402
 
 from analyzer.sections import Figure  # noqa: E402
+from reports.layout import wrap  # noqa: E402
 from reports.sheet_picture import aspect, check_sheet, draw_sheet  # noqa: E402
 from reports.style import PNG_DPI, PNG_SIZE, series_style, style_context  # Agg first
 
@@ -235,7 +238,19 @@ def _percent_tick(signed: bool) -> Any:
     return tick
 
 
-def plot_into(ax: Axes, spec: Figure, *, title_width: int = 70) -> None:
+def _title(spec: Figure, width: int, width_pt: float | None) -> str:
+    """The chart's title wrapped to ``width`` characters, or to ``width_pt`` points at the
+    title's size and weight."""
+    if width_pt is None:
+        lines = textwrap.wrap(spec.title, width)
+    else:
+        size = FontProperties(size=mpl.rcParams["axes.titlesize"]).get_size_in_points()
+        lines = wrap(spec.title, width_pt, size, weight=mpl.rcParams["axes.titleweight"])
+    return "\n".join(lines) or spec.name
+
+
+def plot_into(ax: Axes, spec: Figure, *, title_width: int = 70,
+              title_pt: float | None = None) -> None:
     """Draw ``spec`` on ``ax``: data, title, axis labels, legend and grid.
 
     Parameters
@@ -246,6 +261,9 @@ def plot_into(ax: Axes, spec: Figure, *, title_width: int = 70) -> None:
         The chart specification.
     title_width : int
         Wrap the title at this many characters.
+    title_pt : float, optional
+        Wrap the title to this many points instead, measured glyph by glyph (the width
+        the title has on a page).
 
     Raises
     ------
@@ -255,7 +273,7 @@ def plot_into(ax: Axes, spec: Figure, *, title_width: int = 70) -> None:
     validate_figure(spec)
     if spec.kind == "sheet" and not spec.data.empty:
         draw_sheet(ax, spec)
-        ax.set_title("\n".join(textwrap.wrap(spec.title, title_width)) or spec.name)
+        ax.set_title(_title(spec, title_width, title_pt))
         return
     if spec.data.empty:
         ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
@@ -269,7 +287,7 @@ def plot_into(ax: Axes, spec: Figure, *, title_width: int = 70) -> None:
     if spec.percent:
         signed = bool((pd.to_numeric(spec.data[spec.y], errors="coerce") < 0).any())
         ax.yaxis.set_major_formatter(FuncFormatter(_percent_tick(signed)))
-    ax.set_title("\n".join(textwrap.wrap(spec.title, title_width)) or spec.name)
+    ax.set_title(_title(spec, title_width, title_pt))
     ax.set_xlabel(spec.xlabel or spec.x)
     ax.set_ylabel(spec.ylabel or spec.y)
     title = (spec.series or "").replace("_", " ")

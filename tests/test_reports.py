@@ -491,3 +491,21 @@ def test_a_seat_effect_is_claimed_only_where_an_interval_leaves_out_a_fair_share
     assert none.text.startswith("No seat effect detected") and "optimal players" in none.text
     some = seat_finding(seats([0.54, 0.46], 0.01), "t", "optimal players")
     assert some.text.startswith("Seat effect: with 2 optimal players, seat 1 wins 54.0%")
+
+
+def test_a_long_chart_title_wraps_within_the_page(tmp_path: Path) -> None:
+    """Issue 36: no figure title runs off the page. A chart of a long title, placed on a
+    report page, keeps every title line inside the page's text width."""
+    from reports.pdfflow import PageFlow
+
+    flow = PageFlow()
+    flow.new_page()
+    spec = line_fig()
+    spec.title = "A chart whose title goes on and on about what it shows, " * 3
+    balance._figure(flow, spec)
+    fig = flow.pages[-1]
+    renderer = fig.canvas.get_renderer()
+    title = fig.axes[0].title
+    box = title.get_window_extent(renderer).transformed(fig.transFigure.inverted())
+    assert "\n" in title.get_text()
+    assert flow.left / flow.page_w - 1e-3 <= box.x0 and box.x1 <= 1 - flow.left / flow.page_w + 1e-3
