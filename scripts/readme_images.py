@@ -9,11 +9,11 @@ first page picture is copied; the card is drawn on the default rules.
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
 from analyzer.errors import UserError
+from analyzer.files import write_atomic
 from analyzer.params import defaults
 from analyzer.registry import get_game
 from reports.balance import FIRST_PAGE
@@ -29,7 +29,7 @@ def main() -> None:
     if not first.is_file():
         raise UserError(f"{first} does not exist: run `dicelab report -o {report}` first")
     IMAGES.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(first, IMAGES / FIRST_PAGE)
+    write_atomic(IMAGES / FIRST_PAGE, first.read_bytes())
     module = get_game(CARD_GAME).load()
     render_cheatsheet(module.cheatsheet(defaults(module.PARAMS)),
                       IMAGES / f"card-{CARD_GAME}.png")

@@ -509,3 +509,19 @@ def test_a_long_chart_title_wraps_within_the_page(tmp_path: Path) -> None:
     box = title.get_window_extent(renderer).transformed(fig.transFigure.inverted())
     assert "\n" in title.get_text()
     assert flow.left / flow.page_w - 1e-3 <= box.x0 and box.x1 <= 1 - flow.left / flow.page_w + 1e-3
+
+
+def test_readme_images_without_a_report_is_one_line(tmp_path: Path) -> None:
+    """scripts/readme_images.py pointed at a folder with no report: one line naming the
+    missing picture and the command that writes it, status 2, nothing written."""
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "readme_images.py"
+    images = script.parents[1] / "docs" / "images"
+    before = {p: p.stat().st_mtime_ns for p in images.iterdir()}
+    out = subprocess.run([sys.executable, str(script), str(tmp_path / "none")],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+    assert "report-page-1.png does not exist: run `dicelab report" in out.stderr
+    assert {p: p.stat().st_mtime_ns for p in images.iterdir()} == before
