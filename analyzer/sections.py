@@ -43,11 +43,12 @@ class Figure:
     labels: dict[Any, str] = field(default_factory=dict)  # series/x value -> words (legend)
     ref_line: float | None = None  # a horizontal reference line (e.g. 0: a fair share)
     percent: bool = False  # y values are shares, shown as percentages
+    appendix: bool = False  # drawn in the appendix PDF beside the report, not in the report
 
 
 @dataclass
 class Table:
-    """A table written as CSV and printed in the report (first ``max_rows`` rows)."""
+    """A table written as CSV and printed in the appendix PDF (first ``max_rows`` rows)."""
 
     name: str  # file stem of the CSV
     title: str
@@ -101,6 +102,8 @@ class Section:
     notes: list[str] = field(default_factory=list)  # assumed rules, sample sizes, seeds
     findings: list[Finding] = field(default_factory=list)  # 2-4, for the report's first pages
     provenance: dict[str, Any] = field(default_factory=dict)  # columns added to every CSV
+    verdict: list[str] = field(default_factory=list)  # opens the section: what is balanced,
+    # what is not, and the rule change that moves each headline figure most
 
 
 @dataclass
@@ -215,3 +218,45 @@ def seat_finding(seats: Any, source: str, players_word: str) -> Finding:
                    f"{row.win_rate:.1%} and {other.seat} {other.win_rate:.1%} (fair share "
                    f"{row.fair_share:.1%}).", row.vs_fair_share,
                    source, (row.vs_fair_share_ci95_low, row.vs_fair_share_ci95_high), "pp")
+
+
+# --- verdicts ------------------------------------------------------------------------------
+def seat_verdict(seats: Any, who: str) -> str:
+    """A verdict on the seats (``seats`` from :func:`fair_share`; ``who``: the players and
+    their policy): balanced where every seat's interval holds its fair share, else the seat
+    furthest from it."""
+    counts = seats.players.astype(int)
+    span = f"{counts.min()}-{counts.max()}" if counts.nunique() > 1 else f"{counts.iloc[0]}"
+    off = seats[(seats.vs_fair_share_ci95_low > 0) | (seats.vs_fair_share_ci95_high < 0)]
+    if off.empty:
+        far = seats.vs_fair_share.abs().max()
+        return (f"Balanced: the seats, {who}, at {span} players. No seat's win rate differs "
+                f"from a fair share (every 95% interval holds it; the furthest is "
+                f"{100 * far:.1f} pp off).")
+    row = off.loc[off.vs_fair_share.abs().idxmax()]
+    return (f"Not balanced: the seats, {who}. With {row.players} players {row.seat} wins "
+            f"{row.win_rate:.1%} against a fair share of {row.fair_share:.1%} (95% CI "
+            f"{row.ci95_low:.1%} to {row.ci95_high:.1%}).")
+
+
+def lever_words(changes: Any, value: str, show: Any, low: str = "", high: str = "",
+                label: str = "change") -> str:
+    """The row of ``changes`` (one rule change each) whose ``value`` is furthest from 0,
+    in words: its ``label``, its value by ``show`` (a function of a number) and its 95%
+    interval (columns ``low``/``high``; none: exact). "Most" only where that interval
+    clears the next change's; else the runner-up is named."""
+    rows = changes[changes[value].notna()]
+    order = rows[value].abs().sort_values(ascending=False).index
+    top = rows.loc[order[0]]
+    interval = f"95% CI {show(top[low])} to {show(top[high])}" if low else "exact"
+    text = f"{top[label]} ({show(top[value])}, {interval})"
+    if len(order) < 2:
+        return text
+    second = rows.loc[order[1]]
+    if low:
+        apart = (min(abs(top[low]), abs(top[high])) > max(abs(second[low]), abs(second[high]))
+                 and top[low] * top[high] > 0)
+    else:
+        apart = abs(top[value]) > abs(second[value])
+    return text if apart else (f"{text}, within the interval of {second[label]} "
+                               f"({show(second[value])})")

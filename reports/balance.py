@@ -32,13 +32,13 @@ from analyzer.report_lanes import ctrl_c_held, end_workers, quiet_worker
 from analyzer.sections import Figure, Finding, Section, Table
 from reports.figures import plot_into, save_pngs, validate_figure
 from reports.layout import (
-    col_widths,
     column_chunks,
     fit_line,
-    fixed_lines,
     mono_chars,
     reader_table,
     wrap,
+    wrapped_rows,
+    wrapped_widths,
 )
 from reports.markdown import summary_markdown
 from reports.pdfflow import LEADING, PT, PageFlow
@@ -46,12 +46,13 @@ from reports.sheet_picture import aspect
 from reports.style import TEXT_GREY, style_context
 
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-PLOT_HEIGHT = 4.0  # inches of a chart on a report page
+PLOT_HEIGHT = 3.4  # inches of a chart on a report page
 BODY_PT = 9.5
 TABLE_PT = (7.5, 6.5)  # monospace sizes tried for tables, largest first
 FINDING_COLUMN = 1.65  # inches of the findings page's number column
 FIRST_PAGE = "report-page-1.png"  # a picture of the report's first page, beside it
 PREVIEW_DPI = 80
+SECTION_ROOM = 4.5  # inches a page must have left for a section to start on it
 TITLE_SHARE = 0.75  # of the text width a chart's title lines take at most (a legend beside
 # the axes narrows them, and the title is centred on them)
 
@@ -80,11 +81,27 @@ def _check(sections: list[Section]) -> None:
 
 
 # --- PDF content ---------------------------------------------------------------------------
+APPENDIX = "appendix.pdf"  # the tables, notes and secondary figures, beside the report
+
+
 def _section_intro(flow: PageFlow, sec: Section) -> None:
+    """A section's opening in the report: its title, verdict and introduction."""
+    flow.paragraph(sec.title, 16, weight="bold", after=0.02)
+    flow.rule(after=0.12)
+    if sec.verdict:
+        flow.paragraph("Verdict", 11, weight="bold", after=0.04)
+        for line in sec.verdict:
+            flow.paragraph(f"\u2013 {line}", BODY_PT, indent=0.15, after=0.04)
+        flow.skip(0.08)
+    if sec.intro.strip():
+        flow.paragraph(sec.intro.strip(), 8.5, color=TEXT_GREY, after=0.1)
+    flow.skip(0.15)
+
+
+def _appendix_intro(flow: PageFlow, sec: Section) -> None:
+    """A section's opening in the appendix: its title and notes (rules, samples, seeds)."""
     flow.paragraph(sec.title, 16, weight="bold", after=0.02)
     flow.rule(after=0.15)
-    if sec.intro.strip():
-        flow.paragraph(sec.intro.strip(), 10, after=0.15)
     if sec.notes:
         flow.paragraph("Notes", 10, weight="bold", after=0.03)
         for note in sec.notes:
@@ -124,7 +141,7 @@ def _table(flow: PageFlow, tab: Table) -> int:
     """Place a table as monospace text (first ``max_rows`` rows); return its first page."""
     shown = tab.data.head(max(tab.max_rows, 0))
     headers, rows, right = reader_table(shown, tab.percent)
-    widths = col_widths(headers, rows)
+    widths = wrapped_widths(headers, rows)
     size = TABLE_PT[-1]
     for size in TABLE_PT:
         if sum(widths) + 2 * (len(widths) - 1) <= mono_chars(flow.width_pt, size):
@@ -135,7 +152,7 @@ def _table(flow: PageFlow, tab: Table) -> int:
     if tab.note.strip():
         flow.paragraph(tab.note.strip(), 8.5, color=TEXT_GREY, style="italic", after=0.06)
     for cols in column_chunks(widths, mono_chars(flow.width_pt, size)):
-        flow.mono_table(fixed_lines(headers, rows, right, cols), size,
+        flow.mono_table(*wrapped_rows(headers, rows, right, widths, cols), size,
                         continued=f"Table: {tab.title} (continued)")
         flow.skip(0.08)
     n = len(tab.data)
@@ -145,29 +162,32 @@ def _table(flow: PageFlow, tab: Table) -> int:
     return number
 
 
-def _finding(flow: PageFlow, finding: Finding, source: tuple[str, str, int]) -> None:
+def _finding(flow: PageFlow, finding: Finding, source: tuple[str, str, int, str]) -> None:
     """A finding: its number and interval in a left column, beside the sentence and the
-    figure or table that shows it, with that item's page."""
-    kind, title, page = source
+    figure or table that shows it, with that item's page (in the appendix, if there)."""
+    kind, title, page, doc = source
     indent, size = FINDING_COLUMN, 9.0
     width = flow.width_pt - indent * 72
     lines = wrap(finding.text, width, size)
-    where = wrap(f"{kind} on page {page}: {title}", width, 7.0)
-    flow.ensure((len(lines) * size + len(where) * 7.0) * LEADING * PT + 0.08)
+    place = f"page {page} of {doc}" if doc else f"page {page}"
+    where = wrap(f"{kind} on {place}: {title}", width, 7.5)
+    flow.ensure((len(lines) * size + len(where) * 7.5) * LEADING * PT + 0.08)
     top = flow.y
     for text in lines:
         flow.line(text, size, indent=indent)
     for text in where:
-        flow.line(text, 7.0, indent=indent, color=TEXT_GREY, style="italic")
+        flow.line(text, 7.5, indent=indent, color=TEXT_GREY, style="italic")
     column = (indent - 0.1) * 72
     flow.text_at(fit_line(finding.number(), column, 10, weight="bold"), 10, top, weight="bold")
-    flow.text_at(fit_line(finding.interval(), column, 7.0), 7.0, top + 10 * LEADING * PT,
-                 color=TEXT_GREY)
+    for k, text in enumerate(wrap(finding.interval(), column, 7.5)):
+        flow.text_at(text, 7.5, top + (10 + k * 7.5) * LEADING * PT, color=TEXT_GREY)
     flow.skip(0.08)
 
 
-def _findings(flow: PageFlow, sections: list[Section],
-              where: dict[str, tuple[str, str, int]]) -> None:
+Where = dict[str, tuple[str, str, int, str]]  # item name -> (kind, title, page, document)
+
+
+def _findings(flow: PageFlow, sections: list[Section], where: Where) -> None:
     """The key findings of every section, each with the page of its figure or table."""
     flow.paragraph("Key findings", 16, weight="bold", after=0.02)
     flow.rule(after=0.1)
@@ -184,38 +204,46 @@ def _findings(flow: PageFlow, sections: list[Section],
             flow.skip(0.06)
 
 
-def _front_matter(title: str, meta_lines: list[str], sections: list[Section],
-                  contents: list[tuple[int, str, int]], where: dict[str, tuple[str, str, int]],
-                  offset: int, marks: dict[str, int]) -> tuple[PageFlow, dict[str, int]]:
-    """Title page (title, metadata, the sections), key findings from page 2 and the list
-    of figures and tables, with page numbers + ``offset``. ``marks`` are the pages of the
-    findings and of the list, known from a first pass; returns the flow and these pages."""
-    flow = PageFlow()
+def _title_block(flow: PageFlow, title: str, meta_lines: list[str]) -> None:
     flow.new_page()
-    flow.skip(0.6)
+    flow.skip(0.4)
     flow.paragraph(title, 22, weight="bold", after=0.2)
     for line in meta_lines:
         flow.paragraph(line, 10, color=TEXT_GREY, after=0.02)
-    flow.skip(0.25)
-    flow.rule(lw=0.8, after=0.25)
+    flow.skip(0.2)
+    flow.rule(lw=0.8, after=0.2)
     flow.paragraph("Contents", 13, weight="bold", after=0.1)
-    heads = [("Key findings", marks.get("findings", 0)),
-             ("Figures and tables", marks.get("list", 0))]
-    heads += [(text, page + offset) for level, text, page in contents if level == 0]
-    for text, page in heads:
-        _entry(flow, text, 10.5, 0.0, "bold", str(page))
-    flow.new_page()
-    found = {"findings": flow.page_number}
-    _findings(flow, sections, {k: (kind, t, p + offset) for k, (kind, t, p) in where.items()})
-    flow.new_page()
-    found["list"] = flow.page_number
-    flow.paragraph("Figures and tables", 13, weight="bold", after=0.1)
+
+
+def _contents(flow: PageFlow, contents: list[tuple[int, str, int]], offset: int) -> None:
+    """Contents entries: sections (level 0) and their items (level 1), with pages."""
     for level, text, page in contents:
         if level == 0:
             flow.skip(0.06)
-        size, indent = (10.5, 0.0) if level == 0 else (9.0, 0.3)
+        size, indent = (10.5, 0.0) if level == 0 else (8.5, 0.3)
         _entry(flow, text, size, indent, "bold" if level == 0 else "normal",
                str(page + offset))
+
+
+def _front_matter(title: str, meta_lines: list[str], sections: list[Section],
+                  contents: list[tuple[int, str, int]], where: Where,
+                  offset: int, findings_page: int) -> tuple[PageFlow, int]:
+    """The report's title page (title, metadata, contents with every figure) and its key
+    findings, with body page numbers + ``offset`` (the pages of this front matter) and the
+    findings' page as ``findings_page`` (known from a first pass); returns the flow and
+    that page."""
+    flow = PageFlow()
+    _title_block(flow, title, meta_lines)
+    _entry(flow, "Key findings", 10.5, 0.0, "bold", str(findings_page))
+    _contents(flow, contents, offset)
+    flow.skip(0.1)
+    flow.paragraph(f"Every table, the notes on rules and samples, and more figures are in "
+                   f"{APPENDIX} beside this report; every table's rows are in tables/ as CSV.",
+                   8.5, color=TEXT_GREY)
+    flow.new_page()
+    found = flow.page_number
+    _findings(flow, sections, {k: (kind, t, p + offset * (not doc), doc)
+                               for k, (kind, t, p, doc) in where.items()})
     return flow, found
 
 
@@ -230,29 +258,65 @@ def _entry(flow: PageFlow, text: str, size: float, indent: float, weight: str,
         flow.line(line, size, indent=indent, weight=weight, right=page if i == 0 else "")
 
 
-def _write_pdf(sections: list[Section], title: str, meta_lines: list[str], path: Path) -> int:
-    body = PageFlow()
-    contents: list[tuple[int, str, int]] = []
-    where: dict[str, tuple[str, str, int]] = {}  # figure/table name -> (kind, title, page)
+def _body(sections: list[Section]) -> tuple[PageFlow, PageFlow, list, list, Where]:
+    """The report's sections (verdict, introduction, figures) and the appendix's (notes,
+    secondary figures, tables); their contents entries and where each item stands
+    (``where`` pages count from each body's first page; the appendix's are final)."""
+    report, appendix = PageFlow(), PageFlow()
+    r_contents: list[tuple[int, str, int]] = []
+    a_contents: list[tuple[int, str, int]] = []
+    where: Where = {}
     for sec in sections:
-        body.running_head = f"{title} \u2014 {sec.title}"
-        body.new_page()
-        contents.append((0, sec.title, body.page_number))
-        _section_intro(body, sec)
+        if report.space_left() < SECTION_ROOM:
+            report.running_head = sec.title
+            report.new_page()
+        else:  # a section starts below the last one's end when most of a page is left
+            report.skip(0.2)
+        r_contents.append((0, sec.title, report.page_number))
+        _section_intro(report, sec)
+        appendix.running_head = f"Appendix \u2014 {sec.title}"
+        appendix.new_page()
+        a_contents.append((0, sec.title, appendix.page_number))
+        _appendix_intro(appendix, sec)
         for fig in sec.figures:
-            where[fig.name] = ("Figure", fig.title, _figure(body, fig))
-            contents.append((1, f"Figure: {fig.title}", where[fig.name][2]))
+            flow, listed = (appendix, a_contents) if fig.appendix else (report, r_contents)
+            page = _figure(flow, fig)
+            where[fig.name] = ("Figure", fig.title, page, APPENDIX * fig.appendix)
+            listed.append((1, f"Figure: {fig.title}", page))
         for tab in sec.tables:
-            page = _table(body, tab)
-            where.setdefault(tab.name, ("Table", tab.title, page))  # a figure's name wins
-            contents.append((1, f"Table: {tab.title}", page))
-    args = (title, meta_lines, sections, contents, where)
-    first, marks = _front_matter(*args, 0, {})
-    doc, _ = _front_matter(*args, len(first.pages), marks)
-    doc.pages.extend(body.pages)
-    n = doc.save(path, metadata={"Title": title, "Creator": "dicelab reports"})
-    doc.pages[0].savefig(path.with_name(FIRST_PAGE), format="png", dpi=PREVIEW_DPI,
+            page = _table(appendix, tab)
+            where.setdefault(tab.name, ("Table", tab.title, page, APPENDIX))  # a figure wins
+            a_contents.append((1, f"Table: {tab.title}", page))
+    return report, appendix, r_contents, a_contents, where
+
+
+def _appendix_front(title: str, contents: list[tuple[int, str, int]]) -> PageFlow:
+    """The appendix's contents pages (its body pages follow them)."""
+    flow = PageFlow()
+    _title_block(flow, f"{title}: appendix", ["notes on rules and samples, tables and "
+                                              "more figures, section by section"])
+    _contents(flow, contents, 0)
+    return flow
+
+
+def _write_pdfs(sections: list[Section], title: str, meta_lines: list[str],
+                folder: Path) -> int:
+    """Write report.pdf (and its first page as a PNG) and the appendix into ``folder``;
+    return the report's number of pages."""
+    report, appendix, r_contents, a_contents, where = _body(sections)
+    front = len(_appendix_front(title, a_contents).pages)
+    a_front = _appendix_front(title, [(lv, t, p + front) for lv, t, p in a_contents])
+    where = {k: (kind, t, p + front * bool(doc), doc) for k, (kind, t, p, doc) in where.items()}
+    args = (title, meta_lines, sections, r_contents, where)
+    first, found = _front_matter(*args, 0, 0)
+    doc, _ = _front_matter(*args, len(first.pages), found)
+    doc.pages.extend(report.pages)
+    meta = {"Title": title, "Creator": "dicelab reports"}
+    n = doc.save(folder / "report.pdf", metadata=meta)
+    doc.pages[0].savefig(folder / FIRST_PAGE, format="png", dpi=PREVIEW_DPI,
                          facecolor="white")
+    a_front.pages.extend(appendix.pages)
+    a_front.save(folder / APPENDIX, metadata={**meta, "Title": f"{title}: appendix"})
     return n
 
 
@@ -271,7 +335,7 @@ def _produce(sections: list[Section], tmp: Path, title: str,
                 pngs = pool.submit(save_pngs, figures, tmp / "figures")
             rel += _write_tables(sections, tmp)
             with style_context():
-                pages = _write_pdf(sections, title, meta_lines, tmp / "report.pdf")
+                pages = _write_pdfs(sections, title, meta_lines, tmp)
             pngs.result()
         except BaseException:
             end_workers(pool)
@@ -280,7 +344,7 @@ def _produce(sections: list[Section], tmp: Path, title: str,
     links_t = {t.name: f"tables/{t.name}.csv" for s in sections for t in s.tables}
     text = summary_markdown(sections, title, meta_lines, links_f, links_t)
     (tmp / "summary.md").write_text(text, encoding="utf-8")
-    return rel + ["report.pdf", FIRST_PAGE, "summary.md"], pages
+    return rel + [APPENDIX, "report.pdf", FIRST_PAGE, "summary.md"], pages
 
 
 def _write_tables(sections: list[Section], tmp: Path) -> list[str]:
@@ -366,6 +430,7 @@ def write_report(sections: list[Section], out_dir: Path, title: str,
     return {
         "out_dir": out_dir,
         "pdf": out_dir / "report.pdf",
+        "appendix": out_dir / APPENDIX,
         "summary": out_dir / "summary.md",
         "figures": {f.name: out_dir / "figures" / f"{f.name}.png"
                     for s in sections for f in s.figures},

@@ -3,8 +3,8 @@
 Blocks are laid out in two columns, in reading order (down the left column, then the
 right); a block whose table is too wide for a column, or too long to sit comfortably
 in one, spans the page width. Long tables are cut into row chunks placed side by
-side. The body font size is the largest (9 pt down to 5 pt) at which everything fits
-on the single page. A sheet picture (``CheatSheet.figure``, ``reports.sheet_picture``)
+side. The body font size is the largest (9 pt down to ``MIN_PT``) at which everything
+fits on the single page; no text on a card is smaller than ``MIN_PT``. A sheet picture (``CheatSheet.figure``, ``reports.sheet_picture``)
 goes across the page above the blocks, with its caption and reading.
 """
 
@@ -28,10 +28,11 @@ from reports.style import A4_PORTRAIT, MONO, MONO_ADVANCE, SANS, TEXT_GREY, styl
 
 PAGE_W, PAGE_H = A4_PORTRAIT[0] * 72.0, A4_PORTRAIT[1] * 72.0  # points
 MARGIN, GUTTER, BLOCK_GAP, PAD = 32.0, 12.0, 8.0, 4.0  # points
-SIZES = [9.0 - 0.25 * i for i in range(17)]  # body sizes tried, 9 pt down to 5 pt
+MIN_PT = 7.5  # the smallest text on a card
+SIZES = [9.0 - 0.25 * i for i in range(7)]  # body sizes tried, 9 pt down to MIN_PT
 TEXT_LEAD, TABLE_LEAD = 1.25, 1.22
 MIN_CHUNK_ROWS = 12
-PICTURE_SHARE = 0.36  # the most of the page's height a sheet picture takes
+PICTURE_SHARE = 0.30  # the most of the page's height a sheet picture takes
 _NUMBER = re.compile(r"^[-+]?[\d.,]+%?$")
 
 
@@ -51,7 +52,7 @@ class _Box:
 
 def _sizes(size: float) -> tuple[float, float]:
     """Heading and table font sizes for a body ``size``."""
-    return size + 1.5, max(size - 0.5, 4.5)
+    return size + 1.5, max(size - 0.5, MIN_PT)
 
 
 def _measure(block: Block, width: float, size: float) -> _Box | None:
@@ -192,11 +193,11 @@ def _picture(fig: MplFigure, spec: Figure, y: float, width: float) -> float:
     height = min(width * aspect(spec), PICTURE_SHARE * PAGE_H)
     ax = fig.add_axes((MARGIN / PAGE_W, 1 - (y + height) / PAGE_H, width / PAGE_W,
                        height / PAGE_H))
-    draw_sheet(ax, spec)
+    draw_sheet(ax, spec, rounds=False, min_pt=MIN_PT)
     y += height + 2
-    for text_line in wrap(spec.reading, width, 7):
-        _text(fig, MARGIN, y, text_line, 7, color=TEXT_GREY, family=SANS)
-        y += 7 * 1.3
+    for text_line in wrap(spec.reading, width, MIN_PT):
+        _text(fig, MARGIN, y, text_line, MIN_PT, color=TEXT_GREY, family=SANS)
+        y += MIN_PT * 1.3
     return y + BLOCK_GAP
 
 
@@ -215,10 +216,11 @@ def _compose(sheet: CheatSheet) -> MplFigure:
     y += 8
     if sheet.figure is not None:
         y = _picture(fig, sheet.figure, y, full)
-    foot = wrap(sheet.footer, full, 6.5) if sheet.footer.strip() else []
-    foot_top = PAGE_H - MARGIN - len(foot) * 6.5 * 1.3
+    foot = wrap(sheet.footer, full, MIN_PT) if sheet.footer.strip() else []
+    foot_top = PAGE_H - MARGIN - len(foot) * MIN_PT * 1.3
     for i, text_line in enumerate(foot):
-        _text(fig, MARGIN, foot_top + i * 6.5 * 1.3, text_line, 6.5, color=TEXT_GREY, family=SANS)
+        _text(fig, MARGIN, foot_top + i * MIN_PT * 1.3, text_line, MIN_PT, color=TEXT_GREY,
+              family=SANS)
     avail = foot_top - 6 - y
     bands = next((p for s in SIZES if (p := _plan(sheet.blocks, s, avail)) is not None), None)
     if bands is None:

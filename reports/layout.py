@@ -193,22 +193,68 @@ def fmt_reader(value: Any, share: bool = False, digits: int | None = None) -> st
     return f"{value:,.{digits}f}{unit}"
 
 
-def reader_table(df: pd.DataFrame, extra_shares: tuple[str, ...] = (),
-                 max_cell: int = 28) -> tuple[list[str], list[list[str]], list[bool]]:
-    """Like :func:`cell_table`, for readers: headings in words (:func:`heading`), shares
-    (:func:`share_columns`) as percentages, numbers rounded alike down each column
-    (:func:`reader_digits`)."""
+def reader_table(df: pd.DataFrame, extra_shares: tuple[str, ...] = ()
+                 ) -> tuple[list[str], list[list[str]], list[bool]]:
+    """Like :func:`cell_table`, for readers and uncut (:func:`wrapped_rows` wraps long
+    cells): headings in words (:func:`heading`), shares (:func:`share_columns`) as
+    percentages, numbers rounded alike down each column (:func:`reader_digits`)."""
     shares = share_columns(df, extra_shares)
     right = [pd.api.types.is_numeric_dtype(df[c].dtype) for c in df.columns]
     digits = [reader_digits(df[c], c in shares) if r else None
               for c, r in zip(df.columns, right)]
-
-    def cut(s: str) -> str:
-        return s if len(s) <= max_cell else s[: max_cell - 1] + ELLIPSIS
-
-    rows = [[cut(fmt_reader(v, c in shares, d)) for c, v, d in zip(df.columns, row, digits)]
+    rows = [[fmt_reader(v, c in shares, d) for c, v, d in zip(df.columns, row, digits)]
             for row in df.itertuples(index=False)]
-    return [cut(heading(c)) for c in df.columns], rows, right
+    return [heading(c) for c in df.columns], rows, right
+
+
+CELL_WIDTH = 24  # characters a table column wraps at (a longer word widens it)
+
+
+def wrap_chars(text: str, width: int) -> list[str]:
+    """``text`` broken at spaces into lines of at most ``width`` characters (a longer
+    word stands alone on its line, whole)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def wrapped_widths(headers: list[str], rows: list[list[str]],
+                   cap: int = CELL_WIDTH) -> list[int]:
+    """Each column's width: its longest cell or heading, at most ``cap`` characters
+    unless a single word is longer."""
+    widths = []
+    for j, h in enumerate(headers):
+        cells = [h] + [r[j] for r in rows]
+        longest_word = max(len(w) for c in cells for w in (c.split() or [""]))
+        widths.append(max(min(max(len(c) for c in cells), cap), longest_word))
+    return widths
+
+
+def wrapped_rows(headers: list[str], rows: list[list[str]], right: list[bool],
+                 widths: list[int], cols: list[int], gap: int = 2
+                 ) -> tuple[list[str], list[list[str]]]:
+    """Monospace lines of the columns ``cols``: the heading's lines (ending with a rule)
+    and, per row, its lines; a cell longer than its column's width wraps onto more
+    lines of its row, nothing is cut."""
+    sep = " " * gap
+
+    def block(cells: list[str]) -> list[str]:
+        parts = [wrap_chars(cells[j], widths[j]) if len(cells[j]) > widths[j] else [cells[j]]
+                 for j in cols]
+        height = max(len(p) for p in parts)
+        out = []
+        for k in range(height):
+            texts = [(p[k] if k < len(p) else "") for p in parts]
+            out.append(sep.join(t.rjust(widths[j]) if right[j] else t.ljust(widths[j])
+                                for t, j in zip(texts, cols)).rstrip())
+        return out
+
+    head = block(headers) + [sep.join("-" * widths[j] for j in cols)]
+    return head, [block(r) for r in rows]
 
 
 def col_widths(headers: list[str], rows: list[list[str]]) -> list[int]:

@@ -65,7 +65,8 @@ def summary_markdown(sections: list[Section], title: str, meta_lines: list[str],
     """
     out = [f"# {title}", ""]
     out += [f"- {line}" for line in meta_lines]
-    out += ["", "Full report: [report.pdf](report.pdf)", ""]
+    out += ["", "Full report: [report.pdf](report.pdf); tables, notes and more figures: "
+            "[appendix.pdf](appendix.pdf)", ""]
     if any(sec.findings for sec in sections):
         out += ["## Key findings", ""]
         links = {**table_links, **figure_links}  # a figure of the same name wins
@@ -75,6 +76,8 @@ def summary_markdown(sections: list[Section], title: str, meta_lines: list[str],
         out += [""]
     for sec in sections:
         out += [f"## {sec.title}", ""]
+        if sec.verdict:
+            out += ["**Verdict**", ""] + [f"- {line}" for line in sec.verdict] + [""]
         if sec.intro.strip():
             out += [_paragraph(sec.intro), ""]
         if sec.notes:

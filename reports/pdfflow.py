@@ -151,30 +151,33 @@ class PageFlow:
             self.line(text_line, size, weight=weight, color=color, indent=indent, style=style)
         self.skip(after)
 
-    def mono_table(self, lines: list[str], size: float, *, shade: bool = True,
-                   continued: str = "") -> None:
-        """Monospace table lines ``[header, rule, row, ...]``.
+    def mono_table(self, head: list[str], rows: list[list[str]], size: float, *,
+                   shade: bool = True, continued: str = "") -> None:
+        """A monospace table: ``head`` (the heading's lines and its rule), then ``rows``
+        (each row's lines, kept on one page).
 
-        The header repeats on every continuation page, under ``continued`` (a caption
+        The heading repeats on every continuation page, under ``continued`` (a caption
         such as "Table: X (continued)") when given; every other row gets a light grey
         band as wide as the table, so rows can be followed across in print.
         """
         height = size * LEADING * PT
-        head, body = lines[:2], lines[2:]
-        band_w = max(len(s) for s in lines) * MONO_ADVANCE * size * PT
-        self.ensure(height * min(len(lines), 6))
+        band_w = max(len(s) for s in head + [ln for r in rows for ln in r]) * MONO_ADVANCE
+        band_w *= size * PT
+        first = len(rows[0]) if rows else 0
+        self.ensure(height * (len(head) + min(max(first, 4), 12)))
         for text_line in head:
             self.line(text_line, size, mono=True, weight="bold")
-        for i, text_line in enumerate(body):
-            if height > self.space_left():
+        for i, row in enumerate(rows):
+            if height * len(row) > self.space_left():
                 self.new_page()
                 if continued:
                     self.line(continued, size + 1, color=TEXT_GREY, style="italic")
                 for h in head:
                     self.line(h, size, mono=True, weight="bold")
             if shade and i % 2 == 1:
-                self._band(self.y, height, band_w)
-            self.line(text_line, size, mono=True)
+                self._band(self.y, height * len(row), band_w)
+            for text_line in row:
+                self.line(text_line, size, mono=True)
 
     def _band(self, top: float, height: float, width: float) -> None:
         fig = self.fig

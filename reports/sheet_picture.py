@@ -31,9 +31,13 @@ def shade(share: float) -> float:
     return 1.0 - (1.0 - DARKEST) * min(max(share, 0.0), 1.0)
 
 
-def draw_sheet(ax: Axes, spec: Figure) -> None:
+LABEL_ROOM = 3.6  # a box shows its label only when this many times the smallest text wide
+
+
+def draw_sheet(ax: Axes, spec: Figure, rounds: bool = True, min_pt: float = 7.5) -> None:
     """Draw the boxes of ``spec.data`` (columns ``spec.x``, ``row``, ``spec.y`` the share,
-    ``spec.series`` the area, ``label``, ``mean_round``) on ``ax``."""
+    ``spec.series`` the area, ``label``, ``mean_round``) on ``ax``, with each box's mean
+    round when ``rounds``; no text smaller than ``min_pt``."""
     check_sheet(spec)
     data = spec.data
     width = float(data[spec.x].max()) + 1
@@ -41,7 +45,7 @@ def draw_sheet(ax: Axes, spec: Figure) -> None:
     fig_w, fig_h = ax.figure.get_size_inches() * 72
     where = ax.get_position()
     box_pt = min(fig_w * where.width / (width + 0.2), fig_h * where.height / (height + 1.0))
-    big, small = max(min(0.27 * box_pt, 10.0), 4.0), max(min(0.21 * box_pt, 7.5), 3.5)
+    big, small = max(min(0.27 * box_pt, 10.0), min_pt), max(min(0.21 * box_pt, 7.5), min_pt)
     for _, cell in data.iterrows():
         x, y, share = float(cell[spec.x]), float(cell["row"]), float(cell[spec.y])
         if math.isnan(share):  # a box printed on the sheet, not marked in play
@@ -52,13 +56,13 @@ def draw_sheet(ax: Axes, spec: Figure) -> None:
         ink = "white" if grey < 0.55 else "black"
         ax.add_patch(Rectangle((x + 0.04, y + 0.04), 0.92, 0.92, facecolor=str(grey),
                                edgecolor="black", linewidth=0.6))
-        if cell["label"]:
+        if cell["label"] and box_pt >= LABEL_ROOM * min_pt:  # else the label would cover
             ax.text(x + 0.1, y + 0.12, str(cell["label"]), ha="left", va="top",
                     fontsize=small, color=ink)
         shown = "<1%" if 0 < share < ROUND_SHOWN_FROM else f"{share:.0%}"
         ax.text(x + 0.5, y + 0.55, shown, ha="center", va="center", fontsize=big,
                 color=ink, weight="bold")
-        if share >= ROUND_SHOWN_FROM and not math.isnan(float(cell["mean_round"])):
+        if rounds and share >= ROUND_SHOWN_FROM and not math.isnan(float(cell["mean_round"])):
             ax.text(x + 0.5, y + 0.9, f"r{float(cell['mean_round']):.1f}", ha="center",
                     va="bottom", fontsize=small, color=ink)
     for area, cells in data.groupby(spec.series, sort=False):

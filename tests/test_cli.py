@@ -274,8 +274,10 @@ def test_report_with_changed_rules(tmp_path):
     summary = (out / "summary.md").read_text()
     assert "rounds = 3 (default 5)" in summary and "weights = 6,5,5,3,3,2,1" in summary
     assert (out / "report.pdf").read_bytes().startswith(b"%PDF")
+    assert (out / "appendix.pdf").read_bytes().startswith(b"%PDF")
     figures = {p.stem for p in (out / "figures").glob("*.png")}
-    assert len(figures) == 8 and "cloverup_comeback" in figures
+    assert len(figures) == 11 and {"cloverup_comeback", "cloverup_rule_first_seat",
+                                   "cloverup_game_length"} <= figures
 
 
 @pytest.mark.parametrize("args,needle", [(["--set", "rounds=3"], "GAME.KEY=VALUE"),

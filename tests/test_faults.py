@@ -576,7 +576,7 @@ def stall(*args, **kwargs):
     print("writing", flush=True)
     time.sleep(300)
 
-balance._write_pdf = stall
+balance._write_pdfs = stall
 balance.write_report(sections(), Path(sys.argv[1]), "T", [])
 """
 

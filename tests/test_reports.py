@@ -219,7 +219,7 @@ def test_report_failure_mid_render_keeps_old_output(tmp_path: Path,
     def boom(*args: object, **kwargs: object) -> int:
         raise ValueError("pdf failed")
 
-    monkeypatch.setattr(balance, "_write_pdf", boom)
+    monkeypatch.setattr(balance, "_write_pdfs", boom)
     with pytest.raises(ValueError, match="pdf failed"):
         write_report(sections(), out, "T", [])
     assert [p.name for p in out.iterdir()] == ["old.txt"]
@@ -239,22 +239,61 @@ def pdf_text(path: Path) -> list[str]:
         return [" ".join(page.get_text().split()) for page in doc]
 
 
+def pdf_spans(path: Path) -> list[list[dict]]:
+    """Every text span of every page (pymupdf dicts: text, size, flags, bbox), with the
+    page's width and height under ``page_w``/``page_h``."""
+    pymupdf = pytest.importorskip("pymupdf")
+    pages = []
+    with pymupdf.open(path) as doc:
+        for page in doc:
+            spans = [dict(span, page_w=page.rect.width, page_h=page.rect.height)
+                     for block in page.get_text("dict")["blocks"]
+                     for line in block.get("lines", []) for span in line["spans"]
+                     if span["text"].strip()]
+            pages.append(spans)
+    return pages
+
+
+def check_layout(path: Path) -> None:
+    """Issue 36, item 2: no text cut with "..." or running off the page, and no heading
+    (bold text of 10.5 pt or more) as the last text of its page."""
+    for number, spans in enumerate(pdf_spans(path), 1):
+        for span in spans:
+            assert "\u2026" not in span["text"], (number, span["text"])
+            x0, y0, x1, y1 = span["bbox"]
+            assert x0 >= 0 and y0 >= 0 and x1 <= span["page_w"] + 0.5, (number, span["text"])
+            assert y1 <= span["page_h"] + 0.5, (number, span["text"])
+        body = [s for s in spans if not s["text"].startswith("page ")]
+        lowest = max(body, key=lambda s: s["bbox"][3], default=None)
+        if lowest is not None:
+            bold = lowest["flags"] & 16 and lowest["size"] >= 10.4
+            assert not bold, (number, lowest["text"])
+
+
 def check_report(written: dict, secs: list[Section]) -> None:
-    """Key findings on page 2, each with its number, interval and the page of its figure
-    or table; every figure with a caption and a reading."""
+    """Key findings on page 2, each with its number, interval and the page (of the report
+    or of its appendix) of its figure or table; every figure with a caption and a reading,
+    in the report or in the appendix; nothing cut off or stranded in either."""
     pages = pdf_text(written["pdf"])
+    appendix = pdf_text(written["appendix"])
     assert "Key findings" in pages[1]
     items = {i.name: i for s in secs for i in [*s.tables, *s.figures]}  # a figure's name wins
     for sec in secs:
         for fig in sec.figures:
             assert fig.title.strip() and fig.reading.strip(), fig.name
+            shown = " ".join(appendix if fig.appendix else pages[2:])
+            assert " ".join(fig.title.split()[:4]) in shown, fig.name
         for finding in sec.findings:
             assert finding.source in items, finding.source
             assert finding.number() in pages[1] and finding.interval() in pages[1]
             title = " ".join(items[finding.source].title.split())
-            shown = re.search(r"on page (\d+): " + re.escape(title[:25]), pages[1])
+            shown = re.search(r"on page (\d+)( of appendix\.pdf)?: " + re.escape(title[:25]),
+                              pages[1])
             assert shown, title
-            assert " ".join(title.split()[:4]) in pages[int(shown.group(1)) - 1]
+            doc = appendix if shown.group(2) else pages
+            assert " ".join(title.split()[:4]) in doc[int(shown.group(1)) - 1]
+    check_layout(written["pdf"])
+    check_layout(written["appendix"])
 
 
 def test_findings_page(report: tuple[dict, list[Section]]) -> None:
@@ -369,6 +408,7 @@ def test_cheatsheet_single_page(rows: int, tmp_path: Path) -> None:
     render_cheatsheet(sheet(rows), path)
     assert path.read_bytes().startswith(b"%PDF")
     assert pdf_pages(path) == 1
+    check_card(path)
     assert [p.name for p in path.parent.iterdir()] == ["card.pdf"]
 
 
@@ -389,6 +429,7 @@ def test_cheatsheet_with_a_sheet_picture_is_one_page(tmp_path: Path) -> None:
     render_cheatsheet(card, path)
     assert pdf_pages(path) == 1
     assert "Darker boxes are marked more often." in " ".join(pdf_text(path))
+    check_card(path)
 
 
 def test_cheatsheet_too_big_raises_and_writes_nothing(tmp_path: Path) -> None:
@@ -438,8 +479,9 @@ def test_dicelab_report_quick_end_to_end(tmp_path):
                                   pytest.param("thats-pretty-clever", marks=pytest.mark.slow),
                                   pytest.param("twice-as-clever", marks=pytest.mark.slow)])
 def test_every_game_cheatsheet_fills_one_page(game: str, tmp_path: Path) -> None:
-    """Each game's real strategy card, on its default rules, fits one A4 page (the
-    renderer shrinks the type and refuses what still overflows)."""
+    """Issue 36, item 7: each game's real strategy card, on its default rules, fits one A4
+    page with no text under 7.5 pt, none cut or off the page (the renderer shrinks the
+    type down to 7.5 pt and refuses what still overflows)."""
     from analyzer.params import defaults
     from analyzer.registry import get_game
 
@@ -447,6 +489,17 @@ def test_every_game_cheatsheet_fills_one_page(game: str, tmp_path: Path) -> None
     path = tmp_path / "card.pdf"
     render_cheatsheet(module.cheatsheet(defaults(module.PARAMS)), path)
     assert pdf_pages(path) == 1
+    check_card(path)
+
+
+def check_card(path: Path) -> None:
+    """No text on the card under 7.5 pt, none cut with "..." or off the page."""
+    spans = pdf_spans(path)[0]
+    assert spans and min(s["size"] for s in spans) >= 7.5 - 0.01
+    for span in spans:
+        x0, y0, x1, y1 = span["bbox"]
+        assert "\u2026" not in span["text"], span["text"]
+        assert x0 >= 0 and y0 >= 0 and x1 <= span["page_w"] and y1 <= span["page_h"]
 
 
 def test_no_text_is_cut_and_no_table_title_ends_a_page(tmp_path: Path,

@@ -31,32 +31,53 @@ def reroll_counts(row: np.ndarray) -> np.ndarray:
     return _log(row)[start:start + 6 * play.GAIN_BINS].reshape(3, play.GAIN_BINS, 2)
 
 
-COVER = 0.75  # a re-roll rule names the fewest points that cover this share of re-rolls
-CONTRAST = 2.0  # ... and is a rule only if the bot re-rolls this many times as often below
+def reroll_round_counts(row: np.ndarray, rounds: int) -> np.ndarray:
+    """float64[rounds, GAIN_BINS, 2]: the value policy's choices with a re-roll in hand,
+    by round and by the points its best pick scored at once; [..., 1] re-rolled."""
+    start = play.LOG_REROLL_ROUND
+    grid = _log(row)[start:start + 2 * play.GAIN_BINS * play.LOG_ROUNDS]
+    return grid.reshape(play.LOG_ROUNDS, play.GAIN_BINS, 2)[:min(rounds, play.LOG_ROUNDS)]
 
 
-def reroll_rule(counts: np.ndarray) -> dict[str, Any]:
-    """The rule "re-roll only when the best pick scores under T points at once" for one
-    pick's choices with a re-roll in hand (``counts``: float64[GAIN_BINS, 2], [:, 1]
-    re-rolled): T the fewest points such that rolls scoring under T hold at least
-    ``COVER`` of the bot's re-rolls. Returns ``below`` (T; None when the bot never
-    re-rolls), ``covered`` (its share of re-rolls under T), ``rate_below`` and
-    ``rate_above`` (the bot's re-roll rate under T and at T or more), ``choices`` and
-    ``rerolled`` (its re-roll rate over all)."""
-    total, rerolled = counts.sum(), counts[:, 1]
-    out = {"below": None, "covered": 0.0, "rate_below": 0.0, "rate_above": 0.0,
-           "choices": int(total), "rerolled": rerolled.sum() / max(total, 1.0)}
-    if rerolled.sum() <= 0:
-        return out
-    share = np.cumsum(rerolled) / rerolled.sum()
-    b = int(np.argmax(share >= COVER - 1e-12))  # the last bin the rule takes in
-    under, over = counts[:b + 1].sum(axis=0), counts[b + 1:].sum(axis=0)
-    out.update(below=GAIN_FROM[b + 1] if b + 1 < play.GAIN_BINS else None, covered=share[b],
-               rate_below=under[1] / max(under.sum(), 1.0),
-               rate_above=over[1] / max(over.sum(), 1.0))
-    if b + 1 == play.GAIN_BINS:  # every bin needed: no threshold, re-rolls at any score
-        out["below"] = float("inf")
-    return out
+def reroll_tree(counts: np.ndarray) -> dict[str, Any]:
+    """The rule "from round R on, re-roll when the best pick scores under T points at once,
+    else pick; before round R, pick", fitted to the bot's choices with a re-roll in hand
+    (``counts``: float64[rounds, GAIN_BINS, 2], [..., 1] re-rolled): a two-split decision
+    tree over the round and the points at once, R and T chosen so that the rule agrees with
+    the most choices (the first of equals: the rule that re-rolls least). Returns
+    ``from_round`` (R, 1-based; None: never re-roll), ``below`` (T, ``inf``: at any
+    score), ``agrees`` (the share of choices the rule matches), ``never`` (the share
+    "never re-roll" matches), ``choices`` and ``rerolled`` (the re-roll rate over all)."""
+    total = counts.sum()
+    kept = counts[..., 0].sum()
+    lean = counts[..., 1] - counts[..., 0]  # what re-rolling there adds to the agreement
+    best = (kept, None, 0)
+    rounds, bins = lean.shape
+    for r in range(rounds - 1, -1, -1):  # later starts first: they re-roll least
+        for b in range(1, bins + 1):
+            agree = kept + lean[r:, :b].sum()
+            if agree > best[0] + 1e-9:
+                best = (agree, r, b)
+    scale = max(total, 1.0)
+    agree, r, b = best
+    return {"from_round": None if r is None else r + 1,
+            "below": float("inf") if b == bins else GAIN_FROM[b],
+            "agrees": agree / scale, "never": kept / scale, "choices": int(total),
+            "rerolled": counts[..., 1].sum() / scale}
+
+
+def reroll_words(rule: dict[str, Any], rounds: int) -> str:
+    """A fitted re-roll rule (``reroll_tree``) as advice."""
+    if rule["from_round"] is None:
+        return "Keep re-rolls: pick a die rather than re-roll"
+    when = ("whenever you hold one" if rule["below"] == float("inf") else
+            f"when no die scores {rule['below']} point{'s' * (rule['below'] > 1)} or more "
+            "at once")
+    if rule["from_round"] == 1:
+        return f"Re-roll {when}"
+    span = (f"round {rule['from_round']}" if rule["from_round"] == rounds
+            else f"rounds {rule['from_round']}-{rounds}")
+    return f"Keep re-rolls until {span}; then re-roll {when}"
 
 
 def reroll_rows(name: str, row: np.ndarray) -> list[dict[str, Any]]:
@@ -98,33 +119,18 @@ def action_round_rows(game: CleverGame, name: str, row: np.ndarray,
 def rule_rows(game: CleverGame, name: str, row: np.ndarray,
               rounds: int) -> list[dict[str, Any]]:
     """The bot's rules of thumb, each with ``check``: how much of the bot's own play it
-    describes, in words; ``follows``: that share (re-rolls: of its re-rolls, over
-    ``choices`` choices with a re-roll in hand); ``simplest``: the same for the simpler
-    rule named in ``simplest_rule``."""
+    describes, in words; ``follows``: that share (re-rolls: of its ``choices`` choices with
+    a re-roll in hand, the rule fitted to them by ``reroll_tree``); ``simplest``: the same
+    for the simpler rule named in ``simplest_rule``."""
     rows = []
-    counts = reroll_counts(row)
-    for pick in range(3):
-        rule = reroll_rule(counts[pick])
-        if rule["below"] is None:
-            continue
-        rerolls = counts[pick, :, 1].sum()
-        if rule["below"] == float("inf") or rule["rate_below"] < CONTRAST * rule["rate_above"]:
-            text = (f"Roll {pick + 1}: no points threshold explains the re-rolls; the bot "
-                    "re-rolls for its sheet, whatever the best die scores at once")
-            check = (f"it re-rolls {rule['rerolled']:.0%} of {rule['choices']:,} rolls with a "
-                     f"re-roll in hand ({rule['rate_below']:.0%} under {rule['below']} points, "
-                     f"{rule['rate_above']:.0%} at more)" if rule["below"] != float("inf")
-                     else f"it re-rolls {rule['rerolled']:.0%} of {rule['choices']:,} rolls "
-                     "with a re-roll in hand")
-        else:
-            points = f"{rule['below']} point{'s' * (rule['below'] > 1)}"
-            text = (f"Roll {pick + 1}: re-roll only when the best die scores under {points} "
-                    f"at once (the bot re-rolls {rule['rate_below']:.0%} of those rolls, "
-                    f"{rule['rate_above']:.0%} of the others)")
-            check = f"{rule['covered']:.0%} of its {rerolls:,.0f} re-rolls come then"
-        rows.append({"policy": name, "topic": "re-roll", "rule": text, "check": check,
-                     "follows": rule["covered"], "choices": rule["choices"],
-                     "simplest": rule["rerolled"], "simplest_rule": "re-roll rate over all"})
+    tree = reroll_tree(reroll_round_counts(row, rounds))
+    if tree["choices"]:
+        rows.append({"policy": name, "topic": "re-roll", "rule": reroll_words(tree, rounds),
+                     "check": f"matches {tree['agrees']:.0%} of the bot's "
+                              f"{tree['choices']:,} choices with a re-roll in hand (never "
+                              f"re-rolling: {tree['never']:.0%})",
+                     "follows": tree["agrees"], "choices": tree["choices"],
+                     "simplest": tree["never"], "simplest_rule": "never re-roll"})
     firsts = pd.DataFrame(first_round_rows(game, name, row, rounds))
     for rnd, part in firsts.groupby("round"):
         top = part.sort_values("share", ascending=False).iloc[:2]

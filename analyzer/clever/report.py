@@ -22,10 +22,12 @@ from analyzer.sections import (
     Table,
     comebacks_shown,
     fair_share,
+    lever_words,
     policy_words,
     provenance,
     seat_figure,
     seat_finding,
+    seat_verdict,
 )
 from analyzer.params import defaults
 from analyzer.seeding import DEFAULT_SEED
@@ -48,7 +50,8 @@ class Samples:
     the round-bonus variants until every paired difference's half-width is at most
     ``paired_points``, at most ``paired`` (``strong_paired`` for the strongest policy,
     whose network never trained without a bonus; the assumed-rule readings likewise, at
-    most ``rules_paired``); then ``per_player_count`` games per player count. Every stop is
+    most ``rules_paired``); then ``per_player_count`` games of two players and
+    ``more_players`` of three and of four (the comebacks read two-player games). Every stop is
     checked after whole batches of ``CHECK_BLOCKS`` blocks of 512 games, so it is the
     same on every machine and for any thread count."""
 
@@ -59,6 +62,7 @@ class Samples:
     rules_paired: int
     per_player_count: int
     strong_paired: int
+    more_players: int
 
     def describe(self, played: dict[str, int], paired: dict[str, int]) -> str:
         solo = ", ".join(f"{p} {n:,}" for p, n in played.items())
@@ -69,15 +73,15 @@ class Samples:
                 f"{self.paired:,} per round-bonus variant ({self.strong_paired:,} for the "
                 f"strongest policy) and {self.rules_paired:,} per "
                 f"assumed-rule reading ({runs}); stops checked every "
-                f"{CHECK_BLOCKS * GAME_BLOCK:,} games; {self.per_player_count:,} games per "
-                "player count")
+                f"{CHECK_BLOCKS * GAME_BLOCK:,} games; {self.per_player_count:,} games of "
+                f"two players and {self.more_players:,} of three and of four")
 
 
 CHECK_BLOCKS = 2
 FULL = Samples(points=1.5, cap=40_960, paired_points=2.0, paired=4_096, rules_paired=2_048,
-               per_player_count=2_048, strong_paired=2_048)
+               per_player_count=2_048, strong_paired=1_024, more_players=1_024)
 QUICK = Samples(points=3.0, cap=4_096, paired_points=4.0, paired=1_024, rules_paired=512,
-                per_player_count=512, strong_paired=512)
+                per_player_count=512, strong_paired=512, more_players=512)
 # What rules are worth is played by the game's ``table_policy`` (the tuned heuristic, or
 # a cheaper reading of it that plays as well): the learned network trained with every round
 # bonus, so a sheet without a bonus would meet it with positions it never trained on. The
@@ -143,8 +147,9 @@ def mirror_seats(game: CleverGame, values: dict[str, Any], policy: str,
     (rows of the seat table) and, with two players, the comeback rows."""
     seat_rows, comeback_rows = [], []
     for players in counts:
+        games = samples.per_player_count if players == 2 else samples.more_players
         acc, n = play_games(game, {**values, "players": players}, [policy] * players,
-                            samples.per_player_count, seed, False, None, progress)
+                            games, seed, False, None, progress)
         if players == 2:
             comeback_rows = seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS, play.COL_COMEBACK,
                                             game.rounds_for({**values, "players": 2}),
@@ -380,7 +385,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                                                       samples, seed, progress)
     p = game.prefix
     comeback = pd.DataFrame(comeback_rows)
-    comeback_figures, comeback_findings = comebacks_shown(
+    comeback_figures, _ = comebacks_shown(
         comeback, f"{p}_comeback", "Comebacks: a player's chance to win a two-player game by "
         "how far behind the leader they are after a round (simulated, "
         f"{seated} players, 95% intervals)",
@@ -398,7 +403,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     figures = [
         Figure(f"{p}_area_scores", "Solo score by area and policy (simulated, 95% intervals)",
                "bar", areas, "area", "mean_score", "policy", "ci95_low", "ci95_high",
-               xlabel="area", ylabel="mean points",
+               xlabel="area", ylabel="mean points", appendix=True,
                labels={name: policy_words(name, WORDS) for name in areas.policy.unique()},
                reading=f"{BOT_NAMES[bot].capitalize()} averages {best.mean_score:.1f} points solo "
                        f"(95% CI {best.ci95_low:.1f} to {best.ci95_high:.1f}); most come from "
@@ -406,13 +411,13 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                        f"({h_areas[low_area]:.1f}), which sets the value of each fox."),
         Figure(f"{p}_bonuses", f"Bonuses received per solo game, {bot} (simulated)", "bar",
                bonuses, "bonus", "per_game", None, "ci95_low", "ci95_high", xlabel="bonus",
-               ylabel="per game",
+               ylabel="per game", appendix=True,
                reading=f"{BOT_NAMES[bot].capitalize()} collects {best.foxes:.2f} foxes a game; "
                        f"{good:.1%} of its games rate '{good_band[1]}' ({good_band[0]}+) or "
                        "better."),
         Figure(f"{p}_bonus_rounds", "When bonuses fire: bonuses received per round, "
                f"{bot} solo (simulated)", "line", grouped, "round", "per_game", "bonus",
-               xlabel="round", ylabel="per game",
+               xlabel="round", ylabel="per game", appendix=True,
                reading=f"Foxes come late: {last_share:.0%} of the {bot} policy's foxes arrive in "
                        f"the last round; they add {fox_points:.1f} points a game (total "
                        f"minus the five areas), each worth the lowest area."),
@@ -426,7 +431,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                        f"points (95% CI "
                        f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f}; "
                        f"{game.table_policy}: {beside.value:.1f}). {bonus_note(game)}."),
-        sheet_figure(game, bot, runs[bot]),
+        replace(sheet_figure(game, bot, runs[bot]), appendix=True),
         distribution_figure(game, runs),
         scores_figure(game, seated, seat_rows, policies, values),
         seat_figure(f"{p}_seat_win_rates", "Win rate by seat minus a fair share, "
@@ -493,19 +498,52 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                 f"{best.mean_score:.1f} points solo.", best.mean_score,
                 f"{p}_policies", (best.ci95_low, best.ci95_high), "points"),
         seat_finding(seat_table, f"{p}_seat_win_rates", f"{seated} players"),
-        *comeback_findings,
         Finding(f"The {richest.variant.replace('without ', '')} bonus is worth "
                 f"{most_words(richest, runner_up)}: {richest.value:.1f} points a solo game "
-                f"of the {bot} policy ({game.table_policy}: {beside.value:.1f}).",
+                f"of the {bot} policy, whose network never trained without it "
+                f"({game.table_policy}: {beside.value:.1f}).",
                 richest.value,
                 f"{p}_round_bonus_value", (richest.ci95_low, richest.ci95_high), "points"),
     ]
     return Section(game.id, game.title, intro, figures, tables, notes, findings,
-                   provenance(seed, game.params, values))
+                   provenance(seed, game.params, values),
+                   verdict(game, values, bot, best, ranked, assumed_rules, seat_table,
+                           seated, seat_rows))
 
 
-def sheet_figure(game: CleverGame, bot: str, run) -> Figure:
-    """The score sheet shaded by how often the bot marks each box, with the mean round."""
+def verdict(game: CleverGame, values: dict[str, Any], bot: str, best: pd.Series,
+            ranked: pd.DataFrame,
+            assumed_rules: pd.DataFrame, seat_table: pd.DataFrame, seated: str,
+            seat_rows: list[dict]) -> list[str]:
+    """The section's verdict: the seats, the solo score with the round bonus that moves it
+    most, the assumed reading that matters most, and scores by player count."""
+    points = lambda x: f"{x:+.1f} points"  # noqa: E731
+    lost = ranked.assign(change=ranked.variant.str.replace("without", "no"),
+                         value=-ranked.value, ci95_low=-ranked.ci95_high,
+                         ci95_high=-ranked.ci95_low)
+    by_count = pd.DataFrame(seat_rows).groupby("players", sort=False)["score"].mean()
+    words = ", ".join(f"{by_count[n]:.0f} with {n} players" for n in by_count.index)
+    rounds = ", ".join(str(game.rounds_for({**values, "players": n})) for n in (1, 2, 3, 4))
+    lines = [
+        seat_verdict(seat_table, f"{seated} in every seat"),
+        f"Score: {bot} averages {best.mean_score:.1f} points solo (95% CI {best.ci95_low:.1f} "
+        f"to {best.ci95_high:.1f}). Of the round-track bonuses, the one whose removal moves "
+        f"it most: {lever_words(lost, 'value', points, 'ci95_low', 'ci95_high')} (paired "
+        f"games; its network never trained without a bonus).",
+        f"Player count: a {seated} player averages {words}; tables of more players play "
+        f"fewer rounds ({rounds} rounds for 1-4 players).",
+    ]
+    if assumed_rules is not None and len(assumed_rules):
+        rules = assumed_rules.rename(columns={"variant": "change"})
+        lines.append(f"Open readings of the rules: the one that moves {game.table_policy}'s "
+                     "solo score most when read the other way: "
+                     f"{lever_words(rules, 'value', points, 'ci95_low', 'ci95_high')}.")
+    return lines
+
+
+def sheet_figure(game: CleverGame, bot: str, run, rounds: bool = True) -> Figure:
+    """The score sheet shaded by how often the bot marks each box, with the mean round
+    it is marked in when ``rounds`` (the report's; a card leaves the rounds out)."""
     cells = run.tables["cells"]
     games = run.headline["policies"][bot]["games"]
     often = cells[cells.marked >= 0.5]
@@ -514,7 +552,8 @@ def sheet_figure(game: CleverGame, bot: str, run) -> Figure:
     rare_text = ", ".join(f"{n} in {area}" for area, n in rare.items()) or "none"
     return Figure(
         f"{game.prefix}_sheet", f"The score sheet as {bot} fills it solo: share of games "
-        f"that mark each box, and rN the mean round it is marked in ({games:,} games)",
+        "that mark each box" + (", and rN the mean round it is marked in" if rounds else "")
+        + f" ({games:,} games)",
         "sheet", cells, "x", "marked", "area",
         reading=f"Darker boxes are marked in more games. {len(often)} of the "
                 f"{len(cells)} boxes are marked in at least half the games; of those, "
@@ -535,7 +574,6 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
     areas, dice = by_area["mean_score"], by_area["dice_per_game"]
     policy = run.tables["policies"].iloc[0]
     rules = run.tables["decision_rules"]
-    lost = paired_rule_values(game, values, DEFAULT_SEED, FULL, False, False, bot)[0]
     mean = run.headline["policies"][bot]["mean_score"]
     blocks = [
         Block("Where the points come from", [
@@ -546,37 +584,30 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
             f"{policy['fox_points']:.0f} points (the lowest area ends at "
             f"{policy['lowest_area']:.0f} on average), so keep all five growing."]),
         Block("When to re-roll", rule_lines(rules, "re-roll") + (
-            ["  (the best die: the pick the bot would keep; points it scores at once)"]
+            ["  (points at once: what the die scores the moment it is marked; the rounds "
+             "and points are those that agree most with the bot's own choices)"]
             if knobs is None else
             [f"The bot re-rolls when its best pick is worth less than "
              f"{knobs['reroll_below']:.0f} points of its estimate, and spends a +1 for a "
              f"gain over {knobs['plus_above']:.0f}."])),
         Block("First die of a turn, by round", rule_lines(rules, "first die")),
         Block("When to spend the actions", rule_lines(rules, "actions")),
-        Block("Round-track bonuses", [
-            f"  {row.variant.replace('without ', '')}: worth {row.value:.1f} points "
-            f"({row.ci95_low:.1f} to {row.ci95_high:.1f})"
-            for _, row in lost.iterrows()] + [
-            f"  (paired games of the {bot} policy with and without it; its network "
-            "was trained with every bonus)" if bot == "learned" else
-            f"  (paired games of the {bot} policy with and without it)"]),
         Block("What to take first", first_pick_lines(run.tables["first_picks"])),
         Block("The platter", platter_lines(run.tables["picks"], run.tables["bonuses"])),
-        Block("First picks: % by area and face",
-              table=first_pick_table(run.tables["first_picks"])),
     ]
     assumed = ", ".join(f"{p.name}={p.show(values[p.name])}" for p in game.params
                         if p.assumed)
     return CheatSheet(f"{game.title} strategy card",
-                      f"Rules of thumb from dicelab's strongest bot, {BOT_NAMES[bot]} "
-                      f"({run.headline['policies'][bot]['games']:,} solo games: the "
-                      f"report's sample at its default seed {DEFAULT_SEED}).",
+                      f"Rules of thumb fitted to the choices of dicelab's strongest bot "
+                      f"({bot}: {policy_words(bot, WORDS)}) in "
+                      f"{run.headline['policies'][bot]['games']:,} solo games (the report's "
+                      f"sample, seed {DEFAULT_SEED}).",
                       blocks, f"Simulated with the {bot} policy's shipped weights; a "
                       "stronger policy may change these numbers. Assumed rules (open points of the "
                       f"rules page): {assumed}."
                       + "".join(f" {n[0].upper()}{n[1:]}." for n in run.notes
                                 if "not trained on" in n),
-                      figure=sheet_figure(game, bot, run))
+                      figure=sheet_figure(game, bot, run, rounds=False))
 
 
 def first_pick_lines(first_picks: pd.DataFrame) -> list[str]:
@@ -584,22 +615,13 @@ def first_pick_lines(first_picks: pd.DataFrame) -> list[str]:
     by_area = first_picks.groupby("area", sort=False)["share"].sum().sort_values(
         ascending=False)
     low = first_picks[first_picks.face <= 3]["share"].sum()
-    top = by_area.index[:2]
-    lines = [f"Open low: {low:.0%} of the bot's first picks are 1s, 2s or 3s, most in "
-             f"{top[0]} and {top[1]} ({by_area.iloc[:2].sum():.0%} together); a low die "
-             "sends few dice to the platter."]
+    lines = [f"{low:.0%} of the bot's first picks are 1s, 2s or 3s. Where its first picks "
+             "go, with the faces it takes most there:"]
     for area, share in by_area.items():
         faces = first_picks[first_picks.area == area].nlargest(2, "share")
         lines.append(f"  {area}: {share:.0%} (mostly {faces.face.iloc[0]}s and "
                      f"{faces.face.iloc[1]}s)")
     return lines
-
-
-def first_pick_table(first_picks: pd.DataFrame) -> pd.DataFrame:
-    """Area x face shares of first picks, in percent (short strings)."""
-    grid = first_picks.pivot(index="area", columns="face", values="share")
-    grid = grid.loc[[a for a in first_picks.area.unique()]]
-    return (grid * 100).round(0).astype(int).astype(str).reset_index()
 
 
 def platter_lines(picks: pd.DataFrame, bonuses: pd.DataFrame) -> list[str]:

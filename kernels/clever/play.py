@@ -194,7 +194,9 @@ LOG_REROLL_GAIN = LOG_STANDINGS + STANDING_ROUNDS  # + 2 * (GAIN_BINS * pick + g
 LOG_FIRST_ROUND = LOG_REROLL_GAIN + 2 * GAIN_BINS * 3  # + N_AREAS * round + area: first picks
 LOG_ACTION_ROUNDS = LOG_FIRST_ROUND + N_AREAS * LOG_ROUNDS  # + 3 * round + ACTION_*: spent
 ACTION_REROLL, ACTION_PLUS, ACTION_RETURN = 0, 1, 2
-LOG_LEN = LOG_ACTION_ROUNDS + 3 * LOG_ROUNDS
+LOG_REROLL_ROUND = LOG_ACTION_ROUNDS + 3 * LOG_ROUNDS  # + 2 * (GAIN_BINS * round + gain
+# bin) + re-rolled: the same choices by round
+LOG_LEN = LOG_REROLL_ROUND + 2 * GAIN_BINS * LOG_ROUNDS
 # game accumulator columns per (lineup slot, seat), then the score histogram
 COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_WIN_UNITS, COL_FOXES = range(5)
 COL_FOXES_SQ = 5
@@ -336,6 +338,8 @@ def _valued_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scrat
         finish(scratch, pol)
         if in_hand:
             log[LOG_REROLL_GAIN + 2 * (GAIN_BINS * pick + gain_bin(gain)) + again] += 1
+            log[LOG_REROLL_ROUND + 2 * (GAIN_BINS * _log_round(sheet) + gain_bin(gain))
+                + again] += 1
         if not again:
             return i, slot
         sheet[H_REROLL_USED] += 1

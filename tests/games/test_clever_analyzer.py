@@ -320,22 +320,31 @@ def test_decision_record_adds_up_to_the_decision_log(game):
     assert spent[play.ACTION_RETURN] == log[play.LOG_RETURNS:play.LOG_RETURNS + 3].sum()
 
 
-def test_the_reroll_rule_names_the_fewest_points_that_cover_most_rerolls():
-    """Re-rolls 90 (scoring 0), 70 (1 point), 20 (2), then none: under 2 points holds
-    160 of 180 re-rolls (89% >= 75%), re-rolled 160 of 200 such rolls and 20 of 600
-    others; the bins follow the kernel's ``gain_bin``."""
+def test_the_reroll_rule_is_the_tree_that_agrees_with_most_choices():
+    """Issue 36, item 7: in rounds 1-3 of 4 the bot never re-rolls (100 rolls each); in
+    round 4 it re-rolled 90 of 100 rolls scoring 0, 70 of 100 scoring 1, 20 of 100 scoring
+    2 and none of 500 others. "From round 4, re-roll under 2 points" agrees with 300 + 740
+    of 1100 choices, more than any other split (never: 300 + 620)."""
     from analyzer.clever import decisions
     from kernels.clever import play
 
-    counts = np.array([[10, 90], [30, 70], [80, 20]] + [[100, 0]] * 5, float)
-    rule = decisions.reroll_rule(counts)
-    assert rule["below"] == 2 and rule["choices"] == 800
-    assert rule["covered"] == pytest.approx(160 / 180)
-    assert rule["rate_below"] == pytest.approx(160 / 200)
-    assert rule["rate_above"] == pytest.approx(20 / 600)
-    assert decisions.reroll_rule(np.array([[5, 0]] * 8, float))["below"] is None
-    assert decisions.reroll_rule(np.array([[5, 0]] * 7 + [[0, 5]], float))["below"] == \
-        float("inf")
+    late = np.array([[10, 90], [30, 70], [80, 20]] + [[100, 0]] * 5, float)
+    early = np.zeros_like(late)
+    early[0, 0] = 100
+    counts = np.stack([early, early, early, late])
+    rule = decisions.reroll_tree(counts)
+    assert (rule["from_round"], rule["below"], rule["choices"]) == (4, 2, 1100)
+    assert rule["agrees"] == pytest.approx(1040 / 1100)
+    assert rule["never"] == pytest.approx(920 / 1100)
+    words = decisions.reroll_words(rule, 4)
+    assert words == "Keep re-rolls until round 4; then re-roll when no die scores 2 points " \
+        "or more at once"
+    never = decisions.reroll_tree(np.stack([early] * 4))
+    assert never["from_round"] is None and never["agrees"] == 1.0
+    assert decisions.reroll_words(never, 4).startswith("Keep re-rolls")
+    always = decisions.reroll_tree(np.array([[[0, 5]] * 8] * 2, float))
+    assert (always["from_round"], always["below"]) == (1, float("inf"))
+    assert decisions.reroll_words(always, 2) == "Re-roll whenever you hold one"
     for points in range(-3, 30):
         b = play.gain_bin(points)
         assert decisions.GAIN_FROM[b] <= max(points, 0)

@@ -11,8 +11,10 @@ import pandas as pd
 from analyzer import kept, seats
 from analyzer.errors import UserError
 from analyzer.games.cloverup.analyses import EV, action_label
+from analyzer.games.cloverup.length import game_lengths
 from analyzer.games.cloverup.model import Model, get_model, parse_policy
 from analyzer.games.cloverup.params import PARAMS
+from analyzer.games.cloverup.sensitivity import rule_changes
 from analyzer.games.cloverup.simulation import (
     COLUMNS,
     _by_policy,
@@ -29,10 +31,12 @@ from analyzer.sections import (
     Section,
     Table,
     fair_share,
+    lever_words,
     policy_words,
     provenance,
     seat_figure,
     seat_finding,
+    seat_verdict,
 )
 from kernels.cloverup import layout
 
@@ -230,6 +234,86 @@ def matchups(values, games, seed, progress) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+FAIR_TOLERANCE = 0.01  # an exact win rate within 1 pp of a fair share reads as balanced
+
+
+def rule_figures(changes: pd.DataFrame) -> list[Figure]:
+    """What each one-rule change does to a turn's expected score and to the first seat's
+    two-player chance (``sensitivity.rule_changes``; its first row is the rules in force)."""
+    turn = changes.iloc[1:][changes.expected_points_change.iloc[1:].notna()]
+    seat = changes.iloc[1:]
+    up, down = (turn.loc[turn.expected_points_change.idxmax()],
+                turn.loc[turn.expected_points_change.idxmin()])
+    more, less = (seat.loc[seat.first_seat_change.idxmax()],
+                  seat.loc[seat.first_seat_change.idxmin()])
+    base = changes.iloc[0]
+    return [
+        Figure("cloverup_rule_turn", "What one rule change does to a turn's expected score "
+               "(exact, optimal play; the other rules as in force)", "bar", turn, "change",
+               "expected_points_change", xlabel="rule changed", ref_line=0.0,
+               ylabel="change in expected points per turn",
+               reading=f"A turn is worth {base.expected_points:.2f} points on the rules in "
+                       f"force. {up.change} adds the most ({up.expected_points_change:+.2f}); "
+                       f"{down.change} costs the most ({down.expected_points_change:+.2f}). "
+                       "The number of rounds does not change a turn, so it is left out."),
+        Figure("cloverup_rule_first_seat", "What one rule change does to the first seat's "
+               "chance to win a two-player game (exact, both playing to win)", "bar", seat,
+               "change", "first_seat_change", xlabel="rule changed", ref_line=0.0,
+               ylabel="change in the first seat's win rate", percent=True,
+               reading=f"The first seat wins {base.first_seat_win_rate:.1%} on the rules in "
+                       f"force. {more.change} moves it up most "
+                       f"({100 * more.first_seat_change:+.1f} pp), {less.change} down most "
+                       f"({100 * less.first_seat_change:+.1f} pp). The second seat sees the "
+                       "first seat's total before its last turn, which is its edge."),
+    ]
+
+
+def length_figure(values: dict[str, Any], opt: pd.Series) -> tuple[Figure, pd.DataFrame]:
+    """How long a game lasts by player count (exact, every turn played for the highest
+    average), and its table."""
+    lengths = game_lengths(values, opt.p_instant_win, opt.p_triple_six)
+    two, six = lengths.iloc[0], lengths.iloc[-1]
+    return Figure(
+        "cloverup_game_length", "How long a game lasts: the chance an instant win ends it, "
+        "by player count (exact, every turn played for the highest average)", "bar", lengths,
+        "players", "p_instant_win_ends_game", xlabel="players at the table",
+        ylabel="games an instant win ends", percent=True,
+        reading=f"A game of {values['rounds']} rounds has players x {values['rounds']} turns. "
+                f"An instant win ends {two.p_instant_win_ends_game:.1%} of two-player games "
+                f"and {six.p_instant_win_ends_game:.1%} of six-player games. On average a "
+                f"two-player game plays {two.expected_turns:.2f} of its {two.full_turns} "
+                f"turns and a six-player game {six.expected_turns:.2f} of "
+                f"{six.full_turns}: instant wins end games and triple sixes cut rounds "
+                "short."), lengths
+
+
+def verdict(first: pd.DataFrame, changes: pd.DataFrame, opt: pd.Series,
+            seat_table: pd.DataFrame, win_row: pd.Series) -> list[str]:
+    """The section's verdict: the seats, the first seat of two, a turn's worth and how much
+    the policy matters; each headline with the one rule change that moves it most, and
+    the one besides the face weights."""
+    rest = changes.iloc[1:]
+    others = rest[rest.parameter != "weights"]
+    first_win = first.loc["win", "first_seat_win_rate"]
+    fair = abs(first_win - 0.5) <= FAIR_TOLERANCE
+
+    def levers(column: str, show: Any) -> str:
+        return (f"The one rule change that moves it most: {lever_words(rest, column, show)}; "
+                f"besides the face weights: {lever_words(others, column, show)}.")
+
+    return [
+        seat_verdict(seat_table, "everyone playing for the highest average (optimal)"),
+        f"{'Balanced' if fair else 'Not balanced'}: two players both playing to win. The "
+        f"first seat wins {first_win:.1%} (exact; balanced means within "
+        f"{100 * FAIR_TOLERANCE:.0f} pp of 50%). "
+        + levers("first_seat_change", lambda x: f"{100 * x:+.1f} pp"),
+        f"A turn is worth {opt.expected_points:.2f} points (optimal play, exact). "
+        + levers("expected_points_change", lambda x: f"{x:+.2f} points"),
+        f"Luck over skill: playing to win beats playing for the highest average in "
+        f"{win_row.exact_win_rate:.1%} of two-player games (exact).",
+    ]
+
+
 def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
     """The CloverUp report section; games use ``values`` (the player count is set per
@@ -272,6 +356,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     clovers = first_roll_by_clovers(model)
     bumps, sweep = weight_sweeps(values)
     sets = weight_sets(values)
+    changes = rule_changes(values, tuple(w for w in WEIGHT_SETS if w[1] is not None))
+    length, lengths = length_figure(values, opt)
     tuned = tuning_examples(values)
     comeback = comeback_odds(values)
     last_round = comeback[comeback.rounds_left == "1 round left"].set_index(
@@ -305,7 +391,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                f"(simulated, {n:,} games)", "step",
                game_dist, "game_score", "probability", "policy",
                xlabel=f"total after {values['rounds']} rounds", ylabel="probability",
-               labels=labels, percent=True,
+               labels=labels, percent=True, appendix=True,
                reading=f"With all five policies at one table (seats rotating), "
                        f"{best_game.policy} wins most often ({best_game.win_rate:.1%}, 95% CI "
                        f"{best_game.win_ci95_low:.1%} to {best_game.win_ci95_high:.1%}). No "
@@ -314,13 +400,14 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Figure("cloverup_clover_value", "Expected turn score after the first roll, by clovers "
                "in it (exact)", "bar", clovers, "clovers_in_first_roll", "expected_points",
                xlabel="clovers in the first roll", ylabel="expected points of the turn",
+               appendix=True,
                reading=f"One clover in the first roll lifts the expected turn from "
                        f"{c['0']:.2f} to {c['1']:.2f} points (+{c['1'] - c['0']:.2f}); two "
                        f"clovers guarantee 18 and a free chance at the instant win."),
         Figure("cloverup_clover_weight", "Expected turn score as the clover weight changes "
                "(exact; other weights as default)", "line", sweep, "clover_weight",
                "expected_points", xlabel="clover weight (faces 1-6 keep 6,5,5,3,3,1)",
-               ylabel="expected points per turn",
+               ylabel="expected points per turn", appendix=True,
                reading=f"Each unit of clover weight is worth about "
                        f"{(sweep.expected_points.iloc[-1] - sweep.expected_points.iloc[0]) / 4:.2f}"
                        f" points per turn between weight 0 and 4; the instant-win chance per "
@@ -329,6 +416,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Figure("cloverup_face_weights", "Change in expected turn score when one face gets one "
                "more unit of weight (exact)", "bar", bumps, "face", "expected_points_change",
                xlabel="face given +1 weight", ylabel="change in expected points",
+               appendix=True,
                reading=f"Making {best_face.face} more likely helps most "
                        f"({best_face.expected_points_change:+.3f} points per turn); making "
                        f"{worst_face.face} more likely hurts most "
@@ -346,7 +434,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Figure("cloverup_policy_win_rates", "Two-player win rate against the expected-score "
                "policy (simulated, 95% intervals)", "bar", duel, "policy", "simulated_win_rate",
                None, "ci95_low", "ci95_high", xlabel="policy", ylabel="win rate vs optimal",
-               labels=labels, ref_line=0.5, percent=True,
+               labels=labels, ref_line=0.5, percent=True, appendix=True,
                reading=f"The game solver's win policy beats the expected-score policy "
                        f"{win_row.exact_win_rate:.2%} of the time (exact; simulated "
                        f"{win_row.simulated_win_rate:.2%}), so playing for the score table "
@@ -363,6 +451,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        f"{last_round[15]:.1%}; from 20 points behind only an instant win "
                        f"is left ({last_round[20]:.2%}). Equal scores favour the second "
                        f"seat: {last_round[0]:.1%} for the first with one round left."))
+    figures[1:1] = rule_figures(changes)
+    figures.append(length)
     tables = [
         Table("cloverup_turn_policies", "One turn under each policy (exact)", turn_table),
         Table("cloverup_game_policies", "Five-policy game (simulated)", game_table),
@@ -385,6 +475,11 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Table("cloverup_first_seat", "The first seat's chance to win a two-player game "
               "(exact)", first.reset_index()),
         Table("cloverup_matchups", "Two-player matchups against optimal", duel),
+        Table("cloverup_rule_changes", "One rule changed at a time: a turn's expected score "
+              "(optimal) and the first seat's two-player win rate (both playing to win), "
+              "exact", changes, percent=("first_seat_win_rate", "first_seat_change")),
+        Table("cloverup_game_length", "Game length by player count (exact)", lengths,
+              percent=("p_instant_win_ends_game",)),
     ]
     findings = [
         Finding(f"A turn played for the highest average is worth {opt.expected_points:.2f} "
@@ -393,9 +488,6 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Finding(f"When both players play to win, the first seat wins "
                 f"{first.loc['win', 'first_seat_win_rate']:.1%} of two-player games.",
                 first.loc["win", "first_seat_win_rate"], "cloverup_first_seat", unit="%"),
-        Finding(f"Playing to win beats playing for the highest average in only "
-                f"{win_row.exact_win_rate:.1%} of two-player games.",
-                win_row.exact_win_rate, "cloverup_policy_win_rates", unit="%"),
         seat_finding(seat_table, "cloverup_seat_win_rates",
                      "players playing for the highest average (optimal)"),
     ]
@@ -403,10 +495,6 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                for p in PARAMS if values[p.name] != p.default and p.name != "players"]
     notes = assumed_notes(PARAMS, values) + [f"rules changed: {', '.join(changed)}"] * bool(
         changed) + [
-        f"game length: only an instant win ends a game early; with every turn played for "
-        f"the highest average, a two-player game of {values['rounds']} rounds ends early "
-        f"with probability {1 - (1 - opt.p_instant_win) ** (2 * values['rounds']):.2%} "
-        "(exact: every turn has the same instant-win chance)",
         f"simulations: seed {seed}, {games:,} games per lineup (half for seats and matchups); "
         "intervals are 95%; exact figures come from the dynamic-programming solvers"]
     intro = ("CloverUp is analysed exactly for a single turn (every keep/reroll choice "
@@ -414,7 +502,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
              "over rounds, seats and score difference); games with more players and "
              "policy mixes are simulated.")
     return Section("cloverup", "CloverUp", intro, figures, tables, notes, findings,
-                   provenance(seed, PARAMS, values))
+                   provenance(seed, PARAMS, values),
+                   verdict(first, changes, opt, seat_table, win_row))
 
 
 # ---------------------------------------------------------------- cheat sheet

@@ -26,9 +26,11 @@ from analyzer.sections import (
     Table,
     comebacks_shown,
     fair_share,
+    lever_words,
     policy_words,
     provenance,
     seat_figure,
+    seat_verdict,
 )
 from analyzer.seeding import DEFAULT_SEED
 from kernels.sly_dice import hol, layout, odds, play
@@ -135,8 +137,46 @@ def bonus_sweeps(values: dict[str, Any], games: int, seed: int, progress: bool
             rows.append({"parameter": SWEEP_WORDS[name], "points": v,
                          "bluffer_win_rate": win.value.iloc[0],
                          "ci95_low": win.ci95_low.iloc[0], "ci95_high": win.ci95_high.iloc[0],
-                         "bluffs_caught_per_game": caught.value.iloc[0]})
+                         "bluffs_caught_per_game": caught.value.iloc[0],
+                         "change": win["diff"].fillna(0.0).iloc[0],
+                         "change_ci95_low": win.diff_ci95_low.fillna(0.0).iloc[0],
+                         "change_ci95_high": win.diff_ci95_high.fillna(0.0).iloc[0]})
     return pd.DataFrame(rows)
+
+
+UNEVEN = 1.25  # fixed cards whose worths differ by this factor read as not balanced
+
+
+def verdict(values: dict[str, Any], seat_rows: pd.DataFrame, fair: pd.DataFrame,
+            cards: pd.DataFrame, sweeps: pd.DataFrame, honest_row: pd.Series,
+            value: pd.Series, honest_value: pd.Series) -> list[str]:
+    """The section's verdict: the seats, the cards' worth (with their fair points), what
+    bluffing is worth, and the bonus or penalty that moves a bluffer's win rate most."""
+    fixed = cards.iloc[layout.N_NUMBER_CARDS:]
+    rich, poor = fixed.loc[fixed.expected_points.idxmax()], fixed.loc[fixed.expected_points.idxmin()]
+    met = fair[fair.met.astype(bool)] if "met" in fair else fair.iloc[:0]
+    steps = sweeps[sweeps.change != 0].assign(
+        label=sweeps.parameter + " at " + sweeps.points.astype(str) + " points")
+    pp = lambda x: f"{100 * x:+.1f} pp"  # noqa: E731
+    rounds = ", ".join(f"{rounds_for({**values, 'players': n})}" for n in (2, 3, 4))
+    return [
+        seat_verdict(seat_rows, "honest bots"),
+        f"{'Not balanced' if rich.expected_points > UNEVEN * poor.expected_points else 'Balanced'}"
+        f": the cards. Aimed for alone, {rich.card} is worth "
+        f"{rich.expected_points:.1f} points and {poor.card} {poor.expected_points:.1f} "
+        f"(exact). Fair points, at which every fixed card is worth the same in a round it is "
+        f"open, exist within 1-200 for {len(met)} of {len(fair)} cards (the fair points "
+        "table, in the appendix).",
+        f"Bluffing pays: against a player who never accuses, the best bluffing gains "
+        f"{honest_row.as_accuser:.1f} points a claim; at the claim/accuse equilibrium a claim "
+        f"is worth {value['mean']:.1f} points against {honest_value['mean']:.1f} for honest "
+        "claims (exact per state).",
+        "The one rule change that moves a bluffer's win rate (bluffs under 10 points, against "
+        "an accuser of plausibility under 30%) most: "
+        f"{lever_words(steps, 'change', pp, 'change_ci95_low', 'change_ci95_high', 'label')} "
+        "(paired games).",
+        f"Game length is fixed: {rounds} rounds for 2, 3 and 4 players.",
+    ]
 
 
 def build_section(values: dict[str, Any], seed: int, quick: bool = False,
@@ -185,13 +225,12 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     honest_row = exact["exploitability"].set_index("policy").loc["honest"]
     worst_accuser = exact["exploitability"].sort_values("as_accuser").iloc[-1]
     value, honest_value = summary.loc["value"], summary.loc["honest_value"]
-    first = seat_rows[seat_rows.players == "2"].iloc[0]
     labels = {str(name): policy_words(str(name), WORDS)
               for name in (*bluffs.policy, *bluffs.opponent, *exploit_long.policy)}
     figures = [
         Figure("sly_dice_hit_chance", "Best chance to make each card, averaged over the common "
                "dice (exact)", "bar", cards, "card", "p_hit", xlabel="card",
-               ylabel="chance with the best rolling", percent=True,
+               ylabel="chance with the best rolling", percent=True, appendix=True,
                reading=f"The hardest fixed card is {hardest.card} "
                        f"({hardest.p_hit:.1%}); number cards are almost always made (at least "
                        "one die of the face)."),
@@ -317,16 +356,12 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                 f"{honest_row.as_accuser:.1f} points a claim.", honest_row.as_accuser,
                 "sly_dice_exploitability",
                 (honest_row.as_accuser_ci95_low, honest_row.as_accuser_ci95_high), "points"),
-        Finding(f"With two honest players the first seat wins {first.win_rate:.1%} of games.",
-                first.win_rate, "sly_dice_seat_win_rates", (first.ci95_low, first.ci95_high),
-                "%"),
-        Finding(f"Bluffing under 10 points beats a player who never accuses in "
-                f"{b10.win_rate:.1%} of two-player games.", b10.win_rate, "sly_dice_bluff_value",
-                (b10.ci95_low, b10.ci95_high), "%"),
         *comeback_findings,
     ]
     return Section("sly-dice", "Sly Dice", intro, figures, tables, notes, findings,
-                   provenance(seed, PARAMS, values))
+                   provenance(seed, PARAMS, values),
+                   verdict(values, seat_rows, fair, cards, sweeps, honest_row, value,
+                           honest_value))
 
 
 def aim_table(values: dict[str, Any]) -> pd.DataFrame:
