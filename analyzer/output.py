@@ -184,10 +184,11 @@ PAIRED_DIFFS = ("diff", "diff_ci95_low", "diff_ci95_high")  # ... and its differ
 def readable_rates(df: Any) -> Any:
     """``df`` for the text format, its rates as percentages with one decimal (the columns
     named ``*rate`` and ``RATE_COLUMNS``; in a table with a ``metric`` column, the figures
-    of the rows whose metric is a rate, and their differences in percentage points)."""
+    of the rows whose metric is a rate (``*rate``, ``win_rate_seat_N``), and their
+    differences in percentage points)."""
     rate_cols = [c for c in df.columns if str(c).endswith("rate") or c in RATE_COLUMNS]
-    rate_rows = df["metric"].astype(str).str.endswith("rate") if "metric" in df.columns \
-        else None
+    rate_rows = df["metric"].astype(str).str.contains(r"rate(?:$|_seat_)") \
+        if "metric" in df.columns else None
     if not rate_cols and (rate_rows is None or not rate_rows.any()):
         return df
     out = df.astype(object).copy()

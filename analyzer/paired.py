@@ -107,11 +107,31 @@ def check_variants(variants: list, games: int) -> int:
     return variants[0][1]["players"]
 
 
+SEAT_WIN = "win_rate_seat_"  # + seat number: a what-if's per-seat win rate
+
+
+def seat_metrics(start: int, players: int, win_units: float) -> tuple:
+    """The per-seat win-rate metrics ``(name, column, scale)`` of a what-if whose play loop
+    writes each seat's win units from column ``start`` (``put_seat_wins``); none solo."""
+    if players < 2:
+        return ()
+    return tuple((f"{SEAT_WIN}{s + 1}", start + s, win_units) for s in range(players))
+
+
+def seat_policy(policies: list[str], name: str) -> str:
+    """The policy of the seat a ``SEAT_WIN`` metric names, the lineup cycled over the
+    seats; "" for other metrics."""
+    if not name.startswith(SEAT_WIN):
+        return ""
+    return policies[(int(name[len(SEAT_WIN):]) - 1) % len(policies)]
+
+
 def lineup_rows(acc: np.ndarray, n: int, variants: list, metrics: tuple,
                 players: int) -> list[dict[str, Any]]:
     """Rows for variants ``(label, values, lineup)`` and ``metrics`` ``(name, column,
     scale)``; ``scale`` "players" divides by the player count, a number divides by it.
-    Solo games have no win rates."""
+    Solo games have no win rates. A per-seat win rate (``seat_metrics``) names the
+    seat's policy in ``seat_policy``."""
     rows = []
     for v, (label, _, policies) in enumerate(variants):
         for name, k, scale in metrics:
@@ -119,6 +139,7 @@ def lineup_rows(acc: np.ndarray, n: int, variants: list, metrics: tuple,
                 continue
             c = 1.0 / (players if scale == "players" else scale)
             rows.append({"variant": label, "lineup": ",".join(policies), "metric": name,
+                         "seat_policy": seat_policy(list(policies), name),
                          **metric(acc, n, v, k, c)})
     return rows
 

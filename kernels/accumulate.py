@@ -18,6 +18,14 @@ def add_products(out, x):
 
 
 @njit(cache=True, borrowed=True)
+def put_seat_wins(row, start, wins):
+    """Write each seat's win units ``wins`` (int64[n]) to ``row[start:]`` (int64[M]), as
+    far as ``row`` reaches: a what-if's per-seat win metrics, after its own."""
+    for s in range(min(wins.shape[0], row.shape[0] - start)):
+        row[start + s] = wins[s]
+
+
+@njit(cache=True, borrowed=True)
 def seat_lineup(lineup, game, rotate, seated, slot_of, width=-1):
     """Seat the lineup for game ``game``: with ``rotate`` the slots move one seat a game, so
     each policy plays every seat equally often. ``lineup``, ``seated``: [n, k] policy rows;

@@ -455,7 +455,9 @@ def test_markdown_table_alignment_and_rows() -> None:
 @pytest.mark.slow  # compiles every game's kernels and plays Sly Dice's fictitious play:
 # 7 to 8 minutes from an empty cache; test_cli's report test covers one game by default
 def test_dicelab_report_quick_end_to_end(tmp_path):
-    """The main job: every registered game's section, figures and tables, one PDF."""
+    """The main job: every registered game's section, figures and tables; the report at
+    most 16 pages (issue 36), nothing in it or its appendix cut off or stranded, every
+    finding on page 2 with the page of its figure or table."""
     from click.testing import CliRunner
 
     from analyzer.cli import cli
@@ -473,6 +475,9 @@ def test_dicelab_report_quick_end_to_end(tmp_path):
     assert "Key findings" in findings
     for spec in GAMES.values():
         assert spec.title in findings
+    assert pdf_pages(out / "report.pdf") <= 16
+    check_layout(out / "report.pdf")
+    check_layout(out / "appendix.pdf")
 
 
 @pytest.mark.parametrize("game", ["cloverup", "sly-dice",

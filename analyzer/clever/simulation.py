@@ -248,12 +248,14 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
             np.stack([game.game_rules(v) for _, v, _ in variants]))
     n_var = len(variants)
     job = driver.Job(driver.BlockLoop.of(play.paired_block), args,
-                     (n_var + 1, n_var, play.N_PAIRED), GAME_BLOCK, check_seed(seed),
-                     STREAM_PAIRED, "what-if games", "games", chunk_blocks(lineups))
+                     (n_var + 1, n_var, play.N_PAIRED + n_players), GAME_BLOCK,
+                     check_seed(seed), STREAM_PAIRED, "what-if games", "games",
+                     chunk_blocks(lineups))
     _, score_col, per = PAIRED_METRICS[0]
     acc, n = driver.run(job, games, progress, batch_blocks,
                         paired.stop_rule(score_col, per, precision, n_players))
-    rows = paired.lineup_rows(acc, n, list(variants), PAIRED_METRICS, n_players)
+    metrics = PAIRED_METRICS + paired.seat_metrics(play.N_PAIRED, n_players, play.WIN_UNITS)
+    rows = paired.lineup_rows(acc, n, list(variants), metrics, n_players)
     details = paired.variant_details(game.params, list(variants))
     for row in rows:
         row["changes"] = details[row["variant"]]["changes"]

@@ -12,6 +12,7 @@ from kernels.accumulate import (
     STANDING_ROUNDS,
     add_comebacks,
     add_products,
+    put_seat_wins,
     seat_lineup,
     used_width,
 )
@@ -837,7 +838,8 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
 PAIRED_SCORE_SUM = 0  # all players' scores added up
 PAIRED_FIRST_SEAT_WIN = 1
 PAIRED_FOXES = 2
-N_PAIRED = 3
+N_PAIRED = 3  # then each seat's win units (``put_seat_wins``): out's last axis is
+# N_PAIRED + the seats reported
 
 
 @njit(cache=True, nogil=True)
@@ -856,7 +858,7 @@ def paired_block(key, n_games, out, lineups, rounds, game_rules):
     best_area = np.empty(n, np.int64)
     wins = np.empty(n, np.int64)
     scores = np.empty(N_AREAS, np.int64)
-    x = np.empty((n_var, N_PAIRED), np.int64)
+    x = np.zeros((n_var, out.shape[2]), np.int64)
     logs = np.zeros((n, LOG_LEN), np.int64)  # not reported by the paired loop
     for g in range(n_games):
         for v in range(n_var):
@@ -872,4 +874,5 @@ def paired_block(key, n_games, out, lineups, rounds, game_rules):
             x[v, PAIRED_SCORE_SUM] = totals.sum()
             x[v, PAIRED_FIRST_SEAT_WIN] = wins[0]
             x[v, PAIRED_FOXES] = foxes
+            put_seat_wins(x[v], N_PAIRED, wins)
         add_products(out, x)

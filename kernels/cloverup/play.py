@@ -12,7 +12,7 @@ situational one (the two-player game solver's) uses ``first_table + situation(..
 import numpy as np
 from numba import prange
 
-from kernels.accumulate import add_products, seat_lineup
+from kernels.accumulate import add_products, put_seat_wins, seat_lineup
 from kernels.cloverup.layout import (
     CLOVER,
     INSTANT_WIN,
@@ -204,7 +204,8 @@ PAIRED_SCORE_SUM = 0  # all players' points added up
 PAIRED_INSTANT_WIN = 1  # 1 if the game ended by three clovers
 PAIRED_FIRST_SEAT_WIN = 2  # win units of the first seat
 PAIRED_TRIPLE_SIXES = 3
-N_PAIRED = 4
+N_PAIRED = 4  # then each seat's win units (``put_seat_wins``): out's last axis is
+# N_PAIRED + the seats reported
 
 
 @njit(cache=True, nogil=True)
@@ -224,7 +225,7 @@ def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies
     scratch = np.empty(n, np.int64)
     wins = np.empty(n, np.int64)
     t6 = np.empty(n, np.int64)
-    x = np.empty((n_var, N_PAIRED), np.int64)
+    x = np.zeros((n_var, out.shape[2]), np.int64)
     for g in range(n_games):
         for v in range(n_var):
             winner = play_game(key, g, lineups[v], rounds[v], triple_six_effect[v], policies,
@@ -235,6 +236,7 @@ def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies
             x[v, PAIRED_INSTANT_WIN] = winner >= 0
             x[v, PAIRED_FIRST_SEAT_WIN] = wins[0]
             x[v, PAIRED_TRIPLE_SIXES] = t6.sum()
+            put_seat_wins(x[v], N_PAIRED, wins)
         add_products(out, x)
 
 

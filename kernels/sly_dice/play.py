@@ -16,6 +16,7 @@ from kernels.accumulate import (
     STANDING_ROUNDS,
     add_comebacks,
     add_products,
+    put_seat_wins,
     seat_lineup,
 )
 from kernels.jit import njit
@@ -316,7 +317,8 @@ PAIRED_FIRST_SEAT_WIN = 1  # win units of the first seat
 PAIRED_BLUFFS = 2
 PAIRED_BLUFFS_CAUGHT = 3
 PAIRED_ACCUSATIONS = 4
-N_PAIRED = 5
+N_PAIRED = 5  # then each seat's win units (``put_seat_wins``): out's last axis is
+# N_PAIRED + the seats reported
 
 
 @njit(cache=True, nogil=True)
@@ -335,7 +337,7 @@ def paired_block(key, n_games, out, lineups, rounds, points, weights, q1, q2, re
     wins = np.empty(n, np.int64)
     tally = np.zeros((n, COL_HIST), np.int64)
     scratch = np.zeros(2 * DICE_CARDS + 4 * n, np.int64)
-    x = np.empty((n_var, N_PAIRED), np.int64)
+    x = np.zeros((n_var, out.shape[2]), np.int64)
     for g in range(n_games):
         for v in range(n_var):
             play_game(key, g, rounds[v], lineups[v], points[v], weights[v], q1[v], q2[v],
@@ -347,6 +349,7 @@ def paired_block(key, n_games, out, lineups, rounds, points, weights, q1, q2, re
             x[v, PAIRED_BLUFFS] = tally[:, COL_BLUFFS].sum()
             x[v, PAIRED_BLUFFS_CAUGHT] = tally[:, COL_BLUFFS_CAUGHT].sum()
             x[v, PAIRED_ACCUSATIONS] = tally[:, COL_ACCUSATIONS].sum()
+            put_seat_wins(x[v], N_PAIRED, wins)
         add_products(out, x)
 
 

@@ -259,7 +259,7 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], str | list[str]]], game
             np.stack([m.stop_outcome for m in models]))
     n_var = len(variants)
     job = driver.Job(driver.BlockLoop.of(play.paired_block), args,
-                     (n_var + 1, n_var, play.N_PAIRED), GAME_BLOCK,
+                     (n_var + 1, n_var, play.N_PAIRED + n_players), GAME_BLOCK,
                      check_seed(seed), STREAM_PAIRED, "what-if games", "games")
     acc, played = driver.run(job, _check_count("game count", games), progress)
     return _whatif_result(variants, models, acc, played, n_players, seed, used)
@@ -277,7 +277,7 @@ def _whatif_result(variants, models, acc, n, n_players, seed, used) -> Result:
     for v, (model, (label, _, policies)) in enumerate(zip(models, variants)):
         pol = parse_policy(_policies(policies)[0])
         base = {"variant": label, "policy": ",".join(_policies(policies)),
-                "changes": details[label]["changes"]}
+                "changes": details[label]["changes"], "seat_policy": ""}
         if pol.kind != "win":
             turn_ev = model.expected_points(pol)
             ref_turn = turn_ev if v == 0 else ref_turn
@@ -289,6 +289,9 @@ def _whatif_result(variants, models, acc, n, n_players, seed, used) -> Result:
             if n_players == 1 and name == "first_seat_win_rate":
                 continue
             rows.append({**base, "metric": name, **paired.metric(acc, n, v, k, scale[k])})
+        for name, k, units in paired.seat_metrics(play.N_PAIRED, n_players, play.WIN_UNITS):
+            rows.append({**base, "metric": name, "seat_policy": paired.seat_policy(
+                _policies(policies), name), **paired.metric(acc, n, v, k, 1 / units)})
     table = pd.DataFrame(rows)
     headline = paired.headline(rows, n, n_players, variants[0][0], details=details)
     notes = paired.details_notes(details)

@@ -103,10 +103,12 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], list[str]]], games: int
             models[0].made, np.stack([m.bonus for m in models]))
     n_var = len(variants)
     job = driver.Job(driver.BlockLoop.of(play.paired_block), args,
-                     (n_var + 1, n_var, play.N_PAIRED), GAME_BLOCK, check_seed(seed),
+                     (n_var + 1, n_var, play.N_PAIRED + n_players), GAME_BLOCK,
+                     check_seed(seed),
                      STREAM_PAIRED, "what-if games", "games")
     acc, n = driver.run(job, games, progress)
-    rows = paired.lineup_rows(acc, n, list(variants), PAIRED_METRICS, n_players)
+    metrics = PAIRED_METRICS + paired.seat_metrics(play.N_PAIRED, n_players, play.WIN_UNITS)
+    rows = paired.lineup_rows(acc, n, list(variants), metrics, n_players)
     details = paired.variant_details(PARAMS, list(variants))
     for row in rows:
         row["changes"] = details[row["variant"]]["changes"]
