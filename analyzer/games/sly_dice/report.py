@@ -179,6 +179,9 @@ def verdict(values: dict[str, Any], seat_rows: pd.DataFrame, fair: pd.DataFrame,
     ]
 
 
+REPORT_STATES = 400  # public states the report's equilibrium overview samples
+
+
 def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
     games = 20_000 if quick else 200_000
@@ -218,7 +221,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     b10 = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "honest")].iloc[0]
     b10r = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "rational")].iloc[0]
     top_scored = scored.sort_values("scored_per_game").iloc[-1]
-    exact = overview(values, 100 if quick else 400, seed)
+    exact = overview(values, 100 if quick else REPORT_STATES, seed)
     summary = exact["summary"].set_index("measure")
     exploit_long = exploitability_long(exact["exploitability"])
     worth = exact["by_worth"]
@@ -365,19 +368,17 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
 
 
 def aim_table(values: dict[str, Any]) -> pd.DataFrame:
-    """For every set of common dice: the card worth most to aim for and its odds."""
+    """For every set of common dice: the card worth most to aim for, its expected points,
+    and the next best (for when the best is not open)."""
     points = card_points(values)
     table = odds.odds_table(points, values["rerolls"])
-    success = hol.hol_solve()[0]
     rows = []
     for ci, counts in enumerate(layout.MS_COUNTS[3]):
         dice = " ".join(str(f) for f in np.repeat(np.arange(7), counts))
-        ev = table[ci, :, 1].copy()
-        best = int(np.nanargmax(ev[:layout.DICE_CARDS]))
-        rows.append({"common": dice, "aim for": layout.CARD_NAMES[best],
-                     "chance": f"{table[ci, best, 0]:.0%}",
-                     "points": f"{ev[best]:.1f}",
-                     "H/L": f"{success[int((np.arange(7) * counts).sum())]:.0%}"})
+        ev = np.nan_to_num(table[ci, :layout.DICE_CARDS, 1], nan=-np.inf)
+        best, second = np.argsort(-ev, kind="stable")[:2]
+        rows.append({"dice": dice, "aim for": layout.CARD_NAMES[best],
+                     "pts": f"{ev[best]:.1f}", "else": layout.CARD_NAMES[second]})
     return pd.DataFrame(rows)
 
 
@@ -404,8 +405,9 @@ def cards_table(values: dict[str, Any]) -> pd.DataFrame:
                          "worth": [f"{x:.1f}" for x in cards["expected_points"]]})
 
 
-def equilibrium_table(values: dict[str, Any], states: int = 200) -> pd.DataFrame:
-    """The exact equilibrium's bluff and accusation rates by claim worth, as short strings."""
+def equilibrium_table(values: dict[str, Any], states: int = REPORT_STATES) -> pd.DataFrame:
+    """The exact equilibrium's bluff and accusation rates by claim worth, as short strings:
+    the report's (its sample of public states at the default seed)."""
     worth = overview(values, states, DEFAULT_SEED)["by_worth"]
     return pd.DataFrame({"claim worth": worth["claim_worth"],
                          "bluffs": [f"{x:.0%}" for x in worth["false_given_claim"]],
@@ -423,17 +425,17 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
         ]),
         Block("Higher or Lower (cannot be accused)", [
             f"Call higher below {switch}, lower from {switch} up (every roll).",
-            f"Success: {success[9]:.0%} from 9, {success[3]:.0%} from 3 or 18.",
+            "Success by the common dice's total: " + ", ".join(
+                f"{t}/{21 - t}: {success[t]:.0%}" for t in range(3, 11)) + ".",
         ]),
         Block("When to call a bluff", [
-            "Accuse when the claim is less likely to be true than the table's figure for "
-            "its worth and the False Accusation cards you hold.",
-            "The figure weighs what catching a bluff is worth (the claim plus the bluff "
-            f"bonus: {values['bluff_bonus']} for the first, +{values['bluff_bonus_step']} "
-            "each next) against what a wrong accusation costs (a False Accusation card: "
-            f"{values['false_accusation_penalty']} points, "
-            f"+{values['false_accusation_step']} for each one held): worth / (worth + "
-            "cost)."],
+            "Accuse when you judge the claim less likely to be true than the table's figure "
+            "for its worth and the False Accusation cards you hold.",
+            "Why: catching a bluff wins the claim's worth plus the bluff bonus "
+            f"({values['bluff_bonus']} for the first, +{values['bluff_bonus_step']} each "
+            "next); a wrong call costs a False Accusation card "
+            f"({values['false_accusation_penalty']} points, +{values['false_accusation_step']} "
+            "for each one held). At the figure, the two balance."],
             table=accuse_table(values)),
         Block("Bluffing at the exact equilibrium", [
             "of the claims at each worth: the share that are bluffs, and accused",
@@ -444,7 +446,8 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
             "of aiming for it (both averaged over the common dice, exact)"],
             table=cards_table(values)),
         Block("What to aim for after the common dice", [
-            "chance and expected points of the best card; H/L = Higher or Lower success"],
+            "dice: the common dice; pts: what aiming for the best card is worth (expected "
+            "points, exact); else: the next best, for when the best is not open"],
             table=aim_table(values)),
     ]
     points = card_points(values)
