@@ -170,13 +170,34 @@ def seat_figure(name: str, title: str, seats: Any, reading: str) -> Figure:
                   ref_line=0.0, percent=True)
 
 
-def comebacks_shown(table: Any, name: str, title: str,
-                    who: str) -> tuple[list[Figure], list[Finding]]:
+def crossing_words(behind: Any) -> str:
+    """Where a comeback curve with fewer rounds left lies above one with more at the same
+    deficit (a later deficit should weigh more): whether the intervals separate them."""
+    left = behind.assign(n=behind.rounds_left.str.extract(r"(\d+)", expand=False).astype(int))
+    pairs = left.merge(left, on="behind_from", suffixes=("_late", "_early"))
+    pairs = pairs[(pairs.n_late < pairs.n_early) & (pairs.win_chance_late
+                                                     > pairs.win_chance_early)]
+    if pairs.empty:
+        return ""
+    apart = pairs[pairs.ci95_low_late > pairs.ci95_high_early]
+    if apart.empty:
+        return (" Where a curve with fewer rounds left lies above one with more, their 95% "
+                "intervals overlap: within the noise of the games that far behind.")
+    row = apart.loc[(apart.win_chance_late - apart.win_chance_early).idxmax()]
+    return (f" {row.behind_by_late[0].upper()}{row.behind_by_late[1:]} with "
+            f"{row.rounds_left_late} wins {row.win_chance_late:.1%}, more than with "
+            f"{row.rounds_left_early} ({row.win_chance_early:.1%}), beyond the intervals: "
+            "here a deficit weighs less late in the game than earlier.")
+
+
+def comebacks_shown(table: Any, name: str, title: str, who: str,
+                    why: str = "") -> tuple[list[Figure], list[Finding]]:
     """The comeback figure (a player's chance to win by how far behind the leader after a
     round, one line per rounds left) and its key finding: the chance from the closest
     deficit in the latest round recorded (``table`` from ``seats.comebacks``; ``who``: the
-    games, e.g. "two-player games of the heuristic policy"). None of either when no player
-    was behind often enough (one-round games, say)."""
+    games, e.g. "two-player games of the heuristic policy"; ``why``: a sentence more for
+    the reading). None of either when no player was behind often enough (one-round games,
+    say)."""
     behind = table[table.behind_from > 0] if len(table) else table
     if behind.empty:
         return [], []
@@ -191,7 +212,8 @@ def comebacks_shown(table: Any, name: str, title: str,
                + ("" if level.empty else f", level or ahead {level.iloc[0].win_chance:.1%}")
                + f"; with {far.rounds_left}, even {far.behind_by} wins "
                f"{far.win_chance:.1%}. From {who}. A curve ends where fewer than "
-               f"{MIN_COMEBACK_GAMES} player-games were that far behind.")
+               f"{MIN_COMEBACK_GAMES} player-games were that far behind." + why
+               + crossing_words(behind))
     figure = Figure(name, title, "line", behind, "behind_mid", "win_chance", "rounds_left",
                     "ci95_low", "ci95_high",
                     xlabel="points behind the leader after the round (middle of each bin)",

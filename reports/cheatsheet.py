@@ -4,8 +4,9 @@ Blocks are laid out in two columns, in reading order (down the left column, then
 right); a block whose table is too wide for a column, or too long to sit comfortably
 in one, spans the page width. Long tables are cut into row chunks placed side by
 side. The body font size is the largest (9 pt down to ``MIN_PT``) at which everything
-fits on the single page; no text on a card is smaller than ``MIN_PT``. A sheet picture (``CheatSheet.figure``, ``reports.sheet_picture``)
-goes across the page above the blocks, with its caption and reading.
+fits on the single page; no text on a card is smaller than ``MIN_PT``. A sheet picture
+(``CheatSheet.figure``, ``reports.sheet_picture``) goes across the page above the
+blocks, with its caption and reading.
 """
 
 from __future__ import annotations

@@ -583,3 +583,22 @@ def test_readme_images_without_a_report_is_one_line(tmp_path: Path) -> None:
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
     assert "report-page-1.png does not exist: run `dicelab report" in out.stderr
     assert {p: p.stat().st_mtime_ns for p in images.iterdir()} == before
+
+
+def test_crossing_comeback_curves_are_explained_by_their_intervals() -> None:
+    """Issue 36, item 3: where a curve with fewer rounds left lies above one with more,
+    the reading says whether the intervals separate them."""
+    from analyzer.sections import crossing_words
+
+    def curves(late_low: float) -> pd.DataFrame:
+        rows = [("2 rounds left", 11, "11-20 behind", 0.20, 0.15, 0.25),
+                ("1 round left", 11, "11-20 behind", 0.30, late_low, 0.35),
+                ("1 round left", 1, "1-10 behind", 0.10, 0.05, 0.15),
+                ("2 rounds left", 1, "1-10 behind", 0.40, 0.35, 0.45)]
+        return pd.DataFrame(rows, columns=["rounds_left", "behind_from", "behind_by",
+                                           "win_chance", "ci95_low", "ci95_high"])
+
+    assert "overlap" in crossing_words(curves(0.22))
+    apart = crossing_words(curves(0.27))
+    assert "11-20 behind with 1 round left wins 30.0%" in apart and "beyond" in apart
+    assert crossing_words(curves(0.22).iloc[2:]) == ""

@@ -140,20 +140,39 @@ def gift_words(gift: float) -> str:
     return "each point" if gift == 1 else f"{gift:g} times each point"
 
 
+def round_gains(row: np.ndarray, rounds: int) -> list[float]:
+    """The mean points a player scores in each round (from the totals at each round's end
+    that the play loops log; ``row``: an accumulator row of ``play.COLUMNS``)."""
+    games = max(float(row[play.COL_GAMES]), 1.0)
+    ends = [float(row[play.COL_LOG + play.LOG_STANDINGS + r]) / games
+            for r in range(min(rounds, play.STANDING_ROUNDS))]
+    return [b - a for a, b in zip([0.0] + ends[:-1], ends)]
+
+
+def gains_words(gains: list[float]) -> str:
+    """The points each round adds, in words (what a deficit after a round is up against)."""
+    if not gains:
+        return ""
+    return (" Mean points a player scores in each round: "
+            + ", ".join(f"{g:.0f}" for g in gains) + ".")
+
+
 def mirror_seats(game: CleverGame, values: dict[str, Any], policy: str,
                  counts: tuple[int, ...], samples: Any, seed: int,
-                 progress: Any) -> tuple[list[dict], list[dict]]:
+                 progress: Any) -> tuple[list[dict], list[dict], list[float]]:
     """``policy`` in every seat, at each player count of ``counts``: each seat's win rate
-    (rows of the seat table) and, with two players, the comeback rows."""
-    seat_rows, comeback_rows = [], []
+    (rows of the seat table) and, with two players, the comeback rows and the mean points
+    a player scores in each round."""
+    seat_rows, comeback_rows, gains = [], [], []
     for players in counts:
         games = samples.per_player_count if players == 2 else samples.more_players
         acc, n = play_games(game, {**values, "players": players}, [policy] * players,
                             games, seed, False, None, progress)
         if players == 2:
+            rounds = game.rounds_for({**values, "players": 2})
             comeback_rows = seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS, play.COL_COMEBACK,
-                                            game.rounds_for({**values, "players": 2}),
-                                            play.COMEBACK_STEP)
+                                            rounds, play.COMEBACK_STEP)
+            gains = round_gains(acc.sum(axis=(0, 1)), rounds)
         for seat in range(players):
             s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
             seat_rows.append({"players": str(players), "seat": f"seat {seat + 1}",
@@ -161,7 +180,7 @@ def mirror_seats(game: CleverGame, values: dict[str, Any], policy: str,
                               "ci95_high": s["win_ci95"][1], "games": n,
                               "score": s["mean_score"], "score_ci95_low": s["ci95"][0],
                               "score_ci95_high": s["ci95"][1]})
-    return seat_rows, comeback_rows
+    return seat_rows, comeback_rows, gains
 
 
 SCORE_COLUMNS = ["score", "score_ci95_low", "score_ci95_high"]  # of ``mirror_seats`` rows
@@ -184,13 +203,18 @@ def distribution_figure(game: CleverGame, runs: dict[str, Any]) -> Figure:
     medians = {name: float(run.tables["policies"]["median"].iloc[0])
                for name, run in runs.items()}
     words = ", ".join(f"{name} {median:.0f}" for name, median in medians.items())
+    bot = runs[game.strongest_policy].tables["policies"].iloc[0]
+    foxes = (f" Each fox scores the lowest area's points (for {game.strongest_policy} about "
+             f"{bot.lowest_area:.0f}, with {bot.foxes:.1f} foxes a game), so its scores "
+             "cluster by the number of foxes, that far apart, with dips between."
+             if "lowest_area" in bot and bot.foxes > 0 else "")
     return Figure(f"{game.prefix}_score_distribution", "Solo final scores by policy "
                   f"(simulated, bins of {SCORE_BIN} points)", "step", table, "score",
                   "probability", "policy", xlabel="final score (bin start)",
                   ylabel="share of games", percent=True,
                   labels={name: policy_words(name, WORDS) for name in runs},
                   reading=f"Median solo scores: {words}. No plotted share has a standard "
-                          f"error above {table.se.max():.4f}.")
+                          f"error above {table.se.max():.4f}.{foxes}")
 
 
 def scores_figure(game: CleverGame, seated: str, rows: list[dict],
@@ -236,7 +260,8 @@ def table_policy_beside(game: CleverGame, values: dict[str, Any], seated: str,
     if off.empty:
         return seat_table, ""
     counts = tuple(sorted({int(p) for p in off.players}))
-    rows, _ = mirror_seats(game, values, game.table_policy, counts, samples, seed, progress)
+    rows, _, _ = mirror_seats(game, values, game.table_policy, counts, samples, seed,
+                              progress)
     prefix = f"{beside_prefix(game)}_"
     other = pd.DataFrame(rows).set_index(["players", "seat"])[
         ["win_rate", "ci95_low", "ci95_high"]].add_prefix(prefix)
@@ -376,8 +401,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     richest, runner_up = ranked.iloc[-1], ranked.iloc[-2]
     beside = table_bonus.set_index("variant").loc[richest.variant]
     seated = seat_policy(game, values)
-    seat_rows, comeback_rows = mirror_seats(game, values, seated, (2, 3, 4), samples, seed,
-                                            progress)
+    seat_rows, comeback_rows, gains = mirror_seats(game, values, seated, (2, 3, 4), samples,
+                                                   seed, progress)
     seat_table = fair_share(pd.DataFrame(seat_rows).drop(columns=SCORE_COLUMNS))
     seat_beside = ""
     if seated != game.table_policy:
@@ -389,7 +414,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         comeback, f"{p}_comeback", "Comebacks: a player's chance to win a two-player game by "
         "how far behind the leader they are after a round (simulated, "
         f"{seated} players, 95% intervals)",
-        f"two-player games of the {seated} policy")
+        f"two-player games of the {seated} policy", gains_words(gains))
     two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
     good_band = next(band for band in game.rating_bands if band[0] == game.report_band)
     good = ratings[ratings["from"] >= good_band[0]]["share"].sum()

@@ -498,7 +498,7 @@ def test_report_shows_the_table_policys_seats_beside_only_where_a_seat_is_off(mo
 
     def mirror(game, values, policy, counts, samples, seed, progress):
         asked.append((policy, counts))
-        return seat_rows([[0.26, 0.25, 0.24, 0.25]]).to_dict("records"), []
+        return seat_rows([[0.26, 0.25, 0.24, 0.25]]).to_dict("records"), [], []
 
     monkeypatch.setattr(report, "mirror_seats", mirror)
     fair = seat_rows([[0.5, 0.5], [0.34, 0.33, 0.33]])

@@ -203,3 +203,19 @@ def test_narrowing_drops_only_zero_rows():
     np.testing.assert_array_equal(value_weights.narrow(wide, n_seated, n_bonus), w)
     wide[n_bonus * 128 + 3] = 0.5
     assert value_weights.narrow(wide, n_seated, n_bonus) is None
+
+
+def test_round_gains_add_up_to_the_mean_final_score():
+    """The comeback reading's points per round come from the totals logged at each round's
+    end: they add up to the mean final score of the same games."""
+    from analyzer import seats as seat_stats
+    from analyzer.clever import report
+    from analyzer.clever.simulation import COLUMNS, play_games
+
+    game = TPC_GAME
+    values = {**defaults(game.params), "players": 2}
+    acc, n = play_games(game, values, ["greedy", "greedy"], 512, 3, False, None, False)
+    row = acc.sum(axis=(0, 1))
+    gains = report.round_gains(row, game.rounds_for(values))
+    assert len(gains) == game.rounds_for(values) and min(gains) > 0
+    assert sum(gains) == pytest.approx(seat_stats.row_stats(row, COLUMNS, 2)["mean_score"])

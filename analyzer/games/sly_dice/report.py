@@ -153,7 +153,8 @@ def verdict(values: dict[str, Any], seat_rows: pd.DataFrame, fair: pd.DataFrame,
     """The section's verdict: the seats, the cards' worth (with their fair points), what
     bluffing is worth, and the bonus or penalty that moves a bluffer's win rate most."""
     fixed = cards.iloc[layout.N_NUMBER_CARDS:]
-    rich, poor = fixed.loc[fixed.expected_points.idxmax()], fixed.loc[fixed.expected_points.idxmin()]
+    worth = fixed.expected_points
+    rich, poor = fixed.loc[worth.idxmax()], fixed.loc[worth.idxmin()]
     met = fair[fair.met.astype(bool)] if "met" in fair else fair.iloc[:0]
     steps = sweeps[sweeps.change != 0].assign(
         label=sweeps.parameter + " at " + sweeps.points.astype(str) + " points")
