@@ -550,7 +550,9 @@ def verdict(game: CleverGame, values: dict[str, Any], bot: str, best: pd.Series,
     words = ", ".join(f"{by_count[n]:.0f} with {n} players" for n in by_count.index)
     rounds = ", ".join(str(game.rounds_for({**values, "players": n})) for n in (1, 2, 3, 4))
     lines = [
-        seat_verdict(seat_table, f"{seated} in every seat"),
+        seat_verdict(seat_table, f"{seated} in every seat") + " No rule change is played "
+        "at 2-4 players here, so which one moves the seats most is not measured "
+        "(`whatif --players N --policy learned` plays one).",
         f"Score: {bot} averages {best.mean_score:.1f} points solo (95% CI {best.ci95_low:.1f} "
         f"to {best.ci95_high:.1f}). Of the round-track bonuses, the one whose removal moves "
         f"it most: {lever_words(lost, 'value', points, 'ci95_low', 'ci95_high')} (paired "
