@@ -8,7 +8,8 @@ Policies are rows of ``policy`` (float64[n_players, N_POLICY]):
 (negative: never bluff unless no honest claim exists); ``ACCUSE_MODE``: ``NEVER``,
 ``THRESHOLD`` (accuse when the claim's plausibility is below ``ACCUSE_BELOW``) or
 ``EXPECTED`` (accuse when it gains expected points on the opponents' average, with the
-chance that the claim is true from ``claim_posterior``).
+chance that the claim is true from ``claim_posterior``) or ``EQUILIBRIUM`` (claim and
+accuse as the one-round equilibrium of the public state does, ``equilibrium_play``).
 """
 
 import numpy as np
@@ -46,7 +47,8 @@ BLUFF_BELOW = 0
 ACCUSE_MODE = 1
 ACCUSE_BELOW = 2
 N_POLICY = 3
-NEVER, THRESHOLD, EXPECTED = 0, 1, 2
+NEVER, THRESHOLD, EXPECTED, EQUILIBRIUM = 0, 1, 2, 3  # EQUILIBRIUM: claims and accuses by
+# the claim/accuse equilibrium of each public state (``equilibrium_play``)
 
 
 @njit(cache=True, borrowed=True)

@@ -27,6 +27,7 @@ from kernels.sly_dice.bots import (  # noqa: F401  (policy columns re-exported f
     ACTIONS_2,
     ACTIONS_3,
     BLUFF_BELOW,
+    EQUILIBRIUM,
     EXPECTED,
     MS_COUNTS_6,
     N_POLICY,
@@ -38,6 +39,7 @@ from kernels.sly_dice.bots import (  # noqa: F401  (policy columns re-exported f
     claim_posterior,
     list_open_cards,
 )
+from kernels.sly_dice.equilibrium_play import equilibrium_accuse, equilibrium_claim
 from kernels.sly_dice.layout import (
     CODE_INDEX,
     DICE_CARDS,
@@ -74,6 +76,7 @@ WIN_UNITS = 12  # a game's win is split in 12ths so ties of 2, 3 or 4 players st
 
 DECK_TURN = 4095  # the turn index of the deck shuffle's random stream
 SLOT_HOL = 16  # Higher or Lower rolls use slots from here
+SLOT_CLAIM = 32  # the equilibrium claimant's draw of its claim, then its accusers' draws
 
 
 @njit(cache=True, borrowed=True)
@@ -194,9 +197,18 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
             plaus_row = plaus[n_locked[s], CODE_INDEX[common + locked[s]]]
             hol_ev = hol_success[c_sum] * points[HIGHER_OR_LOWER]
             bluff_next = bonus[0] + bonus[1] * tally[s, COL_BLUFF_CARDS]
-            card, k, value, true = choose_claim(
-                MS_COUNTS_6[six], made[six], available & ~scored[s], hol_ev, points,
-                policy[s, BLUFF_BELOW], plaus_row, bluff_next)
+            claim_stream = turn_stream(key, game, base_turn + 1 + s)
+            if policy[s, ACCUSE_MODE] == EQUILIBRIUM:
+                nxt = (s + 1) % n
+                card, k, value, true = equilibrium_claim(
+                    uniform(claim_stream, SLOT_CLAIM), c_idx, common, own[s], locked[s],
+                    n_locked[s], available & ~scored[s], weights, q1, q2, rerolls,
+                    open_cards, made, points, hol_ev, bluff_next,
+                    bonus[2] + bonus[3] * tally[nxt, COL_FALSE_CARDS])
+            else:
+                card, k, value, true = choose_claim(
+                    MS_COUNTS_6[six], made[six], available & ~scored[s], hol_ev, points,
+                    policy[s, BLUFF_BELOW], plaus_row, bluff_next)
             if card < 0:
                 continue
             tally[s, COL_CLAIMS] += 1
@@ -222,9 +234,18 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
                                              hol_ev, points, policy[s, BLUFF_BELOW], plaus,
                                              made, bluff_next, open_cards, p)
                         p = p_true
-                    if accuses(policy[a, ACCUSE_MODE], policy[a, ACCUSE_BELOW], p, value,
-                               tally[s, COL_BLUFF_CARDS], tally[a, COL_FALSE_CARDS], bonus,
-                               n - 1):
+                    if policy[a, ACCUSE_MODE] == EQUILIBRIUM:
+                        chance = equilibrium_accuse(
+                            card, k, c_idx, common, locked[s], n_locked[s],
+                            available & ~scored[s], weights, q1, q2, rerolls, open_cards,
+                            made, points, hol_ev, bluff_next,
+                            bonus[2] + bonus[3] * tally[a, COL_FALSE_CARDS])
+                        if uniform(claim_stream, SLOT_CLAIM + j) < chance:
+                            accuser = a
+                            break
+                    elif accuses(policy[a, ACCUSE_MODE], policy[a, ACCUSE_BELOW], p, value,
+                                 tally[s, COL_BLUFF_CARDS], tally[a, COL_FALSE_CARDS], bonus,
+                                 n - 1):
                         accuser = a
                         break
             if accuser >= 0:

@@ -53,6 +53,8 @@ def parse_policy(name: str, stable: "Policy | None" = None) -> Policy:
         return Policy("honest")
     if text == "rational":
         return Policy("rational", accuse_mode=play.EXPECTED)
+    if text == "equilibrium":
+        return Policy("equilibrium", accuse_mode=play.EQUILIBRIUM)
     if text == "stable":
         if stable is None:
             raise fail

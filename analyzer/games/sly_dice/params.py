@@ -49,6 +49,9 @@ POLICY_HELP = {
                 "average, from the exact chance that the claim holds given how the claimant "
                 "rolls and claims (it assumes it knows each opponent's policy)",
     "stable": "the claim/accuse strategy found by iterated best response (see equilibrium)",
+    "equilibrium": "claims and accuses as the exact claim/accuse equilibrium of each public "
+                   "state does (a mixed strategy; one round between the claimant and the "
+                   "next player, as `sly-dice equilibrium` solves it); rolls as the others",
 }
 
 

@@ -39,7 +39,8 @@ WORDS = {"honest": "never bluffs or accuses",  # keyed like POLICY_HELP
          "bluffer:B": "bluffs under B points", "accuser:A": "accuses if P(true) < A",
          "sly:B:rational": "bluffs under B points, accuses when it pays",
          "sly:B:A": "bluffs under B points, accuses if P(true) < A",
-         "rational": "accuses when it pays", "stable": "fictitious play's strategy"}
+         "rational": "accuses when it pays", "stable": "fictitious play's strategy",
+         "equilibrium": "each state's exact equilibrium"}
 
 
 def card_summary(values: dict[str, Any]) -> pd.DataFrame:
@@ -75,28 +76,41 @@ FAIR_COLUMNS = ["card", "points_in_force", "worth_in_force", "answer",
                 "fair_points_ci95_low", "fair_points_ci95_high", "met"]  # the CSV: them all
 STABLE_GAMES = 40_960  # games of the stable strategy against itself (cards, spread, comebacks)
 BLUFF_WIN_POINTS = 1.0  # the bluffing duels run until their win rates are this precise
+EQUILIBRIUM_WIN_POINTS = 2.0  # ... and the equilibrium policy's (a linear program a claim)
 CHECK_BLOCKS = 2  # precision checked every 2 blocks of games (the same stop on any machine)
 
 
 def bluff_value(values, games, seed, progress) -> pd.DataFrame:
-    """Two-player win rate of bluffers and accusers against the honest and rational bots,
-    each duel until the win rates' 95% half-widths are at most ``BLUFF_WIN_POINTS``
-    percentage points (at most ``games`` games)."""
+    """Two-player win rate of bluffers and accusers, and of the equilibrium policy, against
+    the honest and rational bots, each duel until the win rates' 95% half-widths are at
+    most ``BLUFF_WIN_POINTS`` percentage points (``EQUILIBRIUM_WIN_POINTS`` for the
+    equilibrium policy; at most ``games`` games)."""
     rows = []
     vals = {**values, "players": 2}
-    for name in ("bluffer:10", "bluffer:20", "accuser:0.3", "rational", "sly:10:rational"):
+    for name in ("bluffer:10", "bluffer:20", "accuser:0.3", "rational", "sly:10:rational",
+                 "equilibrium"):
         for opponent in ("honest", "rational"):
             if name == opponent:
                 continue
             lineup = [parse_policy(name), parse_policy(opponent)]
+            points = EQUILIBRIUM_WIN_POINTS if name == "equilibrium" else BLUFF_WIN_POINTS
             acc, n = play_games(vals, lineup, games, seed, True,
-                                seats.Precision(win_points=BLUFF_WIN_POINTS), progress,
-                                CHECK_BLOCKS)
+                                seats.Precision(win_points=points), progress, CHECK_BLOCKS)
             s = seats.row_stats(seats.by_name(acc, [name, opponent + " "])[name], COLUMNS, 2)
             rows.append({"policy": name, "opponent": opponent, "win_rate": s["win_rate"],
                          "ci95_low": s["win_ci95"][0], "ci95_high": s["win_ci95"][1],
                          "games": n})
     return pd.DataFrame(rows)
+
+
+def equilibrium_words(rows: pd.DataFrame) -> str:
+    """The equilibrium policy's duels (``bluff_value`` rows by opponent), in words."""
+    if rows.empty:
+        return ""
+    duels = "; ".join(f"against {opponent} {row.win_rate:.1%} (95% CI {row.ci95_low:.1%} to "
+                      f"{row.ci95_high:.1%})" for opponent, row in rows.iterrows())
+    return (" The equilibrium policy, which claims and accuses as each public state's "
+            f"exact equilibrium does, wins {duels}.")
 
 
 def exploitability_long(table: pd.DataFrame) -> pd.DataFrame:
@@ -221,6 +235,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     two = seat_rows[seat_rows.players == "2"].set_index("seat")["win_rate"]
     b10 = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "honest")].iloc[0]
     b10r = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "rational")].iloc[0]
+    eq_rows = bluffs[bluffs.policy == "equilibrium"].set_index("opponent")
     top_scored = scored.sort_values("scored_per_game").iloc[-1]
     exact = overview(values, 100 if quick else REPORT_STATES, seed)
     summary = exact["summary"].set_index("measure")
@@ -265,7 +280,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                           "grid exploits it (an exact best response still may: see the "
                           "exploitability table)." if exploit < 0.55
                           else ", so it is not yet stable: bluffing stays a game of mixed "
-                          "strategies.")),
+                          "strategies.")
+                       + equilibrium_words(eq_rows)),
         Figure("sly_dice_bonus_sweeps", "A bluffer (bluffs under 10 points, first seat) "
                "against an accuser (accuses below 30% plausibility): its win rate as the "
                "bluffing bonus or the false-accusation penalty changes (simulated, same "
@@ -337,7 +353,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     notes = card_notes(values, list(range(layout.N_CARDS))) + [
         f"simulations: seed {seed}; {games // 2:,} games per seat lineup; "
         f"{stable_games:,} of {stable} against itself; bluffing duels "
-        f"until each win rate is within +-{BLUFF_WIN_POINTS:g} percentage points (95%), "
+        f"until each win rate is within +-{BLUFF_WIN_POINTS:g} percentage points (95%; the "
+        f"equilibrium policy's +-{EQUILIBRIUM_WIN_POINTS:g}), "
         f"at most {games // 4:,} ({', '.join(f'{n:,}' for n in sorted(set(bluffs.games)))} "
         f"played); {games // 8:,} per bonus/penalty variant; intervals are 95%",
         f"fictitious play: its own seed ({fictitious.SEED}, the one the `stable` policy "
