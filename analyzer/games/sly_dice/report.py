@@ -456,7 +456,8 @@ def build_cheatsheet(values: dict[str, Any]) -> CheatSheet:
             "for each one held). At the figure, the two balance."],
             table=accuse_table(values)),
         Block("Bluffing at the exact equilibrium", [
-            "of the claims at each worth: the share that are bluffs, and accused",
+            "how the equilibrium policy plays (the report's table): of the claims at each "
+            "worth, the share that are bluffs, and accused",
             "(a claim the visible dice prove cannot be accused)"],
             table=equilibrium_table(values)),
         Block("The fixed cards", [
