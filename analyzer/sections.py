@@ -56,6 +56,7 @@ class Table:
     note: str = ""
     max_rows: int = 25
     percent: tuple[str, ...] = ()  # columns shown as percentages besides those named so
+    hidden: tuple[str, ...] = ()  # columns left out of the printed table (the CSV has them)
 
 
 @dataclass

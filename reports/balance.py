@@ -37,6 +37,7 @@ from reports.layout import (
     mono_chars,
     reader_table,
     wrap,
+    transposed,
     wrapped_rows,
     wrapped_widths,
 )
@@ -48,7 +49,8 @@ from reports.style import TEXT_GREY, style_context
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 PLOT_HEIGHT = 3.4  # inches of a chart on a report page
 BODY_PT = 9.5
-TABLE_PT = (7.5, 6.5)  # monospace sizes tried for tables, largest first
+TABLE_PT = (7.5,)  # monospace sizes tried for tables, largest first (none under 7.5 pt)
+TRANSPOSE_ROWS = 10  # a table too wide for the page with at most this many rows turns
 FINDING_COLUMN = 1.65  # inches of the findings page's number column
 FIRST_PAGE = "report-page-1.png"  # a picture of the report's first page, beside it
 PREVIEW_DPI = 80
@@ -137,15 +139,34 @@ def _table_head(flow: PageFlow, tab: Table, first_rows: float) -> float:
     return (title + note) * LEADING * PT + 0.09 + first_rows
 
 
+def _fits(widths: list[int], width_pt: float, size: float) -> bool:
+    return sum(widths) + 2 * (len(widths) - 1) <= mono_chars(width_pt, size)
+
+
+def _laid_out(tab: Table, width_pt: float) -> tuple[list[str], list[list[str]], list[bool],
+                                                     list[int], float]:
+    """The cells of a table as printed (its first ``max_rows`` rows), their column widths
+    and the type size: the largest of ``TABLE_PT`` at which it fits the width; a table of
+    at most ``TRANSPOSE_ROWS`` rows that fits no size is turned on its side if that fits
+    (else its columns are split into groups, the first column repeated)."""
+    printed = tab.data.drop(columns=[c for c in tab.hidden if c in tab.data.columns])
+    headers, rows, right = reader_table(printed.head(max(tab.max_rows, 0)), tab.percent)
+    widths = wrapped_widths(headers, rows)
+    for size in TABLE_PT:
+        if _fits(widths, width_pt, size):
+            return headers, rows, right, widths, size
+    if rows and len(rows) <= TRANSPOSE_ROWS:
+        t_headers, t_rows, t_right = transposed(headers, rows)
+        t_widths = wrapped_widths(t_headers, t_rows)
+        for size in TABLE_PT:
+            if _fits(t_widths, width_pt, size):
+                return t_headers, t_rows, t_right, t_widths, size
+    return headers, rows, right, widths, TABLE_PT[-1]
+
+
 def _table(flow: PageFlow, tab: Table) -> int:
     """Place a table as monospace text (first ``max_rows`` rows); return its first page."""
-    shown = tab.data.head(max(tab.max_rows, 0))
-    headers, rows, right = reader_table(shown, tab.percent)
-    widths = wrapped_widths(headers, rows)
-    size = TABLE_PT[-1]
-    for size in TABLE_PT:
-        if sum(widths) + 2 * (len(widths) - 1) <= mono_chars(flow.width_pt, size):
-            break
+    headers, rows, right, widths, size = _laid_out(tab, flow.width_pt)
     flow.ensure(_table_head(flow, tab, min(len(rows) + 2, 6) * size * LEADING * PT))
     number = flow.page_number
     flow.paragraph(f"Table: {tab.title}", 10.5, weight="bold", after=0.03)
@@ -156,7 +177,8 @@ def _table(flow: PageFlow, tab: Table) -> int:
                         continued=f"Table: {tab.title} (continued)")
         flow.skip(0.08)
     n = len(tab.data)
-    tail = (f"{len(shown)} of {n} rows shown; all rows, with machine column names and full "
+    shown = min(n, max(tab.max_rows, 0))
+    tail = (f"{shown} of {n} rows shown; all rows, with machine column names and full "
             f"precision, in tables/{tab.name}.csv")
     flow.paragraph(tail, 7.5, color=TEXT_GREY, after=0.35)
     return number

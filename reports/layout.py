@@ -204,10 +204,27 @@ def reader_table(df: pd.DataFrame, extra_shares: tuple[str, ...] = ()
               for c, r in zip(df.columns, right)]
     rows = [[fmt_reader(v, c in shares, d) for c, v, d in zip(df.columns, row, digits)]
             for row in df.itertuples(index=False)]
-    return [heading(c) for c in df.columns], rows, right
+    return _intervals_joined([heading(c) for c in df.columns], rows, right,
+                             [str(c) for c in df.columns])
 
 
-CELL_WIDTH = 24  # characters a table column wraps at (a longer word widens it)
+def _intervals_joined(headers: list[str], rows: list[list[str]], right: list[bool],
+                      names: list[str]) -> tuple[list[str], list[list[str]], list[bool]]:
+    """Each pair of adjacent columns ``X_ci95_low``, ``X_ci95_high`` as one column "X 95%
+    CI" of cells "low to high" (narrower tables, the same figures)."""
+    keep = list(range(len(names)))
+    joined: dict[int, str] = {}
+    for j in range(len(names) - 1):
+        low, high = names[j], names[j + 1]
+        if low.endswith("ci95_low") and high == low[:-3] + "high":
+            joined[j] = heading(low[:-4])
+            keep.remove(j + 1)
+    out_rows = [[f"{r[j]} to {r[j + 1]}" if j in joined and (r[j] or r[j + 1]) else
+                 "" if j in joined else r[j] for j in keep] for r in rows]
+    return [joined.get(j, headers[j]) for j in keep], out_rows, [right[j] for j in keep]
+
+
+CELL_WIDTH = 16  # characters a table column wraps at (a longer word widens it)
 
 
 def wrap_chars(text: str, width: int) -> list[str]:
@@ -224,14 +241,24 @@ def wrap_chars(text: str, width: int) -> list[str]:
 
 def wrapped_widths(headers: list[str], rows: list[list[str]],
                    cap: int = CELL_WIDTH) -> list[int]:
-    """Each column's width: its longest cell or heading, at most ``cap`` characters
-    unless a single word is longer."""
+    """Each column's width: its longest cell, and room for its heading on two lines, at
+    most ``cap`` characters unless a single word is longer."""
     widths = []
     for j, h in enumerate(headers):
-        cells = [h] + [r[j] for r in rows]
-        longest_word = max(len(w) for c in cells for w in (c.split() or [""]))
-        widths.append(max(min(max(len(c) for c in cells), cap), longest_word))
+        cells = [r[j] for r in rows]
+        longest_word = max(len(w) for c in [h, *cells] for w in (c.split() or [""]))
+        longest = max([len(c) for c in cells] + [math.ceil(len(h) / 2)])
+        widths.append(max(min(longest, cap), longest_word))
     return widths
+
+
+def transposed(headers: list[str], rows: list[list[str]]
+               ) -> tuple[list[str], list[list[str]], list[bool]]:
+    """A table turned on its side: the first column's cells head the columns, and each
+    other column becomes a row (its heading first, right-aligned figures after)."""
+    heads = [headers[0]] + [r[0] for r in rows]
+    body = [[headers[j]] + [r[j] for r in rows] for j in range(1, len(headers))]
+    return heads, body, [False] + [True] * len(rows)
 
 
 def wrapped_rows(headers: list[str], rows: list[list[str]], right: list[bool],

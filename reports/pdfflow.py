@@ -170,8 +170,8 @@ class PageFlow:
         for i, row in enumerate(rows):
             if height * len(row) > self.space_left():
                 self.new_page()
-                if continued:
-                    self.line(continued, size + 1, color=TEXT_GREY, style="italic")
+                for text_line in wrap(continued, self.width_pt, size + 1) if continued else []:
+                    self.line(text_line, size + 1, color=TEXT_GREY, style="italic")
                 for h in head:
                     self.line(h, size, mono=True, weight="bold")
             if shade and i % 2 == 1:

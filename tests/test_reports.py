@@ -325,13 +325,30 @@ def test_reader_table_words_and_percentages() -> None:
                        "ci95_high": [0.38], "mean_score": [7.234e-05], "games": [20000],
                        "p_at_least_12": [0.5], "false_given_claim": [0.25]})
     headers, rows, right = reader_table(df, ("false_given_claim",))
-    assert headers[:4] == ["Policy", "Win rate", "95% CI low", "95% CI high"]
-    assert headers[6] == "Chance of at least 12"
-    assert rows[0] == ["a", "36.9%", "35.0%", "38.0%", "<0.001", "20,000", "50.0%", "25.0%"]
-    assert right == [False] + [True] * 7
+    assert headers[:3] == ["Policy", "Win rate", "95% CI"]  # an interval's ends in one cell
+    assert headers[5] == "Chance of at least 12"
+    assert rows[0] == ["a", "36.9%", "35.0% to 38.0%", "<0.001", "20,000", "50.0%", "25.0%"]
+    assert right == [False] + [True] * 6
     _, rows, _ = reader_table(pd.DataFrame({"points": [1.46, 0.884, np.nan],
                                             "share": [0.5, 0.00004, 0.25]}))
     assert rows == [["1.46", "50.00%"], ["0.88", "<0.01%"], ["", "25.00%"]]
+
+
+def test_wide_tables_turn_on_their_side_or_wrap_and_hide_what_the_csv_keeps() -> None:
+    """Issue 36, item 2: a wide table of few rows is transposed, long headings wrap onto
+    more lines of the same column, and ``hidden`` columns stay out of print only."""
+    from reports.balance import _laid_out
+    from reports.pdfflow import PageFlow
+
+    wide = pd.DataFrame({"policy": ["random", "greedy"],
+                         **{f"a_long_measure_name_{k}": [1.25, 2.5] for k in range(12)}})
+    headers, rows, _, widths, size = _laid_out(Table("w", "W", wide), PageFlow.width_pt)
+    assert headers == ["Policy", "random", "greedy"] and len(rows) == 12 and size == 7.5
+    tall = pd.concat([wide] * 8, ignore_index=True)
+    headers, rows, _, widths, _ = _laid_out(Table("t", "T", tall, hidden=("a_long_measure_"
+                                                                           "name_0",)),
+                                            PageFlow.width_pt)
+    assert len(rows) == 16 and len(headers) == 12 and max(widths) <= 16
 
 
 def test_csvs_carry_provenance(tmp_path: Path) -> None:

@@ -479,7 +479,8 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                     "reading does not matter to this bot"),
               Table(f"{p}_seat_win_rates", "Win rate by seat", seat_table,
                     percent=tuple(f"{beside_prefix(game)}_{k}"
-                                  for k in ("win_rate", "ci95_low", "ci95_high"))),
+                                  for k in ("win_rate", "ci95_low", "ci95_high")),
+                    hidden=("games", "fair_share")),
               Table(f"{p}_comeback", "Chance to win from behind, two players "
                     f"({seated}; deficits in bins of {play.COMEBACK_STEP} points, "
                     "the score as if the game ended after that round)", comeback,

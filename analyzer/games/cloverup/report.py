@@ -464,7 +464,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Table("cloverup_weight_sets", "Alternative face weights (exact; first seat: both "
               "players play to win a two-player game)", sets,
               percent=("p_at_least_15", "p_instant_win", "p_triple_six",
-                       "first_seat_win_rate")),
+                       "first_seat_win_rate"), hidden=("sd",)),
         Table("cloverup_tune", "What to change to hit a target: the clover and six weights "
               "for a turn worth 11, 12 or 13 points on average, the clover weight for a 0.5% "
               "instant-win chance (exact; dicelab cloverup tune)", tuned,
@@ -477,7 +477,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         Table("cloverup_matchups", "Two-player matchups against optimal", duel),
         Table("cloverup_rule_changes", "One rule changed at a time: a turn's expected score "
               "(optimal) and the first seat's two-player win rate (both playing to win), "
-              "exact", changes, percent=("first_seat_win_rate", "first_seat_change")),
+              "exact", changes, percent=("first_seat_win_rate", "first_seat_change"),
+              hidden=("parameter",)),
         Table("cloverup_game_length", "Game length by player count (exact)", lengths,
               percent=("p_instant_win_ends_game",)),
     ]
