@@ -534,13 +534,12 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     return Section(game.id, game.title, intro, figures, tables, notes, findings,
                    provenance(seed, game.params, values),
                    verdict(game, values, bot, best, ranked, assumed_rules, seat_table,
-                           seated, seat_rows))
+                           seated, seat_rows, seat_beside))
 
 
 def verdict(game: CleverGame, values: dict[str, Any], bot: str, best: pd.Series,
-            ranked: pd.DataFrame,
-            assumed_rules: pd.DataFrame, seat_table: pd.DataFrame, seated: str,
-            seat_rows: list[dict]) -> list[str]:
+            ranked: pd.DataFrame, assumed_rules: pd.DataFrame, seat_table: pd.DataFrame,
+            seated: str, seat_rows: list[dict], seat_beside: str) -> list[str]:
     """The section's verdict: the seats, the solo score with the round bonus that moves it
     most, the assumed reading that matters most, and scores by player count."""
     points = lambda x: f"{x:+.1f} points"  # noqa: E731
@@ -551,9 +550,9 @@ def verdict(game: CleverGame, values: dict[str, Any], bot: str, best: pd.Series,
     words = ", ".join(f"{by_count[n]:.0f} with {n} players" for n in by_count.index)
     rounds = ", ".join(str(game.rounds_for({**values, "players": n})) for n in (1, 2, 3, 4))
     lines = [
-        seat_verdict(seat_table, f"{seated} in every seat") + " No rule change is played "
-        "at 2-4 players here, so which one moves the seats most is not measured "
-        "(`whatif --players N --policy learned` plays one).",
+        seat_verdict(seat_table, f"{seated} in every seat") + seat_beside + " No rule "
+        "change is played at 2-4 players here, so which one moves the seats most is not "
+        "measured (whatif --players N --policy learned plays one).",
         f"Score: {bot} averages {best.mean_score:.1f} points solo (95% CI {best.ci95_low:.1f} "
         f"to {best.ci95_high:.1f}). Of the round-track bonuses, the one whose removal moves "
         f"it most: {lever_words(lost, 'value', points, 'ci95_low', 'ci95_high')} (paired "
