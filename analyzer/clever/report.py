@@ -278,6 +278,49 @@ def table_policy_beside(game: CleverGame, values: dict[str, Any], seated: str,
                     "rules create shows under both.")
 
 
+def rules_seat(game: CleverGame, seat_table: pd.DataFrame) -> pd.Series | None:
+    """The seat furthest from a fair share among those off it under both the seated policy
+    and ``table_policy`` (columns of ``table_policy_beside``): a seat effect the rules
+    create; None where there is none."""
+    prefix = f"{beside_prefix(game)}_"
+    if prefix + "ci95_low" not in seat_table:
+        return None
+    both = seat_table[((seat_table.vs_fair_share_ci95_low > 0)
+                       | (seat_table.vs_fair_share_ci95_high < 0))
+                      & ((seat_table[prefix + "ci95_low"] > seat_table.fair_share)
+                         | (seat_table[prefix + "ci95_high"] < seat_table.fair_share))]
+    return None if both.empty else both.loc[both.vs_fair_share.abs().idxmax()]
+
+
+SEAT_LEVER_GAMES = 2_048  # paired games of ``table_policy`` per rule change, for the seats
+
+
+def seat_lever(game: CleverGame, values: dict[str, Any], row: pd.Series, seed: int,
+               progress: Any) -> str:
+    """The rule change (a round bonus removed, an assumed reading flipped) that moves the
+    win rate of the seat of ``row`` (``rules_seat``) most, in ``table_policy``'s paired
+    mirror games at that player count, in words."""
+    players = int(row.players)
+    base = {**values, "players": players}
+    changes = [(f"no round {r} bonus", {**base, f"round_{r}_bonus": False})
+               for r in ROUND_BONUS_ROUNDS]
+    changes += [(f"{p.name} = {_alternative(p)}", {**base, p.name: _alternative(p)})
+                for p in game.params if p.assumed and values[p.name] == p.default
+                and p.kind in ("bool", "choice")]
+    lineup = [game.table_policy]
+    result = whatif(game, [("rules in force", base, lineup)] + [(label, v, lineup)
+                                                              for label, v in changes],
+                    SEAT_LEVER_GAMES, seed, progress=progress, untrained_notes=False)
+    table = result.tables["variants"]
+    moved = table[(table.metric == f"win_rate_seat_{row.seat.split()[-1]}")
+                  & table["diff"].notna()].rename(columns={"variant": "change"})
+    pp = lambda x: f"{100 * x:+.1f} pp"  # noqa: E731
+    return (f" The one rule change that moves that seat's win rate most, in the "
+            f"{game.table_policy} policy's paired games of {players} players "
+            f"({SEAT_LEVER_GAMES:,} each): "
+            f"{lever_words(moved, 'diff', pp, 'diff_ci95_low', 'diff_ci95_high')}.")
+
+
 def compile_kernels(game: CleverGame) -> None:
     """Run the report's play loops once (a game, a paired game) on the default rules, so
     that numba compiles them."""
@@ -534,12 +577,32 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
     return Section(game.id, game.title, intro, figures, tables, notes, findings,
                    provenance(seed, game.params, values),
                    verdict(game, values, bot, best, ranked, assumed_rules, seat_table,
-                           seated, seat_rows, seat_beside))
+                           seated, seat_rows, seat_lever_words(
+                               game, values, seat_table, seed, progress)))
+
+
+def seat_lever_words(game: CleverGame, values: dict[str, Any], seat_table: pd.DataFrame,
+                     seed: int, progress: Any) -> str:
+    """The seats' lever for the verdict: measured where the rules create a seat effect
+    (``rules_seat``); else why none is needed."""
+    row = rules_seat(game, seat_table)
+    if row is not None:
+        return seat_lever(game, values, row, seed, progress)
+    off = seat_table[(seat_table.vs_fair_share_ci95_low > 0)
+                     | (seat_table.vs_fair_share_ci95_high < 0)]
+    prefix = f"{beside_prefix(game)}_"
+    if off.empty or prefix + "win_rate" not in off:
+        return ""
+    worst = off.loc[off.vs_fair_share.abs().idxmax()]
+    return (f" In the {game.table_policy} policy's own mirror games that seat wins "
+            f"{worst[prefix + 'win_rate']:.1%} (95% CI {worst[prefix + 'ci95_low']:.1%} to "
+            f"{worst[prefix + 'ci95_high']:.1%}), so the effect comes from the learned "
+            "policy's play, not from the rules: no rule change is needed for it.")
 
 
 def verdict(game: CleverGame, values: dict[str, Any], bot: str, best: pd.Series,
             ranked: pd.DataFrame, assumed_rules: pd.DataFrame, seat_table: pd.DataFrame,
-            seated: str, seat_rows: list[dict], seat_beside: str) -> list[str]:
+            seated: str, seat_rows: list[dict], seat_lever_text: str) -> list[str]:
     """The section's verdict: the seats, the solo score with the round bonus that moves it
     most, the assumed reading that matters most, and scores by player count."""
     points = lambda x: f"{x:+.1f} points"  # noqa: E731
@@ -550,9 +613,7 @@ def verdict(game: CleverGame, values: dict[str, Any], bot: str, best: pd.Series,
     words = ", ".join(f"{by_count[n]:.0f} with {n} players" for n in by_count.index)
     rounds = ", ".join(str(game.rounds_for({**values, "players": n})) for n in (1, 2, 3, 4))
     lines = [
-        seat_verdict(seat_table, f"{seated} in every seat") + seat_beside + " No rule "
-        "change is played at 2-4 players here, so which one moves the seats most is not "
-        "measured (whatif --players N --policy learned plays one).",
+        seat_verdict(seat_table, f"{seated} in every seat") + seat_lever_text,
         f"Score: {bot} averages {best.mean_score:.1f} points solo (95% CI {best.ci95_low:.1f} "
         f"to {best.ci95_high:.1f}). Of the round-track bonuses, the one whose removal moves "
         f"it most: {lever_words(lost, 'value', points, 'ci95_low', 'ci95_high')} (paired "

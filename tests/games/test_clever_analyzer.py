@@ -646,3 +646,35 @@ def test_the_solo_score_distribution_sums_to_one_per_policy():
     greedy = fig.data[fig.data.policy == "greedy"].set_index("score").probability
     assert greedy.to_dict() == {100: 0.5, 110: 0.25, 250: 0.25}
     assert "Median solo scores: greedy 104, learned 251" in fig.reading
+
+
+def test_the_seats_lever_is_measured_only_where_the_rules_create_a_seat_effect(monkeypatch):
+    """Issue 36, item 1: where a seat is off its fair share under both the learned policy
+    and the table policy, the verdict names the rule change that moves that seat's win
+    rate most (the table policy's paired games); where only learned's seat is off, it says
+    the effect comes from its play; balanced seats need no lever."""
+    from dataclasses import replace
+
+    from analyzer.clever import report
+    from analyzer.sections import fair_share
+
+    game = replace(TPC_GAME, table_policy="greedy")  # quick paired games
+
+    def table(learned, heuristic):
+        rows = fair_share(pd.DataFrame(
+            [{"players": "2", "seat": f"seat {k + 1}", "win_rate": x, "ci95_low": x - 0.01,
+              "ci95_high": x + 0.01, "games": 4000} for k, x in enumerate(learned)]))
+        return rows.assign(greedy_win_rate=heuristic,
+                           greedy_ci95_low=[h - 0.01 for h in heuristic],
+                           greedy_ci95_high=[h + 0.01 for h in heuristic])
+
+    values = defaults(game.params)
+    assert report.seat_lever_words(game, values, table([0.5, 0.5], [0.5, 0.5]), 1,
+                                   False) == ""
+    assert "learned policy's play" in report.seat_lever_words(
+        game, values, table([0.56, 0.44], [0.5, 0.5]), 1, False)
+    monkeypatch.setattr(report, "SEAT_LEVER_GAMES", 64)
+    words = report.seat_lever_words(game, values, table([0.56, 0.44], [0.56, 0.44]), 1,
+                                    False)
+    assert "moves that seat's win rate most" in words and "(64 each)" in words
+    assert "no round" in words or "=" in words
