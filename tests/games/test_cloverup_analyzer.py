@@ -183,3 +183,24 @@ def test_weight_sets_start_from_the_rules_in_force(cloverup_values):
     start = first_seat(cloverup_values).set_index("both_play").loc["win", "first_seat_win_rate"]
     assert row.first_seat_win_rate == pytest.approx(start, abs=1e-12)
     assert table.loc["fair dice", "weights"] == "1,1,1,1,1,1,1"
+
+
+@pytest.mark.parametrize("players,six_effect", [(2, True), (4, True), (3, False)])
+def test_game_length_matches_simulated_instant_wins(cloverup_values, players, six_effect):
+    """Rules: Game (Instant win, Triple-six effect). The exact chance that an instant win
+    ends a game (``length.game_lengths``) matches simulated games of the optimal policy
+    to 5 standard errors: triple sixes cut rounds short, so fewer turns can end it."""
+    from analyzer.games.cloverup.length import game_lengths
+    from analyzer.games.cloverup.report import turn_summary
+    from kernels.cloverup import play
+
+    values = {**cloverup_values, "players": players, "triple_six_effect": six_effect}
+    turn = turn_summary(get_model(values), "optimal")
+    exact = game_lengths(values, turn["p_instant_win"], turn["p_triple_six"],
+                         range(players, players + 1)).p_instant_win_ends_game.iloc[0]
+    games = 60_000
+    acc, n = simulation.play_games(values, [parse_policy("optimal")] * players, games, 11,
+                                   progress=False)
+    ended = acc[..., play.COL_INSTANT_WINS].sum() / n
+    se = np.sqrt(exact * (1 - exact) / n)
+    assert abs(ended - exact) < 5 * se, (ended, exact)
