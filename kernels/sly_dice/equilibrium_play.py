@@ -26,7 +26,6 @@ from kernels.sly_dice.layout import (
 )
 
 MAX_CLAIMS = 6 * N_NUMBER_CARDS + (DICE_CARDS - N_NUMBER_CARDS) + 1  # 48
-MAX_TYPES = 56
 
 
 @njit(cache=True)

@@ -263,8 +263,10 @@ def rule_figures(changes: pd.DataFrame) -> list[Figure]:
                reading=f"The first seat wins {base.first_seat_win_rate:.1%} on the rules in "
                        f"force. {more.change} moves it up most "
                        f"({100 * more.first_seat_change:+.1f} pp), {less.change} down most "
-                       f"({100 * less.first_seat_change:+.1f} pp). The second seat sees the "
-                       "first seat's total before its last turn, which is its edge."),
+                       f"({100 * less.first_seat_change:+.1f} pp)."
+                       + (" The second seat plays each round knowing the first seat's "
+                          "total: the last mover's edge." if base.first_seat_win_rate < 0.5
+                          else "")),
     ]
 
 
