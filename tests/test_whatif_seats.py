@@ -63,3 +63,24 @@ def test_solo_whatif_has_no_seat_win_rates():
     result = whatif([("baseline", values, "optimal"), ("r3", {**values, "rerolls": 3},
                                                        "optimal")], 500, 1, progress=False)
     assert not result.tables["variants"].metric.str.startswith("win_rate_seat_").any()
+
+
+def test_cloverup_seat_win_rates_match_the_exact_game_solver():
+    """Both players playing to win: the what-if's seat win rates match the game solver's
+    exact first-seat chance to 5 standard errors (and the second seat its complement)."""
+    import math
+
+    from analyzer.games.cloverup import PARAMS
+    from analyzer.games.cloverup.model import get_model
+    from analyzer.games.cloverup.simulation import whatif
+
+    values = {**defaults(PARAMS), "players": 2, "rounds": 3}
+    exact = get_model(values).first_seat_win_chance()
+    games = 40_000
+    result = whatif([("baseline", values, ["win"]), ("again", values, ["win"])], games, 5,
+                    progress=False)
+    table = result.tables["variants"]
+    base = table[table.variant == "baseline"].set_index("metric")["value"]
+    se = math.sqrt(exact * (1 - exact) / games)
+    assert abs(base["win_rate_seat_1"] - exact) < 5 * se
+    assert abs(base["win_rate_seat_2"] - (1 - exact)) < 5 * se
