@@ -191,15 +191,17 @@ def state_solution(c_idx, common_code, locked_code, n_locked, open_mask, weights
 def equilibrium_claim(u, c_idx, common_code, own_code, locked_code, n_locked, open_mask,
                       weights, q1, q2, rerolls, open_cards, made, points, hol_ev, bluff_next,
                       false_next):
-    """The equilibrium claimant's claim ``(card, k, value, true)`` as ``bots.choose_claim``
-    returns it (card -1: nothing to claim), drawn by the uniform ``u``; the next player's
-    False Accusation penalty is ``false_next``. Its own dice are ``own_code`` (locked
-    and hidden); the state's LP failing (it should not), it claims honestly."""
+    """The equilibrium claimant's claim ``(card, k, value, true, accused)``: as
+    ``bots.choose_claim`` returns it (card -1: nothing to claim), drawn by the uniform
+    ``u``, and the equilibrium's chance that the next player accuses it (the same game:
+    an equilibrium accuser there need not solve it again). The next player's False
+    Accusation penalty is ``false_next``. Its own dice are ``own_code`` (locked and
+    hidden); the state's LP failing (it should not), it claims honestly."""
     ok, prior, cards, ks, worth, truth, pay_a, pay_n, joint, accuse = state_solution(
         c_idx, common_code, locked_code, n_locked, open_mask, weights, q1, q2, rerolls,
         open_cards, made, points, hol_ev, bluff_next, false_next)
     if cards.shape[0] == 0:
-        return -1, 0, 0.0, True
+        return -1, 0, 0.0, True, 0.0
     t = CODE_INDEX[own_code - locked_code]  # the hidden dice, in MS_CODE[h] order
     if ok:
         c = claim_for(t, u, prior, joint, accuse, pay_a, pay_n)
@@ -210,7 +212,7 @@ def equilibrium_claim(u, c_idx, common_code, own_code, locked_code, n_locked, op
                 c, best = j, pay_n[t, j]
     card = cards[c]
     value = points[HIGHER_OR_LOWER] if card == HIGHER_OR_LOWER else worth[c]
-    return card, ks[c], value, truth[t, c]
+    return card, ks[c], value, truth[t, c], accuse[c] if ok else 0.0
 
 
 @njit(cache=True)

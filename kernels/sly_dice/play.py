@@ -198,9 +198,10 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
             hol_ev = hol_success[c_sum] * points[HIGHER_OR_LOWER]
             bluff_next = bonus[0] + bonus[1] * tally[s, COL_BLUFF_CARDS]
             claim_stream = turn_stream(key, game, base_turn + 1 + s)
+            next_accuses = -1.0  # the equilibrium's chance the next player accuses, if solved
             if policy[s, ACCUSE_MODE] == EQUILIBRIUM:
                 nxt = (s + 1) % n
-                card, k, value, true = equilibrium_claim(
+                card, k, value, true, next_accuses = equilibrium_claim(
                     uniform(claim_stream, SLOT_CLAIM), c_idx, common, own[s], locked[s],
                     n_locked[s], available & ~scored[s], weights, q1, q2, rerolls,
                     open_cards, made, points, hol_ev, bluff_next,
@@ -235,11 +236,12 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
                                              made, bluff_next, open_cards, p)
                         p = p_true
                     if policy[a, ACCUSE_MODE] == EQUILIBRIUM:
-                        chance = equilibrium_accuse(
-                            card, k, c_idx, common, locked[s], n_locked[s],
-                            available & ~scored[s], weights, q1, q2, rerolls, open_cards,
-                            made, points, hol_ev, bluff_next,
-                            bonus[2] + bonus[3] * tally[a, COL_FALSE_CARDS])
+                        chance = next_accuses if j == 1 and next_accuses >= 0.0 else \
+                            equilibrium_accuse(
+                                card, k, c_idx, common, locked[s], n_locked[s],
+                                available & ~scored[s], weights, q1, q2, rerolls,
+                                open_cards, made, points, hol_ev, bluff_next,
+                                bonus[2] + bonus[3] * tally[a, COL_FALSE_CARDS])
                         if uniform(claim_stream, SLOT_CLAIM + j) < chance:
                             accuser = a
                             break
