@@ -89,62 +89,25 @@ import hashlib
 import importlib
 import json
 import sys
-import time
 from pathlib import Path
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NoReturn
 
 import numpy as np
 
-from analyzer import driver, paired
-from analyzer.clever import trained_on, value_weights
+from analyzer.clever import trained_on, value_weights, variants
+from analyzer.clever.training import run as training_run
+from analyzer.clever.training.games import TUNING_SEED_BASE, compare, mean_score
+from analyzer.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
+from analyzer.clever.training.state import CHUNK, read_checkpoint
 from analyzer.errors import UserError
 from analyzer.params import defaults
-from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED
-from analyzer.stats import Z95, mean_se
-from kernels.clever import net, play, seats, selfplay, value_net
-from kernels.clever.game_rules import RULE_GAME
+from analyzer.stats import Z95
+from kernels.clever import net, seats, value_net
 
 GAMES = {"tpc": "thats_pretty_clever", "tac": "twice_as_clever"}
-ROUNDS = 6  # solo games
-TUNING_SEED_BASE = 1_000_000_000
-GAME_BLOCK = 1 << 9
-CHUNK = 2000  # games between progress lines
-BATCH = 32
-LAMBDA = 0.8
-NO_CURRICULUM = (-1, 0, 0.0, 0.0, 0)
 TAC_YELLOW, TAC_BLUE = 1, 2  # Twice As Clever's areas (kernels.twice_as_clever.layout)
 SPOT_SHARE, SPOT_BIAS = 0.2, 4.0  # the fox spotlight: on a fifth of the games, 4 points per
 # point of the lowest area plus the fox points (0.01 on a value scale of 400 points)
-
-
-class Stage(NamedTuple):
-    """One stage of a training run: its games, teacher weight (1: the warm start), lambda,
-    exploration (start, end, over what share of the stage), step sizes ((share of the stage
-    from which, step size), ...), whether the network has the bonus block, the curriculum
-    (capped area, cap, spotlight share, spotlight bias, spotlit areas:
-    ``kernels.clever.selfplay``), the games played with one set of weights, whether the
-    network has the seat block, the shares of games of 1-4 players, whether the seat
-    block's first-layer rows learn alone, the points a win adds to the final score the
-    seats of games of 2-4 players learn from, whether the skip head learns (alone, or
-    with the network), and whether the solo networks (``--solo-from``) are its partners:
-    games of 2-4 players play the mean of theirs and its values, and it learns what it
-    adds to them."""
-
-    games: int
-    teacher: float
-    lam: float
-    epsilon: tuple[float, float, float]
-    steps: tuple[tuple[float, float], ...]
-    bonus_block: bool = False
-    curriculum: tuple[int, int, float, float] = NO_CURRICULUM
-    snapshot: int = 1
-    seat_block: bool = False  # the seat block's inputs (``kernels.clever.seats``) too
-    players: tuple[float, ...] = ()  # shares of games of 1-4 players (none: solo)
-    new_rows_only: bool = False  # only the first-layer rows of the seat block learn
-    win_bonus: float = 0.0  # points a win adds to what a seat of 2-4 players learns from
-    skip_head: bool = False  # the skip head (``kernels.clever.value_net``) learns
-    skip_alone: bool = False  # ... and nothing else does
-    partner: bool = False  # the solo networks play beside it, unchanged (``selfplay``)
 
 
 # That's Pretty Clever: one game at a time (two trainers, one per core)
@@ -296,12 +259,29 @@ PARTNER_DUO_STAGES = {"win": PARTNER_STAGES["win"]._replace(
     games=150_000, players=(0.0, 1.0), epsilon=TAC_ANNEAL_STAGES["anneal"].epsilon,
     steps=TAC_ANNEAL_STAGES["anneal"].steps)}
 PARTNER_POINTS_STAGES = {"points": PARTNER_DUO_STAGES["win"]._replace(win_bonus=0.0)}
+# One network for every variant of the rules (``analyzer.clever.variants``), from the game's
+# solo network (``--start-from``): the rules block comes in with zero rows (play on every
+# variant starts as the solo network's), then solo self-play with each game's rules drawn
+# from the training distribution. First the skip head alone learns the rules block's
+# linear term (how the points to come differ with the rules; it never changes a decision),
+# then the whole network at small steps. (Trials: the whole network at once, at a step
+# size of 1e-5, fell from 263 to 243 points on the default rules within 40,000 games; the
+# rules block's rows alone, at 3e-4, cost Twice As Clever 16 points on the check variants
+# within 40,000 games while learning what the skip head learns.)
+CONDITIONED_STAGES = {
+    "head": Stage(40_000, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 1e-3),), True,
+                  NO_CURRICULUM, 16, skip_head=True, skip_alone=True, rules_block=True),
+    "variants": Stage(300_000, 0.0, LAMBDA, (0.01, 0.005, 1.0),
+                      ((0.0, 1e-6), (0.03, 3e-6), (0.5, 2e-6)), True,
+                      NO_CURRICULUM, 16, skip_head=True, rules_block=True),
+}
+VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
                      "duo": SEATWIN_DUO_STAGES, "skipwin": SKIPWIN_STAGES,
                      "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES,
                      "partnerduo": PARTNER_DUO_STAGES, "partnerpoints": PARTNER_POINTS_STAGES,
-                     "anneal": TPC_ANNEAL_STAGES},
+                     "anneal": TPC_ANNEAL_STAGES, "conditioned": CONDITIONED_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
                      "anneal": TAC_ANNEAL_STAGES, "fine": TAC_FINE_STAGES,
@@ -310,7 +290,8 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatwin": SEATWIN_STAGES, "skipwin": SKIPWIN_STAGES,
                      "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES,
                      "partnerduo": PARTNER_DUO_STAGES,
-                     "partnerpoints": PARTNER_POINTS_STAGES}}
+                     "partnerpoints": PARTNER_POINTS_STAGES,
+                     "conditioned": CONDITIONED_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -327,7 +308,7 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "seatrows": {}, "seatwin": {}, "skiproll": {}, "anneal": {}, "fine": {},
                   "duo": {}, "skipwin": {}, "gentle": {}, "partner": {}, "partnerduo": {},
                   "partnerpoints": {},
-                  "allowed": {"return_empty_pool": "return_allowed"}}
+                  "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {}}
 
 
 def fail(message: str) -> NoReturn:
@@ -347,63 +328,6 @@ class OneLineParser(argparse.ArgumentParser):
 def training_rules(opts: argparse.Namespace) -> dict:
     """The rule values (beside the defaults) of the curriculum ``opts`` trains."""
     return TRAINING_RULES[opts.curriculum]
-
-
-def stage_games(stages: dict[str, Stage], stage: str, scale: float) -> int:
-    """The games of ``stage`` (``--scale`` shortens every stage, for trials and tests),
-    a whole number of its snapshots."""
-    snapshot = stages[stage].snapshot
-    return max(1, round(stages[stage].games * scale / snapshot)) * snapshot
-
-
-def schedule(stages: dict[str, Stage], stage: str, done: int, scale: float
-             ) -> tuple[float, float]:
-    """``(epsilon, step size)`` after ``done`` games of ``stage``."""
-    e0, e1, over = stages[stage].epsilon
-    share = done / stage_games(stages, stage, scale)
-    epsilon = e0 + (e1 - e0) * min(share / over, 1.0)
-    lr = [rate for start, rate in stages[stage].steps if share >= start][-1]
-    return epsilon, lr
-
-
-def mean_score(row: np.ndarray, rules: np.ndarray, games: int, seed: int
-               ) -> tuple[float, float, np.ndarray]:
-    """Mean solo score of a policy row, its standard error and the per-game means of the
-    accumulator columns (``play.COL_*``; no learning, no exploring)."""
-    job = driver.Job(driver.BlockLoop.of(play.games_block), (row[None, :], False, ROUNDS, rules),
-                     (1, 1, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, seed, STREAM_GAMES)
-    acc, n = driver.run(job, games, progress=False)
-    out = acc[0, 0]
-    mean, se = mean_se(n, float(out[play.COL_SCORE_SUM]), float(out[play.COL_SCORE_SQ]))
-    return mean, se, out / n
-
-
-def mirror(row: np.ndarray, rules: np.ndarray, players: int, rounds: int, games: int,
-           seed: int) -> dict:
-    """A mirror match of the policy row in every seat of ``players`` (no rotation): each
-    seat's win share and mean score."""
-    return match([row] * players, rules, rounds, games, seed, False)
-
-
-def match(rows: list[np.ndarray], rules: np.ndarray, rounds: int, games: int, seed: int,
-          rotate: bool) -> dict:
-    """Games of the policy rows (one per seat, seats rotating or not): each row's win share
-    and mean score (``seat_*``: by the row's slot)."""
-    players = len(rows)
-    lineup = np.stack(rows)
-    job = driver.Job(driver.BlockLoop.of(play.games_block), (lineup, rotate, rounds, rules),
-                     (players, players, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, seed,
-                     STREAM_GAMES)
-    acc, n = driver.run(job, games, progress=False)
-    seats = [acc[p].sum(axis=0) for p in range(players)]
-    return {"seat_win": [round(float(s[play.COL_WIN_UNITS]) / play.WIN_UNITS / n, 4)
-                         for s in seats],
-            "seat_mean": [round(float(s[play.COL_SCORE_SUM]) / n, 2) for s in seats]}
-
-
-def training_key(stages: dict[str, Stage], seed: int, stage: str) -> np.uint64:
-    return np.random.SeedSequence([seed, 2, list(stages).index(stage)]
-                                  ).generate_state(1, np.uint64)[0]
 
 
 def parse() -> argparse.Namespace:
@@ -441,6 +365,10 @@ def parse() -> argparse.Namespace:
                         help="add this checkpoint's best weights to the game's value_net.npy "
                              "as the network of games of 2-4 players (its first network "
                              "keeps the solo game) and stop")
+    parser.add_argument("--ship-conditioned", metavar="CHECKPOINT",
+                        help="write the game's value_net.npy with this conditioned run's "
+                             "weights as its solo network and the rules block given to "
+                             "every network, and stop")
     parser.add_argument("--ship-to", metavar="VALUE_NET",
                         help="--ship and --ship-multi write this file (and its .json) "
                              "instead of the game's value_net.npy")
@@ -491,7 +419,7 @@ def parse() -> argparse.Namespace:
     if opts.curriculum is not None and opts.curriculum not in CURRICULA[opts.game]:
         parser.error(f"--curriculum for {opts.game}: one of "
                      f"{', '.join(CURRICULA[opts.game])}")
-    if opts.latest and not opts.ship or opts.mixed and not opts.ship_multi \
+    if opts.latest and not (opts.ship or opts.ship_conditioned) or opts.mixed and not opts.ship_multi \
             or (opts.solo_share or opts.second_seat) and not opts.mixed \
             or (opts.gift or opts.look) and not opts.ship_multi:
         parser.error("--latest goes with --ship, --mixed with --ship-multi, --gift with "
@@ -532,99 +460,11 @@ def start_weights(path: Path, game: int) -> np.ndarray:
     weights of the training checkpoint ``path`` (.npz)."""
     try:
         if path.suffix == ".npz":
-            return np.load(path, allow_pickle=False)["best_weights"].astype(np.float32)
+            return read_checkpoint(path)["best_weights"].astype(np.float32)
         members, _ = value_weights.load(path, game)
     except (OSError, KeyError, ValueError, UserError) as exc:
         fail(f"--start-from {path}: not a value network or training checkpoint ({exc})")
     return np.asarray(members[0], np.float32).copy()
-
-
-def fresh_state(n_in: int, seed: int, first_stage: str,
-                weights: np.ndarray | None = None) -> dict:
-    """The training state before any game: fresh weights of ``n_in`` inputs, or
-    ``weights``."""
-    w = value_weights.initial_weights(n_in, seed) if weights is None else weights
-    return {"weights": w, "m": np.zeros_like(w), "v": np.zeros_like(w), "step": 0,
-            "stage": first_stage, "done": 0, "history": [], "best": -np.inf,
-            "best_weights": w.copy(), "best_stage": "", **fresh_skip()}
-
-
-def fresh_skip() -> dict:
-    """The skip head's part of a training state: zero weights and Adam moments."""
-    return {"skip": np.zeros(seats.N_SEAT), "skip_moments": np.zeros((2, seats.N_SEAT)),
-            "best_skip": np.zeros(seats.N_SEAT)}
-
-
-def save_state(path: Path, state: dict, settings: dict) -> None:
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, weights=state["weights"], m=state["m"], v=state["v"], step=state["step"],
-             stage=state["stage"], done=state["done"], history=json.dumps(state["history"]),
-             best=state["best"], best_weights=state["best_weights"],
-             best_stage=state["best_stage"], settings=json.dumps(settings),
-             skip=state["skip"], skip_moments=state["skip_moments"],
-             best_skip=state["best_skip"])
-    tmp.replace(path)
-
-
-def _up_to(settings: dict, stage: str) -> dict:
-    """The settings that decide a run up to ``stage``: stages not yet begun may be added or
-    changed (a curriculum saved before the spotlight's area mask existed has none)."""
-    names = list(settings["stages"])
-    kept = names[:names.index(stage) + 1] if stage in names else names
-    stages = {}
-    for name in kept:
-        spec = {**Stage._field_defaults, **settings["stages"][name]}  # fields added since
-        width = selfplay.C_PLAYERS
-        spec["curriculum"] = (list(spec["curriculum"]) + [0] * width)[:width]
-        spec["players"] = list(spec["players"])
-        stages[name] = spec
-    return {**settings, "stages": stages}
-
-
-def load_state(path: Path, settings: dict, fork: bool = False) -> dict:
-    """The training state in checkpoint ``path``, made with ``settings`` (with ``fork``:
-    with any seed)."""
-    saved = np.load(path, allow_pickle=False)
-    stored = {"chunk": CHUNK, "scale": 1.0, **json.loads(str(saved["settings"]))}
-    # checkpoints made before the rules were saved, or before return_empty_pool existed
-    # (Twice As Clever's first runs, the only ones under the literal fox reading)
-    rules = stored.setdefault("rules", {"tac": {"fox_negative": "literal"}}.get(stored["game"], {}))
-    if rules.get("fox_negative") == "literal":
-        rules.setdefault("return_empty_pool", "return_allowed")
-    if fork:
-        stored = {**stored, "seed": settings["seed"], "fork_from": settings["fork_from"]}
-    stage, done = str(saved["stage"]), int(saved["done"])
-    history = json.loads(str(saved["history"]))
-    if done == 0 and history:  # between stages: the next one is this run's next
-        names = list(settings["stages"])
-        last = history[-1]["stage"]
-        stage = names[min(names.index(last) + 1, len(names) - 1)] if last in names else stage
-    began = history[-1]["stage"] if done == 0 and history else stage
-    if _up_to(stored, began) != _up_to(settings, began):
-        fail(f"checkpoint {path} was made with other settings ({saved['settings']}); "
-                 "give another --checkpoint")
-    skip = {k: saved[k] if k in saved.files else v  # made before the skip head
-            for k, v in fresh_skip().items()}
-    return {"weights": saved["weights"], "m": saved["m"], "v": saved["v"],
-            "step": int(saved["step"]), "stage": stage, "done": done, "history": history,
-            "best": float(saved["best"]), "best_weights": saved["best_weights"],
-            "best_stage": str(saved["best_stage"]), **skip}
-
-
-def trainable(spec: Stage, game: int, n_in: int) -> np.ndarray:
-    """The range of the weights that learn in a stage (int64[2]; ``(0, -1)``: all): with
-    ``new_rows_only``, the first-layer rows of the seat block; with ``skip_alone``, none."""
-    if spec.skip_alone:
-        return np.array([0, 0], np.int64)
-    if not spec.new_rows_only:
-        return np.array([0, -1], np.int64)
-    return np.array([int(value_net.n_inputs(game, 1)) * net.H1, n_in * net.H1], np.int64)
-
-
-def multiplayer_only(spec: Stage) -> bool:
-    """Does the stage play games of 2-4 players alone (a network for those, beside the
-    solo one)?"""
-    return bool(spec.players) and spec.players[0] == 0 and any(spec.players)
 
 
 def solo_rival(model) -> np.ndarray:
@@ -634,190 +474,6 @@ def solo_rival(model) -> np.ndarray:
     return value_weights.policy_row(members[:1], int(info["inputs"]))
 
 
-def kernel_curriculum(spec: Stage) -> np.ndarray:
-    """The stage's curriculum as ``selfplay`` takes it (float64[N_CURRICULUM]): the
-    behaviour's cap and spotlight, then the shares of games of 1-4 players."""
-    shares = (list(spec.players) + [0.0] * selfplay.MAX_PLAYERS)[:selfplay.MAX_PLAYERS]
-    return np.array(list(spec.curriculum) + shares, np.float64)
-
-
-def moving_best(history: list[dict], stage: str) -> float:
-    """The mean of the last three tuning means of ``stage`` (fewer at its start)."""
-    means = [h["tuning_mean"] for h in history if h["stage"] == stage][-3:]
-    return float(np.mean(means))
-
-
-def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
-    stages = stages_of(opts)
-    settings = {"game": opts.game, "seed": opts.seed, "eval_every": opts.eval_every,
-                "eval_games": opts.eval_games, "hidden": [net.H1, net.H2],
-                "stages": {k: json.loads(json.dumps(v._asdict())) for k, v in stages.items()},
-                "batch": BATCH, "chunk": opts.chunk, "scale": opts.scale,
-                "rules": training_rules(opts)}
-    if opts.start_from:
-        settings["start_from"] = start_digest(Path(opts.start_from))
-    partners = solo_networks(solo_file(opts, model), model, "the partner stage")[0] \
-        if any(spec.partner for spec in stages.values()) else []
-    if partners:
-        settings["partners"] = partner_digest(partners)
-    checkpoint = Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz")
-    checkpoint.parent.mkdir(parents=True, exist_ok=True)
-    if opts.fork_from:
-        settings["fork_from"] = Path(opts.fork_from).name
-    game = int(rules[RULE_GAME])
-    if checkpoint.exists():
-        state = load_state(checkpoint, settings)
-        print(f"resuming from {checkpoint}: stage {state['stage']}, {state['done']} games",
-              file=sys.stderr)
-    elif opts.fork_from:
-        state = load_state(Path(opts.fork_from), settings, fork=True)
-        print(f"forking {opts.fork_from}: stage {state['stage']}, {state['done']} games",
-              file=sys.stderr)
-    elif opts.start_from:
-        state = fresh_state(0, opts.seed, list(stages)[0],
-                            start_weights(Path(opts.start_from), game))
-        print(f"starting from {opts.start_from}", file=sys.stderr)
-    else:
-        state = fresh_state(int(value_net.n_inputs(game, False)), opts.seed, list(stages)[0])
-    heuristic = model.GAME.heuristic_row()
-    names = list(stages)
-    started = time.perf_counter()
-    played_here = 0
-    while names.index(state["stage"]) <= names.index(opts.stage):
-        stage = state["stage"]
-        spec = stages[stage]
-        games = stage_games(stages, stage, opts.scale)
-        n_in = int(value_net.n_inputs(game, 2 if spec.seat_block else spec.bonus_block))
-        if state["weights"].size > net.net_size(n_in):  # a start network with the seat
-            state = fit_start(state, n_in)  # block (zero rows) for a stage without it
-        if state["weights"].size < net.net_size(n_in):  # the bonus or seat block comes in
-            old = value_weights.inputs_of(state["weights"])
-            for part in ("weights", "m", "v"):
-                state[part] = value_weights.widen(state[part], old, n_in)
-        beside = [value_weights.widen(m, value_weights.inputs_of(m), n_in)
-                  for m in partners] if spec.partner else []
-        row = value_weights.policy_row([state["weights"], *beside], n_in, spec.teacher,
-                                       heuristic, skip=state["skip"])
-        weights = value_weights.member(row)  # trained in place, and the skip head too
-        key = training_key(stages, opts.seed, stage)
-        curriculum = kernel_curriculum(spec)
-        rounds_of = model.GAME.layout.ROUNDS_BY_PLAYERS
-        stats = np.zeros(selfplay.N_STATS)
-        while state["done"] < games:
-            epsilon, lr = schedule(stages, stage, state["done"], opts.scale)
-            n = min(opts.chunk, games - state["done"])
-            state["step"] = selfplay.train_block(key, state["done"], n, row, rounds_of, rules,
-                                                 state["m"], state["v"], state["step"], lr,
-                                                 epsilon, spec.lam, BATCH, stats,
-                                                 spec.snapshot, curriculum,
-                                                 trainable(spec, game, n_in),
-                                                 spec.win_bonus, state["skip_moments"],
-                                                 spec.skip_head)
-            state["done"] += n
-            played_here += n
-            if state["done"] % opts.eval_every and state["done"] < games:
-                continue
-            state["weights"] = weights.copy()
-            state["skip"] = value_weights.skip_head(row).copy()
-            entry = evaluate([state["weights"], *beside], state["skip"], n_in, rules, opts,
-                             stats, spec, rounds_of,
-                             solo_rival(model) if multiplayer_only(spec) else None)
-            entry.update({"stage": stage, "games": state["done"],
-                          "total_games": _total_before(stages, stage, opts.scale)
-                          + state["done"], "epsilon": round(epsilon, 4), "lr": lr})
-            state["history"].append(entry)
-            keep_best(state, spec, stage)
-            stats[:] = 0
-            save_state(checkpoint, state, settings)
-            if not opts.quiet:
-                elapsed = time.perf_counter() - started
-                print(f"{stage:>8} {state['done']:>7}: self-play {entry['self_play_mean']:6.1f}"
-                      f" (eps {epsilon:.3f}, lr {lr:.1e}, rms {entry['rms_error']:5.1f}),"
-                      f" tuning {entry['tuning_mean']:6.2f} +- {1.96 * entry['tuning_se']:.2f},"
-                      f" areas {entry['areas']}, fox points {entry['fox_points']};"
-                      + (f" 2p mirror {entry['mirror_2p']};" if "mirror_2p" in entry else "")
-                      + (f" 2p vs solo net {entry['vs_solo_net_2p']};"
-                         if "vs_solo_net_2p" in entry else "")
-                      + f" {elapsed:5.0f} s, {played_here / elapsed:4.0f} games/s",
-                      file=sys.stderr, flush=True)
-            if opts.max_games and played_here >= opts.max_games:
-                return
-        if names.index(stage) + 1 >= len(names):
-            break
-        state["stage"], state["done"] = names[names.index(stage) + 1], 0
-        save_state(checkpoint, state, settings)
-
-
-def fit_start(state: dict, n_in: int) -> dict:
-    """A fresh state whose start network has more inputs than the stage: those inputs
-    dropped when their rows are zero (a solo network widened beside a network for 2-4
-    players), else a one-line exit."""
-    old = value_weights.inputs_of(state["weights"])
-    weights = value_weights.narrow(state["weights"], old, n_in)
-    if state["step"] or weights is None:
-        fail(f"the start network has {old} inputs and uses those past {n_in}, which "
-                 "this curriculum's first stage does not have")
-    return {**state, "weights": weights, "m": np.zeros_like(weights),
-            "v": np.zeros_like(weights), "best_weights": weights.copy()}
-
-
-def keep_best(state: dict, spec: Stage, stage: str) -> None:
-    """After an evaluation: the best weights so far are those of the best moving solo
-    tuning mean, or in a stage of 2-4 players alone the latest (the solo mean is not its
-    aim)."""
-    smoothed = moving_best(state["history"], stage)
-    if multiplayer_only(spec) or (stage != "warm" and smoothed > state["best"]):
-        state["best"], state["best_weights"] = smoothed, state["weights"].copy()
-        state["best_skip"], state["best_stage"] = state["skip"].copy(), stage
-
-
-def evaluate(members: list[np.ndarray], skip: np.ndarray, n_in: int, rules: np.ndarray,
-             opts: argparse.Namespace, stats: np.ndarray, spec: Stage, rounds_of: np.ndarray,
-             rival: np.ndarray | None = None) -> dict:
-    """A learning-curve entry: the self-play statistics since the last one and the
-    tuning games (no exploring, no curriculum) of the network ``members[0]`` with its
-    partners ``members[1:]``: solo, and in a stage with
-    multiplayer games a 2-player mirror match too; with a ``rival`` row, two-player games
-    against it, seats rotating."""
-    row = value_weights.policy_row(members, n_in, skip=skip)
-    mean, se, out = mean_score(row, rules, opts.eval_games, TUNING_SEED_BASE + opts.seed)
-    games = stats[selfplay.STAT_GAMES]
-    extra = {}
-    if len(spec.players) > 1 and any(spec.players[1:]):
-        extra["mirror_2p"] = mirror(row, rules, 2, int(rounds_of[2]), opts.eval_games,
-                                    TUNING_SEED_BASE + opts.seed)
-    if rival is not None:
-        extra["vs_solo_net_2p"] = match([row, rival], rules, int(rounds_of[2]),
-                                        opts.eval_games, TUNING_SEED_BASE + opts.seed, True)
-    return {**extra, "self_play_mean": round(stats[selfplay.STAT_SCORE] / games, 2),
-            "rms_error": round(float(np.sqrt(stats[selfplay.STAT_ERR_SQ]
-                                             / stats[selfplay.STAT_SAMPLES])), 2),
-            "samples_per_game": round(stats[selfplay.STAT_SAMPLES] / games, 1),
-            "capped_dice_per_game": round(stats[selfplay.STAT_CAPPED] / games, 2),
-            "tuning_mean": round(mean, 2), "tuning_se": round(se, 2),
-            "areas": [round(float(a), 1) for a in out[play.COL_AREAS:play.COL_AREAS + 5]],
-            "fox_points": round(float(out[play.COL_FOX_POINTS]), 1)}
-
-
-def _total_before(stages: dict[str, Stage], stage: str, scale: float) -> int:
-    """The games of the stages before ``stage``."""
-    names = list(stages)
-    return sum(stage_games(stages, name, scale) for name in names[:names.index(stage)])
-
-
-def compare(rows: list[np.ndarray], rules: np.ndarray, games: int, seed: int
-            ) -> list[dict[str, float]]:
-    """Paired solo means of policy rows on the same games: each row's mean and its
-    difference from the first row's, with 95% intervals (``analyzer.paired.metric``)."""
-    lineups = np.stack([row[None, :] for row in rows])
-    job = driver.Job(driver.BlockLoop.of(play.paired_block),
-                     (lineups, np.full(len(rows), ROUNDS), np.stack([rules] * len(rows))),
-                     (len(rows) + 1, len(rows), play.N_PAIRED), GAME_BLOCK, seed,
-                     STREAM_PAIRED)
-    acc, n = driver.run(job, games, progress=False)
-    return [paired.metric(acc, n, v, play.PAIRED_SCORE_SUM, 1.0) for v in range(len(rows))]
-
-
 def ship(opts: argparse.Namespace, model) -> None:
     """Write the game's value network files from the checkpoints' best weights (with
     ``--latest``, their latest): the ensemble of them if it beats its best member on
@@ -825,7 +481,7 @@ def ship(opts: argparse.Namespace, model) -> None:
     games are played on the first checkpoint's training rules."""
     members, sources = [], []
     for path in opts.ship:
-        saved = np.load(path, allow_pickle=False)
+        saved = read_checkpoint(Path(path))
         members.append(saved["weights" if opts.latest else "best_weights"])
         stage = saved["stage" if opts.latest else "best_stage"]  # the weights' stage
         sources.append({"checkpoint": Path(path).name, "best_stage": str(stage),
@@ -913,11 +569,11 @@ def ship_multi(path: Path, model, output: Path, solo_file: Path,
     platter gives the opponents, and looks one roll ahead as ``"look"`` says."""
     solo, info = solo_networks(solo_file, model, "--ship-multi")
     try:
-        saved = np.load(path, allow_pickle=False)
+        saved = read_checkpoint(path)
         source = {"checkpoint": path.name, "best_stage": str(saved["best_stage"]),
                   "settings": json.loads(str(saved["settings"])),
                   "history": json.loads(str(saved["history"]))}
-    except (OSError, KeyError, ValueError) as exc:
+    except (KeyError, ValueError, UserError) as exc:
         fail(f"--ship-multi {path}: not a training checkpoint ({exc})")
     multi = saved["best_weights"].astype(np.float32)
     n_in = value_weights.inputs_of(multi)
@@ -932,13 +588,51 @@ def ship_multi(path: Path, model, output: Path, solo_file: Path,
     info = {**info, "inputs": n_in, "members": len(first) + 1, "solo_members": len(first),
             **play, "mixed": sorted(set(play["mixed"])
                                     | set(trained_counts(source) if partnered else [])),
-            "skip": [float(x) for x in saved["best_skip"]] if "best_skip" in saved.files
+            "skip": [float(x) for x in saved["best_skip"]] if "best_skip" in saved
             else [0.0] * seats.N_SEAT,
             "multiplayer_trainer": source,
             "trained_on": both_records(info["trained_on"], trained_record(model, source))}
     value_weights.save(output, [*first, multi], info)
     print(f"wrote {output}: {len(first)} solo network(s) of {solo_file.name} and "
           f"{path.name}'s for 2-4 players", file=sys.stderr)
+
+
+def ship_conditioned(path: Path, model, output: Path, latest: bool) -> None:
+    """Write the value network files ``output``: the game's own file with every network
+    given the rules block (zero rows), its solo network replaced by the weights of the
+    conditioned run's checkpoint ``path`` (best, or with ``latest`` the latest), and a
+    ``trained_on`` record naming the training distribution (``analyzer.clever.variants``)
+    of the solo network; the network for 2-4 players keeps its own record."""
+    members, info = value_weights.load(model.VALUE_FILE, model.GAME.kernel_game)
+    try:
+        saved = read_checkpoint(path)
+        settings = json.loads(str(saved["settings"]))
+        trained = saved["weights" if latest else "best_weights"].astype(np.float32)
+        head = saved["skip" if latest else "best_skip"]
+    except (KeyError, ValueError, UserError) as exc:
+        fail(f"--ship-conditioned {path}: not a training checkpoint ({exc})")
+    if "variants" not in settings:
+        fail(f"--ship-conditioned {path}: not a run over variants (--curriculum conditioned)")
+    n_in = value_weights.inputs_of(trained)
+    solo = value_weights.solo_members(info) or len(members)
+    others = [value_weights.widen(m, value_weights.inputs_of(m), n_in) for m in members[solo:]]
+    own = info["trained_on"]
+    multi = own.get("multiplayer", {**own, "players": [n for n in own["players"] if n > 1]})
+    record = {**trained_on.training_record(model.PARAMS, defaults(model.PARAMS), [1]),
+              "variants": variants.distribution(model.GAME)}
+    if others:
+        record["multiplayer"] = multi
+    source = {"checkpoint": path.name, "weights": "latest" if latest else "best",
+              "settings": settings, "history": json.loads(str(saved["history"]))}
+    seat_head = (list(info.get("skip", [])) + [0.0] * seats.N_SEAT)[:seats.N_SEAT]
+    info = {**info, "inputs": n_in, "members": 1 + len(others),
+            "solo_members": 1 if others else 0, "conditioned_trainer": source,
+            "skip": seat_head + [float(x) for x in head[seats.N_SEAT:]],
+            "rule_inputs": variants.input_names(model.GAME), "trained_on": record}
+    value_weights.save(output, [trained, *others], info)
+    print(f"wrote {output}: {path.name}'s conditioned solo network"
+          + (f" and {len(others)} network(s) for 2-4 players" if others else ""),
+          file=sys.stderr)
 
 
 def trained_counts(source: dict) -> list[int]:
@@ -980,12 +674,70 @@ def curve_table(sources: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
+    """Run the curriculum's stages (``analyzer.clever.training.run``), a progress line on
+    stderr after every evaluation."""
+    stages = stages_of(opts)
+    extra = {"rules": training_rules(opts)}
+    if opts.curriculum == "conditioned":
+        extra["variants"] = {"count": VARIANT_TABLE, "seed": opts.seed}
+    if opts.start_from:
+        extra["start_from"] = start_digest(Path(opts.start_from))
+    partners = solo_networks(solo_file(opts, model), model, "the partner stage")[0] \
+        if any(spec.partner for spec in stages.values()) else []
+    if partners:
+        extra["partners"] = partner_digest(partners)
+    if opts.fork_from:
+        extra["fork_from"] = Path(opts.fork_from).name
+    game = model.GAME
+    start = start_weights(Path(opts.start_from), game.kernel_game) if opts.start_from else None
+    table = checks = None
+    if "variants" in extra:
+        table = variants.table(game, variants.sample(game, VARIANT_TABLE, opts.seed))
+        checks = variants.table(game, variants.check_variants(game))
+    run = training_run.Run(
+        game=opts.game, stages=stages, seed=opts.seed, until=opts.stage,
+        checkpoint=Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz"),
+        rules=rules, rounds_of=game.layout.ROUNDS_BY_PLAYERS, heuristic=game.heuristic_row(),
+        settings=extra, variants=table, checks=checks, eval_every=opts.eval_every,
+        eval_games=opts.eval_games, chunk=opts.chunk, scale=opts.scale,
+        max_games=opts.max_games, start=start,
+        fork_from=Path(opts.fork_from) if opts.fork_from else None, partners=partners,
+        rival=solo_rival(model) if any(training_run.multiplayer_only(spec)
+                                       for spec in stages.values()) else None,
+        report=None if opts.quiet else progress_line,
+        note=lambda line: print(line, file=sys.stderr))
+    if start is not None and not run.checkpoint.exists():
+        print(f"starting from {opts.start_from}", file=sys.stderr)
+    try:
+        training_run.train(run)
+    except UserError as exc:
+        fail(str(exc))
+
+
+def progress_line(entry: dict, elapsed: float, played: int) -> None:
+    """One evaluation's line on stderr."""
+    print(f"{entry['stage']:>8} {entry['games']:>7}: self-play {entry['self_play_mean']:6.1f}"
+          f" (eps {entry['epsilon']:.3f}, lr {entry['lr']:.1e}, rms {entry['rms_error']:5.1f}),"
+          f" tuning {entry['tuning_mean']:6.2f} +- {1.96 * entry['tuning_se']:.2f},"
+          f" areas {entry['areas']}, fox points {entry['fox_points']};"
+          + (f" checks {entry['check_mean']};" if "check_mean" in entry else "")
+          + (f" 2p mirror {entry['mirror_2p']};" if "mirror_2p" in entry else "")
+          + (f" 2p vs solo net {entry['vs_solo_net_2p']};"
+             if "vs_solo_net_2p" in entry else "")
+          + f" {elapsed:5.0f} s, {played / elapsed:4.0f} games/s",
+          file=sys.stderr, flush=True)
+
+
 def main() -> None:
     opts = parse()
     model = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model")
     try:
         if opts.ship:
             ship(opts, model)
+        elif opts.ship_conditioned:
+            ship_conditioned(Path(opts.ship_conditioned), model, shipped_file(opts, model),
+                             opts.latest)
         elif opts.ship_multi:
             ship_multi(Path(opts.ship_multi), model, shipped_file(opts, model),
                        solo_file(opts, model),
@@ -994,7 +746,7 @@ def main() -> None:
                         "look": opts.look})
     except UserError as exc:  # e.g. --ship-to a folder that does not exist
         fail(str(exc))
-    if not opts.ship and not opts.ship_multi:
+    if not opts.ship and not opts.ship_multi and not opts.ship_conditioned:
         train(opts, model, model.GAME.game_rules({**defaults(model.PARAMS),
                                                   **training_rules(opts)}))
 

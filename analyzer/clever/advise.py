@@ -43,6 +43,7 @@ from kernels.clever.sheet import (
     H_RETURN_USED,
     H_ROUND,
     H_ROUNDS,
+    H_RULE_BITS,
 )
 
 PHASES = ("active1", "active2", "active3", "passive", "plus", "passive-plus", "return")
@@ -114,6 +115,7 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
                         + " ".join(f"{c}{f}" for c, f in zip(game.letters, "352641")))
     sheet = sheet.copy()
     sheet[H_FLAGS] = game.sheet_flags(values)
+    sheet[H_RULE_BITS] = game.rule_bits(values)
     sheet[H_ROUND], sheet[H_ROUNDS] = rnd - 1, rounds  # the value's stage (rounds left)
     pool = parse_dice(game, roll, "roll")
     on_fields = parse_dice(game, fields, "fields")

@@ -32,10 +32,11 @@ from analyzer.seeding import check_seed
 
 
 def make_group(game: CleverGame) -> click.Group:
-    """The ``dicelab <game>`` click group: simulate, sheet, whatif, tune, advise, coach."""
+    """The ``dicelab <game>`` click group: simulate, sheet, whatif, tune, advise, coach,
+    train."""
     group = StrictGroup(name=game.id, help=f"{game.title}: whole-game simulation, "
                         "what-ifs, advice, coaching and score sheets.")
-    for command in (simulate, sheet, whatif, tune, advise, coach):
+    for command in (simulate, sheet, whatif, tune, advise, coach, train):
         group.add_command(command(game))
     return group
 
@@ -238,3 +239,36 @@ def coach(game: CleverGame) -> click.Command:
                 from None
 
     return coach
+
+
+def train(game: CleverGame) -> click.Command:
+    @click.command()
+    @click.option("--games", type=int, default=100_000, show_default=True,
+                  help="Solo self-play games of the fine-tune (a multiple of 16).")
+    @rules_options
+    @click.option("--seed", type=int, default=20261129, show_default=True,
+                  help="Root seed; the same seed reproduces the network bit for bit.")
+    @click.option("--threads", type=int, default=None,
+                  help="Numba threads (default: all cores). The network does not depend "
+                       "on it.")
+    @click.option("--quiet", is_flag=True, help="No progress bar.")
+    @click.option("--cluster", default=None, metavar="ADDRESS|local:N",
+                  help="Play the evaluation games on a Dask cluster: a scheduler address "
+                       "(tcp://host:8786) or local:N worker processes; needs "
+                       "dicelab[cluster].")
+    @output_options
+    @with_output_check
+    def train(games, rules_file, assignments, seed, threads, quiet, cluster, fmt, output):
+        """Fine-tune a specialist network for one solo variant (--set KEY=VALUE ..., or
+        --rules), from the game's rule-conditioned network; learned then plays it wherever
+        those rules are in force. Interrupted, the same command resumes where the last
+        evaluation left it."""
+        from analyzer.clever.specialists import train_specialist
+        from analyzer.execution import session
+
+        values = rule_values(game.params, rules_file, assignments, players=1)
+        with session(cluster, None):
+            emit(train_specialist(game, values, games, check_seed(seed), threads,
+                                  not quiet), fmt, output)
+
+    return train

@@ -41,6 +41,7 @@ from kernels.clever.sheet import (
     H_RETURN_USED,
     H_ROUND,
     H_ROUNDS,
+    H_RULE_BITS,
 )
 from kernels.clever.sheets import area_scores, total_score
 from kernels.rng import turn_stream
@@ -72,6 +73,7 @@ class Coach:
         self.rollouts, self.seed = rollouts, seed
         self.sheet, self.read, self.write = sheet, read, write
         self.sheet[H_FLAGS] = game.sheet_flags(values)
+        self.sheet[H_RULE_BITS] = game.rule_bits(values)
         self.pol = game.parse_policy(policy, {**values, "players": 1})
         self.rounds = game.rounds_for({**values, "players": 1})
         self.scratch = np.empty(play.WORK_LEN, np.int64)

@@ -12,17 +12,19 @@ from typing import Any, Callable
 
 import numpy as np
 
-from analyzer.clever import networks, value_weights
+from analyzer.clever import networks, rule_inputs, value_weights
 from analyzer.errors import UserError
 from analyzer.params import Param
-from kernels.clever import play
+from kernels.clever import play, value_net
 from kernels.clever.game_rules import (
     N_GAME_RULES,
     RULE_FINAL_PLUS_ALL,
     RULE_FORFEIT_TO_PLATTER,
     RULE_GAME,
+    RULE_INPUT_BITS,
     RULE_PASSIVE_DECLINE,
     RULE_PLUS_AFTER_DECLINE,
+    RULE_ROUNDS,
     RULE_SHEET_FLAGS,
     RULE_SOLO_FALLBACK,
     RULE_SOLO_TIES_BY_COLOUR,
@@ -116,7 +118,8 @@ class CleverGame:
 
     def game_rules(self, values: dict[str, Any]) -> np.ndarray:
         """The kernels' game-rules vector (int64[N_GAME_RULES]): the round-track bonuses
-        in force (a switched-off one is 0), the switches for the open points, the sheet."""
+        in force (a switched-off one is 0), the switches for the open points, the sheet,
+        the value network's rules-block bits and the round count (0: by player count)."""
         out = np.zeros(N_GAME_RULES, np.int64)
         out[:6] = self.layout.ROUND_BONUS
         for r in ROUND_BONUS_ROUNDS:
@@ -132,8 +135,15 @@ class CleverGame:
         out[RULE_FINAL_PLUS_ALL] = values["final_plus"] == "every_player"
         out[RULE_SHEET_FLAGS] = self.sheet_flags(values)
         out[RULE_GAME] = self.kernel_game
+        out[RULE_INPUT_BITS] = self.rule_bits(values)
+        out[RULE_ROUNDS] = values["rounds"]
         self.extra_rules(values, out)
         return out
+
+    def rule_bits(self, values: dict[str, Any]) -> int:
+        """The value network's rules-block bits of the rule ``values``
+        (``analyzer.clever.rule_inputs``; 0 on the defaults)."""
+        return rule_inputs.input_bits(self.params, values)
 
     def heuristic_row(self, path: Path | None = None) -> np.ndarray:
         """The heuristic's kernel row (float64[N_POL]): its knobs and fitted value weights
@@ -158,7 +168,7 @@ class CleverGame:
     def learned_row(self, values: dict[str, Any] | None = None) -> np.ndarray:
         """The learned policy's kernel row (float64[N_POL]) on the rule ``values``: the
         value policy over the networks of ``network_file(values)``."""
-        members, info = _value_networks(self.network_file(values), self.kernel_game)
+        members, info = self._networks(values)
         return value_weights.file_row(members, info)
 
     def mixed_counts(self, values: dict[str, Any] | None = None) -> list[int]:
@@ -188,7 +198,21 @@ class CleverGame:
 
     def _network_settings(self, values: dict[str, Any] | None) -> dict[str, Any]:
         """The settings (.json) of the network file ``learned`` plays on ``values``."""
-        return _value_networks(self.network_file(values), self.kernel_game)[1]
+        return self._networks(values)[1]
+
+    def _networks(self, values: dict[str, Any] | None
+                  ) -> tuple[list[np.ndarray], dict[str, Any]]:
+        """The networks and settings of the file ``learned`` plays on ``values``; a
+        ``UserError`` when its rules block reads other rule parameters than the game has
+        now."""
+        path = self.network_file(values)
+        members, info = _value_networks(path, self.kernel_game)
+        if info["inputs"] == value_net.n_inputs(self.kernel_game, 3) \
+                and info.get("rule_inputs") != rule_inputs.input_names(self.params):
+            raise UserError(f"value network {str(path)!r} reads other rule parameters than "
+                            f"{self.title} has now ({info.get('rule_inputs')}); train it "
+                            "again")
+        return members, info
 
     def parse_policy(self, name: str, values: dict[str, Any] | None = None) -> np.ndarray:
         """The kernel row of a policy name (``learned``: its network for the rule

@@ -3,16 +3,17 @@ each file's ``.json`` keeps: ``{"rules": {parameter: value}, "players": [..]}`` 
 file whose network for 2-4 players was trained on other rules than its solo one, that
 one's record under ``"multiplayer"``).
 
-A game's specialists (``value_net.<name>.npy`` beside its ``value_net.npy``, each with its
-own ``.json``) are networks trained on one variant: ``learned`` plays the first (by name)
-whose record covers the rules and player count in force, and the game's own file
-otherwise.
+A game's specialists (``value_net.<name>.npy`` beside its ``value_net.npy``, or trained
+here by ``dicelab GAME train`` and kept beside the compiled kernels, each with its own
+``.json``) are networks trained on one variant: ``learned`` plays the first whose record
+covers the rules and player count in force, and the game's own file otherwise.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -44,32 +45,73 @@ def mismatches(trained: dict[str, Any], values: dict[str, Any], rounds_by_player
                ) -> list[str]:
     """How the rule ``values`` differ from a ``trained_on`` record, in words (empty:
     trained on them); ``rounds_by_players``: the game's rounds for each player count (a
-    network counts as trained on its player count's rounds only)."""
+    network counts as trained on its player count's rounds only, or for a rule-conditioned
+    network, on the round counts of its distribution). A rule-conditioned network's
+    record names its training distribution under ``"variants"``: every value of a
+    parameter it draws counts as trained on."""
     if not trained:
         return ["its training rules are not recorded"]
     if values["players"] > 1 and "multiplayer" in trained:  # its own network's record
         trained = trained["multiplayer"]
+    drawn = set(trained.get("variants", {}).get("params", []))
     out = [f"{name}={values[name]} (trained on {value})"
-           for name, value in trained["rules"].items() if values.get(name, value) != value]
+           for name, value in trained["rules"].items()
+           if name not in drawn and values.get(name, value) != value]
     players = values["players"]
     if players not in trained["players"]:
         counts = ", ".join(map(str, trained["players"]))
         out.append(f"{players} players (trained on {counts})")
     natural = int(rounds_by_players[players])
-    if values["rounds"] and values["rounds"] != natural:
-        out.append(f"rounds={int(values['rounds'])} (trained on {natural} for {players} "
+    rounds = int(values["rounds"] or natural)
+    if "rounds" in trained:  # a specialist's own round count
+        if rounds != trained["rounds"]:
+            out.append(f"rounds={rounds} (trained on {trained['rounds']})")
+    elif "rounds" in drawn:
+        low, high = trained["variants"]["rounds"]
+        if rounds != natural and not low <= rounds <= high:
+            out.append(f"rounds={rounds} (trained on {low}-{high})")
+    elif rounds != natural:
+        out.append(f"rounds={rounds} (trained on {natural} for {players} "
                    f"player{'s' if players > 1 else ''})")
     return out
 
 
+def conditioned(trained: dict[str, Any], players: int) -> bool:
+    """Was the network of a ``trained_on`` record that plays games of ``players`` trained
+    over a distribution of variants (rule-conditioned)?"""
+    if players > 1 and "multiplayer" in trained:
+        trained = trained["multiplayer"]
+    return "variants" in trained
+
+
 def specialists(own: Path) -> list[Path]:
-    """The specialist network files beside a game's own file ``own``, by name."""
-    return sorted(own.parent.glob(f"{own.stem}.*{own.suffix}"))
+    """The specialist network files of a game whose own file is ``own``: those shipped
+    beside it, then those trained here (``dicelab GAME train``, kept beside the compiled
+    kernels), each by name."""
+    pattern = f"{own.stem}.*{own.suffix}"
+    return sorted(own.parent.glob(pattern)) + sorted(trained_here(own).glob(pattern))
+
+
+def trained_here(own: Path) -> Path:
+    """The folder of the specialists trained on this machine for the game of ``own``:
+    beside the compiled kernels (in ``NUMBA_CACHE_DIR`` when it is set), kept across
+    versions of the code, whose compiled kernels each have a folder of their own."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"]) / "networks" / own.parent.name
+    from kernels import cache_dir
+
+    return cache_dir().parent / "networks" / own.parent.name
 
 
 @functools.lru_cache(maxsize=None)
 def _specialists(own: Path) -> tuple[Path, ...]:
     return tuple(specialists(own))
+
+
+def forget() -> None:
+    """Forget the files read so far (a specialist was just written)."""
+    _specialists.cache_clear()
+    _record.cache_clear()
 
 
 def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players) -> Path:

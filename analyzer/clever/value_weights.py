@@ -70,7 +70,7 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
     the mean of every member, or with ``solo_share`` > 0 that weight on the solo members'
     mean and the rest on the others'; with ``second_seat``, in two-player games the solo
     members read the second seat in the solo game's turn order), with the skip head
-    ``skip`` (N_SEAT numbers; none: zeros), weighing ``gift`` times what its last roll's
+    ``skip`` (N_SEAT or N_SKIP numbers; none: zeros), weighing ``gift`` times what its last roll's
     platter gives the opponents (``kernels.clever.denial``), looking one roll ahead in
     the games ``look`` names (``kernels.clever.lookahead``; a file's ``"look"``);
     ``teacher`` > 0 mixes in the heuristic's value (its kernel row ``heuristic`` gives the
@@ -97,7 +97,7 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
         row[play.W_LOOK_MARGIN] = look["margin"]
         row[play.W_LOOK_PLAYERS] = sum(1 << players for players in set(look["players"]))
     if skip is not None:
-        skip_head(row)[:] = skip
+        skip_head(row)[:len(skip)] = skip
     span = int(value_net.member_span(n_in))
     for k, weights in enumerate(members):
         packed = np.zeros(2 * span, np.float32)
@@ -108,9 +108,10 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
 
 
 def skip_head(row: np.ndarray) -> np.ndarray:
-    """A view of the skip head's weights (float64[N_SEAT]) in a value policy row."""
+    """A view of the skip head's weights (float64[N_SKIP]: the seat block's, then the rules
+    block's) in a value policy row."""
     first = play.W_NET + value_net.P_SKIP
-    return row[first:first + seats.N_SEAT]
+    return row[first:first + value_net.N_SKIP]
 
 
 def member(row: np.ndarray, k: int = 0) -> np.ndarray:
@@ -143,7 +144,7 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
     except (OSError, ValueError) as exc:
         raise UserError(f"value network {str(path)!r} (with {info_path.name}): cannot be "
                         f"read ({exc}); retrain with scripts/train_value.py") from None
-    accepted = {int(value_net.n_inputs(game, blocks)) for blocks in range(3)}
+    accepted = {int(value_net.n_inputs(game, blocks)) for blocks in range(4)}
     n_in = info.get("inputs") if isinstance(info, dict) else None
     size = int(net.net_size(n_in)) if n_in in accepted else -1
     if n_in not in accepted or weights.ndim != 2 or weights.shape[1] != size \
@@ -167,7 +168,7 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
                         "in the solo turn order: true or false; the gift's weight: 0 to "
                         f"{MAX_GIFT:g}; the look ahead: {{}} or {LOOK_WORDS}; a skip "
                         "head of "
-                        f"{seats.N_SEAT} finite numbers)")
+                        f"{seats.N_SEAT} or {value_net.N_SKIP} finite numbers)")
     return list(weights), info
 
 
@@ -210,8 +211,9 @@ def good_look(look: Any) -> bool:
 
 
 def _good_skip(skip: Any) -> bool:
-    """Is ``skip`` a skip head: ``N_SEAT`` finite numbers?"""
-    return isinstance(skip, list) and len(skip) == seats.N_SEAT and all(
+    """Is ``skip`` a skip head: ``N_SEAT`` (the seat block's) or ``N_SKIP`` (and the rules
+    block's) finite numbers?"""
+    return isinstance(skip, list) and len(skip) in (seats.N_SEAT, value_net.N_SKIP) and all(
         isinstance(x, (int, float)) and not isinstance(x, bool) and np.isfinite(x)
         for x in skip)
 

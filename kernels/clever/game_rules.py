@@ -1,6 +1,7 @@
 """The game-rules vector (int64[N_GAME_RULES]) the Clever play loops take: the round-track
 bonuses of rounds 1-6 (0: none; -1: That's Pretty Clever's round-4 choice), then the
-switches for the rules pages' open points, then which sheet the game is played on."""
+switches for the rules pages' open points, which sheet the game is played on, the rules
+block's bits and the round count."""
 
 RULE_WASTED_PICK = 6  # 1: a die with no legal placement may still be picked (not entered)
 RULE_FORFEIT_TO_PLATTER = 7  # 1: after a roll with no usable die, the dice go to the platter
@@ -16,4 +17,8 @@ RULE_SOLO_FALLBACK = 15  # 1: the solo passive pick may take one of the other th
 RULE_PLUS_AFTER_DECLINE = 16  # 1: a passive player who took no die may still use +1s
 RULE_FINAL_PLUS_ALL = 17  # 1: after the game's last turn every player (not only the last
 # active player) gets a +1 window
-N_GAME_RULES = 18
+RULE_INPUT_BITS = 18  # the rules block's bits (``kernels.clever.rule_block``): the named
+# rule parameters that differ from their defaults
+RULE_ROUNDS = 19  # the round count in force (0: the player count's own); the play loops
+# take the rounds as an argument, self-play over variants reads it here
+N_GAME_RULES = 20

@@ -76,7 +76,8 @@ def forward(w, n_in, idx, val, nnz, a1, a2):
 @njit(cache=True, borrowed=True)
 def add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2):
     """``grad += err * d(output)/d(w)`` (float32[net_size]) for the input ``forward`` last
-    ran on (its activations in ``a1``, ``a2``); ``d2`` float32[H2] is work space."""
+    ran on (its activations in ``a1``, ``a2``; ``a1`` is left holding the error at each
+    first-layer unit); ``d2`` float32[H2] is work space."""
     b1, w2, b2, w3, b3, _ = net_offsets(n_in)
     grad[b3] += err
     out_w = w[w3:w3 + H2]
@@ -87,19 +88,24 @@ def add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2):
             grad[b2 + m] += d2[m]
         else:
             d2[m] = 0.0
-    for j in range(H1):
+    for j in range(H1):  # a1 becomes the error at each first-layer unit
         h = a1[j]
-        if h <= 0.0:
-            continue
-        row = w[w2 + j * H2:w2 + (j + 1) * H2]
-        grad_row = grad[w2 + j * H2:w2 + (j + 1) * H2]
         back = np.float32(0.0)
-        for m in range(H2):
-            grad_row[m] += h * d2[m]
-            back += row[m] * d2[m]
-        grad[b1 + j] += back
-        for k in range(nnz):
-            grad[idx[k] * H1 + j] += val[k] * back
+        if h > 0.0:
+            row = w[w2 + j * H2:w2 + (j + 1) * H2]
+            grad_row = grad[w2 + j * H2:w2 + (j + 1) * H2]
+            for m in range(H2):
+                grad_row[m] += h * d2[m]
+                back += row[m] * d2[m]
+        a1[j] = back
+    bias = grad[b1:b1 + H1]
+    for j in range(H1):
+        bias[j] += a1[j]
+    for k in range(nnz):  # input by input: each row's loop is vectorised
+        x = val[k]
+        grad_row = grad[idx[k] * H1:(idx[k] + 1) * H1]
+        for j in range(H1):
+            grad_row[j] += x * a1[j]
 
 
 @njit(cache=True, borrowed=True)
@@ -115,12 +121,9 @@ def adam_step(w, grad, m, v, t, lr, lo=0, hi=-1, beta1=0.9, beta2=0.999, eps=1e-
     one_b1, one_b2 = np.float32(1.0 - beta1), np.float32(1.0 - beta2)
     e = np.float32(eps * np.sqrt(c2))
     end = w.shape[0] if hi < 0 else hi
-    for i in range(w.shape[0]):
-        if i < lo or i >= end:
-            grad[i] = 0.0
-            continue
+    for i in range(lo, end):  # no branch inside: the loop is vectorised
         g = grad[i]
         m[i] = b1 * m[i] + one_b1 * g
         v[i] = b2 * v[i] + one_b2 * g * g
         w[i] -= step * m[i] / (np.sqrt(v[i]) + e)
-        grad[i] = 0.0
+    grad[:] = 0.0

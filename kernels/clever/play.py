@@ -20,11 +20,9 @@ from kernels.clever.denial import no_gift, opponent_gains
 from kernels.clever.game_rules import (
     RULE_FINAL_PLUS_ALL,
     RULE_FORFEIT_TO_PLATTER,
-    RULE_GAME,
     RULE_PASSIVE_DECLINE,
     RULE_PLUS_AFTER_DECLINE,
     RULE_RETURN_ON_REROLL,
-    RULE_SHEET_FLAGS,
     RULE_SKIP_ROLL,
     RULE_SOLO_FALLBACK,
     RULE_SOLO_TIES_BY_COLOUR,
@@ -110,7 +108,7 @@ from kernels.clever.sheets import (
     marked_cells,
     pop_pending,
     resolve_bonus,
-    start_sheet,
+    start_game_sheet,
     total_score,
 )
 from kernels.clever.turn import (
@@ -694,7 +692,7 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
     (int64[n, SHEET_LEN]) and adds the players' decisions to ``logs`` (int64[n, LOG_LEN])."""
     n = sheets.shape[0]
     for p in range(n):
-        start_sheet(sheets[p], game_rules[RULE_GAME], rounds, game_rules[RULE_SHEET_FLAGS])
+        start_game_sheet(sheets[p], game_rules, rounds)
     seat_sheets(sheets)
     for rnd in range(rounds):
         base = rnd * (n + 1) * (n + 1)

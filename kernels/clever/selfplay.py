@@ -33,7 +33,7 @@ from them (the warm start; lambda 1 makes the targets the final scores).
 import numpy as np
 from numba import prange
 
-from kernels.clever.game_rules import RULE_GAME, RULE_SHEET_FLAGS
+from kernels.clever.game_rules import RULE_ROUNDS
 from kernels.clever.net import H1, H2, adam_step, add_gradient, forward, net_size
 from kernels.clever.play import (
     LOG_LEN,
@@ -45,16 +45,18 @@ from kernels.clever.play import (
 )
 from kernels.clever.policies import WORK_LEN
 from kernels.clever.sheet import H_EVENT, H_ROUND, SHEET_LEN
-from kernels.clever.sheets import start_sheet, total_score
+from kernels.clever.sheets import start_game_sheet, total_score
 from kernels.clever.seats import N_SEAT
 from kernels.clever.value_net import (
     P_INPUTS,
+    N_SKIP,
     P_SKIP,
     P_WEIGHTS,
     SCALE,
     member_span,
     playing_members,
     seat_first,
+    skip_slot,
     skip_output,
 )
 from kernels.clever.valued import (
@@ -160,22 +162,36 @@ def _start_records(key, g, seat, epsilon, curriculum, scratch):
     head[R_SPOT_AREA] = spot_area(np.int64(curriculum[C_SPOT_AREAS]), uniform(stream, 1))
 
 
+@njit(cache=True, borrowed=True)
+def variant_of(key, g, n_variants):
+    """The row of the variant table training game ``g`` plays (uniform; 0 for a table of
+    one row, with no draw)."""
+    if n_variants <= 1:
+        return 0
+    u = uniform(turn_stream(key, g, CURRICULUM_TURN), 3)
+    return min(np.int64(u * n_variants), n_variants - 1)
+
+
 @njit(cache=True)
-def _play(key, g, pol, rounds_of, game_rules, epsilon, curriculum, scratches, finals):
+def _play(key, g, pol, rounds_of, variants, epsilon, curriculum, scratches, finals):
     """Play training game ``g``, each seat with its own work buffer (``scratches``
-    int64[MAX_PLAYERS, GAME_LEN], which keep its records) and the policy row ``pol``;
-    the seats' final scores into ``finals`` (int64[MAX_PLAYERS]). Returns the player
-    count (solo: the solo loop; 2-4: ``play.play_game``, ``rounds_of[players]`` rounds)."""
+    int64[MAX_PLAYERS, GAME_LEN], which keep its records) and the policy row ``pol``,
+    under a row of the variant table ``variants`` (int64[V, N_GAME_RULES], ``variant_of``;
+    its ``RULE_ROUNDS``, else ``rounds_of[players]``, gives the rounds); the seats' final
+    scores into ``finals`` (int64[MAX_PLAYERS]). Returns the player count (solo: the solo
+    loop; 2-4: ``play.play_game``)."""
     players = players_of(key, g, curriculum)
+    game_rules = variants[variant_of(key, g, variants.shape[0])]
+    rounds = game_rules[RULE_ROUNDS] if game_rules[RULE_ROUNDS] > 0 else rounds_of[players]
     for p in range(players):
         _start_records(key, g, p, epsilon, curriculum, scratches[p])
     if players == 1:
-        finals[0] = _play_solo(key, g, pol, rounds_of[1], game_rules, scratches[0])
+        finals[0] = _play_solo(key, g, pol, rounds, game_rules, scratches[0])
         return 1
     sheets = np.empty((players, SHEET_LEN), np.int64)
     logs = np.zeros((players, LOG_LEN), np.int64)
     _, _, moves, faces, where, _ = work_buffers()
-    play_game(key, g, pol.reshape((1, pol.shape[0])), rounds_of[players], game_rules,
+    play_game(key, g, pol.reshape((1, pol.shape[0])), rounds, game_rules,
               sheets, scratches[:players], moves, faces, where, logs)
     for p in range(players):
         finals[p] = total_score(sheets[p])
@@ -187,7 +203,7 @@ def _play_solo(key, g, pol, rounds, game_rules, scratch):
     """Play solo training game ``g`` with the work buffer ``scratch`` (its records set up
     by ``_start_records``); returns its final score."""
     sheet, _, moves, faces, where, log = work_buffers()
-    start_sheet(sheet, game_rules[RULE_GAME], rounds, game_rules[RULE_SHEET_FLAGS])
+    start_game_sheet(sheet, game_rules, rounds)
     sheet[H_ROUND] = 0
     sheet[H_EVENT] = -1
     round_bonus(sheet, 0, game_rules, pol, turn_stream(key, g, 0), scratch)
@@ -196,14 +212,14 @@ def _play_solo(key, g, pol, rounds, game_rules, scratch):
 
 
 @njit(cache=True, parallel=True)
-def play_snapshot(key, first_game, pol, rounds_of, game_rules, epsilon, curriculum, games,
+def play_snapshot(key, first_game, pol, rounds_of, variants, epsilon, curriculum, games,
                   finals, players):
     """Play training games ``first_game ..`` (one per row of ``games``, int64[k,
     MAX_PLAYERS, GAME_LEN], which keep their seats' records) in parallel with the policy
-    row ``pol`` as it is; their seats' final scores into ``finals`` (int64[k,
+    row ``pol`` as it is, each under a row of ``variants`` (``_play``); their seats' final scores into ``finals`` (int64[k,
     MAX_PLAYERS]) and their player counts into ``players`` (int64[k])."""
     for j in prange(games.shape[0]):
-        players[j] = _play(key, first_game + j, pol, rounds_of, game_rules, epsilon,
+        players[j] = _play(key, first_game + j, pol, rounds_of, variants, epsilon,
                            curriculum, games[j], finals[j])
 
 
@@ -225,11 +241,11 @@ def win_share(finals, players, seat):
 @njit(cache=True, borrowed=True)
 def skip_step(pol, skip_grad, moments, t, lr):
     """One Adam step of the row's skip head (``value_net.P_SKIP``) along ``skip_grad``
-    (float64[N_SEAT], left zeroed); ``moments`` float64[2, N_SEAT]; ``t`` the step
+    (float64[N_SKIP], left zeroed); ``moments`` float64[2, N_SKIP]; ``t`` the step
     (1-based)."""
     c1 = 1.0 - 0.9 ** t
     c2 = 1.0 - 0.999 ** t
-    for i in range(N_SEAT):
+    for i in range(N_SKIP):
         g = skip_grad[i]
         moments[0, i] = 0.9 * moments[0, i] + 0.1 * g
         moments[1, i] = 0.999 * moments[1, i] + 0.001 * g * g
@@ -240,11 +256,11 @@ def skip_step(pol, skip_grad, moments, t, lr):
 
 @njit(cache=True, borrowed=True)
 def _skip_gradient(n_in, idx, val, nnz, err, skip_grad):
-    """``skip_grad += err * d(output)/d(skip head)``: the seat block's inputs."""
-    first = seat_first(n_in)
+    """``skip_grad += err * d(output)/d(skip head)``: the seat and rules blocks' inputs."""
     for k in range(nnz):
-        if idx[k] >= first:
-            skip_grad[idx[k] - first] += err * val[k]
+        slot = skip_slot(n_in, idx[k])
+        if slot >= 0:
+            skip_grad[slot] += err * val[k]
 
 
 @njit(cache=True)
@@ -274,12 +290,12 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
     minibatch Adam steps on the weights ``w`` of the row ``pol``, its first member (the
     value learnt is the mean of every member that plays the game; the others stay as they
     are: ``partner_sum``; ``trainable``: the range of them that learns) and, with
-    ``skip_learns`` in a game of 2-4 players, on the row's skip head (``skip_moments``
-    float64[2, N_SEAT], ``skip_grad`` float64[N_SEAT] work space); returns the Adam steps
+    ``skip_learns`` in a game of 2-4 players or with the rules block, on the row's skip head (``skip_moments``
+    float64[2, N_SKIP], ``skip_grad`` float64[N_SKIP] work space); returns the Adam steps
     taken in all."""
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     records = scratch[WORK_LEN + R_HEADER:]
-    skip_learns = skip_learns and players > 1
+    skip_learns = skip_learns and (players > 1 or seat_first(n_in) + N_SEAT < n_in)
     stats[STAT_GAMES] += 1
     stats[STAT_SCORE] += final
     stats[STAT_SCORE_SQ] += final * final
@@ -307,9 +323,7 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
             nnz = rec[REC_NNZ]
             out = forward(w, n_in, idx, val, nnz, a1, a2)
             partners, count = partner_sum(pol, n_in, players, idx, val, nnz, p1, p2)
-            out = (out + partners) / count
-            if players > 1:
-                out += skip_output(pol, W_NET, n_in, idx, val, nnz)
+            out = (out + partners) / count + skip_output(pol, W_NET, n_in, idx, val, nnz)
             err = out - targets[t]
             stats[STAT_ERR_SQ] += err * err * SCALE * SCALE
             stats[STAT_SAMPLES] += 1
@@ -349,14 +363,16 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
 
 
 @njit(cache=True)
-def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, adam_v, step,
+def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam_v, step,
                 lr, epsilon, lam, batch, stats, snapshot, curriculum, trainable,
                 win_bonus, skip_moments, skip_learns):
     """Play and learn from games ``first_game ..`` (``n_games``, a multiple of
     ``snapshot`` unless it ends the run; streams of ``key``, uint64) with the value policy
     ``pol`` (float64[N_POL]; its first member network is trained in place, any others
     play beside it unchanged: ``partner_sum``) in every seat;
-    ``rounds_of``: int64[MAX_PLAYERS + 1] rounds by player count.
+    ``rounds_of``: int64[MAX_PLAYERS + 1] rounds by player count; ``variants``
+    int64[V, N_GAME_RULES] the rules each game draws from (one row: fixed rules; its
+    ``RULE_ROUNDS`` > 0 sets the rounds for every player count).
     ``adam_m``, ``adam_v``: float32[net_size] Adam moments, ``step``: Adam steps taken so
     far; ``lr`` the step size, ``epsilon`` the exploration rate, ``lam`` the lambda of the
     returns, ``batch`` the minibatch size, ``snapshot`` the games played with one set of
@@ -364,9 +380,9 @@ def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, ad
     ``C_PLAYERS`` shares give each game's player count), ``trainable`` int64[2] the
     range of the weights that learn (``(0, -1)``: all of them), ``win_bonus`` the points
     a win adds to the final score a seat of a game of 2-4 players learns from (a tie
-    splits them; 0: the score alone), ``skip_moments`` float64[2, N_SEAT] the Adam
+    splits them; 0: the score alone), ``skip_moments`` float64[2, N_SKIP] the Adam
     moments of the row's skip head (``value_net.P_SKIP``), which learns in games of 2-4
-    players with ``skip_learns``. Adds seat-games, score sums,
+    players (and with the rules block, in every game) with ``skip_learns``. Adds seat-games, score sums,
     squared errors (points^2), samples and dice put into a capped area to ``stats``
     (float64[N_STATS]); returns the Adam steps taken in all."""
     grad = np.zeros(net_size(np.int64(pol[W_NET + P_INPUTS])), np.float32)
@@ -377,7 +393,7 @@ def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, ad
     p2 = np.zeros(H2, np.float32)
     targets = np.zeros(MAX_RECORDS, np.float64)
     order = np.zeros(MAX_RECORDS, np.int64)
-    skip_grad = np.zeros(N_SEAT)
+    skip_grad = np.zeros(N_SKIP)
     seats = 1
     for n in range(MAX_PLAYERS):
         if curriculum[C_PLAYERS + n] > 0.0:
@@ -387,7 +403,7 @@ def train_block(key, first_game, n_games, pol, rounds_of, game_rules, adam_m, ad
     players = np.zeros(games.shape[0], np.int64)
     for g0 in range(first_game, first_game + n_games, snapshot):
         k = min(snapshot, first_game + n_games - g0)
-        play_snapshot(key, g0, pol, rounds_of, game_rules, epsilon, curriculum, games[:k],
+        play_snapshot(key, g0, pol, rounds_of, variants, epsilon, curriculum, games[:k],
                       finals[:k], players[:k])
         step = learn_snapshot(key, g0, pol, games[:k], finals[:k], players[:k], adam_m,
                               adam_v, step, lr, lam, batch, stats, grad, a1, a2, d2, p1,

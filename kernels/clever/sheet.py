@@ -26,6 +26,8 @@ H_LEAD = H_PLAYERS + 3  # this player's total minus the best opponent's when tha
 # began (the same for every choice of the turn: a choice's own points never move it)
 HEADER_LEN = H_PLAYERS + 4
 SHEET_LEN = 72  # both sheets have this length, so the engine can copy either
+H_RULE_BITS = SHEET_LEN - 1  # the rules block's bits (``kernels.clever.rule_block``), set
+# at the start of a game from the game-rules vector's ``RULE_INPUT_BITS``; no layout uses it
 
 TPC, TAC = 0, 1
 FLAG_EARLIEST_FIRST = 1  # bonuses of one mark resolve in the order triggered (a queue)

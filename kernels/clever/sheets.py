@@ -6,7 +6,8 @@ policy and play loops run either game's sheet unchanged.
 """
 
 from kernels.clever.dice import die_value
-from kernels.clever.sheet import H_FLAGS, H_GAME, TAC, TPC
+from kernels.clever.game_rules import RULE_GAME, RULE_INPUT_BITS, RULE_SHEET_FLAGS
+from kernels.clever.sheet import H_FLAGS, H_GAME, H_RULE_BITS, TAC, TPC
 from kernels.jit import declare_variant, njit, set_variant
 from kernels.thats_pretty_clever.encode import encode as tpc_encode
 from kernels.thats_pretty_clever import rules as tpc
@@ -47,10 +48,12 @@ assert tpc.NO_TOTAL == NO_TOTAL
 
 @njit(cache=True, borrowed=True)
 def copy_sheet(dst, src):
-    """Copy the fields of ``src`` its game uses into ``dst`` (both int64[SHEET_LEN])."""
+    """Copy the fields of ``src`` its game uses, and its rules block's bits, into ``dst``
+    (both int64[SHEET_LEN])."""
     n = TAC_USED_LEN if src[H_GAME] == TAC else TPC_USED_LEN
     for i in range(n):  # a plain loop: the slice assignment is not vectorised
         dst[i] = src[i]
+    dst[H_RULE_BITS] = src[H_RULE_BITS]
 
 
 @njit(cache=True, borrowed=True)
@@ -237,6 +240,15 @@ def start_sheet(sheet, game, rounds, flags):
         tac.start_sheet(sheet, rounds, flags)
     else:
         tpc.start_sheet(sheet, rounds, flags)
+
+
+@njit(cache=True, borrowed=True)
+def start_game_sheet(sheet, game_rules, rounds):
+    """A blank sheet for a game of ``rounds`` rounds under the game-rules vector
+    ``game_rules`` (int64[N_GAME_RULES]): its game, its rule flags and the rules block's
+    bits (``kernels.clever.rule_block``)."""
+    start_sheet(sheet, game_rules[RULE_GAME], rounds, game_rules[RULE_SHEET_FLAGS])
+    sheet[H_RULE_BITS] = game_rules[RULE_INPUT_BITS]
 
 
 @njit(cache=True, borrowed=True)

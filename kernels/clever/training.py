@@ -5,7 +5,6 @@ played by a policy, with the sheet's value features (``sheets.feature_value``, t
 
 import numpy as np
 
-from kernels.clever.game_rules import RULE_GAME, RULE_SHEET_FLAGS
 from kernels.clever.play import (
     active_turn,
     round_bonus,
@@ -13,7 +12,7 @@ from kernels.clever.play import (
     work_buffers,
 )
 from kernels.clever.sheet import H_ROUND, SHEET_LEN, TAC
-from kernels.clever.sheets import feature_value, start_sheet, total_score, value_stage
+from kernels.clever.sheets import feature_value, start_game_sheet, total_score, value_stage
 from kernels.jit import njit
 from kernels.rng import turn_stream
 from kernels.thats_pretty_clever import value as tpc_value
@@ -49,7 +48,7 @@ def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, s
     sheet, scratch, moves, faces, where, log = work_buffers()
     per_game = 2 * rounds
     for g in range(n_games):
-        start_sheet(sheet, game_rules[RULE_GAME], rounds, game_rules[RULE_SHEET_FLAGS])
+        start_game_sheet(sheet, game_rules, rounds)
         row = g * per_game
         for r in range(rounds):
             base = 4 * r

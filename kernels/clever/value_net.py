@@ -15,14 +15,15 @@ those mixed games, a weight ``q`` in (0, 1]: ``q`` times the solo members' mean 
 ``1 - q`` times the others'; 0 plays the plain mean of every member), ``P_SEAT_SHIFT``
 (1: in those mixed two-player games the solo members read the second seat's afterstates
 in the solo game's turn order, ``second_seat_view``), the skip head's
-``N_SEAT`` weights from ``P_SKIP`` (float64), then each member's float32
+``N_SKIP`` weights from ``P_SKIP`` (float64), then each member's float32
 weights (``kernels.clever.net``), two per float64 of the row.
 
-The skip head adds a linear term in the seat block's inputs (``kernels.clever.seats``) to
-the members' mean output in games of 2-4 players. Those inputs are the same for every
-choice of a turn, so the term never changes a decision; it carries how the points still to
-come (and a win's worth) differ with the player count, the turns left and the lead, which
-the networks would otherwise have to learn through weights that every decision reads.
+The skip head adds a linear term in the seat block's inputs (``kernels.clever.seats``; 0
+in the solo game) and the rules block's (``kernels.clever.rule_block``) to the members'
+mean output. Those inputs are the same for every choice of a turn, so the term never
+changes a decision; it carries how the points still to come (and a win's worth) differ
+with the player count, the turns left, the lead and the rules in force, which the
+networks would otherwise have to learn through weights that every decision reads.
 
 ``buf`` is int64[NET_BUF_LEN] work space: the sparse input (indices, then float32 values)
 and the hidden activations (float32).
@@ -31,6 +32,7 @@ and the hidden activations (float32).
 import numpy as np
 
 from kernels.clever.net import H1, H2, forward, net_offsets, net_size
+from kernels.clever.rule_block import N_RULES
 from kernels.clever.seats import N_SEAT
 from kernels.clever.sheet import H_EVENT, H_PLAYERS, H_ROUND, H_SEAT, TAC
 from kernels.clever.sheets import encode_afterstate, feature_value, total_score
@@ -46,19 +48,23 @@ from kernels.clever.turn import (
 from kernels.jit import njit
 from kernels.thats_pretty_clever.encode import N_BASE as TPC_BASE
 from kernels.thats_pretty_clever.encode import N_INPUTS as TPC_INPUTS
+from kernels.thats_pretty_clever.encode import N_RULED as TPC_RULED
 from kernels.thats_pretty_clever.encode import N_SEATED as TPC_SEATED
 from kernels.twice_as_clever.encode import N_BASE as TAC_BASE
 from kernels.twice_as_clever.encode import N_INPUTS as TAC_INPUTS
+from kernels.twice_as_clever.encode import N_RULED as TAC_RULED
 from kernels.twice_as_clever.encode import N_SEATED as TAC_SEATED
 
-MAX_INPUTS = 304  # the most inputs any game's encoding has, and 18 numbers of work space
-assert MAX_INPUTS >= max(TPC_SEATED, TAC_SEATED) + 18 and MAX_INPUTS % 2 == 0
-BLOCKS_BASE, BLOCKS_BONUS, BLOCKS_SEAT = 0, 1, 2  # an encoding's blocks: see n_inputs
+MAX_INPUTS = 326  # the most inputs any game's encoding has, and 18 numbers of work space
+assert MAX_INPUTS >= max(TPC_RULED, TAC_RULED) + 18 and MAX_INPUTS % 2 == 0
+BLOCKS_BASE, BLOCKS_BONUS, BLOCKS_SEAT, BLOCKS_RULES = 0, 1, 2, 3  # an encoding's blocks:
+# see n_inputs
 SCALE = 100.0  # points per unit of the network's output
 P_INPUTS, P_MEMBERS, P_TEACHER, P_SOLO_MEMBERS, P_MIXED, P_SOLO_SHARE = 0, 1, 2, 3, 4, 5
 P_SEAT_SHIFT = 6
 P_SKIP = 7
-P_WEIGHTS = P_SKIP + N_SEAT
+N_SKIP = N_SEAT + N_RULES  # the skip head's weights: the seat block's, the rules block's
+P_WEIGHTS = P_SKIP + N_SKIP
 MAX_MEMBERS = 3  # an ensemble of two solo networks and one for 2-4 players
 # The teacher's mix compiles in this process: a training device (``play.compile_policies``
 # turns it off with self-play training; a policy row for play has a teacher weight of 0).
@@ -79,10 +85,12 @@ MAX_ROW_SIZE = P_WEIGHTS + MAX_MEMBERS * ((net_offsets.py_func(MAX_INPUTS)[5] + 
 def n_inputs(game, blocks):
     """The input count of a game's encoding (``kernels.clever.sheet.TPC`` or ``TAC``):
     ``blocks`` 0 (or False) the base inputs, 1 (or True) with the bonus block, 2 with the
-    bonus and seat blocks."""
+    bonus and seat blocks, 3 with the rules block too."""
     if game == TAC:
-        return TAC_SEATED if blocks >= 2 else TAC_INPUTS if blocks else TAC_BASE
-    return TPC_SEATED if blocks >= 2 else TPC_INPUTS if blocks else TPC_BASE
+        return TAC_RULED if blocks >= 3 else TAC_SEATED if blocks == 2 \
+            else TAC_INPUTS if blocks else TAC_BASE
+    return TPC_RULED if blocks >= 3 else TPC_SEATED if blocks == 2 \
+        else TPC_INPUTS if blocks else TPC_BASE
 
 
 @njit(cache=True, borrowed=True)
@@ -109,18 +117,35 @@ def seat_first(n_in):
     encoding has none)."""
     if n_in == TPC_SEATED or n_in == TAC_SEATED:
         return n_in - N_SEAT
+    if n_in == TPC_RULED:
+        return TPC_SEATED - N_SEAT
+    if n_in == TAC_RULED:
+        return TAC_SEATED - N_SEAT
     return n_in
+
+
+@njit(cache=True, borrowed=True)
+def skip_slot(n_in, i):
+    """The skip head's weight of input ``i`` in an encoding of ``n_in`` inputs: the seat
+    block's inputs take slots ``0 .. N_SEAT - 1``, the rules block's the next
+    ``N_RULES``; -1 for any other input."""
+    first = seat_first(n_in)
+    if first <= i < first + N_SEAT:
+        return i - first
+    if (n_in == TPC_RULED or n_in == TAC_RULED) and i >= n_in - N_RULES:
+        return N_SEAT + i - (n_in - N_RULES)
+    return -1
 
 
 @njit(cache=True, borrowed=True)
 def skip_output(pol, start, n_in, idx, val, nnz):
     """The skip head's term for the encoded input: its weights times the seat block's
-    inputs."""
-    first = seat_first(n_in)
+    and the rules block's inputs."""
     total = 0.0
     for k in range(nnz):
-        if idx[k] >= first:
-            total += pol[start + P_SKIP + idx[k] - first] * val[k]
+        slot = skip_slot(n_in, idx[k])
+        if slot >= 0:
+            total += pol[start + P_SKIP + slot] * val[k]
     return total
 
 
@@ -199,9 +224,7 @@ def network_output(pol, start, idx, val, nnz, buf, players, sheet, ts):
         out = share * solo_total / solo + (1.0 - share) * (total - solo_total) / (end - solo)
     else:
         out = total / (end - first_member)
-    if players > 1:
-        out += skip_output(pol, start, n_in, idx, val, nnz)
-    return out
+    return out + skip_output(pol, start, n_in, idx, val, nnz)
 
 
 @njit(cache=True)

@@ -38,6 +38,7 @@ from kernels.clever.sheet import (  # noqa: F401  (flags re-exported for callers
     H_ROUND,
     H_ROUNDS,
     HEADER_LEN,
+    H_RULE_BITS,
     SHEET_LEN,
 )
 
@@ -121,7 +122,7 @@ S_PURPLE = HEADER_LEN + 4  # written purple slots
 S_ORANGE_VALUES = HEADER_LEN + 5  # 11 written orange values (multiplier applied)
 S_PURPLE_VALUES = S_ORANGE_VALUES + TRACK  # 11 written purple values
 USED_LEN = S_PURPLE_VALUES + TRACK  # the fields this sheet uses of the SHEET_LEN
-assert USED_LEN <= SHEET_LEN
+assert USED_LEN <= H_RULE_BITS
 
 
 # the sheet's cells, one per printed box, for the record of which are marked (cell c is

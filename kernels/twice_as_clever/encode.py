@@ -31,7 +31,9 @@ Inputs (offsets below; "thermometer" k = 1 for every count >= k):
   to fill that fire it of 1 / (1 + slots before them), at most 1). The sums
   are added up in ``val``'s last 18 numbers (the caller's buffer has them past any input).
 * the seat block (``N_SEATED`` - ``N_INPUTS`` inputs, for a network that has them):
-  where the player stands in a game of 1-4 players (``kernels.clever.seats``).
+  where the player stands in a game of 1-4 players (``kernels.clever.seats``);
+* the rules block (``N_RULED`` - ``N_SEATED`` inputs, for a network that has them): the
+  rules in force where they differ from the defaults (``kernels.clever.rule_block``).
 
 The dice's faces are not inputs: an afterstate comes before the next roll (or, in a +1
 window, the faces matter only for the +1s themselves, which are candidates of their own).
@@ -40,6 +42,7 @@ window, the faces matter only for the +1s themselves, which are candidates of th
 import numpy as np
 
 from kernels.clever.bits import count_bits
+from kernels.clever.rule_block import N_RULES, rules_block
 from kernels.clever.seats import N_SEAT, seat_block
 from kernels.clever.sparse import (
     TURN_INPUTS,
@@ -136,6 +139,7 @@ I_ONE_AWAY = I_GROUPS_DONE + 1  # + bonus kind - 1
 I_PULL = I_ONE_AWAY + N_KINDS  # + bonus kind - 1
 N_INPUTS = I_PULL + N_KINDS  # with the bonus block
 N_SEATED = N_INPUTS + N_SEAT  # with the seat block too (``kernels.clever.seats``)
+N_RULED = N_SEATED + N_RULES  # with the rules block too (``kernels.clever.rule_block``)
 
 
 @njit(cache=True, borrowed=True)
@@ -151,9 +155,10 @@ def lowest_area(sheet):
 
 @njit(cache=True, borrowed=True)
 def encode(sheet, ts, idx, val, n_in):
-    """Write the first ``n_in`` inputs (``N_BASE``, ``N_INPUTS`` or ``N_SEATED``) of the
-    afterstate (``sheet`` int64[SHEET_LEN], turn state ``ts`` int64[TS_LEN]) into
-    ``idx`` int64[>= n_in] and ``val`` float32[>= n_in + 18]; returns how many are nonzero."""
+    """Write the first ``n_in`` inputs (``N_BASE``, ``N_INPUTS``, ``N_SEATED`` or
+    ``N_RULED``) of the afterstate (``sheet`` int64[SHEET_LEN], turn state ``ts``
+    int64[TS_LEN]) into ``idx`` int64[>= n_in] and ``val`` float32[>= n_in + 18]; returns
+    how many are nonzero."""
     n = 0
     silver = sheet[S_SILVER]
     for c in range(24):
@@ -217,6 +222,8 @@ def encode(sheet, ts, idx, val, n_in):
         n = _bonus_block(sheet, idx, val, n)
     if n_in > N_INPUTS:
         n = seat_block(idx, val, n, N_INPUTS, sheet)
+    if n_in > N_SEATED:
+        n = rules_block(idx, val, n, N_SEATED, sheet)
     return n
 
 

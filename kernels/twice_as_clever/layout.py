@@ -41,6 +41,7 @@ from kernels.clever.sheet import (  # noqa: F401  (flags re-exported for callers
     H_ROUNDS,
     HEADER_LEN,
     MAX_BONUS_KINDS,
+    H_RULE_BITS,
     SHEET_LEN,
     TAC,
 )
@@ -113,7 +114,7 @@ S_BLUE_VALUES = HEADER_LEN + 6  # 12 written blue sums
 S_GREEN_VALUES = S_BLUE_VALUES + TRACK  # 12 written green values (multiplier applied)
 S_PINK_VALUES = S_GREEN_VALUES + TRACK  # 12 written pink values
 USED_LEN = S_PINK_VALUES + TRACK  # the fields this sheet uses of the SHEET_LEN
-assert USED_LEN <= SHEET_LEN
+assert USED_LEN <= H_RULE_BITS
 FLAG_BLUE_Q_ANY = 4  # a blue ? may write any sum, ignoring the never-increasing rule
 FLAG_FOX_FLOOR_ZERO = 8  # a negative lowest area makes foxes worth 0, not negative
 FLAG_CHAIN_LEFTOVERS = 32  # a silver third pick chains every leftover die, not only lower

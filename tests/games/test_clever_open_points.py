@@ -9,6 +9,7 @@ from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import play
+from kernels.clever.game_rules import RULE_SHEET_FLAGS
 from kernels.clever.sheet import H_PLUS_GOT, H_PLUS_USED
 from kernels.clever.sheets import start_sheet
 
@@ -29,7 +30,7 @@ def test_14_8_12_10_plus_after_taking_no_die(game, after_decline):
     default, and not with plus_after_decline = false."""
     rules = game.game_rules({**defaults(game.params), "plus_after_decline": after_decline})
     sheet = np.zeros(play.SHEET_LEN, np.int64)
-    start_sheet(sheet, game.kernel_game, 6, rules[play.RULE_SHEET_FLAGS])
+    start_sheet(sheet, game.kernel_game, 6, rules[RULE_SHEET_FLAGS])
     sheet[H_PLUS_GOT] = 1
     faces = np.array([3, 4, 5, 2, 6, 1], np.int64)
     where = np.full(6, play.POOL, np.int64)  # no die on the platter or the fields
@@ -51,7 +52,7 @@ def test_14_9_12_10_final_plus_window(game, final_plus, spenders):
     rules = game.game_rules({**defaults(game.params), "players": 2, "final_plus": final_plus})
     sheets = np.zeros((2, play.SHEET_LEN), np.int64)
     for sheet in sheets:
-        start_sheet(sheet, game.kernel_game, 6, rules[play.RULE_SHEET_FLAGS])
+        start_sheet(sheet, game.kernel_game, 6, rules[RULE_SHEET_FLAGS])
         sheet[H_PLUS_GOT] = 1
     play.final_plus_ones(np.uint64(4), 0, policy(play.GREEDY)[None, :], 6, rules, sheets,
                          np.zeros((1, play.WORK_LEN), np.int64),
@@ -73,7 +74,7 @@ def test_5_field_die_is_a_may_even_when_passive_picks_are_compulsory(game):
         log = np.zeros(play.LOG_LEN, np.int64)
         for t in range(400):
             sheet = np.zeros(play.SHEET_LEN, np.int64)
-            start_sheet(sheet, game.kernel_game, 6, rules[play.RULE_SHEET_FLAGS])
+            start_sheet(sheet, game.kernel_game, 6, rules[RULE_SHEET_FLAGS])
             play.passive_pick(sheet, faces, np.full(6, place, np.int64), policy(play.RANDOM),
                               np.uint64(t + 1), 8, np.zeros((play.MAX_MOVES, 3), np.int64),
                               np.zeros(play.WORK_LEN, np.int64), False, rules, log)

@@ -191,7 +191,7 @@ def run(row, first, n, snapshot, cur, stats, m=None, v=None, step=0, lr=3e-4):
     w = value_weights.member(row)
     m = np.zeros_like(w) if m is None else m
     v = np.zeros_like(w) if v is None else v
-    step = selfplay.train_block(np.uint64(21), first, n, row, L.ROUNDS_BY_PLAYERS, RULES, m,
+    step = selfplay.train_block(np.uint64(21), first, n, row, L.ROUNDS_BY_PLAYERS, RULES[None, :], m,
                                 v, step, lr, 0.1, 0.8, 32, stats, snapshot, cur,
                                 np.array([0, -1]), 0.0, np.zeros((2, N_SEAT)), False)
     return m, v, step
@@ -249,7 +249,7 @@ def test_training_a_range_of_weights_leaves_the_others():
     lo, hi = n_bonus * net.H1, n_in * net.H1
     w = value_weights.member(row)
     m, v = np.zeros_like(w), np.zeros_like(w)
-    selfplay.train_block(np.uint64(21), 0, 8, row, L.ROUNDS_BY_PLAYERS, RULES, m, v, 0, 1e-3,
+    selfplay.train_block(np.uint64(21), 0, 8, row, L.ROUNDS_BY_PLAYERS, RULES[None, :], m, v, 0, 1e-3,
                          0.1, 0.8, 32, np.zeros(selfplay.N_STATS), 4,
                          curriculum(players=(0.5, 0.5)), np.array([lo, hi]), 0.0,
                          np.zeros((2, N_SEAT)), False)

@@ -327,7 +327,7 @@ def train(row, m, v, first, n, stats, step=0, epsilon=0.1, lr=3e-4, lam=0.8,
     rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
     curriculum = selfplay.no_curriculum() if curriculum is None else curriculum
     moments = np.zeros((2, N_SEAT)) if skip is None else skip
-    return selfplay.train_block(np.uint64(11), first, n, row, TL.ROUNDS_BY_PLAYERS, rules, m,
+    return selfplay.train_block(np.uint64(11), first, n, row, TL.ROUNDS_BY_PLAYERS, rules[None, :], m,
                                 v, step, lr, epsilon, lam, 32, stats, 1, curriculum,
                                 np.array(trainable), win_bonus, moments, skip is not None)
 

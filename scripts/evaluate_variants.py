@@ -1,0 +1,129 @@
+"""Measure a Clever game's players on variants of its rules: the tuned heuristic, the
+``learned`` policy of the game's network file (rule-conditioned where it has the rules
+block), a specialist trained for the variant where one exists, and optionally another
+network file (``--before``, e.g. the network shipped before the conditioned one).
+
+Every policy plays the same games of each variant (common random numbers, held-out seed:
+``--seed``, far from the training and tuning seeds): solo, and two-player games with the
+policy in both seats (the mean score per player). Each figure has its 95% interval, and
+each policy its paired difference from the heuristic.
+
+The variants: the defaults and the check set (``analyzer.clever.variants.check_variants``),
+or those given with ``--variant "KEY=VALUE KEY=VALUE"`` (repeatable).
+
+Run: ``python scripts/evaluate_variants.py --game tac [--games 2000] [--players 1 2]
+[--json out.json]``; prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from analyzer import driver, paired
+from analyzer.clever import value_weights, variants
+from analyzer.errors import UserError
+from analyzer.params import defaults, resolve
+from analyzer.seeding import STREAM_PAIRED
+from kernels.clever import play
+
+GAMES = {"tpc": "thats_pretty_clever", "tac": "twice_as_clever"}
+SEED = 777_000_000
+BLOCK = 64
+
+
+def rows_for(game, values: dict, before: Path | None) -> dict[str, np.ndarray]:
+    """The policy rows measured on ``values``: the heuristic, the game's own network file,
+    the specialist playing ``values`` (if any) and the ``before`` file."""
+    own_members, own_info = value_weights.load(game.learned_file, game.kernel_game)
+    rows = {"heuristic": game.parse_policy("heuristic"),
+            "learned": value_weights.file_row(own_members, own_info)}
+    chosen = game.network_file(values)
+    if chosen != game.learned_file:
+        rows["specialist"] = game.learned_row(values)
+    if before is not None:
+        members, info = value_weights.load(before, game.kernel_game)
+        rows["before"] = value_weights.file_row(members, info)
+    return rows
+
+
+def measure(game, values: dict, rows: dict[str, np.ndarray], games: int, seed: int
+            ) -> list[dict]:
+    """Each policy's mean score per player on ``values`` (``values["players"]`` seats, the
+    policy in each), with its 95% interval and its paired difference from the first."""
+    players = values["players"]
+    names = list(rows)
+    lineups = np.stack([np.stack([rows[n]] * players) for n in names])
+    rules = game.game_rules(values)
+    job = driver.Job(driver.BlockLoop.of(play.paired_block),
+                     (lineups, np.full(len(names), game.rounds_for(values)),
+                      np.stack([rules] * len(names))),
+                     (len(names) + 1, len(names), play.N_PAIRED), BLOCK, seed, STREAM_PAIRED)
+    acc, n = driver.run(job, games, progress=False)
+    out = []
+    for v, name in enumerate(names):
+        m = paired.metric(acc, n, v, play.PAIRED_SCORE_SUM, 1.0 / players)
+        out.append({"variant": variants.label(game, values), "players": players,
+                    "policy": name, "games": n, **{k: round(float(x), 2) for k, x in m.items()}})
+    return out
+
+
+def table(results: list[dict]) -> str:
+    """The results as a Markdown table: one line per variant and player count."""
+    policies = list(dict.fromkeys(r["policy"] for r in results))
+    head = ["variant", "players", *policies, *(f"{p} - heuristic" for p in policies[1:])]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    keys = list(dict.fromkeys((r["variant"], r["players"]) for r in results))
+    for variant, players in keys:
+        got = {r["policy"]: r for r in results
+               if r["variant"] == variant and r["players"] == players}
+        cells = [f"{got[p]['value']:.1f} ({got[p]['ci95_low']:.1f}-{got[p]['ci95_high']:.1f})"
+                 if p in got else "" for p in policies]
+        cells += [f"{got[p]['diff']:+.1f} ({got[p]['diff_ci95_low']:+.1f} to "
+                  f"{got[p]['diff_ci95_high']:+.1f})" if p in got else ""
+                  for p in policies[1:]]
+        lines.append(f"| {variant} | {players} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def chosen_variants(game, texts: list[str], players: int) -> list[dict]:
+    """The defaults and the check set, or the variants ``texts`` (``KEY=VALUE ...``)."""
+    base = {**defaults(game.params), "players": players}
+    if not texts:
+        return [base] + variants.check_variants(game, players)
+    return [resolve(game.params, None, text.split(), {"players": players}) for text in texts]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=tuple(GAMES), default="tac")
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--players", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--variant", action="append", default=[])
+    parser.add_argument("--before", type=Path, help="another value network file to measure")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    opts = parser.parse_args()
+    game = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model").GAME
+    results = []
+    try:
+        for players in opts.players:
+            for values in chosen_variants(game, opts.variant, players):
+                rows = rows_for(game, values, opts.before)
+                results += measure(game, values, rows, opts.games, opts.seed)
+                print(f"{variants.label(game, values)}, {players}p: done", file=sys.stderr)
+    except UserError as exc:
+        print(f"evaluate_variants.py: error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    if opts.json:
+        opts.json.write_text(json.dumps(results, indent=1) + "\n")
+    print(table(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""Rule-conditioned value networks (issue 37): the rules block's inputs, the transplant
+that gives a network the block without changing its play, resumable training runs over
+variants and specialists, and the notes that say which network played."""
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from analyzer.clever import networks, rule_inputs, simulation, specialists, trained_on
+from analyzer.clever import value_weights, variants
+from analyzer.clever.training import games as tgames
+from analyzer.clever.training import run as training_run
+from analyzer.errors import UserError
+from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
+from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
+from analyzer.params import defaults
+from kernels.clever import value_net
+from kernels.clever.game_rules import RULE_INPUT_BITS, RULE_ROUNDS
+from kernels.clever.rule_block import NATURAL_ROUNDS
+from kernels.clever.sheet import H_PLAYERS, H_ROUNDS, H_RULE_BITS
+from kernels.clever.sheets import encode_afterstate, start_game_sheet
+from kernels.clever.turn import TS_LEN
+
+GAMES = pytest.mark.parametrize("game", [TPC_GAME, TAC_GAME], ids=lambda g: g.id)
+
+
+def _inputs(game, values: dict) -> dict[int, float]:
+    """The encoded inputs (input number: value) of a new sheet under ``values``."""
+    rules = game.game_rules(values)
+    sheet = np.zeros(72, np.int64)
+    start_game_sheet(sheet, rules, game.rounds_for(values))
+    sheet[H_PLAYERS] = values["players"]
+    n_in = int(value_net.n_inputs(game.kernel_game, 3))
+    idx = np.zeros(value_net.MAX_INPUTS, np.int64)
+    val = np.zeros(value_net.MAX_INPUTS, np.float32)
+    nnz = encode_afterstate(sheet, np.zeros(TS_LEN, np.int64), idx, val, n_in)
+    return dict(zip(idx[:nnz].tolist(), val[:nnz].tolist()))
+
+
+@GAMES
+def test_a_variants_inputs_differ_from_the_defaults_in_exactly_its_parameters(game):
+    """Every value of every named parameter but the player count sets its own rules-block
+    input(s), and nothing else moves; the rounds set the rounds inputs (rules: the game's
+    rules page, every parameter)."""
+    base = {**defaults(game.params), "players": 1}
+    home = _inputs(game, base)
+    first = int(value_net.n_inputs(game.kernel_game, 2))
+    assert all(i < first for i in home)  # the defaults leave the rules block empty
+    seen = set()
+    for param in variants.drawn_params(game):
+        for value in variants.other_values(param):
+            changed = _inputs(game, {**base, param.name: value})
+            moved = {i for i in set(home) | set(changed) if home.get(i) != changed.get(i)}
+            block = {i for i in moved if i >= first}
+            if param.name == "rounds":
+                expected = 0 if value == 6 else 2  # the bit and the measure
+                assert len(block) == expected and block <= set(range(first + 28, first + 32))
+                continue
+            assert len(block) == 1, (param.name, value)
+            seen |= block
+            assert not moved - block or param.name == "rounds"
+    assert len(seen) == len(rule_inputs.input_names(game.params))
+
+
+def test_the_rules_block_reads_the_round_count_against_the_player_counts_own():
+    """Section 2: 6, 6, 5 and 4 rounds for 1-4 players; the rounds inputs measure the
+    difference from those."""
+    assert list(NATURAL_ROUNDS[1:]) == list(TPC_GAME.layout.ROUNDS_BY_PLAYERS[1:]) \
+        == list(TAC_GAME.layout.ROUNDS_BY_PLAYERS[1:])
+    base = {**defaults(TAC_GAME.params), "players": 4}
+    first = int(value_net.n_inputs(TAC_GAME.kernel_game, 2))
+    more = {i - first: v for i, v in _inputs(TAC_GAME, {**base, "rounds": 6}).items()
+            if i >= first}
+    assert more == {29: 1.0, 31: 0.5}  # two rounds more than 4 players' own
+    rules = TAC_GAME.game_rules({**base, "rounds": 6})
+    assert rules[RULE_ROUNDS] == 6 and rules[RULE_INPUT_BITS] == 0
+
+
+@GAMES
+def test_the_transplant_leaves_play_unchanged(game):
+    """The shipped networks given the rules block (zero rows, zero head) play every game
+    exactly as before, on the defaults and on a variant, solo and in two players."""
+    members, info = value_weights.load(game.learned_file, game.kernel_game)
+    n_in = int(value_net.n_inputs(game.kernel_game, 3))
+    wide = [value_weights.widen(m, int(info["inputs"]), n_in) for m in members]
+    before = value_weights.file_row(members, info)
+    after = value_weights.file_row(wide, {**info, "inputs": n_in})
+    for changes in ({}, {"rounds": 5, "round_2_bonus": False, "solo_ties": "colour_order"}):
+        for players in (1, 2):
+            values = {**defaults(game.params), "players": players, **changes}
+            runs = [tgames.match([row] * players, game.game_rules(values),
+                                 game.rounds_for(values), 64, 5, False)
+                    for row in (before, after)]
+            assert runs[0] == runs[1]
+
+
+def _run(game, tmp_path, name: str, max_games: int = 0) -> training_run.Run:
+    values = {**defaults(game.params), "players": 1, "rounds": 5}
+    return training_run.Run(
+        game=game.prefix, stages=specialists.stages(96), seed=4, until="specialist",
+        checkpoint=tmp_path / name, rules=game.game_rules(values),
+        rounds_of=game.layout.ROUNDS_BY_PLAYERS, heuristic=game.heuristic_row(),
+        eval_every=32, eval_games=8, chunk=32, max_games=max_games,
+        start=specialists.start_network(game)[0])
+
+
+def test_a_training_run_resumes_bit_for_bit(tmp_path):
+    """A run stopped after an evaluation and run again ends with the same weights, Adam
+    state and curve as a run in one go; a damaged checkpoint is refused."""
+    whole = training_run.train(_run(TPC_GAME, tmp_path, "whole.npz"))
+    training_run.train(_run(TPC_GAME, tmp_path, "cut.npz", max_games=32))
+    resumed = training_run.train(_run(TPC_GAME, tmp_path, "cut.npz"))
+    for part in ("weights", "m", "v", "skip"):
+        np.testing.assert_array_equal(whole[part], resumed[part])
+    assert whole["history"] == resumed["history"]
+    raw = bytearray((tmp_path / "cut.npz").read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    (tmp_path / "cut.npz").write_bytes(bytes(raw))
+    with pytest.raises(UserError, match="checkpoint .*cut.npz"):
+        training_run.train(_run(TPC_GAME, tmp_path, "cut.npz"))
+
+
+def test_a_trained_specialist_is_found_and_played(tmp_path, monkeypatch):
+    """``dicelab GAME train`` writes a specialist beside the compiled kernels; ``learned``
+    then plays it on its variant, solo only, and whatif names it."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 5}
+    done = specialists.train(TPC_GAME, values, 32, seed=2)
+    try:
+        assert done["file"].parent == tmp_path / "networks" / "thats_pretty_clever"
+        assert TPC_GAME.network_file(values) == done["file"]
+        assert TPC_GAME.network_file({**values, "rounds": 6}) == TPC_GAME.learned_file
+        assert TPC_GAME.network_file({**values, "players": 2}) == TPC_GAME.learned_file
+        pair = [("six", {**values, "rounds": 6}, ["learned"]), ("five", values, ["learned"])]
+        notes = simulation.whatif(TPC_GAME, pair, 8, 3, progress=False).notes
+        assert [n for n in notes if done["file"].name in n and n.startswith("variant 'five'")]
+    finally:
+        networks.forget()
+
+
+def _conditioned_game(game, tmp_path):
+    """The game with a network file whose record names a training distribution."""
+    own = tmp_path / "value_net.npy"
+    info = json.loads(game.learned_file.with_suffix(".json").read_text())
+    info["trained_on"] = {**trained_on.training_record(
+        game.params, defaults(game.params), [1]), "variants": variants.distribution(game)}
+    own.write_bytes(game.learned_file.read_bytes())
+    own.with_suffix(".json").write_text(json.dumps(info))
+    return dataclasses.replace(game, learned_file=own)
+
+
+def test_the_note_says_when_learned_plays_off_its_training_rules(tmp_path):
+    """Inside the training distribution no note; outside it (12 rounds, or 2 players for a
+    solo network) one line with the heuristic's figure beside learned's."""
+    game = _conditioned_game(TPC_GAME, tmp_path)
+    try:
+        base = {**defaults(game.params), "players": 1}
+        inside = {**base, "rounds": 5, "round_4_bonus": False, "final_plus": "every_player"}
+        assert trained_on.differences(game, inside) == []
+        assert trained_on.differences(game, {**base, "rounds": 12}) == [
+            "rounds=12 (trained on 4-8)"]
+        assert trained_on.differences(game, {**base, "players": 2}) == [
+            "2 players (trained on 1)"]
+        notes = simulation.simulate(game, {**base, "rounds": 12}, ["learned"], 16, seed=3,
+                                    progress=False).notes
+        line = [n for n in notes if "not trained on" in n]
+        assert len(line) == 1 and "rounds=12" in line[0] and "the heuristic" in line[0]
+        notes = simulation.simulate(game, inside, ["learned"], 16, seed=3,
+                                    progress=False).notes
+        assert not [n for n in notes if "not trained on" in n]
+    finally:
+        networks.forget()
+
+
+def test_the_sheets_carry_the_rules_bits():
+    """A game's sheets carry its rules-block bits from the first turn, and the round
+    count."""
+    values = {**defaults(TAC_GAME.params), "players": 1, "rounds": 7, "skip_roll": "never"}
+    rules = TAC_GAME.game_rules(values)
+    sheet = np.zeros(72, np.int64)
+    start_game_sheet(sheet, rules, 7)
+    assert sheet[H_RULE_BITS] == rules[RULE_INPUT_BITS] != 0 and sheet[H_ROUNDS] == 7
