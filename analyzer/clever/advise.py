@@ -270,7 +270,7 @@ def untrained_note(game: CleverGame, values, policy: str) -> list[str]:
     if policy.strip().lower() != "learned":
         return []
     if not diffs:
-        return trained_on.specialist_note(game, solo)
+        return trained_on.network_note(game, solo)
     return [f"learned plays rules its network was not trained on ({'; '.join(diffs)}): "
             "its rollouts may misjudge the choices; --policy heuristic ranks them by the "
             "heuristic's rollouts"]

@@ -94,8 +94,11 @@ def specialists(own: Path) -> list[Path]:
 
 def trained_here(own: Path) -> Path:
     """The folder of the specialists trained on this machine for the game of ``own``:
-    beside the compiled kernels (in ``NUMBA_CACHE_DIR`` when it is set), kept across
-    versions of the code, whose compiled kernels each have a folder of their own."""
+    ``DICELAB_NETWORKS`` when it is set, else beside the compiled kernels (in
+    ``NUMBA_CACHE_DIR`` when that is set), kept across versions of the code, whose
+    compiled kernels each have a folder of their own."""
+    if os.environ.get("DICELAB_NETWORKS"):
+        return Path(os.environ["DICELAB_NETWORKS"]) / own.parent.name
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"]) / "networks" / own.parent.name
     from kernels import cache_dir

@@ -49,8 +49,8 @@ class Samples:
     mean score's 95% half-width is at most ``points``, at most ``cap``; paired games of
     the round-bonus variants until every paired difference's half-width is at most
     ``paired_points``, at most ``paired`` (``strong_paired`` for the strongest policy,
-    whose network never trained without a bonus; the assumed-rule readings likewise, at
-    most ``rules_paired``); then ``per_player_count`` games of two players and
+    the slowest; the assumed-rule readings likewise, at most ``rules_paired``, or
+    ``strong_paired`` where the strongest policy plays them); then ``per_player_count`` games of two players and
     ``more_players`` of three and of four (the comebacks read two-player games). Every stop is
     checked after whole batches of ``CHECK_BLOCKS`` blocks of 512 games, so it is the
     same on every machine and for any thread count."""
@@ -83,16 +83,17 @@ FULL = Samples(points=1.5, cap=40_960, paired_points=2.0, paired=4_096, rules_pa
 QUICK = Samples(points=3.0, cap=4_096, paired_points=4.0, paired=1_024, rules_paired=512,
                 per_player_count=512, strong_paired=512, more_players=512)
 # What rules are worth is played by the game's ``table_policy`` (the tuned heuristic, or
-# a cheaper reading of it that plays as well): the learned network trained with every round
-# bonus, so a sheet without a bonus would meet it with positions it never trained on. The
+# a cheaper reading of it that plays as well) beside learned, and by learned alone where
+# its network is rule-conditioned (trained over variants of the rules, ``rules_policy``). The
 # seats are played by learned where its network was trained in games of 2-4 players on the
 # rules in force (``seat_policy``), else by ``table_policy`` too.
 
 
-def table_words(game: CleverGame) -> str:
+def table_words(game: CleverGame, values: dict[str, Any]) -> str:
     """Who plays the paired rule values, and why, in words."""
-    return (f"the {game.table_policy} policy ({policy_words(game.table_policy, WORDS)}; the "
-            "learned network trained with every round bonus)")
+    why = ("the same policy on every variant" if _trained_without_bonuses(game, values)
+           else "the learned network trained with every round bonus")
+    return f"the {game.table_policy} policy ({policy_words(game.table_policy, WORDS)}; {why})"
 
 
 def seat_policy(game: CleverGame, values: dict[str, Any]) -> str:
@@ -367,9 +368,10 @@ def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int,
     """What rules are worth to the policy ``bot`` (default: the game's ``table_policy``)
     solo, on the same games, to the paired precision of ``samples``: each round-track bonus
     (the points lost without it) and, with ``readings``, each assumed open point of the
-    rules at its default (the points gained by its other reading; else None). Columns:
-    variant, value, ci95_low, ci95_high; ``attrs["games"]``: the games played. Every
-    variant plays the same games whichever others run."""
+    rules at its default (the points gained by its other reading, played by
+    ``rules_policy``; else None). Columns: variant, value, ci95_low, ci95_high;
+    ``attrs["games"]``: the games played. Every variant plays the same games whichever
+    others run."""
     bot = bot or game.table_policy
     solo = {**values, "players": 1}
     without = [(f"without round {r}", {**solo, f"round_{r}_bonus": False})
@@ -380,13 +382,31 @@ def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int,
     bonus[["value", "ci95_low", "ci95_high"]] = lost  # its absence costs
     if not readings:
         return bonus, None
-    assumed = [p for p in game.params if p.assumed and values[p.name] == p.default
-               and p.kind in ("bool", "choice")]
-    rules = _paired_diffs(solo, [(f"{p.name} = {_alternative(p)}",
-                                  {**solo, p.name: _alternative(p)}) for p in assumed],
-                          samples.rules_paired, samples.paired_points, game, seed, progress,
-                          bot)
+    flips = [(f"{p.name} = {_alternative(p)}", {**solo, p.name: _alternative(p)})
+             for p in _assumed(game, values)]
+    reader = rules_policy(game, values)
+    games = samples.strong_paired if reader == game.strongest_policy else samples.rules_paired
+    rules = _paired_diffs(solo, flips, games, samples.paired_points, game, seed, progress,
+                          reader)
     return bonus, rules
+
+
+def _assumed(game: CleverGame, values: dict[str, Any]) -> list:
+    """The assumed yes/no and choice parameters at their defaults (open readings)."""
+    return [p for p in game.params if p.assumed and values[p.name] == p.default
+            and p.kind in ("bool", "choice")]
+
+
+def rules_policy(game: CleverGame, values: dict[str, Any]) -> str:
+    """Who plays what the open readings are worth: the strongest policy where its network
+    was trained on solo games with each reading flipped (a rule-conditioned network), else
+    ``table_policy``."""
+    solo = {**values, "players": 1}
+    if game.strongest_policy == "learned" and not any(
+            trained_on.differences(game, {**solo, p.name: _alternative(p)})
+            for p in _assumed(game, values)):
+        return game.strongest_policy
+    return game.table_policy
 
 
 def round_bonus_values(game: CleverGame, values: dict[str, Any], seed: int,
@@ -407,12 +427,26 @@ def round_bonus_values(game: CleverGame, values: dict[str, Any], seed: int,
     return both
 
 
-def bonus_note(game: CleverGame) -> str:
-    """Who plays the round-bonus values, and what the strongest one's network never saw."""
-    return (f"paired solo games of each policy with and without each bonus; "
-            f"{game.strongest_policy}'s network was trained with every round bonus, so "
-            f"without one it plays rules it was not trained on: {game.table_policy}'s "
-            "figures stand beside it")
+def bonus_note(game: CleverGame, values: dict[str, Any]) -> str:
+    """Who plays the round-bonus values, and whether the strongest one's network was
+    trained on rules without each bonus."""
+    text = "paired solo games of each policy with and without each bonus; "
+    if _trained_without_bonuses(game, values):
+        return text + (f"{game.strongest_policy} plays {trained_on.network_words(game, values)}"
+                       f", so every game here lies inside its training; "
+                       f"{game.table_policy}'s figures stand beside it")
+    return text + (f"{game.strongest_policy}'s network was trained with every round bonus, so "
+                   f"without one it plays rules it was not trained on: {game.table_policy}'s "
+                   "figures stand beside it")
+
+
+def _trained_without_bonuses(game: CleverGame, values: dict[str, Any]) -> bool:
+    """Was the strongest policy's network trained on solo games without each round
+    bonus (a rule-conditioned network)?"""
+    solo = {**values, "players": 1}
+    return game.strongest_policy == "learned" and not any(
+        trained_on.differences(game, {**solo, f"round_{r}_bonus": False})
+        for r in ROUND_BONUS_ROUNDS)
 
 
 def most_words(richest: pd.Series, runner_up: pd.Series) -> str:
@@ -498,7 +532,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                        f"costs {bot} {most_words(richest, runner_up)}: {richest.value:.1f} "
                        f"points (95% CI "
                        f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f}; "
-                       f"{game.table_policy}: {beside.value:.1f}). {bonus_note(game)}."),
+                       f"{game.table_policy}: {beside.value:.1f}). {bonus_note(game, values)}."),
         replace(sheet_figure(game, bot, runs[bot]), appendix=True),
         distribution_figure(game, runs),
         scores_figure(game, seated, seat_rows, policies, values),
@@ -514,9 +548,10 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
               Table(f"{p}_bonuses", f"Bonuses per solo game, {bot}", bonuses),
               Table(f"{p}_ratings", f"Rulebook solo ratings, {bot}", ratings),
               Table(f"{p}_round_bonus_value", "Value of the round-track bonuses", round_value,
-                    note=bonus_note(game)),
+                    note=bonus_note(game, values)),
               Table(f"{p}_assumed_rules", f"Assumed rules read the other way: change in "
-                    f"{game.table_policy}'s solo mean score (paired games)", assumed_rules,
+                    f"{rules_policy(game, values)}'s solo mean score (paired games)",
+                    assumed_rules,
                     note="each open point of the rules page flipped alone, on the same "
                     "games as the rules in force; an interval that holds 0 means the "
                     "reading does not matter to this bot"),
@@ -553,7 +588,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         f"figures but the policy comparison play {BOT_NAMES[bot]}, dicelab's strongest; "
         f"the seats and comebacks are played by {seat_words(game, values)}; the values of "
         f"the round bonuses by {bot} and {game.table_policy}, those of the assumed rules "
-        f"by {table_words(game)}",
+        f"by {table_words(game, values)}",
         "the heuristic values a sheet by its score plus a linear estimate of the points "
         "still to come (fitted to simulated games by scripts/train_clever.py) and looks one "
         "roll ahead at active picks; the learned policy values it by a network trained by "
@@ -569,8 +604,11 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         seat_finding(seat_table, f"{p}_seat_win_rates", f"{seated} players"),
         Finding(f"The {richest.variant.replace('without ', '')} bonus is worth "
                 f"{most_words(richest, runner_up)}: {richest.value:.1f} points a solo game "
-                f"of the {bot} policy, whose network never trained without it "
-                f"({game.table_policy}: {beside.value:.1f}).",
+                f"of the {bot} policy"
+                + (", whose network trained over variants without it "
+                   if _trained_without_bonuses(game, values)
+                   else ", whose network never trained without it ")
+                + f"({game.table_policy}: {beside.value:.1f}).",
                 richest.value,
                 f"{p}_round_bonus_value", (richest.ci95_low, richest.ci95_high), "points"),
     ]
@@ -617,13 +655,16 @@ def verdict(game: CleverGame, values: dict[str, Any], bot: str, best: pd.Series,
         f"Score: {bot} averages {best.mean_score:.1f} points solo (95% CI {best.ci95_low:.1f} "
         f"to {best.ci95_high:.1f}). Of the round-track bonuses, the one whose removal moves "
         f"it most: {lever_words(lost, 'value', points, 'ci95_low', 'ci95_high')} (paired "
-        f"games; its network never trained without a bonus).",
+        "games; " + ("its network trained over variants without each bonus)."
+                     if _trained_without_bonuses(game, values)
+                     else "its network never trained without a bonus)."),
         f"Player count: a {seated} player averages {words}; tables of more players play "
         f"fewer rounds ({rounds} rounds for 1-4 players).",
     ]
     if assumed_rules is not None and len(assumed_rules):
         rules = assumed_rules.rename(columns={"variant": "change"})
-        lines.append(f"Open readings of the rules: the one that moves {game.table_policy}'s "
+        lines.append(f"Open readings of the rules: the one that moves "
+                     f"{rules_policy(game, values)}'s "
                      "solo score most when read the other way: "
                      f"{lever_words(rules, 'value', points, 'ci95_low', 'ci95_high')}.")
     return lines

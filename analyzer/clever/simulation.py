@@ -178,7 +178,7 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
         notes.append("ties go to the highest single area, then the win is shared"
                      if values["ties"] == "best_area" else "tied totals share the win")
     if "learned" in headline_policies:
-        notes += trained_on.specialist_note(game, values)
+        notes += trained_on.network_note(game, values)
         notes += trained_on.off_training_note(
             game, values, figure(headline_policies["learned"], played),
             lambda: heuristic_figure(game, values, names, played, seed, rotate))
@@ -286,7 +286,7 @@ def _untrained_notes(game: CleverGame, variants, rows: list[dict], players: int,
         mean = next(r["value"] for r in rows
                     if r["variant"] == label and r["metric"] == "mean_score")
         notes += [f"variant {label!r}: {line}"
-                  for line in trained_on.specialist_note(game, values)]
+                  for line in trained_on.network_note(game, values)]
         notes += trained_on.off_training_note(
             game, values, f"{mean:.1f} (mean score of all players, variant {label!r})",
             lambda v=values, u=lineup: heuristic_figure(game, v, u, games, seed))

@@ -39,10 +39,11 @@ CHUNK = 8 * SNAPSHOT  # games per training call (the progress bar's step)
 
 
 def stages(games: int) -> dict[str, Stage]:
-    """A specialist's one stage: ``games`` solo games on its variant at the small steps
-    of the conditioned run's last stage, the skip head learning with the network."""
-    return {"specialist": Stage(games, 0.0, LAMBDA, (0.005, 0.005, 1.0),
-                                ((0.0, 1e-6), (0.03, 3e-6), (0.5, 2e-6)), True,
+    """A specialist's one stage: ``games`` solo games on its variant at the steps of the
+    conditioned run's (3e-5 after a short start while Adam's fresh moments settle, then
+    smaller), the skip head learning with the network."""
+    return {"specialist": Stage(games, 0.0, LAMBDA, (0.01, 0.005, 1.0),
+                                ((0.0, 3e-6), (0.03, 3e-5), (0.5, 1e-5), (0.8, 5e-6)), True,
                                 NO_CURRICULUM, SNAPSHOT, skip_head=True, rules_block=True)}
 
 

@@ -42,16 +42,41 @@ def differences(game: CleverGame, values: dict[str, Any]) -> list[str]:
                                game.layout.ROUNDS_BY_PLAYERS)
 
 
-def specialist_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
-    """One note line when ``learned`` plays a specialist on ``values``: which file, and the
-    rules it was trained on that differ from the game's own network's; none otherwise."""
+def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
+    """One note line naming the network ``learned`` plays on ``values`` where that is not
+    plain: a specialist (which file, and the rules it was trained on that differ from the
+    game's own network's), or the game's rule-conditioned network on rules other than the
+    defaults (trained over a distribution of variants that holds them); none otherwise."""
     path = game.network_file(values)
     if path == game.learned_file:
-        return []
+        record = networks.record(path)
+        changed = [p.name for p in game.params if p.name != "players"
+                   and values[p.name] != p.default]
+        if not changed or not networks.conditioned(record, values["players"]) \
+                or differences(game, values):
+            return []
+        return [f"learned plays {path.name}, a rule-conditioned network: trained over "
+                "variants of the rules, these among them"]
     own = networks.record(game.learned_file).get("rules", {})
     rules = "; ".join(f"{k}={v}" for k, v in networks.record(path)["rules"].items()
                       if own.get(k) != v)
-    return [f"learned plays {path.name}, a network trained on these rules ({rules})"]
+    rounds = networks.record(path).get("rounds")
+    rules += f"; {rounds} rounds" if rounds and rounds != game.rounds_for(
+        {**values, "rounds": 0}) else ""
+    return [f"learned plays {path.name}, a network trained on these rules "
+            f"({rules.strip('; ')})"]
+
+
+def network_words(game: CleverGame, values: dict[str, Any]) -> str:
+    """The network ``learned`` plays on ``values`` (solo), in words."""
+    solo = {**values, "players": 1}
+    path = game.network_file(solo)
+    if path != game.learned_file:
+        return f"the specialist {path.name}, trained on these rules"
+    if networks.conditioned(networks.record(path), 1):
+        return (f"{path.name}, a rule-conditioned network trained over variants of the "
+                "rules (each named parameter drawn from its documented values, 4-8 rounds)")
+    return f"{path.name}, a network trained on the default rules"
 
 
 def off_training_note(game: CleverGame, values: dict[str, Any], learned: str,

@@ -98,7 +98,7 @@ def tune(game: CleverGame, values: dict[str, Any], target_texts: Sequence[str],
                         "is shown")
     found = {n: best[n].item() if hasattr(best[n], "item") else best[n] for n in names}
     if policy == "learned":
-        notes += trained_on.specialist_note(game, {**values, **found})
+        notes += trained_on.network_note(game, {**values, **found})
         notes += _untrained_note(game, variants, {**values, **found}, played, games_played,
                                  seed)
     return Result(

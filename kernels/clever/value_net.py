@@ -19,8 +19,8 @@ in the solo game's turn order, ``second_seat_view``), the skip head's
 weights (``kernels.clever.net``), two per float64 of the row.
 
 The skip head adds a linear term in the seat block's inputs (``kernels.clever.seats``; 0
-in the solo game) and the rules block's (``kernels.clever.rule_block``) to the members'
-mean output. Those inputs are the same for every choice of a turn, so the term never
+in the solo game) and the rules block's scaled inputs (``kernels.clever.rule_block``) to
+the members' mean output. Those inputs are the same for every choice of a turn, so the term never
 changes a decision; it carries how the points still to come (and a win's worth) differ
 with the player count, the turns left, the lead and the rules in force, which the
 networks would otherwise have to learn through weights that every decision reads.
@@ -32,7 +32,7 @@ and the hidden activations (float32).
 import numpy as np
 
 from kernels.clever.net import H1, H2, forward, net_offsets, net_size
-from kernels.clever.rule_block import N_RULES
+from kernels.clever.rule_block import N_HEAD
 from kernels.clever.seats import N_SEAT
 from kernels.clever.sheet import H_EVENT, H_PLAYERS, H_ROUND, H_SEAT, TAC
 from kernels.clever.sheets import encode_afterstate, feature_value, total_score
@@ -55,7 +55,7 @@ from kernels.twice_as_clever.encode import N_INPUTS as TAC_INPUTS
 from kernels.twice_as_clever.encode import N_RULED as TAC_RULED
 from kernels.twice_as_clever.encode import N_SEATED as TAC_SEATED
 
-MAX_INPUTS = 326  # the most inputs any game's encoding has, and 18 numbers of work space
+MAX_INPUTS = 356  # the most inputs any game's encoding has, and 18 numbers of work space
 assert MAX_INPUTS >= max(TPC_RULED, TAC_RULED) + 18 and MAX_INPUTS % 2 == 0
 BLOCKS_BASE, BLOCKS_BONUS, BLOCKS_SEAT, BLOCKS_RULES = 0, 1, 2, 3  # an encoding's blocks:
 # see n_inputs
@@ -63,7 +63,8 @@ SCALE = 100.0  # points per unit of the network's output
 P_INPUTS, P_MEMBERS, P_TEACHER, P_SOLO_MEMBERS, P_MIXED, P_SOLO_SHARE = 0, 1, 2, 3, 4, 5
 P_SEAT_SHIFT = 6
 P_SKIP = 7
-N_SKIP = N_SEAT + N_RULES  # the skip head's weights: the seat block's, the rules block's
+N_SKIP = N_SEAT + N_HEAD  # the skip head's weights: the seat block's inputs', the rules
+# block's scaled ones'
 P_WEIGHTS = P_SKIP + N_SKIP
 MAX_MEMBERS = 3  # an ensemble of two solo networks and one for 2-4 players
 # The teacher's mix compiles in this process: a training device (``play.compile_policies``
@@ -127,13 +128,13 @@ def seat_first(n_in):
 @njit(cache=True, borrowed=True)
 def skip_slot(n_in, i):
     """The skip head's weight of input ``i`` in an encoding of ``n_in`` inputs: the seat
-    block's inputs take slots ``0 .. N_SEAT - 1``, the rules block's the next
-    ``N_RULES``; -1 for any other input."""
+    block's inputs take slots ``0 .. N_SEAT - 1``, the rules block's scaled inputs (its
+    last ``N_HEAD``) the next; -1 for any other input."""
     first = seat_first(n_in)
     if first <= i < first + N_SEAT:
         return i - first
-    if (n_in == TPC_RULED or n_in == TAC_RULED) and i >= n_in - N_RULES:
-        return N_SEAT + i - (n_in - N_RULES)
+    if (n_in == TPC_RULED or n_in == TAC_RULED) and i >= n_in - N_HEAD:
+        return N_SEAT + i - (n_in - N_HEAD)
     return -1
 
 

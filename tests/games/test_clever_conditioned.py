@@ -21,6 +21,7 @@ from kernels.clever.game_rules import RULE_INPUT_BITS, RULE_ROUNDS
 from kernels.clever.rule_block import NATURAL_ROUNDS
 from kernels.clever.sheet import H_PLAYERS, H_ROUNDS, H_RULE_BITS
 from kernels.clever.sheets import encode_afterstate, start_game_sheet
+from kernels.clever.sparse import round_seen
 from kernels.clever.turn import TS_LEN
 
 GAMES = pytest.mark.parametrize("game", [TPC_GAME, TAC_GAME], ids=lambda g: g.id)
@@ -55,13 +56,14 @@ def test_a_variants_inputs_differ_from_the_defaults_in_exactly_its_parameters(ga
             moved = {i for i in set(home) | set(changed) if home.get(i) != changed.get(i)}
             block = {i for i in moved if i >= first}
             if param.name == "rounds":
-                expected = 0 if value == 6 else 2  # the bit and the measure
-                assert len(block) == expected and block <= set(range(first + 28, first + 32))
+                expected = 0 if value == 6 else 3  # the bit, the measure, the scaled one
+                assert len(block) == expected and block <= set(range(first + 28, first + 34))
                 continue
-            assert len(block) == 1, (param.name, value)
+            assert len(block) == 2, (param.name, value)  # its bit, and scaled (5/6 left)
+            assert sorted(changed[i] for i in block) == pytest.approx([5 / 6, 1.0])
             seen |= block
-            assert not moved - block or param.name == "rounds"
-    assert len(seen) == len(rule_inputs.input_names(game.params))
+            assert not moved - block
+    assert len(seen) == 2 * len(rule_inputs.input_names(game.params))
 
 
 def test_the_rules_block_reads_the_round_count_against_the_player_counts_own():
@@ -73,7 +75,8 @@ def test_the_rules_block_reads_the_round_count_against_the_player_counts_own():
     first = int(value_net.n_inputs(TAC_GAME.kernel_game, 2))
     more = {i - first: v for i, v in _inputs(TAC_GAME, {**base, "rounds": 6}).items()
             if i >= first}
-    assert more == {29: 1.0, 31: 0.5}  # two rounds more than 4 players' own
+    assert more == pytest.approx({29: 1.0, 31: 0.5, 33: 0.5 * 5 / 6})  # two rounds more
+    # than 4 players' own, and that scaled by the 5 rounds left after the first
     rules = TAC_GAME.game_rules({**base, "rounds": 6})
     assert rules[RULE_ROUNDS] == 6 and rules[RULE_INPUT_BITS] == 0
 
@@ -125,11 +128,11 @@ def test_a_training_run_resumes_bit_for_bit(tmp_path):
 def test_a_trained_specialist_is_found_and_played(tmp_path, monkeypatch):
     """``dicelab GAME train`` writes a specialist beside the compiled kernels; ``learned``
     then plays it on its variant, solo only, and whatif names it."""
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path))
     values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 5}
     done = specialists.train(TPC_GAME, values, 32, seed=2)
     try:
-        assert done["file"].parent == tmp_path / "networks" / "thats_pretty_clever"
+        assert done["file"].parent == tmp_path / "thats_pretty_clever"
         assert TPC_GAME.network_file(values) == done["file"]
         assert TPC_GAME.network_file({**values, "rounds": 6}) == TPC_GAME.learned_file
         assert TPC_GAME.network_file({**values, "players": 2}) == TPC_GAME.learned_file
@@ -174,6 +177,16 @@ def test_the_note_says_when_learned_plays_off_its_training_rules(tmp_path):
         networks.forget()
 
 
+def test_the_last_round_shows_as_the_last():
+    """The turn block's round one-hot: a 6-round game shows its own rounds; any other shows
+    its last round as round 5 (the last of the games the networks learnt), the others as
+    they are, up to 4 (rules section 2: the round count)."""
+    assert [round_seen(r, 6) for r in range(6)] == [0, 1, 2, 3, 4, 5]
+    assert [round_seen(r, 5) for r in range(5)] == [0, 1, 2, 3, 5]
+    assert [round_seen(r, 4) for r in range(4)] == [0, 1, 2, 5]
+    assert [round_seen(r, 8) for r in range(8)] == [0, 1, 2, 3, 4, 4, 4, 5]
+
+
 def test_the_sheets_carry_the_rules_bits():
     """A game's sheets carry its rules-block bits from the first turn, and the round
     count."""
@@ -182,3 +195,30 @@ def test_the_sheets_carry_the_rules_bits():
     sheet = np.zeros(72, np.int64)
     start_game_sheet(sheet, rules, 7)
     assert sheet[H_RULE_BITS] == rules[RULE_INPUT_BITS] != 0 and sheet[H_ROUNDS] == 7
+
+
+def test_the_train_command_writes_a_specialist_and_refuses_bad_input(tmp_path):
+    """``dicelab GAME train`` end to end in its own process: the learning curve and the
+    file; a bad game count, or the defaults (no variant), is one line and exit status 2."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DICELAB_NETWORKS": str(tmp_path)}
+
+    def train(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "analyzer", "thats-pretty-clever",
+                               "train", *args, "--quiet", "--format", "json"], env=env,
+                              capture_output=True, text=True, timeout=900)
+
+    done = train("--set", "rounds=7", "--games", "32")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["variant"] == "rounds=7" and result["games"] == 32
+    assert [r["games"] for r in result["tables"]["learning_curve"]] == [32]
+    assert len(list((tmp_path / "thats_pretty_clever").glob("*.npy"))) == 1
+    for args, words in ((("--set", "rounds=7", "--games", "30"), "multiple of 16"),
+                        (("--games", "32"), "differ from the defaults")):
+        bad = train(*args)
+        assert bad.returncode == 2 and words in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
