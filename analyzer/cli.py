@@ -305,9 +305,12 @@ def cheatsheet(game: str, output: str, rules_file: str | None,
 def main() -> None:
     """Console entry point (``dicelab``, ``python -m analyzer``). A command of one game
     compiles that game's kernels alone where its module can (``compile_alone``: the Clever
-    games share an engine that otherwise compiles for both sheets)."""
+    games share an engine that otherwise compiles for both sheets), but for ``train``,
+    whose self-play engine is the training scripts' (one numba cache for both)."""
     spec = GAMES.get(sys.argv[1]) if len(sys.argv) > 1 else None
-    compile_alone = getattr(spec.load(), "compile_alone", None) if spec else None
+    training = sys.argv[2:3] == ["train"]  # self-play compiles the engine of the scripts
+    compile_alone = getattr(spec.load(), "compile_alone", None) if spec and not training \
+        else None
     if compile_alone is not None:
         compile_alone()
     cli.main()

@@ -1,7 +1,7 @@
 """Measure a Clever game's players on variants of its rules: the tuned heuristic, the
 ``learned`` policy of the game's network file (rule-conditioned where it has the rules
-block), a specialist trained for the variant where one exists, and optionally another
-network file (``--before``, e.g. the network shipped before the conditioned one).
+block), a specialist trained for the variant where one exists, and other network files
+(``--network LABEL=FILE``, e.g. a training run's conditioned network).
 
 Every policy plays the same games of each variant (common random numbers, held-out seed:
 ``--seed``, far from the training and tuning seeds): solo, and two-player games with the
@@ -37,18 +37,18 @@ SEED = 777_000_000
 BLOCK = 64
 
 
-def rows_for(game, values: dict, before: Path | None) -> dict[str, np.ndarray]:
+def rows_for(game, values: dict, extra: dict[str, Path]) -> dict[str, np.ndarray]:
     """The policy rows measured on ``values``: the heuristic, the game's own network file,
-    the specialist playing ``values`` (if any) and the ``before`` file."""
+    the other network files ``extra`` (label: file) and the specialist playing ``values``
+    (if any)."""
     own_members, own_info = value_weights.load(game.learned_file, game.kernel_game)
     rows = {"heuristic": game.parse_policy("heuristic"),
             "learned": value_weights.file_row(own_members, own_info)}
-    chosen = game.network_file(values)
-    if chosen != game.learned_file:
+    for label, path in extra.items():
+        members, info = value_weights.load(path, game.kernel_game)
+        rows[label] = value_weights.file_row(members, info)
+    if game.network_file(values) != game.learned_file:
         rows["specialist"] = game.learned_row(values)
-    if before is not None:
-        members, info = value_weights.load(before, game.kernel_game)
-        rows["before"] = value_weights.file_row(members, info)
     return rows
 
 
@@ -76,6 +76,8 @@ def measure(game, values: dict, rows: dict[str, np.ndarray], games: int, seed: i
 def table(results: list[dict]) -> str:
     """The results as a Markdown table: one line per variant and player count."""
     policies = list(dict.fromkeys(r["policy"] for r in results))
+    policies = [p for p in policies if p != "specialist"] + \
+        (["specialist"] if "specialist" in policies else [])
     head = ["variant", "players", *policies, *(f"{p} - heuristic" for p in policies[1:])]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     keys = list(dict.fromkeys((r["variant"], r["players"]) for r in results))
@@ -105,16 +107,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--players", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--variant", action="append", default=[])
-    parser.add_argument("--before", type=Path, help="another value network file to measure")
+    parser.add_argument("--network", action="append", default=[], metavar="LABEL=FILE",
+                        help="another value network file to measure (repeatable)")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--json", type=Path, help="also write the results here")
     opts = parser.parse_args()
     game = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model").GAME
+    extra = {label: Path(path) for label, _, path in
+             (text.partition("=") for text in opts.network)}
     results = []
     try:
         for players in opts.players:
             for values in chosen_variants(game, opts.variant, players):
-                rows = rows_for(game, values, opts.before)
+                rows = rows_for(game, values, extra)
                 results += measure(game, values, rows, opts.games, opts.seed)
                 print(f"{variants.label(game, values)}, {players}p: done", file=sys.stderr)
     except UserError as exc:

@@ -277,13 +277,20 @@ CONDITIONED_STAGES = {
                       ((0.0, 3e-6), (0.03, 3e-5), (0.5, 1e-5), (0.8, 5e-6)), True,
                       NO_CURRICULUM, 16, skip_head=True, rules_block=True),
 }
+# The network for games of 2-4 players over the same variants, beside the conditioned solo
+# network (``--solo-from`` its file, ``--start-from`` the same file with ``--start-member
+# 1``): the partner stage's games and win bonus, its skip head from the file's
+CONDITIONED_MULTI_STAGES = {"win": PARTNER_STAGES["win"]._replace(
+    games=200_000, steps=((0.0, 3e-6), (0.03, 2e-5), (0.5, 1e-5)), skip_head=True,
+    rules_block=True)}
 VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
                      "duo": SEATWIN_DUO_STAGES, "skipwin": SKIPWIN_STAGES,
                      "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES,
                      "partnerduo": PARTNER_DUO_STAGES, "partnerpoints": PARTNER_POINTS_STAGES,
-                     "anneal": TPC_ANNEAL_STAGES, "conditioned": CONDITIONED_STAGES},
+                     "anneal": TPC_ANNEAL_STAGES, "conditioned": CONDITIONED_STAGES,
+                     "conditionedmulti": CONDITIONED_MULTI_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
                      "anneal": TAC_ANNEAL_STAGES, "fine": TAC_FINE_STAGES,
@@ -293,7 +300,8 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES,
                      "partnerduo": PARTNER_DUO_STAGES,
                      "partnerpoints": PARTNER_POINTS_STAGES,
-                     "conditioned": CONDITIONED_STAGES}}
+                     "conditioned": CONDITIONED_STAGES,
+                     "conditionedmulti": CONDITIONED_MULTI_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -310,7 +318,8 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "seatrows": {}, "seatwin": {}, "skiproll": {}, "anneal": {}, "fine": {},
                   "duo": {}, "skipwin": {}, "gentle": {}, "partner": {}, "partnerduo": {},
                   "partnerpoints": {},
-                  "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {}}
+                  "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {},
+                  "conditionedmulti": {}}
 
 
 def fail(message: str) -> NoReturn:
@@ -360,6 +369,9 @@ def parse() -> argparse.Namespace:
                         help="a new run starts from the first network of this value_net.npy "
                              "(e.g. a game's shipped one), or the best weights of this "
                              "training checkpoint (.npz), instead of fresh weights")
+    parser.add_argument("--start-member", type=int, default=0, metavar="K",
+                        help="--start-from a value_net.npy: start from its network K "
+                             "(default 0, the first; 1: the network for 2-4 players)")
     parser.add_argument("--ship", nargs="+", metavar="CHECKPOINT",
                         help="write the game's value_net.npy from these checkpoints' best "
                              "weights (the ensemble's members) and stop")
@@ -457,16 +469,20 @@ def start_digest(path: Path) -> str:
         fail(f"--start-from {path}: cannot be read ({exc.strerror})")
 
 
-def start_weights(path: Path, game: int) -> np.ndarray:
-    """The first member network of the value network file ``path`` (.npy), or the best
-    weights of the training checkpoint ``path`` (.npz)."""
+def start_weights(path: Path, game: int, member: int = 0
+                  ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Member ``member`` of the value network file ``path`` (.npy) and the file's skip
+    head, or the best weights and skip head of the training checkpoint ``path`` (.npz)."""
     try:
         if path.suffix == ".npz":
-            return read_checkpoint(path)["best_weights"].astype(np.float32)
-        members, _ = value_weights.load(path, game)
-    except (OSError, KeyError, ValueError, UserError) as exc:
-        fail(f"--start-from {path}: not a value network or training checkpoint ({exc})")
-    return np.asarray(members[0], np.float32).copy()
+            saved = read_checkpoint(path)
+            return saved["best_weights"].astype(np.float32), saved.get("best_skip")
+        members, info = value_weights.load(path, game)
+        weights = np.asarray(members[member], np.float32).copy()
+    except (OSError, KeyError, ValueError, UserError, IndexError) as exc:
+        fail(f"--start-from {path}: not a value network or training checkpoint with network "
+             f"{member} ({exc})")
+    return weights, np.asarray(info.get("skip", []), np.float64)
 
 
 def solo_rival(model) -> np.ndarray:
@@ -655,9 +671,13 @@ def both_records(solo: dict, multi: dict) -> dict:
 
 def trained_record(model, source: dict) -> dict:
     """The ``trained_on`` record (``analyzer.clever.trained_on``) of a trainer's best
-    weights: the rules of its run and the player counts of the stage they come from."""
+    weights: the rules of its run and the player counts of the stage they come from, and
+    the distribution of variants it drew them from, if any."""
     rules = {**defaults(model.PARAMS), **source["settings"].get("rules", {})}
-    return trained_on.training_record(model.PARAMS, rules, trained_counts(source))
+    record = trained_on.training_record(model.PARAMS, rules, trained_counts(source))
+    if "variants" in source["settings"]:
+        record["variants"] = variants.distribution(model.GAME)
+    return record
 
 
 def curve_table(sources: list[dict]) -> str:
@@ -693,11 +713,16 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
     if opts.fork_from:
         extra["fork_from"] = Path(opts.fork_from).name
     game = model.GAME
-    start = start_weights(Path(opts.start_from), game.kernel_game) if opts.start_from else None
+    start, start_skip = start_weights(Path(opts.start_from), game.kernel_game,
+                                      opts.start_member) if opts.start_from else (None, None)
+    if opts.start_member:
+        extra["start_member"] = opts.start_member
+    conditioned = list(stages.values())[0].rules_block  # starts from its file's skip head
     table = checks = None
     if "variants" in extra:
         table = variants.table(game, variants.sample(game, VARIANT_TABLE, opts.seed))
-        checks = variants.table(game, variants.check_variants(game))
+        if not any(training_run.multiplayer_only(spec) for spec in stages.values()):
+            checks = variants.table(game, variants.check_variants(game))
     run = training_run.Run(
         game=opts.game, stages=stages, seed=opts.seed, until=opts.stage,
         checkpoint=Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz"),
@@ -705,7 +730,8 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         settings=extra, variants=table, checks=checks, eval_every=opts.eval_every,
         eval_games=opts.eval_games, chunk=opts.chunk, scale=opts.scale,
         max_games=opts.max_games, start=start,
-        fork_from=Path(opts.fork_from) if opts.fork_from else None, partners=partners,
+        start_skip=start_skip if conditioned and start_skip is not None and start_skip.size
+        else None, fork_from=Path(opts.fork_from) if opts.fork_from else None, partners=partners,
         rival=solo_rival(model) if any(training_run.multiplayer_only(spec)
                                        for spec in stages.values()) else None,
         report=None if opts.quiet else progress_line,

@@ -155,8 +155,9 @@ def _conditioned_game(game, tmp_path):
 
 
 def test_the_note_says_when_learned_plays_off_its_training_rules(tmp_path):
-    """Inside the training distribution no note; outside it (12 rounds, or 2 players for a
-    solo network) one line with the heuristic's figure beside learned's."""
+    """Inside the training distribution a line says the rule-conditioned network played
+    (none on the defaults); outside it (12 rounds, or 2 players for a solo network) one
+    line with the heuristic's figure beside learned's."""
     game = _conditioned_game(TPC_GAME, tmp_path)
     try:
         base = {**defaults(game.params), "players": 1}
@@ -173,6 +174,9 @@ def test_the_note_says_when_learned_plays_off_its_training_rules(tmp_path):
         notes = simulation.simulate(game, inside, ["learned"], 16, seed=3,
                                     progress=False).notes
         assert not [n for n in notes if "not trained on" in n]
+        assert [n for n in notes if "learned plays value_net.npy, a rule-conditioned" in n]
+        home = simulation.simulate(game, base, ["learned"], 16, seed=3, progress=False).notes
+        assert not [n for n in home if "rule-conditioned" in n]
     finally:
         networks.forget()
 
@@ -197,28 +201,38 @@ def test_the_sheets_carry_the_rules_bits():
     assert sheet[H_RULE_BITS] == rules[RULE_INPUT_BITS] != 0 and sheet[H_ROUNDS] == 7
 
 
-def test_the_train_command_writes_a_specialist_and_refuses_bad_input(tmp_path):
-    """``dicelab GAME train`` end to end in its own process: the learning curve and the
-    file; a bad game count, or the defaults (no variant), is one line and exit status 2."""
+def _train_command(tmp_path, *args: str):
+    """``dicelab thats-pretty-clever train ARGS`` in its own process (JSON output)."""
     import os
     import subprocess
     import sys
 
-    env = {**os.environ, "DICELAB_NETWORKS": str(tmp_path)}
+    return subprocess.run([sys.executable, "-m", "analyzer", "thats-pretty-clever", "train",
+                           *args, "--quiet", "--format", "json"],
+                          env={**os.environ, "DICELAB_NETWORKS": str(tmp_path)},
+                          capture_output=True, text=True, timeout=900)
 
-    def train(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "analyzer", "thats-pretty-clever",
-                               "train", *args, "--quiet", "--format", "json"], env=env,
-                              capture_output=True, text=True, timeout=900)
 
-    done = train("--set", "rounds=7", "--games", "32")
+@pytest.mark.slow
+def test_the_train_command_writes_a_specialist(tmp_path):
+    """``dicelab GAME train`` end to end in its own process: the learning curve and the
+    file."""
+    done = _train_command(tmp_path, "--set", "rounds=7", "--games", "32")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["variant"] == "rounds=7" and result["games"] == 32
     assert [r["games"] for r in result["tables"]["learning_curve"]] == [32]
     assert len(list((tmp_path / "thats_pretty_clever").glob("*.npy"))) == 1
-    for args, words in ((("--set", "rounds=7", "--games", "30"), "multiple of 16"),
-                        (("--games", "32"), "differ from the defaults")):
-        bad = train(*args)
-        assert bad.returncode == 2 and words in bad.stderr
-        assert len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--set", "rounds=7", "--games", "30"), "multiple of 16"),
+    (("--games", "32"), "differ from the defaults"),
+    (("--set", "rounds=99"), "rounds")])
+def test_the_train_command_refuses_bad_input_in_one_line(tmp_path, args, words):
+    """A bad game count, no variant (the defaults) or a bad rule value: one line on
+    stderr, exit status 2, no file."""
+    bad = _train_command(tmp_path, *args)
+    assert bad.returncode == 2 and words in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "thats_pretty_clever").exists()
