@@ -129,16 +129,16 @@ def test_a_trained_specialist_is_found_and_played(tmp_path, monkeypatch):
     """``dicelab GAME train`` writes a specialist beside the compiled kernels; ``learned``
     then plays it on its variant, solo only, and whatif names it."""
     monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path))
-    values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 5}
+    values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 8}  # none shipped
     done = specialists.train(TPC_GAME, values, 32, seed=2)
     try:
         assert done["file"].parent == tmp_path / "thats_pretty_clever"
         assert TPC_GAME.network_file(values) == done["file"]
         assert TPC_GAME.network_file({**values, "rounds": 6}) == TPC_GAME.learned_file
         assert TPC_GAME.network_file({**values, "players": 2}) == TPC_GAME.learned_file
-        pair = [("six", {**values, "rounds": 6}, ["learned"]), ("five", values, ["learned"])]
+        pair = [("six", {**values, "rounds": 6}, ["learned"]), ("eight", values, ["learned"])]
         notes = simulation.whatif(TPC_GAME, pair, 8, 3, progress=False).notes
-        assert [n for n in notes if done["file"].name in n and n.startswith("variant 'five'")]
+        assert [n for n in notes if done["file"].name in n and n.startswith("variant 'eight'")]
     finally:
         networks.forget()
 
