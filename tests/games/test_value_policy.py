@@ -215,18 +215,18 @@ def test_an_advised_move_fires_its_bonuses_as_the_learned_policy_plays_them(game
 @GAMES
 def test_learned_off_its_training_rules_says_so(game):
     """Issue 34: an output that plays learned on the rules its network was trained on has
-    no note about it; on other rules (here 4 rounds solo) one note line names what differs
+    no note about it; on other rules (here 3 rounds solo) one note line names what differs
     and gives the heuristic's figure on the same rules; a what-if says it for the variant
     off the training rules only."""
     from analyzer.clever import trained_on
     values = {**defaults(game.params), **trained_on.trained_on(game)["rules"]}
     home = simulation.simulate(game, values, ["learned"], 64, seed=3, progress=False)
     assert not [n for n in home.notes if "not trained on" in n]
-    away = simulation.simulate(game, {**values, "rounds": 4}, ["learned"], 64, seed=3,
+    away = simulation.simulate(game, {**values, "rounds": 3}, ["learned"], 64, seed=3,
                                progress=False)
     lines = [n for n in away.notes if "not trained on" in n]
-    assert len(lines) == 1 and "rounds=4" in lines[0] and "the heuristic" in lines[0]
-    variants = [("trained", values, ["learned"]), ("short", {**values, "rounds": 4},
+    assert len(lines) == 1 and "rounds=3" in lines[0] and "the heuristic" in lines[0]
+    variants = [("trained", values, ["learned"]), ("short", {**values, "rounds": 3},
                                                    ["learned"])]
     notes = simulation.whatif(game, variants, 64, 3, progress=False).notes
     lines = [n for n in notes if "not trained on" in n]
