@@ -433,7 +433,8 @@ def parse() -> argparse.Namespace:
     if opts.curriculum is not None and opts.curriculum not in CURRICULA[opts.game]:
         parser.error(f"--curriculum for {opts.game}: one of "
                      f"{', '.join(CURRICULA[opts.game])}")
-    if opts.latest and not (opts.ship or opts.ship_conditioned) or opts.mixed and not opts.ship_multi \
+    if opts.latest and not (opts.ship or opts.ship_conditioned) \
+            or opts.mixed and not opts.ship_multi \
             or (opts.solo_share or opts.second_seat) and not opts.mixed \
             or (opts.gift or opts.look) and not opts.ship_multi:
         parser.error("--latest goes with --ship, --mixed with --ship-multi, --gift with "

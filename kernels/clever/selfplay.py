@@ -216,8 +216,8 @@ def play_snapshot(key, first_game, pol, rounds_of, variants, epsilon, curriculum
                   finals, players):
     """Play training games ``first_game ..`` (one per row of ``games``, int64[k,
     MAX_PLAYERS, GAME_LEN], which keep their seats' records) in parallel with the policy
-    row ``pol`` as it is, each under a row of ``variants`` (``_play``); their seats' final scores into ``finals`` (int64[k,
-    MAX_PLAYERS]) and their player counts into ``players`` (int64[k])."""
+    row ``pol`` as it is, each under a row of ``variants`` (``_play``); their seats' final
+    scores into ``finals`` (int64[k, MAX_PLAYERS]) and their player counts into ``players`` (int64[k])."""
     for j in prange(games.shape[0]):
         players[j] = _play(key, first_game + j, pol, rounds_of, variants, epsilon,
                            curriculum, games[j], finals[j])
@@ -290,9 +290,9 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
     minibatch Adam steps on the weights ``w`` of the row ``pol``, its first member (the
     value learnt is the mean of every member that plays the game; the others stay as they
     are: ``partner_sum``; ``trainable``: the range of them that learns) and, with
-    ``skip_learns`` in a game of 2-4 players or with the rules block, on the row's skip head (``skip_moments``
-    float64[2, N_SKIP], ``skip_grad`` float64[N_SKIP] work space); returns the Adam steps
-    taken in all."""
+    ``skip_learns`` in a game of 2-4 players or with the rules block, on the row's skip
+    head (``skip_moments`` float64[2, N_SKIP], ``skip_grad`` float64[N_SKIP] work space);
+    returns the Adam steps taken in all."""
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     records = scratch[WORK_LEN + R_HEADER:]
     skip_learns = skip_learns and (players > 1 or seat_first(n_in) + N_SEAT < n_in)
@@ -382,8 +382,9 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     a win adds to the final score a seat of a game of 2-4 players learns from (a tie
     splits them; 0: the score alone), ``skip_moments`` float64[2, N_SKIP] the Adam
     moments of the row's skip head (``value_net.P_SKIP``), which learns in games of 2-4
-    players (and with the rules block, in every game) with ``skip_learns``. Adds seat-games, score sums,
-    squared errors (points^2), samples and dice put into a capped area to ``stats``
+    players (and with the rules block, in every game) with ``skip_learns``. Adds
+    seat-games, score sums, squared errors (points^2), samples and dice put into a capped
+    area to ``stats``
     (float64[N_STATS]); returns the Adam steps taken in all."""
     grad = np.zeros(net_size(np.int64(pol[W_NET + P_INPUTS])), np.float32)
     a1 = np.zeros(H1, np.float32)
@@ -393,6 +394,8 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     p2 = np.zeros(H2, np.float32)
     targets = np.zeros(MAX_RECORDS, np.float64)
     order = np.zeros(MAX_RECORDS, np.int64)
+    if skip_moments.shape[1] != N_SKIP:
+        raise ValueError("skip_moments must be float64[2, N_SKIP]")
     skip_grad = np.zeros(N_SKIP)
     seats = 1
     for n in range(MAX_PLAYERS):

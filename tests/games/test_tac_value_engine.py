@@ -10,7 +10,6 @@ from analyzer.games.twice_as_clever.model import GAME
 from analyzer.params import defaults
 from kernels.clever import net, play, selfplay, valued, value_net
 from kernels.clever.policies import BEST_SHEET, BEST_TURN, TURN, WORK_LEN, sheet_value
-from kernels.clever.seats import N_SEAT
 from kernels.clever.sheets import start_sheet
 from kernels.clever.turn import PH_ROLL, TS_LEN
 from kernels.twice_as_clever import encode
@@ -191,9 +190,10 @@ def run(row, first, n, snapshot, cur, stats, m=None, v=None, step=0, lr=3e-4):
     w = value_weights.member(row)
     m = np.zeros_like(w) if m is None else m
     v = np.zeros_like(w) if v is None else v
-    step = selfplay.train_block(np.uint64(21), first, n, row, L.ROUNDS_BY_PLAYERS, RULES[None, :], m,
-                                v, step, lr, 0.1, 0.8, 32, stats, snapshot, cur,
-                                np.array([0, -1]), 0.0, np.zeros((2, N_SEAT)), False)
+    step = selfplay.train_block(np.uint64(21), first, n, row, L.ROUNDS_BY_PLAYERS,
+                                RULES[None, :], m, v, step, lr, 0.1, 0.8, 32, stats,
+                                snapshot, cur, np.array([0, -1]), 0.0,
+                                np.zeros((2, value_net.N_SKIP)), False)
     return m, v, step
 
 
@@ -249,10 +249,10 @@ def test_training_a_range_of_weights_leaves_the_others():
     lo, hi = n_bonus * net.H1, n_in * net.H1
     w = value_weights.member(row)
     m, v = np.zeros_like(w), np.zeros_like(w)
-    selfplay.train_block(np.uint64(21), 0, 8, row, L.ROUNDS_BY_PLAYERS, RULES[None, :], m, v, 0, 1e-3,
-                         0.1, 0.8, 32, np.zeros(selfplay.N_STATS), 4,
+    selfplay.train_block(np.uint64(21), 0, 8, row, L.ROUNDS_BY_PLAYERS, RULES[None, :], m,
+                         v, 0, 1e-3, 0.1, 0.8, 32, np.zeros(selfplay.N_STATS), 4,
                          curriculum(players=(0.5, 0.5)), np.array([lo, hi]), 0.0,
-                         np.zeros((2, N_SEAT)), False)
+                         np.zeros((2, value_net.N_SKIP)), False)
     after = value_weights.member(row)
     assert (after[:lo] == before[:lo]).all() and (after[hi:] == before[hi:]).all()
     assert (after[lo:hi] != before[lo:hi]).any()

@@ -16,7 +16,6 @@ from analyzer.params import defaults
 from kernels.clever import net, play, selfplay, valued, value_net
 from kernels.clever.game_rules import RULE_FORFEIT_TO_PLATTER
 from kernels.clever.policies import BEST_SHEET, BEST_TURN, TURN, WORK_LEN
-from kernels.clever.seats import N_SEAT
 from kernels.clever.sheet import H_PLUS_USED, H_REROLL_USED, H_RETURN_USED, TAC, TPC
 from kernels.clever.sheets import start_sheet
 from kernels.clever.turn import (
@@ -322,13 +321,13 @@ def test_bonus_block_transplant_plays_exactly_as_before():
 
 def train(row, m, v, first, n, stats, step=0, epsilon=0.1, lr=3e-4, lam=0.8,
           curriculum=None, win_bonus=0.0, trainable=(0, -1), skip=None):
-    """Self-play training of ``row`` (with ``skip``: float64[2, N_SEAT] moments, the skip
+    """Self-play training of ``row`` (with ``skip``: float64[2, N_SKIP] moments, the skip
     head learns too)."""
     rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
     curriculum = selfplay.no_curriculum() if curriculum is None else curriculum
-    moments = np.zeros((2, N_SEAT)) if skip is None else skip
-    return selfplay.train_block(np.uint64(11), first, n, row, TL.ROUNDS_BY_PLAYERS, rules[None, :], m,
-                                v, step, lr, epsilon, lam, 32, stats, 1, curriculum,
+    moments = np.zeros((2, value_net.N_SKIP)) if skip is None else skip
+    return selfplay.train_block(np.uint64(11), first, n, row, TL.ROUNDS_BY_PLAYERS,
+                                rules[None, :], m, v, step, lr, epsilon, lam, 32, stats, 1, curriculum,
                                 np.array(trainable), win_bonus, moments, skip is not None)
 
 
@@ -644,7 +643,7 @@ def test_the_skip_head_learns_alone_and_never_moves_a_decision():
     curriculum[selfplay.C_PLAYERS + 1] = 1.0
     w = value_weights.member(row)
     train(row, np.zeros_like(w), np.zeros_like(w), 0, 8, np.zeros(selfplay.N_STATS),
-          lr=1e-2, curriculum=curriculum, trainable=(0, 0), skip=np.zeros((2, N_SEAT)))
+          lr=1e-2, curriculum=curriculum, trainable=(0, 0), skip=np.zeros((2, value_net.N_SKIP)))
     assert np.array_equal(value_weights.member(row), value_weights.member(before))
     assert np.abs(value_weights.skip_head(row)).max() > 0
     assert (two_player_games(row) == games_before).all()

@@ -53,9 +53,9 @@ class Run:
     (``check_games`` games each); ``settings``: what the checkpoint keeps and a resumed
     run must match (the stages, seeds and rules are added here); ``start``: the start
     network's weights for a new run (none: fresh weights), ``start_skip`` its skip head
-    (none: zeros); ``partners``: networks that
-    play beside the trained one, unchanged; ``rival``: a policy row the evaluations of a
-    stage of 2-4 players alone play two-player games against; ``report``: called with
+    (none: zeros); ``partners``: networks that play beside the trained one, unchanged;
+    ``rival``: a policy row the evaluations of a stage of 2-4 players alone play
+    two-player games against; ``report``: called with
     each evaluation's entry (and the elapsed seconds and games played in this call),
     ``advance`` with the games of every training call (a progress bar)."""
 
@@ -86,6 +86,7 @@ class Run:
     note: Callable[[str], None] = lambda line: None
 
     def all_settings(self) -> dict[str, Any]:
+        """What the checkpoint keeps: the run's settings and ``settings``."""
         return {"game": self.game, "seed": self.seed, "eval_every": self.eval_every,
                 "eval_games": self.eval_games, "hidden": [net.H1, net.H2],
                 "stages": {k: json.loads(json.dumps(v._asdict()))
@@ -160,15 +161,14 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
     weights = value_weights.member(row)  # trained in place, and the skip head too
     total = stage_games(run.stages, stage, run.scale)
     variants = run.rules[None, :] if run.variants is None else run.variants
-    kernel_args = (training_key(run.stages, run.seed, stage), row, run.rounds_of, variants)
+    key = training_key(run.stages, run.seed, stage)
     curriculum, learns = kernel_curriculum(spec), trainable(spec, game, n_in)
     stats = np.zeros(selfplay.N_STATS)
     while state["done"] < total:
         epsilon, lr = schedule(run.stages, stage, state["done"], run.scale)
         n = min(run.chunk, total - state["done"])
-        key, _, rounds_of, _ = kernel_args
         state["step"] = selfplay.train_block(
-            key, state["done"], n, row, rounds_of, variants, state["m"], state["v"],
+            key, state["done"], n, row, run.rounds_of, variants, state["m"], state["v"],
             state["step"], lr, epsilon, spec.lam, BATCH, stats, spec.snapshot, curriculum,
             learns, spec.win_bonus, state["skip_moments"], spec.skip_head)
         state["done"] += n
