@@ -5,8 +5,11 @@ that plays ``learned`` under other rules carries (with the heuristic's figure be
 (every rule parameter but the player count, the round count and the tie rule, which do not
 change how a player plays); a file whose network for 2-4 players was trained on other
 rules than its solo network keeps that one's record under ``"multiplayer"``. A network
-also counts as trained on a round count other than the player count's (``rounds``) never.
-Which network file plays a variant (a specialist's or the game's own): ``networks``.
+counts as trained on its player count's round count only, unless its record names
+another (a specialist's ``"rounds"``) or a training distribution (a rule-conditioned
+network's ``"variants"``: every value of the parameters it draws, and its round counts).
+Which network file plays a variant (a specialist's or the game's own): ``networks``; the
+line that names it: ``network_note``.
 """
 
 from __future__ import annotations

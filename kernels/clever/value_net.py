@@ -225,7 +225,9 @@ def network_output(pol, start, idx, val, nnz, buf, players, sheet, ts):
         out = share * solo_total / solo + (1.0 - share) * (total - solo_total) / (end - solo)
     else:
         out = total / (end - first_member)
-    return out + skip_output(pol, start, n_in, idx, val, nnz)
+    if players > 1 or seat_first(n_in) + N_SEAT < n_in:  # seat or rules inputs to read
+        out += skip_output(pol, start, n_in, idx, val, nnz)
+    return out
 
 
 @njit(cache=True)
