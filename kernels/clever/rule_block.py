@@ -18,7 +18,7 @@ exactly its parameters.
 
 import numpy as np
 
-from kernels.clever.sheet import H_PLAYERS, H_ROUND, H_ROUNDS, H_RULE_BITS
+from kernels.clever.sheet import H_PLAYERS, H_ROUND, H_ROUNDS, H_RULE_BITS, NATURAL_ROUNDS
 from kernels.clever.sparse import put
 from kernels.jit import njit
 
@@ -32,7 +32,6 @@ RULES_MORE_LEFT = N_RULE_BITS + 5  # one / 6; how many more, the same
 RULES_SCALED = N_RULE_BITS + 6  # + bit: the bit times the rounds left after this one / 6
 N_RULES = RULES_SCALED + N_RULE_BITS
 N_HEAD = N_RULES - RULES_FEWER_LEFT  # the inputs the skip head reads: the scaled ones
-NATURAL_ROUNDS = np.array([6, 6, 6, 5, 4], np.int64)  # by player count (0 or 1: solo)
 
 
 @njit(cache=True, borrowed=True)

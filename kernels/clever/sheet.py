@@ -29,6 +29,7 @@ SHEET_LEN = 72  # both sheets have this length, so the engine can copy either
 H_RULE_BITS = SHEET_LEN - 1  # the rules block's bits (``kernels.clever.rule_block``), set
 # at the start of a game from the game-rules vector's ``RULE_INPUT_BITS``; no layout uses it
 
+NATURAL_ROUNDS = (6, 6, 6, 5, 4)  # a game's rounds by player count (0 or 1: solo; section 2)
 TPC, TAC = 0, 1
 FLAG_EARLIEST_FIRST = 1  # bonuses of one mark resolve in the order triggered (a queue)
 FLAG_KEEP_OVERFLOW = 2  # an unlock beyond the printed circles is kept, not lost

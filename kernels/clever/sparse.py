@@ -3,6 +3,7 @@
 
 import numpy as np
 
+from kernels.clever.sheet import NATURAL_ROUNDS
 from kernels.clever.turn import N_PHASES, TS_PHASE, TS_PICKS, TS_PLATTER, TS_POOL, TS_TAKEN
 from kernels.jit import njit
 
@@ -19,15 +20,20 @@ TURN_INPUTS = TURN_TAKEN + 6
 
 
 @njit(cache=True, borrowed=True)
-def round_seen(rnd, rounds):
-    """The round (0-5) the turn block's one-hot shows for round ``rnd`` (0-based) of a game
-    of ``rounds``: 5 for the game's last round, else the round itself up to 4 (a game of 6
-    rounds shows its own rounds). The networks learnt 6-round games, where round 5 is the
-    last: counted from the start alone, the last round of a 5-round game showed as round 4,
-    which a 6-round game follows with another (That's Pretty Clever's network scored 108
-    in 5 rounds, 125 with the last round shown as the last; the heuristic 133), and a
-    7-round game showed round 5 twice, so training on it blurred what the last round is."""
-    return 5 if rnd >= rounds - 1 else min(rnd, 4)
+def round_seen(rnd, rounds, players):
+    """The round the turn block's one-hot shows for round ``rnd`` (0-based) of a game of
+    ``rounds`` and ``players``: a game of the player count's own length (``NATURAL_ROUNDS``)
+    shows its own rounds; any other shows its last round as that length's last and the
+    others as they are, up to the one before it. The networks learnt games of their own
+    length: counted from the start alone, the last round of a 5-round solo game showed as
+    round 4, which a 6-round game follows with another (That's Pretty Clever's network
+    scored 108 in 5 rounds, 125 with the last round shown as the last; the heuristic 133),
+    and a 7-round game showed round 5 twice, so training on it blurred what the last round
+    is."""
+    last = NATURAL_ROUNDS[min(max(players, 1), 4)] - 1
+    if rounds == last + 1:
+        return min(rnd, 5)
+    return last if rnd >= rounds - 1 else min(rnd, last - 1)
 
 
 @njit(cache=True, borrowed=True)
@@ -52,10 +58,11 @@ def thermometer(idx, val, n, first, count, cap):
 
 
 @njit(cache=True, borrowed=True)
-def turn_block(idx, val, n, first, rnd, rounds, ts):
-    """The turn block from input ``first`` (round ``rnd`` of ``rounds``, turn state ``ts``
-    int64[TS_LEN]); the new count. The round's one-hot is ``round_seen``'s."""
-    n = put(idx, val, n, first + round_seen(rnd, rounds), 1.0)
+def turn_block(idx, val, n, first, rnd, rounds, players, ts):
+    """The turn block from input ``first`` (round ``rnd`` of ``rounds`` in a game of
+    ``players``, turn state ``ts`` int64[TS_LEN]); the new count. The round's one-hot is
+    ``round_seen``'s."""
+    n = put(idx, val, n, first + round_seen(rnd, rounds, players), 1.0)
     n = put(idx, val, n, first + TURN_PHASE + ts[TS_PHASE], 1.0)
     n = put(idx, val, n, first + TURN_PICKS + min(ts[TS_PICKS], 3), 1.0)
     n = put(idx, val, n, first + TURN_TIME_LEFT, np.float32(max(rounds - rnd, 0) / 6.0))

@@ -44,6 +44,7 @@ import numpy as np
 from kernels.clever.bits import count_bits
 from kernels.clever.rule_block import N_RULES, rules_block
 from kernels.clever.seats import N_SEAT, seat_block
+from kernels.clever.sheet import H_PLAYERS
 from kernels.clever.sparse import (
     TURN_INPUTS,
     TURN_PHASE,
@@ -217,7 +218,8 @@ def encode(sheet, ts, idx, val, n_in):
     n = put(idx, val, n, I_LOWEST, np.float32(lowest / 40.0))
     n = put(idx, val, n, I_FOX_POINTS, np.float32(fox_points / 150.0))
     n = put(idx, val, n, I_TOTAL, np.float32((total + fox_points) / 400.0))
-    n = turn_block(idx, val, n, I_ROUND, sheet[S_ROUND], sheet[S_ROUNDS], ts)
+    n = turn_block(idx, val, n, I_ROUND, sheet[S_ROUND], sheet[S_ROUNDS], sheet[H_PLAYERS],
+                   ts)
     if n_in > N_BASE:
         n = _bonus_block(sheet, idx, val, n)
     if n_in > N_INPUTS:

@@ -18,8 +18,7 @@ from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import value_net
 from kernels.clever.game_rules import RULE_INPUT_BITS, RULE_ROUNDS
-from kernels.clever.rule_block import NATURAL_ROUNDS
-from kernels.clever.sheet import H_PLAYERS, H_ROUNDS, H_RULE_BITS
+from kernels.clever.sheet import H_PLAYERS, H_ROUNDS, H_RULE_BITS, NATURAL_ROUNDS
 from kernels.clever.sheets import encode_afterstate, start_game_sheet
 from kernels.clever.sparse import round_seen
 from kernels.clever.turn import TS_LEN
@@ -182,13 +181,17 @@ def test_the_note_says_when_learned_plays_off_its_training_rules(tmp_path):
 
 
 def test_the_last_round_shows_as_the_last():
-    """The turn block's round one-hot: a 6-round game shows its own rounds; any other shows
-    its last round as round 5 (the last of the games the networks learnt), the others as
-    they are, up to 4 (rules section 2: the round count)."""
-    assert [round_seen(r, 6) for r in range(6)] == [0, 1, 2, 3, 4, 5]
-    assert [round_seen(r, 5) for r in range(5)] == [0, 1, 2, 3, 5]
-    assert [round_seen(r, 4) for r in range(4)] == [0, 1, 2, 5]
-    assert [round_seen(r, 8) for r in range(8)] == [0, 1, 2, 3, 4, 4, 4, 5]
+    """The turn block's round one-hot: a game of the player count's own length shows its
+    own rounds; any other shows its last round as that length's last (the last of the games
+    the networks learnt), the others as they are, up to the one before (rules section 2:
+    6, 6, 5 and 4 rounds for 1-4 players)."""
+    for players in (1, 2, 3, 4):
+        own = NATURAL_ROUNDS[players]
+        assert [round_seen(r, own, players) for r in range(own)] == list(range(own))
+    assert [round_seen(r, 5, 1) for r in range(5)] == [0, 1, 2, 3, 5]
+    assert [round_seen(r, 4, 2) for r in range(4)] == [0, 1, 2, 5]
+    assert [round_seen(r, 8, 1) for r in range(8)] == [0, 1, 2, 3, 4, 4, 4, 5]
+    assert [round_seen(r, 6, 4) for r in range(6)] == [0, 1, 2, 2, 2, 3]
 
 
 def test_the_sheets_carry_the_rules_bits():
