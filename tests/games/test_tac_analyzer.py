@@ -341,7 +341,7 @@ def test_advice_warns_when_the_sheet_does_not_fit_its_round(tmp_path):
 
 
 def test_advise_and_coach_say_when_learned_is_off_its_training_rules(tmp_path, values):
-    """Issue 34: advice rolled out by learned on rules its network was not trained on (4
+    """Issue 34: advice rolled out by learned on rules its network was not trained on (3
     rounds) says so in a note, and the coach in its first line; on its own rules neither
     does."""
     from analyzer.clever import trained_on
@@ -352,10 +352,10 @@ def test_advise_and_coach_say_when_learned_is_off_its_training_rules(tmp_path, v
     sets = [a for k, v in own.items() if k not in ("players", "rounds") and v != values[k]
             for a in ("--set", f"{k}={v}")]
     home = json.loads(CliRunner().invoke(cli, args + sets).output)["notes"]
-    away = json.loads(CliRunner().invoke(cli, args + sets + ["--set", "rounds=4"]).output)
+    away = json.loads(CliRunner().invoke(cli, args + sets + ["--set", "rounds=3"]).output)
     assert not [n for n in home if "not trained on" in n]
-    assert [n for n in away["notes"] if "not trained on" in n and "rounds=4" in n]
+    assert [n for n in away["notes"] if "not trained on" in n and "rounds=3" in n]
     out = []
-    Coach(GAME, {**own, "rounds": 4}, "learned", 10, 1, L.new_sheet(), lambda: None,
+    Coach(GAME, {**own, "rounds": 3}, "learned", 10, 1, L.new_sheet(), lambda: None,
           out.append).run()
     assert "not trained on" in out[0]
