@@ -369,3 +369,13 @@ def drop_stdout() -> None:
         os.close(null)
     except (OSError, ValueError):
         pass
+
+
+def make_folder(path: Path) -> None:
+    """Create the folder ``path`` (and its parents) if needed; one ``UserError`` line
+    naming it when it cannot be made (a file in the way, no permission)."""
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot make the folder {str(path)!r}: "
+                        f"{exc.strerror or exc}") from None

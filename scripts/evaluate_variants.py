@@ -28,6 +28,7 @@ import numpy as np
 from analyzer import driver, paired
 from analyzer.clever import value_weights, variants
 from analyzer.errors import UserError
+from analyzer.files import write_atomic
 from analyzer.params import defaults, resolve
 from analyzer.seeding import STREAM_PAIRED
 from kernels.clever import play
@@ -122,11 +123,11 @@ def main() -> None:
                 rows = rows_for(game, values, extra)
                 results += measure(game, values, rows, opts.games, opts.seed)
                 print(f"{variants.label(game, values)}, {players}p: done", file=sys.stderr)
+        if opts.json:
+            write_atomic(opts.json, json.dumps(results, indent=1) + "\n")
     except UserError as exc:
         print(f"evaluate_variants.py: error: {exc}", file=sys.stderr)
         sys.exit(2)
-    if opts.json:
-        opts.json.write_text(json.dumps(results, indent=1) + "\n")
     print(table(results))
 
 

@@ -26,6 +26,7 @@ from analyzer.clever.training import run as training_run
 from analyzer.clever.training.games import TUNING_SEED_BASE
 from analyzer.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
 from analyzer.errors import Interrupted, UserError
+from analyzer.files import make_folder
 from analyzer.output import Result, run_meta
 from analyzer.progress import Progress
 from analyzer.stats import Z95
@@ -116,7 +117,7 @@ def write(game: CleverGame, values: dict[str, Any], path: Path, state: dict,
             "seed": seed, "rule_inputs": variants.input_names(game), "trained_on": record,
             "skip": [float(x) for x in state["skip"]],
             "history": state["history"]}
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     value_weights.save(path, [weights], info)
     networks.forget()
 

@@ -239,3 +239,13 @@ def test_the_train_command_refuses_bad_input_in_one_line(tmp_path, args, words):
     assert bad.returncode == 2 and words in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "thats_pretty_clever").exists()
+
+
+def test_a_specialist_folder_that_cannot_be_made_is_one_line(tmp_path):
+    """``DICELAB_NETWORKS`` pointing under a file: one line, exit status 2, nothing
+    written."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    bad = _train_command(blocker / "nets", "--set", "rounds=7", "--games", "32")
+    assert bad.returncode == 2 and "cannot make the folder" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1

@@ -18,6 +18,7 @@ from typing import Any, Callable
 import numpy as np
 
 from analyzer.clever import value_weights
+from analyzer.files import make_folder
 from analyzer.clever.training import games as tgames
 from analyzer.clever.training.stages import (
     Stage,
@@ -133,7 +134,7 @@ def fit_inputs(state: dict, n_in: int) -> dict:
 def train(run: Run) -> dict:
     """Run the stages up to ``run.until`` (or ``run.max_games`` games in this call, at an
     evaluation); the final state."""
-    run.checkpoint.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(run.checkpoint.parent)
     state = open_state(run)
     names = list(run.stages)
     clock = {"start": time.perf_counter(), "played": 0}

@@ -5,6 +5,7 @@ evaluation. A checkpoint carries a digest of its arrays; a damaged one is refuse
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import zipfile
 from pathlib import Path
@@ -14,6 +15,7 @@ import numpy as np
 from analyzer.clever import value_weights
 from analyzer.clever.training.stages import Stage, multiplayer_only
 from analyzer.errors import UserError
+from analyzer.files import write_atomic
 from kernels.clever import selfplay, value_net
 
 CHUNK = 2000  # games between evaluations' progress lines, by default
@@ -36,7 +38,8 @@ def fresh_skip() -> dict:
 
 
 def save_state(path: Path, state: dict, settings: dict) -> None:
-    """Write the checkpoint ``path`` atomically, with the digest of its arrays."""
+    """Write the checkpoint ``path`` through the project's checked writer (atomically),
+    with the digest of its arrays."""
     arrays = {"weights": state["weights"], "m": state["m"], "v": state["v"],
               "step": np.asarray(state["step"]), "stage": np.asarray(state["stage"]),
               "done": np.asarray(state["done"]),
@@ -45,9 +48,9 @@ def save_state(path: Path, state: dict, settings: dict) -> None:
               "best_stage": np.asarray(state["best_stage"]),
               "settings": np.asarray(json.dumps(settings)), "skip": state["skip"],
               "skip_moments": state["skip_moments"], "best_skip": state["best_skip"]}
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez(tmp, digest=np.asarray(_digest(arrays)), **arrays)
-    tmp.replace(path)
+    buffer = io.BytesIO()
+    np.savez(buffer, digest=np.asarray(_digest(arrays)), **arrays)
+    write_atomic(path, buffer.getvalue())
 
 
 def _digest(arrays: dict) -> str:
