@@ -96,6 +96,7 @@ import numpy as np
 
 from analyzer.clever import trained_on, value_weights, variants
 from analyzer.clever.training import run as training_run
+from analyzer.clever.training import teachers
 from analyzer.clever.training.games import TUNING_SEED_BASE, compare, mean_score
 from analyzer.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
 from analyzer.clever.training.state import CHUNK, read_checkpoint
@@ -283,14 +284,25 @@ CONDITIONED_STAGES = {
 CONDITIONED_MULTI_STAGES = {"win": PARTNER_STAGES["win"]._replace(
     games=200_000, steps=((0.0, 3e-6), (0.03, 2e-5), (0.5, 1e-5)), skip_head=True,
     rules_block=True)}
+# The same network distilled from the game's networks (``analyzer.clever.training.teachers``):
+# the game's own solo network and its solo specialists each teach the games of the variants
+# nearest their own, which make up three quarters of the table; the rest are drawn from the
+# distribution as they are, and those no network teaches learn from their own returns. The
+# teachers' estimates are the targets, so the step sizes are the conditioned run's
+DISTILLED_STAGES = {
+    "head": CONDITIONED_STAGES["head"]._replace(games=20_000, teach=1.0),
+    "taught": CONDITIONED_STAGES["variants"]._replace(teach=1.0),
+}
 VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
+OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled")  # runs over variants
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
                      "duo": SEATWIN_DUO_STAGES, "skipwin": SKIPWIN_STAGES,
                      "gentle": GENTLE_STAGES, "partner": PARTNER_STAGES,
                      "partnerduo": PARTNER_DUO_STAGES, "partnerpoints": PARTNER_POINTS_STAGES,
                      "anneal": TPC_ANNEAL_STAGES, "conditioned": CONDITIONED_STAGES,
-                     "conditionedmulti": CONDITIONED_MULTI_STAGES},
+                     "conditionedmulti": CONDITIONED_MULTI_STAGES,
+                     "distilled": DISTILLED_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
                      "anneal": TAC_ANNEAL_STAGES, "fine": TAC_FINE_STAGES,
@@ -301,7 +313,8 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "partnerduo": PARTNER_DUO_STAGES,
                      "partnerpoints": PARTNER_POINTS_STAGES,
                      "conditioned": CONDITIONED_STAGES,
-                     "conditionedmulti": CONDITIONED_MULTI_STAGES}}
+                     "conditionedmulti": CONDITIONED_MULTI_STAGES,
+                     "distilled": DISTILLED_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -319,7 +332,7 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "duo": {}, "skipwin": {}, "gentle": {}, "partner": {}, "partnerduo": {},
                   "partnerpoints": {},
                   "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {},
-                  "conditionedmulti": {}}
+                  "conditionedmulti": {}, "distilled": {}}
 
 
 def fail(message: str) -> NoReturn:
@@ -702,7 +715,7 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
     stderr after every evaluation."""
     stages = stages_of(opts)
     extra = {"rules": training_rules(opts)}
-    if opts.curriculum.startswith("conditioned"):
+    if opts.curriculum in OVER_VARIANTS:
         extra["variants"] = {"count": VARIANT_TABLE, "seed": opts.seed,
                              **variants.distribution(model.GAME)}
     if opts.start_from:
@@ -719,11 +732,7 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
     if opts.start_member:
         extra["start_member"] = opts.start_member
     conditioned = list(stages.values())[0].rules_block  # starts from its file's skip head
-    table = checks = None
-    if "variants" in extra:
-        table = variants.table(game, variants.sample(game, VARIANT_TABLE, opts.seed))
-        if not any(training_run.multiplayer_only(spec) for spec in stages.values()):
-            checks = variants.table(game, variants.check_variants(game))
+    table, checks, taught = variant_tables(opts, game, extra)
     run = training_run.Run(
         game=opts.game, stages=stages, seed=opts.seed, until=opts.stage,
         checkpoint=Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz"),
@@ -735,6 +744,7 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         else None, fork_from=Path(opts.fork_from) if opts.fork_from else None, partners=partners,
         rival=solo_rival(model) if any(training_run.multiplayer_only(spec)
                                        for spec in stages.values()) else None,
+        teachers=taught[0] if taught else None, teacher_of=taught[1] if taught else None,
         report=None if opts.quiet else progress_line,
         note=lambda line: print(line, file=sys.stderr))
     if start is not None and not run.checkpoint.exists():
@@ -743,6 +753,27 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         training_run.train(run)
     except UserError as exc:
         fail(str(exc))
+
+
+def variant_tables(opts: argparse.Namespace, game, extra: dict
+                   ) -> tuple[np.ndarray | None, np.ndarray | None, tuple | None]:
+    """A run over variants' tables: the variants its games draw from (int64[V,
+    N_GAME_RULES]), the check variants' (none for a run of 2-4 players alone) and, for a
+    distilled run, its teachers (``(rows, teacher_of)``, their files' digests added to
+    ``extra``); all none for a run under fixed rules."""
+    if "variants" not in extra:
+        return None, None, None
+    checks = None
+    if not any(training_run.multiplayer_only(spec) for spec in stages_of(opts).values()):
+        checks = variants.table(game, variants.check_variants(game))
+    if opts.curriculum != "distilled":
+        sample = variants.sample(game, VARIANT_TABLE, opts.seed)
+        return variants.table(game, sample), checks, None
+    files = teachers.teacher_files(game)
+    extra["teachers"] = [start_digest(path) for path in files]
+    sample = teachers.taught_sample(game, VARIANT_TABLE, opts.seed,
+                                    teachers.taught_changes(game, files))
+    return variants.table(game, sample), checks, teachers.teacher_table(game, files, sample)
 
 
 def progress_line(entry: dict, elapsed: float, played: int) -> None:

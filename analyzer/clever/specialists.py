@@ -23,6 +23,7 @@ from analyzer.clever import networks, trained_on, value_weights, variants
 from analyzer.clever.game import CleverGame
 from analyzer.clever.training import games as tgames
 from analyzer.clever.training import run as training_run
+from analyzer.clever.training import teachers
 from analyzer.clever.training.games import TUNING_SEED_BASE
 from analyzer.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
 from analyzer.errors import Interrupted, UserError
@@ -67,13 +68,7 @@ def network_path(game: CleverGame, values: dict[str, Any]) -> Path:
 def start_network(game: CleverGame) -> tuple[np.ndarray, np.ndarray]:
     """The solo network a specialist starts from, and its skip head: the game's own
     file's first network, given the rules block (zero rows) when it has none."""
-    members, info = value_weights.load(game.learned_file, game.kernel_game)
-    first = np.asarray(members[0], np.float32)
-    n_in = int(value_net.n_inputs(game.kernel_game, 3))
-    head = np.zeros(value_net.N_SKIP)
-    skip = info.get("skip", [])
-    head[:len(skip)] = skip
-    return value_weights.widen(first, value_weights.inputs_of(first), n_in), head
+    return teachers.solo_network(game, game.learned_file)
 
 
 def train(game: CleverGame, values: dict[str, Any], games: int, seed: int,

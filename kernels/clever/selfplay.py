@@ -28,6 +28,11 @@ and the shares of games of 1-4 players (``C_PLAYERS`` on).
 With a teacher weight of 1 in the row (``value_net.P_TEACHER``) the games are played by
 the tuned heuristic's values through the value policy's decisions and the network learns
 from them (the warm start; lambda 1 makes the targets the final scores).
+
+Distillation: a table of teacher networks (policy rows) and, per row of the variant table,
+the teacher of its games (-1: none). An afterstate of a game with a teacher is taught
+``teach`` times the teacher's estimate of the points to come plus ``1 - teach`` times its
+lambda-return; the games are still played by the network that learns.
 """
 
 import numpy as np
@@ -43,7 +48,7 @@ from kernels.clever.play import (
     round_bonus,
     work_buffers,
 )
-from kernels.clever.policies import WORK_LEN
+from kernels.clever.policies import N_POL, WORK_LEN
 from kernels.clever.sheet import H_EVENT, H_ROUND, SHEET_LEN
 from kernels.clever.sheets import start_game_sheet, total_score
 from kernels.clever.seats import N_SEAT
@@ -264,26 +269,60 @@ def _skip_gradient(n_in, idx, val, nnz, err, skip_grad):
 
 
 @njit(cache=True)
+def members_sum(pol, n_in, first, end, idx, val, nnz, p1, p2):
+    """The summed outputs, for the encoded input, of the row's member networks ``first ..
+    end - 1`` (``p1``, ``p2``: float32[H1], [H2] work space)."""
+    span = member_span(n_in)
+    size = net_size(n_in)
+    total = 0.0
+    for k in range(first, end):
+        at = W_NET + P_WEIGHTS + k * span
+        total += forward(pol[at:at + span].view(np.float32)[:size], n_in, idx, val, nnz,
+                         p1, p2)
+    return total
+
+
+@njit(cache=True)
 def partner_sum(pol, n_in, players, idx, val, nnz, p1, p2):
     """``(sum, count)``: the summed outputs, for the encoded input, of the row's frozen
     member networks (all but the first) that play a game of ``players`` beside the trained
     first one, and how many networks play it in all (``p1``, ``p2``: float32[H1], [H2]
     work space)."""
     first, end = playing_members(pol, W_NET, players)
-    span = member_span(n_in)
-    size = net_size(n_in)
-    total = 0.0
-    for k in range(max(first, 1), end):
-        at = W_NET + P_WEIGHTS + k * span
-        total += forward(pol[at:at + span].view(np.float32)[:size], n_in, idx, val, nnz,
-                         p1, p2)
-    return total, end - first
+    return members_sum(pol, n_in, max(first, 1), end, idx, val, nnz, p1, p2), end - first
+
+
+def no_teachers(n_variants):
+    """``(teachers, teacher_of)`` for a run without distillation: one unused zero row and
+    no teacher for any of ``n_variants`` variants."""
+    return np.zeros((1, N_POL)), np.full(n_variants, -1, np.int64)
+
+
+@njit(cache=True)
+def teacher_value(teacher, n_in, players, idx, val, nnz, p1, p2):
+    """The teacher row's estimate (in ``SCALE`` points) of the points to come for the
+    encoded afterstate: the mean of its members that play a game of ``players``, plus its
+    skip head (``p1``, ``p2``: float32[H1], [H2] work space)."""
+    first, end = playing_members(teacher, W_NET, players)
+    return (members_sum(teacher, n_in, first, end, idx, val, nnz, p1, p2) / (end - first)
+            + skip_output(teacher, W_NET, n_in, idx, val, nnz))
+
+
+@njit(cache=True)
+def _teach(records, k, teacher, teach, n_in, players, targets, p1, p2):
+    """Blend the teacher's estimates into the ``k`` records' targets:
+    ``teach * teacher + (1 - teach) * lambda-return``."""
+    for t in range(k):
+        rec = records[t * REC_STRIDE:(t + 1) * REC_STRIDE]
+        taught = teacher_value(teacher, n_in, players, rec[REC_IDX:REC_VAL],
+                               rec[REC_VAL:REC_STRIDE].view(np.float32), rec[REC_NNZ], p1, p2)
+        targets[t] = teach * taught + (1.0 - teach) * targets[t]
 
 
 @njit(cache=True)
 def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_m, adam_v,
                 step, lr, lam, batch, stats, grad, a1, a2, d2, p1, p2, targets, order,
-                trainable, skip_moments, skip_grad, skip_learns):
+                trainable, skip_moments, skip_grad, skip_learns, teacher, teach):
     """Learn from one seat's records of game ``g`` of ``players`` (its work buffer
     ``scratch``, its final score ``final``, the value its last afterstate is taught
     ``goal``: the final score, plus any win bonus): lambda-returns, then shuffled
@@ -292,7 +331,8 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
     are: ``partner_sum``; ``trainable``: the range of them that learns) and, with
     ``skip_learns`` in a game of 2-4 players or with the rules block, on the row's skip
     head (``skip_moments`` float64[2, N_SKIP], ``skip_grad`` float64[N_SKIP] work space);
-    returns the Adam steps taken in all."""
+    ``teacher`` (float64[N_POL]) teaches the targets with weight ``teach`` (0: none;
+    ``_teach``); returns the Adam steps taken in all."""
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     records = scratch[WORK_LEN + R_HEADER:]
     skip_learns = skip_learns and (players > 1 or seat_first(n_in) + N_SEAT < n_in)
@@ -309,6 +349,8 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
         value = rec[REC_VALUE:REC_VALUE + 1].view(np.float64)[0]
         ret = (1.0 - lam) * value + lam * ret
         order[t] = t
+    if teach > 0.0:
+        _teach(records, k, teacher, teach, n_in, players, targets, p1, p2)
     shuffle = turn_stream(key, g, SHUFFLE_TURN if seat == 0 else SEAT_SHUFFLE_TURN + seat)
     for t in range(k - 1, 0, -1):
         i = np.int64(uniform(shuffle, t) * (t + 1))
@@ -341,7 +383,8 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
 @njit(cache=True)
 def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v, step, lr,
                    lam, batch, stats, grad, a1, a2, d2, p1, p2, targets, order, trainable,
-                   win_bonus, skip_moments, skip_grad, skip_learns):
+                   win_bonus, skip_moments, skip_grad, skip_learns, teachers, teacher_of,
+                   teach):
     """Learn from the played games of ``play_snapshot`` in game order, seat after seat
     (see ``train_block`` for the arguments; the rest is work space); returns the Adam
     steps taken in all."""
@@ -351,6 +394,9 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
     w = pol[first:first + member_span(n_in)].view(np.float32)[:size]
     for j in range(games.shape[0]):
         n = players[j]
+        tk = teacher_of[variant_of(key, first_game + j, teacher_of.shape[0])]
+        weight = teach if tk >= 0 else 0.0
+        teacher = teachers[max(tk, 0)]
         for p in range(n):
             goal = float(finals[j, p])
             if n > 1:
@@ -358,14 +404,15 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
             step = _learn_seat(key, first_game + j, p, n, pol, w, n_in, games[j, p],
                                float(finals[j, p]), goal, adam_m, adam_v, step, lr, lam,
                                batch, stats, grad, a1, a2, d2, p1, p2, targets, order,
-                               trainable, skip_moments, skip_grad, skip_learns)
+                               trainable, skip_moments, skip_grad, skip_learns,
+                               teacher, weight)
     return step
 
 
 @njit(cache=True)
 def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam_v, step,
                 lr, epsilon, lam, batch, stats, snapshot, curriculum, trainable,
-                win_bonus, skip_moments, skip_learns):
+                win_bonus, skip_moments, skip_learns, teachers, teacher_of, teach):
     """Play and learn from games ``first_game ..`` (``n_games``, a multiple of
     ``snapshot`` unless it ends the run; streams of ``key``, uint64) with the value policy
     ``pol`` (float64[N_POL]; its first member network is trained in place, any others
@@ -382,7 +429,10 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     a win adds to the final score a seat of a game of 2-4 players learns from (a tie
     splits them; 0: the score alone), ``skip_moments`` float64[2, N_SKIP] the Adam
     moments of the row's skip head (``value_net.P_SKIP``), which learns in games of 2-4
-    players (and with the rules block, in every game) with ``skip_learns``. Adds
+    players (and with the rules block, in every game) with ``skip_learns``;
+    ``teachers`` float64[T, N_POL] policy rows of the game's ``n_in`` inputs,
+    ``teacher_of`` int64[V] the teacher of each variant's games (-1: none;
+    ``no_teachers``), ``teach`` the teacher's weight in the targets. Adds
     seat-games, score sums, squared errors (points^2), samples and dice put into a capped
     area to ``stats``
     (float64[N_STATS]); returns the Adam steps taken in all."""
@@ -396,6 +446,8 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     order = np.zeros(MAX_RECORDS, np.int64)
     if skip_moments.shape[1] != N_SKIP:
         raise ValueError("skip_moments must be float64[2, N_SKIP]")
+    if teacher_of.shape[0] != variants.shape[0] or teachers.shape[0] < 1:
+        raise ValueError("teacher_of must be int64[V] beside variants[V], with a teacher row")
     skip_grad = np.zeros(N_SKIP)
     seats = 1
     for n in range(MAX_PLAYERS):
@@ -411,5 +463,5 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
         step = learn_snapshot(key, g0, pol, games[:k], finals[:k], players[:k], adam_m,
                               adam_v, step, lr, lam, batch, stats, grad, a1, a2, d2, p1,
                               p2, targets, order, trainable, win_bonus, skip_moments,
-                              skip_grad, skip_learns)
+                              skip_grad, skip_learns, teachers, teacher_of, teach)
     return step

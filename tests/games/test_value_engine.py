@@ -320,15 +320,20 @@ def test_bonus_block_transplant_plays_exactly_as_before():
 
 
 def train(row, m, v, first, n, stats, step=0, epsilon=0.1, lr=3e-4, lam=0.8,
-          curriculum=None, win_bonus=0.0, trainable=(0, -1), skip=None):
+          curriculum=None, win_bonus=0.0, trainable=(0, -1), skip=None, teacher=None,
+          teach=0.0):
     """Self-play training of ``row`` (with ``skip``: float64[2, N_SKIP] moments, the skip
-    head learns too)."""
+    head learns too; with ``teacher``, a policy row, it teaches every game with weight
+    ``teach``)."""
     rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
     curriculum = selfplay.no_curriculum() if curriculum is None else curriculum
     moments = np.zeros((2, value_net.N_SKIP)) if skip is None else skip
+    teachers = selfplay.no_teachers(1) if teacher is None else (teacher[None, :],
+                                                                np.zeros(1, np.int64))
     return selfplay.train_block(np.uint64(11), first, n, row, TL.ROUNDS_BY_PLAYERS,
                                 rules[None, :], m, v, step, lr, epsilon, lam, 32, stats, 1, curriculum,
-                                np.array(trainable), win_bonus, moments, skip is not None)
+                                np.array(trainable), win_bonus, moments, skip is not None,
+                                *teachers, teach)
 
 
 def test_win_share_splits_a_tie():
@@ -373,6 +378,56 @@ def test_partners_stay_as_they_are_and_change_what_the_first_network_learns():
             np.testing.assert_array_equal(value_weights.member(row, 1), partner)
         learnt.append(w.copy())
     assert not np.array_equal(*learnt)
+
+
+def test_a_teacher_sets_the_targets_of_the_games_it_teaches():
+    """Distillation (``selfplay._teach``): a network taught wholly by a copy of itself has
+    nothing to learn (its weights stay bit for bit), while its own lambda-returns move it;
+    taught by another network, it learns that network's values: after 200 solo games its
+    estimates of the afterstates of fresh games lie closer to the teacher's than before,
+    and far closer than those of the same games learnt from their own returns."""
+    n_in = encode.N_BASE
+    start = value_weights.initial_weights(n_in, 1)
+    for teach, moves in ((1.0, False), (0.5, True), (0.0, True)):
+        row = value_weights.policy_row([start], n_in)
+        teacher = row.copy()
+        w = value_weights.member(row)
+        train(row, np.zeros_like(w), np.zeros_like(w), 0, 8, np.zeros(selfplay.N_STATS),
+              teacher=teacher, teach=teach)
+        assert (not np.array_equal(w, start)) == moves
+    teacher = value_weights.policy_row([value_weights.initial_weights(n_in, 2)], n_in)
+    after = {}
+    for teach in (1.0, 0.0):
+        row = value_weights.policy_row([start], n_in)
+        w = value_weights.member(row)
+        before = _distance_to(row, teacher)
+        train(row, np.zeros_like(w), np.zeros_like(w), 0, 200, np.zeros(selfplay.N_STATS),
+              lr=1e-3, teacher=teacher, teach=teach)
+        after[teach] = _distance_to(row, teacher)
+    assert after[1.0] < before and after[1.0] < 0.1 * after[0.0]
+
+
+def _distance_to(row, teacher, games=16):
+    """The root mean square difference of ``row``'s and ``teacher``'s estimates over the
+    afterstates ``row`` chooses in ``games`` solo games (its own records)."""
+    rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
+    n_in = int(row[play.W_NET + value_net.P_INPUTS])
+    scratch = np.zeros((selfplay.MAX_PLAYERS, selfplay.GAME_LEN), np.int64)
+    finals = np.zeros(selfplay.MAX_PLAYERS, np.int64)
+    p1, p2 = np.zeros(net.H1, np.float32), np.zeros(net.H2, np.float32)
+    squares = []
+    for g in range(games):
+        selfplay._play(np.uint64(99), 10_000 + g, row, TL.ROUNDS_BY_PLAYERS, rules[None, :],
+                       0.0, selfplay.no_curriculum(), scratch, finals)
+        records = scratch[0, WORK_LEN + valued.R_HEADER:]
+        for t in range(scratch[0, WORK_LEN + valued.R_COUNT]):
+            rec = records[t * valued.REC_STRIDE:(t + 1) * valued.REC_STRIDE]
+            idx, nnz = rec[valued.REC_IDX:valued.REC_VAL], rec[valued.REC_NNZ]
+            val = rec[valued.REC_VAL:valued.REC_STRIDE].view(np.float32)
+            squares.append((selfplay.teacher_value(row, n_in, 1, idx, val, nnz, p1, p2)
+                            - selfplay.teacher_value(teacher, n_in, 1, idx, val, nnz, p1,
+                                                     p2)) ** 2)
+    return float(np.sqrt(np.mean(squares)))
 
 
 def test_training_resumes_bit_for_bit():

@@ -56,7 +56,9 @@ class Run:
     network's weights for a new run (none: fresh weights), ``start_skip`` its skip head
     (none: zeros); ``partners``: networks that play beside the trained one, unchanged;
     ``rival``: a policy row the evaluations of a stage of 2-4 players alone play
-    two-player games against; ``report``: called with
+    two-player games against; ``teachers``: policy rows (float64[T, N_POL]) that teach the
+    games of the variants ``teacher_of`` (int64[V], -1: none) gives them, with the stage's
+    ``teach`` weight (none: no teachers); ``report``: called with
     each evaluation's entry (and the elapsed seconds and games played in this call),
     ``advance`` with the games of every training call (a progress bar)."""
 
@@ -82,6 +84,8 @@ class Run:
     fork_from: Path | None = None
     partners: list[np.ndarray] = field(default_factory=list)
     rival: np.ndarray | None = None
+    teachers: np.ndarray | None = None
+    teacher_of: np.ndarray | None = None
     report: Callable[[dict, float, int], None] | None = None
     advance: Callable[[int], None] = lambda n: None
     note: Callable[[str], None] = lambda line: None
@@ -162,6 +166,8 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
     weights = value_weights.member(row)  # trained in place, and the skip head too
     total = stage_games(run.stages, stage, run.scale)
     variants = run.rules[None, :] if run.variants is None else run.variants
+    teachers, teacher_of = (selfplay.no_teachers(len(variants)) if run.teachers is None
+                            else (run.teachers, run.teacher_of))
     key = training_key(run.stages, run.seed, stage)
     curriculum, learns = kernel_curriculum(spec), trainable(spec, game, n_in)
     stats = np.zeros(selfplay.N_STATS)
@@ -171,7 +177,8 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
         state["step"] = selfplay.train_block(
             key, state["done"], n, row, run.rounds_of, variants, state["m"], state["v"],
             state["step"], lr, epsilon, spec.lam, BATCH, stats, spec.snapshot, curriculum,
-            learns, spec.win_bonus, state["skip_moments"], spec.skip_head)
+            learns, spec.win_bonus, state["skip_moments"], spec.skip_head, teachers,
+            teacher_of, spec.teach)
         state["done"] += n
         clock["played"] += n
         run.advance(n)

@@ -24,7 +24,9 @@ class Stage(NamedTuple):
     seats of games of 2-4 players learn from, whether the skip head learns (alone, or
     with the network), and whether the solo networks (``--solo-from``) are its partners:
     games of 2-4 players play the mean of theirs and its values, and it learns what it
-    adds to them; whether the network has the rules block (``kernels.clever.rule_block``)."""
+    adds to them; whether the network has the rules block (``kernels.clever.rule_block``);
+    the teachers' weight in the targets of the games a teacher network teaches (the run's
+    ``teachers``: ``kernels.clever.selfplay``)."""
 
     games: int
     teacher: float
@@ -42,6 +44,7 @@ class Stage(NamedTuple):
     skip_alone: bool = False  # ... and nothing else does
     partner: bool = False  # the solo networks play beside it, unchanged (``selfplay``)
     rules_block: bool = False  # the rules block's inputs too (after the seat block)
+    teach: float = 0.0  # the teachers' weight in the targets of the games they teach
 
 
 def stage_games(stages: dict[str, Stage], stage: str, scale: float) -> int:

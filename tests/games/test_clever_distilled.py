@@ -1,0 +1,72 @@
+"""A rule-conditioned network distilled from the game's networks (issue 37): which network
+teaches which variant, the taught variant table, and the teachers' rows
+(``analyzer.clever.training.teachers``; the kernel's distillation is tested in
+``test_value_engine``)."""
+
+import numpy as np
+import pytest
+
+from analyzer.clever import variants
+from analyzer.clever.training import teachers
+from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
+from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
+from analyzer.params import defaults
+from kernels.clever import net, selfplay, value_net
+from kernels.clever.play import W_NET
+
+TAUGHT = [{}, {"rounds": 4}, {"rounds": 7, "round_3_bonus": False, "forfeited_dice": "platter"},
+          {"rounds": 7}, {"return_empty_pool": "return_allowed"}]
+
+
+@pytest.mark.parametrize("changes,teacher", [
+    ({}, 0),
+    ({"solo_ties": "colour_order"}, 0),  # outside the shape: the defaults' network
+    ({"rounds": 4, "solo_ties": "colour_order"}, 1),
+    ({"rounds": 7}, 3),
+    ({"rounds": 7, "round_3_bonus": False}, -1),  # a shape no network learnt
+    ({"rounds": 7, "round_3_bonus": False, "forfeited_dice": "platter"}, 2),
+    ({"return_empty_pool": "return_allowed", "skip_roll": "never"}, 4),  # the most specific
+    ({"round_4_bonus": False}, -1),
+])
+def test_the_network_of_the_same_shape_with_the_most_of_its_changes_teaches(changes, teacher):
+    """Rules section "Rounds" and "Round-track bonuses" make a game's shape: a network
+    teaches a variant of its own shape whose changes include its own."""
+    assert teachers.teacher_of(changes, TAUGHT) == teacher
+
+
+@pytest.mark.parametrize("game", [TPC_GAME, TAC_GAME], ids=lambda g: g.id)
+def test_a_taught_table_lies_inside_the_distribution_and_gives_each_teacher_its_games(game):
+    """Every variant of a distilled run's table lies inside the training distribution; the
+    same seed draws the same table; each teaching network's own shape is among them."""
+    files = teachers.teacher_files(game)
+    taught = teachers.taught_changes(game, files)
+    table = teachers.taught_sample(game, 512, 7, taught)
+    assert table == teachers.taught_sample(game, 512, 7, taught)
+    assert table != teachers.taught_sample(game, 512, 8, taught)
+    assert all(variants.inside(game, v) and v["players"] == 1 for v in table)
+    _, index = teachers.teacher_table(game, files, table)
+    assert set(index.tolist()) >= set(range(len(files)))
+    assert (index == -1).mean() < teachers.FREE_SHARE
+
+
+def test_the_game_s_own_network_teaches_the_defaults_with_its_own_values():
+    """The teacher rows are the files' solo networks, given the rules block: the defaults'
+    teacher gives the game's solo network's estimate, and a specialist its own."""
+    files = teachers.teacher_files(TPC_GAME)
+    assert files[0] == TPC_GAME.learned_file and len(files) > 1
+    defaults_only = {**defaults(TPC_GAME.params), "players": 1}
+    four = {**defaults_only, "rounds": 4}
+    rows, index = teachers.teacher_table(TPC_GAME, files, [defaults_only, four])
+    assert index[0] == 0 and files[index[1]].name == "value_net.rounds_4.npy"
+    n_in = int(value_net.n_inputs(TPC_GAME.kernel_game, 3))
+    assert all(int(row[W_NET + value_net.P_INPUTS]) == n_in for row in rows)
+    idx = np.arange(0, 40, 3, dtype=np.int64)
+    val = np.ones(idx.size, np.float32)
+    p1, p2 = np.zeros(net.H1, np.float32), np.zeros(net.H2, np.float32)
+    own, skip = teachers.solo_network(TPC_GAME, files[0])
+    a1, a2 = np.zeros(net.H1, np.float32), np.zeros(net.H2, np.float32)
+    expected = net.forward(own, n_in, idx, val, idx.size, a1, a2)
+    assert selfplay.teacher_value(rows[0], n_in, 1, idx, val, idx.size, p1, p2) \
+        == pytest.approx(expected)
+    assert selfplay.teacher_value(rows[index[1]], n_in, 1, idx, val, idx.size, p1, p2) \
+        != pytest.approx(expected)
