@@ -1,7 +1,7 @@
 """Measure a Clever game's players on variants of its rules: the tuned heuristic, the
-``learned`` policy of the game's network file (rule-conditioned where it has the rules
-block), a specialist trained for the variant where one exists, and other network files
-(``--network LABEL=FILE``, e.g. a training run's conditioned network).
+``learned`` policy of the game's network file, the rule-conditioned network that plays the
+variant and a specialist trained for the variant alone (where ``learned`` has them), and
+other network files (``--network LABEL=FILE``, e.g. a training run's network).
 
 Every policy plays the same games of each variant (common random numbers, held-out seed:
 ``--seed``, far from the training and tuning seeds): solo, and two-player games with the
@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer import driver, paired
-from analyzer.clever import value_weights, variants
+from analyzer.clever import networks, value_weights, variants
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
 from analyzer.params import defaults, resolve
@@ -40,17 +40,26 @@ BLOCK = 64
 
 def rows_for(game, values: dict, extra: dict[str, Path]) -> dict[str, np.ndarray]:
     """The policy rows measured on ``values``: the heuristic, the game's own network file,
-    the other network files ``extra`` (label: file) and the specialist playing ``values``
-    (if any)."""
-    own_members, own_info = value_weights.load(game.learned_file, game.kernel_game)
+    the other network files ``extra`` (label: file), the rule-conditioned network that
+    plays ``values`` and the specialist trained on ``values`` alone (each if any)."""
     rows = {"heuristic": game.parse_policy("heuristic"),
-            "learned": value_weights.file_row(own_members, own_info)}
+            "learned": _file_row(game, game.learned_file)}
     for label, path in extra.items():
-        members, info = value_weights.load(path, game.kernel_game)
-        rows[label] = value_weights.file_row(members, info)
-    if game.network_file(values) != game.learned_file:
+        rows[label] = _file_row(game, path)
+    over = [path for path in networks.specialists(game.learned_file)
+            if networks.conditioned(networks.record(path), values["players"])
+            and not networks.mismatches(networks.record(path), values,
+                                        game.layout.ROUNDS_BY_PLAYERS)]
+    if over:
+        rows["conditioned"] = _file_row(game, over[0])
+    if game.network_file(values) not in (game.learned_file, *over):
         rows["specialist"] = game.learned_row(values)
     return rows
+
+
+def _file_row(game, path: Path) -> np.ndarray:
+    members, info = value_weights.load(path, game.kernel_game)
+    return value_weights.file_row(members, info)
 
 
 def measure(game, values: dict, rows: dict[str, np.ndarray], games: int, seed: int
@@ -77,8 +86,8 @@ def measure(game, values: dict, rows: dict[str, np.ndarray], games: int, seed: i
 def table(results: list[dict]) -> str:
     """The results as a Markdown table: one line per variant and player count."""
     policies = list(dict.fromkeys(r["policy"] for r in results))
-    policies = [p for p in policies if p != "specialist"] + \
-        (["specialist"] if "specialist" in policies else [])
+    last = [p for p in ("conditioned", "specialist") if p in policies]
+    policies = [p for p in policies if p not in last] + last
     head = ["variant", "players", *policies, *(f"{p} - heuristic" for p in policies[1:])]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     keys = list(dict.fromkeys((r["variant"], r["players"]) for r in results))

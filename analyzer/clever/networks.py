@@ -5,8 +5,11 @@ one's record under ``"multiplayer"``).
 
 A game's specialists (``value_net.<name>.npy`` beside its ``value_net.npy``, or trained
 here by ``dicelab GAME train`` and kept beside the compiled kernels, each with its own
-``.json``) are networks trained on one variant: ``learned`` plays the first whose record
-covers the rules and player count in force, and the game's own file otherwise.
+``.json``) are networks trained on one variant, or over a distribution of variants (a
+rule-conditioned network, whose record names it under ``"variants"``). ``learned`` plays
+the network trained on the rules and player count in force, the nearest first: a
+specialist of that one variant, the game's own file, a rule-conditioned network whose
+distribution holds them, and the game's own file where none does.
 """
 
 from __future__ import annotations
@@ -119,9 +122,12 @@ def forget() -> None:
 
 def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players) -> Path:
     """The network file that plays the rule ``values`` (none: ``own``): the first
-    specialist trained on them, else the game's own file ``own``."""
-    if values is not None:
-        for path in _specialists(own):
-            if not mismatches(record(path), values, rounds_by_players):
-                return path
+    specialist trained on them alone, else ``own`` where it was, else the first
+    rule-conditioned specialist trained on them, else ``own``."""
+    if values is None:
+        return own
+    over = [path for path in _specialists(own) if conditioned(record(path), values["players"])]
+    for path in [p for p in _specialists(own) if p not in over] + [own] + over:
+        if not mismatches(record(path), values, rounds_by_players):
+            return path
     return own

@@ -51,15 +51,15 @@ def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
     game's own network's), or the game's rule-conditioned network on rules other than the
     defaults (trained over a distribution of variants that holds them); none otherwise."""
     path = game.network_file(values)
-    if path == game.learned_file:
-        record = networks.record(path)
+    if networks.conditioned(networks.record(path), values["players"]):
         changed = [p.name for p in game.params if p.name != "players"
                    and values[p.name] != p.default]
-        if not changed or not networks.conditioned(record, values["players"]) \
-                or differences(game, values):
+        if not changed or differences(game, values):
             return []
         return [f"learned plays {path.name}, a rule-conditioned network: trained over "
                 "variants of the rules, these among them"]
+    if path == game.learned_file:
+        return []
     own = networks.record(game.learned_file).get("rules", {})
     rules = "; ".join(f"{k}={v}" for k, v in networks.record(path)["rules"].items()
                       if own.get(k) != v)
@@ -74,11 +74,11 @@ def network_words(game: CleverGame, values: dict[str, Any]) -> str:
     """The network ``learned`` plays on ``values`` (solo), in words."""
     solo = {**values, "players": 1}
     path = game.network_file(solo)
-    if path != game.learned_file:
-        return f"the specialist {path.name}, trained on these rules"
     if networks.conditioned(networks.record(path), 1):
         return (f"{path.name}, a rule-conditioned network trained over variants of the "
                 "rules (each named parameter drawn from its documented values, 4-8 rounds)")
+    if path != game.learned_file:
+        return f"the specialist {path.name}, trained on these rules"
     return f"{path.name}, a network trained on the default rules"
 
 

@@ -128,12 +128,13 @@ def test_a_trained_specialist_is_found_and_played(tmp_path, monkeypatch):
     """``dicelab GAME train`` writes a specialist beside the compiled kernels; ``learned``
     then plays it on its variant, solo only, and whatif names it."""
     monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path))
-    values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 8}  # none shipped
+    values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 8,
+              "solo_ties": "colour_order"}  # none shipped
     done = specialists.train(TPC_GAME, values, 32, seed=2)
     try:
         assert done["file"].parent == tmp_path / "thats_pretty_clever"
         assert TPC_GAME.network_file(values) == done["file"]
-        assert TPC_GAME.network_file({**values, "rounds": 6}) == TPC_GAME.learned_file
+        assert TPC_GAME.network_file({**values, "rounds": 6}) != done["file"]
         assert TPC_GAME.network_file({**values, "players": 2}) == TPC_GAME.learned_file
         pair = [("six", {**values, "rounds": 6}, ["learned"]), ("eight", values, ["learned"])]
         notes = simulation.whatif(TPC_GAME, pair, 8, 3, progress=False).notes
@@ -176,6 +177,49 @@ def test_the_note_says_when_learned_plays_off_its_training_rules(tmp_path):
         assert [n for n in notes if "learned plays value_net.npy, a rule-conditioned" in n]
         home = simulation.simulate(game, base, ["learned"], 16, seed=3, progress=False).notes
         assert not [n for n in home if "rule-conditioned" in n]
+    finally:
+        networks.forget()
+
+
+def test_the_nearest_network_plays_specialist_then_own_then_conditioned(tmp_path,
+                                                                        monkeypatch):
+    """Beside the game's own file, a specialist of one variant plays that variant, the own
+    file the defaults, and a rule-conditioned network (``value_net.conditioned.npy``, solo)
+    every other solo variant of its distribution, with a note naming it; two-player games
+    off the defaults stay with the own file, with the note that it was not trained on
+    them."""
+    own = tmp_path / "value_net.npy"
+    source = TPC_GAME.learned_file
+    for name, to in (("value_net", "value_net"), ("value_net.rounds_4", "value_net.rounds_4")):
+        for suffix in (".npy", ".json"):
+            (tmp_path / f"{to}{suffix}").write_bytes(
+                source.with_name(name + suffix).read_bytes())
+    info = json.loads(source.with_name("value_net.rounds_4.json").read_text())
+    info["trained_on"] = {**trained_on.training_record(
+        TPC_GAME.params, defaults(TPC_GAME.params), [1]),
+        "variants": variants.distribution(TPC_GAME)}
+    (tmp_path / "value_net.conditioned.npy").write_bytes(
+        source.with_name("value_net.rounds_4.npy").read_bytes())
+    (tmp_path / "value_net.conditioned.json").write_text(json.dumps(info))
+    monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path / "here"))
+    networks.forget()
+    game = dataclasses.replace(TPC_GAME, learned_file=own)
+    try:
+        base = {**defaults(game.params), "players": 1}
+        playing = {label: game.network_file({**base, **changes}).name for label, changes in (
+            ("defaults", {}), ("four", {"rounds": 4}), ("seven", {"rounds": 7}),
+            ("ties", {"solo_ties": "colour_order"}), ("duo", {"players": 2, "rounds": 7}),
+            ("twelve", {"rounds": 12}))}
+        assert playing == {"defaults": "value_net.npy", "four": "value_net.rounds_4.npy",
+                           "seven": "value_net.conditioned.npy",
+                           "ties": "value_net.conditioned.npy", "duo": "value_net.npy",
+                           "twelve": "value_net.npy"}
+        assert trained_on.network_note(game, {**base, "rounds": 7}) == [
+            "learned plays value_net.conditioned.npy, a rule-conditioned network: trained "
+            "over variants of the rules, these among them"]
+        assert "rule-conditioned" in trained_on.network_words(game, {**base, "rounds": 7})
+        assert trained_on.network_note(game, base) == []
+        assert trained_on.differences(game, {**base, "players": 2, "rounds": 7})
     finally:
         networks.forget()
 

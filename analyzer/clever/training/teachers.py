@@ -73,11 +73,12 @@ def teacher_of(changes: dict[str, Any], taught: list[dict[str, Any]]) -> int:
 
 
 def teacher_files(game: CleverGame) -> list[Path]:
-    """The networks that teach: the game's own file, then its specialists shipped beside
-    it (solo ones), by name."""
+    """The networks that teach: the game's own file, then its specialists of one solo
+    variant shipped beside it, by name."""
     own = game.learned_file
     shipped = sorted(own.parent.glob(f"{own.stem}.*{own.suffix}"))
-    return [own] + [p for p in shipped if networks.record(p).get("players") == [1]]
+    return [own] + [p for p in shipped if networks.record(p).get("players") == [1]
+                    and not networks.conditioned(networks.record(p), 1)]
 
 
 def taught_changes(game: CleverGame, files: list[Path]) -> list[dict[str, Any]]:
