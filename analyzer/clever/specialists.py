@@ -40,13 +40,19 @@ SNAPSHOT = 16
 CHUNK = 8 * SNAPSHOT  # games per training call (the progress bar's step)
 
 
-def stages(games: int) -> dict[str, Stage]:
-    """A specialist's one stage: ``games`` solo games on its variant at the steps of the
-    conditioned run's (3e-5 after a short start while Adam's fresh moments settle, then
-    smaller), the skip head learning with the network."""
-    return {"specialist": Stage(games, 0.0, LAMBDA, (0.01, 0.005, 1.0),
-                                ((0.0, 3e-6), (0.03, 3e-5), (0.5, 1e-5), (0.8, 5e-6)), True,
-                                NO_CURRICULUM, SNAPSHOT, skip_head=True, rules_block=True)}
+# the step sizes of a fine-tune, by game: That's Pretty Clever's at 3e-5 after a short start
+# while Adam's fresh moments settle; Twice As Clever's network lost 86 points within 15,000
+# games there (7 rounds, from 407), so it takes its annealing steps, a third of those
+STEPS = {"tpc": ((0.0, 3e-6), (0.03, 3e-5), (0.5, 1e-5), (0.8, 5e-6)),
+         "tac": ((0.0, 2e-6), (0.03, 1e-5), (0.4, 5e-6), (0.75, 2.5e-6))}
+
+
+def stages(game: CleverGame, games: int) -> dict[str, Stage]:
+    """A specialist's one stage: ``games`` solo games on its variant at the game's
+    ``STEPS``, the skip head learning with the network."""
+    return {"specialist": Stage(games, 0.0, LAMBDA, (0.01, 0.005, 1.0), STEPS[game.prefix],
+                                True, NO_CURRICULUM, SNAPSHOT, skip_head=True,
+                                rules_block=True)}
 
 
 def folder(game: CleverGame) -> Path:
@@ -65,16 +71,20 @@ def network_path(game: CleverGame, values: dict[str, Any]) -> Path:
     return folder(game) / f"{game.learned_file.stem}.{variant_key(game, values)}.npy"
 
 
-def start_network(game: CleverGame) -> tuple[np.ndarray, np.ndarray]:
-    """The solo network a specialist starts from, and its skip head: the game's own
-    file's first network, given the rules block (zero rows) when it has none."""
-    return teachers.solo_network(game, game.learned_file)
+def start_network(game: CleverGame, values: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The solo network a specialist of ``values`` starts from, and its skip head: that of
+    the network ``learned`` plays on them now (the rule-conditioned one, where it holds
+    them), given the rules block (zero rows) when it has none."""
+    return teachers.solo_network(game, game.network_file(values))
 
 
 def train(game: CleverGame, values: dict[str, Any], games: int, seed: int,
-          advance: Callable[[int], None] = lambda n: None) -> dict[str, Any]:
+          advance: Callable[[int], None] = lambda n: None, keep_worse: bool = False
+          ) -> dict[str, Any]:
     """Fine-tune the specialist of the solo variant ``values`` for ``games`` games (a
-    whole number of snapshots) and write it; its learning curve and file."""
+    whole number of snapshots) and write it where it beats its start network on paired
+    games (with ``keep_worse``, in any case); its learning curve, file, gain and whether
+    it was kept."""
     if games < SNAPSHOT or games % SNAPSHOT:
         raise UserError(f"bad --games {games}: a multiple of {SNAPSHOT}, at least {SNAPSHOT}")
     values = {**values, "players": 1}
@@ -82,22 +92,24 @@ def train(game: CleverGame, values: dict[str, Any], games: int, seed: int,
     checkpoint = path.with_name(f"{path.stem}.seed{seed}.games{games}.npz")
     rules = game.game_rules(values)
     n_in = int(value_net.n_inputs(game.kernel_game, 3))
-    start = start_network(game)
+    start = start_network(game, values)
     run = training_run.Run(
-        game=game.prefix, stages=stages(games), seed=seed, until="specialist",
+        game=game.prefix, stages=stages(game, games), seed=seed, until="specialist",
         checkpoint=checkpoint, rules=rules, rounds_of=game.layout.ROUNDS_BY_PLAYERS,
         heuristic=game.heuristic_row(), settings={"variant": variants.label(game, values)},
         eval_every=max(games // EVALUATIONS // CHUNK, 1) * CHUNK, eval_games=EVAL_GAMES,
         chunk=CHUNK, start=start[0], start_skip=start[1],
         advance=advance)
     state = training_run.train(run)
-    write(game, values, path, state, seed)
-    checkpoint.unlink()
     gain = tgames.compare([value_weights.policy_row([start[0]], n_in, skip=start[1]),
                            value_weights.policy_row([state["weights"]], n_in,
                                                     skip=state["skip"])], rules,
                           COMPARE_GAMES, TUNING_SEED_BASE + seed + 1)[1]
-    return {"file": path, "history": state["history"], "gain": gain}
+    kept = gain["diff"] > 0 or keep_worse
+    if kept:
+        write(game, values, path, state, seed)
+    checkpoint.unlink()
+    return {"file": path, "history": state["history"], "gain": gain, "kept": kept}
 
 
 def write(game: CleverGame, values: dict[str, Any], path: Path, state: dict,
@@ -143,13 +155,16 @@ def train_specialist(game: CleverGame, values: dict[str, Any], games: int, seed:
                           for e in done["history"]])
     return Result(
         f"{game.title}: specialist network for {label}",
-        headline={"variant": label, "file": str(done["file"]), "games": games,
+        headline={"variant": label, "file": str(done["file"]), "kept": done["kept"],
+                  "games": games,
                   "solo_mean": float(curve["mean_score"].iloc[-1]),
                   "gain_over_start": done["gain"]["diff"],
                   "gain_ci95": [done["gain"]["diff_ci95_low"], done["gain"]["diff_ci95_high"]]},
         tables={"learning_curve": curve},
         meta=run_meta(game.id, game.params, values, seed, games=games),
-        notes=[f"learned now plays {done['file'].name} in solo games of these rules",
+        notes=[f"learned now plays {done['file'].name} in solo games of these rules"
+               if done["kept"] else "not kept: the fine-tune scored below the network it "
+               f"started from; learned still plays {game.network_file(values).name}",
                f"each point: {EVAL_GAMES:,} solo games on the variant (the same seeds every "
                "time), no exploring; the first is the network after the first "
                f"{curve['games'].iloc[0]:,} games",

@@ -101,11 +101,11 @@ def test_the_transplant_leaves_play_unchanged(game):
 def _run(game, tmp_path, name: str, max_games: int = 0) -> training_run.Run:
     values = {**defaults(game.params), "players": 1, "rounds": 5}
     return training_run.Run(
-        game=game.prefix, stages=specialists.stages(96), seed=4, until="specialist",
+        game=game.prefix, stages=specialists.stages(game, 96), seed=4, until="specialist",
         checkpoint=tmp_path / name, rules=game.game_rules(values),
         rounds_of=game.layout.ROUNDS_BY_PLAYERS, heuristic=game.heuristic_row(),
         eval_every=32, eval_games=8, chunk=32, max_games=max_games,
-        start=specialists.start_network(game)[0])
+        start=specialists.start_network(game, values)[0])
 
 
 def test_a_training_run_resumes_bit_for_bit(tmp_path):
@@ -130,7 +130,7 @@ def test_a_trained_specialist_is_found_and_played(tmp_path, monkeypatch):
     monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path))
     values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 8,
               "solo_ties": "colour_order"}  # none shipped
-    done = specialists.train(TPC_GAME, values, 32, seed=2)
+    done = specialists.train(TPC_GAME, values, 32, seed=2, keep_worse=True)
     try:
         assert done["file"].parent == tmp_path / "thats_pretty_clever"
         assert TPC_GAME.network_file(values) == done["file"]
@@ -262,14 +262,34 @@ def _train_command(tmp_path, *args: str):
 
 @pytest.mark.slow
 def test_the_train_command_writes_a_specialist(tmp_path):
-    """``dicelab GAME train`` end to end in its own process: the learning curve and the
-    file."""
+    """``dicelab GAME train`` end to end in its own process: the learning curve, and the
+    file where the fine-tune beat its start network."""
     done = _train_command(tmp_path, "--set", "rounds=7", "--games", "32")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["variant"] == "rounds=7" and result["games"] == 32
     assert [r["games"] for r in result["tables"]["learning_curve"]] == [32]
-    assert len(list((tmp_path / "thats_pretty_clever").glob("*.npy"))) == 1
+    assert result["kept"] == (result["gain_over_start"] > 0)
+    files = list((tmp_path / "thats_pretty_clever").glob("*.npy"))
+    assert len(files) == (1 if result["kept"] else 0)
+
+
+def test_a_specialist_that_scores_below_its_start_is_not_kept(tmp_path, monkeypatch):
+    """A fine-tune whose paired games score below the network it started from writes no
+    file: learned goes on playing that network, and the output says so."""
+    monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path))
+    worse = {"diff": -3.0, "diff_ci95_low": -4.0, "diff_ci95_high": -2.0}
+    monkeypatch.setattr(specialists.tgames, "compare", lambda *a: [{}, worse])
+    values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 8,
+              "solo_ties": "colour_order"}
+    try:
+        result = specialists.train_specialist(TPC_GAME, values, 32, 2, None, False)
+        assert result.headline["kept"] is False and result.headline["gain_over_start"] == -3.0
+        assert not list(tmp_path.rglob("*.npy")) and not list(tmp_path.rglob("*.npz"))
+        assert result.notes[0].startswith("not kept: the fine-tune scored below")
+        assert TPC_GAME.network_file(values) == TPC_GAME.learned_file
+    finally:
+        networks.forget()
 
 
 @pytest.mark.parametrize("args, words", [
