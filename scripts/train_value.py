@@ -682,6 +682,9 @@ def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool 
     multi = own.get("multiplayer", {**own, "players": [n for n in own["players"] if n > 1]})
     record = {**trained_on.training_record(model.PARAMS, defaults(model.PARAMS), [1]),
               "variants": variants.distribution(model.GAME)}
+    if "teachers" in settings:  # distilled: its own draws of the same variants
+        record["variants"].update(free_share=teachers.FREE_SHARE,
+                                  teachers=[t.split()[0] for t in settings["teachers"]])
     if others:
         record["multiplayer"] = multi
     source = {"checkpoint": path.name, "weights": "latest" if latest else "best",

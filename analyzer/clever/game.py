@@ -165,6 +165,12 @@ class CleverGame:
         file): a specialist trained on them (``networks``), else ``learned_file``."""
         return networks.playing_file(self.learned_file, values, self.layout.ROUNDS_BY_PLAYERS)
 
+    def comparison_file(self, variants: list[dict[str, Any]]) -> Path | None:
+        """The one network ``learned`` plays in every variant of a comparison, where their
+        own networks differ and a rule-conditioned one holds them all (``networks``)."""
+        return networks.common_file(self.learned_file, variants,
+                                    self.layout.ROUNDS_BY_PLAYERS)
+
     def learned_row(self, values: dict[str, Any] | None = None) -> np.ndarray:
         """The learned policy's kernel row (float64[N_POL]) on the rule ``values``: the
         value policy over the networks of ``network_file(values)``."""

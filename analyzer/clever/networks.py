@@ -9,18 +9,25 @@ here by ``dicelab GAME train`` and kept beside the compiled kernels, each with i
 rule-conditioned network, whose record names it under ``"variants"``). ``learned`` plays
 the network trained on the rules and player count in force, the nearest first: a
 specialist of that one variant, the game's own file, a rule-conditioned network whose
-distribution holds them, and the game's own file where none does.
+distribution holds them, and the game's own file where none does. A comparison of variants
+(``common_file``, ``pinned``) plays one network in all of them where one holds them all, so
+its differences are one network's.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from analyzer.errors import UserError
+
+_PINNED: contextvars.ContextVar[Path | None] = contextvars.ContextVar("pinned", default=None)
 
 
 def record(path: Path) -> dict[str, Any]:
@@ -126,8 +133,35 @@ def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players) ->
     rule-conditioned specialist trained on them, else ``own``."""
     if values is None:
         return own
+    pin = _PINNED.get()
+    if pin is not None and not mismatches(record(pin), values, rounds_by_players):
+        return pin
     over = [path for path in _specialists(own) if conditioned(record(path), values["players"])]
     for path in [p for p in _specialists(own) if p not in over] + [own] + over:
         if not mismatches(record(path), values, rounds_by_players):
             return path
     return own
+
+
+def common_file(own: Path, variants: list[dict[str, Any]], rounds_by_players) -> Path | None:
+    """The one network file to play every variant of a comparison, where their nearest
+    networks differ: the first rule-conditioned one trained on all of them (none where
+    they agree, or where no such network holds them all)."""
+    if len({playing_file(own, v, rounds_by_players) for v in variants}) <= 1:
+        return None
+    for path in _specialists(own):
+        if all(conditioned(record(path), v["players"])
+               and not mismatches(record(path), v, rounds_by_players) for v in variants):
+            return path
+    return None
+
+
+@contextlib.contextmanager
+def pinned(path: Path | None) -> Iterator[None]:
+    """Within the block, ``playing_file`` gives ``path`` for every rules it was trained
+    on (none: no change)."""
+    token = _PINNED.set(path)
+    try:
+        yield
+    finally:
+        _PINNED.reset(token)

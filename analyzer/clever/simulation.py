@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import driver, output, seats, stats
-from analyzer.clever import decisions, trained_on
+from analyzer.clever import decisions, networks, trained_on
 from analyzer.clever.cells import cell_rows
 from analyzer.clever.game import CleverGame
 from analyzer.errors import UserError
@@ -236,7 +236,26 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
     run ends (after a batch of ``batch_blocks`` blocks) once every paired difference in
     mean score has a 95% half-width of at most that many points. With
     ``untrained_notes``, a variant that plays ``learned`` off its network's training rules
-    gets a note with the heuristic's figure."""
+    gets a note with the heuristic's figure. Where ``learned`` plays and a rule-conditioned
+    network holds every variant, it plays them all (``CleverGame.comparison_file``)."""
+    one = None
+    if any(p.strip().lower() == "learned" for _, _, lineup in variants for p in lineup):
+        one = game.comparison_file([v for _, v, _ in variants])
+    with networks.pinned(one):
+        result = _whatif(game, variants, games, seed, threads, progress, precision,
+                         batch_blocks, untrained_notes)
+    if one is not None:
+        result.notes.insert(0, f"learned plays {one.name} in every variant, so the "
+                            "differences are one network's: a rule-conditioned network "
+                            "trained over variants of the rules, these among them")
+    return result
+
+
+def _whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[str]]],
+            games: int, seed: int, threads: int | None, progress: bool,
+            precision: float | None, batch_blocks: int | None,
+            untrained_notes: bool) -> Result:
+    """``whatif`` with the networks ``learned`` plays as they stand."""
     from analyzer import paired
 
     n_players = paired.check_variants(list(variants), games)

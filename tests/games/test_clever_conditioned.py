@@ -187,7 +187,8 @@ def test_the_nearest_network_plays_specialist_then_own_then_conditioned(tmp_path
     file the defaults, and a rule-conditioned network (``value_net.conditioned.npy``, solo)
     every other solo variant of its distribution, with a note naming it; two-player games
     off the defaults stay with the own file, with the note that it was not trained on
-    them."""
+    them. A comparison (whatif) of variants whose networks differ plays the conditioned
+    network in all of them where it holds them all, and says so."""
     own = tmp_path / "value_net.npy"
     source = TPC_GAME.learned_file
     for name, to in (("value_net", "value_net"), ("value_net.rounds_4", "value_net.rounds_4")):
@@ -220,6 +221,15 @@ def test_the_nearest_network_plays_specialist_then_own_then_conditioned(tmp_path
         assert "rule-conditioned" in trained_on.network_words(game, {**base, "rounds": 7})
         assert trained_on.network_note(game, base) == []
         assert trained_on.differences(game, {**base, "players": 2, "rounds": 7})
+        pair = [("six", base, ["learned"]), ("four", {**base, "rounds": 4}, ["learned"])]
+        assert game.comparison_file([v for _, v, _ in pair]).name == "value_net.conditioned.npy"
+        assert game.comparison_file([base, {**base, "players": 2}]) is None
+        with networks.pinned(game.comparison_file([v for _, v, _ in pair])):
+            assert game.network_file({**base, "rounds": 4}).name == "value_net.conditioned.npy"
+            assert game.network_file({**base, "players": 2}).name == "value_net.npy"
+        assert game.network_file({**base, "rounds": 4}).name == "value_net.rounds_4.npy"
+        notes = simulation.whatif(game, pair, 8, 3, progress=False).notes
+        assert notes[0].startswith("learned plays value_net.conditioned.npy in every variant")
     finally:
         networks.forget()
 
