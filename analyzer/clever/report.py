@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import seats
-from analyzer.clever import trained_on
+from analyzer.clever import networks, trained_on
 from analyzer.clever.game import ROUND_BONUS_ROUNDS, CleverGame
 from analyzer.clever.simulation import COLUMNS, GAME_BLOCK, play_games, simulate, whatif
 from analyzer.sections import (
@@ -432,12 +432,35 @@ def bonus_note(game: CleverGame, values: dict[str, Any]) -> str:
     trained on rules without each bonus."""
     text = "paired solo games of each policy with and without each bonus; "
     if _trained_without_bonuses(game, values):
-        return text + (f"{game.strongest_policy} plays {trained_on.network_words(game, values)}"
+        solo = {**values, "players": 1}
+        without = [{**solo, f"round_{r}_bonus": False} for r in ROUND_BONUS_ROUNDS]
+        return text + (f"{game.strongest_policy} plays {comparison_words(game, solo, without)}"
                        f", so every game here lies inside its training; "
                        f"{game.table_policy}'s figures stand beside it")
     return text + (f"{game.strongest_policy}'s network was trained with every round bonus, so "
                    f"without one it plays rules it was not trained on: {game.table_policy}'s "
                    "figures stand beside it")
+
+
+def comparison_words(game: CleverGame, solo: dict[str, Any], variants: list[dict[str, Any]]
+                     ) -> str:
+    """The network ``learned`` plays in a comparison of the rules ``solo`` with
+    ``variants`` (one network in all of them where a rule-conditioned one holds them), in
+    words."""
+    with networks.pinned(game.comparison_file([solo, *variants])):
+        return trained_on.network_words(game, solo)
+
+
+def readings_note(game: CleverGame, values: dict[str, Any]) -> str:
+    """How the open readings' values were measured, and by which network."""
+    text = ("each open point of the rules page flipped alone, on the same games as the "
+            "rules in force; an interval that holds 0 means the reading does not matter to "
+            "this bot")
+    if rules_policy(game, values) != "learned":
+        return text
+    solo = {**values, "players": 1}
+    flips = [{**solo, p.name: _alternative(p)} for p in _assumed(game, values)]
+    return text + f"; learned plays {comparison_words(game, solo, flips)}"
 
 
 def _trained_without_bonuses(game: CleverGame, values: dict[str, Any]) -> bool:
@@ -551,10 +574,7 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                     note=bonus_note(game, values)),
               Table(f"{p}_assumed_rules", f"Assumed rules read the other way: change in "
                     f"{rules_policy(game, values)}'s solo mean score (paired games)",
-                    assumed_rules,
-                    note="each open point of the rules page flipped alone, on the same "
-                    "games as the rules in force; an interval that holds 0 means the "
-                    "reading does not matter to this bot"),
+                    assumed_rules, note=readings_note(game, values)),
               Table(f"{p}_seat_win_rates", "Win rate by seat", seat_table,
                     percent=tuple(f"{beside_prefix(game)}_{k}"
                                   for k in ("win_rate", "ci95_low", "ci95_high")),

@@ -126,7 +126,8 @@ def test_a_training_run_resumes_bit_for_bit(tmp_path):
 
 def test_a_trained_specialist_is_found_and_played(tmp_path, monkeypatch):
     """``dicelab GAME train`` writes a specialist beside the compiled kernels; ``learned``
-    then plays it on its variant, solo only, and whatif names it."""
+    then plays it on its variant, solo only, and simulate and whatif (on those rules) name
+    it."""
     monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path))
     values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 8,
               "solo_ties": "colour_order"}  # none shipped
@@ -136,9 +137,12 @@ def test_a_trained_specialist_is_found_and_played(tmp_path, monkeypatch):
         assert TPC_GAME.network_file(values) == done["file"]
         assert TPC_GAME.network_file({**values, "rounds": 6}) != done["file"]
         assert TPC_GAME.network_file({**values, "players": 2}) == TPC_GAME.learned_file
-        pair = [("six", {**values, "rounds": 6}, ["learned"]), ("eight", values, ["learned"])]
+        notes = simulation.simulate(TPC_GAME, values, ["learned"], 8, seed=3,
+                                    progress=False).notes
+        assert [n for n in notes if done["file"].name in n]
+        pair = [("bot", values, ["learned"]), ("heuristic", values, ["heuristic"])]
         notes = simulation.whatif(TPC_GAME, pair, 8, 3, progress=False).notes
-        assert [n for n in notes if done["file"].name in n and n.startswith("variant 'eight'")]
+        assert [n for n in notes if done["file"].name in n and n.startswith("variant 'bot'")]
     finally:
         networks.forget()
 
@@ -292,12 +296,14 @@ def test_a_specialist_that_scores_below_its_start_is_not_kept(tmp_path, monkeypa
     monkeypatch.setattr(specialists.tgames, "compare", lambda *a: [{}, worse])
     values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 8,
               "solo_ties": "colour_order"}
+    before = TPC_GAME.network_file(values)
     try:
         result = specialists.train_specialist(TPC_GAME, values, 32, 2, None, False)
         assert result.headline["kept"] is False and result.headline["gain_over_start"] == -3.0
         assert not list(tmp_path.rglob("*.npy")) and not list(tmp_path.rglob("*.npz"))
         assert result.notes[0].startswith("not kept: the fine-tune scored below")
-        assert TPC_GAME.network_file(values) == TPC_GAME.learned_file
+        assert TPC_GAME.network_file(values) == before
+        assert before.name in result.notes[0]
     finally:
         networks.forget()
 
