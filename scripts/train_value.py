@@ -381,6 +381,10 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--curriculum", help="the stages to run (tpc: "
                         f"{', '.join(CURRICULA['tpc'])}; tac: {', '.join(CURRICULA['tac'])}; "
                         "each described where it is defined); default: the first")
+    parser.add_argument("--teachers", nargs="+", metavar="NAME",
+                        help="--curriculum distilled: only these of the game's specialists "
+                             "teach, by file name (e.g. value_net.rounds_4.npy), beside its "
+                             "own network (default: every solo specialist shipped)")
     parser.add_argument("--stage", help="train up to the end of this stage (tpc: "
                         f"{', '.join(TPC_STAGES)}; tac selfplay: {', '.join(TAC_SELFPLAY_STAGES)}; "
                         f"tac caps: {', '.join(TAC_STAGES)}; default: the last but the "
@@ -472,10 +476,12 @@ def parse() -> argparse.Namespace:
                      f"{', '.join(CURRICULA[opts.game])}")
     if opts.latest and not (opts.ship or opts.ship_conditioned) \
             or opts.alone and not opts.ship_conditioned \
+            or opts.teachers and opts.curriculum != "distilled" \
             or opts.mixed and not opts.ship_multi \
             or (opts.solo_share or opts.second_seat) and not opts.mixed \
             or (opts.gift or opts.look) and not opts.ship_multi:
-        parser.error("--latest goes with --ship, --alone with --ship-conditioned, --mixed with "
+        parser.error("--latest goes with --ship, --alone with --ship-conditioned, --teachers "
+                     "with --curriculum distilled, --mixed with "
                      "--ship-multi, --gift with "
                      "--ship-multi, --look with --ship-multi, --solo-share with --mixed, "
                      "--second-seat with --mixed")
@@ -806,6 +812,12 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
         sample = variants.sample(game, VARIANT_TABLE, opts.seed)
         return variants.table(game, sample), checks, None
     files = teachers.teacher_files(game)
+    if opts.teachers:
+        unknown = set(opts.teachers) - {path.name for path in files[1:]}
+        if unknown:
+            fail(f"--teachers {', '.join(sorted(unknown))}: not a solo specialist of the "
+                 f"game; its specialists: {', '.join(p.name for p in files[1:])}")
+        files = files[:1] + [path for path in files[1:] if path.name in opts.teachers]
     extra["teachers"] = [start_digest(path) for path in files]
     sample = teachers.taught_sample(game, VARIANT_TABLE, opts.seed,
                                     teachers.taught_changes(game, files))
