@@ -63,7 +63,8 @@ adds a two-player mirror match (seats fixed) to the solo tuning games.
 (``kernels.clever.rule_block``) coming in with zero rows; ``conditioned`` learns from its
 own returns, ``distilled`` from the game's networks, each teaching the variants nearest
 its own (``analyzer.clever.training.teachers``). Each evaluation adds the mean over the
-check variants; ``--ship-conditioned`` ships the result as the game's solo network.
+check variants; ``--ship-conditioned`` ships the result as the game's solo network (with
+``--alone``, beside it as ``value_net.conditioned.npy``).
 
 Schedules run over each stage's own length. Every ``--eval-every`` games the network
 plays ``--eval-games`` solo games without exploring or learning on the tuning seeds
@@ -297,13 +298,16 @@ CONDITIONED_MULTI_STAGES = {"win": PARTNER_STAGES["win"]._replace(
 # distribution as they are, and those no network teaches learn from their own returns. The
 # teachers' estimates are the targets, so the step sizes are the conditioned run's; then a
 # longer stage at the smaller steps (That's Pretty Clever after ``taught``: 4.7 points below
-# its solo network on the defaults, 26-28 below the specialists of 4 and 5 rounds)
+# its solo network on the defaults, 26-28 below the specialists of 4 and 5 rounds), and a
+# last one at smaller steps still
 DISTILLED_STAGES = {
     "head": CONDITIONED_STAGES["head"]._replace(games=20_000, teach=1.0),
     "taught": CONDITIONED_STAGES["variants"]._replace(teach=1.0),
     "long": CONDITIONED_STAGES["variants"]._replace(
         games=600_000, epsilon=(0.005, 0.005, 1.0), steps=((0.0, 1e-5), (0.5, 5e-6)),
         teach=1.0),
+    "polish": CONDITIONED_STAGES["variants"]._replace(
+        games=600_000, epsilon=(0.005, 0.005, 1.0), steps=((0.0, 2.5e-6),), teach=1.0),
 }
 # Twice As Clever's at its annealing steps: at 3e-5 its network lost 16 points on the
 # defaults within 40,000 conditioned games, and a specialist for 7 rounds learning from its
@@ -385,6 +389,10 @@ def parse() -> argparse.Namespace:
                         help="--curriculum distilled: only these of the game's specialists "
                              "teach, by file name (e.g. value_net.rounds_4.npy), beside its "
                              "own network (default: every solo specialist shipped)")
+    parser.add_argument("--own-teaches-rest", action="store_true",
+                        help="--curriculum distilled: the game's own network teaches the "
+                             "variants no network of their shape learnt too (default: they "
+                             "learn from their own returns)")
     parser.add_argument("--stage", help="train up to the end of this stage (tpc: "
                         f"{', '.join(TPC_STAGES)}; tac selfplay: {', '.join(TAC_SELFPLAY_STAGES)}; "
                         f"tac caps: {', '.join(TAC_STAGES)}; default: the last but the "
@@ -476,12 +484,12 @@ def parse() -> argparse.Namespace:
                      f"{', '.join(CURRICULA[opts.game])}")
     if opts.latest and not (opts.ship or opts.ship_conditioned) \
             or opts.alone and not opts.ship_conditioned \
-            or opts.teachers and opts.curriculum != "distilled" \
+            or (opts.teachers or opts.own_teaches_rest) and opts.curriculum != "distilled" \
             or opts.mixed and not opts.ship_multi \
             or (opts.solo_share or opts.second_seat) and not opts.mixed \
             or (opts.gift or opts.look) and not opts.ship_multi:
         parser.error("--latest goes with --ship, --alone with --ship-conditioned, --teachers "
-                     "with --curriculum distilled, --mixed with "
+                     "and --own-teaches-rest with --curriculum distilled, --mixed with "
                      "--ship-multi, --gift with "
                      "--ship-multi, --look with --ship-multi, --solo-share with --mixed, "
                      "--second-seat with --mixed")
@@ -821,7 +829,11 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
     extra["teachers"] = [start_digest(path) for path in files]
     sample = teachers.taught_sample(game, VARIANT_TABLE, opts.seed,
                                     teachers.taught_changes(game, files))
-    return variants.table(game, sample), checks, teachers.teacher_table(game, files, sample)
+    rows, teacher_of = teachers.teacher_table(game, files, sample)
+    if opts.own_teaches_rest:
+        extra["own_teaches_rest"] = True
+        teacher_of[teacher_of < 0] = 0
+    return variants.table(game, sample), checks, (rows, teacher_of)
 
 
 def progress_line(entry: dict, elapsed: float, played: int) -> None:

@@ -162,7 +162,8 @@ class CleverGame:
 
     def network_file(self, values: dict[str, Any] | None = None) -> Path:
         """The network file ``learned`` plays on the rule ``values`` (none: the game's own
-        file): a specialist trained on them (``networks``), else ``learned_file``."""
+        file): the nearest trained on them (``networks.playing_file``), else
+        ``learned_file``."""
         return networks.playing_file(self.learned_file, values, self.layout.ROUNDS_BY_PLAYERS)
 
     def comparison_file(self, variants: list[dict[str, Any]]) -> Path | None:

@@ -759,6 +759,10 @@ def test_shipping_into_a_missing_folder_is_one_line(tmp_path):
     (["--ship-multi", "x.npz", "--look", "2", "--look-samples", "0"], "--look: expected"),
     (["--ship-multi", "x.npz", "--look", "2", "--look-margin", "-1"], "--look: expected"),
     (["--ship-multi", "x.npz", "--look", "2", "--look-branch", "0"], "--look: expected"),
+    (["--teachers", "value_net.rounds_4.npy"], "--teachers and --own-teaches-rest with"),
+    (["--own-teaches-rest"], "--teachers and --own-teaches-rest with"),
+    (["--alone"], "--alone with --ship-conditioned"),
+    (["--curriculum", "distilled", "--teachers", "x.npy"], "--teachers x.npy: not a solo"),
     (["--curriculum", "nope"], "--curriculum")])
 def test_bad_trainer_options_are_one_line(tmp_path, args, named):
     """A bad option of scripts/train_value.py: one line naming it (no usage block),
