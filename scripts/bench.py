@@ -228,8 +228,8 @@ def training_rate(game_id: str, games: int) -> dict[str, float]:
     import numpy as np
 
     from analyzer.clever import variants
-    from analyzer.clever.specialists import start_network
     from analyzer.clever.training import run as training_run
+    from analyzer.clever.training.teachers import solo_network
     from analyzer.registry import get_game
 
     game = get_game(game_id).load().GAME
@@ -237,7 +237,7 @@ def training_rate(game_id: str, games: int) -> dict[str, float]:
         stages = {"bench": training_run.Stage(games, 0.0, 0.8, (0.01, 0.01, 1.0),
                                               ((0.0, 1e-6),), True, snapshot=16,
                                               skip_head=True, rules_block=True)}
-        weights, skip = start_network(game)
+        weights, skip = solo_network(game, game.learned_file)
         table = variants.table(game, variants.sample(game, 256, 1))
 
         def run(n: int, name: str) -> float:
