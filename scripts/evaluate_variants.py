@@ -46,10 +46,8 @@ def rows_for(game, values: dict, extra: dict[str, Path]) -> dict[str, np.ndarray
             "learned": _file_row(game, game.learned_file)}
     for label, path in extra.items():
         rows[label] = _file_row(game, path)
-    over = [path for path in networks.specialists(game.learned_file)
-            if networks.conditioned(networks.record(path), values["players"])
-            and not networks.mismatches(networks.record(path), values,
-                                        game.layout.ROUNDS_BY_PLAYERS)]
+    over = networks.conditioned_files(game.learned_file, values,
+                                      game.layout.ROUNDS_BY_PLAYERS)
     if over:
         rows["conditioned"] = _file_row(game, over[0])
     if game.network_file(values) not in (game.learned_file, *over):

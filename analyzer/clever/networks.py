@@ -134,13 +134,27 @@ def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players) ->
     if values is None:
         return own
     pin = _PINNED.get()
-    if pin is not None and not mismatches(record(pin), values, rounds_by_players):
+    if pin is not None and _holds(pin, values, rounds_by_players):
         return pin
-    over = [path for path in _specialists(own) if conditioned(record(path), values["players"])]
-    for path in [p for p in _specialists(own) if p not in over] + [own] + over:
-        if not mismatches(record(path), values, rounds_by_players):
+    for path in _specialists(own):
+        if not conditioned(record(path), values["players"]) \
+                and _holds(path, values, rounds_by_players):
             return path
-    return own
+    if _holds(own, values, rounds_by_players):
+        return own
+    return next(iter(conditioned_files(own, values, rounds_by_players)), own)
+
+
+def conditioned_files(own: Path, values: dict[str, Any], rounds_by_players) -> list[Path]:
+    """The rule-conditioned specialists of the game of ``own`` whose distribution holds
+    the rule ``values``, by name."""
+    return [path for path in _specialists(own) if conditioned(record(path), values["players"])
+            and _holds(path, values, rounds_by_players)]
+
+
+def _holds(path: Path, values: dict[str, Any], rounds_by_players) -> bool:
+    """Was the network file ``path`` trained on the rule ``values``?"""
+    return not mismatches(record(path), values, rounds_by_players)
 
 
 def common_file(own: Path, variants: list[dict[str, Any]], rounds_by_players) -> Path | None:
@@ -149,11 +163,9 @@ def common_file(own: Path, variants: list[dict[str, Any]], rounds_by_players) ->
     they agree, or where no such network holds them all)."""
     if len({playing_file(own, v, rounds_by_players) for v in variants}) <= 1:
         return None
-    for path in _specialists(own):
-        if all(conditioned(record(path), v["players"])
-               and not mismatches(record(path), v, rounds_by_players) for v in variants):
-            return path
-    return None
+    holding = [set(conditioned_files(own, v, rounds_by_players)) for v in variants]
+    return next((path for path in _specialists(own) if all(path in h for h in holding)),
+                None)
 
 
 @contextlib.contextmanager
