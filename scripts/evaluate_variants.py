@@ -1,7 +1,8 @@
 """Measure a Clever game's players on variants of its rules: the tuned heuristic, the
-``learned`` policy of the game's network file, the rule-conditioned network that plays the
-variant and a specialist trained for the variant alone (where ``learned`` has them), and
-other network files (``--network LABEL=FILE``, e.g. a training run's network).
+``learned`` policy of the game's network file, the rule-conditioned network and the
+specialist trained for the variant alone that play its solo games (where ``learned`` has
+them), and other network files (``--network LABEL=FILE``, e.g. a training run's network).
+The figure of the network ``learned`` plays on the variant is in bold.
 
 Every policy plays the same games of each variant (common random numbers, held-out seed:
 ``--seed``, far from the training and tuning seeds): solo, and two-player games with the
@@ -38,21 +39,26 @@ SEED = 777_000_000
 BLOCK = 64
 
 
-def rows_for(game, values: dict, extra: dict[str, Path]) -> dict[str, np.ndarray]:
+def rows_for(game, values: dict, extra: dict[str, Path]) -> tuple[dict[str, np.ndarray], str]:
     """The policy rows measured on ``values``: the heuristic, the game's own network file,
-    the other network files ``extra`` (label: file), the rule-conditioned network that
-    plays ``values`` and the specialist trained on ``values`` alone (each if any)."""
-    rows = {"heuristic": game.parse_policy("heuristic"),
-            "learned": _file_row(game, game.learned_file)}
+    the other network files ``extra`` (label: file), the rule-conditioned network and the
+    specialist that play solo games of ``values`` (each if any); and the label of the one
+    ``learned`` plays on ``values``."""
+    own = game.learned_file
+    rows = {"heuristic": game.parse_policy("heuristic"), "learned": _file_row(game, own)}
     for label, path in extra.items():
         rows[label] = _file_row(game, path)
-    over = networks.conditioned_files(game.learned_file, values,
-                                      game.layout.ROUNDS_BY_PLAYERS)
+    rounds_by_players = game.layout.ROUNDS_BY_PLAYERS
+    solo = networks.solo_view(values, rounds_by_players)
+    over = networks.conditioned_files(own, solo, rounds_by_players)
     if over:
         rows["conditioned"] = _file_row(game, over[0])
-    if game.network_file(values) not in (game.learned_file, *over):
-        rows["specialist"] = game.learned_row(values)
-    return rows
+    specialist = game.network_file(solo)
+    if specialist not in (own, *over):
+        rows["specialist"] = _file_row(game, specialist)
+    plays = game.network_file(values)
+    return rows, ("learned" if plays == own else "conditioned" if plays in over
+                  else "specialist")
 
 
 def _file_row(game, path: Path) -> np.ndarray:
@@ -60,10 +66,11 @@ def _file_row(game, path: Path) -> np.ndarray:
     return value_weights.file_row(members, info)
 
 
-def measure(game, values: dict, rows: dict[str, np.ndarray], games: int, seed: int
-            ) -> list[dict]:
+def measure(game, values: dict, rows: dict[str, np.ndarray], plays: str, games: int,
+            seed: int) -> list[dict]:
     """Each policy's mean score per player on ``values`` (``values["players"]`` seats, the
-    policy in each), with its 95% interval and its paired difference from the first."""
+    policy in each), with its 95% interval, its paired difference from the first and
+    whether ``learned`` plays it (``plays``)."""
     players = values["players"]
     names = list(rows)
     lineups = np.stack([np.stack([rows[n]] * players) for n in names])
@@ -77,7 +84,7 @@ def measure(game, values: dict, rows: dict[str, np.ndarray], games: int, seed: i
     for v, name in enumerate(names):
         m = paired.metric(acc, n, v, play.PAIRED_SCORE_SUM, 1.0 / players)
         out.append({"variant": variants.label(game, values), "players": players,
-                    "policy": name, "games": n, **{k: round(float(x), 2) for k, x in m.items()}})
+                    "policy": name, "plays": name == plays, "games": n, **{k: round(float(x), 2) for k, x in m.items()}})
     return out
 
 
@@ -92,13 +99,18 @@ def table(results: list[dict]) -> str:
     for variant, players in keys:
         got = {r["policy"]: r for r in results
                if r["variant"] == variant and r["players"] == players}
-        cells = [f"{got[p]['value']:.1f} ({got[p]['ci95_low']:.1f}-{got[p]['ci95_high']:.1f})"
-                 if p in got else "" for p in policies]
+        cells = [_cell(got[p]) if p in got else "" for p in policies]
         cells += [f"{got[p]['diff']:+.1f} ({got[p]['diff_ci95_low']:+.1f} to "
                   f"{got[p]['diff_ci95_high']:+.1f})" if p in got else ""
                   for p in policies[1:]]
         lines.append(f"| {variant} | {players} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _cell(result: dict) -> str:
+    """A figure with its 95% interval, in bold where ``learned`` plays it."""
+    text = f"{result['value']:.1f} ({result['ci95_low']:.1f}-{result['ci95_high']:.1f})"
+    return f"**{text}**" if result.get("plays") else text
 
 
 def chosen_variants(game, texts: list[str], players: int) -> list[dict]:
@@ -127,8 +139,8 @@ def main() -> None:
     try:
         for players in opts.players:
             for values in chosen_variants(game, opts.variant, players):
-                rows = rows_for(game, values, extra)
-                results += measure(game, values, rows, opts.games, opts.seed)
+                rows, plays = rows_for(game, values, extra)
+                results += measure(game, values, rows, plays, opts.games, opts.seed)
                 print(f"{variants.label(game, values)}, {players}p: done", file=sys.stderr)
         if opts.json:
             write_atomic(opts.json, json.dumps(results, indent=1) + "\n")

@@ -49,25 +49,38 @@ def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
     """One note line naming the network ``learned`` plays on ``values`` where that is not
     plain: a specialist (which file, and the rules it was trained on that differ from the
     game's own network's), or the game's rule-conditioned network on rules other than the
-    defaults (trained over a distribution of variants that holds them); none otherwise."""
+    defaults (trained over a distribution of variants that holds them); each with the
+    player counts it was trained on where the game's are others; none otherwise."""
     path = game.network_file(values)
-    if networks.conditioned(networks.record(path), values["players"]):
+    trained = networks.record(path)
+    players = _players_words(trained, values["players"])
+    if networks.conditioned(trained, values["players"]):
         changed = [p.name for p in game.params if p.name != "players"
                    and values[p.name] != p.default]
-        if not changed or differences(game, values):
+        if not changed:
             return []
         return [f"learned plays {path.name}, a rule-conditioned network: trained over "
-                "variants of the rules, these among them"]
+                f"variants of the rules, these among them{players}"]
     if path == game.learned_file:
         return []
     own = networks.record(game.learned_file).get("rules", {})
-    rules = "; ".join(f"{k}={v}" for k, v in networks.record(path)["rules"].items()
-                      if own.get(k) != v)
-    rounds = networks.record(path).get("rounds")
+    rules = "; ".join(f"{k}={v}" for k, v in trained["rules"].items() if own.get(k) != v)
+    rounds = trained.get("rounds")
     rules += f"; {rounds} rounds" if rounds and rounds != game.rounds_for(
-        {**values, "rounds": 0}) else ""
+        {**values, "rounds": 0, "players": 1}) else ""
     return [f"learned plays {path.name}, a network trained on these rules "
-            f"({rules.strip('; ')})"]
+            f"({rules.strip('; ')}){players}"]
+
+
+def _players_words(trained: dict[str, Any], players: int) -> str:
+    """Where a network was not trained on games of ``players`` players: the counts it was
+    trained on, in words (else empty)."""
+    counts = trained.get("players", [])
+    if not counts or players in counts:
+        return ""
+    games = "solo games" if counts == [1] else \
+        f"games of {', '.join(map(str, counts))} players"
+    return f", in {games} (every seat plays it here)"
 
 
 def network_words(game: CleverGame, values: dict[str, Any]) -> str:

@@ -126,7 +126,8 @@ def test_a_training_run_resumes_bit_for_bit(tmp_path):
 
 def test_a_trained_specialist_is_found_and_played(tmp_path, monkeypatch):
     """``dicelab GAME train`` writes a specialist beside the compiled kernels; ``learned``
-    then plays it on its variant, solo only, and simulate and whatif (on those rules) name
+    then plays it on its variant (in games of 2-4 players too, since the variant changes
+    the round count: networks.reshaped), and simulate and whatif (on those rules) name
     it."""
     monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path))
     values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 8,
@@ -136,7 +137,9 @@ def test_a_trained_specialist_is_found_and_played(tmp_path, monkeypatch):
         assert done["file"].parent == tmp_path / "thats_pretty_clever"
         assert TPC_GAME.network_file(values) == done["file"]
         assert TPC_GAME.network_file({**values, "rounds": 6}) != done["file"]
-        assert TPC_GAME.network_file({**values, "players": 2}) == TPC_GAME.learned_file
+        assert TPC_GAME.network_file({**values, "players": 2}) == done["file"]
+        assert TPC_GAME.network_file({**values, "players": 2, "rounds": 6}) \
+            == TPC_GAME.learned_file
         notes = simulation.simulate(TPC_GAME, values, ["learned"], 8, seed=3,
                                     progress=False).notes
         assert [n for n in notes if done["file"].name in n]
@@ -189,10 +192,12 @@ def test_the_nearest_network_plays_specialist_then_own_then_conditioned(tmp_path
                                                                         monkeypatch):
     """Beside the game's own file, a specialist of one variant plays that variant, the own
     file the defaults, and a rule-conditioned network (``value_net.conditioned.npy``, solo)
-    every other solo variant of its distribution, with a note naming it; two-player games
-    off the defaults stay with the own file, with the note that it was not trained on
-    them. A comparison (whatif) of variants whose networks differ plays the conditioned
-    network in all of them where it holds them all, and says so."""
+    every other solo variant of its distribution, with a note naming it. Two-player games
+    of another shape (round count, round bonuses) play what solo games of their rules
+    play, with a note naming it and its player count; other two-player games stay with
+    the own file, with the note that it was not trained on them. A comparison (whatif) of
+    variants whose networks differ plays the conditioned network in all of them (in every
+    seat) where it holds them all, and says so."""
     own = tmp_path / "value_net.npy"
     source = TPC_GAME.learned_file
     for name, to in (("value_net", "value_net"), ("value_net.rounds_4", "value_net.rounds_4")):
@@ -214,23 +219,33 @@ def test_the_nearest_network_plays_specialist_then_own_then_conditioned(tmp_path
         playing = {label: game.network_file({**base, **changes}).name for label, changes in (
             ("defaults", {}), ("four", {"rounds": 4}), ("seven", {"rounds": 7}),
             ("ties", {"solo_ties": "colour_order"}), ("duo", {"players": 2, "rounds": 7}),
+            ("duo four", {"players": 2, "rounds": 4}),
+            ("duo ties", {"players": 2, "solo_ties": "colour_order"}),
             ("twelve", {"rounds": 12}))}
         assert playing == {"defaults": "value_net.npy", "four": "value_net.rounds_4.npy",
                            "seven": "value_net.conditioned.npy",
-                           "ties": "value_net.conditioned.npy", "duo": "value_net.npy",
-                           "twelve": "value_net.npy"}
+                           "ties": "value_net.conditioned.npy",
+                           "duo": "value_net.conditioned.npy",
+                           "duo four": "value_net.rounds_4.npy",
+                           "duo ties": "value_net.npy", "twelve": "value_net.npy"}
+        assert trained_on.network_note(game, {**base, "players": 2, "rounds": 7}) == [
+            "learned plays value_net.conditioned.npy, a rule-conditioned network: trained "
+            "over variants of the rules, these among them, in solo games (every seat plays "
+            "it here)"]
         assert trained_on.network_note(game, {**base, "rounds": 7}) == [
             "learned plays value_net.conditioned.npy, a rule-conditioned network: trained "
             "over variants of the rules, these among them"]
         assert "rule-conditioned" in trained_on.network_words(game, {**base, "rounds": 7})
         assert trained_on.network_note(game, base) == []
-        assert trained_on.differences(game, {**base, "players": 2, "rounds": 7})
+        assert trained_on.differences(game, {**base, "players": 2, "rounds": 7}) == [
+            "2 players (trained on 1)"]
         pair = [("six", base, ["learned"]), ("four", {**base, "rounds": 4}, ["learned"])]
         assert game.comparison_file([v for _, v, _ in pair]).name == "value_net.conditioned.npy"
         assert game.comparison_file([base, {**base, "players": 2}]) is None
         with networks.pinned(game.comparison_file([v for _, v, _ in pair])):
             assert game.network_file({**base, "rounds": 4}).name == "value_net.conditioned.npy"
-            assert game.network_file({**base, "players": 2}).name == "value_net.npy"
+            assert game.network_file({**base, "players": 2}).name == "value_net.conditioned.npy"
+            assert game.network_file({**base, "rounds": 12}).name == "value_net.npy"
         assert game.network_file({**base, "rounds": 4}).name == "value_net.rounds_4.npy"
         notes = simulation.whatif(game, pair, 8, 3, progress=False).notes
         assert notes[0].startswith("learned plays value_net.conditioned.npy in every variant")

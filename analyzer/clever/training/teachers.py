@@ -21,7 +21,7 @@ from analyzer.clever.game import CleverGame
 from analyzer.params import defaults
 from kernels.clever import value_net
 
-SHAPE = ("rounds", "round_1_bonus", "round_2_bonus", "round_3_bonus", "round_4_bonus")
+SHAPE = networks.SHAPE
 FREE_SHARE = 0.25  # a distilled run's games whose rules are drawn as the distribution has them
 
 
