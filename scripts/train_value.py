@@ -317,8 +317,20 @@ TAC_DISTILLED_STAGES = {
     "taught": DISTILLED_STAGES["taught"]._replace(steps=TAC_ANNEAL_STAGES["anneal"].steps),
     "long": DISTILLED_STAGES["long"]._replace(steps=((0.0, 5e-6), (0.5, 2.5e-6))),
 }
+# The same with the rules block's first-layer rows alone learning (the skip head beside
+# them): the rules block is 0 on the defaults, so play there stays the own network's, bit
+# for bit, whatever the rows learn; each variant's rules shift every first-layer unit
+# (fading with the rounds left where the inputs do). For Twice As Clever, whose network lost
+# 16-40 points on the defaults whenever the whole of it learnt several networks' values
+ROWS_DISTILLED_STAGES = {
+    "head": DISTILLED_STAGES["head"],
+    "rows": DISTILLED_STAGES["taught"]._replace(
+        new_rows_only=True, steps=((0.0, 1e-4), (0.5, 3e-5), (0.8, 1e-5))),
+}
 VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
-OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled")  # runs over variants
+OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled", "distilledrows")  # runs over
+# variants
+DISTILLED = ("distilled", "distilledrows")  # runs over variants with teachers
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
                      "duo": SEATWIN_DUO_STAGES, "skipwin": SKIPWIN_STAGES,
@@ -326,7 +338,7 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "partnerduo": PARTNER_DUO_STAGES, "partnerpoints": PARTNER_POINTS_STAGES,
                      "anneal": TPC_ANNEAL_STAGES, "conditioned": CONDITIONED_STAGES,
                      "conditionedmulti": CONDITIONED_MULTI_STAGES,
-                     "distilled": DISTILLED_STAGES},
+                     "distilled": DISTILLED_STAGES, "distilledrows": ROWS_DISTILLED_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
                      "anneal": TAC_ANNEAL_STAGES, "fine": TAC_FINE_STAGES,
@@ -338,7 +350,8 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "partnerpoints": PARTNER_POINTS_STAGES,
                      "conditioned": CONDITIONED_STAGES,
                      "conditionedmulti": CONDITIONED_MULTI_STAGES,
-                     "distilled": TAC_DISTILLED_STAGES}}
+                     "distilled": TAC_DISTILLED_STAGES,
+                     "distilledrows": ROWS_DISTILLED_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -356,7 +369,7 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "duo": {}, "skipwin": {}, "gentle": {}, "partner": {}, "partnerduo": {},
                   "partnerpoints": {},
                   "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {},
-                  "conditionedmulti": {}, "distilled": {}}
+                  "conditionedmulti": {}, "distilled": {}, "distilledrows": {}}
 
 
 def fail(message: str) -> NoReturn:
@@ -484,7 +497,7 @@ def parse() -> argparse.Namespace:
                      f"{', '.join(CURRICULA[opts.game])}")
     if opts.latest and not (opts.ship or opts.ship_conditioned) \
             or opts.alone and not opts.ship_conditioned \
-            or (opts.teachers or opts.own_teaches_rest) and opts.curriculum != "distilled" \
+            or (opts.teachers or opts.own_teaches_rest) and opts.curriculum not in DISTILLED \
             or opts.mixed and not opts.ship_multi \
             or (opts.solo_share or opts.second_seat) and not opts.mixed \
             or (opts.gift or opts.look) and not opts.ship_multi:
@@ -816,7 +829,7 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
     checks = None
     if not any(training_run.multiplayer_only(spec) for spec in stages_of(opts).values()):
         checks = variants.table(game, variants.check_variants(game))
-    if opts.curriculum != "distilled":
+    if opts.curriculum not in DISTILLED:
         sample = variants.sample(game, VARIANT_TABLE, opts.seed)
         return variants.table(game, sample), checks, None
     files = teachers.teacher_files(game)

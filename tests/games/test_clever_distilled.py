@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from analyzer.clever import variants
+from analyzer.clever.training import run as training_run
 from analyzer.clever.training import teachers
+from analyzer.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage, trainable
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
@@ -70,3 +72,29 @@ def test_the_game_s_own_network_teaches_the_defaults_with_its_own_values():
         == pytest.approx(expected)
     assert selfplay.teacher_value(rows[index[1]], n_in, 1, idx, val, idx.size, p1, p2) \
         != pytest.approx(expected)
+
+
+def test_a_rows_stage_changes_only_the_rules_block_s_rows(tmp_path):
+    """A distilled stage whose rules block rows learn alone (``distilledrows``) leaves
+    every other weight as it started, so play on the defaults (rules block 0) stays the
+    own network's; the rules block's rows learn from the teachers."""
+    game = TPC_GAME
+    files = teachers.teacher_files(game)[:2]
+    table = teachers.taught_sample(game, 64, 3, teachers.taught_changes(game, files))
+    rows, index = teachers.teacher_table(game, files, table)
+    spec = Stage(64, 0.0, LAMBDA, (0.01, 0.01, 1.0), ((0.0, 1e-4),), True, NO_CURRICULUM,
+                 16, new_rows_only=True, skip_head=True, rules_block=True, teach=1.0)
+    n_in = int(value_net.n_inputs(game.kernel_game, 3))
+    start, _ = teachers.solo_network(game, game.learned_file)
+    run = training_run.Run(
+        game=game.prefix, stages={"rows": spec}, seed=5, until="rows",
+        checkpoint=tmp_path / "rows.npz",
+        rules=game.game_rules({**defaults(game.params), "players": 1}),
+        rounds_of=game.layout.ROUNDS_BY_PLAYERS, heuristic=game.heuristic_row(),
+        variants=variants.table(game, table), eval_every=32, eval_games=8, chunk=32,
+        start=start.copy(), teachers=rows, teacher_of=index)
+    weights = training_run.train(run)["weights"]
+    first, end = trainable(spec, game.kernel_game, n_in)
+    np.testing.assert_array_equal(weights[:first], start[:first])
+    np.testing.assert_array_equal(weights[end:], start[end:])
+    assert not np.array_equal(weights[first:end], start[first:end])
