@@ -8,7 +8,7 @@ here by ``dicelab GAME train`` and kept beside the compiled kernels, each with i
 ``.json``) are networks trained on one variant, or over a distribution of variants (a
 rule-conditioned network, whose record names it under ``"variants"``). ``learned`` plays
 the network trained on the rules and player count in force, the nearest first: a
-specialist of that one variant, the game's own file, a rule-conditioned network whose
+specialist of that one variant (one trained here before one shipped), the game's own file, a rule-conditioned network whose
 distribution holds them, and the game's own file where none does. In games of 2-4 players
 on rules that change the game's shape (``SHAPE``: its round count or round-track bonuses)
 and that no network was trained on with that player count, every seat plays what ``learned``
@@ -101,11 +101,12 @@ def conditioned(trained: dict[str, Any], players: int) -> bool:
 
 
 def specialists(own: Path) -> list[Path]:
-    """The specialist network files of a game whose own file is ``own``: those shipped
-    beside it, then those trained here (``dicelab GAME train``, kept beside the compiled
-    kernels), each by name."""
+    """The specialist network files of a game whose own file is ``own``: those trained here
+    (``dicelab GAME train``, kept beside the compiled kernels; each started from the
+    network ``learned`` played and is kept only where it beat it), then those shipped
+    beside it, each by name."""
     pattern = f"{own.stem}.*{own.suffix}"
-    return sorted(own.parent.glob(pattern)) + sorted(trained_here(own).glob(pattern))
+    return sorted(trained_here(own).glob(pattern)) + sorted(own.parent.glob(pattern))
 
 
 def trained_here(own: Path) -> Path:

@@ -190,7 +190,8 @@ def test_the_note_says_when_learned_plays_off_its_training_rules(tmp_path):
 
 def test_the_nearest_network_plays_specialist_then_own_then_conditioned(tmp_path,
                                                                         monkeypatch):
-    """Beside the game's own file, a specialist of one variant plays that variant, the own
+    """Beside the game's own file, a specialist of one variant plays that variant (one
+    trained here before one shipped), the own
     file the defaults, and a rule-conditioned network (``value_net.conditioned.npy``, solo)
     every other solo variant of its distribution, with a note naming it. Two-player games
     of another shape (round count, round bonuses) play what solo games of their rules
@@ -247,6 +248,16 @@ def test_the_nearest_network_plays_specialist_then_own_then_conditioned(tmp_path
             assert game.network_file({**base, "players": 2}).name == "value_net.conditioned.npy"
             assert game.network_file({**base, "rounds": 12}).name == "value_net.npy"
         assert game.network_file({**base, "rounds": 4}).name == "value_net.rounds_4.npy"
+        here = networks.trained_here(own)
+        here.mkdir(parents=True)
+        for suffix in (".npy", ".json"):  # a specialist trained here for the same variant
+            (here / f"value_net.b1{suffix}").write_bytes(
+                (tmp_path / f"value_net.rounds_4{suffix}").read_bytes())
+        networks.forget()
+        assert game.network_file({**base, "rounds": 4}) == here / "value_net.b1.npy"
+        (here / "value_net.b1.npy").unlink()
+        (here / "value_net.b1.json").unlink()
+        networks.forget()
         notes = simulation.whatif(game, pair, 8, 3, progress=False).notes
         assert notes[0].startswith("learned plays value_net.conditioned.npy in every variant")
     finally:
