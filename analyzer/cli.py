@@ -169,7 +169,7 @@ def rules(game: str, rules_file: str | None, assignments: tuple[str, ...], fmt: 
                 tables={"parameters": pd.DataFrame(rows), "policies": policies},
                 notes=["ASSUMED marks defaults the rules page chose where the source is silent; "
                        "outputs that depend on them say so"]
-                + [f"engine ruling: {r}" for r in getattr(module, "RULINGS", ())]), fmt, output)
+                + [f"engine ruling: {r}" for r in module.RULINGS]), fmt, output)
 
 
 @cli.command()
@@ -304,13 +304,11 @@ def cheatsheet(game: str, output: str, rules_file: str | None,
 
 def main() -> None:
     """Console entry point (``dicelab``, ``python -m analyzer``). A command of one game
-    compiles that game's kernels alone where its module can (``compile_alone``: the Clever
-    games share an engine that otherwise compiles for both sheets), but for ``train``,
+    compiles that game's kernels alone (``compile_alone``: the Clever games share an engine
+    that otherwise compiles for both sheets), but for ``train``,
     whose self-play engine is the training scripts' (one numba cache for both)."""
     spec = GAMES.get(sys.argv[1]) if len(sys.argv) > 1 else None
     training = sys.argv[2:3] == ["train"]  # self-play compiles the engine of the scripts
-    compile_alone = getattr(spec.load(), "compile_alone", None) if spec and not training \
-        else None
-    if compile_alone is not None:
-        compile_alone()
+    if spec and not training:
+        spec.load().compile_alone()
     cli.main()

@@ -7,8 +7,10 @@ find them, with every helper they link (``kernels.jit.keep_helpers``): a test th
 compiles another kernel links those without typing them again. The report's lanes
 (``analyzer.report_lanes``) ask whether everything is cached to plan their work.
 
-A game module opts in with ``kernels_compiled()`` (are they in the cache?) and
-``compile_kernels()`` (compile them, running each once on the default rules).
+Every game module has ``kernels_compiled()`` (are they in the cache?) and
+``compile_kernels()`` (compile them, running each once on the default rules): the game
+contract, ``analyzer.registry.GameModule``. Games that share kernels (``GameSpec.kernels``)
+compile them once.
 """
 
 from __future__ import annotations
@@ -34,21 +36,19 @@ def _wait(game_id: str, child: subprocess.Popen) -> None:
 
 
 def all_compiled(game_ids: list[str]) -> bool:
-    """Are the kernels of every game that compiles apart already in numba's cache?"""
-    modules = [get_game(game_id).load() for game_id in game_ids]
-    return all(m.kernels_compiled() for m in modules if hasattr(m, "kernels_compiled"))
+    """Are the kernels of every game of ``game_ids`` already in numba's cache?"""
+    return all(get_game(game_id).load().kernels_compiled() for game_id in game_ids)
 
 
 def compile_side_by_side(game_ids: list[str]) -> list[str]:
-    """Compile the kernels of ``game_ids`` that opt in and are not cached, one child
-    process per kernel family, all at once (on two cores the engines compile side by
+    """Compile the kernels of ``game_ids`` that are not cached, one child process per
+    kernel family, all at once (on two cores the engines compile side by
     side); returns the games compiled. A failure raises ``RuntimeError`` naming the
     game and the child's last line of stderr."""
     pending: dict[str, str] = {}
     for game_id in game_ids:
         spec = get_game(game_id)
-        module = spec.load()
-        if hasattr(module, "kernels_compiled") and not module.kernels_compiled():
+        if not spec.load().kernels_compiled():
             pending.setdefault(spec.kernel_family, game_id)
     children = {game_id: _child(game_id) for game_id in pending.values()}
     for game_id, child in children.items():

@@ -1,4 +1,5 @@
-"""The game registry: static facts about every game, and lazy loading of its analyzer module.
+"""The game registry: static facts about every game, the contract its analyzer module
+keeps (``GameModule``), and lazy loading of that module.
 
 Importing this module imports neither numba nor pandas, so ``dicelab --help`` and
 ``dicelab games`` stay fast. Adding a game means adding one ``GameSpec`` to ``GAMES``.
@@ -8,9 +9,42 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from types import ModuleType
+from typing import Any, Protocol, cast, runtime_checkable
 
 from analyzer.errors import UserError
+
+
+@runtime_checkable
+class GameModule(Protocol):
+    """What every game's analyzer module offers, every member required."""
+
+    PARAMS: tuple  # the rule parameters (``analyzer.params.Param``), the player count first
+    POLICY_HELP: dict[str, str]  # policy name: what it plays
+    RULINGS: tuple[str, ...]  # the engine's rulings on the rules, shown by ``dicelab rules``
+
+    def commands(self) -> Any:
+        """The game's click group (``dicelab GAME ...``)."""
+
+    def report_section(self, values: dict[str, Any], seed: int, quick: bool = False,
+                       progress: bool = True) -> Any:
+        """The game's part of the balance report (``analyzer.sections.Section``)."""
+
+    def cheatsheet(self, values: dict[str, Any]) -> Any:
+        """The game's one-page strategy card for the rule ``values``."""
+
+    def kernels_compiled(self) -> bool:
+        """Are the game's play kernels in numba's cache (``analyzer.compile_apart``)?"""
+
+    def compile_kernels(self) -> None:
+        """Compile them, running each once on the default rules."""
+
+    def compile_alone(self) -> None:
+        """Before one command of this game: compile what it needs that compiles for more
+        than this game otherwise (the Clever engine's other sheet), or nothing."""
+
+
+MEMBERS = ("PARAMS", "POLICY_HELP", "RULINGS", "commands", "report_section", "cheatsheet",
+           "kernels_compiled", "compile_kernels", "compile_alone")
 
 
 @dataclass(frozen=True)
@@ -33,9 +67,14 @@ class GameSpec:
     def rules_doc(self) -> str:
         return f"docs/rules/{self.id}.md"
 
-    def load(self) -> ModuleType:
-        """Import and return the game's analyzer module."""
-        return importlib.import_module(self.module)
+    def load(self) -> GameModule:
+        """Import and return the game's analyzer module (a ``GameModule``)."""
+        module = importlib.import_module(self.module)
+        missing = [name for name in MEMBERS if not hasattr(module, name)]
+        if missing:
+            raise TypeError(f"{self.module} lacks {', '.join(missing)} of the game contract "
+                            "(analyzer.registry.GameModule)")
+        return cast(GameModule, module)
 
 
 CLOVERUP = GameSpec(

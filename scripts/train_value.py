@@ -316,6 +316,10 @@ TAC_DISTILLED_STAGES = {
     "head": DISTILLED_STAGES["head"],
     "taught": DISTILLED_STAGES["taught"]._replace(steps=TAC_ANNEAL_STAGES["anneal"].steps),
     "long": DISTILLED_STAGES["long"]._replace(steps=((0.0, 5e-6), (0.5, 2.5e-6))),
+    # after ``long`` (286.3 on the defaults, still rising about a point per 100,000 games;
+    # That's Pretty Clever took 1.5 million games to come back within 5 points)
+    "longer": DISTILLED_STAGES["long"]._replace(
+        games=1_500_000, steps=((0.0, 5e-6), (0.6, 2.5e-6))),
 }
 # The same with the rules block's first-layer rows alone learning (the skip head beside
 # them): the rules block is 0 on the defaults, so play there stays the own network's, bit

@@ -31,13 +31,13 @@ def children(monkeypatch):
 
 def test_side_by_side_compiles_each_uncached_kernel_family_once(monkeypatch, children):
     """The Clever games share one engine: one child for both, one for Sly Dice, none for
-    CloverUp (no hook) or for kernels already cached."""
+    kernels already cached (CloverUp's here)."""
     from analyzer import registry
 
     modules = {"thats-pretty-clever": SimpleNamespace(kernels_compiled=lambda: False),
                "twice-as-clever": SimpleNamespace(kernels_compiled=lambda: False),
                "sly-dice": SimpleNamespace(kernels_compiled=lambda: False),
-               "cloverup": SimpleNamespace()}
+               "cloverup": SimpleNamespace(kernels_compiled=lambda: True)}
     monkeypatch.setattr(compile_apart, "get_game", lambda game_id: SimpleNamespace(
         load=lambda: modules[game_id], kernel_family=registry.GAMES[game_id].kernel_family))
     done = compile_apart.compile_side_by_side(list(registry.GAMES))
@@ -46,14 +46,6 @@ def test_side_by_side_compiles_each_uncached_kernel_family_once(monkeypatch, chi
     assert children[0][:3] == [sys.executable, "-m", "analyzer.compile_apart"]
     modules["sly-dice"] = SimpleNamespace(kernels_compiled=lambda: True)
     assert compile_apart.compile_side_by_side(["sly-dice"]) == []
-
-
-def test_the_games_with_long_runs_opt_in():
-    from analyzer.registry import get_game
-
-    for game_id in ("sly-dice", "thats-pretty-clever", "twice-as-clever"):
-        module = get_game(game_id).load()
-        assert callable(module.kernels_compiled) and callable(module.compile_kernels)
 
 
 def test_a_failed_compile_names_the_game_and_the_error(monkeypatch, children):

@@ -1,7 +1,6 @@
 """CloverUp analyzer (rules: ``docs/rules/cloverup.md``).
 
-The interface every game module offers: ``PARAMS``, ``POLICY_HELP``, ``commands()``,
-``report_section(values, seed, quick, progress)`` and ``cheatsheet(values)``.
+Its game contract (``analyzer.registry.GameModule``).
 """
 
 from analyzer.games.cloverup.params import PARAMS, POLICY_HELP
@@ -29,4 +28,25 @@ def cheatsheet(values):
     return build_cheatsheet(values)
 
 
-__all__ = ["PARAMS", "POLICY_HELP", "commands", "report_section", "cheatsheet"]
+def kernels_compiled() -> bool:
+    """Are the whole-game play loops in numba's cache (``analyzer.compile_apart``)?"""
+    from analyzer.games.cloverup.warmup import kernels_compiled as compiled
+
+    return compiled()
+
+
+def compile_kernels() -> None:
+    """Compile them: a game and a paired game on the default rules."""
+    from analyzer.games.cloverup.warmup import compile_kernels as compile_them
+
+    compile_them()
+
+
+def compile_alone() -> None:
+    """Nothing to narrow: CloverUp's kernels serve CloverUp alone."""
+
+
+RULINGS: tuple[str, ...] = ()  # the rules page settles every reading with a parameter
+
+__all__ = ["PARAMS", "POLICY_HELP", "RULINGS", "commands", "report_section", "cheatsheet",
+           "kernels_compiled", "compile_kernels", "compile_alone"]

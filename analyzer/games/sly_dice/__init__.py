@@ -1,7 +1,6 @@
 """Sly Dice analyzer (rules: ``docs/rules/sly-dice.md``).
 
-The interface every game module offers: ``PARAMS``, ``POLICY_HELP``, ``commands()``,
-``report_section(values, seed, quick, progress)`` and ``cheatsheet(values)``.
+Its game contract (``analyzer.registry.GameModule``).
 """
 
 from analyzer.games.sly_dice.params import PARAMS, POLICY_HELP
@@ -45,5 +44,11 @@ def compile_kernels() -> None:
     compile_kernels()
 
 
-__all__ = ["PARAMS", "POLICY_HELP", "commands", "report_section", "cheatsheet",
-           "kernels_compiled", "compile_kernels"]
+def compile_alone() -> None:
+    """Nothing to narrow: Sly Dice's kernels serve Sly Dice alone."""
+
+
+RULINGS: tuple[str, ...] = ()  # the rules page settles every reading with a parameter
+
+__all__ = ["PARAMS", "POLICY_HELP", "RULINGS", "commands", "report_section", "cheatsheet",
+           "kernels_compiled", "compile_kernels", "compile_alone"]

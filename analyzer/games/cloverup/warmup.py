@@ -1,0 +1,25 @@
+"""CloverUp's whole-game kernels run once, so that numba compiles them
+(``analyzer.compile_apart``)."""
+
+from __future__ import annotations
+
+from analyzer.games.cloverup.params import PARAMS
+from analyzer.games.cloverup.simulation import simulate, whatif
+from analyzer.params import defaults
+from analyzer.seeding import DEFAULT_SEED
+
+
+def kernels_compiled() -> bool:
+    """Are the whole-game play loops in numba's cache?"""
+    from analyzer.driver import first_compile
+    from kernels.cloverup import play
+
+    return not (first_compile(play.games_block) or first_compile(play.paired_block))
+
+
+def compile_kernels() -> None:
+    """A game and a paired game on the default rules, two players."""
+    values = {**defaults(PARAMS), "players": 2}
+    simulate(values, ["optimal"], 1, DEFAULT_SEED, progress=False)
+    whatif([("a", values, "optimal"), ("b", values, "optimal")], 1, DEFAULT_SEED,
+           progress=False)
