@@ -194,7 +194,7 @@ def clever(game_id: str, games: int) -> dict[str, float]:
     import numba
 
     from analyzer import driver
-    from analyzer.clever.simulation import play_games
+    from analyzer.games.clever.simulation import play_games
     from analyzer.params import defaults
     from analyzer.registry import get_game
 
@@ -227,9 +227,9 @@ def training_rate(game_id: str, games: int) -> dict[str, float]:
     played in parallel, then learnt from) from the game's own network."""
     import numpy as np
 
-    from analyzer.clever import variants
-    from analyzer.clever.training import run as training_run
-    from analyzer.clever.training.teachers import solo_network
+    from analyzer.games.clever import variants
+    from analyzer.games.clever.training import run as training_run
+    from analyzer.games.clever.training.teachers import solo_network
     from analyzer.registry import get_game
 
     game = get_game(game_id).load().GAME
@@ -343,7 +343,7 @@ def cluster(spec: str, scale: int) -> dict[str, float]:
     import numba
 
     from analyzer import driver, execution
-    from analyzer.clever.simulation import play_games as clever_games
+    from analyzer.games.clever.simulation import play_games as clever_games
     from analyzer.games.cloverup.params import PARAMS
     from analyzer.games.cloverup.simulation import simulate_turns
     from analyzer.params import defaults

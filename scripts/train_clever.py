@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer import driver
-from analyzer.clever.samples import sample_blocks
+from analyzer.games.clever.samples import sample_blocks
 from analyzer.files import write_atomic
 from analyzer.params import defaults
 from analyzer.seeding import STREAM_GAMES

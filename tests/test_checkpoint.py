@@ -133,7 +133,7 @@ def test_interrupted_run_resumes_to_the_same_result(tmp_path):
 def test_slow_policies_run_in_small_chunks_computed_together_locally(tmp_path):
     """A Clever lineup with a valued policy is cut into 4-block chunks (2,048 games), which
     local threads compute a batch at a time; any subset of them gives the same sums."""
-    from analyzer.clever.simulation import play_games
+    from analyzer.games.clever.simulation import play_games
     from analyzer.games.thats_pretty_clever.model import GAME
     from analyzer.params import defaults
 

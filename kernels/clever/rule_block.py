@@ -2,7 +2,7 @@
 network can play every variant of a game's named rules.
 
 Every named rule parameter but the player count and the round count has one bit per value
-other than its default (``analyzer.clever.rule_inputs`` numbers them from the game's
+other than its default (``analyzer.games.clever.rule_inputs`` numbers them from the game's
 parameters and packs them into the game-rules vector's ``RULE_INPUT_BITS``; the play loops
 copy them onto each sheet's ``H_RULE_BITS`` at the start of a game). The block holds each
 bit twice: as it is, and scaled by the rounds still to come after the current one (/ 6),

@@ -44,7 +44,7 @@ def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, s
     (float64[N_POL]); per game ``2 * rounds`` rows (after each active and each passive turn)
     of ``features`` (float64[rows, the game's N_FEATURES]), ``score``, ``stage``
     (int64[rows]) and the game's ``final`` score (int64[rows]). ``nogil``: callers spread
-    blocks over threads (``analyzer.clever.samples``)."""
+    blocks over threads (``analyzer.games.clever.samples``)."""
     sheet, scratch, moves, faces, where, log = work_buffers()
     per_game = 2 * rounds
     for g in range(n_games):

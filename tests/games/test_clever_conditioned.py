@@ -8,10 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from analyzer.clever import networks, rule_inputs, simulation, specialists, trained_on
-from analyzer.clever import value_weights, variants
-from analyzer.clever.training import games as tgames
-from analyzer.clever.training import run as training_run
+from analyzer.games.clever import networks, rule_inputs, simulation, specialists, trained_on
+from analyzer.games.clever import value_weights, variants
+from analyzer.games.clever.training import games as tgames
+from analyzer.games.clever.training import run as training_run
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME

@@ -7,7 +7,7 @@ every player is the active player once, in seat order): ``kernels.clever.denial`
 import numpy as np
 import pytest
 
-from analyzer.clever import value_weights
+from analyzer.games.clever import value_weights
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults

@@ -5,7 +5,7 @@ picked one go to the platter)."""
 import numpy as np
 import pytest
 
-from analyzer.clever import value_weights
+from analyzer.games.clever import value_weights
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME

@@ -6,7 +6,7 @@ rounds by player count), as the value network's seat block sees it
 import numpy as np
 import pytest
 
-from analyzer.clever import value_weights
+from analyzer.games.clever import value_weights
 from analyzer.driver import BlockLoop
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
@@ -209,8 +209,8 @@ def test_round_gains_add_up_to_the_mean_final_score():
     """The comeback reading's points per round come from the totals logged at each round's
     end: they add up to the mean final score of the same games."""
     from analyzer import seats as seat_stats
-    from analyzer.clever import report
-    from analyzer.clever.simulation import COLUMNS, play_games
+    from analyzer.games.clever import report
+    from analyzer.games.clever.simulation import COLUMNS, play_games
 
     game = TPC_GAME
     values = {**defaults(game.params), "players": 2}

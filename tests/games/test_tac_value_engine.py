@@ -5,7 +5,7 @@ import numba
 import numpy as np
 import pytest
 
-from analyzer.clever import value_weights
+from analyzer.games.clever import value_weights
 from analyzer.games.twice_as_clever.model import GAME
 from analyzer.params import defaults
 from kernels.clever import net, play, selfplay, valued, value_net

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.clever.game import KNOBS, POLICY_HELP, CleverGame, policy_row  # noqa: F401
-from analyzer.clever.params import shared_params
+from analyzer.games.clever.game import KNOBS, POLICY_HELP, CleverGame, policy_row  # noqa: F401
+from analyzer.games.clever.params import shared_params
 from analyzer.games.thats_pretty_clever import sheetfile, text
 from kernels.clever.sheet import FLAG_EARLIEST_FIRST, FLAG_KEEP_OVERFLOW, TPC
 from kernels.thats_pretty_clever import layout

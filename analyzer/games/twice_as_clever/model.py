@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.clever.game import KNOBS, POLICY_HELP, CleverGame, policy_row  # noqa: F401
-from analyzer.clever.params import shared_params
+from analyzer.games.clever.game import KNOBS, POLICY_HELP, CleverGame, policy_row  # noqa: F401
+from analyzer.games.clever.params import shared_params
 from analyzer.games.twice_as_clever import sheetfile, text
 from analyzer.params import Param
 from kernels.clever.game_rules import RULE_RETURN_ON_REROLL, RULE_SKIP_ROLL

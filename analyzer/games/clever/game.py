@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from analyzer.clever import networks, rule_inputs, value_weights
+from analyzer.games.clever import networks, rule_inputs, value_weights
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.clever import play, value_net
@@ -142,7 +142,7 @@ class CleverGame:
 
     def rule_bits(self, values: dict[str, Any]) -> int:
         """The value network's rules-block bits of the rule ``values``
-        (``analyzer.clever.rule_inputs``; 0 on the defaults)."""
+        (``analyzer.games.clever.rule_inputs``; 0 on the defaults)."""
         return rule_inputs.input_bits(self.params, values)
 
     def heuristic_row(self, path: Path | None = None) -> np.ndarray:

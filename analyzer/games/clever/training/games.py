@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer import driver, paired
-from analyzer.clever import value_weights
-from analyzer.clever.training.stages import Stage
+from analyzer.games.clever import value_weights
+from analyzer.games.clever.training.stages import Stage
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED
 from analyzer.stats import mean_se
 from kernels.clever import play, selfplay

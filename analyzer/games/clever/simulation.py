@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 
 from analyzer import driver, output, seats, stats
-from analyzer.clever import decisions, networks, trained_on
-from analyzer.clever.cells import cell_rows
-from analyzer.clever.game import CleverGame
+from analyzer.games.clever import decisions, networks, trained_on
+from analyzer.games.clever.cells import cell_rows
+from analyzer.games.clever.game import CleverGame
 from analyzer.errors import UserError
 from analyzer.output import Result
 from analyzer.params import assumed_notes

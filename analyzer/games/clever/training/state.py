@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.clever import value_weights
-from analyzer.clever.training.stages import Stage, multiplayer_only
+from analyzer.games.clever import value_weights
+from analyzer.games.clever.training.stages import Stage, multiplayer_only
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
 from kernels.clever import selfplay, value_net

@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 
 from analyzer import driver, seats
-from analyzer.clever.game import CleverGame
-from analyzer.clever.simulation import COLUMNS, GAME_BLOCK, chunk_blocks
+from analyzer.games.clever.game import CleverGame
+from analyzer.games.clever.simulation import COLUMNS, GAME_BLOCK, chunk_blocks
 from analyzer.seeding import STREAM_GAMES, check_seed
 from kernels.clever import play
 

@@ -8,9 +8,9 @@ import sys
 
 import click
 
-from analyzer.clever import trained_on
-from analyzer.clever.compiling import compile_for_policies
-from analyzer.clever.game import CleverGame
+from analyzer.games.clever import trained_on
+from analyzer.games.clever.compiling import compile_for_policies
+from analyzer.games.clever.game import CleverGame
 from analyzer.cli_options import (
     StrictGroup,
     early_output_check,
@@ -52,7 +52,7 @@ def simulate(game: CleverGame) -> click.Command:
                  seed, threads, quiet, fmt, output):
         """Play whole games: total and per-area scores, foxes, bonuses, solo ratings and
         win rates, with 95% intervals."""
-        from analyzer.clever import simulation
+        from analyzer.games.clever import simulation
 
         values = rule_values(game.params, rules_file, assignments, players=players)
         check_win_precision(precision, values["players"])
@@ -75,7 +75,7 @@ def sheet(game: CleverGame) -> click.Command:
     def sheet(new, score_file, rules_file, assignments, fmt, output):
         """Blank sheets and sheet scoring under the rules in force (the JSON format:
         docs/sheet-format.md)."""
-        from analyzer.clever import sheetfile
+        from analyzer.games.clever import sheetfile
 
         early_output_check(output)
         values = rule_values(game.params, rules_file, assignments)
@@ -112,7 +112,7 @@ def whatif(game: CleverGame) -> click.Command:
         lineup=P,Q for a combined variant), each --lineup the baseline with that lineup.
         Every variant gets its paired difference from the baseline with a 95% interval.
         """
-        from analyzer.clever import simulation
+        from analyzer.games.clever import simulation
         from analyzer.paired import variants_from_options
 
         variants = variants_from_options(
@@ -147,7 +147,7 @@ def tune(game: CleverGame) -> click.Command:
              threads, quiet, fmt, output):
         """Find the rule values whose simulated figures come nearest the targets: every
         combination of the free parameters, played on the same dice, with 95% intervals."""
-        from analyzer.clever.tune import tune as find
+        from analyzer.games.clever.tune import tune as find
 
         compile_for_policies([policy], untrained=True)  # some combination may be
         values = rule_values(game.params, rules_file, assignments, players=players)
@@ -194,8 +194,8 @@ def advise(game: CleverGame) -> click.Command:
                rules_file, assignments, seed, threads, quiet, fmt, output):
         """Rank every legal choice by its expected final score (solo rollouts, 95% CIs)."""
         from analyzer import driver
-        from analyzer.clever import sheetfile
-        from analyzer.clever.advise import advise as run_advice
+        from analyzer.games.clever import sheetfile
+        from analyzer.games.clever.advise import advise as run_advice
 
         compile_for_policies([policy])
         values = rule_values(game.params, rules_file, assignments)
@@ -223,8 +223,8 @@ def coach(game: CleverGame) -> click.Command:
         your choice (Enter = the best). 'done' ends the game early. Works with piped
         input.
         """
-        from analyzer.clever import sheetfile
-        from analyzer.clever.coach import run_coach
+        from analyzer.games.clever import sheetfile
+        from analyzer.games.clever.coach import run_coach
 
         compile_for_policies([policy])
         values = rule_values(game.params, None, ())
@@ -263,7 +263,7 @@ def train(game: CleverGame) -> click.Command:
         --rules), from the game's rule-conditioned network; learned then plays it wherever
         those rules are in force. Interrupted, the same command resumes where the last
         evaluation left it."""
-        from analyzer.clever.specialists import train_specialist
+        from analyzer.games.clever.specialists import train_specialist
         from analyzer.execution import session
 
         values = rule_values(game.params, rules_file, assignments, players=1)

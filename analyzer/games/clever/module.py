@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from analyzer.clever.game import CleverGame
+from analyzer.games.clever.game import CleverGame
 
 
 def game_interface(game: CleverGame) -> SimpleNamespace:
@@ -13,19 +13,19 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
 
     def commands():
         """The ``dicelab <game>`` click group."""
-        from analyzer.clever.cli import make_group
+        from analyzer.games.clever.cli import make_group
 
         return make_group(game)
 
     def report_section(values, seed: int, quick: bool = False, progress: bool = True):
         """The game's part of the balance report."""
-        from analyzer.clever.report import build_section
+        from analyzer.games.clever.report import build_section
 
         return build_section(game, values, seed, quick, progress)
 
     def cheatsheet(values):
         """The game's strategy card."""
-        from analyzer.clever.report import build_cheatsheet
+        from analyzer.games.clever.report import build_cheatsheet
 
         return build_cheatsheet(game, values)
 
@@ -38,14 +38,14 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
 
     def compile_alone() -> None:
         """This process runs one command of this game: compile the engine for its sheet
-        and the command's policies alone (``analyzer.clever.compiling``)."""
-        from analyzer.clever.compiling import compile_alone as alone
+        and the command's policies alone (``analyzer.games.clever.compiling``)."""
+        from analyzer.games.clever.compiling import compile_alone as alone
 
         alone(game.kernel_game)
 
     def compile_kernels() -> None:
         """Compile the engine's play loops: one game and one paired game, default rules."""
-        from analyzer.clever.report import compile_kernels
+        from analyzer.games.clever.report import compile_kernels
 
         compile_kernels(game)
 

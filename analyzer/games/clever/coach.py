@@ -13,7 +13,7 @@ from typing import Callable, TextIO
 
 import numpy as np
 
-from analyzer.clever.advise import (
+from analyzer.games.clever.advise import (
     DECLINE,
     PROCEED,
     REROLL,
@@ -24,7 +24,7 @@ from analyzer.clever.advise import (
     parse_dice,
     untrained_note,
 )
-from analyzer.clever.game import CleverGame
+from analyzer.games.clever.game import CleverGame
 from analyzer.errors import UserError
 from kernels.clever import play
 from kernels.clever.moves import N_DICE

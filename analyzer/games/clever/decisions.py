@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer.clever.game import CleverGame
+from analyzer.games.clever.game import CleverGame
 from kernels.clever import play
 
 GAIN_FROM = (0, 1, 2, 3, 4, 6, 8, 11)  # fewest points of each gain bin (``play.gain_bin``)

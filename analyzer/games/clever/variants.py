@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.clever import rule_inputs
-from analyzer.clever.game import CleverGame
+from analyzer.games.clever import rule_inputs
+from analyzer.games.clever.game import CleverGame
 from analyzer.params import Param, defaults
 
 DEFAULT_SHARE = 0.4  # training games on the default rules
@@ -36,7 +36,7 @@ def distribution(game: CleverGame) -> dict[str, Any]:
 
 
 def input_names(game: CleverGame) -> list[str]:
-    """The rules block's bit names of the game (``analyzer.clever.rule_inputs``)."""
+    """The rules block's bit names of the game (``analyzer.games.clever.rule_inputs``)."""
     return rule_inputs.input_names(game.params)
 
 

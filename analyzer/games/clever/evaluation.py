@@ -11,8 +11,8 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-from analyzer.clever import simulation
-from analyzer.clever.game import CleverGame
+from analyzer.games.clever import simulation
+from analyzer.games.clever.game import CleverGame
 from analyzer.output import Result
 from analyzer.params import assumed_notes
 

@@ -1,5 +1,5 @@
 """The teachers of a distilled rule-conditioned network: the game's solo network and its
-specialists (``analyzer.clever.networks``), each teaching the training games whose rules
+specialists (``analyzer.games.clever.networks``), each teaching the training games whose rules
 are nearest its own (``kernels.clever.selfplay``'s distillation).
 
 A network teaches a variant when the two agree on the game's shape, its round count and
@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.clever import networks, value_weights, variants
-from analyzer.clever.game import CleverGame
+from analyzer.games.clever import networks, value_weights, variants
+from analyzer.games.clever.game import CleverGame
 from analyzer.params import defaults
 from kernels.clever import value_net
 

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 
 from analyzer import seats
-from analyzer.clever import networks, trained_on
-from analyzer.clever.game import ROUND_BONUS_ROUNDS, CleverGame
-from analyzer.clever.simulation import COLUMNS, GAME_BLOCK, play_games, simulate, whatif
+from analyzer.games.clever import networks, trained_on
+from analyzer.games.clever.game import ROUND_BONUS_ROUNDS, CleverGame
+from analyzer.games.clever.simulation import COLUMNS, GAME_BLOCK, play_games, simulate, whatif
 from analyzer.sections import (
     Block,
     CheatSheet,

@@ -20,8 +20,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from analyzer.clever import trained_on
-from analyzer.clever.game import CleverGame
+from analyzer.games.clever import trained_on
+from analyzer.games.clever.game import CleverGame
 from analyzer.driver import over_threads
 from analyzer.errors import UserError
 from analyzer.execution import current

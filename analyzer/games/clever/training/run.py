@@ -4,7 +4,7 @@ every ``eval_every`` games. Running it again with the same settings resumes from
 checkpoint and ends with the same weights, bit for bit, as an uninterrupted run.
 
 The games are played under fixed rules, or under a table of variants each game draws from
-(``analyzer.clever.variants``: a rule-conditioned network's distribution, or a
+(``analyzer.games.clever.variants``: a rule-conditioned network's distribution, or a
 specialist's one variant)."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from analyzer.clever import value_weights
+from analyzer.games.clever import value_weights
 from analyzer.files import make_folder
-from analyzer.clever.training import games as tgames
-from analyzer.clever.training.stages import (
+from analyzer.games.clever.training import games as tgames
+from analyzer.games.clever.training.stages import (
     Stage,
     inputs_of_stage,
     kernel_curriculum,
@@ -30,7 +30,7 @@ from analyzer.clever.training.stages import (
     trainable,
     training_key,
 )
-from analyzer.clever.training.state import (
+from analyzer.games.clever.training.state import (
     CHUNK,
     fit_start,
     fresh_state,

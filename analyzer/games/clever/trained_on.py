@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from analyzer.clever import networks
-from analyzer.clever.game import CleverGame
+from analyzer.games.clever import networks
+from analyzer.games.clever.game import CleverGame
 from analyzer.params import Param
 
 NOT_PLAY = ("players", "rounds", "ties")  # parameters the network's inputs or the

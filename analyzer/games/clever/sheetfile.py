@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer.clever.game import CleverGame
+from analyzer.games.clever.game import CleverGame
 from analyzer.errors import UserError
 from analyzer.files import read_input_text, read_problem
 from analyzer.output import Result

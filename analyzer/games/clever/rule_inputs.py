@@ -27,7 +27,7 @@ def input_names(params: tuple[Param, ...]) -> list[str]:
             names.extend(f"{param.name}={c}" for c in param.choices if c != param.default)
         else:
             raise ValueError(f"rule parameter {param.name!r} of kind {param.kind!r} has no "
-                             "rules-block input; give it one in analyzer.clever.rule_inputs")
+                             "rules-block input; give it one in analyzer.games.clever.rule_inputs")
     if len(names) > N_RULE_BITS:
         raise ValueError(f"{len(names)} rules-block bits; the kernels hold {N_RULE_BITS}")
     return names

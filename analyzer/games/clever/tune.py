@@ -12,9 +12,9 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from analyzer.clever import trained_on
-from analyzer.clever.game import CleverGame
-from analyzer.clever.simulation import heuristic_figure, whatif
+from analyzer.games.clever import trained_on
+from analyzer.games.clever.game import CleverGame
+from analyzer.games.clever.simulation import heuristic_figure, whatif
 from analyzer.errors import UserError
 from analyzer.output import Result
 from analyzer.params import assumed_notes

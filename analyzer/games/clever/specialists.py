@@ -5,7 +5,7 @@ variant of its rules, from the game's rule-conditioned network (``dicelab GAME t
 A specialist is kept beside the compiled kernels (``kernels.cache_dir()``), in
 ``networks/<game>/``, named after the variant: ``value_net.<key>.npy`` and its ``.json``
 (whose ``trained_on`` record names the variant's rules and round count, so ``learned``
-plays it wherever those rules are in force: ``analyzer.clever.networks``). Its training
+plays it wherever those rules are in force: ``analyzer.games.clever.networks``). Its training
 checkpoint sits beside it until the run ends; running the same command again resumes it
 and ends with the same weights, bit for bit."""
 
@@ -19,13 +19,13 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from analyzer.clever import networks, trained_on, value_weights, variants
-from analyzer.clever.game import CleverGame
-from analyzer.clever.training import games as tgames
-from analyzer.clever.training import run as training_run
-from analyzer.clever.training import teachers
-from analyzer.clever.training.games import TUNING_SEED_BASE
-from analyzer.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
+from analyzer.games.clever import networks, trained_on, value_weights, variants
+from analyzer.games.clever.game import CleverGame
+from analyzer.games.clever.training import games as tgames
+from analyzer.games.clever.training import run as training_run
+from analyzer.games.clever.training import teachers
+from analyzer.games.clever.training.games import TUNING_SEED_BASE
+from analyzer.games.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
 from analyzer.errors import Interrupted, UserError
 from analyzer.files import make_folder
 from analyzer.output import Result, run_meta
