@@ -52,7 +52,7 @@ beside the game's own file with ``--ship-to .../value_net.return_allowed.npy``, 
 ``learned`` finds it (``analyzer.games.clever.networks``).
 
 ``--curriculum seated`` (either game, ``--start-from`` its solo network or checkpoint):
-the seat block (``kernels.clever.seats``) comes in with zero weights, then self-play with
+the seat block (``kernels.clever_base.seats``) comes in with zero weights, then self-play with
 the network in every seat of games of 1-4 players (``PLAYER_MIX``): ``seats``, 300,000
 games, epsilon 0.02 to 0.01, step size 1e-5 for the first 2% (Adam's moments settle),
 5e-5, then 2.5e-5 from 50%; ``settle``, 150,000 games at 0.01 and 3e-5. Each evaluation
@@ -60,7 +60,7 @@ adds a two-player mirror match (seats fixed) to the solo tuning games.
 
 ``--curriculum conditioned`` and ``distilled`` (either game, ``--start-from`` its
 ``value_net.npy``): one solo network for every variant of the rules, the rules block
-(``kernels.clever.rule_block``) coming in with zero rows; ``conditioned`` learns from its
+(``kernels.clever_base.rule_block``) coming in with zero rows; ``conditioned`` learns from its
 own returns, ``distilled`` from the game's networks, each teaching the variants nearest
 its own (``analyzer.games.clever.training.teachers``). Each evaluation adds the mean over the
 check variants; ``--ship-conditioned`` ships the result as the game's solo network (with
@@ -111,7 +111,8 @@ from analyzer.games.clever.training.state import CHUNK, read_checkpoint
 from analyzer.errors import UserError
 from analyzer.params import defaults
 from analyzer.stats import Z95
-from kernels.clever import net, seats, value_net
+from kernels.clever import net, value_net
+from kernels.clever_base import seats
 
 GAMES = {"tpc": "thats_pretty_clever", "tac": "twice_as_clever"}
 TAC_YELLOW, TAC_BLUE = 1, 2  # Twice As Clever's areas (kernels.twice_as_clever.layout)

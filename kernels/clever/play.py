@@ -17,7 +17,7 @@ from kernels.accumulate import (
     used_width,
 )
 from kernels.clever.denial import no_gift, opponent_gains
-from kernels.clever.game_rules import (
+from kernels.clever_base.game_rules import (
     RULE_FINAL_PLUS_ALL,
     RULE_FORFEIT_TO_PLATTER,
     RULE_PASSIVE_DECLINE,
@@ -77,8 +77,8 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     return_die,
     sheet_value,
 )
-from kernels.clever.seats import seat_sheets
-from kernels.clever.sheet import (
+from kernels.clever_base.seats import seat_sheets
+from kernels.clever_base.sheet import (
     FLAG_PLUS_PER_ROUND,
     FLAG_RETURN_EMPTY_POOL,
     H_BONUSES,
@@ -111,7 +111,7 @@ from kernels.clever.sheets import (
     start_game_sheet,
     total_score,
 )
-from kernels.clever.turn import (
+from kernels.clever_base.turn import (
     PH_ACTIVE_PLUS,
     PH_OVER,
     PH_PASSIVE,
@@ -542,7 +542,7 @@ def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, fi
     ``first_pick`` (3 = the picks are over, the +1 window is open; 4 = the active turn is
     over; 5 = the passive turn is over too; a pick plus ``PROCEED``: that pick's roll comes
     without a return first), the passive turn, then the remaining rounds. Returns the
-    final score. The sheet's seat fields say solo (``kernels.clever.seats``)."""
+    final score. The sheet's seat fields say solo (``kernels.clever_base.seats``)."""
     sheet[H_PLAYERS], sheet[H_SEAT], sheet[H_LEAD] = 1, 0, 0
     for r in range(rnd, rounds):
         last = r == rounds - 1
@@ -662,7 +662,7 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
 
 @njit(cache=True, borrowed=True)
 def begin_turn(sheets, event):
-    """Turn ``event`` of the round begins (-1: the round begins; ``kernels.clever.seats``):
+    """Turn ``event`` of the round begins (-1: the round begins; ``kernels.clever_base.seats``):
     every sheet's ``H_EVENT`` and lead over the best opponent ``H_LEAD`` (0 solo; each
     sheet's total is kept in ``H_LEAD`` while the best totals are found)."""
     n = sheets.shape[0]

@@ -11,7 +11,7 @@ from kernels.clever.play import (
     solo_passive,
     work_buffers,
 )
-from kernels.clever.sheet import H_ROUND, SHEET_LEN, TAC
+from kernels.clever_base.sheet import H_ROUND, SHEET_LEN, TAC
 from kernels.clever.sheets import feature_value, start_game_sheet, total_score, value_stage
 from kernels.jit import njit
 from kernels.rng import turn_stream

@@ -18,7 +18,7 @@ from analyzer.cli import cli
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
-from kernels.clever.sheet import H_REROLL_GOT
+from kernels.clever_base.sheet import H_REROLL_GOT
 
 K = 5
 GAMES = [TPC_GAME, TAC_GAME]
@@ -390,7 +390,7 @@ def test_the_report_table_policy_plays_as_well_as_the_tuned_heuristic(game):
 
 _OTHER_SHEET = """
 import numpy as np
-from kernels.clever.sheet import SHEET_LEN, TAC, TPC
+from kernels.clever_base.sheet import SHEET_LEN, TAC, TPC
 from kernels.clever.sheets import compile_only, start_sheet
 compile_only(TAC)
 try:

@@ -18,8 +18,8 @@ from analyzer.errors import UserError
 from analyzer.games.twice_as_clever import commands, sheetfile
 from analyzer.games.twice_as_clever.model import GAME, PARAMS
 from analyzer.params import defaults
-from kernels.clever.game_rules import RULE_GAME, RULE_RETURN_ON_REROLL, RULE_SHEET_FLAGS
-from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, TAC
+from kernels.clever_base.game_rules import RULE_GAME, RULE_RETURN_ON_REROLL, RULE_SHEET_FLAGS
+from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, TAC
 from kernels.twice_as_clever import layout as L
 
 

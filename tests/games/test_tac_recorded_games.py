@@ -26,7 +26,7 @@ import pytest
 
 from kernels.clever import moves as M
 from kernels.clever import sheets as SH
-from kernels.clever.sheet import FLAG_PLUS_PER_ROUND
+from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND
 from kernels.twice_as_clever import layout as L
 from kernels.twice_as_clever import rules as R
 

@@ -17,7 +17,7 @@ from analyzer.games.thats_pretty_clever.model import GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import net, play, value_net
-from kernels.clever.sheet import TPC
+from kernels.clever_base.sheet import TPC
 from kernels.thats_pretty_clever import layout as L
 
 VALUES = defaults(GAME.params)

@@ -31,7 +31,7 @@ from analyzer.plan import Chunks, Plan
 from analyzer.stats import ci95, mean_se
 from kernels.clever import play
 from kernels.clever.moves import N_DICE
-from kernels.clever.sheet import (
+from kernels.clever_base.sheet import (
     FLAG_RETURN_EMPTY_POOL,
     H_FLAGS,
     H_PLUS_GOT,

@@ -16,7 +16,7 @@ import pandas as pd
 
 from analyzer import stats
 from kernels.clever import play
-from kernels.clever.sheet import TAC
+from kernels.clever_base.sheet import TAC
 
 PRINTED = "X"  # the label of a box printed crossed (That's Pretty Clever's yellow)
 

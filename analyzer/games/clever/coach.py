@@ -28,7 +28,7 @@ from analyzer.games.clever.game import CleverGame
 from analyzer.errors import UserError
 from kernels.clever import play
 from kernels.clever.moves import N_DICE
-from kernels.clever.sheet import (
+from kernels.clever_base.sheet import (
     FLAG_PLUS_PER_ROUND,
     FLAG_RETURN_EMPTY_POOL,
     H_FLAGS,

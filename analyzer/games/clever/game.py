@@ -16,7 +16,7 @@ from analyzer.games.clever import networks, rule_inputs, value_weights
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.clever import play, value_net
-from kernels.clever.game_rules import (
+from kernels.clever_base.game_rules import (
     N_GAME_RULES,
     RULE_FINAL_PLUS_ALL,
     RULE_FORFEIT_TO_PLATTER,
@@ -76,7 +76,7 @@ class CleverGame:
     id: str
     title: str
     prefix: str  # file names of the game's figures and tables
-    kernel_game: int  # kernels.clever.sheet.TPC or TAC
+    kernel_game: int  # kernels.clever_base.sheet.TPC or TAC
     params: tuple[Param, ...]
     layout: ModuleType
     letters: str

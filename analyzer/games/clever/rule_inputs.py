@@ -1,4 +1,4 @@
-"""The rules block's bits (``kernels.clever.rule_block``) of a Clever game: one bit for
+"""The rules block's bits (``kernels.clever_base.rule_block``) of a Clever game: one bit for
 every value of a named rule parameter other than its default, in the order the game
 declares its parameters (booleans: one bit, set when the value is not the default;
 choices: one bit per choice but the default). The player count and the round count have
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from analyzer.params import Param
-from kernels.clever.rule_block import N_RULE_BITS
+from kernels.clever_base.rule_block import N_RULE_BITS
 
 OWN_INPUTS = ("players", "rounds")  # parameters the network reads through other inputs
 

@@ -15,7 +15,7 @@ from analyzer.errors import UserError
 from analyzer.files import read_input_text, read_problem
 from analyzer.output import Result
 from kernels.clever import sheets
-from kernels.clever.sheet import H_FOXES
+from kernels.clever_base.sheet import H_FOXES
 
 
 class FieldReader:

@@ -15,7 +15,8 @@ import numpy as np
 
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
-from kernels.clever import net, play, seats, value_net
+from kernels.clever import net, play, value_net
+from kernels.clever_base import seats
 
 MAX_GIFT = 4.0  # the largest gift weight a network file may set (1: a point the platter
 # gives an opponent costs a point)

@@ -11,7 +11,7 @@ import numpy as np
 from analyzer.games.clever.game import KNOBS, POLICY_HELP, CleverGame, policy_row  # noqa: F401
 from analyzer.games.clever.params import shared_params
 from analyzer.games.thats_pretty_clever import sheetfile, text
-from kernels.clever.sheet import FLAG_EARLIEST_FIRST, FLAG_KEEP_OVERFLOW, TPC
+from kernels.clever_base.sheet import FLAG_EARLIEST_FIRST, FLAG_KEEP_OVERFLOW, TPC
 from kernels.thats_pretty_clever import layout
 from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS
 

@@ -12,8 +12,8 @@ from analyzer.games.clever.game import KNOBS, POLICY_HELP, CleverGame, policy_ro
 from analyzer.games.clever.params import shared_params
 from analyzer.games.twice_as_clever import sheetfile, text
 from analyzer.params import Param
-from kernels.clever.game_rules import RULE_RETURN_ON_REROLL, RULE_SKIP_ROLL
-from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, TAC
+from kernels.clever_base.game_rules import RULE_RETURN_ON_REROLL, RULE_SKIP_ROLL
+from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, TAC
 from kernels.twice_as_clever import layout
 from kernels.twice_as_clever.value import N_VALUE_WEIGHTS
 

@@ -11,7 +11,7 @@ from analyzer.games.clever.training.stages import Stage
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED
 from analyzer.stats import mean_se
 from kernels.clever import play, selfplay
-from kernels.clever.game_rules import RULE_ROUNDS
+from kernels.clever_base.game_rules import RULE_ROUNDS
 
 ROUNDS = 6  # solo games, unless the rules set the rounds
 TUNING_SEED_BASE = 1_000_000_000

@@ -39,7 +39,7 @@ from analyzer.games.clever.training.state import (
     save_state,
 )
 from kernels.clever import net, selfplay, value_net
-from kernels.clever.game_rules import RULE_GAME
+from kernels.clever_base.game_rules import RULE_GAME
 
 BATCH = 32
 

@@ -24,7 +24,7 @@ class Stage(NamedTuple):
     seats of games of 2-4 players learn from, whether the skip head learns (alone, or
     with the network), and whether the solo networks (``--solo-from``) are its partners:
     games of 2-4 players play the mean of theirs and its values, and it learns what it
-    adds to them; whether the network has the rules block (``kernels.clever.rule_block``);
+    adds to them; whether the network has the rules block (``kernels.clever_base.rule_block``);
     the teachers' weight in the targets of the games a teacher network teaches (the run's
     ``teachers``: ``kernels.clever.selfplay``)."""
 
@@ -36,7 +36,7 @@ class Stage(NamedTuple):
     bonus_block: bool = False
     curriculum: tuple[int, int, float, float] = NO_CURRICULUM
     snapshot: int = 1
-    seat_block: bool = False  # the seat block's inputs (``kernels.clever.seats``) too
+    seat_block: bool = False  # the seat block's inputs (``kernels.clever_base.seats``) too
     players: tuple[float, ...] = ()  # shares of games of 1-4 players (none: solo)
     new_rows_only: bool = False  # only the first-layer rows of the seat block learn
     win_bonus: float = 0.0  # points a win adds to what a seat of 2-4 players learns from

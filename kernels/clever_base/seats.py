@@ -4,7 +4,7 @@ block: the turns still to come for this player and the score against the best op
 A round is a sequence of turns: in a game of ``n`` >= 2 players, the active turn of seat
 0, 1, ..., n - 1 (a player's own seat is its active turn, every other one a passive pick
 from that player's platter); in the solo game, the active turn then the passive turn. The
-play loops keep the sheet's header up to date (``kernels.clever.sheet``: ``H_PLAYERS``,
+play loops keep the sheet's header up to date (``kernels.clever_base.sheet``: ``H_PLAYERS``,
 ``H_SEAT``, ``H_EVENT`` the turn under way, ``H_LEAD`` the lead over the best opponent
 when it began), so an afterstate's sheet says where its player stands.
 
@@ -23,8 +23,8 @@ come (a trial that read the afterstate's total lost 35 points in two-player game
 
 import numpy as np
 
-from kernels.clever.sheet import H_EVENT, H_LEAD, H_PLAYERS, H_ROUND, H_ROUNDS, H_SEAT
-from kernels.clever.sparse import put
+from kernels.clever_base.sheet import H_EVENT, H_LEAD, H_PLAYERS, H_ROUND, H_ROUNDS, H_SEAT
+from kernels.clever_base.sparse import put
 from kernels.jit import njit
 
 SEAT_PLAYERS = 0  # + players - 1

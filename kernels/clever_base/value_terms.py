@@ -1,7 +1,7 @@
 """What both Clever games' heuristic values share: the weight set (stage) of a sheet by the
 rounds still to play, and one weighted, optionally recorded, feature term."""
 
-from kernels.clever.sheet import H_ROUND, H_ROUNDS
+from kernels.clever_base.sheet import H_ROUND, H_ROUNDS
 from kernels.jit import njit
 
 VALUE_STAGES = 6  # weight sets: rounds still to play after this one, 0..5 (more count as 5)

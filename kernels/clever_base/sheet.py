@@ -17,7 +17,7 @@ H_LOST = 11  # bonuses lost because their area could not take them
 H_PLUS_TAKEN = 12  # dice taken by +1 this round (bit mask; FLAG_PLUS_PER_ROUND)
 H_BONUSES = 13  # + bonus kind: bonuses received (statistics only)
 MAX_BONUS_KINDS = 11
-# where the player stands in the game (``kernels.clever.seats``; the play loops keep them)
+# where the player stands in the game (``kernels.clever_base.seats``; the play loops keep them)
 H_PLAYERS = H_BONUSES + MAX_BONUS_KINDS  # players in the game (0 or 1: solo)
 H_SEAT = H_PLAYERS + 1  # this player's seat, 0-based
 H_EVENT = H_PLAYERS + 2  # the turn of the round under way: the active player's seat (solo:
@@ -26,7 +26,7 @@ H_LEAD = H_PLAYERS + 3  # this player's total minus the best opponent's when tha
 # began (the same for every choice of the turn: a choice's own points never move it)
 HEADER_LEN = H_PLAYERS + 4
 SHEET_LEN = 72  # both sheets have this length, so the engine can copy either
-H_RULE_BITS = SHEET_LEN - 1  # the rules block's bits (``kernels.clever.rule_block``), set
+H_RULE_BITS = SHEET_LEN - 1  # the rules block's bits (``kernels.clever_base.rule_block``), set
 # at the start of a game from the game-rules vector's ``RULE_INPUT_BITS``; no layout uses it
 
 NATURAL_ROUNDS = (6, 6, 6, 5, 4)  # a game's rounds by player count (0 or 1: solo; section 2)

@@ -3,8 +3,8 @@
 
 import numpy as np
 
-from kernels.clever.sheet import NATURAL_ROUNDS
-from kernels.clever.turn import N_PHASES, TS_PHASE, TS_PICKS, TS_PLATTER, TS_POOL, TS_TAKEN
+from kernels.clever_base.sheet import NATURAL_ROUNDS
+from kernels.clever_base.turn import N_PHASES, TS_PHASE, TS_PICKS, TS_PLATTER, TS_POOL, TS_TAKEN
 from kernels.jit import njit
 
 # the turn block both encodings end their base inputs with, from its first input on: the

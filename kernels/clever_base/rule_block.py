@@ -18,8 +18,8 @@ exactly its parameters.
 
 import numpy as np
 
-from kernels.clever.sheet import H_PLAYERS, H_ROUND, H_ROUNDS, H_RULE_BITS, NATURAL_ROUNDS
-from kernels.clever.sparse import put
+from kernels.clever_base.sheet import H_PLAYERS, H_ROUND, H_ROUNDS, H_RULE_BITS, NATURAL_ROUNDS
+from kernels.clever_base.sparse import put
 from kernels.jit import njit
 
 N_RULE_BITS = 28  # the most rule-parameter bits a game may have

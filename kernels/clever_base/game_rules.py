@@ -9,7 +9,7 @@ RULE_PASSIVE_DECLINE = 8  # 1: a passive player may decline a pick
 RULE_TIES_SHARED = 9  # 1: tied totals share the win (no best-area tie-break)
 RULE_SOLO_TIES_BY_COLOUR = 10  # 1: solo passive ties go to the platter in colour order
 RULE_SHEET_FLAGS = 11  # the sheet's H_FLAGS (FLAG_* bits) for every player
-RULE_GAME = 12  # the sheet: kernels.clever.sheet.TPC or TAC
+RULE_GAME = 12  # the sheet: kernels.clever_base.sheet.TPC or TAC
 RULE_RETURN_ON_REROLL = 13  # 1: a return may come between a roll and its re-roll (TAC 12.5)
 RULE_SKIP_ROLL = 14  # 1: the active player may leave a usable roll unused (TAC section 2)
 RULE_SOLO_FALLBACK = 15  # 1: the solo passive pick may take one of the other three dice
@@ -17,7 +17,7 @@ RULE_SOLO_FALLBACK = 15  # 1: the solo passive pick may take one of the other th
 RULE_PLUS_AFTER_DECLINE = 16  # 1: a passive player who took no die may still use +1s
 RULE_FINAL_PLUS_ALL = 17  # 1: after the game's last turn every player (not only the last
 # active player) gets a +1 window
-RULE_INPUT_BITS = 18  # the rules block's bits (``kernels.clever.rule_block``): the named
+RULE_INPUT_BITS = 18  # the rules block's bits (``kernels.clever_base.rule_block``): the named
 # rule parameters that differ from their defaults
 RULE_ROUNDS = 19  # the round count in force (0: the player count's own); the play loops
 # take the rounds as an argument, self-play over variants reads it here
