@@ -26,7 +26,7 @@ from analyzer.cli_options import (
 )
 from analyzer.errors import Interrupted, UserError, readable
 from analyzer.files import drop_stdout, os_error_in, os_error_words, shown, write_stdout
-from analyzer.progress import clock
+from analyzer.run.progress import clock
 from analyzer.registry import GAMES, available_games, get_game
 from analyzer.seeding import DEFAULT_SEED
 
@@ -192,9 +192,10 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
 
     Without --rules or --set every game is analysed on its built-in default rules.
     """
-    from analyzer import driver, report_eta
-    from analyzer.compile_apart import all_compiled
-    from analyzer.execution import current
+    from analyzer import report_eta
+    from analyzer.run import driver
+    from analyzer.run.compile_apart import all_compiled
+    from analyzer.run.execution import current
     from analyzer.report_eta import Estimate
     from analyzer.report_lanes import build_in_lanes, default_lanes
     from analyzer.seeding import check_seed

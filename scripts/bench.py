@@ -147,7 +147,7 @@ def sly_dice(games: int) -> dict[str, float]:
     with the honest policy on one thread and on all threads."""
     import numba
 
-    from analyzer import driver
+    from analyzer.run import driver
     from analyzer.games.sly_dice.model import card_points
     from analyzer.games.sly_dice.params import PARAMS
     from analyzer.games.sly_dice.runs import play_games
@@ -193,7 +193,7 @@ def clever(game_id: str, games: int) -> dict[str, float]:
     rollouts."""
     import numba
 
-    from analyzer import driver
+    from analyzer.run import driver
     from analyzer.games.clever.simulation import play_games
     from analyzer.params import defaults
     from analyzer.registry import get_game
@@ -310,7 +310,7 @@ def clever_cold() -> dict[str, float]:
 
 _CLUSTER_PEAK = """
 import resource, sys
-from analyzer import execution
+from analyzer.run import execution
 from analyzer.games.cloverup.params import PARAMS
 from analyzer.games.cloverup.simulation import simulate_turns
 from analyzer.params import defaults
@@ -342,7 +342,7 @@ def cluster(spec: str, scale: int) -> dict[str, float]:
     throughput."""
     import numba
 
-    from analyzer import driver, execution
+    from analyzer.run import driver, execution
     from analyzer.games.clever.simulation import play_games as clever_games
     from analyzer.games.cloverup.params import PARAMS
     from analyzer.games.cloverup.simulation import simulate_turns

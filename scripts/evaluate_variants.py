@@ -26,7 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer import driver, paired
+from analyzer import paired
+from analyzer.run import driver
 from analyzer.games.clever import networks, value_weights, variants
 from analyzer.errors import UserError
 from analyzer.files import write_atomic

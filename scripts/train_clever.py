@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer import driver
+from analyzer.run import driver
 from analyzer.games.clever.samples import sample_blocks
 from analyzer.files import write_atomic
 from analyzer.params import defaults

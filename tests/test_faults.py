@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer import kept
+from analyzer.run import kept
 from analyzer.cli import cli
 
 REPO = Path(__file__).resolve().parents[1]
@@ -334,7 +334,7 @@ def test_a_chunk_copied_over_another_is_computed_again(cloverup_values, tmp_path
     the checksum is bound to the chunk's name."""
     import shutil
 
-    from analyzer import execution
+    from analyzer.run import execution
     from analyzer.games.cloverup.simulation import simulate_turns
 
     def turns():

@@ -1,5 +1,5 @@
 """CloverUp play loops: one turn, one whole game, the per-block accumulators, and the
-parallel loops over blocks that the shared driver (:mod:`analyzer.driver`) calls. Only this
+parallel loops over blocks that the shared driver (:mod:`analyzer.run.driver`) calls. Only this
 module draws dice.
 
 Policies are int8 tables ``policies[table, multiset, rerolls_left, double_six]`` holding a
@@ -168,7 +168,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, po
                 max_diff, die, rules, roll_end, ds_start, stop_outcome):
     """Play ``n_games`` games of block ``key`` and accumulate into ``out``
     (int64[n_players slots, n_players seats, COL_HIST + max_total + 1]). Without the GIL:
-    blocks run side by side on threads (``analyzer.driver.BlockLoop``; a numba parallel
+    blocks run side by side on threads (``analyzer.run.driver.BlockLoop``; a numba parallel
     loop around it would compile the game again).
 
     ``lineup``: int64[n_players, 2], the policies of the lineup slots; with ``rotate`` the

@@ -69,7 +69,7 @@ def test_identical_for_any_thread_count(game):
 def test_block_loop_equals_the_blocks_one_by_one():
     """The threaded block loop (the Clever runs' runner) fills each block's accumulator as
     the block kernel does alone, whatever the threads and the order they finish in."""
-    from analyzer.driver import BlockLoop
+    from analyzer.run.driver import BlockLoop
     from analyzer.seeding import block_keys
     from kernels.clever import play
 

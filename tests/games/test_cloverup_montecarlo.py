@@ -8,7 +8,7 @@ probability 0 must never occur.
 import numpy as np
 import pytest
 
-from analyzer.driver import BlockLoop
+from analyzer.run.driver import BlockLoop
 from kernels.cloverup import game, layout, play, rules, solve
 from kernels.cloverup.layout import CLOVER, INSTANT_WIN, TRIPLE_SIX
 from kernels.rng import make_die

@@ -3,7 +3,7 @@ the silver platter chain, the return action, +1 once per round, and whole solo g
 
 import numpy as np
 
-from analyzer.driver import BlockLoop
+from analyzer.run.driver import BlockLoop
 from kernels.clever import play
 from kernels.clever_base.game_rules import (
     N_GAME_RULES,

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from analyzer.games.clever import value_weights
-from analyzer.driver import BlockLoop
+from analyzer.run.driver import BlockLoop
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults

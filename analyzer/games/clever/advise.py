@@ -22,12 +22,12 @@ import pandas as pd
 
 from analyzer.games.clever import trained_on
 from analyzer.games.clever.game import CleverGame
-from analyzer.driver import over_threads
+from analyzer.run.driver import over_threads
 from analyzer.errors import UserError
-from analyzer.execution import current
+from analyzer.run.execution import current
 from analyzer.output import Result, run_meta
 from analyzer.params import assumed_notes
-from analyzer.plan import Chunks, Plan
+from analyzer.run.plan import Chunks, Plan
 from analyzer.stats import ci95, mean_se
 from kernels.clever import play
 from kernels.clever.moves import N_DICE

@@ -193,7 +193,7 @@ def advise(game: CleverGame) -> click.Command:
     def advise(sheet_file, roll, phase, rnd, taken, fields, platter, policy, rollouts,
                rules_file, assignments, seed, threads, quiet, fmt, output):
         """Rank every legal choice by its expected final score (solo rollouts, 95% CIs)."""
-        from analyzer import driver
+        from analyzer.run import driver
         from analyzer.games.clever import sheetfile
         from analyzer.games.clever.advise import advise as run_advice
 
@@ -264,7 +264,7 @@ def train(game: CleverGame) -> click.Command:
         those rules are in force. Interrupted, the same command resumes where the last
         evaluation left it."""
         from analyzer.games.clever.specialists import train_specialist
-        from analyzer.execution import session
+        from analyzer.run.execution import session
 
         values = rule_values(game.params, rules_file, assignments, players=1)
         with session(cluster, None):

@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer import driver, seats
+from analyzer import seats
+from analyzer.run import driver
 from analyzer.games.clever.game import CleverGame
 from analyzer.games.clever.simulation import COLUMNS, GAME_BLOCK, chunk_blocks
 from analyzer.seeding import STREAM_GAMES, check_seed

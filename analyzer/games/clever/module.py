@@ -30,8 +30,8 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
         return build_cheatsheet(game, values)
 
     def kernels_compiled() -> bool:
-        """Are the engine's play loops in numba's cache (``analyzer.compile_apart``)?"""
-        from analyzer.driver import first_compile
+        """Are the engine's play loops in numba's cache (``analyzer.run.compile_apart``)?"""
+        from analyzer.run.driver import first_compile
         from kernels.clever import play
 
         return not (first_compile(play.games_block) or first_compile(play.paired_block))

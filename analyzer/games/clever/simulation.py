@@ -8,7 +8,8 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from analyzer import driver, output, seats, stats
+from analyzer import output, seats, stats
+from analyzer.run import driver
 from analyzer.games.clever import decisions, networks, trained_on
 from analyzer.games.clever.cells import cell_rows
 from analyzer.games.clever.game import CleverGame

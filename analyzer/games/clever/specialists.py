@@ -29,7 +29,7 @@ from analyzer.games.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
 from analyzer.errors import Interrupted, UserError
 from analyzer.files import make_folder
 from analyzer.output import Result, run_meta
-from analyzer.progress import Progress
+from analyzer.run.progress import Progress
 from analyzer.stats import Z95
 from kernels.clever import net, value_net
 
@@ -135,7 +135,7 @@ def train_specialist(game: CleverGame, values: dict[str, Any], games: int, seed:
     """``dicelab GAME train``: fine-tune and write the specialist of the solo variant
     ``values``; its learning curve (solo means on the variant, with 95% intervals) beside
     the network it started from, as a result."""
-    from analyzer import driver
+    from analyzer.run import driver
 
     driver.set_threads(threads)
     values = {**values, "players": 1}

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer import kept, seats
+from analyzer import seats
+from analyzer.run import kept
 from analyzer.errors import UserError
 from analyzer.games.cloverup.analyses import EV, action_label
 from analyzer.games.cloverup.length import game_lengths
@@ -123,7 +124,7 @@ def comeback_odds(values: dict[str, Any]) -> pd.DataFrame:
     """The exact chance that the first seat of a two-player game wins from behind: at the
     start of each round but the first, trailing by each of ``COMEBACK_GAPS`` points that
     the rounds played can open, both players playing to win (the game solver's own
-    table; kept on disk per rules, ``analyzer.kept``)."""
+    table; kept on disk per rules, ``analyzer.run.kept``)."""
     model = get_model({**values, "players": 2})
 
     def table() -> list[dict[str, Any]]:

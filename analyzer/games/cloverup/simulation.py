@@ -9,7 +9,8 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from analyzer import driver, paired, seats, stats
+from analyzer import paired, seats, stats
+from analyzer.run import driver
 from analyzer.errors import UserError
 from analyzer.games.cloverup.analyses import run_meta
 from analyzer.games.cloverup.model import Model, Policy, get_model, parse_policy

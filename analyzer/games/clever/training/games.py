@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer import driver, paired
+from analyzer import paired
+from analyzer.run import driver
 from analyzer.games.clever import value_weights
 from analyzer.games.clever.training.stages import Stage
 from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED

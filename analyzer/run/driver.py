@@ -19,9 +19,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from analyzer.execution import current
-from analyzer.plan import Chunks, Plan
-from analyzer.progress import Progress
+from analyzer.run.execution import current
+from analyzer.run.plan import Chunks, Plan
+from analyzer.run.progress import Progress
 from analyzer.seeding import block_keys
 
 
@@ -192,7 +192,7 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
 
     The items are cut into chunks (``job.chunk_blocks`` blocks, never across a batch of
     ``batch_blocks`` blocks), computed where the execution in force says (local threads or a
-    cluster, see ``analyzer.execution``) and added up in order. With ``stop``, the run ends
+    cluster, see ``analyzer.run.execution``) and added up in order. With ``stop``, the run ends
     early after the first batch for which ``stop(accumulator, items_so_far)`` is true
     (batches end on block boundaries, so the items run are still the first ones of the
     stream). ``n_items`` must be a whole number of blocks or the run must not stop early for

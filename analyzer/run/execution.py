@@ -17,9 +17,9 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from analyzer.checkpoint import Store, check_folder
+from analyzer.run.checkpoint import Store, check_folder
 from analyzer.errors import Interrupted
-from analyzer.plan import Plan
+from analyzer.run.plan import Plan
 
 
 class Execution:
@@ -35,7 +35,7 @@ class Execution:
 
     def start(self) -> None:
         if self.cluster_spec:
-            from analyzer.cluster import Cluster
+            from analyzer.run.cluster import Cluster
 
             self.cluster = Cluster.connect(self.cluster_spec)
 

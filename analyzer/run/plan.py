@@ -1,5 +1,5 @@
 """A run as plain data: its chunks and the function that computes them (run by
-``analyzer.execution`` on local threads or a cluster)."""
+``analyzer.run.execution`` on local threads or a cluster)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 A numba compile uses one core. Before a whole test-suite run, the Clever engine and the
 Sly Dice kernels compile side by side, one child process each (``python -m
-analyzer.compile_apart GAME``), into numba's on-disk cache, where the test workers then
+analyzer.run.compile_apart GAME``), into numba's on-disk cache, where the test workers then
 find them, with every helper they link (``kernels.jit.keep_helpers``): a test that
 compiles another kernel links those without typing them again. The report's lanes
 (``analyzer.report_lanes``) ask whether everything is cached to plan their work.
@@ -22,8 +22,8 @@ from analyzer.registry import get_game
 
 
 def _child(game_id: str) -> subprocess.Popen:
-    """``python -m analyzer.compile_apart GAME``, started."""
-    return subprocess.Popen([sys.executable, "-m", "analyzer.compile_apart", game_id],
+    """``python -m analyzer.run.compile_apart GAME``, started."""
+    return subprocess.Popen([sys.executable, "-m", "analyzer.run.compile_apart", game_id],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 

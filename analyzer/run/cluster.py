@@ -17,10 +17,10 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from analyzer.checkpoint import Store
-from analyzer.cluster_worker import run_chunk, versions
+from analyzer.run.checkpoint import Store
+from analyzer.run.cluster_worker import run_chunk, versions
 from analyzer.errors import UserError
-from analyzer.plan import Plan
+from analyzer.run.plan import Plan
 
 ACCEPTED = ("local:N (a local cluster of N worker processes, e.g. local:2) or a scheduler "
             "address such as tcp://host:8786")
@@ -77,7 +77,7 @@ class Cluster:
                 local = distributed.LocalCluster(
                     n_workers=where, threads_per_worker=1, processes=True,
                     dashboard_address=":0", worker_dashboard_address=None,
-                    silence_logs=logging.ERROR, preload=["analyzer.cluster_worker"])
+                    silence_logs=logging.ERROR, preload=["analyzer.run.cluster_worker"])
                 client = distributed.Client(local, timeout=CONNECT_TIMEOUT)
             else:
                 client = distributed.Client(where, timeout=CONNECT_TIMEOUT)
