@@ -244,13 +244,12 @@ def test_a_full_disk_is_refused_before_any_work(small_disk):
 
 
 def test_a_report_that_fills_the_disk_is_one_line_and_leaves_nothing(small_disk):
-    from analyzer.cli import _write_report
     from analyzer.errors import UserError
-    from reports.balance import write_report
+    from reports.build import write_checked
     from tests.test_reports import sections
 
     with pytest.raises(UserError, match="cannot write report folder .*no space left"):
-        _write_report(write_report, sections(), small_disk / "rep", ["seed 1"])
+        write_checked(sections(), small_disk / "rep", ["seed 1"])
     assert [p.name for p in small_disk.iterdir()] == ["filler"]
 
 
