@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from analyzer.games.clever import simulation
 from analyzer.cli import cli
+from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
@@ -678,3 +679,33 @@ def test_the_seats_lever_is_measured_only_where_the_rules_create_a_seat_effect(m
                                     False)
     assert "moves that seat's win rate most" in words and "(64 each)" in words
     assert "no round" in words or "=" in words
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_a_rollout_horizon_ends_rollouts_at_a_round_s_end(game):
+    """``advise --horizon K``: a horizon past the last round is the full ranking, bit for
+    bit; a shorter one ends every rollout at the end of round (this one + K) with the
+    rollout policy's value of the position (a score to come: more than the sheet's score
+    now), and says so; the same seed gives the same ranking."""
+    from analyzer.games.clever import advise
+
+    values = defaults(game.params)
+    sheet = game.blank_sheet(values)
+    sheet[H_REROLL_GOT] = 1
+
+    def choices(horizon):
+        result = advise.advise(game, values, sheet, full_roll(game), "active1", 2,
+                               "learned", 40, 4, horizon=horizon)
+        return result, result.tables["choices"].set_index("choice")
+
+    full, whole = choices(None)
+    pd.testing.assert_frame_equal(choices(9)[1], whole)
+    cut, short = choices(0)
+    pd.testing.assert_frame_equal(choices(0)[1], short)
+    assert "to the end of round 2, where the learned policy's value" in cut.notes[0]
+    assert "to the end of the game" in full.notes[0]
+    assert not short.expected_score.equals(whole.expected_score)
+    assert (short.expected_score > 20).all()
+    with pytest.raises(UserError, match="bad horizon -1"):
+        advise.advise(game, values, sheet, full_roll(game), "active1", 2, "learned", 40, 4,
+                      horizon=-1)

@@ -96,15 +96,19 @@ def parse_dice(game: CleverGame, text: str, what: str) -> dict[int, int]:
 
 def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, rnd: int,
            policy: str, rollouts: int, seed: int, fields: str = "",
-           platter: str = "", taken: str = "") -> Result:
+           platter: str = "", taken: str = "", horizon: int | None = None) -> Result:
     """Rank the choices of a position (``phase``: ``PHASES``; ``taken``: in a +1 window,
-    the dice +1 took already)."""
+    the dice +1 took already; ``horizon``: the rounds a rollout plays after this one
+    before the rollout policy's value of that round's end stands for the final score,
+    ``None``: to the game's end)."""
     if phase not in PHASES:
         raise UserError(f"unknown phase {phase!r}; accepted: {', '.join(PHASES)}")
     rounds = game.rounds_for({**values, "players": 1})
     if not 1 <= rnd <= rounds:
         raise UserError(f"bad round {rnd}: expected 1 to {rounds}")
     check_rollouts(rollouts)
+    if horizon is not None and horizon < 0:
+        raise UserError(f"bad horizon {horizon}: expected 0 or more rounds, or 'full'")
     if phase == "return" and not game.has_returns:
         raise UserError(f"{game.title} has no return action; accepted phases: "
                         f"{', '.join(PHASES[:-1])}")
@@ -134,7 +138,7 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
     window = phase in ("plus", "passive-plus")
     if phase == "return":
         return _rank(game, values, sheet, faces, *_return_window(game, sheet, where),
-                     policy, rollouts, seed, rnd, rounds, phase)
+                     policy, rollouts, seed, rnd, rounds, phase, horizon)
     if phase == "passive" or window:
         if len(pool) != 6:
             example = " ".join(f"{c}{f}" for c, f in zip(game.letters, "352641"))
@@ -176,10 +180,18 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
     moves = np.concatenate([moves, np.array([(-1, area, 0) for area, _ in extra],
                                             np.int64).reshape(-1, 3)])
     return _rank(game, values, sheet, faces, where, moves, labels, pick, policy, rollouts,
-                 seed, rnd, rounds, phase)
+                 seed, rnd, rounds, phase, horizon)
 
 
 MARKS_PER_ROUND = 12  # far more than a solo round's picks, +1s and bonus marks give
+
+
+def _reach(last_round: int, rounds: int, policy: str) -> str:
+    """How far a rollout plays, in words."""
+    if last_round >= rounds - 1:
+        return "to the end of the game"
+    return (f"to the end of round {last_round + 1}, where the {policy} policy's value of "
+            "the position (its estimate of the final score) ends it")
 
 
 def round_note(game: CleverGame, sheet: np.ndarray, rnd: int, rounds: int) -> list[str]:
@@ -221,13 +233,16 @@ def _return_window(game: CleverGame, sheet: np.ndarray, where: np.ndarray
 
 def _rank(game: CleverGame, values, sheet: np.ndarray, faces: np.ndarray,
           where: np.ndarray, moves: np.ndarray, labels: list[str], pick: int, policy: str,
-          rollouts: int, seed: int, rnd: int, rounds: int, phase: str) -> Result:
+          rollouts: int, seed: int, rnd: int, rounds: int, phase: str,
+          horizon: int | None) -> Result:
     """Roll out every choice (``moves`` rows, named ``labels``) from the kernel phase
-    ``pick`` with the rollout policy ``policy`` and rank them."""
+    ``pick`` with the rollout policy ``policy`` up to ``horizon`` rounds after this one
+    and rank them."""
     pol = game.parse_policy(policy, {**values, "players": 1})
     key = np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
+    last_round = rounds - 1 if horizon is None else min(rnd - 1 + horizon, rounds - 1)
     position = Position(sheet, faces, where, moves, pol, rnd - 1, rounds,
-                        game.game_rules(values), pick, key)
+                        game.game_rules(values), pick, key, last_round)
     scores = raced_rollouts(position, rollouts)
     full = [i for i, s in enumerate(scores) if len(s) == rollouts]
     means = np.array([s.mean() for s in scores])
@@ -252,8 +267,8 @@ def _rank(game: CleverGame, values, sheet: np.ndarray, faces: np.ndarray,
         tables={"choices": pd.DataFrame(rows)},
         meta=run_meta(game.id, game.params, values, seed, rollouts=rollouts, policy=policy),
         notes=[f"each choice is followed by up to {rollouts} solo rollouts of the {policy} "
-               "policy to the end of the game; rollout r uses the same dice for every "
-               "choice, so vs_best is a paired difference"]
+               f"policy {_reach(last_round, rounds, policy)}; rollout r uses the same dice "
+               "for every choice, so vs_best is a paired difference"]
         + ([f"{stopped} choice(s) clearly worse than the leader after {RACE_FIRST} rollouts "
             f"(paired difference more than {RACE_Z} standard errors below it) stopped "
             "there, ranked after the others (column rollouts)"] if stopped else [])
@@ -322,6 +337,7 @@ class Position:
     game_rules: np.ndarray
     phase: int
     key: np.uint64
+    last_round: int  # a rollout ends with this round (0-based; rounds - 1: the game's end)
 
 
 ROLLOUT_CHUNK = 250  # rollouts per chunk of work: 2,000 rollouts are 8 chunks
@@ -342,7 +358,7 @@ def rollout_chunks(position: Position, chunks: list[tuple[int, int]]) -> list[np
         first, count = pieces[i]
         out = np.zeros((len(p.moves), count))
         play.advise_rollouts(p.sheet, p.faces, p.where, p.moves, p.pol, p.rnd, p.rounds,
-                             p.game_rules, p.phase, p.key, first, count, out)
+                             p.game_rules, p.phase, p.key, first, count, out, p.last_round)
         return out
 
     done = over_threads(piece, len(pieces))

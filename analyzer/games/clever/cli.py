@@ -186,12 +186,17 @@ def advise(game: CleverGame) -> click.Command:
                   help=f"Policy of the rollouts: {', '.join(game.policy_help)}.")
     @click.option("--rollouts", default=game.advice_rollouts, show_default=True, type=int,
                   help="Rollouts per choice.")
+    @click.option("--horizon", default=horizon_words(game.advice_horizon), show_default=True,
+                  metavar="K|full",
+                  help="Rounds a rollout plays after this one before the rollout policy's "
+                       "value of that round's end stands for the final score; full: to "
+                       "the game's end.")
     @rules_options
     @run_options
     @output_options
     @with_output_check
     def advise(sheet_file, roll, phase, rnd, taken, fields, platter, policy, rollouts,
-               rules_file, assignments, seed, threads, quiet, fmt, output):
+               horizon, rules_file, assignments, seed, threads, quiet, fmt, output):
         """Rank every legal choice by its expected final score (solo rollouts, 95% CIs)."""
         from analyzer.run import driver
         from analyzer.games.clever import sheetfile
@@ -201,10 +206,30 @@ def advise(game: CleverGame) -> click.Command:
         values = rule_values(game.params, rules_file, assignments)
         driver.set_threads(threads)
         emit(run_advice(game, values, sheetfile.read(game, sheet_file, values), roll, phase.lower(),
-                        rnd, policy, rollouts, check_seed(seed), fields, platter, taken),
+                        rnd, policy, rollouts, check_seed(seed), fields, platter, taken,
+                        parse_horizon(horizon)),
              fmt, output)
 
     return advise
+
+
+def horizon_words(horizon: int | None) -> str:
+    """A rollout horizon as ``--horizon`` takes it."""
+    return "full" if horizon is None else str(horizon)
+
+
+def parse_horizon(text: str) -> int | None:
+    """``--horizon``: a whole number of rounds (0 or more), or ``full``."""
+    if text.strip().lower() == "full":
+        return None
+    try:
+        horizon = int(text)
+    except ValueError:
+        horizon = -1
+    if horizon < 0:
+        raise UserError(f"bad horizon {text!r}: expected a whole number of rounds (0 or "
+                        "more) or 'full'")
+    return horizon
 
 
 def coach(game: CleverGame) -> click.Command:

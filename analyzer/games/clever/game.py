@@ -102,6 +102,7 @@ class CleverGame:
     # a cheaper reading of it that plays as strongly (a test checks it)
     table_policy: str = "heuristic"
     advice_rollouts: int = 2000  # advise's default rollouts per choice
+    advice_horizon: int | None = None  # ... and rounds played after this one (None: all)
 
     @property
     def policy_help(self) -> dict[str, str]:
