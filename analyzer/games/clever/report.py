@@ -4,6 +4,7 @@ every reading quotes numbers computed here from simulations of the policies."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -484,67 +485,102 @@ def most_words(richest: pd.Series, runner_up: pd.Series) -> str:
 
 def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
-    samples = QUICK if quick else FULL
-    bot = game.strongest_policy  # plays every figure below but the policy comparison
-    runs = solo_runs(game, values, seed, samples, tuple(dict.fromkeys((*POLICIES, bot))),
-                     progress)
-    policies = pd.concat([r.tables["policies"] for r in runs.values()], ignore_index=True)
-    areas = pd.concat([r.tables["areas"] for r in runs.values()], ignore_index=True)
-    bonuses = runs[bot].tables["bonuses"]
-    ratings = runs[bot].tables["ratings"]
-    best = policies.set_index("policy").loc[bot]
-    h_areas = areas[areas.policy == bot].set_index("area")["mean_score"]
-    top_area, low_area = h_areas.idxmax(), h_areas.idxmin()
-    table_bonus, assumed_rules = paired_rule_values(game, values, seed, samples, progress)
-    round_value = round_bonus_values(game, values, seed, samples, progress, table_bonus)
-    ranked = round_value[round_value.policy == bot].sort_values("value")
-    richest, runner_up = ranked.iloc[-1], ranked.iloc[-2]
-    beside = table_bonus.set_index("variant").loc[richest.variant]
-    seated = seat_policy(game, values)
-    seat_rows, comeback_rows, gains = mirror_seats(game, values, seated, (2, 3, 4), samples,
-                                                   seed, progress)
-    seat_table = fair_share(pd.DataFrame(seat_rows).drop(columns=SCORE_COLUMNS))
-    seat_beside = ""
-    if seated != game.table_policy:
-        seat_table, seat_beside = table_policy_beside(game, values, seated, seat_table,
-                                                      samples, seed, progress)
-    p = game.prefix
-    comeback = pd.DataFrame(comeback_rows)
-    comeback_figures, _ = comebacks_shown(
-        comeback, f"{p}_comeback", "Comebacks: a player's chance to win a two-player game by "
-        "how far behind the leader they are after a round (simulated, "
-        f"{seated} players, 95% intervals)",
-        f"two-player games of the {seated} policy", gains_words(gains))
-    two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
-    good_band = next(band for band in game.rating_bands if band[0] == game.report_band)
-    good = ratings[ratings["from"] >= good_band[0]]["share"].sum()
-    by_round = runs[bot].tables["bonus_rounds"]
-    grouped = by_round.assign(bonus=by_round.bonus.where(
+    """A Clever game's report section for the rule ``values``."""
+    d = SimpleNamespace(game=game, values=values, seed=seed, progress=progress,
+                        samples=QUICK if quick else FULL, p=game.prefix,
+                        bot=game.strongest_policy)  # the bot plays all but the comparison
+    _solo_data(d)
+    _rule_data(d)
+    _seat_data(d)
+    bot = d.bot
+    intro = (f"{game.title} is played in full by the engine (rounds, platter, passive "
+             "picks, actions, every bonus and chain, foxes); the numbers come from the "
+             "random, greedy, tuned heuristic and learned policies"
+             + (f" and the {bot} policy." if bot not in POLICIES else "."))
+    return Section(game.id, game.title, intro, _solo_figures(d) + _seat_figures(d),
+                   _tables(d), _notes(d), _findings(d), provenance(seed, game.params, values),
+                   verdict(game, values, bot, d.best, d.ranked, d.assumed_rules, d.seat_table,
+                           d.seated, d.seat_rows, seat_lever_words(
+                               game, values, d.seat_table, seed, progress)))
+
+
+def _solo_data(d: SimpleNamespace) -> None:
+    """Solo games of every policy: their tables, the bot's areas, bonuses and ratings."""
+    game, bot = d.game, d.bot
+    d.runs = solo_runs(game, d.values, d.seed, d.samples,
+                       tuple(dict.fromkeys((*POLICIES, bot))), d.progress)
+    d.policies = pd.concat([r.tables["policies"] for r in d.runs.values()], ignore_index=True)
+    d.areas = pd.concat([r.tables["areas"] for r in d.runs.values()], ignore_index=True)
+    d.bonuses = d.runs[bot].tables["bonuses"]
+    d.ratings = d.runs[bot].tables["ratings"]
+    d.best = d.policies.set_index("policy").loc[bot]
+    d.h_areas = d.areas[d.areas.policy == bot].set_index("area")["mean_score"]
+    d.good_band = next(band for band in game.rating_bands if band[0] == game.report_band)
+    d.good = d.ratings[d.ratings["from"] >= d.good_band[0]]["share"].sum()
+    by_round = d.by_round = d.runs[bot].tables["bonus_rounds"]
+    d.grouped = by_round.assign(bonus=by_round.bonus.where(
         by_round.bonus.isin(ACTIONS), "free mark")).groupby(
         ["round", "bonus"], as_index=False, sort=False)["per_game"].sum()
     foxes = by_round[by_round.bonus == "fox"].set_index("round")["per_game"]
-    last_share = foxes.iloc[-1] / max(foxes.sum(), 1e-12)
-    fox_points = best.mean_score - h_areas.sum()
-    figures = [
+    d.last_share = foxes.iloc[-1] / max(foxes.sum(), 1e-12)
+    d.fox_points = d.best.mean_score - d.h_areas.sum()
+
+
+def _rule_data(d: SimpleNamespace) -> None:
+    """The assumed readings and the round-track bonuses, each worth measured (paired)."""
+    d.table_bonus, d.assumed_rules = paired_rule_values(d.game, d.values, d.seed, d.samples,
+                                                        d.progress)
+    d.round_value = round_bonus_values(d.game, d.values, d.seed, d.samples, d.progress,
+                                       d.table_bonus)
+    d.ranked = d.round_value[d.round_value.policy == d.bot].sort_values("value")
+    d.richest, d.runner_up = d.ranked.iloc[-1], d.ranked.iloc[-2]
+    d.beside = d.table_bonus.set_index("variant").loc[d.richest.variant]
+
+
+def _seat_data(d: SimpleNamespace) -> None:
+    """Games of 2-4 players: win rates by seat and comebacks."""
+    game, values = d.game, d.values
+    d.seated = seated = seat_policy(game, values)
+    d.seat_rows, comeback_rows, gains = mirror_seats(game, values, seated, (2, 3, 4),
+                                                     d.samples, d.seed, d.progress)
+    d.seat_table = fair_share(pd.DataFrame(d.seat_rows).drop(columns=SCORE_COLUMNS))
+    d.seat_beside = ""
+    if seated != game.table_policy:
+        d.seat_table, d.seat_beside = table_policy_beside(game, values, seated, d.seat_table,
+                                                          d.samples, d.seed, d.progress)
+    d.comeback = pd.DataFrame(comeback_rows)
+    d.comeback_figures, _ = comebacks_shown(
+        d.comeback, f"{d.p}_comeback", "Comebacks: a player's chance to win a two-player "
+        "game by how far behind the leader they are after a round (simulated, "
+        f"{seated} players, 95% intervals)",
+        f"two-player games of the {seated} policy", gains_words(gains))
+
+
+def _solo_figures(d: SimpleNamespace) -> list[Figure]:
+    """Solo play: areas, bonuses and when they fire, the round bonuses' worth."""
+    game, p, bot, best, h_areas = d.game, d.p, d.bot, d.best, d.h_areas
+    top_area, low_area = h_areas.idxmax(), h_areas.idxmin()
+    richest, runner_up, round_value = d.richest, d.runner_up, d.round_value
+    return [
         Figure(f"{p}_area_scores", "Solo score by area and policy (simulated, 95% intervals)",
-               "bar", areas, "area", "mean_score", "policy", "ci95_low", "ci95_high",
+               "bar", d.areas, "area", "mean_score", "policy", "ci95_low", "ci95_high",
                xlabel="area", ylabel="mean points", appendix=True,
-               labels={name: policy_words(name, WORDS) for name in areas.policy.unique()},
+               labels={name: policy_words(name, WORDS) for name in d.areas.policy.unique()},
                reading=f"{BOT_NAMES[bot].capitalize()} averages {best.mean_score:.1f} points solo "
                        f"(95% CI {best.ci95_low:.1f} to {best.ci95_high:.1f}); most come from "
                        f"{top_area} ({h_areas[top_area]:.1f}), least from {low_area} "
                        f"({h_areas[low_area]:.1f}), which sets the value of each fox."),
         Figure(f"{p}_bonuses", f"Bonuses received per solo game, {bot} (simulated)", "bar",
-               bonuses, "bonus", "per_game", None, "ci95_low", "ci95_high", xlabel="bonus",
+               d.bonuses, "bonus", "per_game", None, "ci95_low", "ci95_high", xlabel="bonus",
                ylabel="per game", appendix=True,
                reading=f"{BOT_NAMES[bot].capitalize()} collects {best.foxes:.2f} foxes a game; "
-                       f"{good:.1%} of its games rate '{good_band[1]}' ({good_band[0]}+) or "
-                       "better."),
+                       f"{d.good:.1%} of its games rate '{d.good_band[1]}' ({d.good_band[0]}+) "
+                       "or better."),
         Figure(f"{p}_bonus_rounds", "When bonuses fire: bonuses received per round, "
-               f"{bot} solo (simulated)", "line", grouped, "round", "per_game", "bonus",
+               f"{bot} solo (simulated)", "line", d.grouped, "round", "per_game", "bonus",
                xlabel="round", ylabel="per game", appendix=True,
-               reading=f"Foxes come late: {last_share:.0%} of the {bot} policy's foxes arrive in "
-                       f"the last round; they add {fox_points:.1f} points a game (total "
+               reading=f"Foxes come late: {d.last_share:.0%} of the {bot} policy's foxes arrive "
+                       f"in the last round; they add {d.fox_points:.1f} points a game (total "
                        f"minus the five areas), each worth the lowest area."),
         Figure(f"{p}_round_bonus_value", "What each round-track bonus is worth (paired "
                "simulation, solo, by policy)", "bar", round_value, "variant", "value",
@@ -555,56 +591,75 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
                        f"costs {bot} {most_words(richest, runner_up)}: {richest.value:.1f} "
                        f"points (95% CI "
                        f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f}; "
-                       f"{game.table_policy}: {beside.value:.1f}). {bonus_note(game, values)}."),
-        replace(sheet_figure(game, bot, runs[bot]), appendix=True),
-        distribution_figure(game, runs),
-        scores_figure(game, seated, seat_rows, policies, values),
-        seat_figure(f"{p}_seat_win_rates", "Win rate by seat minus a fair share, "
-                    f"{seated} players (simulated, 95% intervals)", seat_table,
+                       f"{game.table_policy}: {d.beside.value:.1f}). "
+                       f"{bonus_note(game, d.values)}."),
+        replace(sheet_figure(game, bot, d.runs[bot]), appendix=True),
+        distribution_figure(game, d.runs),
+    ]
+
+
+def _seat_figures(d: SimpleNamespace) -> list[Figure]:
+    """Games of 2-4 players: scores, win rates by seat, comebacks."""
+    game, values, two = d.game, d.values, d.seat_table[d.seat_table.players == "2"].set_index(
+        "seat")["win_rate"]
+    return [
+        scores_figure(game, d.seated, d.seat_rows, d.policies, values),
+        seat_figure(f"{d.p}_seat_win_rates", "Win rate by seat minus a fair share, "
+                    f"{d.seated} players (simulated, 95% intervals)", d.seat_table,
                     f"With two players the first seat wins {two['seat 1']:.1%} and the "
                     f"second {two['seat 2']:.1%}. Points above the zero line win more than "
                     f"their share. Seats are played by {seat_words(game, values)}."
-                    f"{seat_beside}"),
-    ] + comeback_figures
-    tables = [Table(f"{p}_policies", "Solo results by policy (simulated)", policies),
-              Table(f"{p}_areas", "Solo score by area (simulated)", areas),
-              Table(f"{p}_bonuses", f"Bonuses per solo game, {bot}", bonuses),
-              Table(f"{p}_ratings", f"Rulebook solo ratings, {bot}", ratings),
-              Table(f"{p}_round_bonus_value", "Value of the round-track bonuses", round_value,
-                    note=bonus_note(game, values)),
-              Table(f"{p}_assumed_rules", f"Assumed rules read the other way: change in "
-                    f"{rules_policy(game, values)}'s solo mean score (paired games)",
-                    assumed_rules, note=readings_note(game, values)),
-              Table(f"{p}_seat_win_rates", "Win rate by seat", seat_table,
-                    percent=tuple(f"{beside_prefix(game)}_{k}"
-                                  for k in ("win_rate", "ci95_low", "ci95_high")),
-                    hidden=("games", "fair_share")),
-              Table(f"{p}_comeback", "Chance to win from behind, two players "
-                    f"({seated}; deficits in bins of {play.COMEBACK_STEP} points, "
-                    "the score as if the game ended after that round)", comeback,
-                    percent=("win_chance", "ci95_low", "ci95_high")),
-              Table(f"{p}_cells", f"Each box of the sheet: share of {bot}'s solo games "
-                    "that mark it, mean round it is marked in", runs[bot].tables["cells"],
-                    max_rows=12),
-              Table(f"{p}_bonus_rounds", f"Bonuses received per round by kind, {bot} "
-                    "solo", by_round),
-              Table(f"{p}_first_picks", "First pick of an active turn by area and face, "
-                    f"{bot} solo (share of first picks)",
-                    runs[bot].tables["first_picks"]),
-              Table(f"{p}_picks", "Picks, dice sent to the platter and actions by pick, "
-                    f"{bot} solo", runs[bot].tables["picks"]),
-              Table(f"{p}_decision_rules", f"Rules of thumb from {bot}'s solo play, each "
-                    "checked against it", runs[bot].tables["decision_rules"],
-                    note="check and follows: how much of the bot's own play the rule "
-                    "describes (re-rolls: the share of its re-rolls; choices: its choices with "
-                    "a re-roll in hand); simplest: the same for the simpler rule named beside "
-                    "it; the strategy card prints these",
-                    percent=("follows", "simplest"))]
-    played = {p: int(r.headline["policies"][p]["games"]) for p, r in runs.items()}
-    paired_played = {"round bonuses": round_value.attrs["games"],
-                     "assumed rules": assumed_rules.attrs["games"]}
-    notes = runs[bot].notes + [
-        f"simulations: seed {seed}; {samples.describe(played, paired_played)}; the solo "
+                    f"{d.seat_beside}"),
+    ] + d.comeback_figures
+
+
+def _tables(d: SimpleNamespace) -> list[Table]:
+    """The section's tables (CSV and the appendix)."""
+    game, values, p, bot, runs = d.game, d.values, d.p, d.bot, d.runs
+    return [Table(f"{p}_policies", "Solo results by policy (simulated)", d.policies),
+            Table(f"{p}_areas", "Solo score by area (simulated)", d.areas),
+            Table(f"{p}_bonuses", f"Bonuses per solo game, {bot}", d.bonuses),
+            Table(f"{p}_ratings", f"Rulebook solo ratings, {bot}", d.ratings),
+            Table(f"{p}_round_bonus_value", "Value of the round-track bonuses", d.round_value,
+                  note=bonus_note(game, values)),
+            Table(f"{p}_assumed_rules", f"Assumed rules read the other way: change in "
+                  f"{rules_policy(game, values)}'s solo mean score (paired games)",
+                  d.assumed_rules, note=readings_note(game, values)),
+            Table(f"{p}_seat_win_rates", "Win rate by seat", d.seat_table,
+                  percent=tuple(f"{beside_prefix(game)}_{k}"
+                                for k in ("win_rate", "ci95_low", "ci95_high")),
+                  hidden=("games", "fair_share")),
+            Table(f"{p}_comeback", "Chance to win from behind, two players "
+                  f"({d.seated}; deficits in bins of {play.COMEBACK_STEP} points, "
+                  "the score as if the game ended after that round)", d.comeback,
+                  percent=("win_chance", "ci95_low", "ci95_high")),
+            Table(f"{p}_cells", f"Each box of the sheet: share of {bot}'s solo games "
+                  "that mark it, mean round it is marked in", runs[bot].tables["cells"],
+                  max_rows=12),
+            Table(f"{p}_bonus_rounds", f"Bonuses received per round by kind, {bot} "
+                  "solo", d.by_round),
+            Table(f"{p}_first_picks", "First pick of an active turn by area and face, "
+                  f"{bot} solo (share of first picks)",
+                  runs[bot].tables["first_picks"]),
+            Table(f"{p}_picks", "Picks, dice sent to the platter and actions by pick, "
+                  f"{bot} solo", runs[bot].tables["picks"]),
+            Table(f"{p}_decision_rules", f"Rules of thumb from {bot}'s solo play, each "
+                  "checked against it", runs[bot].tables["decision_rules"],
+                  note="check and follows: how much of the bot's own play the rule "
+                  "describes (re-rolls: the share of its re-rolls; choices: its choices with "
+                  "a re-roll in hand); simplest: the same for the simpler rule named beside "
+                  "it; the strategy card prints these",
+                  percent=("follows", "simplest"))]
+
+
+def _notes(d: SimpleNamespace) -> list[str]:
+    """The bot's notes, and how every figure was made."""
+    game, values, bot = d.game, d.values, d.bot
+    played = {p: int(r.headline["policies"][p]["games"]) for p, r in d.runs.items()}
+    paired_played = {"round bonuses": d.round_value.attrs["games"],
+                     "assumed rules": d.assumed_rules.attrs["games"]}
+    return d.runs[bot].notes + [
+        f"simulations: seed {d.seed}; {d.samples.describe(played, paired_played)}; the solo "
         f"figures but the policy comparison play {BOT_NAMES[bot]}, dicelab's strongest; "
         f"the seats and comebacks are played by {seat_words(game, values)}; the values of "
         f"the round bonuses by {bot} and {game.table_policy}, those of the assumed rules "
@@ -613,30 +668,26 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
         "still to come (fitted to simulated games by scripts/train_clever.py) and looks one "
         "roll ahead at active picks; the learned policy values it by a network trained by "
         f"self-play (scripts/train_value.py); {game.reference}"]
-    intro = (f"{game.title} is played in full by the engine (rounds, platter, passive "
-             "picks, actions, every bonus and chain, foxes); the numbers come from the "
-             "random, greedy, tuned heuristic and learned policies"
-             + (f" and the {bot} policy." if bot not in POLICIES else "."))
-    findings = [
+
+
+def _findings(d: SimpleNamespace) -> list[Finding]:
+    """The section's headline findings."""
+    game, p, bot, best, richest = d.game, d.p, d.bot, d.best, d.richest
+    return [
         Finding(f"The strongest bot ({bot}: {policy_words(bot, WORDS)}) averages "
                 f"{best.mean_score:.1f} points solo.", best.mean_score,
                 f"{p}_policies", (best.ci95_low, best.ci95_high), "points"),
-        seat_finding(seat_table, f"{p}_seat_win_rates", f"{seated} players"),
+        seat_finding(d.seat_table, f"{p}_seat_win_rates", f"{d.seated} players"),
         Finding(f"The {richest.variant.replace('without ', '')} bonus is worth "
-                f"{most_words(richest, runner_up)}: {richest.value:.1f} points a solo game "
+                f"{most_words(richest, d.runner_up)}: {richest.value:.1f} points a solo game "
                 f"of the {bot} policy"
                 + (", whose network trained over variants without it "
-                   if _trained_without_bonuses(game, values)
+                   if _trained_without_bonuses(game, d.values)
                    else ", whose network never trained without it ")
-                + f"({game.table_policy}: {beside.value:.1f}).",
+                + f"({game.table_policy}: {d.beside.value:.1f}).",
                 richest.value,
                 f"{p}_round_bonus_value", (richest.ci95_low, richest.ci95_high), "points"),
     ]
-    return Section(game.id, game.title, intro, figures, tables, notes, findings,
-                   provenance(seed, game.params, values),
-                   verdict(game, values, bot, best, ranked, assumed_rules, seat_table,
-                           seated, seat_rows, seat_lever_words(
-                               game, values, seat_table, seed, progress)))
 
 
 def seat_lever_words(game: CleverGame, values: dict[str, Any], seat_table: pd.DataFrame,
