@@ -111,7 +111,8 @@ class Coach:
                 continue
             try:
                 result = advise(self.game, self.values, self.sheet, roll, phase, rnd,
-                                self.policy, self.rollouts, self.seed, fields, platter)
+                                self.policy, self.rollouts, self.seed, fields, platter,
+                                horizon=self.game.advice_horizon)
             except UserError as exc:
                 self.write(f"  {exc}\n")
                 if "forfeited" in str(exc):
@@ -235,7 +236,8 @@ class Coach:
         while platter and self.sheet[H_RETURN_GOT] > self.sheet[H_RETURN_USED]:
             try:
                 result = advise(self.game, self.values, self.sheet, "", "return", rnd,
-                                self.policy, self.rollouts, self.seed, fields, platter)
+                                self.policy, self.rollouts, self.seed, fields, platter,
+                                horizon=self.game.advice_horizon)
             except UserError as exc:  # e.g. no pick made yet (a forfeited roll)
                 self.write(f"  {exc}\n")
                 break
@@ -274,7 +276,8 @@ class Coach:
             result = advise(self.game, self.values, self.sheet, roll, window, rnd,
                             self.policy, self.rollouts, self.seed,
                             taken=" ".join(letters[d] for d in range(N_DICE)
-                                           if (taken >> d) & 1))
+                                           if (taken >> d) & 1),
+                            horizon=self.game.advice_horizon)
             choice = self.ranked(result)
             if choice is None:
                 return False
