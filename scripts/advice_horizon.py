@@ -5,7 +5,8 @@ each K how often the cut ranking picks the full ranking's best where that one is
 the points its picks lose against the full ranking's best (by the full rollouts' means),
 and the time a ranking takes.
 
-The positions: a blank sheet in rounds 1-3, each with random rolls of all six dice for the
+The positions: sheets the learned policy played through the rounds before rounds 1-4 (its
+own games, the round's bonus received), each with a random roll of all six dice for the
 first active pick (``--positions`` per round), on the default rules, solo.
 
 Run: ``python scripts/advice_horizon.py --game tpc [--positions 8] [--full 1600]
@@ -31,22 +32,44 @@ SEED = 424_242  # far from the reporting and training seeds
 CLEAR_SE = 2.0  # a best choice is clear when it leads the second by this many SEs
 
 
-def positions(game, per_round: int) -> list[tuple[int, str]]:
-    """``(round, roll)`` test positions: random rolls on a blank sheet, rounds 1-3."""
+def played_sheet(game, values, rnd: int, key: int) -> np.ndarray:
+    """The sheet of a solo game the learned policy played up to round ``rnd`` (1-based),
+    that round's bonus received."""
+    from kernels.clever import play, sheets
+    from kernels.clever_base.sheet import H_EVENT, H_ROUND
+    from kernels.rng import turn_stream
+
+    rules, rounds = game.game_rules(values), game.rounds_for(values)
+    pol = game.parse_policy("learned", values)
+    sheet, scratch, moves, faces, where, log = play.work_buffers()
+    sheets.start_game_sheet(sheet, rules, rounds)
+    key = np.uint64(key)
+    for r in range(rnd):
+        sheet[H_ROUND], sheet[H_EVENT] = r, -1
+        play.round_bonus(sheet, r, rules, pol, np.uint64(turn_stream(key, 0, 4 * r)), scratch)
+        if r < rnd - 1:
+            play.finish_solo_until(key, 0, pol, r, rounds, rules, sheet, faces, where, 0,
+                                   scratch, moves, log, r)
+    return sheet
+
+
+def positions(game, values, per_round: int) -> list[tuple[int, str, np.ndarray]]:
+    """``(round, roll, sheet)`` test positions: random rolls on played sheets, rounds 1-4."""
     rng = np.random.default_rng(SEED)
     out = []
-    for rnd in (1, 2, 3):
+    for rnd in (1, 2, 3, 4):
         for _ in range(per_round):
             faces = rng.integers(1, 7, 6)
-            out.append((rnd, " ".join(f"{c}{f}" for c, f in zip(game.letters, faces))))
+            sheet = played_sheet(game, values, rnd, int(rng.integers(1, 1 << 62)))
+            out.append((rnd, " ".join(f"{c}{f}" for c, f in zip(game.letters, faces)), sheet))
     return out
 
 
-def ranking(game, values, rnd: int, roll: str, rollouts: int, horizon: int | None):
+def ranking(game, values, sheet, rnd: int, roll: str, rollouts: int, horizon: int | None):
     """The choices' table of ``advise`` and the seconds it took."""
     start = time.perf_counter()
-    result = advise(game, values, game.blank_sheet(values), roll, "active1", rnd, "learned",
-                    rollouts, SEED, horizon=horizon)
+    result = advise(game, values, sheet, roll, "active1", rnd, "learned", rollouts, SEED,
+                    horizon=horizon)
     return result.tables["choices"].set_index("choice"), time.perf_counter() - start
 
 
@@ -64,7 +87,7 @@ def compare(full, cut) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=tuple(GAMES), default="tpc")
-    parser.add_argument("--positions", type=int, default=8, help="per round (1-3)")
+    parser.add_argument("--positions", type=int, default=8, help="per round (1-4)")
     parser.add_argument("--full", type=int, default=1600, help="rollouts of the full ranking")
     parser.add_argument("--rollouts", type=int, default=800, help="... of each cut ranking")
     parser.add_argument("--horizons", type=int, nargs="+", default=[0, 1, 2])
@@ -72,15 +95,16 @@ def main() -> None:
     opts = parser.parse_args()
     game = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model").GAME
     values = {**defaults(game.params), "players": 1}
-    ranking(game, values, 1, positions(game, 1)[0][1], 2, None)  # compile / warm up
     rows = []
-    for rnd, roll in positions(game, opts.positions):
-        full, full_s = ranking(game, values, rnd, roll, opts.full, None)
-        same, same_s = ranking(game, values, rnd, roll, opts.rollouts, None)
+    for n, (rnd, roll, sheet) in enumerate(positions(game, values, opts.positions)):
+        if n == 0:
+            ranking(game, values, sheet, rnd, roll, 2, None)  # compile / warm up
+        full, full_s = ranking(game, values, sheet, rnd, roll, opts.full, None)
+        same, same_s = ranking(game, values, sheet, rnd, roll, opts.rollouts, None)
         rows.append({"round": rnd, "roll": roll, "horizon": "full", "seconds": same_s,
                      **compare(full, same)})
         for k in opts.horizons:
-            cut, seconds = ranking(game, values, rnd, roll, opts.rollouts, k)
+            cut, seconds = ranking(game, values, sheet, rnd, roll, opts.rollouts, k)
             rows.append({"round": rnd, "roll": roll, "horizon": k, "seconds": seconds,
                          **compare(full, cut)})
     summary = {}
