@@ -538,7 +538,10 @@ def _report(out: Path) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "analyzer", "report", "--quick",
                              "--quiet", "--game", "cloverup", "--game", "sly-dice", "-o",
                              str(out)], cwd=REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            # Ctrl-C reaches it even when this run ignores it (a
+                            # background job: its children would inherit the ignoring)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     if not _wait(lambda: len(_live_in_group(proc.pid)) >= 4, 60):  # + resource tracker
         proc.kill()
         pytest.fail("the report's lane processes did not start")
