@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
-from datetime import date
 from pathlib import Path
 
 import click
@@ -25,8 +23,7 @@ from analyzer.cli_options import (
     rules_options,
 )
 from analyzer.errors import Interrupted, UserError, readable
-from analyzer.files import drop_stdout, os_error_in, os_error_words, shown, write_stdout
-from analyzer.progress import clock
+from analyzer.files import drop_stdout, os_error_words, shown, write_stdout
 from analyzer.registry import GAMES, available_games, get_game
 from analyzer.seeding import DEFAULT_SEED
 
@@ -192,95 +189,12 @@ def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | No
 
     Without --rules or --set every game is analysed on its built-in default rules.
     """
-    from analyzer import driver, report_eta
-    from analyzer.compile_apart import all_compiled
-    from analyzer.execution import current
-    from analyzer.report_eta import Estimate
-    from analyzer.report_lanes import build_in_lanes, default_lanes
-    from analyzer.seeding import check_seed
-    from reports.balance import write_report
+    from reports.build import build_report
 
-    _check_out_dir(Path(out_dir))
-    specs = [get_game(g) for g in game_ids] if game_ids else list(GAMES.values())
-    check_seed(seed)
-    driver.set_threads(threads)
-    values = _report_values(specs, rules_file, assignments)
-    where = current()
-    lanes = 1 if where.cluster is not None or where.checkpoint else \
-        min(default_lanes(), threads or default_lanes())
-    if lanes > 1 and len({spec.kernel_family for spec in specs}) > 1:
-        sections, chunks = build_in_lanes(specs, values, seed, quick, threads, not quiet,
-                                          lanes)
-        ran_on = f"{lanes} processes x {where.where()}"
-    else:
-        sections = []
-        started = time.perf_counter()
-        compiled = all_compiled([spec.id for spec in specs])
-        estimate = Estimate([[spec.id for spec in specs]], report_eta.expected_seconds(
-            [spec.id for spec in specs], quick, compiled))
-        for number, spec in enumerate(specs, 1):
-            now = time.perf_counter()
-            if not quiet:
-                click.echo(f"[{number}/{len(specs)}] analysing {spec.title} ... (elapsed "
-                           f"{clock(now - started)}; {estimate.bar(now)})", err=True)
-            estimate.start(spec.id, now)
-            sections.append(spec.load().report_section(values[spec.id], seed=seed,
-                                                       quick=quick, progress=not quiet))
-            estimate.finish(spec.id, time.perf_counter())
-        report_eta.record(estimate.finished, quick, compiled)
-        chunks, ran_on = where.meta()["chunks"], where.where()
-    changed = rules_file is not None or bool(assignments)
-    meta = [f"dicelab {__version__}, {date.today().isoformat()}", f"seed {seed}",
-            f"simulations: {chunks} chunks on {ran_on}",
-            "rules changed by --rules/--set (see each section)" if changed
-            else "built-in default rules", "quick run (smaller samples)" if quick
-            else "full run"]
-    written = _write_report(write_report, sections, Path(out_dir), meta)
+    written = build_report(Path(out_dir), game_ids, seed, threads, quick, not quiet,
+                           rules_file, assignments)
     click.echo(f"wrote {out_dir}/: {len(written.get('figures', []))} figures, "
                f"{len(written.get('tables', []))} tables, report.pdf")
-
-
-def _report_values(specs, rules_file: str | None, assignments: tuple[str, ...]) -> dict:
-    """Rule values per game: defaults, then the file's ``[game]`` tables, then ``--set``."""
-    from analyzer.params import read_toml, validate_mapping
-
-    tables = read_toml(rules_file) if rules_file else {}
-    per_game: dict[str, list[str]] = {spec.id: [] for spec in specs}
-    for text in assignments:
-        game_id, dot, rest = text.partition(".")
-        if not dot or game_id not in per_game:
-            raise UserError(f"bad setting {text!r}: expected GAME.KEY=VALUE with GAME one of "
-                            f"{', '.join(per_game)}")
-        per_game[game_id].append(rest)
-    for key, table in tables.items():
-        if key not in GAMES or not isinstance(table, dict):
-            raise UserError(f"bad table {key!r} in rules file {rules_file!r}; accepted: one "
-                            f"table per game: {', '.join(GAMES)}")
-    values = {}
-    for spec in specs:
-        params = spec.load().PARAMS
-        from_file = validate_mapping(tables.get(spec.id, {}), params, repr(rules_file))
-        values[spec.id] = rule_values(params, None, per_game[spec.id], **from_file)
-    return values
-
-
-def _write_report(write_report, sections, out_dir: Path, meta: list[str]) -> dict:
-    """``write_report``; a fault of the disk while writing (full, read-only, ...) is one
-    line, and nothing is left behind (the files go in place only once all are written)."""
-    try:
-        return write_report(sections, out_dir, "dicelab balance report", meta)
-    except Exception as exc:
-        fault = os_error_in(exc)
-        if fault is None:
-            raise
-        raise UserError(f"cannot write report folder {shown(out_dir)}: "
-                        f"{os_error_words(fault)}") from None
-
-
-def _check_out_dir(path: Path) -> None:
-    from analyzer.files import check_folder_writable
-
-    check_folder_writable(path, "report folder")
 
 
 @cli.command()

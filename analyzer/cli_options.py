@@ -67,7 +67,7 @@ def execution_options(fn: Callable) -> Callable:
     after an interruption. The results are the same wherever the chunks ran."""
     @functools.wraps(fn)
     def wrapper(*args: Any, cluster: str | None, checkpoint: str | None, **kwargs: Any) -> Any:
-        from analyzer.execution import session
+        from analyzer.run.execution import session
 
         early_output_check(kwargs.get("output"))
         with session(cluster, checkpoint):

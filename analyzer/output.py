@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from analyzer import kept
+from analyzer.run import kept
 from analyzer.files import write_atomic, write_stdout
 from analyzer.params import ASSUMED_MARK
 
@@ -51,7 +51,7 @@ def run_meta(game_id: str, params: Any, values: dict[str, Any], seed: int | None
     if seed is not None:
         meta["seed"] = seed
     meta.update(extra)
-    from analyzer.execution import current
+    from analyzer.run.execution import current
 
     execution = current()
     if execution.cluster is not None:
@@ -244,7 +244,7 @@ def _is_texts(value: Any) -> bool:
 def emit_kept(kind: str, key: Any, compute: Callable[[], Result], fmt: str | None,
               output: str | None) -> None:
     """``emit`` for an exact answer: the first run with these inputs (``key``) computes it
-    and keeps it in every format (``analyzer.kept``); later runs print the kept text
+    and keeps it in every format (``analyzer.run.kept``); later runs print the kept text
     without loading the compiled kernels."""
     path = kept.path_for(kind, key)
     texts = kept.read(path, _is_texts)

@@ -33,7 +33,7 @@ class GameModule(Protocol):
         """The game's one-page strategy card for the rule ``values``."""
 
     def kernels_compiled(self) -> bool:
-        """Are the game's play kernels in numba's cache (``analyzer.compile_apart``)?"""
+        """Are the game's play kernels in numba's cache (``analyzer.run.compile_apart``)?"""
 
     def compile_kernels(self) -> None:
         """Compile them, running each once on the default rules."""

@@ -9,7 +9,7 @@ import json
 from typing import Iterable
 
 from analyzer.files import write_atomic
-from analyzer.progress import clock
+from analyzer.run.progress import clock
 
 # seconds per section in two lanes on a 2-core machine, by (quick, kernels compiled before
 # the run): a first run from an empty numba cache (compiles included; scripts/bench.py's

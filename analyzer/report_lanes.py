@@ -22,8 +22,8 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Iterator
 
 from analyzer import report_eta
-from analyzer.compile_apart import all_compiled
-from analyzer.progress import clock
+from analyzer.run.compile_apart import all_compiled
+from analyzer.run.progress import clock
 from analyzer.registry import GameSpec
 from analyzer.report_eta import Estimate
 
@@ -69,7 +69,7 @@ def _start_worker(events: Any, threads: int, busy: Any, parent: int) -> None:
     global _events, _busy
     quiet_worker(parent)
     os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
-    from analyzer import driver
+    from analyzer.run import driver
 
     _events, _busy = events, busy
     driver.thread_budget = lambda: max(1, threads // max(busy.value, 1))
@@ -116,7 +116,7 @@ def follow_parent(parent: int, every: float = 0.5) -> None:
 def _build_lane(game_ids: list[str], values: dict[str, Any], seed: int, quick: bool
                 ) -> tuple[list[Any], int]:
     """Build the sections of one lane in this worker; returns them and the chunks run."""
-    from analyzer.execution import current
+    from analyzer.run.execution import current
     from analyzer.registry import get_game
 
     sections = []

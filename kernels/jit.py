@@ -126,7 +126,7 @@ def keep_helpers() -> None:
     (its IR with the helpers it links): later compiles of other kernels, in any process,
     link them without typing them again. It makes this compile slower (about half as
     long again for the Clever engine), so only processes that compile kernel families
-    for others do it (``analyzer.compile_apart``)."""
+    for others do it (``analyzer.run.compile_apart``)."""
     _keep["helpers"] = True
 
 

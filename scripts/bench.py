@@ -2,7 +2,8 @@
 
 Measured:
 - CloverUp turns per second under the optimal policy, 1 thread and all threads;
-- CloverUp two-player games per second;
+- CloverUp two-player games per second; on one thread, in turns a second, beside a plain
+  yardstick kernel's (``scripts/cloverup_yardstick.py``) and their ratio;
 - ``dicelab cloverup solve`` (and a small ``simulate``) wall time end to end, cold (empty
   numba cache) and warm (the same query again: its kept answer; and new queries);
 - peak memory of 10^6 and 10^8 simulated turns (flat in the number of turns);
@@ -11,7 +12,8 @@ Measured:
 - That's Pretty Clever and Twice As Clever: solo games per second, greedy, heuristic and
   learned, and the learned policy's milliseconds per solo game on one thread; ``advise``
   on a mid-game position with the game's default policy and rollouts (the learned policy,
-  1,000 rollouts per choice); and the shared engine's cold compile;
+  1,000 rollouts per choice) and on a new sheet in round 1 (the slowest position); and
+  the shared engine's cold compile;
 - the main job, ``dicelab report`` on built-in defaults, cold (empty numba cache) and warm,
   and each game's first query (a short ``simulate``) from an empty cache (``--no-report``
   leaves these out: together they take several minutes).
@@ -60,6 +62,9 @@ TARGETS = {
     # Clever games a second the issue measured
     "tac_selfplay_training_games_per_s_all_threads": ">= 440",
     "cluster_vs_local_cloverup_turns": ">= 0.8",
+    "cloverup_whole_game_vs_yardstick": ">= 2",  # issue 38 (aim for 4)
+    "tpc_advise_round1_warm_s": "< 5",  # issue 38
+    "tac_advise_round1_warm_s": "< 5",
     "cluster_vs_local_tpc_greedy_games": ">= 0.8",
     "cluster_vs_local_tpc_heuristic_games": ">= 0.8",
     "cluster_peak_rss_ratio_client": "~ 1",
@@ -142,12 +147,39 @@ def game_rate(games: int) -> dict[str, float]:
     return {"games_per_s_2_players": games / (time.perf_counter() - start)}
 
 
+def whole_game_ratio(games: int) -> dict[str, float]:
+    """CloverUp two-player games of the optimal policy on one thread, in turns a second
+    (games x rounds x players), beside the plain yardstick kernel's
+    (``scripts/cloverup_yardstick.py``), and their ratio (issue 38: at least 2)."""
+    from analyzer.games.cloverup.params import PARAMS
+    from analyzer.games.cloverup.simulation import lineup_of, play_games
+    from analyzer.params import defaults
+    from analyzer.run import driver
+    from cloverup_yardstick import yardstick_turns_per_s
+
+    values = {**defaults(PARAMS), "players": 2}
+    lineup = lineup_of(["optimal"], 2)
+    threads = driver.set_threads(1)
+    play_games(values, lineup, 4096, 1, progress=False)
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        play_games(values, lineup, games, 1, progress=False)
+        best = min(best, time.perf_counter() - start)
+    driver.set_threads(None)
+    engine = games * values["rounds"] * 2 / best
+    yardstick = yardstick_turns_per_s(values, games)
+    return {f"cloverup_whole_game_turns_per_s_{threads}_thread": engine,
+            "cloverup_yardstick_turns_per_s_1_thread": yardstick,
+            "cloverup_whole_game_vs_yardstick": engine / yardstick}
+
+
 def sly_dice(games: int) -> dict[str, float]:
     """Sly Dice: the exact odds table (every card, all 56 common sets) and two-player games
     with the honest policy on one thread and on all threads."""
     import numba
 
-    from analyzer import driver
+    from analyzer.run import driver
     from analyzer.games.sly_dice.model import card_points
     from analyzer.games.sly_dice.params import PARAMS
     from analyzer.games.sly_dice.runs import play_games
@@ -193,8 +225,8 @@ def clever(game_id: str, games: int) -> dict[str, float]:
     rollouts."""
     import numba
 
-    from analyzer import driver
-    from analyzer.clever.simulation import play_games
+    from analyzer.run import driver
+    from analyzer.games.clever.simulation import play_games
     from analyzer.params import defaults
     from analyzer.registry import get_game
 
@@ -218,6 +250,7 @@ def clever(game_id: str, games: int) -> dict[str, float]:
         1000 / out[f"{prefix}_learned_solo_games_per_s_1_thread"]
     out[f"{prefix}_advise_default_cold_s"], out[f"{prefix}_advise_default_warm_s"] = \
         clever_advise(game)
+    out[f"{prefix}_advise_round1_warm_s"] = clever_advise_round1(game)
     return out
 
 
@@ -227,9 +260,9 @@ def training_rate(game_id: str, games: int) -> dict[str, float]:
     played in parallel, then learnt from) from the game's own network."""
     import numpy as np
 
-    from analyzer.clever import variants
-    from analyzer.clever.training import run as training_run
-    from analyzer.clever.training.teachers import solo_network
+    from analyzer.games.clever import variants
+    from analyzer.games.clever.training import run as training_run
+    from analyzer.games.clever.training.teachers import solo_network
     from analyzer.registry import get_game
 
     game = get_game(game_id).load().GAME
@@ -274,6 +307,19 @@ def clever_advise(game) -> tuple[float, float]:
             return cold, min(_timed_cli(args, env) for _ in range(2))
 
 
+def clever_advise_round1(game) -> float:
+    """``advise`` on a new sheet in round 1 (every rollout plays the whole game: the
+    slowest position) with the game's defaults, warm: the best of two runs after one."""
+    roll = ADVICE_POSITIONS[game.id][1]
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "sheet.json")
+        with open(path, "w") as fh:
+            json.dump(game.sheetfile.blank(), fh)
+        args = [game.id, "advise", "--sheet", path, "--roll", roll, "--round", "1"]
+        _timed_cli(args, dict(os.environ))
+        return min(_timed_cli(args, dict(os.environ)) for _ in range(2))
+
+
 FIRST_QUERIES = {  # a short simulate per game, each from an empty numba cache
     "cloverup": ["cloverup", "simulate", "--games", "10000"],
     "sly-dice": ["sly-dice", "simulate", "--games", "10000"],
@@ -310,7 +356,7 @@ def clever_cold() -> dict[str, float]:
 
 _CLUSTER_PEAK = """
 import resource, sys
-from analyzer import execution
+from analyzer.run import execution
 from analyzer.games.cloverup.params import PARAMS
 from analyzer.games.cloverup.simulation import simulate_turns
 from analyzer.params import defaults
@@ -342,8 +388,8 @@ def cluster(spec: str, scale: int) -> dict[str, float]:
     throughput."""
     import numba
 
-    from analyzer import driver, execution
-    from analyzer.clever.simulation import play_games as clever_games
+    from analyzer.run import driver, execution
+    from analyzer.games.clever.simulation import play_games as clever_games
     from analyzer.games.cloverup.params import PARAMS
     from analyzer.games.cloverup.simulation import simulate_turns
     from analyzer.params import defaults
@@ -421,6 +467,7 @@ def main() -> None:
     results.update(cli_times())
     results.update(turn_rates(40_000_000 // scale))
     results.update(game_rate(2_000_000 // scale))
+    results.update(whole_game_ratio(1_000_000 // scale))
     results.update(sly_dice(1_000_000 // scale))
     results.update(clever("thats-pretty-clever", 200_000 // scale))
     results.update(clever("twice-as-clever", 200_000 // scale))

@@ -1,11 +1,11 @@
-"""The policy strength table of both Clever games (``analyzer.clever.evaluation``): every
+"""The policy strength table of both Clever games (``analyzer.games.clever.evaluation``): every
 policy's solo mean with its 95% interval, the paired difference from the tuned heuristic,
 per-area means, foxes, fox points, the lowest area, the decisions and rating bands, on two
 seeds that training and tuning never use: the reporting seed (the CLI's default) and a
 second, held-out one.
 
 With ``--multiplayer GAMES``, each game's multiplayer table too
-(``analyzer.clever.matches``): ``learned`` in every seat of 2, 3 and 4 players (seats
+(``analyzer.games.clever.matches``): ``learned`` in every seat of 2, 3 and 4 players (seats
 fixed), and two-player matches, seats rotating, against the heuristic and against
 ``--previous`` (another value network file, e.g. the one shipped before).
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from analyzer.clever import value_weights
-from analyzer.clever.evaluation import POLICIES, evaluate
-from analyzer.clever.matches import strength
+from analyzer.games.clever import value_weights
+from analyzer.games.clever.evaluation import POLICIES, evaluate
+from analyzer.games.clever.matches import strength
 from analyzer.games.thats_pretty_clever.model import GAME as TPC
 from analyzer.games.twice_as_clever.model import GAME as TAC
 from analyzer.output import FORMATS, Result, emit

@@ -9,7 +9,7 @@ Every policy plays the same games of each variant (common random numbers, held-o
 policy in both seats (the mean score per player). Each figure has its 95% interval, and
 each policy its paired difference from the heuristic.
 
-The variants: the defaults and the check set (``analyzer.clever.variants.check_variants``),
+The variants: the defaults and the check set (``analyzer.games.clever.variants.check_variants``),
 or those given with ``--variant "KEY=VALUE KEY=VALUE"`` (repeatable).
 
 Run: ``python scripts/evaluate_variants.py --game tac [--games 2000] [--players 1 2]
@@ -26,8 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer import driver, paired
-from analyzer.clever import networks, value_weights, variants
+from analyzer import paired
+from analyzer.run import driver
+from analyzer.games.clever import networks, value_weights, variants
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
 from analyzer.params import defaults, resolve

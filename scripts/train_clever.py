@@ -26,14 +26,14 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer import driver
-from analyzer.clever.samples import sample_blocks
+from analyzer.run import driver
+from analyzer.games.clever.samples import sample_blocks
 from analyzer.files import write_atomic
 from analyzer.params import defaults
 from analyzer.seeding import STREAM_GAMES
 from analyzer.stats import ci95, mean_se
 from kernels.clever import play, training
-from kernels.clever.game_rules import RULE_GAME
+from kernels.clever_base.game_rules import RULE_GAME
 
 GAMES = {"tpc": "thats_pretty_clever", "tac": "twice_as_clever"}
 ROUNDS = 6  # solo and two-player games

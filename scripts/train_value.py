@@ -49,10 +49,10 @@ games, epsilon 0.08 falling to 0.01, step size 1.5e-4 halving at 50%; ``settle``
 return_allowed``, ``--start-from training/tac-selfplay-2.npz``, the network trained under
 that reading): ``allowed``, the ``anneal`` stage below on today's other defaults; ship it
 beside the game's own file with ``--ship-to .../value_net.return_allowed.npy``, where
-``learned`` finds it (``analyzer.clever.networks``).
+``learned`` finds it (``analyzer.games.clever.networks``).
 
 ``--curriculum seated`` (either game, ``--start-from`` its solo network or checkpoint):
-the seat block (``kernels.clever.seats``) comes in with zero weights, then self-play with
+the seat block (``kernels.clever_base.seats``) comes in with zero weights, then self-play with
 the network in every seat of games of 1-4 players (``PLAYER_MIX``): ``seats``, 300,000
 games, epsilon 0.02 to 0.01, step size 1e-5 for the first 2% (Adam's moments settle),
 5e-5, then 2.5e-5 from 50%; ``settle``, 150,000 games at 0.01 and 3e-5. Each evaluation
@@ -60,9 +60,9 @@ adds a two-player mirror match (seats fixed) to the solo tuning games.
 
 ``--curriculum conditioned`` and ``distilled`` (either game, ``--start-from`` its
 ``value_net.npy``): one solo network for every variant of the rules, the rules block
-(``kernels.clever.rule_block``) coming in with zero rows; ``conditioned`` learns from its
+(``kernels.clever_base.rule_block``) coming in with zero rows; ``conditioned`` learns from its
 own returns, ``distilled`` from the game's networks, each teaching the variants nearest
-its own (``analyzer.clever.training.teachers``). Each evaluation adds the mean over the
+its own (``analyzer.games.clever.training.teachers``). Each evaluation adds the mean over the
 check variants; ``--ship-conditioned`` ships the result as the game's solo network (with
 ``--alone``, beside it as ``value_net.conditioned.npy``).
 
@@ -102,16 +102,17 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from analyzer.clever import trained_on, value_weights, variants
-from analyzer.clever.training import run as training_run
-from analyzer.clever.training import teachers
-from analyzer.clever.training.games import TUNING_SEED_BASE, compare, mean_score
-from analyzer.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
-from analyzer.clever.training.state import CHUNK, read_checkpoint
+from analyzer.games.clever import trained_on, value_weights, variants
+from analyzer.games.clever.training import run as training_run
+from analyzer.games.clever.training import teachers
+from analyzer.games.clever.training.games import TUNING_SEED_BASE, compare, mean_score
+from analyzer.games.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
+from analyzer.games.clever.training.state import CHUNK, read_checkpoint
 from analyzer.errors import UserError
 from analyzer.params import defaults
 from analyzer.stats import Z95
-from kernels.clever import net, seats, value_net
+from kernels.clever import net, value_net
+from kernels.clever_base import seats
 
 GAMES = {"tpc": "thats_pretty_clever", "tac": "twice_as_clever"}
 TAC_YELLOW, TAC_BLUE = 1, 2  # Twice As Clever's areas (kernels.twice_as_clever.layout)
@@ -268,7 +269,7 @@ PARTNER_DUO_STAGES = {"win": PARTNER_STAGES["win"]._replace(
     games=150_000, players=(0.0, 1.0), epsilon=TAC_ANNEAL_STAGES["anneal"].epsilon,
     steps=TAC_ANNEAL_STAGES["anneal"].steps)}
 PARTNER_POINTS_STAGES = {"points": PARTNER_DUO_STAGES["win"]._replace(win_bonus=0.0)}
-# One network for every variant of the rules (``analyzer.clever.variants``), from the game's
+# One network for every variant of the rules (``analyzer.games.clever.variants``), from the game's
 # solo network (``--start-from``): the rules block comes in with zero rows (play on every
 # variant starts as the solo network's), then solo self-play with each game's rules drawn
 # from the training distribution. First the skip head alone learns the rules block's
@@ -292,7 +293,7 @@ CONDITIONED_STAGES = {
 CONDITIONED_MULTI_STAGES = {"win": PARTNER_STAGES["win"]._replace(
     games=200_000, steps=((0.0, 3e-6), (0.03, 2e-5), (0.5, 1e-5)), skip_head=True,
     rules_block=True)}
-# The same network distilled from the game's networks (``analyzer.clever.training.teachers``):
+# The same network distilled from the game's networks (``analyzer.games.clever.training.teachers``):
 # the game's own solo network and its solo specialists each teach the games of the variants
 # nearest their own, which make up three quarters of the table; the rest are drawn from the
 # distribution as they are, and those no network teaches learn from their own returns. The
@@ -691,10 +692,10 @@ def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool 
     """Write the value network files ``output``: the game's own file with every network
     given the rules block (zero rows), its solo network replaced by the weights of the
     conditioned run's checkpoint ``path`` (best, or with ``latest`` the latest), and a
-    ``trained_on`` record naming the training distribution (``analyzer.clever.variants``)
+    ``trained_on`` record naming the training distribution (``analyzer.games.clever.variants``)
     of the solo network; the network for 2-4 players keeps its own record. With
     ``alone``, the solo network alone (a specialist over variants, beside the game's own
-    file: ``analyzer.clever.networks``)."""
+    file: ``analyzer.games.clever.networks``)."""
     members, info = value_weights.load(model.VALUE_FILE, model.GAME.kernel_game)
     try:
         saved = read_checkpoint(path)
@@ -743,7 +744,7 @@ def trained_counts(source: dict) -> list[int]:
 def both_records(solo: dict, multi: dict) -> dict:
     """The ``trained_on`` record of a solo network's and a network for 2-4 players': one
     record when they were trained on the same rules, else the solo one with the other
-    under ``"multiplayer"`` (``analyzer.clever.trained_on``)."""
+    under ``"multiplayer"`` (``analyzer.games.clever.trained_on``)."""
     solo = {k: v for k, v in solo.items() if k != "multiplayer"}
     if solo["rules"] == multi["rules"]:
         return {**solo, "players": sorted(set(solo["players"]) | set(multi["players"]))}
@@ -751,7 +752,7 @@ def both_records(solo: dict, multi: dict) -> dict:
 
 
 def trained_record(model, source: dict) -> dict:
-    """The ``trained_on`` record (``analyzer.clever.trained_on``) of a trainer's best
+    """The ``trained_on`` record (``analyzer.games.clever.trained_on``) of a trainer's best
     weights: the rules of its run and the player counts of the stage they come from, and
     the distribution of variants it drew them from, if any."""
     rules = {**defaults(model.PARAMS), **source["settings"].get("rules", {})}
@@ -778,7 +779,7 @@ def curve_table(sources: list[dict]) -> str:
 
 
 def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
-    """Run the curriculum's stages (``analyzer.clever.training.run``), a progress line on
+    """Run the curriculum's stages (``analyzer.games.clever.training.run``), a progress line on
     stderr after every evaluation."""
     stages = stages_of(opts)
     extra = {"rules": training_rules(opts)}

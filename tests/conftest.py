@@ -14,14 +14,14 @@ REPO = Path(__file__).resolve().parents[1]
 def pytest_sessionstart(session):
     """Before the first test of a whole-suite run, and before the test workers start
     (``pytest -n``, set in pyproject.toml): the games' long-run kernels compile once, in
-    child processes side by side (``analyzer.compile_apart``), so that no worker compiles
+    child processes side by side (``analyzer.run.compile_apart``), so that no worker compiles
     them again in its own process. A run of chosen files or tests compiles what it uses."""
     if hasattr(session.config, "workerinput"):  # a worker: the controller has done it
         return
     chosen = [a for a in session.config.invocation_params.args if not a.startswith("-")]
     if any(Path(a.split("::")[0]).exists() for a in chosen):
         return
-    from analyzer.compile_apart import compile_side_by_side
+    from analyzer.run.compile_apart import compile_side_by_side
     from analyzer.registry import GAMES
 
     compile_side_by_side(list(GAMES))

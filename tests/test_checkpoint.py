@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer import execution
-from analyzer.checkpoint import digest
+from analyzer.run import execution
+from analyzer.run.checkpoint import digest
 from analyzer.cli import cli
 from analyzer.games.cloverup.simulation import simulate_turns
 from tests.conftest import dicelab_process
@@ -63,7 +63,7 @@ def test_digest_is_stable_and_sees_every_part():
 
 
 def test_digest_of_a_dataclass_sees_its_type_and_fields():
-    from analyzer.driver import KernelRef
+    from analyzer.run.driver import KernelRef
 
     assert digest(KernelRef("m", "f")) == digest(KernelRef("m", "f"))
     assert digest(KernelRef("m", "f")) != digest(KernelRef("m", "g"))
@@ -133,7 +133,7 @@ def test_interrupted_run_resumes_to_the_same_result(tmp_path):
 def test_slow_policies_run_in_small_chunks_computed_together_locally(tmp_path):
     """A Clever lineup with a valued policy is cut into 4-block chunks (2,048 games), which
     local threads compute a batch at a time; any subset of them gives the same sums."""
-    from analyzer.clever.simulation import play_games
+    from analyzer.games.clever.simulation import play_games
     from analyzer.games.thats_pretty_clever.model import GAME
     from analyzer.params import defaults
 

@@ -290,7 +290,7 @@ def test_report_bad_settings(tmp_path, args, needle):
 
 def test_chunks_are_computed_on_demand():
     """A run's chunks are a sequence computed on demand (flat memory for any count)."""
-    from analyzer.plan import Chunks
+    from analyzer.run.plan import Chunks
 
     chunks = Chunks(10**18, 1 << 17)
     assert len(chunks) == -(-10**18 // (1 << 17))

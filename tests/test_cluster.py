@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 distributed = pytest.importorskip("distributed")
 
-from analyzer import cluster as cluster_module  # noqa: E402
-from analyzer import execution  # noqa: E402
+from analyzer.run import cluster as cluster_module  # noqa: E402
+from analyzer.run import execution  # noqa: E402
 from analyzer.cli import cli  # noqa: E402
 from analyzer.games.cloverup.simulation import simulate_turns  # noqa: E402
 from tests.conftest import dicelab_process  # noqa: E402

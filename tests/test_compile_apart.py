@@ -1,4 +1,4 @@
-"""Kernel families compiled side by side in child processes (``analyzer.compile_apart``)."""
+"""Kernel families compiled side by side in child processes (``analyzer.run.compile_apart``)."""
 
 import subprocess
 import sys
@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from analyzer import compile_apart
+from analyzer.run import compile_apart
 
 
 class FakeChild:
@@ -43,7 +43,7 @@ def test_side_by_side_compiles_each_uncached_kernel_family_once(monkeypatch, chi
     done = compile_apart.compile_side_by_side(list(registry.GAMES))
     assert sorted(done) == ["sly-dice", "thats-pretty-clever"]
     assert sorted(command[-1] for command in children) == done
-    assert children[0][:3] == [sys.executable, "-m", "analyzer.compile_apart"]
+    assert children[0][:3] == [sys.executable, "-m", "analyzer.run.compile_apart"]
     modules["sly-dice"] = SimpleNamespace(kernels_compiled=lambda: True)
     assert compile_apart.compile_side_by_side(["sly-dice"]) == []
 

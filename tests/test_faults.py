@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer import kept
+from analyzer.run import kept
 from analyzer.cli import cli
 
 REPO = Path(__file__).resolve().parents[1]
@@ -244,13 +244,12 @@ def test_a_full_disk_is_refused_before_any_work(small_disk):
 
 
 def test_a_report_that_fills_the_disk_is_one_line_and_leaves_nothing(small_disk):
-    from analyzer.cli import _write_report
     from analyzer.errors import UserError
-    from reports.balance import write_report
+    from reports.build import write_checked
     from tests.test_reports import sections
 
     with pytest.raises(UserError, match="cannot write report folder .*no space left"):
-        _write_report(write_report, sections(), small_disk / "rep", ["seed 1"])
+        write_checked(sections(), small_disk / "rep", ["seed 1"])
     assert [p.name for p in small_disk.iterdir()] == ["filler"]
 
 
@@ -334,7 +333,7 @@ def test_a_chunk_copied_over_another_is_computed_again(cloverup_values, tmp_path
     the checksum is bound to the chunk's name."""
     import shutil
 
-    from analyzer import execution
+    from analyzer.run import execution
     from analyzer.games.cloverup.simulation import simulate_turns
 
     def turns():
@@ -539,7 +538,10 @@ def _report(out: Path) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "analyzer", "report", "--quick",
                              "--quiet", "--game", "cloverup", "--game", "sly-dice", "-o",
                              str(out)], cwd=REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            # Ctrl-C reaches it even when this run ignores it (a
+                            # background job: its children would inherit the ignoring)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     if not _wait(lambda: len(_live_in_group(proc.pid)) >= 4, 60):  # + resource tracker
         proc.kill()
         pytest.fail("the report's lane processes did not start")

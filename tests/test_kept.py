@@ -1,4 +1,4 @@
-"""Exact answers kept on disk (``analyzer.kept``, ``output.emit_kept``): computed once per
+"""Exact answers kept on disk (``analyzer.run.kept``, ``output.emit_kept``): computed once per
 inputs and code, then read back unchanged without loading the compiled kernels."""
 
 import os
@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analyzer import kept
+from analyzer.run import kept
 from analyzer.output import FORMATS, Result, emit_kept, render
 
 REPO = Path(__file__).resolve().parents[1]

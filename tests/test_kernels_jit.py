@@ -75,7 +75,7 @@ def test_compile_variants_key_the_cache_and_are_fixed_by_the_first_compile():
 
 
 _PROGRAM = """
-from analyzer.clever.simulation import play_games
+from analyzer.games.clever.simulation import play_games
 from analyzer.params import defaults
 from analyzer.registry import get_game
 game = get_game("thats-pretty-clever").load().GAME

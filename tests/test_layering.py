@@ -74,3 +74,37 @@ def test_no_import_cycles_between_modules():
         if name not in state:
             visit(name, [])
     assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
+
+
+# The floors imports run down (a module imports its own floor or below), inside kernels/
+# too: the shared pieces, the Clever base, the game packages (each alone), the Clever
+# engine that dispatches to them; then the analyzer, and the CLI above the reports.
+FLOORS = {"kernels": 0, "kernels.jit": 0, "kernels.rng": 0, "kernels.accumulate": 0,
+          "kernels.clever_base": 1, "kernels.cloverup": 2, "kernels.sly_dice": 2,
+          "kernels.thats_pretty_clever": 2, "kernels.twice_as_clever": 2,
+          "kernels.clever": 3, "analyzer": 4, "reports": 5, "analyzer.cli": 6,
+          "analyzer.__main__": 6}
+
+
+def _floor(module: str) -> tuple[int, str]:
+    """The floor of ``module`` and the package that holds it there (the longest match)."""
+    key = max((k for k in FLOORS if module == k or module.startswith(k + ".")), key=len)
+    return FLOORS[key], key
+
+
+def test_imports_run_down_the_floors():
+    """No import runs back up a floor, and the game packages of one floor import none of
+    each other (imports inside functions count too)."""
+    wrong = []
+    for top in ("kernels", "analyzer", "reports"):
+        for path in (REPO / top).rglob("*.py"):
+            name = ".".join(path.relative_to(REPO).with_suffix("").parts)
+            name = name.removesuffix(".__init__")
+            level, home = _floor(name)
+            for imported in _imports(path, name.rsplit(".", 1)[0]):
+                if imported.split(".")[0] not in ("kernels", "analyzer", "reports"):
+                    continue
+                their, other = _floor(imported)
+                if their > level or (their == level == 2 and other != home):
+                    wrong.append(f"{name} -> {imported}")
+    assert not wrong, "\n".join(sorted(wrong))

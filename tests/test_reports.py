@@ -375,8 +375,8 @@ def test_seat_figure_is_a_difference_from_a_fair_share() -> None:
 
 
 def test_policy_words_follow_policy_help() -> None:
-    from analyzer.clever import report as clever
-    from analyzer.clever.game import POLICY_HELP as CLEVER_HELP
+    from analyzer.games.clever import report as clever
+    from analyzer.games.clever.game import POLICY_HELP as CLEVER_HELP
     from analyzer.games.cloverup import POLICY_HELP as CLOVER_HELP
     from analyzer.games.cloverup import report as cloverup
     from analyzer.games.sly_dice import POLICY_HELP as SLY_HELP

@@ -59,9 +59,9 @@ def test_cli_json_identical_across_threads(extra):
 def test_the_thread_count_reaches_the_chunks():
     """``--threads N`` holds where the chunks run (a helper thread: numba's thread count is
     per calling thread)."""
-    from analyzer import driver
-    from analyzer.execution import current
-    from analyzer.plan import Plan
+    from analyzer.run import driver
+    from analyzer.run.execution import current
+    from analyzer.run.plan import Plan
 
     seen = []
 
@@ -83,7 +83,7 @@ def test_a_run_that_compiles_first_says_so(capsys):
     notice and the expected wait; a cached or compiled kernel starts silently."""
     from types import SimpleNamespace
 
-    from analyzer import driver
+    from analyzer.run import driver
 
     def kernel(index, signatures=()):
         cache = SimpleNamespace(_cache_file=SimpleNamespace(_load_index=lambda: index))

@@ -44,7 +44,7 @@ def test_sly_dice_whatif_reports_every_seat():
 
 
 def test_clever_whatif_reports_every_seat():
-    from analyzer.clever.simulation import whatif
+    from analyzer.games.clever.simulation import whatif
     from analyzer.registry import get_game
 
     game = get_game("thats-pretty-clever").load().GAME

@@ -37,9 +37,9 @@ from kernels.clever.policies import (
     apply_move,
     sheet_value,
 )
-from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, H_FLAGS, H_PLUS_TAKEN, SHEET_LEN
+from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND, H_FLAGS, H_PLUS_TAKEN, SHEET_LEN
 from kernels.clever.sheets import copy_sheet
-from kernels.clever.turn import ALL_DICE, PH_PASSIVE_PLUS, TS_LEN, set_turn
+from kernels.clever_base.turn import ALL_DICE, PH_PASSIVE_PLUS, TS_LEN, set_turn
 from kernels.jit import njit
 
 _COUNT, _DECLINE, _GAINS = 0, 1, 2

@@ -20,9 +20,9 @@ picks alone gave +3.0).
 
 import numpy as np
 
-from kernels.clever.bits import count_bits
+from kernels.clever_base.bits import count_bits
 from kernels.clever.denial import no_gift
-from kernels.clever.game_rules import RULE_SKIP_ROLL
+from kernels.clever_base.game_rules import RULE_SKIP_ROLL
 from kernels.clever.moves import MAX_MOVES, N_DICE, POOL, legal_moves
 from kernels.clever.policies import (
     _LOOK_FACES,
@@ -39,9 +39,9 @@ from kernels.clever.policies import (
     W_SAMPLES,
     sheet_value,
 )
-from kernels.clever.sheet import H_PLAYERS, H_REROLL_GOT, H_REROLL_USED, SHEET_LEN
+from kernels.clever_base.sheet import H_PLAYERS, H_REROLL_GOT, H_REROLL_USED, SHEET_LEN
 from kernels.clever.sheets import copy_sheet
-from kernels.clever.turn import PH_ROLL, TS_LEN, set_turn
+from kernels.clever_base.turn import PH_ROLL, TS_LEN, set_turn
 from kernels.clever.valued import (
     _forfeit,
     _keep,

@@ -17,7 +17,7 @@ from kernels.accumulate import (
     used_width,
 )
 from kernels.clever.denial import no_gift, opponent_gains
-from kernels.clever.game_rules import (
+from kernels.clever_base.game_rules import (
     RULE_FINAL_PLUS_ALL,
     RULE_FORFEIT_TO_PLATTER,
     RULE_PASSIVE_DECLINE,
@@ -65,6 +65,7 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     W_PLUS_ABOVE,
     W_REROLL_BELOW,
     W_SAMPLES,
+    TURN,
     W_VALUE,
     WORK_LEN,
     _pick_bonus_target,
@@ -77,8 +78,8 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     return_die,
     sheet_value,
 )
-from kernels.clever.seats import seat_sheets
-from kernels.clever.sheet import (
+from kernels.clever_base.seats import seat_sheets
+from kernels.clever_base.sheet import (
     FLAG_PLUS_PER_ROUND,
     FLAG_RETURN_EMPTY_POOL,
     H_BONUSES,
@@ -111,13 +112,15 @@ from kernels.clever.sheets import (
     start_game_sheet,
     total_score,
 )
-from kernels.clever.turn import (
+from kernels.clever_base.turn import (
     PH_ACTIVE_PLUS,
     PH_OVER,
     PH_PASSIVE,
     PH_PASSIVE_PLUS,
     PH_ROLL,
     PH_ROUND_END,
+    TS_LEN,
+    set_turn,
 )
 from kernels.clever.lookahead import choose_looking
 from kernels.clever.valued import (
@@ -542,9 +545,20 @@ def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, fi
     ``first_pick`` (3 = the picks are over, the +1 window is open; 4 = the active turn is
     over; 5 = the passive turn is over too; a pick plus ``PROCEED``: that pick's roll comes
     without a return first), the passive turn, then the remaining rounds. Returns the
-    final score. The sheet's seat fields say solo (``kernels.clever.seats``)."""
+    final score. The sheet's seat fields say solo (``kernels.clever_base.seats``)."""
+    return np.int64(finish_solo_until(key, game, pol, rnd, rounds, game_rules, sheet, faces,
+                                      where, first_pick, scratch, moves, log, rounds - 1))
+
+
+@njit(cache=True)
+def finish_solo_until(key, game, pol, rnd, rounds, game_rules, sheet, faces, where,
+                      first_pick, scratch, moves, log, last_round):
+    """``finish_solo`` up to the end of round ``last_round`` (0-based): there, before the
+    last round, the policy's value of the round's end (``sheet_value``: the value policy's
+    estimate of the final score; the heuristic's score and estimate; greedy's score)
+    stands for the final score. Rounds after it play the same dice as in a whole rollout."""
     sheet[H_PLAYERS], sheet[H_SEAT], sheet[H_LEAD] = 1, 0, 0
-    for r in range(rnd, rounds):
+    for r in range(rnd, min(last_round, rounds - 1) + 1):
         last = r == rounds - 1
         base = r * 4
         if r > rnd:
@@ -562,7 +576,10 @@ def finish_solo(key, game, pol, rnd, rounds, game_rules, sheet, faces, where, fi
             sheet[H_EVENT] = 1
             solo_passive(sheet, faces, where, pol, turn_stream(key, game, base + 2), moves,
                          scratch, last, game_rules, log)
-    return total_score(sheet)
+    if last_round >= rounds - 1:
+        return float(total_score(sheet))
+    set_turn(scratch[TURN:TURN + TS_LEN], PH_ROUND_END, 0, 0, 0, 0)
+    return sheet_value(sheet, pol, scratch)
 
 
 # advice (``advise_rollouts``): the phases a position can be in, and the choices beside moves
@@ -627,7 +644,7 @@ def advice_choice(s, f, w, die, area, target, pol, stream, phase, last, scratch,
 
 @njit(cache=True, nogil=True)
 def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, phase, key,
-                    first_rollout, n_rollouts, out):
+                    first_rollout, n_rollouts, out, last_round):
     """Final scores of solo rollouts ``first_rollout ..`` (``n_rollouts`` of them) after each
     candidate choice.
 
@@ -638,8 +655,10 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
     before an active pick's roll, the returns (``CHOICE_RETURN`` rows, die the platter
     die) are candidates beside ``CHOICE_PROCEED``.
     Rollout r of every choice uses the same random stream (paired), whichever call computes
-    it. ``out``: float64[m, n_rollouts]. Serial and ``nogil``: callers spread rollouts
-    over threads (a numba parallel loop would compile the engine again into it).
+    it. ``out``: float64[m, n_rollouts]. A rollout ends with round ``last_round``
+    (``finish_solo_until``; ``rounds - 1``: the game's end). Serial and ``nogil``: callers
+    spread rollouts over threads (a numba parallel loop would compile the engine again
+    into it).
     """
     m = moves.shape[0]
     for job in range(m * n_rollouts):
@@ -656,13 +675,13 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         s[H_EVENT] = 1 if phase == ADVISE_PASSIVE or phase == ADVISE_PASSIVE_PLUS else 0
         start = advice_choice(s, f, w, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
                               phase, rnd == rounds - 1, scratch, buffer, log, game_rules)
-        out[i, j] = finish_solo(key, r, pol, rnd, rounds, game_rules, s, f, w, start,
-                                scratch, buffer, log)
+        out[i, j] = finish_solo_until(key, r, pol, rnd, rounds, game_rules, s, f, w, start,
+                                      scratch, buffer, log, last_round)
 
 
 @njit(cache=True, borrowed=True)
 def begin_turn(sheets, event):
-    """Turn ``event`` of the round begins (-1: the round begins; ``kernels.clever.seats``):
+    """Turn ``event`` of the round begins (-1: the round begins; ``kernels.clever_base.seats``):
     every sheet's ``H_EVENT`` and lead over the best opponent ``H_LEAD`` (0 solo; each
     sheet's total is kept in ``H_LEAD`` while the best totals are found)."""
     n = sheets.shape[0]

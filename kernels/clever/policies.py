@@ -17,7 +17,7 @@ from kernels.clever.moves import (
     legal_moves,
     to_field,
 )
-from kernels.clever.sheet import H_REROLL_GOT, H_REROLL_USED, SHEET_LEN
+from kernels.clever_base.sheet import H_REROLL_GOT, H_REROLL_USED, SHEET_LEN
 from kernels.clever.sheets import (
     MAX_PENDING,
     NO_TOTAL,
@@ -39,7 +39,7 @@ from kernels.clever.sheets import (
     resolve_bonus,
     total_score,
 )
-from kernels.clever.turn import TS_LEN
+from kernels.clever_base.turn import TS_LEN
 from kernels.clever.value_net import MAX_ROW_SIZE, NET_BUF_LEN, afterstate_value
 from kernels.jit import njit
 from kernels.rng import uniform

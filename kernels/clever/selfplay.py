@@ -38,7 +38,7 @@ lambda-return; the games are still played by the network that learns.
 import numpy as np
 from numba import prange
 
-from kernels.clever.game_rules import RULE_ROUNDS
+from kernels.clever_base.game_rules import RULE_ROUNDS
 from kernels.clever.net import H1, H2, adam_step, add_gradient, forward, net_size
 from kernels.clever.play import (
     LOG_LEN,
@@ -49,9 +49,9 @@ from kernels.clever.play import (
     work_buffers,
 )
 from kernels.clever.policies import N_POL, WORK_LEN
-from kernels.clever.sheet import H_EVENT, H_ROUND, SHEET_LEN
+from kernels.clever_base.sheet import H_EVENT, H_ROUND, SHEET_LEN
 from kernels.clever.sheets import start_game_sheet, total_score
-from kernels.clever.seats import N_SEAT
+from kernels.clever_base.seats import N_SEAT
 from kernels.clever.value_net import (
     P_INPUTS,
     N_SKIP,

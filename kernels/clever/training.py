@@ -11,7 +11,7 @@ from kernels.clever.play import (
     solo_passive,
     work_buffers,
 )
-from kernels.clever.sheet import H_ROUND, SHEET_LEN, TAC
+from kernels.clever_base.sheet import H_ROUND, SHEET_LEN, TAC
 from kernels.clever.sheets import feature_value, start_game_sheet, total_score, value_stage
 from kernels.jit import njit
 from kernels.rng import turn_stream
@@ -44,7 +44,7 @@ def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, s
     (float64[N_POL]); per game ``2 * rounds`` rows (after each active and each passive turn)
     of ``features`` (float64[rows, the game's N_FEATURES]), ``score``, ``stage``
     (int64[rows]) and the game's ``final`` score (int64[rows]). ``nogil``: callers spread
-    blocks over threads (``analyzer.clever.samples``)."""
+    blocks over threads (``analyzer.games.clever.samples``)."""
     sheet, scratch, moves, faces, where, log = work_buffers()
     per_game = 2 * rounds
     for g in range(n_games):

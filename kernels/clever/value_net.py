@@ -1,4 +1,4 @@
-"""The value of a Clever afterstate (a sheet and its turn state, ``kernels.clever.turn``)
+"""The value of a Clever afterstate (a sheet and its turn state, ``kernels.clever_base.turn``)
 under the value policy: the score so far plus ``SCALE`` times the value network's estimate
 of the points still to come (the mean over the ensemble's member networks), or the exact
 final score once the game is over.
@@ -18,8 +18,8 @@ in the solo game's turn order, ``second_seat_view``), the skip head's
 ``N_SKIP`` weights from ``P_SKIP`` (float64), then each member's float32
 weights (``kernels.clever.net``), two per float64 of the row.
 
-The skip head adds a linear term in the seat block's inputs (``kernels.clever.seats``; 0
-in the solo game) and the rules block's scaled inputs (``kernels.clever.rule_block``) to
+The skip head adds a linear term in the seat block's inputs (``kernels.clever_base.seats``; 0
+in the solo game) and the rules block's scaled inputs (``kernels.clever_base.rule_block``) to
 the members' mean output. Those inputs are the same for every choice of a turn, so the term never
 changes a decision; it carries how the points still to come (and a win's worth) differ
 with the player count, the turns left, the lead and the rules in force, which the
@@ -32,11 +32,11 @@ and the hidden activations (float32).
 import numpy as np
 
 from kernels.clever.net import H1, H2, forward, net_offsets, net_size
-from kernels.clever.rule_block import N_HEAD
-from kernels.clever.seats import N_SEAT
-from kernels.clever.sheet import H_EVENT, H_PLAYERS, H_ROUND, H_SEAT, TAC
+from kernels.clever_base.rule_block import N_HEAD
+from kernels.clever_base.seats import N_SEAT
+from kernels.clever_base.sheet import H_EVENT, H_PLAYERS, H_ROUND, H_SEAT, TAC
 from kernels.clever.sheets import encode_afterstate, feature_value, total_score
-from kernels.clever.turn import (
+from kernels.clever_base.turn import (
     PH_OVER,
     PH_PASSIVE,
     PH_ROLL,
@@ -84,7 +84,7 @@ MAX_ROW_SIZE = P_WEIGHTS + MAX_MEMBERS * ((net_offsets.py_func(MAX_INPUTS)[5] + 
 
 @njit(cache=True, borrowed=True)
 def n_inputs(game, blocks):
-    """The input count of a game's encoding (``kernels.clever.sheet.TPC`` or ``TAC``):
+    """The input count of a game's encoding (``kernels.clever_base.sheet.TPC`` or ``TAC``):
     ``blocks`` 0 (or False) the base inputs, 1 (or True) with the bonus block, 2 with the
     bonus and seat blocks, 3 with the rules block too."""
     if game == TAC:

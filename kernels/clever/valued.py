@@ -1,6 +1,6 @@
 """The value policy's decisions, for either Clever game: every choice is the argmax of the
 value (``value_net.afterstate_value``) over the afterstates its candidates leave, each a
-trial sheet plus its turn state (``kernels.clever.turn``). No thresholds, no knobs:
+trial sheet plus its turn state (``kernels.clever_base.turn``). No thresholds, no knobs:
 
 * an active pick, with the bonuses it fires and (Twice As Clever) the platter-chain marks
   of a silver pick; with no legal pick, the forfeit, and where the rules let a usable roll
@@ -36,7 +36,7 @@ points of one area.
 import numpy as np
 
 from kernels.clever.denial import gift
-from kernels.clever.game_rules import RULE_FORFEIT_TO_PLATTER, RULE_SKIP_ROLL
+from kernels.clever_base.game_rules import RULE_FORFEIT_TO_PLATTER, RULE_SKIP_ROLL
 from kernels.clever.moves import N_DICE, PLATTER, POOL, to_field
 from kernels.clever.policies import (
     BEST_SHEET,
@@ -50,7 +50,7 @@ from kernels.clever.policies import (
     chain_marks,
     sheet_value,
 )
-from kernels.clever.sheet import (
+from kernels.clever_base.sheet import (
     FLAG_PLUS_PER_ROUND,
     H_FLAGS,
     H_FOXES,
@@ -62,7 +62,7 @@ from kernels.clever.sheet import (
     SHEET_LEN,
 )
 from kernels.clever.sheets import area_scores, chain_area, copy_sheet, total_score
-from kernels.clever.turn import (
+from kernels.clever_base.turn import (
     ALL_DICE,
     PH_ACTIVE_PLUS,
     PH_OVER,

@@ -1,12 +1,14 @@
 """CloverUp play loops: one turn, one whole game, the per-block accumulators, and the
-parallel loops over blocks that the shared driver (:mod:`analyzer.driver`) calls. Only this
+parallel loops over blocks that the shared driver (:mod:`analyzer.run.driver`) calls. Only this
 module draws dice.
 
 Policies are int8 tables ``policies[table, multiset, rerolls_left, double_six]`` holding a
-reroll mask over the sorted dice (0 = stop). A seat's policy is a row of ``seat_policy``
-(int64[2]): ``(first_table, situational)``. A static policy always uses ``first_table``; a
-situational one (the two-player game solver's) uses ``first_table + situation(...)``, see
-:func:`situation_index`.
+reroll mask over the sorted dice (0 = stop), stored once each: a policy's table number is
+looked up in ``table_of`` (int32[T]: the row of ``policies`` that holds it). A seat's policy
+is a row of ``seat_policy`` (int64[2]): ``(first_table, situational)``. A static policy
+always uses ``first_table``; a situational one (the two-player game solver's) uses
+``first_table + situation(...)``, see :func:`situation_index`. The solver's 41,230 tables
+(48 MB) hold 893 distinct ones (1 MB), so the lookup keeps a game's tables in the cache.
 """
 
 import numpy as np
@@ -110,8 +112,9 @@ def _turn_points(outcome, instant_win_points):
 
 
 @njit(cache=True, borrowed=True)
-def play_game(key, game, lineup, rounds, triple_six_effect, policies, max_diff, die, rules,
-              roll_end, ds_start, stop_outcome, totals, round_scores, triple_sixes):
+def play_game(key, game, lineup, rounds, triple_six_effect, policies, table_of, max_diff,
+              die, rules, roll_end, ds_start, stop_outcome, totals, round_scores,
+              triple_sixes):
     """Play one game; fills ``totals`` and ``triple_sixes`` (int64[n_players] each: final
     scores and triple sixes rolled per seat) and returns the seat that won instantly, or -1.
 
@@ -129,8 +132,8 @@ def play_game(key, game, lineup, rounds, triple_six_effect, policies, max_diff, 
                 opp = 1 - seat
                 diff = totals[seat] - totals[opp] - round_scores[opp]
                 table += situation_index(rnd, seat, diff, round_scores[opp], max_diff)
-            o = play_turn(turn_stream(key, game, rnd * n + seat), policies[table], die, rules,
-                          roll_end, ds_start, stop_outcome)
+            o = play_turn(turn_stream(key, game, rnd * n + seat), policies[table_of[table]],
+                          die, rules, roll_end, ds_start, stop_outcome)
             if o == INSTANT_WIN:
                 for j in range(n):
                     totals[j] += round_scores[j]
@@ -165,10 +168,10 @@ def award_wins(totals, instant_winner, wins):
 
 @njit(cache=True, nogil=True)
 def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, policies,
-                max_diff, die, rules, roll_end, ds_start, stop_outcome):
+                table_of, max_diff, die, rules, roll_end, ds_start, stop_outcome):
     """Play ``n_games`` games of block ``key`` and accumulate into ``out``
     (int64[n_players slots, n_players seats, COL_HIST + max_total + 1]). Without the GIL:
-    blocks run side by side on threads (``analyzer.driver.BlockLoop``; a numba parallel
+    blocks run side by side on threads (``analyzer.run.driver.BlockLoop``; a numba parallel
     loop around it would compile the game again).
 
     ``lineup``: int64[n_players, 2], the policies of the lineup slots; with ``rotate`` the
@@ -183,8 +186,9 @@ def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, po
     t6 = np.empty(n, np.int64)
     for g in range(n_games):
         seat_lineup(lineup, g, rotate, seated, slot_of)
-        winner = play_game(key, g, seated, rounds, triple_six_effect, policies, max_diff, die,
-                           rules, roll_end, ds_start, stop_outcome, totals, scratch, t6)
+        winner = play_game(key, g, seated, rounds, triple_six_effect, policies, table_of,
+                           max_diff, die, rules, roll_end, ds_start, stop_outcome, totals,
+                           scratch, t6)
         award_wins(totals, winner, wins)
         for seat in range(n):
             row = out[slot_of[seat], seat]
@@ -209,8 +213,8 @@ N_PAIRED = 4  # then each seat's win units (``put_seat_wins``): out's last axis 
 
 
 @njit(cache=True, nogil=True)
-def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies, max_diff,
-                 die, rules, roll_end, ds_start, stop_outcome):
+def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies, table_of,
+                 max_diff, die, rules, roll_end, ds_start, stop_outcome):
     """Play every game of block ``key`` once under each of V rule variants, on the same
     random numbers, and accumulate sums and cross products of the game metrics.
 
@@ -229,8 +233,8 @@ def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies
     for g in range(n_games):
         for v in range(n_var):
             winner = play_game(key, g, lineups[v], rounds[v], triple_six_effect[v], policies,
-                               max_diff[v], die[v], rules[v], roll_end[v], ds_start[v],
-                               stop_outcome[v], totals, scratch, t6)
+                               table_of, max_diff[v], die[v], rules[v], roll_end[v],
+                               ds_start[v], stop_outcome[v], totals, scratch, t6)
             award_wins(totals, winner, wins)
             x[v, PAIRED_SCORE_SUM] = totals.sum()
             x[v, PAIRED_INSTANT_WIN] = winner >= 0

@@ -301,7 +301,7 @@ def games_block(key, n_games, out, lineup, rotate, rounds, points, weights, q1, 
     """Play ``n_games`` games of block ``key`` into ``out`` (int64[n slots, n seats,
     COL_HIST + HIST_BINS]). ``lineup``: float64[n, N_POLICY], the policies of the lineup
     slots; with ``rotate`` they move one seat each game. The three block kernels run
-    without the GIL, blocks side by side on threads (``analyzer.driver.BlockLoop``: a numba
+    without the GIL, blocks side by side on threads (``analyzer.run.driver.BlockLoop``: a numba
     parallel loop around each would compile the game again)."""
     n = lineup.shape[0]
     seated = np.empty_like(lineup)

@@ -24,7 +24,7 @@ Bonuses are ints ``kind * 8 + value`` (``bonus``), ``NO_BONUS`` = 0.
 
 import numpy as np
 
-from kernels.clever.sheet import (  # noqa: F401  (flags re-exported for callers)
+from kernels.clever_base.sheet import (  # noqa: F401  (flags re-exported for callers)
     FLAG_EARLIEST_FIRST,
     FLAG_KEEP_OVERFLOW,
     H_BONUSES,
@@ -109,7 +109,7 @@ ROUND4_OPTIONS = np.array([B(CROSS_YELLOW), B(CROSS_BLUE), B(CROSS_GREEN), B(WRI
 ACTION_SLOTS = 7
 
 # the flat sheet state (int64[SHEET_LEN]; a new sheet is ``new_sheet()``): the shared
-# Clever header (``kernels.clever.sheet``), then the areas
+# Clever header (``kernels.clever_base.sheet``), then the areas
 S_ROUND, S_ROUNDS, S_FLAGS = H_ROUND, H_ROUNDS, H_FLAGS
 S_REROLL_GOT, S_REROLL_USED = H_REROLL_GOT, H_REROLL_USED  # at most ACTION_SLOTS circled
 S_PLUS_GOT, S_PLUS_USED = H_PLUS_GOT, H_PLUS_USED

@@ -8,8 +8,8 @@ stack size.
 
 import numpy as np
 
-from kernels.clever.dice import die_value
-from kernels.clever.pending import pop, push
+from kernels.clever_base.dice import die_value
+from kernels.clever_base.pending import pop, push
 from kernels.jit import njit
 from kernels.thats_pretty_clever.layout import (
     ACTION_SLOTS,

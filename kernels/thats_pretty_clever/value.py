@@ -10,8 +10,8 @@ are fitted to simulated games by ``scripts/train_clever.py --game tpc``.
 
 import numpy as np
 
-from kernels.clever.bits import count_bits
-from kernels.clever.value_terms import VALUE_STAGES, term, value_stage  # noqa: F401
+from kernels.clever_base.bits import count_bits
+from kernels.clever_base.value_terms import VALUE_STAGES, term, value_stage  # noqa: F401
 from kernels.jit import njit
 from kernels.thats_pretty_clever.layout import (
     BLUE_COLS,

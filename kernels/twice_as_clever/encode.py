@@ -31,9 +31,9 @@ Inputs (offsets below; "thermometer" k = 1 for every count >= k):
   to fill that fire it of 1 / (1 + slots before them), at most 1). The sums
   are added up in ``val``'s last 18 numbers (the caller's buffer has them past any input).
 * the seat block (``N_SEATED`` - ``N_INPUTS`` inputs, for a network that has them):
-  where the player stands in a game of 1-4 players (``kernels.clever.seats``);
+  where the player stands in a game of 1-4 players (``kernels.clever_base.seats``);
 * the rules block (``N_RULED`` - ``N_SEATED`` inputs, for a network that has them): the
-  rules in force where they differ from the defaults (``kernels.clever.rule_block``).
+  rules in force where they differ from the defaults (``kernels.clever_base.rule_block``).
 
 The dice's faces are not inputs: an afterstate comes before the next roll (or, in a +1
 window, the faces matter only for the +1s themselves, which are candidates of their own).
@@ -41,11 +41,11 @@ window, the faces matter only for the +1s themselves, which are candidates of th
 
 import numpy as np
 
-from kernels.clever.bits import count_bits
-from kernels.clever.rule_block import N_RULES, rules_block
-from kernels.clever.seats import N_SEAT, seat_block
-from kernels.clever.sheet import H_PLAYERS
-from kernels.clever.sparse import (
+from kernels.clever_base.bits import count_bits
+from kernels.clever_base.rule_block import N_RULES, rules_block
+from kernels.clever_base.seats import N_SEAT, seat_block
+from kernels.clever_base.sheet import H_PLAYERS
+from kernels.clever_base.sparse import (
     TURN_INPUTS,
     TURN_PHASE,
     TURN_PICKS,
@@ -139,8 +139,8 @@ I_GROUPS_DONE = N_BASE
 I_ONE_AWAY = I_GROUPS_DONE + 1  # + bonus kind - 1
 I_PULL = I_ONE_AWAY + N_KINDS  # + bonus kind - 1
 N_INPUTS = I_PULL + N_KINDS  # with the bonus block
-N_SEATED = N_INPUTS + N_SEAT  # with the seat block too (``kernels.clever.seats``)
-N_RULED = N_SEATED + N_RULES  # with the rules block too (``kernels.clever.rule_block``)
+N_SEATED = N_INPUTS + N_SEAT  # with the seat block too (``kernels.clever_base.seats``)
+N_RULED = N_SEATED + N_RULES  # with the rules block too (``kernels.clever_base.rule_block``)
 
 
 @njit(cache=True, borrowed=True)

@@ -23,7 +23,7 @@ Bonuses are the ints ``NO_BONUS`` (0) and the kinds below; a ``Q_*`` is a colour
 
 import numpy as np
 
-from kernels.clever.sheet import (  # noqa: F401  (flags re-exported for callers)
+from kernels.clever_base.sheet import (  # noqa: F401  (flags re-exported for callers)
     FLAG_EARLIEST_FIRST,
     FLAG_KEEP_OVERFLOW,
     H_BONUSES,
@@ -98,7 +98,7 @@ ROUNDS_BY_PLAYERS = np.array([0, 6, 6, 5, 4], np.int64)
 ROUND_BONUS = np.array([REROLL, PLUS_ONE, RETURN, Q_ANY, 0, 0], np.int64)
 
 # the flat sheet state (int64[SHEET_LEN]; a new sheet is ``new_sheet()``): the shared
-# Clever header (``kernels.clever.sheet``), then the areas
+# Clever header (``kernels.clever_base.sheet``), then the areas
 S_ROUND, S_ROUNDS, S_FLAGS = H_ROUND, H_ROUNDS, H_FLAGS
 S_REROLL_GOT, S_REROLL_USED = H_REROLL_GOT, H_REROLL_USED  # at most ACTION_SLOTS circled
 S_PLUS_GOT, S_PLUS_USED = H_PLUS_GOT, H_PLUS_USED

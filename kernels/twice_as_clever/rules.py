@@ -9,8 +9,8 @@ policy can place every free mark.
 
 import numpy as np
 
-from kernels.clever.dice import die_value
-from kernels.clever.pending import pop, push
+from kernels.clever_base.dice import die_value
+from kernels.clever_base.pending import pop, push
 from kernels.jit import njit
 from kernels.twice_as_clever.layout import (
     ACTION_SLOTS,

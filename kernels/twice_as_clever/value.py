@@ -17,7 +17,7 @@ is worth the lowest area). The weights are fitted by
 
 import numpy as np
 
-from kernels.clever.value_terms import VALUE_STAGES, term, value_stage  # noqa: F401
+from kernels.clever_base.value_terms import VALUE_STAGES, term, value_stage  # noqa: F401
 from kernels.jit import njit
 from kernels.twice_as_clever.layout import (
     BLUE_POINTS,

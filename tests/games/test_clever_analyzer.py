@@ -13,12 +13,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from analyzer.clever import simulation
+from analyzer.games.clever import simulation
 from analyzer.cli import cli
+from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
-from kernels.clever.sheet import H_REROLL_GOT
+from kernels.clever_base.sheet import H_REROLL_GOT
 
 K = 5
 GAMES = [TPC_GAME, TAC_GAME]
@@ -69,7 +70,7 @@ def test_identical_for_any_thread_count(game):
 def test_block_loop_equals_the_blocks_one_by_one():
     """The threaded block loop (the Clever runs' runner) fills each block's accumulator as
     the block kernel does alone, whatever the threads and the order they finish in."""
-    from analyzer.driver import BlockLoop
+    from analyzer.run.driver import BlockLoop
     from analyzer.seeding import block_keys
     from kernels.clever import play
 
@@ -216,7 +217,7 @@ def test_advice_from_a_blank_sheet_expects_a_whole_game(game, tmp_path):
     expected score is close to the rollout policy's solo mean (within 5 SE of both plus
     the spread a single roll can make, 5% of the mean); rollouts valued with the wrong
     rounds-left weights fall far below it."""
-    from analyzer.clever.advise import advise
+    from analyzer.games.clever.advise import advise
 
     values = defaults(game.params)
     policy = game.rollout_policy
@@ -237,7 +238,7 @@ def test_raced_advice_stops_only_clearly_worse_choices(game, monkeypatch):
     numbers of an unraced run, a stopped one those of a run of RACE_FIRST rollouts, and
     it stopped only when its paired difference from the leader was more than RACE_Z
     standard errors below zero."""
-    from analyzer.clever import advise
+    from analyzer.games.clever import advise
 
     values = defaults(game.params)
     sheet = game.blank_sheet(values)
@@ -298,7 +299,7 @@ def test_decision_record_adds_up_to_the_decision_log(game):
     """Rules page, section 10 (actions): every re-roll the learned bot spends is one of its
     recorded re-roll choices; first picks by round add up to the first picks; the actions
     spent by round add up to the re-rolls, +1s and returns spent (solo games)."""
-    from analyzer.clever import decisions
+    from analyzer.games.clever import decisions
     from kernels.clever import play
 
     values = defaults(game.params)
@@ -325,7 +326,7 @@ def test_the_reroll_rule_is_the_tree_that_agrees_with_most_choices():
     round 4 it re-rolled 90 of 100 rolls scoring 0, 70 of 100 scoring 1, 20 of 100 scoring
     2 and none of 500 others. "From round 4, re-roll under 2 points" agrees with 300 + 740
     of 1100 choices, more than any other split (never: 300 + 620)."""
-    from analyzer.clever import decisions
+    from analyzer.games.clever import decisions
     from kernels.clever import play
 
     late = np.array([[10, 90], [30, 70], [80, 20]] + [[100, 0]] * 5, float)
@@ -354,7 +355,7 @@ def test_the_reroll_rule_is_the_tree_that_agrees_with_most_choices():
 def test_a_paired_run_stops_on_the_first_batch_precise_enough():
     """``whatif`` with a precision plays whole batches until every paired difference in
     mean score is that precise, and then equals a run of exactly that many games."""
-    from analyzer.clever.game import ROUND_BONUS_ROUNDS
+    from analyzer.games.clever.game import ROUND_BONUS_ROUNDS
 
     values = defaults(TPC_GAME.params)
     variants = [("in force", values, ["greedy"]),
@@ -390,7 +391,7 @@ def test_the_report_table_policy_plays_as_well_as_the_tuned_heuristic(game):
 
 _OTHER_SHEET = """
 import numpy as np
-from kernels.clever.sheet import SHEET_LEN, TAC, TPC
+from kernels.clever_base.sheet import SHEET_LEN, TAC, TPC
 from kernels.clever.sheets import compile_only, start_sheet
 compile_only(TAC)
 try:
@@ -452,7 +453,7 @@ def test_a_one_game_command_compiles_the_engine_for_that_sheet_and_its_policies_
 
 
 _NARROWED = """
-from analyzer.clever.compiling import compile_alone, compile_for_policies
+from analyzer.games.clever.compiling import compile_alone, compile_for_policies
 from analyzer.games.thats_pretty_clever.model import GAME
 from kernels.clever import play
 compile_alone(GAME.kernel_game)
@@ -472,7 +473,7 @@ def test_a_one_command_process_compiles_the_policies_it_names_and_refuses_others
                          text=True).stdout.splitlines()
     assert out == ["True", "the Clever engine compiles without the heuristic policy in this "
                    "process (compiling.compile_for_policies)"]
-    from analyzer.clever.compiling import compile_for_policies
+    from analyzer.games.clever.compiling import compile_for_policies
     from kernels.clever import play
 
     compile_for_policies(["greedy"])  # not a one-command process: nothing narrows
@@ -485,7 +486,7 @@ def test_report_shows_the_table_policys_seats_beside_only_where_a_seat_is_off(mo
     interval leaves the share out), the table policy's own mirror games of that player
     count sit beside it, and the reading names the largest such seat; elsewhere nothing
     is added."""
-    from analyzer.clever import report
+    from analyzer.games.clever import report
     from analyzer.sections import fair_share
 
     def seat_rows(rates):
@@ -518,7 +519,7 @@ def test_report_seats_are_played_by_learned_only_where_it_was_trained(game, monk
     """Issue 34: the report's seats and comebacks are played by learned when its network
     was trained in games of 2, 3 and 4 players on the rules in force, else by the game's
     table policy (and the words say why)."""
-    from analyzer.clever import report, trained_on
+    from analyzer.games.clever import report, trained_on
     values = defaults(game.params)
     record = {k: v for k, v in trained_on.trained_on(game).items() if k != "multiplayer"}
     monkeypatch.setattr(trained_on, "trained_on", lambda g, v=None: {
@@ -537,7 +538,7 @@ def test_a_network_for_2_to_4_players_has_its_own_training_rules(game, monkeypat
     """A file whose network for 2-4 players was trained on other rules than its solo one
     (``trained_on["multiplayer"]``): solo outputs are checked against the solo record,
     games of 2-4 players against the other."""
-    from analyzer.clever import report, trained_on
+    from analyzer.games.clever import report, trained_on
     values = defaults(game.params)
     name = next(iter(trained_on.trained_on(game)["rules"]))
     rules = {k: values[k] for k in trained_on.trained_on(game)["rules"]}
@@ -553,11 +554,11 @@ def test_a_network_for_2_to_4_players_has_its_own_training_rules(game, monkeypat
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)
 def test_matches_of_a_policy_against_itself_are_even(game):
-    """analyzer.clever.matches: greedy against greedy with seats rotating is the same
+    """analyzer.games.clever.matches: greedy against greedy with seats rotating is the same
     policy in both slots, so each wins half the games within 5 SE (and one greedy against
     three a quarter of 4-player games); in a 3-player mirror the seats' win rates add up
     to 1."""
-    from analyzer.clever import matches
+    from analyzer.games.clever import matches
     values = defaults(game.params)
     greedy = game.parse_policy("greedy")
     rows = matches.head_to_head(game, values, {"a": greedy, "b": greedy.copy()}, 2048, 9)
@@ -577,7 +578,7 @@ def test_matches_of_a_policy_against_itself_are_even(game):
 def test_report_seat_words_name_a_weighted_two_player_mean(game, monkeypatch):
     """The report says how the two-player mean is weighted when a file weights it, how
     its solo network reads the second seat, and the gift's weight (none: not a word)."""
-    from analyzer.clever import report
+    from analyzer.games.clever import report
     values = defaults(game.params)
     for name, value in (("solo_share", 0.0), ("second_seat", False), ("gift", 0.0),
                         ("look", {})):
@@ -606,7 +607,7 @@ def test_scores_by_player_count_figure_has_the_solo_mean_and_each_seat():
     players beside the solo mean, the reading giving each count's mean and its rounds."""
     import pandas as pd
 
-    from analyzer.clever.report import scores_figure
+    from analyzer.games.clever.report import scores_figure
     from analyzer.games.thats_pretty_clever.model import GAME as TPC
 
     rows = [{"players": str(n), "seat": f"seat {k + 1}", "score": 200.0 + 10 * n + k,
@@ -628,7 +629,7 @@ def test_the_solo_score_distribution_sums_to_one_per_policy():
     in 10-point bins, from its own rows of the distribution (not again from its seat's)."""
     import pandas as pd
 
-    from analyzer.clever.report import distribution_figure
+    from analyzer.games.clever.report import distribution_figure
     from analyzer.games.thats_pretty_clever.model import GAME as TPC
     from analyzer.output import Result
 
@@ -655,7 +656,7 @@ def test_the_seats_lever_is_measured_only_where_the_rules_create_a_seat_effect(m
     the effect comes from its play; balanced seats need no lever."""
     from dataclasses import replace
 
-    from analyzer.clever import report
+    from analyzer.games.clever import report
     from analyzer.sections import fair_share
 
     game = replace(TPC_GAME, table_policy="greedy")  # quick paired games
@@ -678,3 +679,33 @@ def test_the_seats_lever_is_measured_only_where_the_rules_create_a_seat_effect(m
                                     False)
     assert "moves that seat's win rate most" in words and "(64 each)" in words
     assert "no round" in words or "=" in words
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_a_rollout_horizon_ends_rollouts_at_a_round_s_end(game):
+    """``advise --horizon K``: a horizon past the last round is the full ranking, bit for
+    bit; a shorter one ends every rollout at the end of round (this one + K) with the
+    rollout policy's value of the position (a score to come: more than the sheet's score
+    now), and says so; the same seed gives the same ranking."""
+    from analyzer.games.clever import advise
+
+    values = defaults(game.params)
+    sheet = game.blank_sheet(values)
+    sheet[H_REROLL_GOT] = 1
+
+    def choices(horizon):
+        result = advise.advise(game, values, sheet, full_roll(game), "active1", 2,
+                               "learned", 40, 4, horizon=horizon)
+        return result, result.tables["choices"].set_index("choice")
+
+    full, whole = choices(None)
+    pd.testing.assert_frame_equal(choices(9)[1], whole)
+    cut, short = choices(0)
+    pd.testing.assert_frame_equal(choices(0)[1], short)
+    assert "to the end of round 2, where the learned policy's value" in cut.notes[0]
+    assert "to the end of the game" in full.notes[0]
+    assert not short.expected_score.equals(whole.expected_score)
+    assert (short.expected_score > 20).all()
+    with pytest.raises(UserError, match="bad horizon -1"):
+        advise.advise(game, values, sheet, full_roll(game), "active1", 2, "learned", 40, 4,
+                      horizon=-1)

@@ -8,20 +8,20 @@ import json
 import numpy as np
 import pytest
 
-from analyzer.clever import networks, rule_inputs, simulation, specialists, trained_on
-from analyzer.clever import value_weights, variants
-from analyzer.clever.training import games as tgames
-from analyzer.clever.training import run as training_run
+from analyzer.games.clever import networks, rule_inputs, simulation, specialists, trained_on
+from analyzer.games.clever import value_weights, variants
+from analyzer.games.clever.training import games as tgames
+from analyzer.games.clever.training import run as training_run
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import value_net
-from kernels.clever.game_rules import RULE_INPUT_BITS, RULE_ROUNDS
-from kernels.clever.sheet import H_PLAYERS, H_ROUNDS, H_RULE_BITS, NATURAL_ROUNDS
+from kernels.clever_base.game_rules import RULE_INPUT_BITS, RULE_ROUNDS
+from kernels.clever_base.sheet import H_PLAYERS, H_ROUNDS, H_RULE_BITS, NATURAL_ROUNDS
 from kernels.clever.sheets import encode_afterstate, start_game_sheet
-from kernels.clever.sparse import round_seen
-from kernels.clever.turn import TS_LEN
+from kernels.clever_base.sparse import round_seen
+from kernels.clever_base.turn import TS_LEN
 
 GAMES = pytest.mark.parametrize("game", [TPC_GAME, TAC_GAME], ids=lambda g: g.id)
 

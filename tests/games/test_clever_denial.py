@@ -7,16 +7,16 @@ every player is the active player once, in seat order): ``kernels.clever.denial`
 import numpy as np
 import pytest
 
-from analyzer.clever import value_weights
+from analyzer.games.clever import value_weights
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import denial, play, value_net
 from kernels.clever.moves import FIELD, MAX_MOVES, PLATTER, POOL, legal_moves
 from kernels.clever.policies import TURN, WORK_LEN, apply_move, sheet_value
-from kernels.clever.sheet import H_EVENT, H_PLAYERS, H_ROUND, H_ROUNDS, H_SEAT
+from kernels.clever_base.sheet import H_EVENT, H_PLAYERS, H_ROUND, H_ROUNDS, H_SEAT
 from kernels.clever.sheets import start_sheet
-from kernels.clever.turn import (
+from kernels.clever_base.turn import (
     PH_ACTIVE_PLUS,
     PH_PASSIVE,
     PH_PASSIVE_PLUS,

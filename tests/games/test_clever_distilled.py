@@ -1,15 +1,15 @@
 """A rule-conditioned network distilled from the game's networks (issue 37): which network
 teaches which variant, the taught variant table, and the teachers' rows
-(``analyzer.clever.training.teachers``; the kernel's distillation is tested in
+(``analyzer.games.clever.training.teachers``; the kernel's distillation is tested in
 ``test_value_engine``)."""
 
 import numpy as np
 import pytest
 
-from analyzer.clever import variants
-from analyzer.clever.training import run as training_run
-from analyzer.clever.training import teachers
-from analyzer.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage, trainable
+from analyzer.games.clever import variants
+from analyzer.games.clever.training import run as training_run
+from analyzer.games.clever.training import teachers
+from analyzer.games.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage, trainable
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults

@@ -10,7 +10,7 @@ from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import play, sheets
-from kernels.clever.sheet import H_ROUND, H_ROUNDS
+from kernels.clever_base.sheet import H_ROUND, H_ROUNDS
 from kernels.rng import turn_stream
 from kernels.thats_pretty_clever import layout as TPC
 from kernels.twice_as_clever import layout as TAC

@@ -5,13 +5,13 @@ picked one go to the platter)."""
 import numpy as np
 import pytest
 
-from analyzer.clever import value_weights
+from analyzer.games.clever import value_weights
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import denial, lookahead, play, valued
-from kernels.clever.game_rules import RULE_SKIP_ROLL
+from kernels.clever_base.game_rules import RULE_SKIP_ROLL
 from kernels.clever.moves import MAX_MOVES, POOL, legal_moves
 from kernels.clever.policies import (
     BEST_SHEET,
@@ -20,7 +20,7 @@ from kernels.clever.policies import (
     LOOK_SLOT,
     WORK_LEN,
 )
-from kernels.clever.sheet import SHEET_LEN
+from kernels.clever_base.sheet import SHEET_LEN
 from kernels.rng import uniform
 from tests.games.test_clever_denial import seated
 from tests.games.test_clever_seats import _games

@@ -1,4 +1,4 @@
-"""Which network file ``learned`` plays on a variant (``analyzer.clever.networks``): a
+"""Which network file ``learned`` plays on a variant (``analyzer.games.clever.networks``): a
 specialist trained on the rules in force, else the game's own file (issue 34: Twice As
 Clever's ``return_empty_pool=return_allowed``)."""
 
@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from analyzer.clever import networks, simulation, trained_on
+from analyzer.games.clever import networks, simulation, trained_on
 from analyzer.errors import UserError
 from analyzer.games.twice_as_clever.model import GAME
 from analyzer.params import defaults
@@ -89,7 +89,7 @@ def test_the_return_allowed_specialist_outscores_the_ends_turn_network_there():
     """Issue 34 and rules section 12.9 (>= 305 under return_allowed): on the same 2,000 solo
     games under return_allowed, the specialist outscores the ends_turn network by more than
     3 points (measured: about 7) and averages at least 305."""
-    from analyzer.clever import matches
+    from analyzer.games.clever import matches
     from kernels.clever import play
     allowed = {**defaults(GAME.params), "return_empty_pool": "return_allowed"}
     means = []

@@ -9,8 +9,8 @@ from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import play
-from kernels.clever.game_rules import RULE_SHEET_FLAGS
-from kernels.clever.sheet import H_PLUS_GOT, H_PLUS_USED
+from kernels.clever_base.game_rules import RULE_SHEET_FLAGS
+from kernels.clever_base.sheet import H_PLUS_GOT, H_PLUS_USED
 from kernels.clever.sheets import start_sheet
 
 GAMES = pytest.mark.parametrize("game", [TPC_GAME, TAC_GAME], ids=lambda g: g.id)

@@ -1,19 +1,20 @@
 """Where a Clever player stands in games of 1-4 players (rules pages, section 2: in a round
 every player is the active player once, in seat order; the others make passive picks;
 rounds by player count), as the value network's seat block sees it
-(``kernels.clever.seats``), and the seat block's transplant."""
+(``kernels.clever_base.seats``), and the seat block's transplant."""
 
 import numpy as np
 import pytest
 
-from analyzer.clever import value_weights
-from analyzer.driver import BlockLoop
+from analyzer.games.clever import value_weights
+from analyzer.run.driver import BlockLoop
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
-from kernels.clever import play, seats, value_net
-from kernels.clever.sheet import H_EVENT, H_LEAD, H_PLAYERS, H_ROUND, H_ROUNDS, H_SEAT
-from kernels.clever.turn import PH_ROLL, TS_LEN
+from kernels.clever import play, value_net
+from kernels.clever_base import seats
+from kernels.clever_base.sheet import H_EVENT, H_LEAD, H_PLAYERS, H_ROUND, H_ROUNDS, H_SEAT
+from kernels.clever_base.turn import PH_ROLL, TS_LEN
 from kernels.thats_pretty_clever import encode as tpc_encode
 from kernels.twice_as_clever import encode as tac_encode
 
@@ -209,8 +210,8 @@ def test_round_gains_add_up_to_the_mean_final_score():
     """The comeback reading's points per round come from the totals logged at each round's
     end: they add up to the mean final score of the same games."""
     from analyzer import seats as seat_stats
-    from analyzer.clever import report
-    from analyzer.clever.simulation import COLUMNS, play_games
+    from analyzer.games.clever import report
+    from analyzer.games.clever.simulation import COLUMNS, play_games
 
     game = TPC_GAME
     values = {**defaults(game.params), "players": 2}

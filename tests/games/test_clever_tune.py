@@ -1,4 +1,4 @@
-"""``dicelab <clever game> tune`` (``analyzer.clever.tune``): a Monte Carlo inverse what-if
+"""``dicelab <clever game> tune`` (``analyzer.games.clever.tune``): a Monte Carlo inverse what-if
 checked against a case with a known answer; bad targets and parameters are one line."""
 
 import json
@@ -7,7 +7,7 @@ import math
 import pytest
 from click.testing import CliRunner
 
-from analyzer.clever import simulation
+from analyzer.games.clever import simulation
 from analyzer.cli import cli
 from analyzer.games.thats_pretty_clever.model import GAME
 from analyzer.params import defaults
@@ -72,7 +72,7 @@ def test_a_most_valuable_bonus_is_claimed_only_where_the_intervals_separate():
     """Issue 36: "a 'most' or 'largest' claim only where the intervals separate"."""
     import pandas as pd
 
-    from analyzer.clever.report import most_words
+    from analyzer.games.clever.report import most_words
 
     first = pd.Series({"variant": "without round 4", "value": 26.8, "ci95_low": 25.0,
                        "ci95_high": 28.6})

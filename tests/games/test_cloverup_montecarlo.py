@@ -8,7 +8,7 @@ probability 0 must never occur.
 import numpy as np
 import pytest
 
-from analyzer.driver import BlockLoop
+from analyzer.run.driver import BlockLoop
 from kernels.cloverup import game, layout, play, rules, solve
 from kernels.cloverup.layout import CLOVER, INSTANT_WIN, TRIPLE_SIX
 from kernels.rng import make_die
@@ -143,8 +143,9 @@ def simulate_games(model, lineup, policies3d, n_blocks, block_size, triple_six_e
     keys = np.arange(n_blocks, dtype=np.uint64) * np.uint64(7919) + np.uint64(3)
     sizes = np.full(n_blocks, block_size, np.int64)
     out = np.zeros((n_blocks, 2, 2, play.COL_HIST + layout.MAX_POINTS * ROUNDS + 1), np.int64)
+    every = np.arange(policies3d.shape[0], dtype=np.int32)  # each table stored as it is
     BlockLoop.of(play.games_block)(keys, sizes, out, lineup, False, ROUNDS,
-                                   triple_six_effect, policies3d, max_diff, model.die,
+                                   triple_six_effect, policies3d, every, max_diff, model.die,
                                    model.rules, model.end, model.start, model.stop)
     return out.sum(axis=0)
 
@@ -227,3 +228,37 @@ def test_two_player_game_best_response_montecarlo(model):
     sim = tot[0, 0, play.COL_WIN_UNITS] / (play.WIN_UNITS * n)
     se = np.sqrt(w_br * (1 - w_br) / n)  # upper bound of the share's SE, as above
     assert abs(sim - w_br) <= Z * se, (sim, w_br)
+
+
+def test_distinct_tables_play_the_games_the_full_stack_plays():
+    """The play loops read each policy table from the distinct ones (``table_of``): the
+    two-player solver's tables, stored once each, give every table back, and games
+    played through them are the games played on the full stack, bit for bit."""
+    from analyzer.games.cloverup.model import get_model
+    from analyzer.games.cloverup.params import PARAMS
+    from analyzer.games.cloverup.simulation import (
+        distinct_tables,
+        kernel_rules,
+        lineup_of,
+        policy_stack,
+    )
+    from analyzer.params import defaults
+
+    values = {**defaults(PARAMS), "players": 2}
+    model = get_model(values)
+    lineup = lineup_of(["win", "threshold:4"], 2)
+    stack, where = policy_stack(model, lineup)
+    tables, table_of = distinct_tables(stack)
+    assert tables.shape[0] < stack.shape[0] // 10
+    np.testing.assert_array_equal(tables[table_of], stack)
+    seat = np.array([where[p] for p in lineup], np.int64)
+    outs = []
+    for pols, index in ((stack, np.arange(stack.shape[0], dtype=np.int32)),
+                        (tables, table_of)):
+        out = np.zeros((2, 2, play.COL_HIST + layout.MAX_POINTS * values["rounds"] + 1),
+                       np.int64)
+        play.games_block(np.uint64(11), 2000, out, seat, True, values["rounds"],
+                         values["triple_six_effect"], pols, index, model.max_diff,
+                         *kernel_rules(model))
+        outs.append(out)
+    np.testing.assert_array_equal(outs[0], outs[1])

@@ -305,7 +305,7 @@ def test_points_change_expected_points():
 def test_fictitious_play_is_kept_on_disk(tmp_path, monkeypatch):
     """The report's fictitious play is computed once per rules, games and seed, then read
     back unchanged (and a broken file is computed again)."""
-    from analyzer import kept
+    from analyzer.run import kept
 
     def same(a, b):
         return a[0] == b[0] and a[2] == b[2] and np.allclose(a[1], b[1], equal_nan=True)
@@ -394,7 +394,7 @@ def test_equilibrium_grid_reports_fictitious_play(tmp_path, monkeypatch):
     """``equilibrium --grid``: every step of fictitious play, the stable strategy's duels
     with the bots, and a rerun that reads the kept fictitious play gives the same
     answer."""
-    from analyzer import kept
+    from analyzer.run import kept
 
     monkeypatch.setattr(kept, "cache_dir", lambda: tmp_path)
     args = ["sly-dice", "equilibrium", "--grid", "--games", "64", "--seed", "2", "--quiet",

@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.clever import simulation
-from analyzer.clever.coach import Coach
-from analyzer.clever.sheetfile import score_result
+from analyzer.games.clever import simulation
+from analyzer.games.clever.coach import Coach
+from analyzer.games.clever.sheetfile import score_result
 from analyzer.cli import cli
 from analyzer.errors import UserError
 from analyzer.games.twice_as_clever import commands, sheetfile
 from analyzer.games.twice_as_clever.model import GAME, PARAMS
 from analyzer.params import defaults
-from kernels.clever.game_rules import RULE_GAME, RULE_RETURN_ON_REROLL, RULE_SHEET_FLAGS
-from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, TAC
+from kernels.clever_base.game_rules import RULE_GAME, RULE_RETURN_ON_REROLL, RULE_SHEET_FLAGS
+from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, TAC
 from kernels.twice_as_clever import layout as L
 
 
@@ -344,7 +344,7 @@ def test_advise_and_coach_say_when_learned_is_off_its_training_rules(tmp_path, v
     """Issue 34: advice rolled out by learned on rules its network was not trained on (3
     rounds) says so in a note, and the coach in its first line; on its own rules neither
     does."""
-    from analyzer.clever import trained_on
+    from analyzer.games.clever import trained_on
     own = {**values, **trained_on.trained_on(GAME)["rules"]}
     path = _sheet_file(tmp_path)
     args = ["twice-as-clever", "advise", "--sheet", str(path), "--roll", "W3 Y5 B2 G6 P4 S1",

@@ -18,7 +18,6 @@ descending (12.2), a silver third pick chains only lower dice (12.4), returns be
 of simultaneous bonuses (12.8, UNCONFIRMED).
 """
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -26,9 +25,11 @@ import pytest
 
 from kernels.clever import moves as M
 from kernels.clever import sheets as SH
-from kernels.clever.sheet import FLAG_PLUS_PER_ROUND
+from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND
 from kernels.twice_as_clever import layout as L
 from kernels.twice_as_clever import rules as R
+from tests.games import replayer
+from tests.games.replayer import RecordedGame
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "tac_games"
 FORMAT = "dicelab-tac-recorded-game/1"
@@ -133,36 +134,26 @@ def readable(sheet):
     }
 
 
-class Replay:
-    """One recorded game on the kernels' sheets and dice arrays. ``events`` logs what the
-    replay saw (chains, returns, refused +1s, field picks) for the focused tests."""
+class Replay(RecordedGame):
+    """One recorded Twice As Clever game on the kernels' sheets and dice arrays. ``events``
+    logs what the replay saw (chains, returns, refused +1s, field picks) for the focused
+    tests."""
+
+    FORMAT, DIE, DIE_NAME, AREA, layout, rules = FORMAT, DIE, DIE_NAME, AREA, L, R
 
     def __init__(self, game):
-        assert game["format"] == FORMAT
-        self.players = game["players"]
-        self.sheets = {}
-        for p in self.players:
-            sheet = L.new_sheet()
-            R.start_sheet(sheet, 6, FLAG_PLUS_PER_ROUND)  # 2: 6 rounds for 1 or 2 players
-            self.sheets[p] = sheet
+        super().__init__(game)
         self.taken = {p: 0 for p in self.players}  # dice taken by +1 this round (12.1)
-        self.faces = np.zeros(6, np.int64)
-        self.where = np.full(6, M.POOL, np.int64)
-        self.buf = np.zeros((M.MAX_MOVES, 3), np.int64)
-        self.at = ""
         self.events = []
 
-    # --- helpers ------------------------------------------------------------------------
+    @staticmethod
+    def new_sheet():
+        sheet = L.new_sheet()
+        R.start_sheet(sheet, 6, FLAG_PLUS_PER_ROUND)  # 2: 6 rounds for 1 or 2 players
+        return sheet
 
-    def legal(self, sheet, mask):
-        n = M.legal_moves(sheet, self.faces, mask, self.buf, False)
-        return {tuple(int(x) for x in self.buf[i]) for i in range(n)}
-
-    def mask(self, place):
-        return sum(1 << d for d in range(6) if self.where[d] == place)
-
-    def names(self, place):
-        return {DIE_NAME[d] for d in range(6) if self.where[d] == place}
+    def start_round(self):
+        self.taken = {p: 0 for p in self.players}  # 12.1: a new round frees every die
 
     def check(self, player, expect, what):
         got = readable(self.sheets[player])
@@ -177,13 +168,6 @@ class Replay:
                         f"{self.at} {what}: {player} yellow {state}"
             else:
                 assert got[key] == value, f"{self.at} {what}: {player} {key}"
-
-    def roll(self, dice):
-        """The dice in play show the recorded faces (exactly the dice in play are rolled)."""
-        assert set(dice) == self.names(M.POOL), f"{self.at}: rolled dice are the pool"
-        for name, face in dice.items():
-            assert 1 <= face <= 6
-            self.faces[DIE[name]] = face
 
     def resolve(self, sheet, pending, n, targets):
         """Resolve pending bonuses depth-first (``pop_pending``), each free mark to the next
@@ -398,60 +382,13 @@ class Replay:
         self.enter_elsewhere(sheet, spec["pick"], candidates)
         self.plus_ones("solo", spec.get("plus_ones", []))
 
-    def play_round(self, rnd):
-        """One round: round-track bonuses, then every player active once in seat order
-        (solo: the active turn, then the solo passive turn)."""
-        r = rnd["round"]
-        self.at = f"round {r}"
-        self.taken = {p: 0 for p in self.players}  # 12.1: a new round frees every die
-        assert set(rnd["bonus"]) == set(self.players)
-        for player in self.players:
-            self.round_bonus(player, r, rnd["bonus"][player])
-        actives = [t["active"] for t in rnd["turns"] if "active" in t]
-        assert actives == self.players
-        if self.players == ["solo"]:
-            assert ["active" in t for t in rnd["turns"]] == [True, False]
-        for turn in rnd["turns"]:
-            self.at = f"round {r}"
-            if "active" in turn:
-                others = {p["player"] for p in turn.get("passive", [])}
-                assert others == set(self.players) - {turn["active"]}
-                self.active_turn(turn)
-            else:
-                self.solo_passive(turn["solo_passive"], f"round {r}")
-        self.at = f"end of round {r}"
-        for player, expect in rnd["expect"].items():
-            self.check(player, expect, "")
-
-    def play(self, game, rounds=6):
-        """Section 2: six rounds for 1 or 2 players."""
-        assert [r["round"] for r in game["rounds"]] == [1, 2, 3, 4, 5, 6]
-        for rnd in game["rounds"][:rounds]:
-            self.play_round(rnd)
-
-    def final(self, game):
-        """Section 7: area scores, foxes x the lowest area, total."""
-        for player, want in game["final"].items():
-            sheet = self.sheets[player]
-            scores = np.zeros(5, np.int64)
-            R.area_scores(sheet, scores)
-            assert dict(zip(AREA, (int(s) for s in scores))) == want["scores"], player
-            assert int(sheet[L.S_FOXES]) == want["foxes"], player
-            assert int(R.total_score(sheet)) == want["total"], player
-            assert int(SH.total_score(sheet)) == want["total"], player
-
 
 def load(name):
-    return json.loads((DATA / name).read_text(encoding="utf-8"))
+    return replayer.load(DATA, name)
 
 
 def replay(name, rounds=6):
-    game = load(name)
-    rp = Replay(game)
-    rp.play(game, rounds)
-    if rounds == 6:
-        rp.final(game)
-    return rp
+    return Replay.replay(DATA, name, rounds)
 
 
 def test_2_7_solo_game():

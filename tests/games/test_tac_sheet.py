@@ -104,8 +104,8 @@ def test_fox_sources_count():
 
 def test_both_clever_games_number_white_and_blue_alike():
     """4 (both games, section 7 of the base game): the blue sum is read from the same dice
-    ids on either sheet (``kernels.clever.dice``)."""
-    from kernels.clever import dice
+    ids on either sheet (``kernels.clever_base.dice``)."""
+    from kernels.clever_base import dice
     from kernels.thats_pretty_clever import layout as TPC
 
     assert (L.WHITE, L.BLUE) == (TPC.WHITE, TPC.BLUE) == (dice.WHITE, dice.BLUE)

@@ -3,16 +3,16 @@ the silver platter chain, the return action, +1 once per round, and whole solo g
 
 import numpy as np
 
-from analyzer.driver import BlockLoop
+from analyzer.run.driver import BlockLoop
 from kernels.clever import play
-from kernels.clever.game_rules import (
+from kernels.clever_base.game_rules import (
     N_GAME_RULES,
     RULE_GAME,
     RULE_RETURN_ON_REROLL,
     RULE_SHEET_FLAGS,
     RULE_SKIP_ROLL,
 )
-from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, H_PLUS_TAKEN, TAC
+from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, H_PLUS_TAKEN, TAC
 from kernels.rng import turn_stream
 from kernels.twice_as_clever import layout as L
 from kernels.twice_as_clever.rules import total_score

@@ -5,10 +5,10 @@ their dispatch through the shared engine and the training samples
 import numpy as np
 import pytest
 
-from analyzer.clever.samples import sample_blocks
+from analyzer.games.clever.samples import sample_blocks
 from kernels.clever import play, sheets, training
-from kernels.clever.game_rules import N_GAME_RULES, RULE_GAME, RULE_SHEET_FLAGS
-from kernels.clever.sheet import FLAG_PLUS_PER_ROUND, TAC
+from kernels.clever_base.game_rules import N_GAME_RULES, RULE_GAME, RULE_SHEET_FLAGS
+from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND, TAC
 from kernels.twice_as_clever import layout as L
 from kernels.twice_as_clever import value as V
 from kernels.twice_as_clever.rules import total_score

@@ -5,13 +5,13 @@ import numba
 import numpy as np
 import pytest
 
-from analyzer.clever import value_weights
+from analyzer.games.clever import value_weights
 from analyzer.games.twice_as_clever.model import GAME
 from analyzer.params import defaults
 from kernels.clever import net, play, selfplay, valued, value_net
 from kernels.clever.policies import BEST_SHEET, BEST_TURN, TURN, WORK_LEN, sheet_value
 from kernels.clever.sheets import start_sheet
-from kernels.clever.turn import PH_ROLL, TS_LEN
+from kernels.clever_base.turn import PH_ROLL, TS_LEN
 from kernels.twice_as_clever import encode
 from kernels.twice_as_clever import layout as L
 

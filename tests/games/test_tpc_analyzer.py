@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.clever import simulation
-from analyzer.clever.coach import Coach
-from analyzer.clever.sheetfile import score_result as score_sheet
+from analyzer.games.clever import simulation
+from analyzer.games.clever.coach import Coach
+from analyzer.games.clever.sheetfile import score_result as score_sheet
 from analyzer.cli import cli
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever import commands, sheetfile

@@ -13,7 +13,6 @@ bonuses at once, so the games do not depend on the order of simultaneous bonuses
 section 11, UNCONFIRMED).
 """
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +21,8 @@ import pytest
 from kernels.clever import moves as M
 from kernels.thats_pretty_clever import layout as L
 from kernels.thats_pretty_clever import rules as R
+from tests.games import replayer
+from tests.games.replayer import RecordedGame
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "tpc_games"
 FORMAT = "dicelab-tpc-recorded-game/1"
@@ -86,29 +87,14 @@ def readable(sheet):
     }
 
 
-class Replay:
-    """One recorded game on the kernels' sheets and dice arrays."""
+class Replay(RecordedGame):
+    """One recorded That's Pretty Clever game on the kernels' sheets and dice arrays."""
 
-    def __init__(self, game):
-        assert game["format"] == FORMAT
-        self.players = game["players"]
-        self.sheets = {p: L.new_sheet() for p in self.players}
-        self.faces = np.zeros(6, np.int64)
-        self.where = np.full(6, M.POOL, np.int64)
-        self.buf = np.zeros((M.MAX_MOVES, 3), np.int64)
-        self.at = ""
+    FORMAT, DIE, DIE_NAME, AREA, layout, rules = FORMAT, DIE, DIE_NAME, AREA, L, R
 
-    # --- helpers ------------------------------------------------------------------------
-
-    def legal(self, sheet, mask):
-        n = M.legal_moves(sheet, self.faces, mask, self.buf, False)
-        return {tuple(int(x) for x in self.buf[i]) for i in range(n)}
-
-    def mask(self, place):
-        return sum(1 << d for d in range(6) if self.where[d] == place)
-
-    def names(self, place):
-        return {DIE_NAME[d] for d in range(6) if self.where[d] == place}
+    @staticmethod
+    def new_sheet():
+        return L.new_sheet()
 
     def check(self, player, expect, what):
         got = readable(self.sheets[player])
@@ -120,13 +106,6 @@ class Replay:
                 assert sorted(got[key]) == sorted(value), f"{self.at} {what}: {player} {key}"
             else:
                 assert got[key] == value, f"{self.at} {what}: {player} {key}"
-
-    def roll(self, dice):
-        """The dice in play show the recorded faces (exactly the dice in play are rolled)."""
-        assert set(dice) == self.names(M.POOL), f"{self.at}: rolled dice are the pool"
-        for name, face in dice.items():
-            assert 1 <= face <= 6
-            self.faces[DIE[name]] = face
 
     def resolve_chain(self, sheet, code, targets):
         """A bonus from outside the sheet (round track), resolved depth-first like
@@ -270,56 +249,13 @@ class Replay:
         self.use(sheet, spec["pick"], candidates)
         self.plus_ones("solo", spec.get("plus_ones", []))
 
-    def play_round(self, rnd):
-        """One round: round-track bonuses, then every player active once in seat order
-        (solo: the active turn, then the solo passive turn)."""
-        r = rnd["round"]
-        self.at = f"round {r}"
-        assert set(rnd["bonus"]) == set(self.players)
-        for player in self.players:
-            self.round_bonus(player, r, rnd["bonus"][player])
-        actives = [t["active"] for t in rnd["turns"] if "active" in t]
-        assert actives == self.players
-        if self.players == ["solo"]:  # 6: one active, then one passive turn a round
-            assert ["active" in t for t in rnd["turns"]] == [True, False]
-        for turn in rnd["turns"]:
-            if "active" in turn:
-                others = {p["player"] for p in turn.get("passive", [])}
-                assert others == set(self.players) - {turn["active"]}
-                self.active_turn(turn)
-            else:
-                self.solo_passive(turn["solo_passive"], f"round {r}")
-        self.at = f"end of round {r}"
-        for player, expect in rnd["expect"].items():
-            self.check(player, expect, "")
-
-    def play(self, game):
-        """Section 2: six rounds for 1 or 2 players."""
-        assert [r["round"] for r in game["rounds"]] == [1, 2, 3, 4, 5, 6]
-        for rnd in game["rounds"]:
-            self.play_round(rnd)
-
-    def final(self, game):
-        """Section 12: area scores, foxes x the lowest area, total."""
-        for player, want in game["final"].items():
-            sheet = self.sheets[player]
-            scores = np.zeros(5, np.int64)
-            R.area_scores(sheet, scores)
-            assert dict(zip(AREA, (int(s) for s in scores))) == want["scores"], player
-            assert int(sheet[L.S_FOXES]) == want["foxes"], player
-            assert int(R.total_score(sheet)) == want["total"], player
-
 
 def load(name):
-    return json.loads((DATA / name).read_text(encoding="utf-8"))
+    return replayer.load(DATA, name)
 
 
 def replay(name):
-    game = load(name)
-    rp = Replay(game)
-    rp.play(game)
-    rp.final(game)
-    return rp
+    return Replay.replay(DATA, name)
 
 
 def test_solo_game():

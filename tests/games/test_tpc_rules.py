@@ -9,7 +9,7 @@ Expected numbers are taken from the rules page, not from ``layout``; slots are c
 import numpy as np
 import pytest
 
-from kernels.clever.sheet import MAX_BONUS_KINDS
+from kernels.clever_base.sheet import MAX_BONUS_KINDS
 from kernels.thats_pretty_clever import layout as L
 from kernels.thats_pretty_clever import rules as R
 from kernels.thats_pretty_clever.layout import bonus

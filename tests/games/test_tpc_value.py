@@ -4,7 +4,7 @@ samples (``kernels.clever.training``) and the policy names of the analyzer."""
 import numpy as np
 import pytest
 
-from analyzer.clever.samples import sample_blocks
+from analyzer.games.clever.samples import sample_blocks
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import PARAMS, game_rules, parse_policy
 from analyzer.params import defaults

@@ -8,17 +8,17 @@ import json
 import numpy as np
 import pytest
 
-from analyzer.clever import value_weights
-from analyzer.driver import BlockLoop
+from analyzer.games.clever import value_weights
+from analyzer.run.driver import BlockLoop
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import net, play, selfplay, valued, value_net
-from kernels.clever.game_rules import RULE_FORFEIT_TO_PLATTER
+from kernels.clever_base.game_rules import RULE_FORFEIT_TO_PLATTER
 from kernels.clever.policies import BEST_SHEET, BEST_TURN, TURN, WORK_LEN
-from kernels.clever.sheet import H_PLUS_USED, H_REROLL_USED, H_RETURN_USED, TAC, TPC
+from kernels.clever_base.sheet import H_PLUS_USED, H_REROLL_USED, H_RETURN_USED, TAC, TPC
 from kernels.clever.sheets import start_sheet
-from kernels.clever.turn import (
+from kernels.clever_base.turn import (
     PH_ACTIVE_PLUS,
     PH_OVER,
     PH_PASSIVE,

@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.clever import simulation, value_weights
-from analyzer.clever.advise import DECLINE, REROLL, STOP, advise
+from analyzer.games.clever import simulation, value_weights
+from analyzer.games.clever.advise import DECLINE, REROLL, STOP, advise
 from analyzer.cli import cli
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import net, play, value_net
-from kernels.clever.sheet import TPC
+from kernels.clever_base.sheet import TPC
 from kernels.thats_pretty_clever import layout as L
 
 VALUES = defaults(GAME.params)
@@ -179,7 +179,7 @@ def test_an_advised_move_fires_its_bonuses_as_the_learned_policy_plays_them(game
     learned policy places them in play (valued with the turn state after the pick),
     whatever its work buffer held before: on 40 rolls of a mid-game sheet, the advice's
     sheet after the policy's own pick is the policy's afterstate."""
-    from analyzer.clever import sheetfile
+    from analyzer.games.clever import sheetfile
     from kernels.clever import valued
     from kernels.clever.moves import MAX_MOVES, POOL, legal_moves
 
@@ -218,7 +218,7 @@ def test_learned_off_its_training_rules_says_so(game):
     no note about it; on other rules (here 3 rounds solo) one note line names what differs
     and gives the heuristic's figure on the same rules; a what-if says it for the variant
     off the training rules only."""
-    from analyzer.clever import trained_on
+    from analyzer.games.clever import trained_on
     values = {**defaults(game.params), **trained_on.trained_on(game)["rules"]}
     home = simulation.simulate(game, values, ["learned"], 64, seed=3, progress=False)
     assert not [n for n in home.notes if "not trained on" in n]
@@ -238,7 +238,7 @@ def test_learned_off_its_training_rules_says_so(game):
 def test_learned_mirror_has_no_seat_effect(game):
     """Issue 34: learned in both seats of 1,000 two-player games, seats fixed: the first
     seat wins 40-60% (the rules give it no real edge: the heuristic's mirror is 50-51%)."""
-    from analyzer.clever import matches
+    from analyzer.games.clever import matches
     rows = matches.mirror(game, defaults(game.params), "learned", game.parse_policy("learned"),
                           2, 1000, 20261203)
     assert 0.40 <= rows[0]["win_rate"] <= 0.60, rows

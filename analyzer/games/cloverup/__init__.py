@@ -29,7 +29,7 @@ def cheatsheet(values):
 
 
 def kernels_compiled() -> bool:
-    """Are the whole-game play loops in numba's cache (``analyzer.compile_apart``)?"""
+    """Are the whole-game play loops in numba's cache (``analyzer.run.compile_apart``)?"""
     from analyzer.games.cloverup.warmup import kernels_compiled as compiled
 
     return compiled()

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer import kept
+from analyzer.run import kept
 from analyzer.errors import UserError
 from analyzer.games.cloverup.params import accepted_policies
 from kernels.cloverup import game, layout, rules, solve
@@ -133,14 +133,14 @@ class Model:
 
     def first_seat_win_chance(self) -> float:
         """Exact chance that the first seat wins a two-player game when both play to win
-        (the game solver's own table; kept on disk per rules, ``analyzer.kept``)."""
+        (the game solver's own table; kept on disk per rules, ``analyzer.run.kept``)."""
         return kept.answer("cloverup-first-seat-win", self.values,
                            lambda: float(self.win_solution()[1][0, 0, self.max_diff, 0]),
                            kept.is_probability)
 
     def game_win_chance(self, first: Policy, second: Policy) -> float:
         """Exact chance that the first seat wins a two-player game (shared wins count 1/2;
-        kept on disk per rules and policies, ``analyzer.kept``)."""
+        kept on disk per rules and policies, ``analyzer.run.kept``)."""
         return kept.answer("cloverup-win-chance", [self.values, first, second],
                            lambda: self._game_win_chance(first, second), kept.is_probability)
 

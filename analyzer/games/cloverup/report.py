@@ -3,12 +3,14 @@ solver and from simulations; every reading quotes numbers computed here."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from analyzer import kept, seats
+from analyzer import seats
+from analyzer.run import kept
 from analyzer.errors import UserError
 from analyzer.games.cloverup.analyses import EV, action_label
 from analyzer.games.cloverup.length import game_lengths
@@ -123,7 +125,7 @@ def comeback_odds(values: dict[str, Any]) -> pd.DataFrame:
     """The exact chance that the first seat of a two-player game wins from behind: at the
     start of each round but the first, trailing by each of ``COMEBACK_GAPS`` points that
     the rounds played can open, both players playing to win (the game solver's own
-    table; kept on disk per rules, ``analyzer.kept``)."""
+    table; kept on disk per rules, ``analyzer.run.kept``)."""
     model = get_model({**values, "players": 2})
 
     def table() -> list[dict[str, Any]]:
@@ -320,68 +322,107 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
     """The CloverUp report section; games use ``values`` (the player count is set per
     figure)."""
-    model = get_model(values)
     games = 20_000 if quick else 400_000
-    turn_table = pd.DataFrame([turn_summary(model, p) for p in TURN_POLICIES])
+    d = SimpleNamespace(values=values, games=games)
+    _turn_data(d, get_model(values))
+    _game_data(d, games, seed, progress)
+    _exact_data(d)
+    _seat_data(d, games, seed, progress)
+    d.labels = {name: policy_words(name, WORDS) for name in MATCHUP_POLICIES + TURN_POLICIES}
+    figures = _turn_figures(d) + _seat_and_duel_figures(d) + [_comeback_figure(d)]
+    figures[1:1] = rule_figures(d.changes)
+    figures.append(d.length)
+    intro = ("CloverUp is analysed exactly for a single turn (every keep/reroll choice "
+             "solved by dynamic programming) and for two-player games (backward induction "
+             "over rounds, seats and score difference); games with more players and "
+             "policy mixes are simulated.")
+    return Section("cloverup", "CloverUp", intro, figures, _tables(d), _notes(d, seed),
+                   _findings(d), provenance(seed, PARAMS, values),
+                   verdict(d.first, d.changes, d.opt, d.seat_table, d.win_row))
+
+
+def _turn_data(d: SimpleNamespace, model: Model) -> None:
+    """One turn under each policy (exact): the table, the points' distribution, the
+    optimal and never-reroll rows, the most likely result."""
+    d.turn_table = pd.DataFrame([turn_summary(model, p) for p in TURN_POLICIES])
     pmf = []
     for name in TURN_POLICIES:
         dist = model.outcome_distribution(parse_policy(name))
         for points in range(3, 19):
             p = dist[points] + (dist[layout.TRIPLE_SIX] if points == 18 else 0)
             pmf.append({"points": points, "probability": p, "policy": name})
-    pmf = pd.DataFrame(pmf)
-    opt = turn_table.iloc[0]
-    mode = int(pmf[pmf.policy == "optimal"].sort_values("probability").iloc[-1]["points"])
-    never = turn_table.set_index("policy").loc["never"]
+    d.pmf = pd.DataFrame(pmf)
+    d.opt = d.turn_table.iloc[0]
+    d.mode = int(d.pmf[d.pmf.policy == "optimal"].sort_values("probability")
+                 .iloc[-1]["points"])
+    d.never = d.turn_table.set_index("policy").loc["never"]
+    d.clovers = first_roll_by_clovers(model)
 
-    acc, n, lineup = _game_rows({**values, "players": len(TURN_POLICIES)},
-                                list(TURN_POLICIES), games, seed, progress)
+
+def _game_data(d: SimpleNamespace, games: int, seed: int, progress: bool) -> None:
+    """The five-policy game (simulated): its table, the totals' distribution, the policy
+    that wins most and a word on totals of 0."""
+    acc, d.n, lineup = _game_rows({**d.values, "players": len(TURN_POLICIES)},
+                                  list(TURN_POLICIES), games, seed, progress)
     game_rows, game_dist = [], []
     for name, row in _by_policy(acc, lineup).items():
         s = _row_stats(row, len(lineup))
         game_rows.append({"policy": name, "mean_game_score": s["mean_score"],
                           "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1],
                           "win_rate": s["win_rate"], "win_ci95_low": s["win_ci95"][0],
-                          "win_ci95_high": s["win_ci95"][1], "games": n,
+                          "win_ci95_high": s["win_ci95"][1], "games": d.n,
                           **seats.spread(row, COLUMNS)})
         game_dist += seats.score_distribution(row, COLUMNS, policy=name)
-    game_dist = pd.DataFrame(game_dist).rename(columns={"score": "game_score"})
-    zeros = game_dist[game_dist.game_score == 0].probability
-    zero_words = (f" The {zeros.max():.1%} of totals at 0 (the most of any policy) are games "
-                  "in which none of that player's turns counted (every turn scores at least "
-                  "3): an instant win ended the game first, or a triple six cancelled the "
-                  "rounds they had played."
-                  if len(zeros) and zeros.max() > 0 else "")
-    game_table = pd.DataFrame(game_rows)
-    best_game = game_table.sort_values("win_rate").iloc[-1]
+    d.game_dist = pd.DataFrame(game_dist).rename(columns={"score": "game_score"})
+    zeros = d.game_dist[d.game_dist.game_score == 0].probability
+    d.zero_words = (f" The {zeros.max():.1%} of totals at 0 (the most of any policy) are "
+                    "games in which none of that player's turns counted (every turn scores "
+                    "at least 3): an instant win ended the game first, or a triple six "
+                    "cancelled the rounds they had played."
+                    if len(zeros) and zeros.max() > 0 else "")
+    d.game_table = pd.DataFrame(game_rows)
+    d.best_game = d.game_table.sort_values("win_rate").iloc[-1]
 
-    clovers = first_roll_by_clovers(model)
-    bumps, sweep = weight_sweeps(values)
-    sets = weight_sets(values)
-    changes = rule_changes(values, tuple(w for w in WEIGHT_SETS if w[1] is not None))
-    length, lengths = length_figure(values, opt)
-    tuned = tuning_examples(values)
-    comeback = comeback_odds(values)
-    last_round = comeback[comeback.rounds_left == "1 round left"].set_index(
+
+def _exact_data(d: SimpleNamespace) -> None:
+    """The exact analyses: weights, rule changes, game length, tuning, comebacks and the
+    first seat's two-player chances."""
+    values = d.values
+    d.bumps, d.sweep = weight_sweeps(values)
+    d.sets = weight_sets(values)
+    d.changes = rule_changes(values, tuple(w for w in WEIGHT_SETS if w[1] is not None))
+    d.length, d.lengths = length_figure(values, d.opt)
+    d.tuned = tuning_examples(values)
+    d.comeback = comeback_odds(values)
+    d.last_round = d.comeback[d.comeback.rounds_left == "1 round left"].set_index(
         "behind_by")["win_chance"]
-    seat_table = seat_win_rates(values, games // 2, seed, progress)
-    duel = matchups(values, games // 2, seed, progress)
-    win_row = duel.set_index("policy").loc["win"]
-    first = first_seat(values).set_index("both_play")
-    labels = {name: policy_words(name, WORDS) for name in MATCHUP_POLICIES + TURN_POLICIES}
-    two = seat_table[seat_table.players == "2"].set_index("seat")["win_rate"]
-    six = seat_table[seat_table.players == "6"]
-    best_face = bumps.sort_values("expected_points_change").iloc[-1]
-    worst_face = bumps.sort_values("expected_points_change").iloc[0]
-    c = clovers.set_index("clovers_in_first_roll")["expected_points"]
+    d.first = first_seat(values).set_index("both_play")
 
-    figures = [
-        Figure("cloverup_turn_scores", "Points from one turn, by policy (exact)", "step", pmf,
-               "points", "probability", "policy", xlabel="points scored in the turn",
-               ylabel="probability", labels=labels, percent=True,
+
+def _seat_data(d: SimpleNamespace, games: int, seed: int, progress: bool) -> None:
+    """Win rates by seat and the two-player matchups (simulated, half the games each)."""
+    d.seat_table = seat_win_rates(d.values, games // 2, seed, progress)
+    d.duel = matchups(d.values, games // 2, seed, progress)
+    d.win_row = d.duel.set_index("policy").loc["win"]
+    d.two = d.seat_table[d.seat_table.players == "2"].set_index("seat")["win_rate"]
+    d.six = d.seat_table[d.seat_table.players == "6"]
+
+
+def _turn_figures(d: SimpleNamespace) -> list[Figure]:
+    """A turn's points, the five-policy game's totals, and what clovers and weights are
+    worth."""
+    opt, values, c = d.opt, d.values, d.clovers.set_index("clovers_in_first_roll")[
+        "expected_points"]
+    best_face = d.bumps.sort_values("expected_points_change").iloc[-1]
+    worst_face = d.bumps.sort_values("expected_points_change").iloc[0]
+    sweep = d.sweep
+    return [
+        Figure("cloverup_turn_scores", "Points from one turn, by policy (exact)", "step",
+               d.pmf, "points", "probability", "policy", xlabel="points scored in the turn",
+               ylabel="probability", labels=d.labels, percent=True,
                reading=f"Playing for the highest average, a turn is worth {opt.expected_points:.2f}"
-                       f" points on average; {mode} points is the single most likely result. "
-                       f"Never rerolling averages only {never.expected_points:.2f}. An instant "
+                       f" points on average; {d.mode} points is the single most likely result. "
+                       f"Never rerolling averages only {d.never.expected_points:.2f}. An instant "
                        f"win comes in {opt.p_instant_win:.2%} of turns (counted as "
                        f"{values['instant_win_points']:g} points here). The spikes are the "
                        f"clover scores: {values['one_clover_floor']:g} (one clover, the higher "
@@ -390,17 +431,17 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        "clovers, 6-6-clover and three sixes."),
         Figure("cloverup_game_scores",
                f"Game totals in a {len(TURN_POLICIES)}-player game, one policy per seat "
-               f"(simulated, {n:,} games)", "step",
-               game_dist, "game_score", "probability", "policy",
+               f"(simulated, {d.n:,} games)", "step",
+               d.game_dist, "game_score", "probability", "policy",
                xlabel=f"total after {values['rounds']} rounds", ylabel="probability",
-               labels=labels, percent=True, appendix=True,
+               labels=d.labels, percent=True, appendix=True,
                reading=f"With all five policies at one table (seats rotating), "
-                       f"{best_game.policy} wins most often ({best_game.win_rate:.1%}, 95% CI "
-                       f"{best_game.win_ci95_low:.1%} to {best_game.win_ci95_high:.1%}). No "
-                       f"plotted probability has a standard error above "
-                       f"{game_dist.se.max():.4f}.{zero_words}"),
+                       f"{d.best_game.policy} wins most often ({d.best_game.win_rate:.1%}, 95% "
+                       f"CI {d.best_game.win_ci95_low:.1%} to {d.best_game.win_ci95_high:.1%}). "
+                       f"No plotted probability has a standard error above "
+                       f"{d.game_dist.se.max():.4f}.{d.zero_words}"),
         Figure("cloverup_clover_value", "Expected turn score after the first roll, by clovers "
-               "in it (exact)", "bar", clovers, "clovers_in_first_roll", "expected_points",
+               "in it (exact)", "bar", d.clovers, "clovers_in_first_roll", "expected_points",
                xlabel="clovers in the first roll", ylabel="expected points of the turn",
                appendix=True,
                reading=f"One clover in the first roll lifts the expected turn from "
@@ -416,16 +457,23 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                        f"turn goes from {sweep.p_instant_win_per_turn.iloc[0]:.3%} to "
                        f"{sweep.p_instant_win_per_turn.iloc[-1]:.3%}."),
         Figure("cloverup_face_weights", "Change in expected turn score when one face gets one "
-               "more unit of weight (exact)", "bar", bumps, "face", "expected_points_change",
+               "more unit of weight (exact)", "bar", d.bumps, "face", "expected_points_change",
                xlabel="face given +1 weight", ylabel="change in expected points",
                appendix=True,
                reading=f"Making {best_face.face} more likely helps most "
                        f"({best_face.expected_points_change:+.3f} points per turn); making "
                        f"{worst_face.face} more likely hurts most "
                        f"({worst_face.expected_points_change:+.3f})."),
+    ]
+
+
+def _seat_and_duel_figures(d: SimpleNamespace) -> list[Figure]:
+    """Win rates by seat, and the policies against the expected-score policy."""
+    two, six, first, win_row = d.two, d.six, d.first, d.win_row
+    return [
         seat_figure("cloverup_seat_win_rates", "Win rate by seat minus a fair share, "
                     "everyone playing for the highest average (simulated, 95% intervals)",
-                    seat_table,
+                    d.seat_table,
                     f"With two players the first seat wins {two['seat 1']:.1%} and the second "
                     f"{two['seat 2']:.1%} (exactly "
                     f"{first.loc['optimal', 'first_seat_win_rate']:.1%} for the first). With six "
@@ -434,79 +482,90 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                     f"share of {1 / 6:.1%}. Points above the zero line win more than their "
                     "share."),
         Figure("cloverup_policy_win_rates", "Two-player win rate against the expected-score "
-               "policy (simulated, 95% intervals)", "bar", duel, "policy", "simulated_win_rate",
-               None, "ci95_low", "ci95_high", xlabel="policy", ylabel="win rate vs optimal",
-               labels=labels, ref_line=0.5, percent=True, appendix=True,
+               "policy (simulated, 95% intervals)", "bar", d.duel, "policy",
+               "simulated_win_rate", None, "ci95_low", "ci95_high", xlabel="policy",
+               ylabel="win rate vs optimal", labels=d.labels, ref_line=0.5, percent=True,
+               appendix=True,
                reading=f"The game solver's win policy beats the expected-score policy "
                        f"{win_row.exact_win_rate:.2%} of the time (exact; simulated "
                        f"{win_row.simulated_win_rate:.2%}), so playing for the score table "
                        f"matters little in CloverUp."),
     ]
-    figures.append(
-        Figure("cloverup_comeback", "Comebacks: the first seat's chance to win a two-player "
-               "game from behind at the start of a round, both playing to win (exact)",
-               "line", comeback, "behind_by", "win_chance", "rounds_left",
-               xlabel="points behind at the start of the round", ylabel="chance to win",
-               percent=True, ref_line=0.5,
-               reading=f"With one round left, a player 6 points behind still wins "
-                       f"{last_round[6]:.1%} of the time and one 15 behind "
-                       f"{last_round[15]:.1%}; from 20 points behind only an instant win "
-                       f"is left ({last_round[20]:.2%}). Equal scores favour the second "
-                       f"seat: {last_round[0]:.1%} for the first with one round left."))
-    figures[1:1] = rule_figures(changes)
-    figures.append(length)
-    tables = [
-        Table("cloverup_turn_policies", "One turn under each policy (exact)", turn_table),
-        Table("cloverup_game_policies", "Five-policy game (simulated)", game_table),
-        Table("cloverup_first_roll_clovers", "Clovers in the first roll (exact)", clovers),
-        Table("cloverup_face_weights", "One more unit of weight per face (exact)", bumps),
-        Table("cloverup_clover_weight", "Clover weight sweep (exact)", sweep),
+
+
+def _comeback_figure(d: SimpleNamespace) -> Figure:
+    """The first seat's chance to come back in a two-player game (exact)."""
+    last_round = d.last_round
+    return Figure(
+        "cloverup_comeback", "Comebacks: the first seat's chance to win a two-player "
+        "game from behind at the start of a round, both playing to win (exact)",
+        "line", d.comeback, "behind_by", "win_chance", "rounds_left",
+        xlabel="points behind at the start of the round", ylabel="chance to win",
+        percent=True, ref_line=0.5,
+        reading=f"With one round left, a player 6 points behind still wins "
+                f"{last_round[6]:.1%} of the time and one 15 behind "
+                f"{last_round[15]:.1%}; from 20 points behind only an instant win "
+                f"is left ({last_round[20]:.2%}). Equal scores favour the second "
+                f"seat: {last_round[0]:.1%} for the first with one round left.")
+
+
+def _tables(d: SimpleNamespace) -> list[Table]:
+    """The section's tables (CSV and the appendix)."""
+    return [
+        Table("cloverup_turn_policies", "One turn under each policy (exact)", d.turn_table),
+        Table("cloverup_game_policies", "Five-policy game (simulated)", d.game_table),
+        Table("cloverup_first_roll_clovers", "Clovers in the first roll (exact)", d.clovers),
+        Table("cloverup_face_weights", "One more unit of weight per face (exact)", d.bumps),
+        Table("cloverup_clover_weight", "Clover weight sweep (exact)", d.sweep),
         Table("cloverup_comeback", "Win chance from behind, two players both playing to "
-              "win (exact)", comeback, percent=("win_chance",)),
+              "win (exact)", d.comeback, percent=("win_chance",)),
         Table("cloverup_weight_sets", "Alternative face weights (exact; first seat: both "
-              "players play to win a two-player game)", sets,
+              "players play to win a two-player game)", d.sets,
               percent=("p_at_least_15", "p_instant_win", "p_triple_six",
                        "first_seat_win_rate"), hidden=("sd",)),
         Table("cloverup_tune", "What to change to hit a target: the clover and six weights "
               "for a turn worth 11, 12 or 13 points on average, the clover weight for a 0.5% "
-              "instant-win chance (exact; dicelab cloverup tune)", tuned,
+              "instant-win chance (exact; dicelab cloverup tune)", d.tuned,
               note="The faces not free keep their weights (six and clover 1 of 24 each by "
                    "default). Found on the exact solver by bounded least squares (one free "
                    "weight: a root), every target met to 1e-6."),
-        Table("cloverup_seat_win_rates", "Win rate by seat (simulated)", seat_table),
+        Table("cloverup_seat_win_rates", "Win rate by seat (simulated)", d.seat_table),
         Table("cloverup_first_seat", "The first seat's chance to win a two-player game "
-              "(exact)", first.reset_index()),
-        Table("cloverup_matchups", "Two-player matchups against optimal", duel),
+              "(exact)", d.first.reset_index()),
+        Table("cloverup_matchups", "Two-player matchups against optimal", d.duel),
         Table("cloverup_rule_changes", "One rule changed at a time: a turn's expected score "
               "(optimal) and the first seat's two-player win rate (both playing to win), "
-              "exact", changes, percent=("first_seat_win_rate", "first_seat_change"),
+              "exact", d.changes, percent=("first_seat_win_rate", "first_seat_change"),
               hidden=("parameter",)),
-        Table("cloverup_game_length", "Game length by player count (exact)", lengths,
+        Table("cloverup_game_length", "Game length by player count (exact)", d.lengths,
               percent=("p_instant_win_ends_game",)),
     ]
-    findings = [
-        Finding(f"A turn played for the highest average is worth {opt.expected_points:.2f} "
-                f"points; never rerolling, {never.expected_points:.2f}.",
-                opt.expected_points, "cloverup_turn_scores", unit="points", digits=2),
+
+
+def _findings(d: SimpleNamespace) -> list[Finding]:
+    """The section's headline findings."""
+    return [
+        Finding(f"A turn played for the highest average is worth {d.opt.expected_points:.2f} "
+                f"points; never rerolling, {d.never.expected_points:.2f}.",
+                d.opt.expected_points, "cloverup_turn_scores", unit="points", digits=2),
         Finding(f"When both players play to win, the first seat wins "
-                f"{first.loc['win', 'first_seat_win_rate']:.1%} of two-player games.",
-                first.loc["win", "first_seat_win_rate"], "cloverup_first_seat", unit="%"),
-        seat_finding(seat_table, "cloverup_seat_win_rates",
+                f"{d.first.loc['win', 'first_seat_win_rate']:.1%} of two-player games.",
+                d.first.loc["win", "first_seat_win_rate"], "cloverup_first_seat", unit="%"),
+        seat_finding(d.seat_table, "cloverup_seat_win_rates",
                      "players playing for the highest average (optimal)"),
     ]
+
+
+def _notes(d: SimpleNamespace, seed: int) -> list[str]:
+    """The assumed readings, the rules changed, and how the figures were made."""
+    values = d.values
     changed = [f"{p.name} = {p.show(values[p.name])} (default {p.show(p.default)})"
                for p in PARAMS if values[p.name] != p.default and p.name != "players"]
-    notes = assumed_notes(PARAMS, values) + [f"rules changed: {', '.join(changed)}"] * bool(
+    return assumed_notes(PARAMS, values) + [f"rules changed: {', '.join(changed)}"] * bool(
         changed) + [
-        f"simulations: seed {seed}, {games:,} games per lineup (half for seats and matchups); "
-        "intervals are 95%; exact figures come from the dynamic-programming solvers"]
-    intro = ("CloverUp is analysed exactly for a single turn (every keep/reroll choice "
-             "solved by dynamic programming) and for two-player games (backward induction "
-             "over rounds, seats and score difference); games with more players and "
-             "policy mixes are simulated.")
-    return Section("cloverup", "CloverUp", intro, figures, tables, notes, findings,
-                   provenance(seed, PARAMS, values),
-                   verdict(first, changes, opt, seat_table, win_row))
+        f"simulations: seed {seed}, {d.games:,} games per lineup (half for seats and "
+        "matchups); intervals are 95%; exact figures come from the dynamic-programming "
+        "solvers"]
 
 
 # ---------------------------------------------------------------- cheat sheet

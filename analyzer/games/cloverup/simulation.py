@@ -9,7 +9,8 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from analyzer import driver, paired, seats, stats
+from analyzer import paired, seats, stats
+from analyzer.run import driver
 from analyzer.errors import UserError
 from analyzer.games.cloverup.analyses import run_meta
 from analyzer.games.cloverup.model import Model, Policy, get_model, parse_policy
@@ -42,6 +43,16 @@ def policy_stack(model: Model, policies: Sequence[Policy]) -> tuple[np.ndarray, 
         tables.append(table.reshape(-1, *model.table_shape))
         count += table.shape[0]
     return np.concatenate(tables), where
+
+
+def distinct_tables(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct tables of ``stack`` (int8[T, ...]) and where each of its tables is
+    among them (int32[T]): the play loops look a table up there
+    (``kernels.cloverup.play``)."""
+    rows = np.ascontiguousarray(stack.reshape(stack.shape[0], -1))
+    keys = rows.view(np.dtype((np.void, rows.shape[1]))).ravel()
+    _, first, index = np.unique(keys, return_index=True, return_inverse=True)
+    return stack[first], index.astype(np.int32)
 
 
 def kernel_rules(model: Model) -> tuple:
@@ -133,8 +144,8 @@ def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: i
     seat_policies = np.array([where[p] for p in lineup], np.int64)
     max_total = layout.MAX_POINTS * values["rounds"]
     job = driver.Job(driver.BlockLoop.of(play.games_block),
-                     (seat_policies, rotate, values["rounds"], values["triple_six_effect"], stack,
-                      model.max_diff, *kernel_rules(model)),
+                     (seat_policies, rotate, values["rounds"], values["triple_six_effect"],
+                      *distinct_tables(stack), model.max_diff, *kernel_rules(model)),
                      (len(lineup), len(lineup), play.COL_HIST + max_total + 1), GAME_BLOCK,
                      check_seed(seed), STREAM_GAMES, "games", "games")
     stop = seats.stop_rule([p.name for p in lineup], COLUMNS, precision)
@@ -253,7 +264,8 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], str | list[str]]], game
     column = lambda f: np.array([f(m, v) for m, (_, v, _) in zip(models, variants)])  # noqa
     args = (np.array(lineups, np.int64), column(lambda m, v: v["rounds"]).astype(np.int64),
             column(lambda m, v: v["triple_six_effect"]).astype(np.int64),
-            np.concatenate(stacks), column(lambda m, v: m.max_diff).astype(np.int64),
+            *distinct_tables(np.concatenate(stacks)),
+            column(lambda m, v: m.max_diff).astype(np.int64),
             np.stack([m.die for m in models]), np.stack([m.rules for m in models]),
             np.stack([m.roll_end for m in models]), np.stack([m.ds_start for m in models]),
             np.stack([m.stop_outcome for m in models]))

@@ -1,5 +1,5 @@
 """CloverUp's whole-game kernels run once, so that numba compiles them
-(``analyzer.compile_apart``)."""
+(``analyzer.run.compile_apart``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from analyzer.seeding import DEFAULT_SEED
 
 def kernels_compiled() -> bool:
     """Are the whole-game play loops in numba's cache?"""
-    from analyzer.driver import first_compile
+    from analyzer.run.driver import first_compile
     from kernels.cloverup import play
 
     return not (first_compile(play.games_block) or first_compile(play.paired_block))

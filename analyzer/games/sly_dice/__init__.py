@@ -28,8 +28,8 @@ def cheatsheet(values):
 
 
 def kernels_compiled() -> bool:
-    """Are the play loops and exact tables in numba's cache (``analyzer.compile_apart``)?"""
-    from analyzer.driver import first_compile
+    """Are the play loops and exact tables in numba's cache (``analyzer.run.compile_apart``)?"""
+    from analyzer.run.driver import first_compile
     from kernels.sly_dice import odds, play
 
     return not any(first_compile(k) for k in (play.games_block, play.paired_block,

@@ -310,7 +310,7 @@ def tune(targets, free, bounds, states, precision, rules_file, assignments, poin
     worth (the expected points of aiming for it in a round where it is open: rolling for
     it alone, then claiming it, true or a bluff, against the accuser of the claim/accuse
     equilibrium) at the public states a game reaches."""
-    from analyzer.driver import set_threads
+    from analyzer.run.driver import set_threads
     from analyzer.games.sly_dice.fair_values import tune as find
 
     values = _values(rules_file, assignments, points_file, point_settings)

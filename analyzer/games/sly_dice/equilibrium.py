@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer import kept, stats
+from analyzer import stats
+from analyzer.run import kept
 from analyzer.games.sly_dice import claim_game
 from analyzer.games.sly_dice.fictitious import cached_stable
 from analyzer.games.sly_dice.model import Policy, card_notes, get_model, rounds_for, run_meta
@@ -103,7 +104,7 @@ def overview(values: dict[str, Any], states: int, seed: int) -> dict[str, Any]:
     """The equilibrium over ``states`` sampled public states: mean value, honest value,
     bluff rate and accusation rate with 95% intervals, the exploitability of every named
     policy, and the equilibrium's bluffing and accusing by claim worth. Exact per state,
-    so kept on disk per rules, states and seed (``analyzer.kept``)."""
+    so kept on disk per rules, states and seed (``analyzer.run.kept``)."""
     tables = kept.answer("sly-equilibrium-overview", [values, states, seed],
                          lambda: {name: table.to_dict("split") for name, table in
                                   _overview(values, states, seed).items() if name != "states"},

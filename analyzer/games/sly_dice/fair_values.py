@@ -33,8 +33,9 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from analyzer import kept, stats
-from analyzer.driver import over_threads
+from analyzer import stats
+from analyzer.run import kept
+from analyzer.run.driver import over_threads
 from analyzer.errors import UserError
 from analyzer.games.sly_dice import claim_game
 from analyzer.games.sly_dice.equilibrium import MODEL_NOTE, sample_states
@@ -262,7 +263,7 @@ def fair_points_table(values: dict[str, Any], seed: int, n_states: int = STATES,
                       precision: float = REPORT_PRECISION) -> pd.DataFrame:
     """Every fixed card's fair points (``tune`` of all of them to the median worth, to
     ``precision``), kept on disk per rules, states, precision and seed
-    (``analyzer.kept``); ``attrs``: level, met, states, precision."""
+    (``analyzer.run.kept``); ``attrs``: level, met, states, precision."""
     def compute() -> dict[str, Any]:
         result = tune(values, [TARGET], ALL_FIXED, [], n_states, seed, precision)
         return {"table": result.tables["cards"].to_dict("split"),

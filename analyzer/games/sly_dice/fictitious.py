@@ -8,7 +8,7 @@ every strategy in the mixture; most are far from the best, so each duel starts s
 intervals, play on (doubling) up to ``games``. Every game of a duel is played in both
 seatings on the same random numbers, and a duel that plays on continues the same stream, so
 the answer depends only on the rules, ``games`` and the seed. The result is kept on disk per
-rules (``analyzer.kept``): the report and the ``stable`` policy read the same one.
+rules (``analyzer.run.kept``): the report and the ``stable`` policy read the same one.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer import driver, kept, seats, stats
+from analyzer import seats, stats
+from analyzer.run import driver, kept
 from analyzer.games.sly_dice.model import Policy, card_notes, get_model, parse_policy, run_meta
 from analyzer.games.sly_dice.runs import play_games, policy_stats
 from analyzer.output import Result
-from analyzer.progress import Progress
+from analyzer.run.progress import Progress
 from analyzer.seeding import STREAM_GAMES
 from kernels.sly_dice import layout, play
 

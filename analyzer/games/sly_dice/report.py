@@ -3,6 +3,7 @@ numbers computed here (exact odds, or simulations with their intervals)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -199,117 +200,186 @@ REPORT_STATES = 400  # public states the report's equilibrium overview samples
 
 def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                   progress: bool = True) -> Section:
+    """The Sly Dice report section for the rule ``values``."""
     games = 20_000 if quick else 200_000
-    cards = card_summary(values)
-    fair = fair_points_table(values, seed, precision=2.0 if quick else REPORT_PRECISION)
-    fixed = cards.iloc[layout.N_NUMBER_CARDS:]
-    hardest = fixed.sort_values("p_hit").iloc[0]
-    richest = cards.sort_values("expected_points").iloc[-1]
-    poorest = fixed.sort_values("expected_points").iloc[0]
-    seat_rows = seat_table(values, games // 2, seed, progress)
-    bluffs = bluff_value(values, games // 4, seed, progress)
-    sweeps = bonus_sweeps(values, games // 8, seed, progress)
-    at_zero = sweeps[sweeps.points == 0].set_index("parameter")["bluffer_win_rate"]
-    at_top = sweeps[sweeps.points == 30].set_index("parameter")["bluffer_win_rate"]
-    bonus, penalty = SWEEP_WORDS.values()
-    history, rates, (exploit, exploiter) = kept_fictitious_play(values, progress=progress)
-    steps = pd.DataFrame({"step": range(len(history)), "strategy": [p.name for p in history],
-                          "win_rate_vs_mixture": rates})
-    stable = history[-1].name
+    d = SimpleNamespace(values=values, games=games, seed=seed)
+    _card_data(d, quick)
+    _bot_data(d, progress)
+    _stable_data(d, progress)
+    _exact_data(d, quick)
+    intro = ("Sly Dice is analysed exactly for the rolling phase (dynamic programming over "
+             "every lock/reroll position, for every card and every set of common dice) and by "
+             "simulation for whole games with bots that claim, bluff and accuse.")
+    return Section("sly-dice", "Sly Dice", intro, _figures(d) + d.comeback_figures,
+                   _tables(d), _notes(d), _findings(d), provenance(seed, PARAMS, values),
+                   verdict(values, d.seat_rows, d.fair, d.cards, d.sweeps, d.honest_row,
+                           d.value, d.honest_value))
+
+
+def _card_data(d: SimpleNamespace, quick: bool) -> None:
+    """The cards (exact) and their fair points (the claim/accuse equilibrium)."""
+    d.cards = card_summary(d.values)
+    d.fair = fair_points_table(d.values, d.seed,
+                               precision=2.0 if quick else REPORT_PRECISION)
+    fixed = d.cards.iloc[layout.N_NUMBER_CARDS:]
+    d.hardest = fixed.sort_values("p_hit").iloc[0]
+    d.richest = d.cards.sort_values("expected_points").iloc[-1]
+    d.poorest = fixed.sort_values("expected_points").iloc[0]
+
+
+def _bot_data(d: SimpleNamespace, progress: bool) -> None:
+    """Seats, bluffing duels and the bonus/penalty sweeps (simulated)."""
+    values, games, seed = d.values, d.games, d.seed
+    d.seat_rows = seat_table(values, games // 2, seed, progress)
+    d.bluffs = bluff_value(values, games // 4, seed, progress)
+    d.sweeps = bonus_sweeps(values, games // 8, seed, progress)
+    d.at_zero = d.sweeps[d.sweeps.points == 0].set_index("parameter")["bluffer_win_rate"]
+    d.at_top = d.sweeps[d.sweeps.points == 30].set_index("parameter")["bluffer_win_rate"]
+    d.two = d.seat_rows[d.seat_rows.players == "2"].set_index("seat")["win_rate"]
+    bluffs = d.bluffs
+    d.b10 = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "honest")].iloc[0]
+    d.b10r = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "rational")].iloc[0]
+    d.eq_rows = bluffs[bluffs.policy == "equilibrium"].set_index("opponent")
+
+
+def _stable_data(d: SimpleNamespace, progress: bool) -> None:
+    """Fictitious play's stable policy and its games against itself: cards scored, the
+    scores' spread, comebacks."""
+    values = d.values
+    history, rates, (d.exploit, d.exploiter) = kept_fictitious_play(values, progress=progress)
+    d.steps = pd.DataFrame({"step": range(len(history)), "strategy": [p.name for p in history],
+                            "win_rate_vs_mixture": rates})
+    d.stable = stable = history[-1].name
     lineup = lineup_of([stable], {**values, "players": 2})
-    acc, stable_games = play_games({**values, "players": 2}, lineup,
-                                   min(STABLE_GAMES, games // 2), seed, True, None, progress)
+    acc, d.stable_games = play_games({**values, "players": 2}, lineup,
+                                     min(STABLE_GAMES, d.games // 2), d.seed, True, None,
+                                     progress)
     per_policy = seats.by_name(acc, [p.name for p in lineup])
-    scored = card_table(per_policy)
-    spread = pd.DataFrame([{"policy": name, "seat_games": int(row[COLUMNS.games]),
-                            "mean_score": row[COLUMNS.score_sum] / row[COLUMNS.games],
-                            **seats.spread(row, COLUMNS)} for name, row in per_policy.items()])
-    comeback = pd.DataFrame(seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS, play.COL_COMEBACK,
-                                            rounds_for({**values, "players": 2}),
-                                            play.COMEBACK_STEP))
-    comeback_figures, comeback_findings = comebacks_shown(
-        comeback, "sly_dice_comeback", "Comebacks: a player's chance to win a two-player "
+    d.scored = card_table(per_policy)
+    d.spread = pd.DataFrame([{"policy": name, "seat_games": int(row[COLUMNS.games]),
+                              "mean_score": row[COLUMNS.score_sum] / row[COLUMNS.games],
+                              **seats.spread(row, COLUMNS)}
+                             for name, row in per_policy.items()])
+    d.comeback = pd.DataFrame(seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS,
+                                              play.COL_COMEBACK,
+                                              rounds_for({**values, "players": 2}),
+                                              play.COMEBACK_STEP))
+    d.comeback_figures, d.comeback_findings = comebacks_shown(
+        d.comeback, "sly_dice_comeback", "Comebacks: a player's chance to win a two-player "
         "game by how far behind the leader they are after a round (simulated, "
         f"{stable} against itself, 95% intervals)", f"two-player games of {stable} against "
         "itself")
-    two = seat_rows[seat_rows.players == "2"].set_index("seat")["win_rate"]
-    b10 = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "honest")].iloc[0]
-    b10r = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "rational")].iloc[0]
-    eq_rows = bluffs[bluffs.policy == "equilibrium"].set_index("opponent")
-    top_scored = scored.sort_values("scored_per_game").iloc[-1]
-    exact = overview(values, 100 if quick else REPORT_STATES, seed)
-    summary = exact["summary"].set_index("measure")
-    exploit_long = exploitability_long(exact["exploitability"])
-    worth = exact["by_worth"]
-    honest_row = exact["exploitability"].set_index("policy").loc["honest"]
-    worst_accuser = exact["exploitability"].sort_values("as_accuser").iloc[-1]
-    value, honest_value = summary.loc["value"], summary.loc["honest_value"]
-    labels = {str(name): policy_words(str(name), WORDS)
-              for name in (*bluffs.policy, *bluffs.opponent, *exploit_long.policy)}
-    figures = [
+    d.top_scored = d.scored.sort_values("scored_per_game").iloc[-1]
+
+
+def _exact_data(d: SimpleNamespace, quick: bool) -> None:
+    """The exact claim/accuse equilibrium over sampled public states."""
+    d.exact = overview(d.values, 100 if quick else REPORT_STATES, d.seed)
+    d.summary = d.exact["summary"].set_index("measure")
+    d.exploit_long = exploitability_long(d.exact["exploitability"])
+    d.honest_row = d.exact["exploitability"].set_index("policy").loc["honest"]
+    d.worst_accuser = d.exact["exploitability"].sort_values("as_accuser").iloc[-1]
+    d.value, d.honest_value = d.summary.loc["value"], d.summary.loc["honest_value"]
+    d.labels = {str(name): policy_words(str(name), WORDS)
+                for name in (*d.bluffs.policy, *d.bluffs.opponent, *d.exploit_long.policy)}
+
+
+def _figures(d: SimpleNamespace) -> list[Figure]:
+    """The cards, the seats, bluffing and the exact equilibrium."""
+    return _card_figures(d) + [_bluff_figure(d), _sweep_figure(d), _exploit_figure(d)]
+
+
+def _card_figures(d: SimpleNamespace) -> list[Figure]:
+    """What each card is worth, and the seats' win rates."""
+    hardest, richest, poorest, two = d.hardest, d.richest, d.poorest, d.two
+    return [
         Figure("sly_dice_hit_chance", "Best chance to make each card, averaged over the common "
-               "dice (exact)", "bar", cards, "card", "p_hit", xlabel="card",
+               "dice (exact)", "bar", d.cards, "card", "p_hit", xlabel="card",
                ylabel="chance with the best rolling", percent=True, appendix=True,
                reading=f"The hardest fixed card is {hardest.card} "
                        f"({hardest.p_hit:.1%}); number cards are almost always made (at least "
                        "one die of the face)."),
         Figure("sly_dice_expected_points", "Expected points of aiming for each card alone "
-               "(exact, at the printed or assumed points)", "bar", cards, "card",
+               "(exact, at the printed or assumed points)", "bar", d.cards, "card",
                "expected_points", xlabel="card", ylabel="expected points",
                reading=f"Aiming for {richest.card} is worth {richest.expected_points:.1f} "
                        f"points on average; {poorest.card} only "
                        f"{poorest.expected_points:.1f}. In the real game only some cards are "
                        f"open and claims can be bluffs: the fair points table gives every "
-                       f"fixed card the same worth there ({fair.attrs['level']:.1f} points a "
+                       f"fixed card the same worth there ({d.fair.attrs['level']:.1f} points a "
                        f"round it is open)."),
         seat_figure("sly_dice_seat_win_rates", "Win rate by seat minus a fair share, honest "
-                    "bots (simulated, 95% intervals)", seat_rows,
+                    "bots (simulated, 95% intervals)", d.seat_rows,
                     f"With two honest players the first seat wins {two['seat 1']:.1%} and the "
                     f"second {two['seat 2']:.1%}. Points above the zero line win more than "
                     "their share."),
-        Figure("sly_dice_bluff_value", "Two-player win rate of bluffing and accusing bots "
-               "(simulated, 95% intervals)", "bar", bluffs, "policy", "win_rate", "opponent",
-               "ci95_low", "ci95_high", xlabel="policy", ylabel="win rate",
-               labels=labels, ref_line=0.5, percent=True,
-               reading=f"Against a bot that never accuses, bluffing whenever the best honest "
-                       f"claim is under 10 points wins {b10.win_rate:.1%}; against the "
-                       f"expected-points accuser it wins {b10r.win_rate:.1%}. Fictitious play "
-                       f"ends on {stable}; the best grid reply to it "
-                       f"({exploiter}) wins {exploit:.1%} against it"
-                       + (" - close to even, so no bluffing or accusing threshold of the "
-                          "grid exploits it (an exact best response still may: see the "
-                          "exploitability table)." if exploit < 0.55
-                          else ", so it is not yet stable: bluffing stays a game of mixed "
-                          "strategies.")
-                       + equilibrium_words(eq_rows)),
-        Figure("sly_dice_bonus_sweeps", "A bluffer (bluffs under 10 points, first seat) "
-               "against an accuser (accuses below 30% plausibility): its win rate as the "
-               "bluffing bonus or the false-accusation penalty changes (simulated, same "
-               "games, 95% intervals)", "line", sweeps, "points", "bluffer_win_rate",
-               "parameter", "ci95_low", "ci95_high", xlabel="points of the first card",
-               ylabel="bluffer's win rate", percent=True, ref_line=0.5,
-               reading=f"From 0 to 30 points, the bluffing bonus moves the bluffer's win "
-                       f"rate from {at_zero[bonus]:.1%} to {at_top[bonus]:.1%}; the "
-                       f"false-accusation penalty from {at_zero[penalty]:.1%} to "
-                       f"{at_top[penalty]:.1%} (a harsher penalty "
-                       "makes the accuser's mistakes cost more)."),
-        Figure("sly_dice_exploitability", "How much a best response gains against each "
-               "policy, per claim (exact equilibrium of a round, mean over sampled states, "
-               "95% intervals)", "bar", exploit_long, "policy", "points", "side", "ci95_low",
-               "ci95_high", xlabel="policy", ylabel="points gained by a best response",
-               labels=labels,
-               reading=f"At the exact equilibrium a claim is worth "
-                       f"{summary.loc['value', 'mean']:.1f} points to the claimant against "
-                       f"{summary.loc['honest_value', 'mean']:.1f} for honest claims; "
-                       f"{summary.loc['bluff_rate', 'mean']:.0%} of equilibrium claims are "
-                       f"bluffs and {summary.loc['accusation_rate', 'mean']:.0%} are accused. "
-                       f"Claiming honestly gives up {honest_row.as_claimant:.1f} points a "
-                       f"claim; never accusing invites {honest_row.as_accuser:.1f} points of "
-                       f"bluffs; the most exploitable accuser is {worst_accuser.policy} "
-                       f"({worst_accuser.as_accuser:.1f})."),
-    ] + comeback_figures
-    tables = [
-        Table("sly_dice_cards", "Cards averaged over the common dice (exact)", cards,
+    ]
+
+
+def _bluff_figure(d: SimpleNamespace) -> Figure:
+    """Bluffing and accusing bots against each other (simulated)."""
+    b10, b10r, stable, exploit = d.b10, d.b10r, d.stable, d.exploit
+    return Figure(
+        "sly_dice_bluff_value", "Two-player win rate of bluffing and accusing bots "
+        "(simulated, 95% intervals)", "bar", d.bluffs, "policy", "win_rate", "opponent",
+        "ci95_low", "ci95_high", xlabel="policy", ylabel="win rate",
+        labels=d.labels, ref_line=0.5, percent=True,
+        reading=f"Against a bot that never accuses, bluffing whenever the best honest "
+                f"claim is under 10 points wins {b10.win_rate:.1%}; against the "
+                f"expected-points accuser it wins {b10r.win_rate:.1%}. Fictitious play "
+                f"ends on {stable}; the best grid reply to it "
+                f"({d.exploiter}) wins {exploit:.1%} against it"
+                + (" - close to even, so no bluffing or accusing threshold of the "
+                   "grid exploits it (an exact best response still may: see the "
+                   "exploitability table)." if exploit < 0.55
+                   else ", so it is not yet stable: bluffing stays a game of mixed "
+                   "strategies.")
+                + equilibrium_words(d.eq_rows))
+
+
+def _sweep_figure(d: SimpleNamespace) -> Figure:
+    """The bluffing bonus and the false-accusation penalty swept (simulated)."""
+    bonus, penalty = SWEEP_WORDS.values()
+    at_zero, at_top = d.at_zero, d.at_top
+    return Figure(
+        "sly_dice_bonus_sweeps", "A bluffer (bluffs under 10 points, first seat) "
+        "against an accuser (accuses below 30% plausibility): its win rate as the "
+        "bluffing bonus or the false-accusation penalty changes (simulated, same "
+        "games, 95% intervals)", "line", d.sweeps, "points", "bluffer_win_rate",
+        "parameter", "ci95_low", "ci95_high", xlabel="points of the first card",
+        ylabel="bluffer's win rate", percent=True, ref_line=0.5,
+        reading=f"From 0 to 30 points, the bluffing bonus moves the bluffer's win "
+                f"rate from {at_zero[bonus]:.1%} to {at_top[bonus]:.1%}; the "
+                f"false-accusation penalty from {at_zero[penalty]:.1%} to "
+                f"{at_top[penalty]:.1%} (a harsher penalty "
+                "makes the accuser's mistakes cost more).")
+
+
+def _exploit_figure(d: SimpleNamespace) -> Figure:
+    """What a best response gains against each policy (exact)."""
+    summary, honest_row, worst_accuser = d.summary, d.honest_row, d.worst_accuser
+    return Figure(
+        "sly_dice_exploitability", "How much a best response gains against each "
+        "policy, per claim (exact equilibrium of a round, mean over sampled states, "
+        "95% intervals)", "bar", d.exploit_long, "policy", "points", "side", "ci95_low",
+        "ci95_high", xlabel="policy", ylabel="points gained by a best response",
+        labels=d.labels,
+        reading=f"At the exact equilibrium a claim is worth "
+                f"{summary.loc['value', 'mean']:.1f} points to the claimant against "
+                f"{summary.loc['honest_value', 'mean']:.1f} for honest claims; "
+                f"{summary.loc['bluff_rate', 'mean']:.0%} of equilibrium claims are "
+                f"bluffs and {summary.loc['accusation_rate', 'mean']:.0%} are accused. "
+                f"Claiming honestly gives up {honest_row.as_claimant:.1f} points a "
+                f"claim; never accusing invites {honest_row.as_accuser:.1f} points of "
+                f"bluffs; the most exploitable accuser is {worst_accuser.policy} "
+                f"({worst_accuser.as_accuser:.1f}).")
+
+
+def _tables(d: SimpleNamespace) -> list[Table]:
+    """The section's tables (CSV and the appendix)."""
+    fair, stable = d.fair, d.stable
+    return [
+        Table("sly_dice_cards", "Cards averaged over the common dice (exact)", d.cards,
               percent=("p_hit",)),
         Table("sly_dice_fair_points", "What to change to hit a target: fair points that make "
               "every fixed card worth the same in the real game (claim/accuse equilibrium at "
@@ -326,36 +396,41 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                    "has the exact points, the points rounded to 5 and the worths reached)"
                    + ". Odds and evens are worth something only in rounds whose common "
                      "dice are all odd (all even), hence their high fair points."),
-        Table("sly_dice_seat_win_rates", "Win rate by seat (simulated)", seat_rows),
-        Table("sly_dice_bluff_value", "Bluffing and accusing bots (simulated)", bluffs),
+        Table("sly_dice_seat_win_rates", "Win rate by seat (simulated)", d.seat_rows),
+        Table("sly_dice_bluff_value", "Bluffing and accusing bots (simulated)", d.bluffs),
         Table("sly_dice_bonus_sweeps", "Bluffing bonus and false-accusation penalty "
               "swept: bluffer:10 (first seat) against accuser:0.3 (simulated, same games)",
-              sweeps, percent=("bluffer_win_rate",)),
+              d.sweeps, percent=("bluffer_win_rate",)),
         Table("sly_dice_fictitious_play", "Fictitious play over claim/accuse strategies",
-              steps),
+              d.steps),
         Table("sly_dice_equilibrium_by_worth", "The exact equilibrium's bluffing and "
-              "accusing by what the claim is worth", worth,
-              note=f"{exact['states']} public states sampled as games reach them; one "
+              "accusing by what the claim is worth", d.exact["by_worth"],
+              note=f"{d.exact['states']} public states sampled as games reach them; one "
               "round between the claimant and the next player, zero-sum in points",
               percent=("false_given_claim", "accused_given_claim")),
         Table("sly_dice_exploitability", "Exploitability of the named policies (points a "
-              "claim, exact per state)", exact["exploitability"]),
+              "claim, exact per state)", d.exact["exploitability"]),
         Table("sly_dice_cards_scored", f"Cards scored per game, {stable} vs itself "
-              "(simulated)", scored, note=f"most scored: {top_scored.card}"),
+              "(simulated)", d.scored, note=f"most scored: {d.top_scored.card}"),
         Table("sly_dice_comeback", f"Chance to win from behind, {stable} against itself, "
               f"two players (deficits in bins of {play.COMEBACK_STEP} points, bonus cards "
-              "counted)", comeback, percent=("win_chance", "ci95_low", "ci95_high")),
+              "counted)", d.comeback, percent=("win_chance", "ci95_low", "ci95_high")),
         Table("sly_dice_score_spread", f"Spread of final scores, {stable} vs "
-              "itself, two players (simulated)", spread,
+              "itself, two players (simulated)", d.spread,
               note="sd: standard deviation; p10/median/p90: the scores that 10%, 50% and "
               "90% of players end at or below"),
     ]
-    notes = card_notes(values, list(range(layout.N_CARDS))) + [
-        f"simulations: seed {seed}; {games // 2:,} games per seat lineup; "
-        f"{stable_games:,} of {stable} against itself; bluffing duels "
+
+
+def _notes(d: SimpleNamespace) -> list[str]:
+    """The cards' points, and how every figure was made."""
+    games, stable = d.games, d.stable
+    return card_notes(d.values, list(range(layout.N_CARDS))) + [
+        f"simulations: seed {d.seed}; {games // 2:,} games per seat lineup; "
+        f"{d.stable_games:,} of {stable} against itself; bluffing duels "
         f"until each win rate is within +-{BLUFF_WIN_POINTS:g} percentage points (95%; the "
         f"equilibrium policy's +-{EQUILIBRIUM_WIN_POINTS:g}), "
-        f"at most {games // 4:,} ({', '.join(f'{n:,}' for n in sorted(set(bluffs.games)))} "
+        f"at most {games // 4:,} ({', '.join(f'{n:,}' for n in sorted(set(d.bluffs.games)))} "
         f"played); {games // 8:,} per bonus/penalty variant; intervals are 95%",
         f"fictitious play: its own seed ({fictitious.SEED}, the one the `stable` policy "
         f"reads), duels raced from {fictitious.SCREEN_GAMES:,} games up to "
@@ -365,10 +440,12 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
         "the equilibrium is exact per public state (a linear program; a claim the "
         "equilibrium never makes is accused as often as the equilibrium allows) for one "
         "round between the claimant and the next player; later rounds are not valued"]
-    intro = ("Sly Dice is analysed exactly for the rolling phase (dynamic programming over "
-             "every lock/reroll position, for every card and every set of common dice) and by "
-             "simulation for whole games with bots that claim, bluff and accuse.")
-    findings = [
+
+
+def _findings(d: SimpleNamespace) -> list[Finding]:
+    """The section's headline findings."""
+    value, honest_value, honest_row = d.value, d.honest_value, d.honest_row
+    return [
         Finding(f"At the bluff/accuse equilibrium a claim is worth {value['mean']:.1f} points, "
                 f"against {honest_value['mean']:.1f} for honest claims (exact per state).",
                 value["mean"], "sly_dice_exploitability",
@@ -377,12 +454,8 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                 f"{honest_row.as_accuser:.1f} points a claim.", honest_row.as_accuser,
                 "sly_dice_exploitability",
                 (honest_row.as_accuser_ci95_low, honest_row.as_accuser_ci95_high), "points"),
-        *comeback_findings,
+        *d.comeback_findings,
     ]
-    return Section("sly-dice", "Sly Dice", intro, figures, tables, notes, findings,
-                   provenance(seed, PARAMS, values),
-                   verdict(values, seat_rows, fair, cards, sweeps, honest_row, value,
-                           honest_value))
 
 
 def aim_table(values: dict[str, Any]) -> pd.DataFrame:

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer import driver, seats, stats
+from analyzer import seats, stats
+from analyzer.run import driver
 from analyzer.errors import UserError
 from analyzer.games.sly_dice.model import Policy, get_model
 from analyzer.seeding import STREAM_GAMES, check_seed

@@ -8,7 +8,8 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from analyzer import driver, paired, seats
+from analyzer import paired, seats
+from analyzer.run import driver
 from analyzer.games.sly_dice.fictitious import stable_strategy
 from analyzer.games.sly_dice.model import Policy, get_model, parse_policy, run_meta
 from analyzer.games.sly_dice.params import PARAMS

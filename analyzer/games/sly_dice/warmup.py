@@ -1,4 +1,4 @@
-"""Sly Dice's kernels run once, so that numba compiles them (``analyzer.compile_apart``)."""
+"""Sly Dice's kernels run once, so that numba compiles them (``analyzer.run.compile_apart``)."""
 
 from __future__ import annotations
 

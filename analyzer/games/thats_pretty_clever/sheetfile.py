@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.clever.sheetfile import FieldReader
+from analyzer.games.clever.sheetfile import FieldReader
 from kernels.thats_pretty_clever import layout as L
 
 FORMAT = "dicelab-tpc-sheet/1"

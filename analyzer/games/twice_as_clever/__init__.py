@@ -1,8 +1,8 @@
 """Twice As Clever analyzer (rules: ``docs/rules/twice-as-clever.md``): its rule
 parameters, sheet file and sheet texts; the commands, report section and cheat sheet are
-the shared Clever ones (``analyzer.clever``)."""
+the shared Clever ones (``analyzer.games.clever``)."""
 
-from analyzer.clever.module import game_interface
+from analyzer.games.clever.module import game_interface
 from analyzer.games.twice_as_clever.model import GAME
 
 _interface = game_interface(GAME)

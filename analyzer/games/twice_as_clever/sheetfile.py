@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.clever.sheetfile import FieldReader
+from analyzer.games.clever.sheetfile import FieldReader
 from analyzer.games.twice_as_clever.text import SILVER_ROW_NAMES
 from kernels.twice_as_clever import layout as L
 

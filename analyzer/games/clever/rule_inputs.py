@@ -1,0 +1,46 @@
+"""The rules block's bits (``kernels.clever_base.rule_block``) of a Clever game: one bit for
+every value of a named rule parameter other than its default, in the order the game
+declares its parameters (booleans: one bit, set when the value is not the default;
+choices: one bit per choice but the default). The player count and the round count have
+inputs of their own (the seat block and the rules block's rounds inputs), so they take no
+bit here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analyzer.params import Param
+from kernels.clever_base.rule_block import N_RULE_BITS
+
+OWN_INPUTS = ("players", "rounds")  # parameters the network reads through other inputs
+
+
+def input_names(params: tuple[Param, ...]) -> list[str]:
+    """The name of each bit of the rules block, ``parameter=value``, in bit order."""
+    names = []
+    for param in params:
+        if param.name in OWN_INPUTS:
+            continue
+        if param.kind == "bool":
+            names.append(f"{param.name}={not param.default}")
+        elif param.kind == "choice":
+            names.extend(f"{param.name}={c}" for c in param.choices if c != param.default)
+        else:
+            raise ValueError(f"rule parameter {param.name!r} of kind {param.kind!r} has no "
+                             "rules-block input; give it one in analyzer.games.clever.rule_inputs")
+    if len(names) > N_RULE_BITS:
+        raise ValueError(f"{len(names)} rules-block bits; the kernels hold {N_RULE_BITS}")
+    return names
+
+
+def input_bits(params: tuple[Param, ...], values: dict[str, Any]) -> int:
+    """The rules block's bits of the rule ``values`` (0 on the defaults)."""
+    names = input_names(params)
+    bits = 0
+    for param in params:
+        if param.name in OWN_INPUTS or values[param.name] == param.default:
+            continue
+        value = values[param.name]
+        shown = str(bool(value)) if param.kind == "bool" else str(value)
+        bits |= 1 << names.index(f"{param.name}={shown}")
+    return bits

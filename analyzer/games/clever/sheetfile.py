@@ -1,0 +1,103 @@
+"""Reading a Clever game's JSON score sheet (each game's ``sheetfile`` module defines its
+format and ``to_kernel``), and the score of a kernel sheet by area."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analyzer.games.clever.game import CleverGame
+from analyzer.errors import UserError
+from analyzer.files import read_input_text, read_problem
+from analyzer.output import Result
+from kernels.clever import sheets
+from kernels.clever_base.sheet import H_FOXES
+
+
+class FieldReader:
+    """Validation of a sheet document's fields, with errors naming the file and field."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, field: str, problem: str) -> UserError:
+        return UserError(f"sheet {self.source}: field '{field}': {problem}")
+
+    def whole(self, value: Any, field: str, low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(field, f"{value!r} is not a whole number from {low} to {high}")
+        return value
+
+    def list(self, value: Any, field: str, most: int, what: str = "numbers") -> list:
+        """A JSON list of at most ``most`` entries."""
+        if not isinstance(value, list) or len(value) > most:
+            raise self.fail(field, f"expected a list of at most {most} {what}")
+        return value
+
+    def document(self, data: Any, fmt: str, fields: dict[str, Any]) -> None:
+        """Check the document is an object of ``fmt`` with only the ``fields`` known."""
+        if not isinstance(data, dict):
+            raise UserError(f"sheet {self.source}: expected a JSON object with the field "
+                            "'format'")
+        if data.get("format") != fmt:
+            raise self.fail("format", f"expected {fmt!r}")
+        unknown = set(data) - set(fields)
+        if unknown:
+            raise self.fail(sorted(unknown)[0], f"unknown field; accepted: "
+                                                f"{', '.join(fields)}")
+
+    def add(self, mask: int, bit: int, field: str, entry: Any) -> int:
+        """``mask`` with ``bit`` set; a listed cell given twice is an error (it would
+        silently count once)."""
+        if (mask >> bit) & 1:
+            raise self.fail(field, f"{entry!r} is listed twice")
+        return mask | (1 << bit)
+
+    def actions(self, data: dict[str, Any], key: str, most: int) -> tuple[int, int]:
+        """An action track ``{"unlocked": n, "used": m}``: (unlocked, used)."""
+        actions = data.get(key, {"unlocked": 0, "used": 0})
+        if not isinstance(actions, dict) or set(actions) - {"unlocked", "used"}:
+            raise self.fail(key, "expected {\"unlocked\": n, \"used\": m}")
+        got = self.whole(actions.get("unlocked", 0), f"{key}.unlocked", 0, most)
+        return got, self.whole(actions.get("used", 0), f"{key}.used", 0, got)
+
+
+def read(game: CleverGame, path: str | Path, values: dict[str, Any]) -> np.ndarray:
+    """The kernel sheet of a sheet file of ``game``, carrying the flags of the rule
+    ``values``; a ``UserError`` naming the problem."""
+    try:
+        data = json.loads(read_input_text(path, "sheet file"))
+    except FileNotFoundError:
+        raise UserError(f"sheet file {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read sheet file {str(path)!r}: {read_problem(exc)}") \
+            from None
+    except json.JSONDecodeError as exc:
+        raise UserError(f"sheet file {str(path)!r} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise UserError(f"sheet file {str(path)!r} is nested too deeply to be a sheet (a "
+                        "sheet is an object of lists, docs/sheet-format.md)") from None
+    return game.sheetfile.to_kernel(data, repr(str(path)), game.sheet_flags(values))
+
+
+def score_result(game: CleverGame, sheet: np.ndarray) -> Result:
+    """Per-area scores, foxes and the total of a sheet (section 'Foxes and end scoring')."""
+    names = game.layout.AREA_NAMES
+    scores = np.zeros(len(names), np.int64)
+    sheets.area_scores(sheet, scores)
+    total = int(sheets.total_score(sheet))
+    foxes = int(sheet[H_FOXES])
+    rows = [{"area": name, "score": int(scores[a])} for a, name in enumerate(names)]
+    fox_points = total - int(scores.sum())
+    rows.append({"area": f"foxes ({foxes} x {fox_points // foxes if foxes else 0})",
+                 "score": fox_points})
+    return Result(f"{game.title} sheet score",
+                  headline={"total": total, "foxes": foxes,
+                            "areas": {n: int(scores[a]) for a, n in enumerate(names)}},
+                  tables={"score": pd.DataFrame(rows)},
+                  notes=["each fox is worth the lowest area score; nothing if any area is 0"
+                         + game.fox_note])

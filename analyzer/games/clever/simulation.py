@@ -1,0 +1,313 @@
+"""Clever Monte Carlo (either game): total and per-area scores, foxes, bonuses, solo rating
+bands and win rates by seat and policy, all with 95% intervals; paired what-ifs."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from analyzer import output, seats, stats
+from analyzer.run import driver
+from analyzer.games.clever import decisions, networks, trained_on
+from analyzer.games.clever.cells import cell_rows
+from analyzer.games.clever.game import CleverGame
+from analyzer.errors import UserError
+from analyzer.output import Result
+from analyzer.params import assumed_notes
+from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, check_seed
+from kernels.clever import play
+from kernels.clever.policies import HEURISTIC, KIND
+
+GAME_BLOCK = 1 << 9
+COLUMNS = seats.Columns(play.COL_GAMES, play.COL_SCORE_SUM, play.COL_SCORE_SQ,
+                        play.COL_WIN_UNITS, play.COL_HIST, play.WIN_UNITS)
+
+
+def run_meta(game: CleverGame, values: dict[str, Any], seed: int | None = None,
+             **extra: Any) -> dict[str, Any]:
+    return output.run_meta(game.id, game.params, values, seed, **extra)
+
+
+def chunk_blocks(codes: np.ndarray) -> int:
+    """Blocks per chunk of work for policy rows ``codes`` (float64[..., N_POL]): about a
+    second on one core (random and greedy: 64 blocks, ~0.8 s; the valued policies, 20 to
+    200 times slower: 4 blocks, 1-3 s for the heuristic and learned ones)."""
+    return 4 if (codes[..., KIND] >= HEURISTIC).any() else 64
+
+
+def play_games(game: CleverGame, values: dict[str, Any], lineup: list[str], games: int, seed: int,
+               rotate: bool = True, precision: float | None = None, progress: bool = True,
+               batch_blocks: int | None = None):
+    """Run games; returns ``(accumulator int64[slot, seat, column], games_played)``."""
+    if games < 1:
+        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
+    codes = np.stack([game.parse_policy(p, values) for p in lineup])
+    n = len(lineup)
+    job = driver.Job(driver.BlockLoop.of(play.games_block),
+                     (codes, rotate, game.rounds_for(values), game.game_rules(values)),
+                     (n, n, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, check_seed(seed),
+                     STREAM_GAMES, "games", "games", chunk_blocks(codes))
+    return driver.run(job, games, progress, batch_blocks,
+                      seats.stop_rule(lineup, COLUMNS, precision))
+
+
+def _mean_ci(row, games, col, col_sq):
+    mean, se = stats.mean_se(games, float(row[col]), float(row[col_sq]))
+    return mean, stats.ci95(mean, se)
+
+
+def rating_rows(game: CleverGame, name: str, row: np.ndarray) -> list[dict[str, Any]]:
+    """Share of games in each band of the rulebook's solo rating table."""
+    hist = row[play.COL_HIST:]
+    n = float(hist.sum())
+    rows, upper = [], len(hist)
+    for low, label in game.rating_bands:
+        hits = float(hist[low:upper].sum())
+        low95, high95 = stats.proportion_ci95(n, hits)
+        rows.append({"policy": name, "rating": label, "from": low,
+                     "share": stats.proportion_se(n, hits)[0], "ci95_low": low95,
+                     "ci95_high": high95})
+        upper = low
+    return rows
+
+
+def bonus_round_rows(game: CleverGame, name: str, row: np.ndarray, rounds: int) -> list[dict]:
+    """Bonuses of each kind received per game in each round (from the round-end counts)."""
+    games = float(row[play.COL_GAMES])
+    first = play.COL_LOG + play.LOG_BONUS_ROUNDS
+    kinds = play.N_BONUS_KINDS
+    upto = row[first:first + play.LOG_ROUNDS * kinds].reshape(play.LOG_ROUNDS, kinds)
+    rows, before = [], np.zeros(kinds)
+    for r in range(min(rounds, play.LOG_ROUNDS)):
+        for kind, label in game.layout.BONUS_NAMES.items():
+            rows.append({"policy": name, "round": r + 1, "bonus": label,
+                         "per_game": (upto[r, kind] - before[kind]) / games})
+        before = upto[r].astype(np.float64)
+    return rows
+
+
+def decision_rows(game: CleverGame, name: str, row: np.ndarray) -> tuple[list[dict], list[dict]]:
+    """The active turns' decision log of one row: first picks by area and face (share of
+    first picks), and per pick of a turn the picks, dice sent to the platter and re-rolls
+    per game."""
+    games = float(row[play.COL_GAMES])
+    log = row[play.COL_LOG:play.COL_LOG + play.LOG_LEN].astype(np.float64)
+    areas = game.layout.AREA_NAMES
+    firsts = log[play.LOG_FIRST:play.LOG_FIRST + 6 * len(areas)].reshape(-1, 6)
+    total = max(firsts.sum(), 1.0)
+    first_rows = [{"policy": name, "area": area, "face": face + 1,
+                   "share": firsts[a, face] / total}
+                  for a, area in enumerate(areas) for face in range(6)]
+    pick_rows = []
+    for k in range(3):
+        picks = log[play.LOG_PICKS + k]
+        pick_rows.append({"policy": name, "pick": k + 1, "per_game": picks / games,
+                          "platter_per_pick": log[play.LOG_PLATTER + k] / max(picks, 1.0),
+                          "rerolls_per_game": log[play.LOG_REROLLS + k] / games})
+        if game.has_returns:
+            pick_rows[-1]["returns_per_game"] = log[play.LOG_RETURNS + k] / games
+    return first_rows, pick_rows
+
+
+def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], games: int,
+             seed: int, threads: int | None = None, rotate: bool = True,
+             precision: float | None = None, progress: bool = True,
+             batch_blocks: int | None = None) -> Result:
+    """Whole games: total and per-area scores, foxes, bonuses, rating bands, win rates
+    (``precision`` is checked every ``batch_blocks`` blocks of games, see ``driver.run``)."""
+    players = values["players"]
+    names = seats.cycle_lineup([p.strip().lower() for p in policies], players)
+    for name in names:
+        game.parse_policy(name)
+    used = driver.set_threads(threads)
+    acc, played = play_games(game, values, names, games, seed, rotate, precision, progress,
+                              batch_blocks)
+    policy_rows, area_rows, bonus_rows, ratings, dist = [], [], [], [], []
+    first_rows, pick_rows, round_rows, cells = [], [], [], []
+    reroll_rows, first_round_rows, action_rows, rule_rows = [], [], [], []
+    headline_policies = {}
+    for name, row in seats.by_name(acc, names).items():
+        s = seats.row_stats(row, COLUMNS, players)
+        g = float(row[play.COL_GAMES])
+        foxes, foxes_ci = _mean_ci(row, g, play.COL_FOXES, play.COL_FOXES_SQ)
+        log = row[play.COL_LOG:play.COL_LOG + play.LOG_LEN]
+        record = {"policy": name, "seat_games": s["games"], "mean_score": s["mean_score"],
+                  "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1],
+                  **seats.spread(row, COLUMNS), "foxes": foxes,
+                  "foxes_ci95_low": foxes_ci[0], "foxes_ci95_high": foxes_ci[1],
+                  "fox_points": row[play.COL_FOX_POINTS] / g,
+                  "lowest_area": row[play.COL_LOWEST] / g,
+                  "rerolls_per_game": log[play.LOG_REROLLS:play.LOG_REROLLS + 3].sum() / g,
+                  "plus_active_per_game": log[play.LOG_PLUS] / g,
+                  "plus_passive_per_game": log[play.LOG_PLUS_PASSIVE] / g,
+                  "passive_declined_per_game": log[play.LOG_DECLINED] / g}
+        headline_policies[name] = {k: s[k] for k in ("mean_score", "ci95", "games",
+                                                     "win_rate", "win_ci95") if k in s}
+        if players > 1:
+            record.update(win_rate=s["win_rate"], win_ci95_low=s["win_ci95"][0],
+                          win_ci95_high=s["win_ci95"][1])
+        policy_rows.append(record)
+        for a, area in enumerate(game.layout.AREA_NAMES):
+            mean, ci = _mean_ci(row, g, play.COL_AREAS + a, play.COL_AREAS_SQ + a)
+            area_rows.append({"policy": name, "area": area, "mean_score": mean,
+                              "ci95_low": ci[0], "ci95_high": ci[1],
+                              "dice_per_game": log[play.LOG_DICE + a] / g})
+        for kind, label in game.layout.BONUS_NAMES.items():
+            mean, ci = _mean_ci(row, g, play.COL_BONUSES + kind, play.COL_BONUSES_SQ + kind)
+            bonus_rows.append({"policy": name, "bonus": label, "per_game": mean,
+                               "ci95_low": ci[0], "ci95_high": ci[1]})
+        ratings += rating_rows(game, name, row)
+        firsts, picks = decision_rows(game, name, row)
+        first_rows += firsts
+        pick_rows += picks
+        round_rows += bonus_round_rows(game, name, row, game.rounds_for(values))
+        cells += cell_rows(game, name, row, game.rounds_for(values))
+        rounds = game.rounds_for(values)
+        reroll_rows += decisions.reroll_rows(name, row)
+        first_round_rows += decisions.first_round_rows(game, name, row, rounds)
+        action_rows += decisions.action_round_rows(game, name, row, rounds)
+        rule_rows += decisions.rule_rows(game, name, row, rounds)
+        dist += seats.score_distribution(row, COLUMNS, by="policy", name=name)
+    seat_rows, seat_dist = seats.seat_rows(acc, COLUMNS, names, rotate)
+    notes = assumed_notes(game.params, values)
+    notes.append("engine rulings on the rules page's open points: " + "; ".join(game.rulings))
+    notes += seats.precision_note(precision, games, played, precision is None or
+                                  seats.precise_enough(acc, names, COLUMNS, precision))
+    if players > 1:
+        notes.append("ties go to the highest single area, then the win is shared"
+                     if values["ties"] == "best_area" else "tied totals share the win")
+    if "learned" in headline_policies:
+        notes += trained_on.network_note(game, values)
+        notes += trained_on.off_training_note(
+            game, values, figure(headline_policies["learned"], played),
+            lambda: heuristic_figure(game, values, names, played, seed, rotate))
+    return Result(
+        f"{game.title} games: {players} player{'s' if players > 1 else ''}, "
+        f"{played} games",
+        headline={"players": players, "games": played, "policies": headline_policies},
+        tables={"policies": pd.DataFrame(policy_rows), "areas": pd.DataFrame(area_rows),
+                "bonuses": pd.DataFrame(bonus_rows), "ratings": pd.DataFrame(ratings),
+                "seats": pd.DataFrame(seat_rows), "first_picks": pd.DataFrame(first_rows),
+                "picks": pd.DataFrame(pick_rows), "bonus_rounds": pd.DataFrame(round_rows),
+                "cells": pd.DataFrame(cells), "rerolls": pd.DataFrame(reroll_rows),
+                "first_by_round": pd.DataFrame(first_round_rows),
+                "actions_by_round": pd.DataFrame(action_rows),
+                "decision_rules": pd.DataFrame(rule_rows),
+                "score_distribution": pd.DataFrame(dist + seat_dist)},
+        meta=run_meta(game, values, seed, games=played, threads=used, rotate=rotate, lineup=names),
+        notes=notes)
+
+
+HEURISTIC_CHECK_GAMES = 1000  # games of the heuristic's figure beside an untrained learned
+
+
+def figure(stats_of: dict[str, Any], games: int) -> str:
+    """A policy's mean score with its 95% interval, in words."""
+    low, high = stats_of["ci95"]
+    return f"{stats_of['mean_score']:.1f} (95% CI {low:.1f} to {high:.1f}, {games:,} games)"
+
+
+def heuristic_figure(game: CleverGame, values: dict[str, Any], names: list[str],
+                     games: int, seed: int, rotate: bool = True) -> str:
+    """The heuristic's mean score in the lineup ``names`` with the heuristic in the learned
+    policy's seats (at most ``HEURISTIC_CHECK_GAMES`` games, the same seed)."""
+    lineup = ["heuristic" if name == "learned" else name for name in names]
+    acc, played = play_games(game, values, lineup, min(games, HEURISTIC_CHECK_GAMES), seed,
+                             rotate, progress=False)
+    row = seats.by_name(acc, lineup)["heuristic"]
+    return figure(seats.row_stats(row, COLUMNS, values["players"]), played)
+
+
+PAIRED_METRICS = (
+    ("mean_score", play.PAIRED_SCORE_SUM, "players"),
+    ("first_seat_win_rate", play.PAIRED_FIRST_SEAT_WIN, play.WIN_UNITS),
+    ("foxes_per_player", play.PAIRED_FOXES, "players"),
+)
+
+
+def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[str]]],
+           games: int, seed: int, threads: int | None = None, progress: bool = True,
+           precision: float | None = None, batch_blocks: int | None = None,
+           untrained_notes: bool = True) -> Result:
+    """Compare variants ``(label, rule values, lineup)`` on the same games; the first is
+    the reference (the baseline), the others get paired differences with 95% intervals,
+    and every variant's rules and lineup in force are listed. With ``precision``, the
+    run ends (after a batch of ``batch_blocks`` blocks) once every paired difference in
+    mean score has a 95% half-width of at most that many points. With
+    ``untrained_notes``, a variant that plays ``learned`` off its network's training rules
+    gets a note with the heuristic's figure. Where ``learned`` plays and a rule-conditioned
+    network holds every variant, it plays them all (``CleverGame.comparison_file``)."""
+    one = None
+    if any(p.strip().lower() == "learned" for _, _, lineup in variants for p in lineup):
+        one = game.comparison_file([v for _, v, _ in variants])
+    with networks.pinned(one):
+        result = _whatif(game, variants, games, seed, threads, progress, precision,
+                         batch_blocks, untrained_notes)
+    if one is not None:
+        result.notes.insert(0, f"learned plays {one.name} in every variant, so the "
+                            "differences are one network's: a rule-conditioned network "
+                            "trained over variants of the rules, these among them")
+    return result
+
+
+def _whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[str]]],
+            games: int, seed: int, threads: int | None, progress: bool,
+            precision: float | None, batch_blocks: int | None,
+            untrained_notes: bool) -> Result:
+    """``whatif`` with the networks ``learned`` plays as they stand."""
+    from analyzer import paired
+
+    n_players = paired.check_variants(list(variants), games)
+    used = driver.set_threads(threads)
+    lineups = np.stack([np.stack([game.parse_policy(p, v) for p in
+                                  seats.cycle_lineup(policies, n_players)])
+                        for _, v, policies in variants])
+    args = (lineups, np.array([game.rounds_for(v) for _, v, _ in variants], np.int64),
+            np.stack([game.game_rules(v) for _, v, _ in variants]))
+    n_var = len(variants)
+    job = driver.Job(driver.BlockLoop.of(play.paired_block), args,
+                     (n_var + 1, n_var, play.N_PAIRED + n_players), GAME_BLOCK,
+                     check_seed(seed), STREAM_PAIRED, "what-if games", "games",
+                     chunk_blocks(lineups))
+    _, score_col, per = PAIRED_METRICS[0]
+    acc, n = driver.run(job, games, progress, batch_blocks,
+                        paired.stop_rule(score_col, per, precision, n_players))
+    metrics = PAIRED_METRICS + paired.seat_metrics(play.N_PAIRED, n_players, play.WIN_UNITS)
+    rows = paired.lineup_rows(acc, n, list(variants), metrics, n_players)
+    details = paired.variant_details(game.params, list(variants))
+    for row in rows:
+        row["changes"] = details[row["variant"]]["changes"]
+    untrained = _untrained_notes(game, variants, rows, n_players, n, seed) \
+        if untrained_notes else []
+    return Result(f"{game.title} what-if: {n_var} variants, {n} games each",
+                  headline=paired.headline(rows, n, n_players, variants[0][0],
+                                           details=details),
+                  tables={"variants": pd.DataFrame(rows)},
+                  meta=run_meta(game, variants[0][1], seed, games=n, threads=used),
+                  notes=paired.details_notes(details)
+                  + ([f"ran until every paired difference in mean score was within "
+                      f"+-{precision:g} points (95%), at most {games:,} games: {n:,}"]
+                     if precision else [])
+                  + assumed_notes(game.params, variants[0][1]) + untrained)
+
+
+def _untrained_notes(game: CleverGame, variants, rows: list[dict], players: int, games: int,
+                     seed: int) -> list[str]:
+    """A note for each what-if variant that plays ``learned`` with a specialist network,
+    and for each that plays it under rules its network was not trained on (with the
+    heuristic's figure in that variant's games)."""
+    notes = []
+    for label, values, policies in variants:
+        lineup = seats.cycle_lineup([p.strip().lower() for p in policies], players)
+        if "learned" not in lineup:
+            continue
+        mean = next(r["value"] for r in rows
+                    if r["variant"] == label and r["metric"] == "mean_score")
+        notes += [f"variant {label!r}: {line}"
+                  for line in trained_on.network_note(game, values)]
+        notes += trained_on.off_training_note(
+            game, values, f"{mean:.1f} (mean score of all players, variant {label!r})",
+            lambda v=values, u=lineup: heuristic_figure(game, v, u, games, seed))
+    return notes

@@ -1,0 +1,173 @@
+"""Specialist networks: a Clever game's value network fine-tuned by solo self-play on one
+variant of its rules, from the game's rule-conditioned network (``dicelab GAME train
+--set KEY=VALUE ...``).
+
+A specialist is kept beside the compiled kernels (``kernels.cache_dir()``), in
+``networks/<game>/``, named after the variant: ``value_net.<key>.npy`` and its ``.json``
+(whose ``trained_on`` record names the variant's rules and round count, so ``learned``
+plays it wherever those rules are in force: ``analyzer.games.clever.networks``). Its training
+checkpoint sits beside it until the run ends; running the same command again resumes it
+and ends with the same weights, bit for bit."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from analyzer.games.clever import networks, trained_on, value_weights, variants
+from analyzer.games.clever.game import CleverGame
+from analyzer.games.clever.training import games as tgames
+from analyzer.games.clever.training import run as training_run
+from analyzer.games.clever.training import teachers
+from analyzer.games.clever.training.games import TUNING_SEED_BASE
+from analyzer.games.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
+from analyzer.errors import Interrupted, UserError
+from analyzer.files import make_folder
+from analyzer.output import Result, run_meta
+from analyzer.run.progress import Progress
+from analyzer.stats import Z95
+from kernels.clever import net, value_net
+
+EVALUATIONS = 10  # evaluations (and checkpoints) in a run
+EVAL_GAMES = 1000  # solo games on the variant per evaluation
+COMPARE_GAMES = 4000  # paired solo games of the specialist against its start network
+SNAPSHOT = 16
+CHUNK = 8 * SNAPSHOT  # games per training call (the progress bar's step)
+
+
+# the step sizes of a fine-tune, by game: That's Pretty Clever's at 3e-5 after a short start
+# while Adam's fresh moments settle; Twice As Clever's network lost 86 points within 15,000
+# games there (7 rounds, from 407), so it takes its annealing steps, a third of those
+STEPS = {"tpc": ((0.0, 3e-6), (0.03, 3e-5), (0.5, 1e-5), (0.8, 5e-6)),
+         "tac": ((0.0, 2e-6), (0.03, 1e-5), (0.4, 5e-6), (0.75, 2.5e-6))}
+
+
+def stages(game: CleverGame, games: int) -> dict[str, Stage]:
+    """A specialist's one stage: ``games`` solo games on its variant at the game's
+    ``STEPS``, the skip head learning with the network."""
+    return {"specialist": Stage(games, 0.0, LAMBDA, (0.01, 0.005, 1.0), STEPS[game.prefix],
+                                True, NO_CURRICULUM, SNAPSHOT, skip_head=True,
+                                rules_block=True)}
+
+
+def folder(game: CleverGame) -> Path:
+    """Where the game's specialists are kept."""
+    return networks.trained_here(game.learned_file)
+
+
+def variant_key(game: CleverGame, values: dict[str, Any]) -> str:
+    """A short name of the variant ``values`` (its changes from the defaults)."""
+    text = json.dumps(variants.changes(game, values), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def network_path(game: CleverGame, values: dict[str, Any]) -> Path:
+    """The specialist file of the variant ``values``."""
+    return folder(game) / f"{game.learned_file.stem}.{variant_key(game, values)}.npy"
+
+
+def start_network(game: CleverGame, values: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The solo network a specialist of ``values`` starts from, and its skip head: that of
+    the network ``learned`` plays on them now (the rule-conditioned one, where it holds
+    them), given the rules block (zero rows) when it has none."""
+    return teachers.solo_network(game, game.network_file(values))
+
+
+def train(game: CleverGame, values: dict[str, Any], games: int, seed: int,
+          advance: Callable[[int], None] = lambda n: None, keep_worse: bool = False
+          ) -> dict[str, Any]:
+    """Fine-tune the specialist of the solo variant ``values`` for ``games`` games (a
+    whole number of snapshots) and write it where it beats its start network on paired
+    games (with ``keep_worse``, in any case); its learning curve, file, gain and whether
+    it was kept."""
+    if games < SNAPSHOT or games % SNAPSHOT:
+        raise UserError(f"bad --games {games}: a multiple of {SNAPSHOT}, at least {SNAPSHOT}")
+    values = {**values, "players": 1}
+    path = network_path(game, values)
+    checkpoint = path.with_name(f"{path.stem}.seed{seed}.games{games}.npz")
+    rules = game.game_rules(values)
+    n_in = int(value_net.n_inputs(game.kernel_game, 3))
+    start = start_network(game, values)
+    run = training_run.Run(
+        game=game.prefix, stages=stages(game, games), seed=seed, until="specialist",
+        checkpoint=checkpoint, rules=rules, rounds_of=game.layout.ROUNDS_BY_PLAYERS,
+        heuristic=game.heuristic_row(), settings={"variant": variants.label(game, values)},
+        eval_every=max(games // EVALUATIONS // CHUNK, 1) * CHUNK, eval_games=EVAL_GAMES,
+        chunk=CHUNK, start=start[0], start_skip=start[1],
+        advance=advance)
+    state = training_run.train(run)
+    gain = tgames.compare([value_weights.policy_row([start[0]], n_in, skip=start[1]),
+                           value_weights.policy_row([state["weights"]], n_in,
+                                                    skip=state["skip"])], rules,
+                          COMPARE_GAMES, TUNING_SEED_BASE + seed + 1)[1]
+    kept = gain["diff"] > 0 or keep_worse
+    if kept:
+        write(game, values, path, state, seed)
+    checkpoint.unlink()
+    return {"file": path, "history": state["history"], "gain": gain, "kept": kept}
+
+
+def write(game: CleverGame, values: dict[str, Any], path: Path, state: dict,
+          seed: int) -> None:
+    """Write the specialist's files from a finished run's state (its latest weights)."""
+    weights = np.asarray(state["weights"], np.float32)
+    record = trained_on.training_record(game.params, values, [1])
+    record["rounds"] = game.rounds_for(values)
+    info = {"game": game.learned_file.parent.name, "inputs": value_weights.inputs_of(weights),
+            "hidden": [net.H1, net.H2], "members": 1, "scale": value_net.SCALE,
+            "source": "dicelab train", "variant": variants.label(game, values),
+            "seed": seed, "rule_inputs": variants.input_names(game), "trained_on": record,
+            "skip": [float(x) for x in state["skip"]],
+            "history": state["history"]}
+    make_folder(path.parent)
+    value_weights.save(path, [weights], info)
+    networks.forget()
+
+
+
+def train_specialist(game: CleverGame, values: dict[str, Any], games: int, seed: int,
+                     threads: int | None, progress: bool) -> Result:
+    """``dicelab GAME train``: fine-tune and write the specialist of the solo variant
+    ``values``; its learning curve (solo means on the variant, with 95% intervals) beside
+    the network it started from, as a result."""
+    from analyzer.run import driver
+
+    driver.set_threads(threads)
+    values = {**values, "players": 1}
+    if not variants.changes(game, values):
+        raise UserError("train fine-tunes a network for a variant: give the rules that "
+                        "differ from the defaults with --set KEY=VALUE or --rules")
+    label = variants.label(game, values)
+    with Progress(games, f"training {game.id} {label}", progress, "games") as bar:
+        try:
+            done = train(game, values, games, seed, bar.advance)
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted; the run is kept at its last evaluation: run the "
+                              "same command again to resume") from None
+    curve = pd.DataFrame([{"games": e["games"], "mean_score": e["tuning_mean"],
+                           "ci95_low": e["tuning_mean"] - Z95 * e["tuning_se"],
+                           "ci95_high": e["tuning_mean"] + Z95 * e["tuning_se"]}
+                          for e in done["history"]])
+    return Result(
+        f"{game.title}: specialist network for {label}",
+        headline={"variant": label, "file": str(done["file"]), "kept": done["kept"],
+                  "games": games,
+                  "solo_mean": float(curve["mean_score"].iloc[-1]),
+                  "gain_over_start": done["gain"]["diff"],
+                  "gain_ci95": [done["gain"]["diff_ci95_low"], done["gain"]["diff_ci95_high"]]},
+        tables={"learning_curve": curve},
+        meta=run_meta(game.id, game.params, values, seed, games=games),
+        notes=[f"learned now plays {done['file'].name} in solo games of these rules"
+               if done["kept"] else "not kept: the fine-tune scored below the network it "
+               f"started from; learned still plays {game.network_file(values).name}",
+               f"each point: {EVAL_GAMES:,} solo games on the variant (the same seeds every "
+               "time), no exploring; the first is the network after the first "
+               f"{curve['games'].iloc[0]:,} games",
+               f"gain over the network it started from: {done['gain']['diff']:+.1f} points "
+               f"({done['gain']['diff_ci95_low']:+.1f} to {done['gain']['diff_ci95_high']:+.1f}),"
+               f" {COMPARE_GAMES:,} paired solo games on the variant"])

@@ -1,0 +1,128 @@
+"""``dicelab <clever game> tune``: the rule values that bring simulated figures nearest to
+their targets. The Clever games' rule parameters are switches, choices and round counts,
+so every combination of the free ones is played, all on the same dice (common random
+numbers: the paired what-if loop), and the nearest is chosen; each figure keeps its 95%
+interval."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from analyzer.games.clever import trained_on
+from analyzer.games.clever.game import CleverGame
+from analyzer.games.clever.simulation import heuristic_figure, whatif
+from analyzer.errors import UserError
+from analyzer.output import Result
+from analyzer.params import assumed_notes
+from analyzer.tune import CLOSE, parse_targets
+
+MAX_COMBINATIONS = 64
+TARGETS = {
+    "mean_score": "mean final score per player",
+    "first_seat_win_rate": "share of wins of the first seat (2 or more players)",
+    "foxes_per_player": "mean foxes per player",
+}
+
+
+def choices(game: CleverGame, name: str) -> list[Any]:
+    """The values a free rule parameter can take."""
+    param = next((p for p in game.params if p.name == name), None)
+    if param is None or name == "players":
+        accepted = ", ".join(p.name for p in game.params if p.name != "players")
+        raise UserError(f"unknown free parameter {name!r}: expected some of {accepted}")
+    if param.kind == "bool":
+        return [False, True]
+    if param.kind == "choice":
+        return list(param.choices)
+    return list(range(int(param.low), int(param.high) + 1))
+
+
+def tune(game: CleverGame, values: dict[str, Any], target_texts: Sequence[str],
+         free_text: str, policy: str, games: int, seed: int, precision: float | None,
+         threads: int | None = None, progress: bool = True) -> Result:
+    """Play every combination of the free parameters' values on common random numbers
+    (up to ``games`` games, until paired differences are within ``precision`` points) and
+    answer the one nearest the targets."""
+    targets = parse_targets(target_texts, TARGETS.__contains__, ", ".join(TARGETS))
+    if precision is not None and not precision > 0:
+        raise UserError(f"bad precision {precision:g}: expected a positive number of points")
+    if values["players"] == 1 and "first_seat_win_rate" in {t.name for t in targets}:
+        raise UserError("first_seat_win_rate needs 2 or more players (--set players=N)")
+    names = [n.strip() for n in free_text.split(",") if n.strip()]
+    if not names:
+        raise UserError("no --free parameter given: expected some of "
+                        + ", ".join(p.name for p in game.params if p.name != "players"))
+    grid = list(itertools.product(*(choices(game, n) for n in names)))
+    if len(grid) > MAX_COMBINATIONS:
+        raise UserError(f"{len(grid)} combinations of {', '.join(names)}: accepted at most "
+                        f"{MAX_COMBINATIONS} (fewer free parameters)")
+    variants = [(", ".join(f"{n}={v}" for n, v in zip(names, combo)),
+                 {**values, **dict(zip(names, combo))}, [policy]) for combo in grid]
+    if len(variants) == 1:
+        raise UserError(f"{names[0]} has one value only: nothing to tune")
+    run = whatif(game, variants, games, seed, threads, progress, precision,
+                 untrained_notes=False)
+    played = run.tables["variants"]
+    rows = []
+    for label, combo in zip((v[0] for v in variants), grid):
+        row = {**dict(zip(names, combo))}
+        miss = 0.0
+        for t in targets:
+            got = played[(played["variant"] == label) & (played["metric"] == t.name)].iloc[0]
+            row[t.name] = got["value"]
+            row[f"{t.name}_ci95_low"], row[f"{t.name}_ci95_high"] = got["ci95_low"], \
+                got["ci95_high"]
+            miss += ((got["value"] - t.value) / max(abs(t.value), 1.0)) ** 2
+        row["miss"] = float(np.sqrt(miss))
+        rows.append(row)
+    table = pd.DataFrame(rows).sort_values("miss", kind="stable").reset_index(drop=True)
+    best = table.iloc[0]
+    met = all(best[f"{t.name}_ci95_low"] <= t.value <= best[f"{t.name}_ci95_high"]
+              for t in targets)
+    for t in targets:
+        if abs(best[t.name] - t.value) > max(CLOSE * abs(t.value), CLOSE):
+            raise UserError(f"target {t.name}={t.value:g} is out of reach with "
+                            f"{', '.join(names)}: the nearest is {best[t.name]:.4g}")
+    games_played = run.meta["games"]
+    notes = [f"{t.name}: {TARGETS[t.name]}, played by {policy}" for t in targets]
+    notes.append(f"every combination played the same {games_played:,} games (common random "
+                 "numbers); 95% intervals" + (f"; run until paired differences in mean score "
+                                              f"were within +-{precision:g} points"
+                                              if precision else ""))
+    if not met:
+        notes.insert(0, "no combination's 95% interval contains every target: the nearest "
+                        "is shown")
+    found = {n: best[n].item() if hasattr(best[n], "item") else best[n] for n in names}
+    if policy == "learned":
+        notes += trained_on.network_note(game, {**values, **found})
+        notes += _untrained_note(game, variants, {**values, **found}, played, games_played,
+                                 seed)
+    return Result(
+        title=f"{game.title} rules for {', '.join(f'{t.name}={t.value:g}' for t in targets)}",
+        headline={"values": found, "met": bool(met),
+                  **{t.name: float(best[t.name]) for t in targets}},
+        tables={"combinations": table},
+        meta={**run.meta, "policy": policy, "free": names},
+        notes=notes + assumed_notes(game.params, values))
+
+
+def _untrained_note(game: CleverGame, variants: list, answer: dict[str, Any],
+                    played: pd.DataFrame, games: int, seed: int) -> list[str]:
+    """A note when combinations were played by ``learned`` off its network's training
+    rules: how many, and for the answer's rules its mean score beside the heuristic's."""
+    off = sum(bool(trained_on.differences(game, v)) for _, v, _ in variants)
+    if not off:
+        return []
+    label = next(text for text, v, _ in variants if v == answer)
+    mean = played[(played.variant == label) & (played.metric == "mean_score")]["value"]
+    lineup = ["learned"] * answer["players"]
+    note = trained_on.off_training_note(
+        game, answer, f"{float(mean.iloc[0]):.1f} (mean score of all players)",
+        lambda: heuristic_figure(game, answer, lineup, games, seed))
+    return [f"{off} of the {len(variants)} combinations are off the learned network's "
+            "training rules"] + note
+

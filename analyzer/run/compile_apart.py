@@ -1,0 +1,67 @@
+"""Compiling each kernel family in a process of its own, all at once.
+
+A numba compile uses one core. Before a whole test-suite run, the Clever engine and the
+Sly Dice kernels compile side by side, one child process each (``python -m
+analyzer.run.compile_apart GAME``), into numba's on-disk cache, where the test workers then
+find them, with every helper they link (``kernels.jit.keep_helpers``): a test that
+compiles another kernel links those without typing them again. The report's lanes
+(``analyzer.report_lanes``) ask whether everything is cached to plan their work.
+
+Every game module has ``kernels_compiled()`` (are they in the cache?) and
+``compile_kernels()`` (compile them, running each once on the default rules): the game
+contract, ``analyzer.registry.GameModule``. Games that share kernels (``GameSpec.kernels``)
+compile them once.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from analyzer.registry import get_game
+
+
+def _child(game_id: str) -> subprocess.Popen:
+    """``python -m analyzer.run.compile_apart GAME``, started."""
+    return subprocess.Popen([sys.executable, "-m", "analyzer.run.compile_apart", game_id],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def _wait(game_id: str, child: subprocess.Popen) -> None:
+    """Wait for a compiling child; its last line of stderr names a failure."""
+    _, err = child.communicate()
+    if child.returncode != 0:
+        last = (err.strip().splitlines() or ["no message"])[-1]
+        raise RuntimeError(f"compiling the {game_id} kernels failed: {last}")
+
+
+def all_compiled(game_ids: list[str]) -> bool:
+    """Are the kernels of every game of ``game_ids`` already in numba's cache?"""
+    return all(get_game(game_id).load().kernels_compiled() for game_id in game_ids)
+
+
+def compile_side_by_side(game_ids: list[str]) -> list[str]:
+    """Compile the kernels of ``game_ids`` that are not cached, one child process per
+    kernel family, all at once (on two cores the engines compile side by
+    side); returns the games compiled. A failure raises ``RuntimeError`` naming the
+    game and the child's last line of stderr."""
+    pending: dict[str, str] = {}
+    for game_id in game_ids:
+        spec = get_game(game_id)
+        if not spec.load().kernels_compiled():
+            pending.setdefault(spec.kernel_family, game_id)
+    children = {game_id: _child(game_id) for game_id in pending.values()}
+    for game_id, child in children.items():
+        _wait(game_id, child)
+    return list(children)
+
+
+def main(argv: list[str]) -> None:
+    from kernels.jit import keep_helpers
+
+    keep_helpers()  # the processes that then compile other kernels link these helpers
+    get_game(argv[0]).load().compile_kernels()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

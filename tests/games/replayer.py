@@ -1,0 +1,117 @@
+"""The replayer both Clever games' recorded whole games share (``test_tpc_recorded_games``,
+``test_tac_recorded_games``): the dice arrays, the legal moves and dice places, the round
+loop with its checks, and the final scores. Each game's subclass names its dice and areas,
+starts its sheets, and plays its turns and round-track bonuses through its kernels."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from kernels.clever import moves as M
+from kernels.clever import sheets as SH
+
+
+def load(folder: Path, name: str) -> dict:
+    """A recorded game, as its JSON holds it."""
+    return json.loads((folder / name).read_text(encoding="utf-8"))
+
+
+class RecordedGame:
+    """One recorded game on the kernels' sheets and dice arrays. A subclass gives
+    ``FORMAT``, ``DIE`` (die name: number), ``DIE_NAME``, ``AREA`` (area name: number),
+    ``layout`` and ``rules`` (its kernels' modules), ``new_sheet()``, ``readable(sheet)``,
+    ``check``, ``round_bonus``, ``active_turn`` and ``solo_passive``."""
+
+    FORMAT = ""
+    DIE: dict[str, int] = {}
+    DIE_NAME: dict[int, str] = {}
+    AREA: dict[str, int] = {}
+    layout = None
+    rules = None
+
+    def __init__(self, game: dict):
+        assert game["format"] == self.FORMAT
+        self.players = game["players"]
+        self.sheets = {p: self.new_sheet() for p in self.players}
+        self.faces = np.zeros(6, np.int64)
+        self.where = np.full(6, M.POOL, np.int64)
+        self.buf = np.zeros((M.MAX_MOVES, 3), np.int64)
+        self.at = ""
+
+    def legal(self, sheet, mask):
+        n = M.legal_moves(sheet, self.faces, mask, self.buf, False)
+        return {tuple(int(x) for x in self.buf[i]) for i in range(n)}
+
+    def mask(self, place):
+        return sum(1 << d for d in range(6) if self.where[d] == place)
+
+    def names(self, place):
+        return {self.DIE_NAME[d] for d in range(6) if self.where[d] == place}
+
+    def roll(self, dice):
+        """The dice in play show the recorded faces (exactly the dice in play are rolled)."""
+        assert set(dice) == self.names(M.POOL), f"{self.at}: rolled dice are the pool"
+        for name, face in dice.items():
+            assert 1 <= face <= 6
+            self.faces[self.DIE[name]] = face
+
+    def start_round(self):
+        """What a new round resets beside the dice (none here)."""
+
+    def play_round(self, rnd):
+        """One round: round-track bonuses, then every player active once in seat order
+        (solo: the active turn, then the solo passive turn)."""
+        r = rnd["round"]
+        self.at = f"round {r}"
+        self.start_round()
+        assert set(rnd["bonus"]) == set(self.players)
+        for player in self.players:
+            self.round_bonus(player, r, rnd["bonus"][player])
+        actives = [t["active"] for t in rnd["turns"] if "active" in t]
+        assert actives == self.players
+        if self.players == ["solo"]:
+            assert ["active" in t for t in rnd["turns"]] == [True, False]
+        for turn in rnd["turns"]:
+            self.at = f"round {r}"
+            if "active" in turn:
+                others = {p["player"] for p in turn.get("passive", [])}
+                assert others == set(self.players) - {turn["active"]}
+                self.active_turn(turn)
+            else:
+                self.solo_passive(turn["solo_passive"], f"round {r}")
+        self.at = f"end of round {r}"
+        for player, expect in rnd["expect"].items():
+            self.check(player, expect, "")
+
+    def play(self, game, rounds=6):
+        """Rules section 2: six rounds for 1 or 2 players (the first ``rounds`` of them)."""
+        assert [r["round"] for r in game["rounds"]] == [1, 2, 3, 4, 5, 6]
+        for rnd in game["rounds"][:rounds]:
+            self.play_round(rnd)
+
+    def final(self, game):
+        """The final scores: the area scores, the foxes, the total (the game's rules and
+        the engine's dispatch agree)."""
+        for player, want in game["final"].items():
+            sheet = self.sheets[player]
+            scores = np.zeros(5, np.int64)
+            self.rules.area_scores(sheet, scores)
+            names = {number: name for name, number in self.AREA.items()}
+            assert {names[a]: int(scores[a]) for a in range(5)} == want["scores"], player
+            assert int(sheet[self.layout.S_FOXES]) == want["foxes"], player
+            assert int(self.rules.total_score(sheet)) == want["total"], player
+            assert int(SH.total_score(sheet)) == want["total"], player
+
+    @classmethod
+    def replay(cls, folder: Path, name: str, rounds: int = 6) -> RecordedGame:
+        """Replay the recorded game ``name`` (its first ``rounds`` rounds; the final
+        scores after the sixth)."""
+        game = load(folder, name)
+        replayed = cls(game)
+        replayed.play(game, rounds)
+        if rounds == 6:
+            replayed.final(game)
+        return replayed
