@@ -85,7 +85,8 @@ def measure(game, values: dict, rows: dict[str, np.ndarray], plays: str, games: 
     for v, name in enumerate(names):
         m = paired.metric(acc, n, v, play.PAIRED_SCORE_SUM, 1.0 / players)
         out.append({"variant": variants.label(game, values), "players": players,
-                    "policy": name, "plays": name == plays, "games": n, **{k: round(float(x), 2) for k, x in m.items()}})
+                    "policy": name, "plays": name == plays, "games": n,
+                    **{k: round(float(x), 2) for k, x in m.items()}})
     return out
 
 

@@ -8,8 +8,9 @@ here by ``dicelab GAME train`` and kept beside the compiled kernels, each with i
 ``.json``) are networks trained on one variant, or over a distribution of variants (a
 rule-conditioned network, whose record names it under ``"variants"``). ``learned`` plays
 the network trained on the rules and player count in force, the nearest first: a
-specialist of that one variant (one trained here before one shipped), the game's own file, a rule-conditioned network whose
-distribution holds them, and the game's own file where none does. In games of 2-4 players
+specialist of that one variant (one trained here before one shipped), the game's own file,
+a rule-conditioned network whose distribution holds them, and the game's own file where
+none does. In games of 2-4 players
 on rules that change the game's shape (``SHAPE``: its round count or round-track bonuses)
 and that no network was trained on with that player count, every seat plays what ``learned``
 plays solo on them: measured, a network trained on the game's length plays it better than
