@@ -329,6 +329,16 @@ def test_rollout_counts_are_bounded(tmp_path, rollouts):
         _assert_one_line_error(result, "expected 1 to 1,000,000")
 
 
+@pytest.mark.parametrize("horizon", ["-1", "two", "1.5"])
+def test_a_bad_rollout_horizon_is_one_line(tmp_path, horizon):
+    """``advise --horizon``: a whole number of rounds, 0 or more, or 'full'."""
+    sheet = tmp_path / "sheet.json"
+    assert run(["thats-pretty-clever", "sheet", "--new", "-o", str(sheet)]).exit_code == 0
+    result = run(["thats-pretty-clever", "advise", "--roll", "W3 Y5 B2 G6 O4 P1",
+                  "--sheet", str(sheet), "--horizon", horizon])
+    _assert_one_line_error(result, "expected a whole number of rounds (0 or more) or 'full'")
+
+
 def test_ctrl_c_stops_a_slow_simulation_at_once():
     """Ctrl-C during a heuristic simulation (chunks of seconds) ends the run within 2 s,
     with one line and exit status 130: the chunk runs on a helper thread."""
