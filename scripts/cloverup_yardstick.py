@@ -28,32 +28,38 @@ from kernels.cloverup.layout import (
 from kernels.cloverup.rules import REROLLABLE
 
 
+
+@njit(cache=True)
+def _plain_roll(state, cumulative):
+    """One xorshift64* step and the face (1-7) it draws: ``(new state, face)``."""
+    state ^= state >> np.uint64(12)
+    state ^= state << np.uint64(25)
+    state ^= state >> np.uint64(27)
+    u = float((state * np.uint64(2685821657736338717)) >> np.uint64(11)) / 9007199254740992.0
+    face = 0
+    while cumulative[face] <= u:
+        face += 1
+    return state, face + 1
+
+
 @njit(cache=True)
 def _plain_games(games, rounds, seed, cumulative, policy, rules, roll_end, ds_start,
                  stop_outcome):
-    """Play ``games`` two-player games; returns (turns played, a checksum of the totals)."""
+    """Play ``games`` two-player games; returns a checksum of the totals."""
     state = np.uint64(seed) | np.uint64(1)
-    turns, checksum = 0, 0
+    checksum = 0
     for _ in range(games):
         total0, total1 = 0, 0
-        ended = False
         for _r in range(rounds):
+            ended = False
             for seat in range(2):
-                dice = [0, 0, 0]
-                for k in range(3):
-                    state ^= state >> np.uint64(12)
-                    state ^= state << np.uint64(25)
-                    state ^= state >> np.uint64(27)
-                    u = float((state * np.uint64(2685821657736338717)) >> np.uint64(11)) \
-                        / 9007199254740992.0
-                    face = 0
-                    while cumulative[face] <= u:
-                        face += 1
-                    dice[k] = face + 1
-                new = (dice[0] == CLOVER) + (dice[1] == CLOVER) + (dice[2] == CLOVER)
+                state, d0 = _plain_roll(state, cumulative)
+                state, d1 = _plain_roll(state, cumulative)
+                state, d2 = _plain_roll(state, cumulative)
+                new = (d0 == CLOVER) + (d1 == CLOVER) + (d2 == CLOVER)
                 rerolls, double_six = rules[RULE_BASE_REROLLS], 0
                 while True:
-                    code = 49 * (dice[0] - 1) + 7 * (dice[1] - 1) + (dice[2] - 1)
+                    code = 49 * (d0 - 1) + 7 * (d1 - 1) + (d2 - 1)
                     m = TRIPLE_MULTISET[code]
                     rerolls += rules[RULE_CLOVER_BONUS] * new
                     if roll_end[m] >= 0:
@@ -70,19 +76,15 @@ def _plain_games(games, rounds, seed, cumulative, policy, rules, roll_end, ds_st
                     mask = SORTED_TO_PHYSICAL[code, mask]
                     rerolls -= 1
                     new = 0
-                    for k in range(3):
-                        if (mask >> k) & 1:
-                            state ^= state >> np.uint64(12)
-                            state ^= state << np.uint64(25)
-                            state ^= state >> np.uint64(27)
-                            u = float((state * np.uint64(2685821657736338717))
-                                      >> np.uint64(11)) / 9007199254740992.0
-                            face = 0
-                            while cumulative[face] <= u:
-                                face += 1
-                            dice[k] = face + 1
-                            new += dice[k] == CLOVER
-                turns += 1
+                    if mask & 1:
+                        state, d0 = _plain_roll(state, cumulative)
+                        new += d0 == CLOVER
+                    if mask & 2:
+                        state, d1 = _plain_roll(state, cumulative)
+                        new += d1 == CLOVER
+                    if mask & 4:
+                        state, d2 = _plain_roll(state, cumulative)
+                        new += d2 == CLOVER
                 if outcome == INSTANT_WIN:
                     ended = True
                     break
@@ -94,7 +96,7 @@ def _plain_games(games, rounds, seed, cumulative, policy, rules, roll_end, ds_st
             if ended:
                 break
         checksum += total0 - total1
-    return turns, checksum
+    return checksum
 
 
 def yardstick_turns_per_s(values: dict, games: int) -> float:
