@@ -35,13 +35,18 @@ def cloverup_values():
     return defaults(PARAMS)
 
 
+def ctrl_c_reaches_child() -> None:
+    """A child process's ``preexec_fn``: Ctrl-C (SIGINT) acts on it even when this run
+    ignores it (a background job: its children would inherit the ignoring)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @contextlib.contextmanager
 def dicelab_process(*args, **popen):
     """``python -m analyzer ARGS`` as a child process that Ctrl-C (SIGINT) reaches even
     when this run ignores it (a background job), killed at the end if still running."""
     proc = subprocess.Popen([sys.executable, "-m", "analyzer", *args], cwd=REPO,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-                            **popen)
+                            preexec_fn=ctrl_c_reaches_child, **popen)
     try:
         yield proc
     finally:

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 
 from analyzer.run import kept
 from analyzer.cli import cli
+from tests.conftest import ctrl_c_reaches_child
 
 REPO = Path(__file__).resolve().parents[1]
 LONG_NAME = "x" * 300
@@ -539,9 +540,7 @@ def _report(out: Path) -> subprocess.Popen:
                              "--quiet", "--game", "cloverup", "--game", "sly-dice", "-o",
                              str(out)], cwd=REPO, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            # Ctrl-C reaches it even when this run ignores it (a
-                            # background job: its children would inherit the ignoring)
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=ctrl_c_reaches_child)
     if not _wait(lambda: len(_live_in_group(proc.pid)) >= 4, 60):  # + resource tracker
         proc.kill()
         pytest.fail("the report's lane processes did not start")

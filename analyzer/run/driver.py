@@ -168,6 +168,12 @@ def first_compile(kernel: Callable) -> bool:
     return not in_cache(kernel)
 
 
+def all_cached(*kernels: Callable) -> bool:
+    """Will none of ``kernels`` compile on its first call (``first_compile``)? A game's
+    ``kernels_compiled`` (``analyzer.registry.GameModule``)."""
+    return not any(first_compile(kernel) for kernel in kernels)
+
+
 def compile_notice(seconds: int) -> None:
     """The one line on stderr that says a run starts by compiling, and the wait."""
     print(f"compiling the kernels for their first run (about {seconds} s once; later "

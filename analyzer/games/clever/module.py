@@ -31,10 +31,10 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
 
     def kernels_compiled() -> bool:
         """Are the engine's play loops in numba's cache (``analyzer.run.compile_apart``)?"""
-        from analyzer.run.driver import first_compile
+        from analyzer.run.driver import all_cached
         from kernels.clever import play
 
-        return not (first_compile(play.games_block) or first_compile(play.paired_block))
+        return all_cached(play.games_block, play.paired_block)
 
     def compile_alone() -> None:
         """This process runs one command of this game: compile the engine for its sheet

@@ -143,7 +143,7 @@ def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players) ->
     if values is None:
         return own
     pin = _PINNED.get()
-    if pin is not None and _holds(pin, _as_solo(values, rounds_by_players), rounds_by_players):
+    if pin is not None and _holds(pin, solo_view(values, rounds_by_players), rounds_by_players):
         return pin
     for path in _specialists(own):
         if not conditioned(record(path), values["players"]) \
@@ -169,14 +169,9 @@ def reshaped(trained: dict[str, Any], values: dict[str, Any], rounds_by_players)
         name in rules and values.get(name, rules[name]) != rules[name] for name in SHAPE[1:])
 
 
-def _as_solo(values: dict[str, Any], rounds_by_players) -> dict[str, Any]:
-    """The rule ``values`` as a pinned network plays them: its solo game where they have
-    2-4 players (it plays every seat)."""
-    return values if values["players"] == 1 else solo_view(values, rounds_by_players)
-
-
 def solo_view(values: dict[str, Any], rounds_by_players) -> dict[str, Any]:
-    """The solo game of the rule ``values``: one player, the same round count."""
+    """The solo game of the rule ``values``: one player, the same round count (a solo
+    game's values as they are, the round count written out)."""
     natural = int(rounds_by_players[values["players"]])
     return {**values, "players": 1, "rounds": int(values["rounds"] or natural)}
 
@@ -199,7 +194,7 @@ def common_file(own: Path, variants: list[dict[str, Any]], rounds_by_players) ->
     they agree, or where no such network holds them all)."""
     if len({playing_file(own, v, rounds_by_players) for v in variants}) <= 1:
         return None
-    holding = [set(conditioned_files(own, _as_solo(v, rounds_by_players), rounds_by_players))
+    holding = [set(conditioned_files(own, solo_view(v, rounds_by_players), rounds_by_players))
                for v in variants]
     return next((path for path in _specialists(own) if all(path in h for h in holding)),
                 None)

@@ -11,10 +11,10 @@ from analyzer.seeding import DEFAULT_SEED
 
 def kernels_compiled() -> bool:
     """Are the whole-game play loops in numba's cache?"""
-    from analyzer.run.driver import first_compile
+    from analyzer.run.driver import all_cached
     from kernels.cloverup import play
 
-    return not (first_compile(play.games_block) or first_compile(play.paired_block))
+    return all_cached(play.games_block, play.paired_block)
 
 
 def compile_kernels() -> None:

@@ -29,12 +29,11 @@ def cheatsheet(values):
 
 def kernels_compiled() -> bool:
     """Are the play loops and exact tables in numba's cache (``analyzer.run.compile_apart``)?"""
-    from analyzer.run.driver import first_compile
+    from analyzer.run.driver import all_cached
     from kernels.sly_dice import odds, play
 
-    return not any(first_compile(k) for k in (play.games_block, play.paired_block,
-                                              play.duel_block, odds.odds_table,
-                                              odds.q_tables))
+    return all_cached(play.games_block, play.paired_block, play.duel_block, odds.odds_table,
+                      odds.q_tables)
 
 
 def compile_kernels() -> None:
