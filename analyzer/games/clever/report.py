@@ -53,8 +53,8 @@ class Samples:
     the slowest; the assumed-rule readings likewise, at most ``rules_paired``, or
     ``strong_paired`` where the strongest policy plays them); then ``per_player_count``
     games of two players and ``more_players`` of three and of four (the comebacks read
-    two-player games). Every stop is checked after whole batches of ``CHECK_BLOCKS`` blocks of 512 games, so it is the
-    same on every machine and for any thread count."""
+    two-player games). Every stop is checked after whole batches of ``CHECK_BLOCKS``
+    blocks of 512 games, so it is the same on every machine and for any thread count."""
 
     points: float
     cap: int

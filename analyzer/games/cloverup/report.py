@@ -420,8 +420,9 @@ def _turn_figures(d: SimpleNamespace) -> list[Figure]:
         Figure("cloverup_turn_scores", "Points from one turn, by policy (exact)", "step",
                d.pmf, "points", "probability", "policy", xlabel="points scored in the turn",
                ylabel="probability", labels=d.labels, percent=True,
-               reading=f"Playing for the highest average, a turn is worth {opt.expected_points:.2f}"
-                       f" points on average; {d.mode} points is the single most likely result. "
+               reading=f"Playing for the highest average, a turn is worth "
+                       f"{opt.expected_points:.2f} points on average; {d.mode} points is the "
+                       f"single most likely result. "
                        f"Never rerolling averages only {d.never.expected_points:.2f}. An instant "
                        f"win comes in {opt.p_instant_win:.2%} of turns (counted as "
                        f"{values['instant_win_points']:g} points here). The spikes are the "
