@@ -64,7 +64,9 @@ adds a two-player mirror match (seats fixed) to the solo tuning games.
 own returns, ``distilled`` from the game's networks, each teaching the variants nearest
 its own (``analyzer.games.clever.training.teachers``). Each evaluation adds the mean over the
 check variants; ``--ship-conditioned`` ships the result as the game's solo network (with
-``--alone``, beside it as ``value_net.conditioned.npy``).
+``--alone``, beside it as ``value_net.conditioned.npy``). ``--curriculum retaught`` (Twice As
+Clever, ``--start-from`` a distilled checkpoint) goes on distilling it at the last stage's
+step size, with ``--own-teaches-rounds`` naming longer games the own network teaches.
 
 Schedules run over each stage's own length. Every ``--eval-every`` games the network
 plays ``--eval-games`` solo games without exploring or learning on the tuning seeds
@@ -322,6 +324,12 @@ TAC_DISTILLED_STAGES = {
     "longer": DISTILLED_STAGES["long"]._replace(
         games=1_500_000, steps=((0.0, 5e-6), (0.6, 2.5e-6))),
 }
+# A distilled network's continuation (``--start-from`` its checkpoint, with
+# ``--own-teaches-rounds``): Twice As Clever's after ``longer`` was 27-32 points below its
+# own network with 7 and 8 rounds, which no network taught it
+TAC_RETAUGHT_STAGES = {
+    "retaught": DISTILLED_STAGES["polish"]._replace(games=900_000),
+}
 # The same with the rules block's first-layer rows alone learning (the skip head beside
 # them): the rules block is 0 on the defaults, so play there stays the own network's, bit
 # for bit, whatever the rows learn; each variant's rules shift every first-layer unit
@@ -333,9 +341,9 @@ ROWS_DISTILLED_STAGES = {
         new_rows_only=True, steps=((0.0, 1e-4), (0.5, 3e-5), (0.8, 1e-5))),
 }
 VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
-OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled", "distilledrows")  # runs over
-# variants
-DISTILLED = ("distilled", "distilledrows")  # runs over variants with teachers
+# runs over variants
+OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled", "distilledrows", "retaught")
+DISTILLED = ("distilled", "distilledrows", "retaught")  # runs over variants with teachers
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
                      "duo": SEATWIN_DUO_STAGES, "skipwin": SKIPWIN_STAGES,
@@ -355,7 +363,7 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "partnerpoints": PARTNER_POINTS_STAGES,
                      "conditioned": CONDITIONED_STAGES,
                      "conditionedmulti": CONDITIONED_MULTI_STAGES,
-                     "distilled": TAC_DISTILLED_STAGES,
+                     "distilled": TAC_DISTILLED_STAGES, "retaught": TAC_RETAUGHT_STAGES,
                      "distilledrows": ROWS_DISTILLED_STAGES}}
 
 
@@ -374,7 +382,7 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "duo": {}, "skipwin": {}, "gentle": {}, "partner": {}, "partnerduo": {},
                   "partnerpoints": {},
                   "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {},
-                  "conditionedmulti": {}, "distilled": {}, "distilledrows": {}}
+                  "conditionedmulti": {}, "distilled": {}, "distilledrows": {}, "retaught": {}}
 
 
 def fail(message: str) -> NoReturn:
@@ -411,6 +419,10 @@ def parse() -> argparse.Namespace:
                         help="--curriculum distilled: the game's own network teaches the "
                              "variants no network of their shape learnt too (default: they "
                              "learn from their own returns)")
+    parser.add_argument("--own-teaches-rounds", nargs="+", type=int, metavar="ROUNDS",
+                        help="--curriculum distilled: the game's own network also teaches "
+                             "the solo variants of these round counts that change nothing "
+                             "else of the game's shape (longer games, which it plays well)")
     parser.add_argument("--stage", help="train up to the end of this stage (tpc: "
                         f"{', '.join(TPC_STAGES)}; tac selfplay: {', '.join(TAC_SELFPLAY_STAGES)}; "
                         f"tac caps: {', '.join(TAC_STAGES)}; default: the last but the "
@@ -502,13 +514,14 @@ def parse() -> argparse.Namespace:
                      f"{', '.join(CURRICULA[opts.game])}")
     if opts.latest and not (opts.ship or opts.ship_conditioned) \
             or opts.alone and not opts.ship_conditioned \
-            or (opts.teachers or opts.own_teaches_rest) and opts.curriculum not in DISTILLED \
+            or (opts.teachers or opts.own_teaches_rest or opts.own_teaches_rounds) \
+            and opts.curriculum not in DISTILLED \
             or opts.mixed and not opts.ship_multi \
             or (opts.solo_share or opts.second_seat) and not opts.mixed \
             or (opts.gift or opts.look) and not opts.ship_multi:
-        parser.error("--latest goes with --ship, --alone with --ship-conditioned, --teachers "
-                     "and --own-teaches-rest with --curriculum distilled, --mixed with "
-                     "--ship-multi, --gift with "
+        parser.error("--latest goes with --ship, --alone with --ship-conditioned, --teachers, "
+                     "--own-teaches-rest and --own-teaches-rounds with a distilled curriculum, "
+                     "--mixed with --ship-multi, --gift with "
                      "--ship-multi, --look with --ship-multi, --solo-share with --mixed, "
                      "--second-seat with --mixed")
     opts.look = {"players": sorted(set(opts.look)), "samples": opts.look_samples,
@@ -716,7 +729,9 @@ def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool 
               "variants": variants.distribution(model.GAME)}
     if "teachers" in settings:  # distilled: its own draws of the same variants
         record["variants"].update(free_share=teachers.FREE_SHARE,
-                                  teachers=[t.split()[0] for t in settings["teachers"]])
+                                  teachers=[t.split()[0] for t in settings["teachers"]],
+                                  **{k: settings[k] for k in ("own_teaches_rounds",)
+                                     if k in settings})
     if others:
         record["multiplayer"] = multi
     source = {"checkpoint": path.name, "weights": "latest" if latest else "best",
@@ -845,13 +860,29 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
                  f"game; its specialists: {', '.join(p.name for p in files[1:])}")
         files = files[:1] + [path for path in files[1:] if path.name in opts.teachers]
     extra["teachers"] = [start_digest(path) for path in files]
+    own_rounds = own_taught_rounds(opts, game)
+    if own_rounds:
+        extra["own_teaches_rounds"] = list(own_rounds)
     sample = teachers.taught_sample(game, VARIANT_TABLE, opts.seed,
-                                    teachers.taught_changes(game, files))
-    rows, teacher_of = teachers.teacher_table(game, files, sample)
+                                    teachers.taught_changes(game, files, own_rounds))
+    rows, teacher_of = teachers.teacher_table(game, files, sample, own_rounds)
     if opts.own_teaches_rest:
         extra["own_teaches_rest"] = True
         teacher_of[teacher_of < 0] = 0
     return variants.table(game, sample), checks, (rows, teacher_of)
+
+
+def own_taught_rounds(opts: argparse.Namespace, game) -> tuple[int, ...]:
+    """``--own-teaches-rounds``: round counts of the solo game other than its own, inside
+    the rule's range (a one-line exit otherwise)."""
+    rounds = tuple(sorted(set(opts.own_teaches_rounds or ())))
+    natural = int(game.layout.ROUNDS_BY_PLAYERS[1])
+    low, high = variants.ROUNDS_RANGE[0], variants.ROUNDS_RANGE[-1]
+    bad = [r for r in rounds if r == natural or not low <= r <= high]
+    if bad:
+        fail(f"--own-teaches-rounds {bad[0]}: not a round count of the training "
+             f"distribution other than the solo game's own {natural} (accepted: {low}-{high})")
+    return rounds
 
 
 def progress_line(entry: dict, elapsed: float, played: int) -> None:
