@@ -12,3 +12,10 @@ def die_value(faces, die, area, blue_area):
     if area == blue_area:
         return faces[BLUE] + faces[WHITE]
     return faces[die]
+
+
+@njit(cache=True, borrowed=True)
+def enters(die, area, die_area):
+    """Whether ``die`` may enter ``area``: the white die any area, the others their own
+    (``die_area``: int64[6], each die's area)."""
+    return die == WHITE or die_area[die] == area

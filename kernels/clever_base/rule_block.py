@@ -18,6 +18,7 @@ exactly its parameters.
 
 import numpy as np
 
+from kernels.clever_base.seats import seat_block
 from kernels.clever_base.sheet import H_PLAYERS, H_ROUND, H_ROUNDS, H_RULE_BITS, NATURAL_ROUNDS
 from kernels.clever_base.sparse import put
 from kernels.jit import njit
@@ -54,4 +55,16 @@ def rules_block(idx, val, n, first, sheet):
         n = put(idx, val, n, first + RULES_MORE, 1.0)
         n = put(idx, val, n, first + RULES_MORE_BY, np.float32(delta / 4.0))
         n = put(idx, val, n, first + RULES_MORE_LEFT, np.float32(delta / 4.0) * left)
+    return n
+
+
+@njit(cache=True, borrowed=True)
+def seat_and_rules(idx, val, n, sheet, n_in, seat_first, rules_first):
+    """The blocks a network of ``n_in`` inputs adds after its bonus block: the seat block
+    from input ``seat_first`` when ``n_in`` reaches past it, then the rules block from
+    ``rules_first`` likewise; the new count."""
+    if n_in > seat_first:
+        n = seat_block(idx, val, n, seat_first, sheet)
+    if n_in > rules_first:
+        n = rules_block(idx, val, n, rules_first, sheet)
     return n

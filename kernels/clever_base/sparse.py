@@ -71,3 +71,11 @@ def turn_block(idx, val, n, first, rnd, rounds, players, ts):
         n = put(idx, val, n, first + TURN_PLATTER + d, (ts[TS_PLATTER] >> d) & 1)
         n = put(idx, val, n, first + TURN_TAKEN + d, (ts[TS_TAKEN] >> d) & 1)
     return n
+
+
+@njit(cache=True, borrowed=True)
+def fox_inputs(idx, val, n, first, foxes):
+    """The foxes from input ``first``: a thermometer to 6, then ``foxes`` / 10; the new
+    count."""
+    n = thermometer(idx, val, n, first, foxes, 6)
+    return put(idx, val, n, first + 6, np.float32(foxes / 10.0))

@@ -8,8 +8,9 @@ stack size.
 
 import numpy as np
 
-from kernels.clever_base.dice import die_value
+from kernels.clever_base.dice import die_value, enters
 from kernels.clever_base.pending import pop, push
+from kernels.clever_base.totals import parts_with
 from kernels.jit import njit
 from kernels.thats_pretty_clever.layout import (
     ACTION_SLOTS,
@@ -53,7 +54,6 @@ from kernels.thats_pretty_clever.layout import (
     S_ROUNDS,
     S_YELLOW,
     TRACK,
-    WHITE,
     WRITE_ORANGE,
     WRITE_PURPLE,
     YELLOW_AREA,
@@ -302,11 +302,7 @@ def _area_after(sheet, area, value, cell):
 def _total_with(sheet, scores, area, score):
     """``total_score`` of the sheet whose area scores are ``scores`` (int64[5]) but with
     ``score`` for ``area``."""
-    total, lowest = 0, 1 << 30
-    for a in range(N_AREAS):
-        s = score if a == area else scores[a]
-        total += s
-        lowest = min(lowest, s)
+    total, lowest, _ = parts_with(scores, area, score)
     return total + sheet[S_FOXES] * lowest
 
 
@@ -336,7 +332,7 @@ def best_enter_total(sheet, scores, faces, die):
     every face of every platter die): keep the two in step (test_clever_greedy_totals)."""
     best = np.int64(NO_TOTAL)
     for area in range(N_AREAS):
-        if die != WHITE and DIE_AREA[die] != area:
+        if not enters(die, area, DIE_AREA):
             continue
         value = die_value(faces, die, area, BLUE_AREA)
         if not can_enter(sheet, area, value):
@@ -391,7 +387,7 @@ def die_uses(sheet, faces, die, moves, n):
     (int64[k, 3]) from row ``n``; ``target``: the yellow cell, the blue sum, else -1.
     Returns the new row count."""
     for area in range(N_AREAS):
-        if die != WHITE and DIE_AREA[die] != area:
+        if not enters(die, area, DIE_AREA):
             continue
         value = die_value(faces, die, area, BLUE_AREA)
         if not can_enter(sheet, area, value):

@@ -42,8 +42,8 @@ window, the faces matter only for the +1s themselves, which are candidates of th
 import numpy as np
 
 from kernels.clever_base.bits import count_bits
-from kernels.clever_base.rule_block import N_RULES, rules_block
-from kernels.clever_base.seats import N_SEAT, seat_block
+from kernels.clever_base.rule_block import N_RULES, seat_and_rules
+from kernels.clever_base.seats import N_SEAT
 from kernels.clever_base.sheet import H_PLAYERS
 from kernels.clever_base.sparse import (
     TURN_INPUTS,
@@ -53,6 +53,7 @@ from kernels.clever_base.sparse import (
     TURN_POOL,
     TURN_TAKEN,
     TURN_TIME_LEFT,
+    fox_inputs,
     put,
     thermometer,
     turn_block,
@@ -207,8 +208,7 @@ def encode(sheet, ts, idx, val, n_in):
                          got - sheet[S_REROLL_USED + 2 * bar], 4)
         n = thermometer(idx, val, n, I_CIRCLES + 6 * bar, got, ACTION_SLOTS)
     foxes = sheet[S_FOXES]
-    n = thermometer(idx, val, n, I_FOXES, foxes, 6)
-    n = put(idx, val, n, I_FOX_COUNT, np.float32(foxes / 10.0))
+    n = fox_inputs(idx, val, n, I_FOXES, foxes)
     total = 0
     for a in range(N_AREAS):
         score = area_score(sheet, a)
@@ -222,11 +222,7 @@ def encode(sheet, ts, idx, val, n_in):
                    ts)
     if n_in > N_BASE:
         n = _bonus_block(sheet, idx, val, n)
-    if n_in > N_INPUTS:
-        n = seat_block(idx, val, n, N_INPUTS, sheet)
-    if n_in > N_SEATED:
-        n = rules_block(idx, val, n, N_SEATED, sheet)
-    return n
+    return seat_and_rules(idx, val, n, sheet, n_in, N_INPUTS, N_SEATED)
 
 
 @njit(cache=True, borrowed=True)
