@@ -65,8 +65,8 @@ own returns, ``distilled`` from the game's networks, each teaching the variants 
 its own (``analyzer.games.clever.training.teachers``). Each evaluation adds the mean over the
 check variants; ``--ship-conditioned`` ships the result as the game's solo network (with
 ``--alone``, beside it as ``value_net.conditioned.npy``). ``--curriculum retaught`` (Twice As
-Clever, ``--start-from`` a distilled checkpoint) goes on distilling it at the last stage's
-step size, with ``--own-teaches-rounds`` naming longer games the own network teaches.
+Clever, ``--start-from`` a distilled checkpoint with ``--start-latest``) goes on distilling
+it at the last stage's step size, from the teachers shipped now.
 
 Schedules run over each stage's own length. Every ``--eval-every`` games the network
 plays ``--eval-games`` solo games without exploring or learning on the tuning seeds
@@ -324,9 +324,12 @@ TAC_DISTILLED_STAGES = {
     "longer": DISTILLED_STAGES["long"]._replace(
         games=1_500_000, steps=((0.0, 5e-6), (0.6, 2.5e-6))),
 }
-# A distilled network's continuation (``--start-from`` its checkpoint, with
-# ``--own-teaches-rounds``): Twice As Clever's after ``longer`` was 27-32 points below its
-# own network with 7 and 8 rounds, which no network taught it
+# A distilled network's continuation (``--start-from`` its checkpoint ``--start-latest``)
+# from the teachers shipped now: Twice As Clever's after ``longer`` was 27-32 points below
+# its own network with 7 and 8 rounds, which no network taught it. (Its own network cannot
+# teach them: its values are a 6-round game's, 35 points rms from a 7- or 8-round game's
+# returns, against 4 for the teachers' own variants; taught so, the network fell from 292
+# to 244 on the defaults within 20,000 games, training/tac-retaught-45-own*.log)
 TAC_RETAUGHT_STAGES = {
     "retaught": DISTILLED_STAGES["polish"]._replace(games=900_000),
 }
@@ -419,10 +422,6 @@ def parse() -> argparse.Namespace:
                         help="--curriculum distilled: the game's own network teaches the "
                              "variants no network of their shape learnt too (default: they "
                              "learn from their own returns)")
-    parser.add_argument("--own-teaches-rounds", nargs="+", type=int, metavar="ROUNDS",
-                        help="--curriculum distilled: the game's own network also teaches "
-                             "the solo variants of these round counts that change nothing "
-                             "else of the game's shape (longer games, which it plays well)")
     parser.add_argument("--stage", help="train up to the end of this stage (tpc: "
                         f"{', '.join(TPC_STAGES)}; tac selfplay: {', '.join(TAC_SELFPLAY_STAGES)}; "
                         f"tac caps: {', '.join(TAC_STAGES)}; default: the last but the "
@@ -444,6 +443,11 @@ def parse() -> argparse.Namespace:
                         help="a new run starts from the first network of this value_net.npy "
                              "(e.g. a game's shipped one), or the best weights of this "
                              "training checkpoint (.npz), instead of fresh weights")
+    parser.add_argument("--start-latest", action="store_true",
+                        help="--start-from a training checkpoint (.npz): start from its "
+                             "latest weights and the Adam state they were trained to (a new "
+                             "curriculum going on where a run ended; default: its best "
+                             "weights, fresh Adam state)")
     parser.add_argument("--start-member", type=int, default=0, metavar="K",
                         help="--start-from a value_net.npy: start from its network K "
                              "(default 0, the first; 1: the network for 2-4 players)")
@@ -514,13 +518,14 @@ def parse() -> argparse.Namespace:
                      f"{', '.join(CURRICULA[opts.game])}")
     if opts.latest and not (opts.ship or opts.ship_conditioned) \
             or opts.alone and not opts.ship_conditioned \
-            or (opts.teachers or opts.own_teaches_rest or opts.own_teaches_rounds) \
-            and opts.curriculum not in DISTILLED \
+            or opts.start_latest and not str(opts.start_from or "").endswith(".npz") \
+            or (opts.teachers or opts.own_teaches_rest) and opts.curriculum not in DISTILLED \
             or opts.mixed and not opts.ship_multi \
             or (opts.solo_share or opts.second_seat) and not opts.mixed \
             or (opts.gift or opts.look) and not opts.ship_multi:
-        parser.error("--latest goes with --ship, --alone with --ship-conditioned, --teachers, "
-                     "--own-teaches-rest and --own-teaches-rounds with a distilled curriculum, "
+        parser.error("--latest goes with --ship, --alone with --ship-conditioned, "
+                     "--start-latest with --start-from a checkpoint (.npz), --teachers and "
+                     "--own-teaches-rest with a distilled curriculum, "
                      "--mixed with --ship-multi, --gift with "
                      "--ship-multi, --look with --ship-multi, --solo-share with --mixed, "
                      "--second-seat with --mixed")
@@ -552,6 +557,18 @@ def start_digest(path: Path) -> str:
         return f"{path.name} sha256:{hashlib.sha256(path.read_bytes()).hexdigest()}"
     except OSError as exc:
         fail(f"--start-from {path}: cannot be read ({exc.strerror})")
+
+
+def latest_start(path: Path) -> tuple[np.ndarray, np.ndarray, dict]:
+    """``--start-latest``: the latest weights, skip head and Adam state (``Run``'s
+    ``start_moments``) of the training checkpoint ``path``."""
+    try:
+        saved = read_checkpoint(path)
+    except (OSError, KeyError, ValueError, UserError) as exc:
+        fail(f"--start-from {path}: not a training checkpoint ({exc})")
+    moments = {"m": saved["m"], "v": saved["v"], "step": int(saved["step"]),
+               "skip_moments": saved["skip_moments"]}
+    return saved["weights"].astype(np.float32), saved["skip"], moments
 
 
 def start_weights(path: Path, game: int, member: int = 0
@@ -729,9 +746,7 @@ def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool 
               "variants": variants.distribution(model.GAME)}
     if "teachers" in settings:  # distilled: its own draws of the same variants
         record["variants"].update(free_share=teachers.FREE_SHARE,
-                                  teachers=[t.split()[0] for t in settings["teachers"]],
-                                  **{k: settings[k] for k in ("own_teaches_rounds",)
-                                     if k in settings})
+                                  teachers=[t.split()[0] for t in settings["teachers"]])
     if others:
         record["multiplayer"] = multi
     source = {"checkpoint": path.name, "weights": "latest" if latest else "best",
@@ -810,8 +825,13 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
     if opts.fork_from:
         extra["fork_from"] = Path(opts.fork_from).name
     game = model.GAME
-    start, start_skip = start_weights(Path(opts.start_from), game.kernel_game,
-                                      opts.start_member) if opts.start_from else (None, None)
+    start, start_skip, moments = None, None, None
+    if opts.start_latest:
+        extra["start_latest"] = True
+        start, start_skip, moments = latest_start(Path(opts.start_from))
+    elif opts.start_from:
+        start, start_skip = start_weights(Path(opts.start_from), game.kernel_game,
+                                          opts.start_member)
     if opts.start_member:
         extra["start_member"] = opts.start_member
     conditioned = list(stages.values())[0].rules_block  # starts from its file's skip head
@@ -824,7 +844,7 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         eval_games=opts.eval_games, chunk=opts.chunk, scale=opts.scale,
         max_games=opts.max_games, start=start,
         start_skip=start_skip if conditioned and start_skip is not None and start_skip.size
-        else None, fork_from=Path(opts.fork_from) if opts.fork_from else None, partners=partners,
+        else None, start_moments=moments, fork_from=Path(opts.fork_from) if opts.fork_from else None, partners=partners,
         rival=solo_rival(model) if any(training_run.multiplayer_only(spec)
                                        for spec in stages.values()) else None,
         teachers=taught[0] if taught else None, teacher_of=taught[1] if taught else None,
@@ -860,29 +880,13 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
                  f"game; its specialists: {', '.join(p.name for p in files[1:])}")
         files = files[:1] + [path for path in files[1:] if path.name in opts.teachers]
     extra["teachers"] = [start_digest(path) for path in files]
-    own_rounds = own_taught_rounds(opts, game)
-    if own_rounds:
-        extra["own_teaches_rounds"] = list(own_rounds)
     sample = teachers.taught_sample(game, VARIANT_TABLE, opts.seed,
-                                    teachers.taught_changes(game, files, own_rounds))
-    rows, teacher_of = teachers.teacher_table(game, files, sample, own_rounds)
+                                    teachers.taught_changes(game, files))
+    rows, teacher_of = teachers.teacher_table(game, files, sample)
     if opts.own_teaches_rest:
         extra["own_teaches_rest"] = True
         teacher_of[teacher_of < 0] = 0
     return variants.table(game, sample), checks, (rows, teacher_of)
-
-
-def own_taught_rounds(opts: argparse.Namespace, game) -> tuple[int, ...]:
-    """``--own-teaches-rounds``: round counts of the solo game other than its own, inside
-    the rule's range (a one-line exit otherwise)."""
-    rounds = tuple(sorted(set(opts.own_teaches_rounds or ())))
-    natural = int(game.layout.ROUNDS_BY_PLAYERS[1])
-    low, high = variants.ROUNDS_RANGE[0], variants.ROUNDS_RANGE[-1]
-    bad = [r for r in rounds if r == natural or not low <= r <= high]
-    if bad:
-        fail(f"--own-teaches-rounds {bad[0]}: not a round count of the training "
-             f"distribution other than the solo game's own {natural} (accepted: {low}-{high})")
-    return rounds
 
 
 def progress_line(entry: dict, elapsed: float, played: int) -> None:

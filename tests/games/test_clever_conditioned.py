@@ -124,6 +124,22 @@ def test_a_training_run_resumes_bit_for_bit(tmp_path):
         training_run.train(_run(TPC_GAME, tmp_path, "cut.npz"))
 
 
+def test_a_run_started_with_moments_goes_on_from_that_adam_state(tmp_path):
+    """``start_moments`` (``train_value.py --start-latest``): a new run starts from the
+    weights and the Adam state a run ended with, its step count included; without them
+    the moments start at zero."""
+    cut = training_run.train(_run(TPC_GAME, tmp_path, "cut.npz", max_games=32))
+    assert cut["step"] > 0 and np.abs(cut["v"]).sum() > 0
+    moments = {k: cut[k] for k in ("m", "v", "step", "skip_moments")}
+    for given, step in ((None, 0), (moments, cut["step"])):
+        run = dataclasses.replace(_run(TPC_GAME, tmp_path, f"next-{step}.npz"),
+                                  start=cut["weights"].copy(), start_moments=given)
+        state = training_run.open_state(run)
+        np.testing.assert_array_equal(state["weights"], cut["weights"])
+        assert state["step"] == step
+        assert (np.abs(state["v"]).sum() > 0) == (given is not None)
+
+
 def test_a_trained_specialist_is_found_and_played(tmp_path, monkeypatch):
     """``dicelab GAME train`` writes a specialist beside the compiled kernels; ``learned``
     then plays it on its variant (in games of 2-4 players too, since the variant changes

@@ -98,26 +98,3 @@ def test_a_rows_stage_changes_only_the_rules_block_s_rows(tmp_path):
     np.testing.assert_array_equal(weights[:first], start[:first])
     np.testing.assert_array_equal(weights[end:], start[end:])
     assert not np.array_equal(weights[first:end], start[first:end])
-
-
-def test_the_own_network_teaches_the_longer_games_it_is_named_for():
-    """Rules section "Rounds": with ``own_rounds`` (``--own-teaches-rounds``) the own
-    network's row teaches the solo variants of those round counts that change nothing else
-    of the shape; a specialist of the same round count would come first, and a variant that
-    also drops a round bonus keeps no teacher."""
-    game = TAC_GAME
-    files = teachers.teacher_files(game)
-    base = {**defaults(game.params), "players": 1}
-    table = [{**base, "rounds": 7}, {**base, "rounds": 8, "solo_ties": "colour_order"},
-             {**base, "rounds": 7, "round_3_bonus": False}, {**base, "rounds": 4}]
-    rows, index = teachers.teacher_table(game, files, table)
-    assert index[0] == index[1] == index[2] == -1 and index[3] > 0
-    rows, index = teachers.teacher_table(game, files, table, own_rounds=(7, 8))
-    assert len(rows) == len(files) + 2 and index[2] == -1 and index[3] > 0
-    for k in (0, 1):
-        assert index[k] >= len(files)
-        np.testing.assert_array_equal(rows[index[k]], rows[0])
-    taught = teachers.taught_changes(game, files, (7, 8))
-    assert taught[-2:] == [{"rounds": 7}, {"rounds": 8}]
-    sample = teachers.taught_sample(game, 512, 7, taught)
-    assert sum(v["rounds"] == 8 for v in sample) > 512 * (1 - teachers.FREE_SHARE) / len(taught) / 2

@@ -759,14 +759,11 @@ def test_shipping_into_a_missing_folder_is_one_line(tmp_path):
     (["--ship-multi", "x.npz", "--look", "2", "--look-samples", "0"], "--look: expected"),
     (["--ship-multi", "x.npz", "--look", "2", "--look-margin", "-1"], "--look: expected"),
     (["--ship-multi", "x.npz", "--look", "2", "--look-branch", "0"], "--look: expected"),
-    (["--teachers", "value_net.rounds_4.npy"], "--teachers, --own-teaches-rest and"),
-    (["--own-teaches-rest"], "--own-teaches-rest and --own-teaches-rounds with"),
-    (["--own-teaches-rounds", "7"], "--own-teaches-rounds with a distilled curriculum"),
-    (["--curriculum", "distilled", "--own-teaches-rounds", "6"],
-     "--own-teaches-rounds 6: not a round count"),
-    (["--curriculum", "retaught", "--own-teaches-rounds", "7", "9"],
-     "--own-teaches-rounds 9: not a round count"),
+    (["--teachers", "value_net.rounds_4.npy"], "--teachers and --own-teaches-rest with"),
+    (["--own-teaches-rest"], "--teachers and --own-teaches-rest with"),
     (["--alone"], "--alone with --ship-conditioned"),
+    (["--start-latest"], "--start-latest with --start-from a checkpoint"),
+    (["--start-from", "value_net.npy", "--start-latest"], "--start-latest with"),
     (["--curriculum", "distilled", "--teachers", "x.npy"], "--teachers x.npy: not a solo"),
     (["--curriculum", "nope"], "--curriculum")])
 def test_bad_trainer_options_are_one_line(tmp_path, args, named):

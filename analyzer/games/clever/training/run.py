@@ -54,7 +54,8 @@ class Run:
     (``check_games`` games each); ``settings``: what the checkpoint keeps and a resumed
     run must match (the stages, seeds and rules are added here); ``start``: the start
     network's weights for a new run (none: fresh weights), ``start_skip`` its skip head
-    (none: zeros); ``partners``: networks that play beside the trained one, unchanged;
+    (none: zeros), ``start_moments`` the Adam state they were trained to (``m``, ``v``,
+    ``step``, ``skip_moments``; none: fresh, as a new run's); ``partners``: networks that play beside the trained one, unchanged;
     ``rival``: a policy row the evaluations of a stage of 2-4 players alone play
     two-player games against; ``teachers``: policy rows (float64[T, N_POL]) that teach the
     games of the variants ``teacher_of`` (int64[V], -1: none) gives them, with the stage's
@@ -81,6 +82,7 @@ class Run:
     max_games: int = 0
     start: np.ndarray | None = None
     start_skip: np.ndarray | None = None
+    start_moments: dict[str, Any] | None = None
     fork_from: Path | None = None
     partners: list[np.ndarray] = field(default_factory=list)
     rival: np.ndarray | None = None
@@ -117,6 +119,8 @@ def open_state(run: Run) -> dict:
         if run.start_skip is not None:
             state["skip"][:run.start_skip.size] = run.start_skip
             state["best_skip"] = state["skip"].copy()
+        if run.start_moments is not None:
+            state.update(run.start_moments)
     else:
         state = fresh_state(int(value_net.n_inputs(game, False)), run.seed, first)
     return state

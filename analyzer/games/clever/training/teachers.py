@@ -6,8 +6,7 @@ A network teaches a variant when the two agree on the game's shape, its round co
 round-track bonuses (``SHAPE``), and the variant changes every other rule the network was
 trained on; the most specific such network teaches it. The game's own network, trained on
 the defaults, so teaches every variant that keeps the shape; a variant whose shape no
-network was trained on has no teacher and learns from its own returns, unless the run names
-its round count among those the own network teaches (it plays longer games well).
+network was trained on has no teacher and learns from its own returns.
 """
 
 from __future__ import annotations
@@ -82,26 +81,21 @@ def teacher_files(game: CleverGame) -> list[Path]:
                     and not networks.conditioned(networks.record(p), 1)]
 
 
-def taught_changes(game: CleverGame, files: list[Path], own_rounds: tuple[int, ...] = ()
-                   ) -> list[dict[str, Any]]:
+def taught_changes(game: CleverGame, files: list[Path]) -> list[dict[str, Any]]:
     """The rules each of the teaching ``files`` teaches, as changes (the game's own file,
-    first, teaches the defaults), then the round counts ``own_rounds`` the own file
-    teaches too (a longer game than its own, which it plays well: ``--own-teaches-rounds``)."""
-    return [{}] + [file_changes(game, p) for p in files[1:]] \
-        + [{"rounds": rounds} for rounds in own_rounds]
+    first, teaches the defaults)."""
+    return [{}] + [file_changes(game, p) for p in files[1:]]
 
 
-def teacher_table(game: CleverGame, files: list[Path], table_variants: list[dict[str, Any]],
-                  own_rounds: tuple[int, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
+def teacher_table(game: CleverGame, files: list[Path], table_variants: list[dict[str, Any]]
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """``(teachers float64[T, N_POL], teacher_of int64[V])``: the policy rows of the
-    teaching ``files`` (``teacher_files``), the own file's again for each of ``own_rounds``
-    (``taught_changes``), and the teacher of each of the variants ``table_variants`` (-1:
-    none)."""
+    teaching ``files`` (``teacher_files``) and the teacher of each of the variants
+    ``table_variants`` (-1: none)."""
     n_in = int(value_net.n_inputs(game.kernel_game, 3))
     rows = [value_weights.policy_row([w], n_in, skip=skip)
             for w, skip in (solo_network(game, p) for p in files)]
-    rows += [rows[0]] * len(own_rounds)
-    taught = taught_changes(game, files, own_rounds)
+    taught = taught_changes(game, files)
     index = np.array([teacher_of(solo_changes(game, v), taught) for v in table_variants],
                      np.int64)
     return np.stack(rows), index
