@@ -127,13 +127,13 @@ def seat_policy(policies: list[str], name: str) -> str:
 
 
 def lineup_rows(acc: np.ndarray, n: int, variants: list, metrics: tuple,
-                players: int) -> list[dict[str, Any]]:
-    """Rows for variants ``(label, values, lineup)`` and ``metrics`` ``(name, column,
-    scale)``; ``scale`` "players" divides by the player count, a number divides by it.
-    Solo games have no win rates. A per-seat win rate (``seat_metrics``) names the
-    seat's policy in ``seat_policy``."""
+                players: int, first: int = 0) -> list[dict[str, Any]]:
+    """Rows for variants ``(label, values, lineup)`` (the first of them the accumulator's
+    variant ``first``) and ``metrics`` ``(name, column, scale)``; ``scale`` "players"
+    divides by the player count, a number divides by it. Solo games have no win rates. A
+    per-seat win rate (``seat_metrics``) names the seat's policy in ``seat_policy``."""
     rows = []
-    for v, (label, _, policies) in enumerate(variants):
+    for v, (label, _, policies) in enumerate(variants, first):
         for name, k, scale in metrics:
             if players == 1 and "win_rate" in name:
                 continue

@@ -8,15 +8,12 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from analyzer import output, seats, stats
+from analyzer import output, paired, pipeline, seats, stats
 from analyzer.run import driver
 from analyzer.games.clever import decisions, networks, trained_on
 from analyzer.games.clever.cells import cell_rows
 from analyzer.games.clever.game import CleverGame
-from analyzer.errors import UserError
 from analyzer.output import Result
-from analyzer.params import assumed_notes
-from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, check_seed
 from kernels.clever import play
 from kernels.clever.policies import HEURISTIC, KIND
 
@@ -37,20 +34,23 @@ def chunk_blocks(codes: np.ndarray) -> int:
     return 4 if (codes[..., KIND] >= HEURISTIC).any() else 64
 
 
+def family(game: CleverGame) -> pipeline.Family:
+    """The game's part of the games pipeline (both games play the same kernels)."""
+    return pipeline.Family(game.title, game.params, play.games_block, play.paired_block,
+                           COLUMNS, play.N_PAIRED, GAME_BLOCK,
+                           lambda values, seed=None, **extra: run_meta(game, values, seed,
+                                                                       **extra))
+
+
 def play_games(game: CleverGame, values: dict[str, Any], lineup: list[str], games: int, seed: int,
                rotate: bool = True, precision: float | None = None, progress: bool = True,
                batch_blocks: int | None = None):
     """Run games; returns ``(accumulator int64[slot, seat, column], games_played)``."""
-    if games < 1:
-        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
+    pipeline.check_games(games)
     codes = np.stack([game.parse_policy(p, values) for p in lineup])
-    n = len(lineup)
-    job = driver.Job(driver.BlockLoop.of(play.games_block),
-                     (codes, rotate, game.rounds_for(values), game.game_rules(values)),
-                     (n, n, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, check_seed(seed),
-                     STREAM_GAMES, "games", "games", chunk_blocks(codes))
-    return driver.run(job, games, progress, batch_blocks,
-                      seats.stop_rule(lineup, COLUMNS, precision))
+    return pipeline.play(family(game), codes, (game.rounds_for(values), game.game_rules(values)),
+                         lineup, play.COL_HIST + play.HIST_BINS, games, seed, rotate,
+                         precision, progress, batch_blocks, chunk_blocks(codes))
 
 
 def _mean_ci(row, games, col, col_sq):
@@ -122,82 +122,106 @@ def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], 
     for name in names:
         game.parse_policy(name)
     used = driver.set_threads(threads)
-    acc, played = play_games(game, values, names, games, seed, rotate, precision, progress,
-                              batch_blocks)
-    policy_rows, area_rows, bonus_rows, ratings, dist = [], [], [], [], []
-    first_rows, pick_rows, round_rows, cells = [], [], [], []
-    reroll_rows, first_round_rows, action_rows, rule_rows = [], [], [], []
-    headline_policies = {}
-    for name, row in seats.by_name(acc, names).items():
-        s = seats.row_stats(row, COLUMNS, players)
-        g = float(row[play.COL_GAMES])
-        foxes, foxes_ci = _mean_ci(row, g, play.COL_FOXES, play.COL_FOXES_SQ)
-        log = row[play.COL_LOG:play.COL_LOG + play.LOG_LEN]
-        record = {"policy": name, "seat_games": s["games"], "mean_score": s["mean_score"],
-                  "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1],
-                  **seats.spread(row, COLUMNS), "foxes": foxes,
-                  "foxes_ci95_low": foxes_ci[0], "foxes_ci95_high": foxes_ci[1],
-                  "fox_points": row[play.COL_FOX_POINTS] / g,
-                  "lowest_area": row[play.COL_LOWEST] / g,
-                  "rerolls_per_game": log[play.LOG_REROLLS:play.LOG_REROLLS + 3].sum() / g,
-                  "plus_active_per_game": log[play.LOG_PLUS] / g,
-                  "plus_passive_per_game": log[play.LOG_PLUS_PASSIVE] / g,
-                  "passive_declined_per_game": log[play.LOG_DECLINED] / g}
-        headline_policies[name] = {k: s[k] for k in ("mean_score", "ci95", "games",
-                                                     "win_rate", "win_ci95") if k in s}
-        if players > 1:
-            record.update(win_rate=s["win_rate"], win_ci95_low=s["win_ci95"][0],
-                          win_ci95_high=s["win_ci95"][1])
-        policy_rows.append(record)
-        for a, area in enumerate(game.layout.AREA_NAMES):
-            mean, ci = _mean_ci(row, g, play.COL_AREAS + a, play.COL_AREAS_SQ + a)
-            area_rows.append({"policy": name, "area": area, "mean_score": mean,
-                              "ci95_low": ci[0], "ci95_high": ci[1],
-                              "dice_per_game": log[play.LOG_DICE + a] / g})
-        for kind, label in game.layout.BONUS_NAMES.items():
-            mean, ci = _mean_ci(row, g, play.COL_BONUSES + kind, play.COL_BONUSES_SQ + kind)
-            bonus_rows.append({"policy": name, "bonus": label, "per_game": mean,
-                               "ci95_low": ci[0], "ci95_high": ci[1]})
-        ratings += rating_rows(game, name, row)
-        firsts, picks = decision_rows(game, name, row)
-        first_rows += firsts
-        pick_rows += picks
-        round_rows += bonus_round_rows(game, name, row, game.rounds_for(values))
-        cells += cell_rows(game, name, row, game.rounds_for(values))
-        rounds = game.rounds_for(values)
-        reroll_rows += decisions.reroll_rows(name, row)
-        first_round_rows += decisions.first_round_rows(game, name, row, rounds)
-        action_rows += decisions.action_round_rows(game, name, row, rounds)
-        rule_rows += decisions.rule_rows(game, name, row, rounds)
-        dist += seats.score_distribution(row, COLUMNS, by="policy", name=name)
-    seat_rows, seat_dist = seats.seat_rows(acc, COLUMNS, names, rotate)
-    notes = assumed_notes(game.params, values)
-    notes.append("engine rulings on the rules page's open points: " + "; ".join(game.rulings))
-    notes += seats.precision_note(precision, games, played, precision is None or
-                                  seats.precise_enough(acc, names, COLUMNS, precision))
+    run = play_games(game, values, names, games, seed, rotate, precision, progress,
+                     batch_blocks)
+    reading = pipeline.Reading(
+        lambda name, row: seats.row_stats(row, COLUMNS, players),
+        lambda name, row, s: policy_record(name, row, s, players),
+        lambda rows: policy_tables(game, values, rows),
+        headline_keys=("mean_score", "ci95", "games", "win_rate", "win_ci95"))
+    notes = pipeline.Notes(
+        rulings=("engine rulings on the rules page's open points: " + "; ".join(game.rulings),),
+        after=lambda policies, played: games_notes(game, values, names, policies, played,
+                                                   seed, rotate))
+    return pipeline.games_result(family(game), values, names, run, reading, notes,
+                                 seed=seed, games=games, precision=precision, threads=used,
+                                 rotate=rotate)
+
+
+def policy_record(name: str, row: np.ndarray, s: dict[str, Any], players: int
+                  ) -> dict[str, Any]:
+    """A policy's row of the policies table: score, foxes, lowest area, actions used."""
+    g = float(row[play.COL_GAMES])
+    foxes, foxes_ci = _mean_ci(row, g, play.COL_FOXES, play.COL_FOXES_SQ)
+    log = row[play.COL_LOG:play.COL_LOG + play.LOG_LEN]
+    record = {"policy": name, "seat_games": s["games"], "mean_score": s["mean_score"],
+              "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1],
+              **seats.spread(row, COLUMNS), "foxes": foxes,
+              "foxes_ci95_low": foxes_ci[0], "foxes_ci95_high": foxes_ci[1],
+              "fox_points": row[play.COL_FOX_POINTS] / g,
+              "lowest_area": row[play.COL_LOWEST] / g,
+              "rerolls_per_game": log[play.LOG_REROLLS:play.LOG_REROLLS + 3].sum() / g,
+              "plus_active_per_game": log[play.LOG_PLUS] / g,
+              "plus_passive_per_game": log[play.LOG_PLUS_PASSIVE] / g,
+              "passive_declined_per_game": log[play.LOG_DECLINED] / g}
     if players > 1:
+        record.update(win_rate=s["win_rate"], win_ci95_low=s["win_ci95"][0],
+                      win_ci95_high=s["win_ci95"][1])
+    return record
+
+
+def policy_tables(game: CleverGame, values: dict[str, Any], rows: dict[str, np.ndarray]
+                  ) -> dict[str, pd.DataFrame]:
+    """The game's own tables from every policy's row: areas, bonuses, rating bands, first
+    picks, picks, bonuses by round, cells, re-rolls and the decisions by round."""
+    rounds = game.rounds_for(values)
+    out: dict[str, list] = {name: [] for name in (
+        "areas", "bonuses", "ratings", "first_picks", "picks", "bonus_rounds", "cells",
+        "rerolls", "first_by_round", "actions_by_round", "decision_rules")}
+    for name, row in rows.items():
+        out["areas"] += area_rows(game, name, row)
+        out["bonuses"] += bonus_rows(game, name, row)
+        out["ratings"] += rating_rows(game, name, row)
+        firsts, picks = decision_rows(game, name, row)
+        out["first_picks"] += firsts
+        out["picks"] += picks
+        out["bonus_rounds"] += bonus_round_rows(game, name, row, rounds)
+        out["cells"] += cell_rows(game, name, row, rounds)
+        out["rerolls"] += decisions.reroll_rows(name, row)
+        out["first_by_round"] += decisions.first_round_rows(game, name, row, rounds)
+        out["actions_by_round"] += decisions.action_round_rows(game, name, row, rounds)
+        out["decision_rules"] += decisions.rule_rows(game, name, row, rounds)
+    return {table: pd.DataFrame(lines) for table, lines in out.items()}
+
+
+def area_rows(game: CleverGame, name: str, row: np.ndarray) -> list[dict[str, Any]]:
+    """Each area's mean score with its 95% interval, and the dice entered there a game."""
+    g = float(row[play.COL_GAMES])
+    log = row[play.COL_LOG:play.COL_LOG + play.LOG_LEN]
+    out = []
+    for a, area in enumerate(game.layout.AREA_NAMES):
+        mean, ci = _mean_ci(row, g, play.COL_AREAS + a, play.COL_AREAS_SQ + a)
+        out.append({"policy": name, "area": area, "mean_score": mean, "ci95_low": ci[0],
+                    "ci95_high": ci[1], "dice_per_game": log[play.LOG_DICE + a] / g})
+    return out
+
+
+def bonus_rows(game: CleverGame, name: str, row: np.ndarray) -> list[dict[str, Any]]:
+    """Bonuses of each kind a game, with their 95% intervals."""
+    g = float(row[play.COL_GAMES])
+    out = []
+    for kind, label in game.layout.BONUS_NAMES.items():
+        mean, ci = _mean_ci(row, g, play.COL_BONUSES + kind, play.COL_BONUSES_SQ + kind)
+        out.append({"policy": name, "bonus": label, "per_game": mean, "ci95_low": ci[0],
+                    "ci95_high": ci[1]})
+    return out
+
+
+def games_notes(game: CleverGame, values: dict[str, Any], names: list[str],
+                policies: dict[str, Any], played: int, seed: int, rotate: bool) -> list[str]:
+    """The notes after the assumed rules: how ties are broken, and which network
+    ``learned`` played (with the heuristic's figure where it was not trained on these
+    rules)."""
+    notes = []
+    if values["players"] > 1:
         notes.append("ties go to the highest single area, then the win is shared"
                      if values["ties"] == "best_area" else "tied totals share the win")
-    if "learned" in headline_policies:
+    if "learned" in policies:
         notes += trained_on.network_note(game, values)
         notes += trained_on.off_training_note(
-            game, values, figure(headline_policies["learned"], played),
+            game, values, figure(policies["learned"], played),
             lambda: heuristic_figure(game, values, names, played, seed, rotate))
-    return Result(
-        f"{game.title} games: {players} player{'s' if players > 1 else ''}, "
-        f"{played} games",
-        headline={"players": players, "games": played, "policies": headline_policies},
-        tables={"policies": pd.DataFrame(policy_rows), "areas": pd.DataFrame(area_rows),
-                "bonuses": pd.DataFrame(bonus_rows), "ratings": pd.DataFrame(ratings),
-                "seats": pd.DataFrame(seat_rows), "first_picks": pd.DataFrame(first_rows),
-                "picks": pd.DataFrame(pick_rows), "bonus_rounds": pd.DataFrame(round_rows),
-                "cells": pd.DataFrame(cells), "rerolls": pd.DataFrame(reroll_rows),
-                "first_by_round": pd.DataFrame(first_round_rows),
-                "actions_by_round": pd.DataFrame(action_rows),
-                "decision_rules": pd.DataFrame(rule_rows),
-                "score_distribution": pd.DataFrame(dist + seat_dist)},
-        meta=run_meta(game, values, seed, games=played, threads=used, rotate=rotate, lineup=names),
-        notes=notes)
+    return notes
 
 
 HEURISTIC_CHECK_GAMES = 1000  # games of the heuristic's figure beside an untrained learned
@@ -257,8 +281,6 @@ def _whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list
             precision: float | None, batch_blocks: int | None,
             untrained_notes: bool) -> Result:
     """``whatif`` with the networks ``learned`` plays as they stand."""
-    from analyzer import paired
-
     n_players = paired.check_variants(list(variants), games)
     used = driver.set_threads(threads)
     lineups = np.stack([np.stack([game.parse_policy(p, v) for p in
@@ -266,31 +288,20 @@ def _whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list
                         for _, v, policies in variants])
     args = (lineups, np.array([game.rounds_for(v) for _, v, _ in variants], np.int64),
             np.stack([game.game_rules(v) for _, v, _ in variants]))
-    n_var = len(variants)
-    job = driver.Job(driver.BlockLoop.of(play.paired_block), args,
-                     (n_var + 1, n_var, play.N_PAIRED + n_players), GAME_BLOCK,
-                     check_seed(seed), STREAM_PAIRED, "what-if games", "games",
-                     chunk_blocks(lineups))
+    run = pipeline.Paired(list(variants), args, PAIRED_METRICS,
+                          chunk_blocks=chunk_blocks(lineups))
     _, score_col, per = PAIRED_METRICS[0]
-    acc, n = driver.run(job, games, progress, batch_blocks,
-                        paired.stop_rule(score_col, per, precision, n_players))
-    metrics = PAIRED_METRICS + paired.seat_metrics(play.N_PAIRED, n_players, play.WIN_UNITS)
-    rows = paired.lineup_rows(acc, n, list(variants), metrics, n_players)
-    details = paired.variant_details(game.params, list(variants))
-    for row in rows:
-        row["changes"] = details[row["variant"]]["changes"]
-    untrained = _untrained_notes(game, variants, rows, n_players, n, seed) \
-        if untrained_notes else []
-    return Result(f"{game.title} what-if: {n_var} variants, {n} games each",
-                  headline=paired.headline(rows, n, n_players, variants[0][0],
-                                           details=details),
-                  tables={"variants": pd.DataFrame(rows)},
-                  meta=run_meta(game, variants[0][1], seed, games=n, threads=used),
-                  notes=paired.details_notes(details)
-                  + ([f"ran until every paired difference in mean score was within "
-                      f"+-{precision:g} points (95%), at most {games:,} games: {n:,}"]
-                     if precision else [])
-                  + assumed_notes(game.params, variants[0][1]) + untrained)
+    acc, n = pipeline.paired_games(family(game), run, games, seed, progress, batch_blocks,
+                                   paired.stop_rule(score_col, per, precision, n_players))
+    result = pipeline.whatif_result(
+        family(game), run, acc, n, seed, used,
+        notes=[f"ran until every paired difference in mean score was within "
+               f"+-{precision:g} points (95%), at most {games:,} games: {n:,}"]
+        if precision else [])
+    if untrained_notes:
+        rows = result.tables["variants"].to_dict("records")
+        result.notes += _untrained_notes(game, variants, rows, n_players, n, seed)
+    return result
 
 
 def _untrained_notes(game: CleverGame, variants, rows: list[dict], players: int, games: int,

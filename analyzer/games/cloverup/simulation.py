@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from analyzer import paired, seats, stats
+from analyzer import paired, pipeline, seats, stats
 from analyzer.run import driver
 from analyzer.errors import UserError
 from analyzer.games.cloverup.analyses import run_meta
@@ -17,17 +17,11 @@ from analyzer.games.cloverup.model import Model, Policy, get_model, parse_policy
 from analyzer.games.cloverup.params import GAME_ONLY, PARAMS
 from analyzer.output import Result
 from analyzer.params import assumed_notes
-from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, STREAM_TURNS, check_seed
+from analyzer.seeding import STREAM_TURNS, check_seed
 from kernels.cloverup import layout, play
 
 TURN_BLOCK = 1 << 16  # turns per seed block (fixed: results must not depend on batching)
 GAME_BLOCK = 1 << 11  # games per seed block
-
-
-def _check_count(name: str, n: int) -> int:
-    if n < 1:
-        raise UserError(f"bad {name} {n}: expected a whole number of at least 1")
-    return n
 
 
 def policy_stack(model: Model, policies: Sequence[Policy]) -> tuple[np.ndarray, dict]:
@@ -72,7 +66,9 @@ def simulate_turns(values: dict[str, Any], policy: str, turns: int, seed: int,
                      (model.turn_policy(pol).reshape(model.table_shape), *kernel_rules(model)),
                      (layout.N_OUTCOMES,), TURN_BLOCK, check_seed(seed), STREAM_TURNS,
                      "turns", "turns")
-    counts, _ = driver.run(job, _check_count("turn count", turns), progress, batch_blocks)
+    if turns < 1:
+        raise UserError(f"bad turn count {turns}: expected a whole number of at least 1")
+    counts, _ = driver.run(job, turns, progress, batch_blocks)
     return counts
 
 
@@ -109,6 +105,8 @@ def turns(values: dict[str, Any], policy: str, n_turns: int, seed: int,
 
 COLUMNS = seats.Columns(play.COL_GAMES, play.COL_SCORE_SUM, play.COL_SCORE_SQ,
                         play.COL_WIN_UNITS, play.COL_HIST, play.WIN_UNITS)
+FAMILY = pipeline.Family("CloverUp", PARAMS, play.games_block, play.paired_block, COLUMNS,
+                         play.N_PAIRED, GAME_BLOCK, run_meta)
 
 
 def lineup_of(policies: Sequence[str], players: int) -> list[Policy]:
@@ -143,13 +141,11 @@ def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: i
     stack, where = policy_stack(model, lineup)
     seat_policies = np.array([where[p] for p in lineup], np.int64)
     max_total = layout.MAX_POINTS * values["rounds"]
-    job = driver.Job(driver.BlockLoop.of(play.games_block),
-                     (seat_policies, rotate, values["rounds"], values["triple_six_effect"],
-                      *distinct_tables(stack), model.max_diff, *kernel_rules(model)),
-                     (len(lineup), len(lineup), play.COL_HIST + max_total + 1), GAME_BLOCK,
-                     check_seed(seed), STREAM_GAMES, "games", "games")
-    stop = seats.stop_rule([p.name for p in lineup], COLUMNS, precision)
-    return driver.run(job, _check_count("game count", games), progress, batch_blocks, stop)
+    args = (values["rounds"], values["triple_six_effect"], *distinct_tables(stack),
+            model.max_diff, *kernel_rules(model))
+    return pipeline.play(FAMILY, seat_policies, args, [p.name for p in lineup],
+                         play.COL_HIST + max_total + 1, games, seed, rotate, precision,
+                         progress, batch_blocks)
 
 
 def exact_win_rates(values: dict[str, Any], lineup: list[Policy],
@@ -175,62 +171,52 @@ def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: 
     players = values["players"]
     lineup = lineup_of(policies, players)
     used = driver.set_threads(threads)
-    cap = games
-    acc, played = play_games(values, lineup, cap, seed, rotate, precision, progress)
+    run = play_games(values, lineup, games, seed, rotate, precision, progress)
     exact = exact_win_rates(values, lineup, rotate)
-    per_policy = {name: _row_stats(row, players)
-                  for name, row in _by_policy(acc, lineup).items()}
-    policy_rows, dist_rows = [], []
-    for name, row in _by_policy(acc, lineup).items():
-        s = per_policy[name]
-        record = {"policy": name, "seat_games": s["games"], "mean_score": s["mean_score"],
-                  "se": s["se"], "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1]}
-        if players > 1:
-            record.update(win_rate=s["win_rate"], win_ci95_low=s["win_ci95"][0],
-                          win_ci95_high=s["win_ci95"][1])
-            if name in exact:
-                record["exact_win_rate"] = exact[name]
-                s["exact_win_rate"] = exact[name]
-        record.update(instant_win_rate=s["instant_win_rate"],
-                      instant_win_ci95_low=s["instant_win_ci95"][0],
-                      instant_win_ci95_high=s["instant_win_ci95"][1],
-                      triple_sixes_per_game=s["triple_sixes_per_game"],
-                      triple_sixes_ci95_low=s["triple_sixes_ci95"][0],
-                      triple_sixes_ci95_high=s["triple_sixes_ci95"][1],
-                      **seats.spread(row, COLUMNS))
-        policy_rows.append(record)
-        dist_rows += seats.score_distribution(row, COLUMNS, by="policy", name=name)
-    seat_rows, seat_dist = seats.seat_rows(acc, COLUMNS, [p.name for p in lineup], rotate)
-    dist_rows += seat_dist
-    headline = {"players": players, "games": played,
-                "policies": {name: {k: s[k] for k in ("mean_score", "ci95", "win_rate",
-                                                       "win_ci95", "exact_win_rate", "games")
-                                    if k in s}
-                             for name, s in per_policy.items()}}
-    notes = assumed_notes(PARAMS, values, GAME_ONLY)
-    if precision is not None:
-        notes += seats.precision_note(precision, cap, played, seats.precise_enough(
-            acc, [p.name for p in lineup], COLUMNS, precision))
-    notes.append("a shared win counts as a fraction; an instant win ends the game with the "
-                 "totals reached so far")
-    return Result(
-        title=f"CloverUp games: {players} players, {played} games",
-        headline=headline,
-        tables={"policies": pd.DataFrame(policy_rows), "seats": pd.DataFrame(seat_rows),
-                "score_distribution": pd.DataFrame(dist_rows)},
-        meta=run_meta(values, seed, games=played, threads=used, rotate=rotate,
-                      lineup=[p.name for p in lineup]),
-        notes=notes,
-    )
+
+    def stats_of(name: str, row: np.ndarray) -> dict[str, Any]:
+        out = _row_stats(row, players)
+        if players > 1 and name in exact:
+            out["exact_win_rate"] = exact[name]
+        return out
+
+    reading = pipeline.Reading(stats_of, lambda name, row, s: _record(name, row, s, players),
+                               headline_keys=("mean_score", "ci95", "win_rate", "win_ci95",
+                                              "exact_win_rate", "games"))
+    notes = pipeline.Notes(GAME_ONLY, after=lambda policies, played: [
+        "a shared win counts as a fraction; an instant win ends the game with the totals "
+        "reached so far"])
+    return pipeline.games_result(FAMILY, values, [p.name for p in lineup], run, reading,
+                                 notes, seed=seed, games=games, precision=precision,
+                                 threads=used, rotate=rotate)
+
+
+def _record(name: str, row: np.ndarray, s: dict[str, Any], players: int) -> dict[str, Any]:
+    """A policy's row of the policies table."""
+    record = {"policy": name, "seat_games": s["games"], "mean_score": s["mean_score"],
+              "se": s["se"], "ci95_low": s["ci95"][0], "ci95_high": s["ci95"][1]}
+    if players > 1:
+        record.update(win_rate=s["win_rate"], win_ci95_low=s["win_ci95"][0],
+                      win_ci95_high=s["win_ci95"][1])
+        if "exact_win_rate" in s:
+            record["exact_win_rate"] = s["exact_win_rate"]
+    record.update(instant_win_rate=s["instant_win_rate"],
+                  instant_win_ci95_low=s["instant_win_ci95"][0],
+                  instant_win_ci95_high=s["instant_win_ci95"][1],
+                  triple_sixes_per_game=s["triple_sixes_per_game"],
+                  triple_sixes_ci95_low=s["triple_sixes_ci95"][0],
+                  triple_sixes_ci95_high=s["triple_sixes_ci95"][1],
+                  **seats.spread(row, COLUMNS))
+    return record
 
 
 # ---------------------------------------------------------------- what-if
 
 PAIRED_METRICS = (
-    ("mean_score", play.PAIRED_SCORE_SUM, "mean game score per player"),
-    ("p_instant_win_game", play.PAIRED_INSTANT_WIN, "chance the game ends by three clovers"),
-    ("first_seat_win_rate", play.PAIRED_FIRST_SEAT_WIN, "first seat's win rate"),
-    ("triple_sixes_per_game", play.PAIRED_TRIPLE_SIXES, "triple sixes per game"),
+    ("mean_score", play.PAIRED_SCORE_SUM, "players"),
+    ("p_instant_win_game", play.PAIRED_INSTANT_WIN, 1),
+    ("first_seat_win_rate", play.PAIRED_FIRST_SEAT_WIN, play.WIN_UNITS),
+    ("triple_sixes_per_game", play.PAIRED_TRIPLE_SIXES, 1),
 )
 
 
@@ -243,18 +229,14 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], str | list[str]]], game
     difference and its 95% interval. Exact single-turn values (of the lineup's first
     policy) are given beside the simulated game metrics.
     """
-    if len(variants) < 2:
-        raise UserError("what-if needs at least two variants to compare")
-    players = {v[1]["players"] for v in variants}
-    if len(players) != 1:
-        raise UserError("all what-if variants must have the same number of players")
-    n_players = players.pop()
+    variants = [(label, values, _policies(policies)) for label, values, policies in variants]
+    n_players = paired.check_variants(variants, games)
     used = driver.set_threads(threads)
     models = [get_model(values) for _, values, _ in variants]
     rmax = max(m.max_rerolls for m in models)
     stacks, lineups, offset = [], [], 0
     for model, (_, values, policies) in zip(models, variants):
-        lineup = lineup_of(_policies(policies), n_players)
+        lineup = lineup_of(policies, n_players)
         stack, where = policy_stack(model, lineup)
         padded = np.zeros((stack.shape[0], layout.N_MULTISETS, rmax + 1, 2), np.int8)
         padded[:, :, :model.max_rerolls + 1] = stack
@@ -269,49 +251,30 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], str | list[str]]], game
             np.stack([m.die for m in models]), np.stack([m.rules for m in models]),
             np.stack([m.roll_end for m in models]), np.stack([m.ds_start for m in models]),
             np.stack([m.stop_outcome for m in models]))
-    n_var = len(variants)
-    job = driver.Job(driver.BlockLoop.of(play.paired_block), args,
-                     (n_var + 1, n_var, play.N_PAIRED + n_players), GAME_BLOCK,
-                     check_seed(seed), STREAM_PAIRED, "what-if games", "games")
-    acc, played = driver.run(job, _check_count("game count", games), progress)
-    return _whatif_result(variants, models, acc, played, n_players, seed, used)
+    run = pipeline.Paired(variants, args, PAIRED_METRICS, exact_turn_rows(variants, models))
+    acc, played = pipeline.paired_games(FAMILY, run, games, seed, progress)
+    return pipeline.whatif_result(
+        FAMILY, run, acc, played, seed, used,
+        notes=["exact_turn_score: one turn of the lineup's first policy, exact"])
 
 
-def _whatif_result(variants, models, acc, n, n_players, seed, used) -> Result:
-    """One row per (variant, metric): value with its 95% interval and, after the reference,
-    the paired difference with its interval. Exact turn scores carry no interval."""
-    scale = {play.PAIRED_SCORE_SUM: 1 / n_players, play.PAIRED_INSTANT_WIN: 1.0,
-             play.PAIRED_FIRST_SEAT_WIN: 1 / play.WIN_UNITS, play.PAIRED_TRIPLE_SIXES: 1.0}
-    rows = []
-    ref_turn = None
-    details = paired.variant_details(PARAMS, [(label, values, _policies(policies))
-                                              for label, values, policies in variants])
-    for v, (model, (label, _, policies)) in enumerate(zip(models, variants)):
-        pol = parse_policy(_policies(policies)[0])
-        base = {"variant": label, "policy": ",".join(_policies(policies)),
-                "changes": details[label]["changes"], "seat_policy": ""}
-        if pol.kind != "win":
-            turn_ev = model.expected_points(pol)
-            ref_turn = turn_ev if v == 0 else ref_turn
-            diff = turn_ev - ref_turn if v > 0 and ref_turn is not None else math.nan
-            rows.append({**base, "metric": "exact_turn_score", "value": turn_ev,
-                         "ci95_low": turn_ev, "ci95_high": turn_ev, "diff": diff,
-                         "diff_ci95_low": diff, "diff_ci95_high": diff})
-        for name, k, _ in PAIRED_METRICS:
-            if n_players == 1 and name == "first_seat_win_rate":
-                continue
-            rows.append({**base, "metric": name, **paired.metric(acc, n, v, k, scale[k])})
-        for name, k, units in paired.seat_metrics(play.N_PAIRED, n_players, play.WIN_UNITS):
-            rows.append({**base, "metric": name, "seat_policy": paired.seat_policy(
-                _policies(policies), name), **paired.metric(acc, n, v, k, 1 / units)})
-    table = pd.DataFrame(rows)
-    headline = paired.headline(rows, n, n_players, variants[0][0], details=details)
-    notes = paired.details_notes(details)
-    notes.append("exact_turn_score: one turn of the lineup's first policy, exact")
-    notes += assumed_notes(PARAMS, variants[0][1])
-    return Result(title=f"CloverUp what-if: {len(variants)} variants, {n} games each",
-                  headline=headline, tables={"variants": table},
-                  meta=run_meta(variants[0][1], seed, games=n, threads=used), notes=notes)
+def exact_turn_rows(variants: list, models: list[Model]):
+    """A what-if's rows of the exact score of one turn of each variant's first policy
+    (none for the win policy), its difference from the reference's: no interval."""
+    turn = [None if parse_policy(policies[0]).kind == "win"
+            else models[v].expected_points(parse_policy(policies[0]))
+            for v, (_, _, policies) in enumerate(variants)]
+
+    def rows(v: int) -> list[dict[str, Any]]:
+        if turn[v] is None:
+            return []
+        diff = turn[v] - turn[0] if v > 0 and turn[0] is not None else math.nan
+        label, _, policies = variants[v]
+        return [{"variant": label, "lineup": ",".join(policies),
+                 "metric": "exact_turn_score", "seat_policy": "", "value": turn[v],
+                 "ci95_low": turn[v], "ci95_high": turn[v], "diff": diff,
+                 "diff_ci95_low": diff, "diff_ci95_high": diff}]
+    return rows
 
 
 def _policies(policies: str | list[str]) -> list[str]:

@@ -8,16 +8,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analyzer import seats, stats
-from analyzer.run import driver
-from analyzer.errors import UserError
-from analyzer.games.sly_dice.model import Policy, get_model
-from analyzer.seeding import STREAM_GAMES, check_seed
+from analyzer import pipeline, seats, stats
+from analyzer.games.sly_dice.model import Policy, get_model, run_meta
+from analyzer.games.sly_dice.params import PARAMS
 from kernels.sly_dice import layout, play
 
 GAME_BLOCK = 1 << 11
 COLUMNS = seats.Columns(play.COL_GAMES, play.COL_SCORE_SUM, play.COL_SCORE_SQ,
                         play.COL_WIN_UNITS, play.COL_HIST, play.WIN_UNITS, play.HIST_LOW)
+FAMILY = pipeline.Family("Sly Dice", PARAMS, play.games_block, play.paired_block, COLUMNS,
+                         play.N_PAIRED, GAME_BLOCK, run_meta)
 RATES = (  # (name, numerator, denominator column or None, squares column for per-game counts)
     ("bluff_rate", play.COL_BLUFFS, play.COL_CLAIMS, None),
     ("bluffs_caught_rate", play.COL_BLUFFS_CAUGHT, play.COL_BLUFFS, None),
@@ -33,17 +33,11 @@ def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: i
                rotate: bool = True, precision: float | None = None, progress: bool = True,
                batch_blocks: int | None = None):
     """Run games; returns ``(accumulator int64[slot, seat, column], games_played)``."""
-    if games < 1:
-        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
-    stop = seats.stop_rule([p.name for p in lineup], COLUMNS, precision)  # checks it
-    model = get_model(values)
-    rows = np.stack([p.row() for p in lineup])
-    n = len(lineup)
-    job = driver.Job(driver.BlockLoop.of(play.games_block),
-                     (rows, rotate, *model.game_args()),
-                     (n, n, play.COL_HIST + play.HIST_BINS), GAME_BLOCK, check_seed(seed),
-                     STREAM_GAMES, "games", "games")
-    return driver.run(job, games, progress, batch_blocks, stop)
+    pipeline.check_games(games)
+    return pipeline.play(FAMILY, np.stack([p.row() for p in lineup]),
+                         get_model(values).game_args(), [p.name for p in lineup],
+                         play.COL_HIST + play.HIST_BINS, games, seed, rotate, precision,
+                         progress, batch_blocks)
 
 
 def policy_stats(row: np.ndarray, players: int) -> dict[str, Any]:
