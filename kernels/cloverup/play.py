@@ -2,13 +2,15 @@
 parallel loops over blocks that the shared driver (:mod:`analyzer.run.driver`) calls. Only this
 module draws dice.
 
-Policies are int8 tables ``policies[table, multiset, rerolls_left, double_six]`` holding a
-reroll mask over the sorted dice (0 = stop), stored once each: a policy's table number is
-looked up in ``table_of`` (int32[T]: the row of ``policies`` that holds it). A seat's policy
-is a row of ``seat_policy`` (int64[2]): ``(first_table, situational)``. A static policy
-always uses ``first_table``; a situational one (the two-player game solver's) uses
+Policies are int8 tables ``policy[multiset, rerolls_left, double_six]`` holding a reroll
+mask over the sorted dice (0 = stop). A turn (``play_turn``) rolls the dice under one. A
+game's turns are drawn from each table's exact outcome distribution instead (one draw a
+turn: ``play_game``), stored once per distinct table: a policy's table number is looked up
+in ``table_of`` (int32[T]: the row of ``outcome_dice`` that holds its table's). A seat's
+policy is a row of ``seat_policy`` (int64[2]): ``(first_table, situational)``. A static
+policy always uses ``first_table``; a situational one (the two-player game solver's) uses
 ``first_table + situation(...)``, see :func:`situation_index`. The solver's 41,230 tables
-(48 MB) hold 893 distinct ones (1 MB), so the lookup keeps a game's tables in the cache.
+hold 893 distinct ones.
 """
 
 import numpy as np
@@ -20,6 +22,7 @@ from kernels.cloverup.layout import (
     INSTANT_WIN,
     MAX_POINTS,
     N_FACES,
+    N_OUTCOMES,
     RULE_BASE_REROLLS,
     SORTED_TO_PHYSICAL,
     TRIPLE_MULTISET,
@@ -112,14 +115,18 @@ def _turn_points(outcome, instant_win_points):
 
 
 @njit(cache=True, borrowed=True)
-def play_game(key, game, lineup, rounds, triple_six_effect, policies, table_of, max_diff,
-              die, rules, roll_end, ds_start, stop_outcome, totals, round_scores,
-              triple_sixes):
+def play_game(key, game, lineup, rounds, triple_six_effect, outcome_dice, table_of, max_diff,
+              totals, round_scores, triple_sixes):
     """Play one game; fills ``totals`` and ``triple_sixes`` (int64[n_players] each: final
     scores and triple sixes rolled per seat) and returns the seat that won instantly, or -1.
 
-    ``lineup``: int64[n_players, 2] seat policies in turn order; ``round_scores``:
-    int64[n_players] scratch.
+    A turn is its outcome, drawn from the exact outcome distribution of the seat's policy
+    table (``outcome_dice``: float64[D, N_OUTCOMES + GUIDE_SIZE], one ``make_die`` row a
+    distinct table; row ``table_of[table]``): the game's rules act on outcomes alone, and a
+    table's outcome distribution is exact (``kernels.cloverup.solve``), so one draw a turn
+    plays the turn that the dice would (``play_turn``, checked against the same
+    distributions). ``lineup``: int64[n_players, 2] seat policies in turn order;
+    ``round_scores``: int64[n_players] scratch.
     """
     n = lineup.shape[0]
     totals[:] = 0
@@ -132,8 +139,8 @@ def play_game(key, game, lineup, rounds, triple_six_effect, policies, table_of, 
                 opp = 1 - seat
                 diff = totals[seat] - totals[opp] - round_scores[opp]
                 table += situation_index(rnd, seat, diff, round_scores[opp], max_diff)
-            o = play_turn(turn_stream(key, game, rnd * n + seat), policies[table_of[table]],
-                          die, rules, roll_end, ds_start, stop_outcome)
+            o = roll(outcome_dice[table_of[table]], N_OUTCOMES,
+                     turn_stream(key, game, rnd * n + seat), 0)
             if o == INSTANT_WIN:
                 for j in range(n):
                     totals[j] += round_scores[j]
@@ -167,8 +174,8 @@ def award_wins(totals, instant_winner, wins):
 
 
 @njit(cache=True, nogil=True)
-def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, policies,
-                table_of, max_diff, die, rules, roll_end, ds_start, stop_outcome):
+def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, outcome_dice,
+                table_of, max_diff):
     """Play ``n_games`` games of block ``key`` and accumulate into ``out``
     (int64[n_players slots, n_players seats, COL_HIST + max_total + 1]). Without the GIL:
     blocks run side by side on threads (``analyzer.run.driver.BlockLoop``; a numba parallel
@@ -186,9 +193,8 @@ def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, po
     t6 = np.empty(n, np.int64)
     for g in range(n_games):
         seat_lineup(lineup, g, rotate, seated, slot_of)
-        winner = play_game(key, g, seated, rounds, triple_six_effect, policies, table_of,
-                           max_diff, die, rules, roll_end, ds_start, stop_outcome, totals,
-                           scratch, t6)
+        winner = play_game(key, g, seated, rounds, triple_six_effect, outcome_dice, table_of,
+                           max_diff, totals, scratch, t6)
         award_wins(totals, winner, wins)
         for seat in range(n):
             row = out[slot_of[seat], seat]
@@ -213,14 +219,14 @@ N_PAIRED = 4  # then each seat's win units (``put_seat_wins``): out's last axis 
 
 
 @njit(cache=True, nogil=True)
-def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies, table_of,
-                 max_diff, die, rules, roll_end, ds_start, stop_outcome):
+def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, outcome_dice,
+                 table_of, max_diff):
     """Play every game of block ``key`` once under each of V rule variants, on the same
     random numbers, and accumulate sums and cross products of the game metrics.
 
-    Variant arrays carry a leading axis V: ``lineups`` int64[V, n, 2], ``rounds``,
-    ``triple_six_effect``, ``max_diff`` int64[V], ``die`` float64[V, 7 + GUIDE_SIZE], ``rules``
-    int64[V, N_RULES], ``roll_end``, ``ds_start``, ``stop_outcome`` int64[V, 84].
+    Variant arrays carry a leading axis V: ``lineups`` int64[V, n, 2] (each variant's
+    tables among ``outcome_dice``, as ``games_block`` reads them), ``rounds``,
+    ``triple_six_effect``, ``max_diff`` int64[V].
     ``out``: int64[V + 1, V, N_PAIRED]; row 0 holds the sums, row 1 + v the products
     with variant v.
     """
@@ -232,9 +238,8 @@ def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, policies
     x = np.zeros((n_var, out.shape[2]), np.int64)
     for g in range(n_games):
         for v in range(n_var):
-            winner = play_game(key, g, lineups[v], rounds[v], triple_six_effect[v], policies,
-                               table_of, max_diff[v], die[v], rules[v], roll_end[v],
-                               ds_start[v], stop_outcome[v], totals, scratch, t6)
+            winner = play_game(key, g, lineups[v], rounds[v], triple_six_effect[v],
+                               outcome_dice, table_of, max_diff[v], totals, scratch, t6)
             award_wins(totals, winner, wins)
             x[v, PAIRED_SCORE_SUM] = totals.sum()
             x[v, PAIRED_INSTANT_WIN] = winner >= 0

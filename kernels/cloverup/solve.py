@@ -258,3 +258,13 @@ def outcome_distribution(trans, stop_outcome, policy):
         dist[o] = evaluate_turn(trans, stop_outcome, policy, unit)[1]
         unit[o] = 0.0
     return dist
+
+
+@njit(cache=True)
+def outcome_distributions(trans, stop_outcome, policies):
+    """``outcome_distribution`` of each of the reroll-mask tables ``policies`` (int8[T,
+    S]): float64[T, N_OUTCOMES]."""
+    out = np.empty((policies.shape[0], N_OUTCOMES), np.float64)
+    for t in range(policies.shape[0]):
+        out[t] = outcome_distribution(trans, stop_outcome, policies[t])
+    return out

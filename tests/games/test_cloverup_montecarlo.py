@@ -138,15 +138,20 @@ def static_game_oracle(dist0, dist1, rounds, triple_six_effect):
     return tuple(rec(0, 0))
 
 
-def simulate_games(model, lineup, policies3d, n_blocks, block_size, triple_six_effect=1):
+def simulate_games(model, lineup, policies, n_blocks, block_size, triple_six_effect=1):
+    """Games of the reroll-mask tables ``policies`` (int8[T, S]), each turn drawn from its
+    table's exact outcome distribution (``play.play_game``)."""
+    from analyzer.games.cloverup.model import outcome_die
+
     max_diff = layout.MAX_POINTS * (ROUNDS + 1)
     keys = np.arange(n_blocks, dtype=np.uint64) * np.uint64(7919) + np.uint64(3)
     sizes = np.full(n_blocks, block_size, np.int64)
     out = np.zeros((n_blocks, 2, 2, play.COL_HIST + layout.MAX_POINTS * ROUNDS + 1), np.int64)
-    every = np.arange(policies3d.shape[0], dtype=np.int32)  # each table stored as it is
+    dist = solve.outcome_distributions(model.trans, model.stop, policies)
+    dice = np.stack([outcome_die(d) for d in dist])
+    every = np.arange(policies.shape[0], dtype=np.int32)  # each table stored as it is
     BlockLoop.of(play.games_block)(keys, sizes, out, lineup, False, ROUNDS,
-                                   triple_six_effect, policies3d, every, max_diff, model.die,
-                                   model.rules, model.end, model.start, model.stop)
+                                   triple_six_effect, dice, every, max_diff)
     return out.sum(axis=0)
 
 
@@ -181,7 +186,7 @@ def test_two_player_game_fixed_policies_montecarlo(model):
     win, tie, instant = static_game_oracle(d0, d1, ROUNDS, True)
     share = win + tie / 2
     lineup = np.array([[0, 0], [1, 0]], np.int64)
-    tot = simulate_games(model, lineup, pols.reshape((2,) + model.shape3), 8, 50_000)
+    tot = simulate_games(model, lineup, pols, 8, 50_000)
     n = tot[0, 0, play.COL_GAMES]
     assert n == 400_000 and tot[1, 1, play.COL_GAMES] == n
     var = win + tie / 4 - share ** 2  # per-game win share takes the values 1, 1/2, 0
@@ -203,7 +208,7 @@ def test_two_player_game_equilibrium_montecarlo(model):
     replay, _ = _game(model, [game.FIXED_SITUATIONAL, game.FIXED_SITUATIONAL], [0, 0], record)
     assert replay == pytest.approx(w0, abs=1e-12)
     lineup = np.array([[0, 1], [0, 1]], np.int64)
-    tot = simulate_games(model, lineup, record.reshape((-1,) + model.shape3), 8, 50_000)
+    tot = simulate_games(model, lineup, record, 8, 50_000)
     n = tot[0, 0, play.COL_GAMES]
     sim = tot[0, 0, play.COL_WIN_UNITS] / (play.WIN_UNITS * n)
     # the share w in {0, 1/2, 1} has Var(w) = E[w^2] - p^2 <= E[w] - p^2 = p (1 - p); the
@@ -221,7 +226,7 @@ def test_two_player_game_best_response_montecarlo(model):
     pols = np.stack([model.policy("optimal"), model.policy("threshold:4")])
     w_static, _ = _game(model, [game.FIXED, game.FIXED], [0, 1], pols)
     assert w_br >= w_static - 1e-12
-    policies = np.concatenate([record, fixed]).reshape((-1,) + model.shape3)
+    policies = np.concatenate([record, fixed])
     lineup = np.array([[0, 1], [record.shape[0], 0]], np.int64)
     tot = simulate_games(model, lineup, policies, 8, 50_000)
     n = tot[0, 0, play.COL_GAMES]
@@ -230,35 +235,30 @@ def test_two_player_game_best_response_montecarlo(model):
     assert abs(sim - w_br) <= Z * se, (sim, w_br)
 
 
-def test_distinct_tables_play_the_games_the_full_stack_plays():
-    """The play loops read each policy table from the distinct ones (``table_of``): the
-    two-player solver's tables, stored once each, give every table back, and games
-    played through them are the games played on the full stack, bit for bit."""
-    from analyzer.games.cloverup.model import get_model
+def test_a_game_draws_each_turn_from_its_table_s_exact_outcomes():
+    """Rules page, *A turn*: a game's turn (``play.play_game``) is its policy table's
+    outcome, drawn from the exact outcome distribution (``Model.outcome_dice``); each
+    distinct table of the win policy is stored once (every table given back), each die
+    gives its table's distribution, and an outcome of probability 0 (three clovers when
+    the clover cannot come up) is never drawn, even at the top of the unit interval."""
+    from analyzer.games.cloverup.model import distinct_rows, get_model, parse_policy
     from analyzer.games.cloverup.params import PARAMS
-    from analyzer.games.cloverup.simulation import (
-        distinct_tables,
-        kernel_rules,
-        lineup_of,
-        policy_stack,
-    )
     from analyzer.params import defaults
+    from kernels.rng import GUIDE_SIZE, draw
 
     values = {**defaults(PARAMS), "players": 2}
     model = get_model(values)
-    lineup = lineup_of(["win", "threshold:4"], 2)
-    stack, where = policy_stack(model, lineup)
-    tables, table_of = distinct_tables(stack)
+    stack = model.win_solution()[0]
+    tables, row_of = distinct_rows(stack)
     assert tables.shape[0] < stack.shape[0] // 10
-    np.testing.assert_array_equal(tables[table_of], stack)
-    seat = np.array([where[p] for p in lineup], np.int64)
-    outs = []
-    for pols, index in ((stack, np.arange(stack.shape[0], dtype=np.int32)),
-                        (tables, table_of)):
-        out = np.zeros((2, 2, play.COL_HIST + layout.MAX_POINTS * values["rounds"] + 1),
-                       np.int64)
-        play.games_block(np.uint64(11), 2000, out, seat, True, values["rounds"],
-                         values["triple_six_effect"], pols, index, model.max_diff,
-                         *kernel_rules(model))
-        outs.append(out)
-    np.testing.assert_array_equal(outs[0], outs[1])
+    np.testing.assert_array_equal(tables[row_of], stack)
+    dice, rows = model.outcome_dice(parse_policy("win"))
+    np.testing.assert_array_equal(rows, row_of)
+    exact = solve.outcome_distributions(model.trans, model.stop_outcome, tables[:20])
+    cdf = dice[:20, :layout.N_OUTCOMES]
+    np.testing.assert_allclose(np.diff(cdf, prepend=0.0, axis=1), exact, atol=1e-12)
+    no_clover = get_model({**values, "weights": (6, 5, 5, 3, 3, 1, 0)})
+    die, _ = no_clover.outcome_dice(parse_policy("optimal"))
+    assert die.shape == (1, layout.N_OUTCOMES + GUIDE_SIZE)
+    for u in (0.0, 0.5, 1.0 - 2.0 ** -53):
+        assert draw(die[0], layout.N_OUTCOMES, u) != INSTANT_WIN

@@ -131,6 +131,20 @@ class Model:
                                  np.zeros(2, np.int64), dummy, record)
         return record, W
 
+    @functools.lru_cache(maxsize=32)
+    def outcome_dice(self, policy: Policy) -> tuple[np.ndarray, np.ndarray]:
+        """What a game draws a turn of ``policy`` from (``kernels.cloverup.play``): the
+        exact outcome distribution of each of its distinct tables as a weighted die
+        (float64[D, N_OUTCOMES + GUIDE_SIZE]), and the row of each of its tables
+        (int32[T]: one for a static policy, the win policy's one a game situation)."""
+        if policy.kind == "win":
+            stack = self.win_solution()[0]
+        else:
+            stack = self.turn_policy(policy)[None, :]
+        tables, row_of = distinct_rows(stack)
+        dist = solve.outcome_distributions(self.trans, self.stop_outcome, tables)
+        return np.stack([outcome_die(d) for d in dist]), row_of
+
     def first_seat_win_chance(self) -> float:
         """Exact chance that the first seat wins a two-player game when both play to win
         (the game solver's own table; kept on disk per rules, ``analyzer.run.kept``)."""
@@ -160,6 +174,24 @@ class Model:
                                  np.array(modes, np.int64), np.array(starts, np.int64), stack,
                                  np.zeros((1, self.n_positions), np.int8))
         return float(W[0, 0, self.max_diff, 0])
+
+
+def distinct_rows(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``stack`` (int8[T, S]) and where each of its rows is among
+    them (int32[T])."""
+    rows = np.ascontiguousarray(stack.reshape(stack.shape[0], -1))
+    keys = rows.view(np.dtype((np.void, rows.shape[1]))).ravel()
+    _, first, index = np.unique(keys, return_index=True, return_inverse=True)
+    return rows[first], index.astype(np.int32)
+
+
+def outcome_die(dist: np.ndarray) -> np.ndarray:
+    """The weighted die (``kernels.rng.make_die``) of one turn's outcome distribution
+    (float64[N_OUTCOMES]): its cdf, 1.0 from the last outcome it can have on, so that an
+    impossible outcome is never drawn."""
+    cdf = np.cumsum(dist)
+    cdf[np.flatnonzero(dist)[-1]:] = 1.0
+    return make_die(cdf)
 
 
 def _freeze(values: dict[str, Any]) -> tuple:

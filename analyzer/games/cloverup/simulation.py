@@ -24,29 +24,25 @@ TURN_BLOCK = 1 << 16  # turns per seed block (fixed: results must not depend on 
 GAME_BLOCK = 1 << 11  # games per seed block
 
 
-def policy_stack(model: Model, policies: Sequence[Policy]) -> tuple[np.ndarray, dict]:
-    """All tables the lineup needs, int8[T, 84, R+1, 2], and each policy's
-    ``(first_table, situational)``."""
-    tables, where, count = [], {}, 0
-    for policy in dict.fromkeys(policies):
-        if policy.kind == "win":
-            table = model.win_solution()[0]
-        else:
-            table = model.turn_policy(policy)[None, :]
-        where[policy] = (count, int(policy.kind == "win"))
-        tables.append(table.reshape(-1, *model.table_shape))
-        count += table.shape[0]
-    return np.concatenate(tables), where
+def lineup_dice(model: Model, policies: Sequence[Policy]
+                ) -> tuple[np.ndarray, np.ndarray, dict]:
+    """What a lineup's games draw their turns from (``Model.outcome_dice``): every
+    distinct table's outcome die (float64[D, N_OUTCOMES + GUIDE_SIZE]), the row of each
+    table (int32[T]), and each policy's ``(first_table, situational)``."""
+    distinct = list(dict.fromkeys(policies))
+    dice, rows, starts = stacked([model.outcome_dice(p) for p in distinct])
+    return dice, rows, {p: (starts[k], int(p.kind == "win")) for k, p in enumerate(distinct)}
 
 
-def distinct_tables(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct tables of ``stack`` (int8[T, ...]) and where each of its tables is
-    among them (int32[T]): the play loops look a table up there
-    (``kernels.cloverup.play``)."""
-    rows = np.ascontiguousarray(stack.reshape(stack.shape[0], -1))
-    keys = rows.view(np.dtype((np.void, rows.shape[1]))).ravel()
-    _, first, index = np.unique(keys, return_index=True, return_inverse=True)
-    return stack[first], index.astype(np.int32)
+def stacked(parts: list[tuple[np.ndarray, np.ndarray]]
+            ) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Several parts' outcome dice and table rows ``(dice, rows)`` as one: the dice one
+    after another, each part's rows moved past the dice before it; and the first table
+    of each part."""
+    starts = np.cumsum([0] + [rows.shape[0] for _, rows in parts])[:-1]
+    offsets = np.cumsum([0] + [dice.shape[0] for dice, _ in parts])[:-1]
+    rows = np.concatenate([r + o for (_, r), o in zip(parts, offsets)]).astype(np.int32)
+    return np.concatenate([d for d, _ in parts]), rows, [int(k) for k in starts]
 
 
 def kernel_rules(model: Model) -> tuple:
@@ -138,11 +134,10 @@ def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: i
                progress: bool = True, batch_blocks: int | None = None):
     """Run games; returns ``(accumulator int64[slot, seat, column], games_played)``."""
     model = get_model(values)
-    stack, where = policy_stack(model, lineup)
+    dice, row_of, where = lineup_dice(model, lineup)
     seat_policies = np.array([where[p] for p in lineup], np.int64)
     max_total = layout.MAX_POINTS * values["rounds"]
-    args = (values["rounds"], values["triple_six_effect"], *distinct_tables(stack),
-            model.max_diff, *kernel_rules(model))
+    args = (values["rounds"], values["triple_six_effect"], dice, row_of, model.max_diff)
     return pipeline.play(FAMILY, seat_policies, args, [p.name for p in lineup],
                          play.COL_HIST + max_total + 1, games, seed, rotate, precision,
                          progress, batch_blocks)
@@ -233,24 +228,18 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], str | list[str]]], game
     n_players = paired.check_variants(variants, games)
     used = driver.set_threads(threads)
     models = [get_model(values) for _, values, _ in variants]
-    rmax = max(m.max_rerolls for m in models)
-    stacks, lineups, offset = [], [], 0
+    parts, wheres, lineups = [], [], []
     for model, (_, values, policies) in zip(models, variants):
-        lineup = lineup_of(policies, n_players)
-        stack, where = policy_stack(model, lineup)
-        padded = np.zeros((stack.shape[0], layout.N_MULTISETS, rmax + 1, 2), np.int8)
-        padded[:, :, :model.max_rerolls + 1] = stack
-        stacks.append(padded)
-        lineups.append([(where[p][0] + offset, where[p][1]) for p in lineup])
-        offset += stack.shape[0]
-    column = lambda f: np.array([f(m, v) for m, (_, v, _) in zip(models, variants)])  # noqa
-    args = (np.array(lineups, np.int64), column(lambda m, v: v["rounds"]).astype(np.int64),
-            column(lambda m, v: v["triple_six_effect"]).astype(np.int64),
-            *distinct_tables(np.concatenate(stacks)),
-            column(lambda m, v: m.max_diff).astype(np.int64),
-            np.stack([m.die for m in models]), np.stack([m.rules for m in models]),
-            np.stack([m.roll_end for m in models]), np.stack([m.ds_start for m in models]),
-            np.stack([m.stop_outcome for m in models]))
+        lineups.append(lineup_of(policies, n_players))
+        *part, where = lineup_dice(model, lineups[-1])
+        parts.append(tuple(part))
+        wheres.append(where)
+    dice, rows, starts = stacked(parts)
+    seated = [[(where[p][0] + start, where[p][1]) for p in lineup]
+              for lineup, where, start in zip(lineups, wheres, starts)]
+    column = lambda key: np.array([v[key] for _, v, _ in variants], np.int64)  # noqa
+    args = (np.array(seated, np.int64), column("rounds"), column("triple_six_effect"), dice,
+            rows, np.array([m.max_diff for m in models], np.int64))
     run = pipeline.Paired(variants, args, PAIRED_METRICS, exact_turn_rows(variants, models))
     acc, played = pipeline.paired_games(FAMILY, run, games, seed, progress)
     return pipeline.whatif_result(
