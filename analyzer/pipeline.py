@@ -148,11 +148,10 @@ def paired_games(family: Family, run: Paired, games: int, seed: int, progress: b
 
 
 def whatif_result(family: Family, run: Paired, acc: np.ndarray, n: int, seed: int,
-                  threads: int, notes: Sequence[str] = (), tail: Sequence[str] = ()
-                  ) -> Result:
+                  threads: int, notes: Sequence[str] = ()) -> Result:
     """The what-if's table: per variant its rows and each metric's value with its 95%
     interval and, after the reference, the paired difference; the rules and lineup each
-    variant changes; then ``notes``, the reference's assumed rules and ``tail``."""
+    variant changes; then ``notes`` and the reference's assumed rules."""
     players = run.variants[0][1]["players"]
     metrics = run.metrics + paired.seat_metrics(family.n_paired, players,
                                                 family.columns.units_per_win)
@@ -169,4 +168,4 @@ def whatif_result(family: Family, run: Paired, acc: np.ndarray, n: int, seed: in
                   tables={"variants": pd.DataFrame(rows)},
                   meta=family.meta(run.variants[0][1], seed, games=n, threads=threads),
                   notes=paired.details_notes(details) + list(notes)
-                  + assumed_notes(family.params, run.variants[0][1]) + list(tail))
+                  + assumed_notes(family.params, run.variants[0][1]))
