@@ -64,9 +64,9 @@ adds a two-player mirror match (seats fixed) to the solo tuning games.
 own returns, ``distilled`` from the game's networks, each teaching the variants nearest
 its own (``analyzer.games.clever.training.teachers``). Each evaluation adds the mean over the
 check variants; ``--ship-conditioned`` ships the result as the game's solo network (with
-``--alone``, beside it as ``value_net.conditioned.npy``). ``--curriculum retaught`` (Twice As
-Clever, ``--start-from`` a distilled checkpoint with ``--start-latest``) goes on distilling
-it at the last stage's step size, from the teachers shipped now.
+``--alone``, beside it as ``value_net.conditioned.npy``). ``--curriculum retaught``
+(``--start-from`` a distilled checkpoint with ``--start-latest``) goes on distilling it at
+the last stage's step size, from the teachers shipped now (new or better specialists).
 
 Schedules run over each stage's own length. Every ``--eval-every`` games the network
 plays ``--eval-games`` solo games without exploring or learning on the tuning seeds
@@ -325,12 +325,13 @@ TAC_DISTILLED_STAGES = {
         games=1_500_000, steps=((0.0, 5e-6), (0.6, 2.5e-6))),
 }
 # A distilled network's continuation (``--start-from`` its checkpoint ``--start-latest``)
-# from the teachers shipped now: Twice As Clever's after ``longer`` was 27-32 points below
-# its own network with 7 and 8 rounds, which no network taught it. (Its own network cannot
+# from the teachers shipped now: That's Pretty Clever's after new and better specialists;
+# Twice As Clever's after ``longer`` was 27-32 points below its own network with 7 and 8
+# rounds, which no network taught it. (Its own network cannot
 # teach them: its values are a 6-round game's, 35 points rms from a 7- or 8-round game's
 # returns, against 4 for the teachers' own variants; taught so, the network fell from 292
 # to 244 on the defaults within 20,000 games, training/tac-retaught-45-own*.log)
-TAC_RETAUGHT_STAGES = {
+RETAUGHT_STAGES = {
     "retaught": DISTILLED_STAGES["polish"]._replace(games=900_000),
 }
 # The same with the rules block's first-layer rows alone learning (the skip head beside
@@ -354,7 +355,8 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "partnerduo": PARTNER_DUO_STAGES, "partnerpoints": PARTNER_POINTS_STAGES,
                      "anneal": TPC_ANNEAL_STAGES, "conditioned": CONDITIONED_STAGES,
                      "conditionedmulti": CONDITIONED_MULTI_STAGES,
-                     "distilled": DISTILLED_STAGES, "distilledrows": ROWS_DISTILLED_STAGES},
+                     "distilled": DISTILLED_STAGES, "distilledrows": ROWS_DISTILLED_STAGES,
+                     "retaught": RETAUGHT_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
                      "anneal": TAC_ANNEAL_STAGES, "fine": TAC_FINE_STAGES,
@@ -366,7 +368,7 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "partnerpoints": PARTNER_POINTS_STAGES,
                      "conditioned": CONDITIONED_STAGES,
                      "conditionedmulti": CONDITIONED_MULTI_STAGES,
-                     "distilled": TAC_DISTILLED_STAGES, "retaught": TAC_RETAUGHT_STAGES,
+                     "distilled": TAC_DISTILLED_STAGES, "retaught": RETAUGHT_STAGES,
                      "distilledrows": ROWS_DISTILLED_STAGES}}
 
 
