@@ -201,10 +201,10 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
     chunks = 0
     with ProcessPoolExecutor(len(plan), context, _start_worker,
                              (events, threads, busy, os.getpid())) as pool:
-        with ctrl_c_held():
-            futures = [pool.submit(_lane, [s.id for s in lane], values, seed, quick)
-                       for lane in plan]
-        try:
+        try:  # a Ctrl-C held back while the workers start arrives as the hold ends
+            with ctrl_c_held():
+                futures = [pool.submit(_lane, [s.id for s in lane], values, seed, quick)
+                           for lane in plan]
             pending = set(futures)
             while pending:
                 finished, pending = wait(pending, 0.5, FIRST_COMPLETED)
