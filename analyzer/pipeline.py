@@ -75,9 +75,9 @@ def play(family: Family, seated: np.ndarray, args: tuple, names: Sequence[str], 
          progress: bool = True, batch_blocks: int | None = None, chunk_blocks: int = 64):
     """The lineup ``names``' job of whole games: the kernel's arguments are what each
     seat plays (``seated``), whether seats rotate, then ``args``; ``width`` columns a
-    seat. Stopped early once ``precision`` holds; returns ``(accumulator int64[slot, seat,
+    seat; ``games`` checked by the family first (``check_games``, before any heavy set-up).
+    Stopped early once ``precision`` holds; returns ``(accumulator int64[slot, seat,
     column], games_played)``."""
-    check_games(games)
     stop = seats.stop_rule(list(names), family.columns, precision)
     n = len(names)
     job = driver.Job(driver.BlockLoop.of(family.games_block), (seated, rotate, *args),
@@ -137,14 +137,15 @@ class Paired:
 
 def paired_games(family: Family, run: Paired, games: int, seed: int, progress: bool = True,
                  batch_blocks: int | None = None, stop: Callable | None = None):
-    """The what-if's job: every variant plays the same games (common random numbers);
-    returns ``(accumulator, games_played)``."""
+    """The what-if's job: every variant plays the same games (common random numbers;
+    ``games`` checked with the variants, ``paired.check_variants``); returns
+    ``(accumulator, games_played)``."""
     n_var, players = len(run.variants), run.variants[0][1]["players"]
     job = driver.Job(driver.BlockLoop.of(family.paired_block), run.args,
                      (n_var + 1, n_var, family.n_paired + players), family.block,
                      check_seed(seed), STREAM_PAIRED, "what-if games", "games",
                      run.chunk_blocks)
-    return driver.run(job, check_games(games), progress, batch_blocks, stop)
+    return driver.run(job, games, progress, batch_blocks, stop)
 
 
 def whatif_result(family: Family, run: Paired, acc: np.ndarray, n: int, seed: int,

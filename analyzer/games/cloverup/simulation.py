@@ -133,6 +133,7 @@ def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: i
                rotate: bool = True, precision: float | None = None,
                progress: bool = True, batch_blocks: int | None = None):
     """Run games; returns ``(accumulator int64[slot, seat, column], games_played)``."""
+    pipeline.check_games(games)
     model = get_model(values)
     dice, row_of, where = lineup_dice(model, lineup)
     seat_policies = np.array([where[p] for p in lineup], np.int64)
