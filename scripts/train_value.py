@@ -66,7 +66,9 @@ its own (``analyzer.games.clever.training.teachers``). Each evaluation adds the 
 check variants; ``--ship-conditioned`` ships the result as the game's solo network (with
 ``--alone``, beside it as ``value_net.conditioned.npy``). ``--curriculum retaught``
 (``--start-from`` a distilled checkpoint with ``--start-latest``) goes on distilling it at
-the last stage's step size, from the teachers shipped now (new or better specialists).
+the last stage's step size, from the teachers shipped now (new or better specialists);
+``--curriculum focused`` the same at the ``long`` stage's steps, with ``--teacher-weight``
+drawing the variants of the teachers it trails most more often.
 
 Schedules run over each stage's own length. Every ``--eval-every`` games the network
 plays ``--eval-games`` solo games without exploring or learning on the tuning seeds
@@ -334,6 +336,13 @@ TAC_DISTILLED_STAGES = {
 RETAUGHT_STAGES = {
     "retaught": DISTILLED_STAGES["polish"]._replace(games=900_000),
 }
+# The same at the ``long`` stage's larger steps, meant with ``--teacher-weight`` on the
+# variants where the conditioned network trails its teachers most (That's Pretty Clever
+# after ``retaught``: 16.5 points below the 4-round specialist, 10.1 below no round bonus's)
+FOCUSED_STAGES = {
+    "focused": DISTILLED_STAGES["long"]._replace(games=600_000),
+}
+TAC_FOCUSED_STAGES = {"focused": TAC_DISTILLED_STAGES["long"]._replace(games=900_000)}
 # The same with the rules block's first-layer rows alone learning (the skip head beside
 # them): the rules block is 0 on the defaults, so play there stays the own network's, bit
 # for bit, whatever the rows learn; each variant's rules shift every first-layer unit
@@ -346,8 +355,9 @@ ROWS_DISTILLED_STAGES = {
 }
 VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
 # runs over variants
-OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled", "distilledrows", "retaught")
-DISTILLED = ("distilled", "distilledrows", "retaught")  # runs over variants with teachers
+OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled", "distilledrows", "retaught",
+                 "focused")
+DISTILLED = ("distilled", "distilledrows", "retaught", "focused")  # runs over variants with teachers
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
                      "duo": SEATWIN_DUO_STAGES, "skipwin": SKIPWIN_STAGES,
@@ -356,7 +366,7 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "anneal": TPC_ANNEAL_STAGES, "conditioned": CONDITIONED_STAGES,
                      "conditionedmulti": CONDITIONED_MULTI_STAGES,
                      "distilled": DISTILLED_STAGES, "distilledrows": ROWS_DISTILLED_STAGES,
-                     "retaught": RETAUGHT_STAGES},
+                     "retaught": RETAUGHT_STAGES, "focused": FOCUSED_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
                      "anneal": TAC_ANNEAL_STAGES, "fine": TAC_FINE_STAGES,
@@ -369,7 +379,8 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "conditioned": CONDITIONED_STAGES,
                      "conditionedmulti": CONDITIONED_MULTI_STAGES,
                      "distilled": TAC_DISTILLED_STAGES, "retaught": RETAUGHT_STAGES,
-                     "distilledrows": ROWS_DISTILLED_STAGES}}
+                     "distilledrows": ROWS_DISTILLED_STAGES,
+                     "focused": TAC_FOCUSED_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -387,7 +398,8 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "duo": {}, "skipwin": {}, "gentle": {}, "partner": {}, "partnerduo": {},
                   "partnerpoints": {},
                   "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {},
-                  "conditionedmulti": {}, "distilled": {}, "distilledrows": {}, "retaught": {}}
+                  "conditionedmulti": {}, "distilled": {}, "distilledrows": {}, "retaught": {},
+                  "focused": {}}
 
 
 def fail(message: str) -> NoReturn:
@@ -420,6 +432,16 @@ def parse() -> argparse.Namespace:
                         help="--curriculum distilled: only these of the game's specialists "
                              "teach, by file name (e.g. value_net.rounds_4.npy), beside its "
                              "own network (default: every solo specialist shipped)")
+    parser.add_argument("--teacher-weight", action="append", default=[],
+                        metavar="NAME=W",
+                        help="a distilled curriculum: the variants of the teacher of this "
+                             "file name (e.g. value_net.rounds_4.npy) are drawn W times as "
+                             "often as another teacher's (default 1 each); repeatable")
+    parser.add_argument("--own-plays-rest", action="store_true",
+                        help="a distilled curriculum: the game's own network plays the "
+                             "games of the variants no network teaches, and the network "
+                             "learns their values from their returns (default: it plays "
+                             "them itself)")
     parser.add_argument("--own-teaches-rest", action="store_true",
                         help="--curriculum distilled: the game's own network teaches the "
                              "variants no network of their shape learnt too (default: they "
@@ -521,13 +543,16 @@ def parse() -> argparse.Namespace:
     if opts.latest and not (opts.ship or opts.ship_conditioned) \
             or opts.alone and not opts.ship_conditioned \
             or opts.start_latest and not str(opts.start_from or "").endswith(".npz") \
-            or (opts.teachers or opts.own_teaches_rest) and opts.curriculum not in DISTILLED \
+            or (opts.teachers or opts.own_teaches_rest or opts.teacher_weight
+                or opts.own_plays_rest) \
+            and opts.curriculum not in DISTILLED \
             or opts.mixed and not opts.ship_multi \
             or (opts.solo_share or opts.second_seat) and not opts.mixed \
             or (opts.gift or opts.look) and not opts.ship_multi:
         parser.error("--latest goes with --ship, --alone with --ship-conditioned, "
-                     "--start-latest with --start-from a checkpoint (.npz), --teachers and "
-                     "--own-teaches-rest with a distilled curriculum, "
+                     "--start-latest with --start-from a checkpoint (.npz), --teachers, "
+                     "--teacher-weight, --own-plays-rest and --own-teaches-rest with a "
+                     "distilled curriculum, "
                      "--mixed with --ship-multi, --gift with "
                      "--ship-multi, --look with --ship-multi, --solo-share with --mixed, "
                      "--second-seat with --mixed")
@@ -850,6 +875,7 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         rival=solo_rival(model) if any(training_run.multiplayer_only(spec)
                                        for spec in stages.values()) else None,
         teachers=taught[0] if taught else None, teacher_of=taught[1] if taught else None,
+        actor_of=taught[2] if taught else None,
         report=None if opts.quiet else progress_line,
         note=lambda line: print(line, file=sys.stderr))
     if start is not None and not run.checkpoint.exists():
@@ -864,7 +890,7 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
                    ) -> tuple[np.ndarray | None, np.ndarray | None, tuple | None]:
     """A run over variants' tables: the variants its games draw from (int64[V,
     N_GAME_RULES]), the check variants' (none for a run of 2-4 players alone) and, for a
-    distilled run, its teachers (``(rows, teacher_of)``, their files' digests added to
+    distilled run, its teachers (``(rows, teacher_of, actor_of)``, their files' digests added to
     ``extra``); all none for a run under fixed rules."""
     if "variants" not in extra:
         return None, None, None
@@ -882,13 +908,40 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
                  f"game; its specialists: {', '.join(p.name for p in files[1:])}")
         files = files[:1] + [path for path in files[1:] if path.name in opts.teachers]
     extra["teachers"] = [start_digest(path) for path in files]
+    weights = teacher_weights(opts.teacher_weight, files)
+    if weights is not None:
+        extra["teacher_weights"] = weights
     sample = teachers.taught_sample(game, VARIANT_TABLE, opts.seed,
-                                    teachers.taught_changes(game, files))
+                                    teachers.taught_changes(game, files), weights=weights)
     rows, teacher_of = teachers.teacher_table(game, files, sample)
+    actor_of = np.full(teacher_of.shape, -1, np.int64)
+    if opts.own_plays_rest:
+        extra["own_plays_rest"] = True
+        actor_of[teacher_of < 0] = 0
     if opts.own_teaches_rest:
         extra["own_teaches_rest"] = True
         teacher_of[teacher_of < 0] = 0
-    return variants.table(game, sample), checks, (rows, teacher_of)
+    return variants.table(game, sample), checks, (rows, teacher_of, actor_of)
+
+
+def teacher_weights(given: list[str], files: list[Path]) -> list[float] | None:
+    """The draw weight of each teaching file from ``--teacher-weight NAME=W`` (1 where
+    none is given), or None where none is."""
+    if not given:
+        return None
+    names = [path.name for path in files]
+    weights = [1.0] * len(files)
+    for item in given:
+        name, _, text = item.partition("=")
+        try:
+            weight = float(text)
+        except ValueError:
+            weight = -1.0
+        if name not in names or not 0.0 < weight < 1e3:
+            fail(f"--teacher-weight {item}: expected NAME=W, NAME one of the teachers "
+                 f"({', '.join(names)}) and W a positive weight")
+        weights[names.index(name)] = weight
+    return weights
 
 
 def progress_line(entry: dict, elapsed: float, played: int) -> None:
@@ -897,7 +950,8 @@ def progress_line(entry: dict, elapsed: float, played: int) -> None:
           f" (eps {entry['epsilon']:.3f}, lr {entry['lr']:.1e}, rms {entry['rms_error']:5.1f}),"
           f" tuning {entry['tuning_mean']:6.2f} +- {1.96 * entry['tuning_se']:.2f},"
           f" areas {entry['areas']}, fox points {entry['fox_points']};"
-          + (f" checks {entry['check_mean']};" if "check_mean" in entry else "")
+          + (f" checks {entry['check_mean']} {entry.get('check_scores', '')};"
+             if "check_mean" in entry else "")
           + (f" 2p mirror {entry['mirror_2p']};" if "mirror_2p" in entry else "")
           + (f" 2p vs solo net {entry['vs_solo_net_2p']};"
              if "vs_solo_net_2p" in entry else "")

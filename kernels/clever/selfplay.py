@@ -32,7 +32,10 @@ from them (the warm start; lambda 1 makes the targets the final scores).
 Distillation: a table of teacher networks (policy rows) and, per row of the variant table,
 the teacher of its games (-1: none). An afterstate of a game with a teacher is taught
 ``teach`` times the teacher's estimate of the points to come plus ``1 - teach`` times its
-lambda-return; the games are still played by the network that learns.
+lambda-return; the games are still played by the network that learns, unless the
+variant names an actor: then one of the teacher rows plays its games, and the network
+learns the values of that network's play (from their lambda-returns, where no teacher
+teaches them too).
 """
 
 import numpy as np
@@ -218,13 +221,17 @@ def _play_solo(key, g, pol, rounds, game_rules, scratch):
 
 @njit(cache=True, parallel=True)
 def play_snapshot(key, first_game, pol, rounds_of, variants, epsilon, curriculum, games,
-                  finals, players):
+                  finals, players, actors, actor_of):
     """Play training games ``first_game ..`` (one per row of ``games``, int64[k,
     MAX_PLAYERS, GAME_LEN], which keep their seats' records) in parallel with the policy
-    row ``pol`` as it is, each under a row of ``variants`` (``_play``); their seats' final
-    scores into ``finals`` (int64[k, MAX_PLAYERS]) and their player counts into ``players`` (int64[k])."""
+    row ``pol`` as it is, or the row of ``actors`` (float64[T, N_POL]) that ``actor_of``
+    (int64[V], -1: ``pol``) names for the game's variant, each under a row of ``variants``
+    (``_play``); their seats' final scores into ``finals`` (int64[k, MAX_PLAYERS]) and
+    their player counts into ``players`` (int64[k])."""
     for j in prange(games.shape[0]):
-        players[j] = _play(key, first_game + j, pol, rounds_of, variants, epsilon,
+        actor = actor_of[variant_of(key, first_game + j, actor_of.shape[0])]
+        row = pol if actor < 0 else actors[actor]
+        players[j] = _play(key, first_game + j, row, rounds_of, variants, epsilon,
                            curriculum, games[j], finals[j])
 
 
@@ -293,9 +300,11 @@ def partner_sum(pol, n_in, players, idx, val, nnz, p1, p2):
 
 
 def no_teachers(n_variants):
-    """``(teachers, teacher_of)`` for a run without distillation: one unused zero row and
-    no teacher for any of ``n_variants`` variants."""
-    return np.zeros((1, N_POL)), np.full(n_variants, -1, np.int64)
+    """``(teachers, teacher_of, actor_of)`` for a run without distillation: one unused
+    zero row, no teacher for any of ``n_variants`` variants, and the learning row playing
+    every game."""
+    return np.zeros((1, N_POL)), np.full(n_variants, -1, np.int64), \
+        np.full(n_variants, -1, np.int64)
 
 
 @njit(cache=True)
@@ -412,7 +421,7 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
 @njit(cache=True)
 def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam_v, step,
                 lr, epsilon, lam, batch, stats, snapshot, curriculum, trainable,
-                win_bonus, skip_moments, skip_learns, teachers, teacher_of, teach):
+                win_bonus, skip_moments, skip_learns, teachers, teacher_of, actor_of, teach):
     """Play and learn from games ``first_game ..`` (``n_games``, a multiple of
     ``snapshot`` unless it ends the run; streams of ``key``, uint64) with the value policy
     ``pol`` (float64[N_POL]; its first member network is trained in place, any others
@@ -432,7 +441,10 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     players (and with the rules block, in every game) with ``skip_learns``;
     ``teachers`` float64[T, N_POL] policy rows of the game's ``n_in`` inputs,
     ``teacher_of`` int64[V] the teacher of each variant's games (-1: none;
-    ``no_teachers``), ``teach`` the teacher's weight in the targets. Adds
+    ``no_teachers``), ``actor_of`` int64[V] the row of ``teachers`` that plays each
+    variant's games instead of ``pol`` (-1: ``pol``; the targets stay the learning row's
+    lambda-returns, so it learns the values of that network's play), ``teach`` the
+    teacher's weight in the targets. Adds
     seat-games, score sums, squared errors (points^2), samples and dice put into a capped
     area to ``stats``
     (float64[N_STATS]); returns the Adam steps taken in all."""
@@ -448,6 +460,11 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
         raise ValueError("skip_moments must be float64[2, N_SKIP]")
     if teacher_of.shape[0] != variants.shape[0] or teachers.shape[0] < 1:
         raise ValueError("teacher_of must be int64[V] beside variants[V], with a teacher row")
+    if actor_of.shape[0] != variants.shape[0] or actor_of.max() >= teachers.shape[0]:
+        raise ValueError("actor_of must be int64[V] beside variants[V], naming teacher rows")
+    for a in range(teachers.shape[0]):
+        if (actor_of == a).any() and teachers[a, W_NET + P_INPUTS] != pol[W_NET + P_INPUTS]:
+            raise ValueError("an actor row must read the learning row's inputs")
     skip_grad = np.zeros(N_SKIP)
     seats = 1
     for n in range(MAX_PLAYERS):
@@ -459,7 +476,7 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     for g0 in range(first_game, first_game + n_games, snapshot):
         k = min(snapshot, first_game + n_games - g0)
         play_snapshot(key, g0, pol, rounds_of, variants, epsilon, curriculum, games[:k],
-                      finals[:k], players[:k])
+                      finals[:k], players[:k], teachers, actor_of)
         step = learn_snapshot(key, g0, pol, games[:k], finals[:k], players[:k], adam_m,
                               adam_v, step, lr, lam, batch, stats, grad, a1, a2, d2, p1,
                               p2, targets, order, trainable, win_bonus, skip_moments,

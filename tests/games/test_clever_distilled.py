@@ -51,6 +51,27 @@ def test_a_taught_table_lies_inside_the_distribution_and_gives_each_teacher_its_
     assert (index == -1).mean() < teachers.FREE_SHARE
 
 
+def test_a_teacher_weighted_more_teaches_more_of_the_table():
+    """``--teacher-weight``: a teacher whose weight is 4 draws about four times the
+    variants of a teacher weighted 1, every variant still inside the distribution; the
+    same weights and seed draw the same table."""
+    game = TPC_GAME
+    files = teachers.teacher_files(game)
+    taught = teachers.taught_changes(game, files)
+    four = [path.name for path in files].index("value_net.rounds_4.npy")
+    weights = [1.0] * len(files)
+    weights[four] = 4.0
+    table = teachers.taught_sample(game, 2048, 7, taught, weights=weights)
+    assert table == teachers.taught_sample(game, 2048, 7, taught, weights=weights)
+    assert all(variants.inside(game, v) for v in table)
+    shares = {}
+    for even, drawn in ((True, teachers.taught_sample(game, 2048, 7, taught)), (False, table)):
+        shares[even] = np.mean([v["rounds"] == 4 for v in drawn])
+    taught_share = (1 - teachers.FREE_SHARE) * 4 / (len(files) + 3)
+    assert shares[False] > 2.5 * shares[True]
+    assert shares[False] == pytest.approx(taught_share, abs=0.05)
+
+
 def test_the_game_s_own_network_teaches_the_defaults_with_its_own_values():
     """The teacher rows are the files' solo networks, given the rules block: the defaults'
     teacher gives the game's solo network's estimate, and a specialist its own."""

@@ -328,8 +328,8 @@ def train(row, m, v, first, n, stats, step=0, epsilon=0.1, lr=3e-4, lam=0.8,
     rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
     curriculum = selfplay.no_curriculum() if curriculum is None else curriculum
     moments = np.zeros((2, value_net.N_SKIP)) if skip is None else skip
-    teachers = selfplay.no_teachers(1) if teacher is None else (teacher[None, :],
-                                                                np.zeros(1, np.int64))
+    teachers = selfplay.no_teachers(1) if teacher is None else (
+        teacher[None, :], np.zeros(1, np.int64), np.full(1, -1, np.int64))
     return selfplay.train_block(np.uint64(11), first, n, row, TL.ROUNDS_BY_PLAYERS,
                                 rules[None, :], m, v, step, lr, epsilon, lam, 32, stats, 1, curriculum,
                                 np.array(trainable), win_bonus, moments, skip is not None,
@@ -405,6 +405,55 @@ def test_a_teacher_sets_the_targets_of_the_games_it_teaches():
               lr=1e-3, teacher=teacher, teach=teach)
         after[teach] = _distance_to(row, teacher)
     assert after[1.0] < before and after[1.0] < 0.1 * after[0.0]
+
+
+def _snapshot_run(row, actor, n=8):
+    """One snapshot of ``n`` solo games of ``row`` learning at 1e-3, played by ``actor``
+    (a policy row; none: ``row`` itself); the stats."""
+    rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
+    w = value_weights.member(row)
+    stats = np.zeros(selfplay.N_STATS)
+    teachers, teacher_of, actor_of = selfplay.no_teachers(1)
+    if actor is not None:
+        teachers, actor_of = actor[None, :], np.zeros(1, np.int64)
+    selfplay.train_block(np.uint64(11), 0, n, row, TL.ROUNDS_BY_PLAYERS, rules[None, :],
+                         np.zeros_like(w), np.zeros_like(w), 0, 1e-3, 0.1, 0.8, 32, stats, n,
+                         selfplay.no_curriculum(), np.array((0, -1)), 0.0,
+                         np.zeros((2, value_net.N_SKIP)), False, teachers, teacher_of,
+                         actor_of, 0.0)
+    return stats
+
+
+def test_an_actor_plays_the_games_its_variant_names_and_the_network_learns_from_them():
+    """``actor_of``: the row it names plays the variant's games in place of the learning
+    row, whose targets stay their lambda-returns. A copy of the learning row as actor
+    changes nothing (one snapshot: the same weights, bit for bit); another network as
+    actor plays the games (their scores are its own) and the learning row learns from
+    them (its weights differ from learning from its own play)."""
+    n_in = encode.N_BASE
+    start, other = (value_weights.initial_weights(n_in, seed) for seed in (1, 2))
+    learnt = {}
+    for name, actor in (("self", None), ("copy", start), ("other", other)):
+        row = value_weights.policy_row([start], n_in)
+        actor_row = None if actor is None else value_weights.policy_row([actor], n_in)
+        stats = _snapshot_run(row, actor_row)
+        learnt[name] = (value_weights.member(row).copy(), stats[selfplay.STAT_SCORE])
+    own_play = _snapshot_run(value_weights.policy_row([other], n_in), None)
+    np.testing.assert_array_equal(learnt["copy"][0], learnt["self"][0])
+    assert learnt["copy"][1] == learnt["self"][1]
+    assert learnt["other"][1] == own_play[selfplay.STAT_SCORE] != learnt["self"][1]
+    assert not np.array_equal(learnt["other"][0], learnt["self"][0])
+    assert not np.array_equal(learnt["other"][0], start)
+
+
+def test_an_actor_must_read_the_learning_row_s_inputs():
+    """An actor row of other inputs than the learning row's is refused."""
+    row = value_weights.policy_row([value_weights.initial_weights(encode.N_BASE, 1)],
+                                   encode.N_BASE)
+    n_in = int(value_net.n_inputs(TPC, 2))
+    actor = value_weights.policy_row([value_weights.initial_weights(n_in, 2)], n_in)
+    with pytest.raises(ValueError, match="actor row"):
+        _snapshot_run(row, actor)
 
 
 def _distance_to(row, teacher, games=16):

@@ -103,8 +103,8 @@ def evaluate(members: list[np.ndarray], skip: np.ndarray, n_in: int, rules: np.n
             "fox_points": round(float(out[play.COL_FOX_POINTS]), 1)}
 
 
-def check_mean(row: np.ndarray, tables: np.ndarray, games: int, seed: int) -> float:
-    """The mean solo score of a policy row over the variants of ``tables``
+def check_scores(row: np.ndarray, tables: np.ndarray, games: int, seed: int) -> list[float]:
+    """The mean solo score of a policy row on each variant of ``tables``
     (int64[V, N_GAME_RULES]; ``games`` tuning games each, the same seeds for every one)."""
-    return float(np.mean([mean_score(row, rules, games, TUNING_SEED_BASE + seed)[0]
-                          for rules in tables]))
+    return [float(mean_score(row, rules, games, TUNING_SEED_BASE + seed)[0])
+            for rules in tables]

@@ -59,7 +59,8 @@ class Run:
     ``rival``: a policy row the evaluations of a stage of 2-4 players alone play
     two-player games against; ``teachers``: policy rows (float64[T, N_POL]) that teach the
     games of the variants ``teacher_of`` (int64[V], -1: none) gives them, with the stage's
-    ``teach`` weight (none: no teachers); ``report``: called with
+    ``teach`` weight (none: no teachers), and those ``actor_of`` (int64[V], -1: the
+    learning network) gives play the variants' games; ``report``: called with
     each evaluation's entry (and the elapsed seconds and games played in this call),
     ``advance`` with the games of every training call (a progress bar)."""
 
@@ -88,6 +89,7 @@ class Run:
     rival: np.ndarray | None = None
     teachers: np.ndarray | None = None
     teacher_of: np.ndarray | None = None
+    actor_of: np.ndarray | None = None
     report: Callable[[dict, float, int], None] | None = None
     advance: Callable[[int], None] = lambda n: None
     note: Callable[[str], None] = lambda line: None
@@ -170,8 +172,11 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
     weights = value_weights.member(row)  # trained in place, and the skip head too
     total = stage_games(run.stages, stage, run.scale)
     variants = run.rules[None, :] if run.variants is None else run.variants
-    teachers, teacher_of = (selfplay.no_teachers(len(variants)) if run.teachers is None
-                            else (run.teachers, run.teacher_of))
+    teachers, teacher_of, actor_of = selfplay.no_teachers(len(variants))
+    if run.teachers is not None:
+        teachers = run.teachers
+        teacher_of = run.teacher_of if run.teacher_of is not None else teacher_of
+        actor_of = run.actor_of if run.actor_of is not None else actor_of
     key = training_key(run.stages, run.seed, stage)
     curriculum, learns = kernel_curriculum(spec), trainable(spec, game, n_in)
     stats = np.zeros(selfplay.N_STATS)
@@ -182,7 +187,7 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
             key, state["done"], n, row, run.rounds_of, variants, state["m"], state["v"],
             state["step"], lr, epsilon, spec.lam, BATCH, stats, spec.snapshot, curriculum,
             learns, spec.win_bonus, state["skip_moments"], spec.skip_head, teachers,
-            teacher_of, spec.teach)
+            teacher_of, actor_of, spec.teach)
         state["done"] += n
         clock["played"] += n
         run.advance(n)
@@ -214,8 +219,9 @@ def _evaluation(run: Run, state: dict, spec: Stage, beside: list[np.ndarray], n_
                             run.rival if multiplayer_only(spec) else None)
     if run.checks is not None:
         row = value_weights.policy_row([state["weights"], *beside], n_in, skip=state["skip"])
-        entry["check_mean"] = round(tgames.check_mean(row, run.checks, run.check_games,
-                                                      run.seed), 2)
+        scores = tgames.check_scores(row, run.checks, run.check_games, run.seed)
+        entry["check_mean"] = round(float(np.mean(scores)), 2)
+        entry["check_scores"] = [round(score, 1) for score in scores]
     return entry
 
 

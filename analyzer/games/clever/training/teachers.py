@@ -102,21 +102,26 @@ def teacher_table(game: CleverGame, files: list[Path], table_variants: list[dict
 
 
 def taught_sample(game: CleverGame, count: int, seed: int, taught: list[dict[str, Any]],
-                  free_share: float = FREE_SHARE) -> list[dict[str, Any]]:
+                  free_share: float = FREE_SHARE, weights: list[float] | None = None
+                  ) -> list[dict[str, Any]]:
     """``count`` solo variants for a distilled run: a share ``free_share`` drawn from the
     training distribution as they are (``variants.sample``), the others each from one of
-    the teaching networks' own variants (``taught``, their changes), drawn evenly, with
-    half the time no other change and otherwise each rule outside the game's shape
-    changed with the distribution's chance. Every variant lies inside the distribution."""
+    the teaching networks' own variants (``taught``, their changes), drawn evenly (or in
+    proportion to ``weights``, one a teacher), with half the time no other change and
+    otherwise each rule outside the game's shape changed with the distribution's chance.
+    Every variant lies inside the distribution."""
     rng = np.random.default_rng([seed, 38])
     free = variants.sample(game, count, seed)
     base = {**defaults(game.params), "players": 1}
+    cumulative = None if weights is None else np.cumsum(weights) / np.sum(weights)
     out = []
     for drawn in free:
         if rng.random() < free_share:
             out.append(drawn)
             continue
-        values = {**base, **taught[int(rng.integers(len(taught)))]}
+        pick = int(rng.integers(len(taught))) if cumulative is None else \
+            min(int(np.searchsorted(cumulative, rng.random(), side="right")), len(taught) - 1)
+        values = {**base, **taught[pick]}
         if rng.random() < 0.5:
             for param in variants.drawn_params(game):
                 if param.name not in SHAPE and values[param.name] == base[param.name] \
