@@ -939,7 +939,7 @@ def teacher_weights(given: list[str], files: list[Path]) -> list[float] | None:
             weight = -1.0
         if name not in names or not 0.0 < weight < 1e3:
             fail(f"--teacher-weight {item}: expected NAME=W, NAME one of the teachers "
-                 f"({', '.join(names)}) and W a positive weight")
+                 f"({', '.join(names)}) and W a weight above 0 and below 1000")
         weights[names.index(name)] = weight
     return weights
 

@@ -174,9 +174,8 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
     variants = run.rules[None, :] if run.variants is None else run.variants
     teachers, teacher_of, actor_of = selfplay.no_teachers(len(variants))
     if run.teachers is not None:
-        teachers = run.teachers
-        teacher_of = run.teacher_of if run.teacher_of is not None else teacher_of
-        actor_of = run.actor_of if run.actor_of is not None else actor_of
+        teachers, teacher_of = run.teachers, run.teacher_of
+        actor_of = actor_of if run.actor_of is None else run.actor_of
     key = training_key(run.stages, run.seed, stage)
     curriculum, learns = kernel_curriculum(spec), trainable(spec, game, n_in)
     stats = np.zeros(selfplay.N_STATS)
