@@ -102,7 +102,7 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, Callable, NoReturn
 
 import numpy as np
 
@@ -437,6 +437,13 @@ def parse() -> argparse.Namespace:
                         help="a distilled curriculum: the variants of the teacher of this "
                              "file name (e.g. value_net.rounds_4.npy) are drawn W times as "
                              "often as another teacher's (default 1 each); repeatable")
+    parser.add_argument("--teacher-plays", action="append", default=[],
+                        metavar="NAME=Q",
+                        help="a distilled curriculum: the teacher of this file name plays "
+                             "a share Q of its variants' games (drawn per row of the "
+                             "table), and the network learns its values on the positions "
+                             "its play reaches (default 0: the network plays them); "
+                             "repeatable")
     parser.add_argument("--own-plays-rest", action="store_true",
                         help="a distilled curriculum: the game's own network plays the "
                              "games of the variants no network teaches, and the network "
@@ -544,14 +551,15 @@ def parse() -> argparse.Namespace:
             or opts.alone and not opts.ship_conditioned \
             or opts.start_latest and not str(opts.start_from or "").endswith(".npz") \
             or (opts.teachers or opts.own_teaches_rest or opts.teacher_weight
-                or opts.own_plays_rest) \
+                or opts.own_plays_rest or opts.teacher_plays) \
             and opts.curriculum not in DISTILLED \
             or opts.mixed and not opts.ship_multi \
             or (opts.solo_share or opts.second_seat) and not opts.mixed \
             or (opts.gift or opts.look) and not opts.ship_multi:
         parser.error("--latest goes with --ship, --alone with --ship-conditioned, "
                      "--start-latest with --start-from a checkpoint (.npz), --teachers, "
-                     "--teacher-weight, --own-plays-rest and --own-teaches-rest with a "
+                     "--teacher-weight, --teacher-plays, --own-plays-rest and --own-teaches-rest "
+                     "with a "
                      "distilled curriculum, "
                      "--mixed with --ship-multi, --gift with "
                      "--ship-multi, --look with --ship-multi, --solo-share with --mixed, "
@@ -908,13 +916,19 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
                  f"game; its specialists: {', '.join(p.name for p in files[1:])}")
         files = files[:1] + [path for path in files[1:] if path.name in opts.teachers]
     extra["teachers"] = [start_digest(path) for path in files]
-    weights = teacher_weights(opts.teacher_weight, files)
+    weights = named_shares(opts.teacher_weight, files, "--teacher-weight", 1.0,
+                           lambda w: 0.0 < w < 1e3, "W a weight above 0 and below 1000")
     if weights is not None:
         extra["teacher_weights"] = weights
     sample = teachers.taught_sample(game, VARIANT_TABLE, opts.seed,
                                     teachers.taught_changes(game, files), weights=weights)
     rows, teacher_of = teachers.teacher_table(game, files, sample)
     actor_of = np.full(teacher_of.shape, -1, np.int64)
+    shares = named_shares(opts.teacher_plays, files, "--teacher-plays", 0.0,
+                          lambda q: 0.0 <= q <= 1.0, "Q a share from 0 to 1")
+    if shares is not None:
+        extra["teacher_plays"] = shares
+        actor_of = teachers.acting_rows(teacher_of, shares, opts.seed)
     if opts.own_plays_rest:
         extra["own_plays_rest"] = True
         actor_of[teacher_of < 0] = 0
@@ -924,24 +938,26 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
     return variants.table(game, sample), checks, (rows, teacher_of, actor_of)
 
 
-def teacher_weights(given: list[str], files: list[Path]) -> list[float] | None:
-    """The draw weight of each teaching file from ``--teacher-weight NAME=W`` (1 where
-    none is given), or None where none is."""
+def named_shares(given: list[str], files: list[Path], option: str, default: float,
+                 fits: Callable[[float], bool], accepted: str) -> list[float] | None:
+    """The value of each teaching file from ``option NAME=V`` items (``default`` where none
+    is given), or None where none is; a value that ``fits`` refuses is one line saying
+    what is ``accepted`` (``"W, a weight above 0 ..."``)."""
     if not given:
         return None
     names = [path.name for path in files]
-    weights = [1.0] * len(files)
+    values = [default] * len(files)
     for item in given:
         name, _, text = item.partition("=")
         try:
-            weight = float(text)
+            value = float(text)
         except ValueError:
-            weight = -1.0
-        if name not in names or not 0.0 < weight < 1e3:
-            fail(f"--teacher-weight {item}: expected NAME=W, NAME one of the teachers "
-                 f"({', '.join(names)}) and W a weight above 0 and below 1000")
-        weights[names.index(name)] = weight
-    return weights
+            value = float("nan")
+        if name not in names or not fits(value):
+            fail(f"{option} {item}: expected NAME={accepted[0]}, NAME one of the teachers "
+                 f"({', '.join(names)}) and {accepted}")
+        values[names.index(name)] = value
+    return values
 
 
 def progress_line(entry: dict, elapsed: float, played: int) -> None:

@@ -70,6 +70,23 @@ def test_a_teacher_weighted_more_teaches_more_of_the_table():
     assert share == pytest.approx((1 - teachers.FREE_SHARE) * 4 / (len(files) + 3), abs=0.05)
 
 
+def test_a_teacher_that_plays_plays_its_share_of_its_own_rows_only():
+    """``--teacher-plays``: a teacher given a share plays about that share of the rows it
+    teaches and no other row; a teacher given none plays none; the same seed draws the same
+    rows, another seed others."""
+    teacher_of = np.repeat(np.array([-1, 0, 1, 2], np.int64), 2000)
+    actor_of = teachers.acting_rows(teacher_of, [0.0, 0.5, 1.0], 7)
+    assert actor_of.dtype == np.int64 and actor_of.shape == teacher_of.shape
+    assert set(actor_of[teacher_of == -1].tolist()) == {-1}
+    assert set(actor_of[teacher_of == 0].tolist()) == {-1}
+    assert set(actor_of[teacher_of == 2].tolist()) == {2}
+    played = actor_of[teacher_of == 1]
+    assert set(played.tolist()) == {-1, 1}
+    assert (played == 1).mean() == pytest.approx(0.5, abs=0.05)
+    assert np.array_equal(actor_of, teachers.acting_rows(teacher_of, [0.0, 0.5, 1.0], 7))
+    assert not np.array_equal(actor_of, teachers.acting_rows(teacher_of, [0.0, 0.5, 1.0], 8))
+
+
 def test_the_game_s_own_network_teaches_the_defaults_with_its_own_values():
     """The teacher rows are the files' solo networks, given the rules block: the defaults'
     teacher gives the game's solo network's estimate, and a specialist its own."""

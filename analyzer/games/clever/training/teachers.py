@@ -130,3 +130,14 @@ def taught_sample(game: CleverGame, count: int, seed: int, taught: list[dict[str
                     values[param.name] = choices[int(rng.integers(len(choices)))]
         out.append(values)
     return out
+
+
+def acting_rows(teacher_of: np.ndarray, shares: list[float], seed: int) -> np.ndarray:
+    """``actor_of`` (int64[V]) for a distilled run whose teachers also play: each row of
+    the variant table taught by teacher ``t`` (``teacher_of``, int64[V]) is played by that
+    teacher with chance ``shares[t]`` (0: never; the learning network plays it, -1), drawn
+    once from ``seed``; so the network learns the teachers' values on the positions their
+    own play reaches as well as on those its play reaches."""
+    draw = np.random.default_rng([seed, 39]).random(teacher_of.shape[0])
+    share = np.asarray(shares, np.float64)[np.maximum(teacher_of, 0)]
+    return np.where((teacher_of >= 0) & (draw < share), teacher_of, -1).astype(np.int64)
