@@ -822,6 +822,8 @@ def test_shipping_into_a_missing_folder_is_one_line(tmp_path):
     (["--curriculum", "focused", "--teacher-weight", "nope=2"],
      "--teacher-weight nope=2: expected NAME=W"),
     (["--alone"], "--alone with --ship-conditioned"),
+    (["--own-shapes", "100"], "--own-shapes (0 or more) with --alone"),
+    (["--ship-conditioned", "x.npz", "--alone", "--own-shapes", "-1"], "--own-shapes (0 or"),
     (["--start-latest"], "--start-latest with --start-from a checkpoint"),
     (["--start-from", "value_net.npy", "--start-latest"], "--start-latest with"),
     (["--curriculum", "distilled", "--teachers", "x.npy"], "--teachers x.npy: not a solo"),

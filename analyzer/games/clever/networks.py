@@ -135,10 +135,12 @@ def forget() -> None:
     _record.cache_clear()
 
 
-def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players) -> Path:
+def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players,
+                 measured: bool = True) -> Path:
     """The network file that plays the rule ``values`` (none: ``own``): the first
     specialist trained on them alone, else ``own`` where it was, else the first
-    rule-conditioned specialist trained on them, else (2-4 players, the shape changed)
+    rule-conditioned specialist trained on them (with ``measured``, not one that leaves
+    their solo shape to ``own``: ``leaves_to_own``), else (2-4 players, the shape changed)
     the file that plays them solo, else ``own``."""
     if values is None:
         return own
@@ -151,12 +153,38 @@ def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players) ->
             return path
     if _holds(own, values, rounds_by_players):
         return own
-    over = conditioned_files(own, values, rounds_by_players)
+    over = [path for path in conditioned_files(own, values, rounds_by_players)
+            if not (measured and leaves_to_own(record(path), values, rounds_by_players))]
     if over:
         return over[0]
     if values["players"] > 1 and reshaped(record(own), values, rounds_by_players):
-        return playing_file(own, solo_view(values, rounds_by_players), rounds_by_players)
+        return playing_file(own, solo_view(values, rounds_by_players), rounds_by_players,
+                            measured)
     return own
+
+
+def shape_key(values: dict[str, Any], rounds_by_players) -> list:
+    """The shape of the rule ``values`` (``SHAPE``) as ``[rounds, round_1_bonus, ...,
+    round_4_bonus]``, the round count written out."""
+    natural = int(rounds_by_players[values["players"]])
+    return [int(values["rounds"] or natural), *(bool(values[name]) for name in SHAPE[1:])]
+
+
+def leaves_to_own(trained: dict[str, Any], values: dict[str, Any], rounds_by_players
+                  ) -> bool:
+    """Does the rule-conditioned network of a ``trained_on`` record leave the shape of the
+    solo rule ``values`` to the game's own network? Its ``own_plays`` lists the shapes
+    where the own network outscored it when it shipped, with both means
+    (``analyzer.games.clever.training.shapes``)."""
+    return values["players"] == 1 and left_shape(trained, values, rounds_by_players) is not None
+
+
+def left_shape(trained: dict[str, Any], values: dict[str, Any], rounds_by_players
+               ) -> dict[str, Any] | None:
+    """The ``own_plays`` entry of a ``trained_on`` record for the shape of ``values``
+    (its shape, both solo means and the games; none if it has none)."""
+    key = shape_key(values, rounds_by_players)
+    return next((m for m in trained.get("own_plays", []) if m["shape"] == key), None)
 
 
 def reshaped(trained: dict[str, Any], values: dict[str, Any], rounds_by_players) -> bool:
@@ -191,8 +219,10 @@ def _holds(path: Path, values: dict[str, Any], rounds_by_players) -> bool:
 def common_file(own: Path, variants: list[dict[str, Any]], rounds_by_players) -> Path | None:
     """The one network file to play every variant of a comparison, where their nearest
     networks differ: the first rule-conditioned one trained on all of them (none where
-    they agree, or where no such network holds them all)."""
-    if len({playing_file(own, v, rounds_by_players) for v in variants}) <= 1:
+    they agree, or where no such network holds them all). The nearest are those trained
+    on each (a shape a conditioned network leaves to the own network counts as its own),
+    so a rule's effect is measured by a network trained on both sides where one is."""
+    if len({playing_file(own, v, rounds_by_players, measured=False) for v in variants}) <= 1:
         return None
     holding = [set(conditioned_files(own, solo_view(v, rounds_by_players), rounds_by_players))
                for v in variants]

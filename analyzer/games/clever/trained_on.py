@@ -62,7 +62,7 @@ def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
         return [f"learned plays {path.name}, a rule-conditioned network: trained over "
                 f"variants of the rules, these among them{players}"]
     if path == game.learned_file:
-        return []
+        return _left_to_own(game, values)
     own = networks.record(game.learned_file).get("rules", {})
     rules = "; ".join(f"{k}={v}" for k, v in trained["rules"].items() if own.get(k) != v)
     rounds = trained.get("rounds")
@@ -70,6 +70,33 @@ def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
         {**values, "rounds": 0, "players": 1}) else ""
     return [f"learned plays {path.name}, a network trained on these rules "
             f"({rules.strip('; ')}){players}"]
+
+
+def _left_to_own(game: CleverGame, values: dict[str, Any]) -> list[str]:
+    """Where a rule-conditioned network trained on ``values`` leaves their shape to the
+    game's own network: one line naming both and the solo means measured when it shipped
+    (``networks.left_shape``); none otherwise."""
+    rounds_by_players = game.layout.ROUNDS_BY_PLAYERS
+    solo = networks.solo_view(values, rounds_by_players)
+    for path in networks.conditioned_files(game.learned_file, solo, rounds_by_players):
+        left = networks.left_shape(networks.record(path), solo, rounds_by_players)
+        if left is not None:
+            return [f"learned plays {game.learned_file.name} here: on solo games of "
+                    f"{_shape_words(left['shape'])} it outscored "
+                    f"{path.name}, the rule-conditioned network trained on these rules "
+                    f"({left['own']:.1f} against {left['conditioned']:.1f} points in "
+                    f"{left['games']:,} solo games)"]
+    return []
+
+
+def _shape_words(shape: list) -> str:
+    """A shape key (``networks.shape_key``) in words: "7 rounds, without the round-2
+    and round-4 bonuses"."""
+    off = [str(r) for r, on in enumerate(shape[1:], start=1) if not on]
+    if not off:
+        return f"{shape[0]} rounds"
+    bonuses = " and ".join(f"round-{r}" for r in off)
+    return f"{shape[0]} rounds, without the {bonuses} bonus{'es' if len(off) > 1 else ''}"
 
 
 def _players_words(trained: dict[str, Any], players: int) -> str:
