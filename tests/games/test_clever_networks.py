@@ -56,7 +56,9 @@ def test_twice_as_clever_plays_its_return_allowed_specialist_solo():
 
 
 def test_outputs_name_the_specialist_that_played():
-    """simulate and whatif say which network played a variant that a specialist plays."""
+    """simulate and whatif say which network played a variant that a specialist plays; a
+    whatif of the defaults against it plays the rule-conditioned network in both (trained
+    on both sides), and says so."""
     values = defaults(GAME.params)
     allowed = {**values, "return_empty_pool": "return_allowed"}
     notes = simulation.simulate(GAME, allowed, ["learned"], 16, seed=3, progress=False).notes
@@ -65,10 +67,14 @@ def test_outputs_name_the_specialist_that_played():
     assert not [n for n in notes if "not trained on" in n]
     home = simulation.simulate(GAME, values, ["learned"], 16, seed=3, progress=False).notes
     assert not [n for n in home if "value_net.return_allowed" in n]
-    variants = [("rulebook", values, ["learned"]), ("restart", allowed, ["learned"])]
+    variants = [("bot", allowed, ["heuristic"]), ("restart", allowed, ["learned"])]
     notes = simulation.whatif(GAME, variants, 16, 3, progress=False).notes
     lines = [n for n in notes if "value_net.return_allowed.npy" in n]
     assert len(lines) == 1 and lines[0].startswith("variant 'restart'")
+    variants = [("rulebook", values, ["learned"]), ("restart", allowed, ["learned"])]
+    notes = simulation.whatif(GAME, variants, 16, 3, progress=False).notes
+    assert notes[0].startswith("learned plays value_net.conditioned.npy in every variant")
+    assert not [n for n in notes if "value_net.return_allowed.npy" in n]
 
 
 @pytest.mark.parametrize("text", ["{not json", '{"trained_on": {"rules": 3, "players": [1]}}',
