@@ -51,6 +51,16 @@ def test_a_network_against_itself_leaves_no_shape_and_the_weaker_leaves_them(gam
     assert [m["own"] for m in weaker] == [m["own"] for m in same]  # the same games
 
 
+def test_a_shape_within_noise_stays_with_the_trained_network():
+    """A shape goes to the own network only where the paired difference's 95% interval
+    lies wholly on its side: a higher mean within noise keeps the conditioned network."""
+    near = {**SEVEN, "shape": [8, True, True, False, False], "own": 417.0,
+            "conditioned": 416.0, "diff": -1.0, "diff_ci95": [-7.7, 5.7]}
+    better = {**SEVEN, "shape": [5, True, True, True, True], "own": 150.0,
+              "conditioned": 160.0, "diff": 10.0, "diff_ci95": [7.0, 13.0]}
+    assert shapes.own_plays([SEVEN, near, better]) == [SEVEN]
+
+
 def _game_with_conditioned(tmp_path, monkeypatch, left: list[dict]):
     """Twice As Clever with its own file and a rule-conditioned file beside it (the own
     network's weights, a record naming the distribution) that leaves ``left`` to it."""

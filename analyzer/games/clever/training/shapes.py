@@ -1,13 +1,14 @@
 """Which solo game shapes a rule-conditioned network leaves to the game's own network.
 
-A game's shape is its round count and its round-track bonuses (``networks.SHAPE``, ``networks.shape_key``). On
-some shapes the game's own network, trained on the defaults alone, plays better than a
-network trained over every variant (Twice As Clever's own network with 7 rounds: 407
-points, its conditioned network 378). When a conditioned network ships, both play the
-same solo games of every shape of its distribution (the other rules at their defaults,
-a held-out seed); the shapes where the own network's mean is the higher are recorded in
-the conditioned network's ``trained_on`` record as ``own_plays``, and there ``learned``
-plays the own network (``networks.playing_file``), with a note saying why.
+A game's shape is its round count and its round-track bonuses (``networks.SHAPE``,
+``networks.shape_key``). On some shapes the game's own network, trained on the defaults
+alone, plays better than a network trained over every variant (Twice As Clever's own
+network with 7 rounds: 406 points, its conditioned network 381). When a conditioned
+network ships, both play the same solo games of every shape of its distribution (the
+other rules at their defaults, a held-out seed); the shapes where the own network plays
+better (the paired difference's 95% interval wholly on its side) are recorded, with both
+means, in the conditioned network's ``trained_on`` record as ``own_plays``, and there
+``learned`` plays the own network (``networks.playing_file``), with a note saying why.
 """
 
 from __future__ import annotations
@@ -59,5 +60,7 @@ def measure(game: CleverGame, own_row: np.ndarray, conditioned_row: np.ndarray, 
 
 
 def own_plays(measured: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The results of ``measure`` whose shape the own network scored the more on."""
-    return [m for m in measured if m["own"] > m["conditioned"]]
+    """The results of ``measure`` whose shape the own network plays better: its mean the
+    higher, the paired difference's 95% interval wholly on its side (where the two are
+    within noise, the network trained on the shape keeps it)."""
+    return [m for m in measured if m["diff_ci95"][1] < 0.0]
