@@ -570,9 +570,8 @@ def parse() -> argparse.Namespace:
         parser.error("--latest goes with --ship, --alone with --ship-conditioned, "
                      "--own-shapes (0 or more) with --alone, "
                      "--start-latest with --start-from a checkpoint (.npz), --teachers, "
-                     "--teacher-weight, --teacher-plays, --own-plays-rest and --own-teaches-rest "
-                     "with a "
-                     "distilled curriculum, "
+                     "--teacher-weight, --teacher-plays, --own-plays-rest and "
+                     "--own-teaches-rest with a distilled curriculum, "
                      "--mixed with --ship-multi, --gift with "
                      "--ship-multi, --look with --ship-multi, --solo-share with --mixed, "
                      "--second-seat with --mixed")
@@ -773,8 +772,8 @@ def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool 
     of the solo network; the network for 2-4 players keeps its own record. With
     ``alone``, the solo network alone (a specialist over variants, beside the game's own
     file: ``analyzer.games.clever.networks``); with ``shape_games`` > 0, the shapes where
-    the own network outscores it on that many solo games each are left to the own
-    network (``own_shapes``)."""
+    the own network plays better on that many solo games each are left to it
+    (``own_shapes``)."""
     members, info = value_weights.load(model.VALUE_FILE, model.GAME.kernel_game)
     own_row = value_weights.file_row(members, info)
     try:

@@ -174,7 +174,7 @@ def leaves_to_own(trained: dict[str, Any], values: dict[str, Any], rounds_by_pla
                   ) -> bool:
     """Does the rule-conditioned network of a ``trained_on`` record leave the shape of the
     solo rule ``values`` to the game's own network? Its ``own_plays`` lists the shapes
-    where the own network outscored it when it shipped, with both means
+    where the own network played better when it shipped (beyond noise), with both means
     (``analyzer.games.clever.training.shapes``)."""
     return values["players"] == 1 and left_shape(trained, values, rounds_by_players) is not None
 
