@@ -114,13 +114,13 @@ def every_note(on: bool = True):
 def shown_notes(notes: list[str], every: bool) -> list[str]:
     """The note lines a text or Markdown result shows: with ``every``, all of them; else
     the notes that are not about assumed rule parameters (a note on an untrained network
-    first), then those parameters in one line, at most ``MAX_NOTES`` lines in all, the
-    rest counted in the last."""
+    first, then those naming the network that played), then those parameters in one line,
+    at most ``MAX_NOTES`` lines in all, the rest counted in the last."""
     if every:
         return list(notes)
     assumed = [n.split(ASSUMED_MARK)[0].replace(" = ", "=") for n in notes if ASSUMED_MARK in n]
     others = sorted((n for n in notes if ASSUMED_MARK not in n),
-                    key=lambda n: "not trained on" not in n)
+                    key=lambda n: ("not trained on" not in n, "learned plays" not in n))
     if assumed:
         others.append(f"assumed rule parameters in force (marked ASSUMED by `dicelab rules "
                       f"GAME`; --verbose says why each is assumed): {', '.join(assumed)}")

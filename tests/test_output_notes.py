@@ -27,6 +27,16 @@ def test_assumed_parameters_are_named_in_one_line_and_the_rest_counted():
     assert shown_notes(notes + ASSUMED, every=True) == notes + ASSUMED
 
 
+def test_the_note_naming_the_network_that_played_comes_next():
+    """After an untrained network's note, the line naming the network that played comes
+    before the other notes, so the short list keeps both."""
+    notes = ["first", "learned plays value_net.npy here: ...",
+             "learned plays rules its network was not trained on (rounds=7)"]
+    shown = shown_notes(notes + ASSUMED, every=False)
+    assert shown[0].startswith("learned plays rules") and shown[1] == notes[1]
+    assert shown[2] == "2 more notes: --verbose shows every note"
+
+
 def test_every_format_but_text_and_markdown_keeps_every_note():
     """JSON and CSV are for machines: every note, word for word."""
     result = Result("t", notes=["first"] + ASSUMED)
