@@ -121,3 +121,21 @@ def test_a_shape_left_to_the_own_network_is_named_in_words(tmp_path, monkeypatch
             in trained_on.network_note(game, values)[0]
     finally:
         networks.forget()
+
+
+def test_the_report_names_the_network_its_comparisons_play(tmp_path, monkeypatch):
+    """A shape left to the own network (6 rounds without the round-1 bonus) alone plays
+    the own network, but the report's round-bonus comparison plays the conditioned network
+    on every side, so its words say it was trained without each bonus."""
+    from analyzer.games.clever import report
+    left = {**SEVEN, "shape": [6, False, True, True, True]}
+    game = _game_with_conditioned(tmp_path, monkeypatch, [left])
+    try:
+        base = {**defaults(game.params), "players": 1}
+        no_first = {**base, "round_1_bonus": False}
+        assert game.network_file(no_first).name == "value_net.npy"
+        assert trained_on.differences(game, no_first)
+        assert report._trained_without_bonuses(game, base)
+        assert "value_net.conditioned.npy" in report.bonus_note(game, base)
+    finally:
+        networks.forget()

@@ -403,11 +403,19 @@ def rules_policy(game: CleverGame, values: dict[str, Any]) -> str:
     was trained on solo games with each reading flipped (a rule-conditioned network), else
     ``table_policy``."""
     solo = {**values, "players": 1}
-    if game.strongest_policy == "learned" and not any(
-            trained_on.differences(game, {**solo, p.name: _alternative(p)})
-            for p in _assumed(game, values)):
+    flips = [{**solo, p.name: _alternative(p)} for p in _assumed(game, values)]
+    if game.strongest_policy == "learned" and _trained_on_all(game, solo, flips):
         return game.strongest_policy
     return game.table_policy
+
+
+def _trained_on_all(game: CleverGame, solo: dict[str, Any], variants: list[dict[str, Any]]
+                    ) -> bool:
+    """Was every network ``learned`` plays in a comparison of the rules ``solo`` with
+    ``variants`` (one network in all of them where a rule-conditioned one holds them, as
+    ``whatif`` plays it) trained on the rules it plays?"""
+    with networks.pinned(game.comparison_file([solo, *variants])):
+        return not any(trained_on.differences(game, v) for v in [solo, *variants])
 
 
 def round_bonus_values(game: CleverGame, values: dict[str, Any], seed: int,
@@ -465,12 +473,11 @@ def readings_note(game: CleverGame, values: dict[str, Any]) -> str:
 
 
 def _trained_without_bonuses(game: CleverGame, values: dict[str, Any]) -> bool:
-    """Was the strongest policy's network trained on solo games without each round
-    bonus (a rule-conditioned network)?"""
+    """Was the strongest policy's network, as a comparison plays it, trained on solo games
+    without each round bonus (a rule-conditioned network)?"""
     solo = {**values, "players": 1}
-    return game.strongest_policy == "learned" and not any(
-        trained_on.differences(game, {**solo, f"round_{r}_bonus": False})
-        for r in ROUND_BONUS_ROUNDS)
+    without = [{**solo, f"round_{r}_bonus": False} for r in ROUND_BONUS_ROUNDS]
+    return game.strongest_policy == "learned" and _trained_on_all(game, solo, without)
 
 
 def most_words(richest: pd.Series, runner_up: pd.Series) -> str:
