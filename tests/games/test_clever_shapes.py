@@ -100,6 +100,12 @@ def test_learned_plays_the_own_network_on_a_shape_left_to_it(tmp_path, monkeypat
                 "value_net.conditioned.npy, the rule-conditioned network trained on these "
                 "rules (407.0 against 378.0 points in 400 solo games)")
         assert trained_on.network_note(game, seven) == [line]
+        six = {**base, "rounds": 6}  # the own network's rules: no line, though left to it
+        six_left = {**SEVEN, "shape": [6, True, True, True, True]}
+        game = _game_with_conditioned(tmp_path, monkeypatch, [SEVEN, six_left])
+        assert game.network_file(six).name == "value_net.npy"
+        assert trained_on.network_note(game, six) == trained_on.network_note(game, base) == []
+        assert trained_on.network_note(game, {**six, "solo_ties": "colour_order"})
         assert trained_on.network_note(game, {**seven, "players": 2}) == [line]
         assert trained_on.differences(game, seven) == ["rounds=7 (trained on 6 for 1 player)"]
         notes = simulation.simulate(game, seven, ["learned"], 8, seed=3, progress=False).notes

@@ -74,9 +74,11 @@ def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
 
 def _left_to_own(game: CleverGame, values: dict[str, Any]) -> list[str]:
     """Where a rule-conditioned network trained on ``values`` leaves their shape to the
-    game's own network: one line naming both and the solo means measured when it shipped
+    game's own network, not trained on them: one line naming both and the solo means measured when it shipped
     (``networks.left_shape``); none otherwise."""
     rounds_by_players = game.layout.ROUNDS_BY_PLAYERS
+    if not differences(game, values):  # the own network was trained on them
+        return []
     solo = networks.solo_view(values, rounds_by_players)
     for path in networks.conditioned_files(game.learned_file, solo, rounds_by_players):
         left = networks.left_shape(networks.record(path), solo, rounds_by_players)
