@@ -484,6 +484,10 @@ def parse() -> argparse.Namespace:
                              "latest weights and the Adam state they were trained to (a new "
                              "curriculum going on where a run ended; default: its best "
                              "weights, fresh Adam state)")
+    parser.add_argument("--hidden", type=int, choices=net.WIDTHS,
+                        help="the network's first hidden layer's width (default: the start "
+                             "network's, else " + str(net.H1) + "); a start network of fewer "
+                             "units is widened so that it computes what it did")
     parser.add_argument("--start-member", type=int, default=0, metavar="K",
                         help="--start-from a value_net.npy: start from its network K "
                              "(default 0, the first; 1: the network for 2-4 players)")
@@ -566,14 +570,16 @@ def parse() -> argparse.Namespace:
             and opts.curriculum not in DISTILLED \
             or opts.mixed and not opts.ship_multi \
             or (opts.solo_share or opts.second_seat) and not opts.mixed \
-            or (opts.gift or opts.look) and not opts.ship_multi:
+            or opts.gift and not opts.ship_multi \
+            or opts.look and not (opts.ship_multi or opts.ship_conditioned):
         parser.error("--latest goes with --ship, --alone with --ship-conditioned, "
                      "--own-shapes (0 or more) with --alone, "
                      "--start-latest with --start-from a checkpoint (.npz), --teachers, "
                      "--teacher-weight, --teacher-plays, --own-plays-rest and "
                      "--own-teaches-rest with a distilled curriculum, "
                      "--mixed with --ship-multi, --gift with "
-                     "--ship-multi, --look with --ship-multi, --solo-share with --mixed, "
+                     "--ship-multi, --look with --ship-multi or --ship-conditioned, "
+                     "--solo-share with --mixed, "
                      "--second-seat with --mixed")
     opts.look = {"players": sorted(set(opts.look)), "samples": opts.look_samples,
                  "branch": opts.look_branch, "margin": opts.look_margin} if opts.look else {}
@@ -605,32 +611,55 @@ def start_digest(path: Path) -> str:
         fail(f"--start-from {path}: cannot be read ({exc.strerror})")
 
 
-def latest_start(path: Path) -> tuple[np.ndarray, np.ndarray, dict]:
+def latest_start(path: Path) -> tuple[np.ndarray, np.ndarray, dict, int]:
     """``--start-latest``: the latest weights, skip head and Adam state (``Run``'s
-    ``start_moments``) of the training checkpoint ``path``."""
+    ``start_moments``) of the training checkpoint ``path``, and its network's width."""
     try:
         saved = read_checkpoint(path)
+        width = value_weights.hidden_of(json.loads(str(saved["settings"])))
     except (OSError, KeyError, ValueError, UserError) as exc:
         fail(f"--start-from {path}: not a training checkpoint ({exc})")
     moments = {"m": saved["m"], "v": saved["v"], "step": int(saved["step"]),
                "skip_moments": saved["skip_moments"]}
-    return saved["weights"].astype(np.float32), saved["skip"], moments
+    return saved["weights"].astype(np.float32), saved["skip"], moments, width
 
 
 def start_weights(path: Path, game: int, member: int = 0
-                  ) -> tuple[np.ndarray, np.ndarray | None]:
+                  ) -> tuple[np.ndarray, np.ndarray | None, int]:
     """Member ``member`` of the value network file ``path`` (.npy) and the file's skip
-    head, or the best weights and skip head of the training checkpoint ``path`` (.npz)."""
+    head, or the best weights and skip head of the training checkpoint ``path`` (.npz),
+    and the network's width."""
     try:
         if path.suffix == ".npz":
             saved = read_checkpoint(path)
-            return saved["best_weights"].astype(np.float32), saved.get("best_skip")
+            return saved["best_weights"].astype(np.float32), saved.get("best_skip"), \
+                value_weights.hidden_of(json.loads(str(saved["settings"])))
         members, info = value_weights.load(path, game)
         weights = np.asarray(members[member], np.float32).copy()
     except (OSError, KeyError, ValueError, UserError, IndexError) as exc:
         fail(f"--start-from {path}: not a value network or training checkpoint with network "
              f"{member} ({exc})")
-    return weights, np.asarray(info.get("skip", []), np.float64)
+    return weights, np.asarray(info.get("skip", []), np.float64), value_weights.hidden_of(info)
+
+
+def widened_start(opts: argparse.Namespace, start: np.ndarray, moments: dict | None,
+                  width: int, extra: dict) -> tuple[np.ndarray, dict | None, int]:
+    """The start network (and its Adam moments) given ``--hidden``'s first-layer units
+    (``value_weights.widen_hidden``: it computes what it did), and the run's width."""
+    hidden = opts.hidden or width
+    if hidden < width:
+        fail(f"--hidden {hidden}: the start network has {width} first-layer units; "
+             "give as many or more")
+    if hidden == width:
+        return start, moments, width
+    n_in = value_weights.inputs_of(start, width)
+    extra["widened"] = [width, hidden]
+    start = value_weights.widen_hidden(start, n_in, width, hidden, opts.seed)
+    if moments is not None:
+        moments = {**moments, **{k: value_weights.widen_hidden(moments[k], n_in, width,
+                                                               hidden, 0, moments=True)
+                                 for k in ("m", "v")}}
+    return start, moments, hidden
 
 
 def solo_rival(model) -> np.ndarray:
@@ -657,9 +686,14 @@ def ship(opts: argparse.Namespace, model) -> None:
                         "history": json.loads(str(saved["history"]))})
     rules = model.GAME.game_rules({**defaults(model.PARAMS),
                                    **sources[0]["settings"].get("rules", {})})
-    n_in = max(value_weights.inputs_of(m) for m in members)  # a member without the bonus
-    members = [value_weights.widen(m, value_weights.inputs_of(m), n_in) for m in members]
-    # block gets its inputs with zero weights: it plays as before
+    widths = {value_weights.hidden_of(source["settings"]) for source in sources}
+    if len(widths) > 1:
+        fail(f"--ship: checkpoints of networks of {sorted(widths)} first-layer units; give "
+             "one width")
+    h1 = widths.pop()
+    n_in = max(value_weights.inputs_of(m, h1) for m in members)  # a member without the
+    members = [value_weights.widen(m, value_weights.inputs_of(m, h1), n_in, h1)
+               for m in members]  # bonus block gets its inputs with zero weights
     choice = {}
     if len(members) > 1:
         rows = [value_weights.policy_row([m], n_in) for m in members]
@@ -677,7 +711,7 @@ def ship(opts: argparse.Namespace, model) -> None:
         if gain <= 2 * (gain - low) / Z95:  # the gain is not above two standard errors
             members, sources = [members[best]], [sources[best]]
             choice["shipped"] = f"member {best}"
-    info = {"game": GAMES[opts.game], "inputs": n_in, "hidden": [net.H1, net.H2],
+    info = {"game": GAMES[opts.game], "inputs": n_in, "hidden": [h1, net.H2],
             "members": len(members), "scale": value_net.SCALE,
             "source": "scripts/train_value.py", "ensemble": choice, "trainers": sources,
             "trained_on": trained_record(model, sources[0])}
@@ -742,11 +776,15 @@ def ship_multi(path: Path, model, output: Path, solo_file: Path,
     except (KeyError, ValueError, UserError) as exc:
         fail(f"--ship-multi {path}: not a training checkpoint ({exc})")
     multi = saved["best_weights"].astype(np.float32)
-    n_in = value_weights.inputs_of(multi)
+    h1 = value_weights.hidden_of(source["settings"])
+    if h1 != value_weights.hidden_of(info):
+        fail(f"--ship-multi {path}: its network's first-layer width differs from "
+             f"{solo_file}'s solo networks'")
+    n_in = value_weights.inputs_of(multi, h1)
     if len(solo) + 1 > value_net.MAX_MEMBERS:
         fail(f"--ship-multi: {solo_file} has {len(solo)} solo networks; at most "
                  f"{value_net.MAX_MEMBERS - 1} fit beside the one for 2-4 players")
-    first = [value_weights.widen(m, value_weights.inputs_of(m), n_in) for m in solo]
+    first = [value_weights.widen(m, value_weights.inputs_of(m, h1), n_in, h1) for m in solo]
     partnered = "partners" in source["settings"]
     if partnered and source["settings"]["partners"] != partner_digest(solo):
         fail(f"--ship-multi: {path.name} learnt beside other solo networks than those of "
@@ -764,7 +802,7 @@ def ship_multi(path: Path, model, output: Path, solo_file: Path,
 
 
 def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool = False,
-                     shape_games: int = 0) -> None:
+                     shape_games: int = 0, look: dict | None = None) -> None:
     """Write the value network files ``output``: the game's own file with every network
     given the rules block (zero rows), its solo network replaced by the weights of the
     conditioned run's checkpoint ``path`` (best, or with ``latest`` the latest), and a
@@ -773,7 +811,8 @@ def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool 
     ``alone``, the solo network alone (a specialist over variants, beside the game's own
     file: ``analyzer.games.clever.networks``); with ``shape_games`` > 0, the shapes where
     the own network plays better on that many solo games each are left to it
-    (``own_shapes``)."""
+    (``own_shapes``); ``look`` (``--look``) sets the look one roll ahead of the solo
+    network, alone."""
     members, info = value_weights.load(model.VALUE_FILE, model.GAME.kernel_game)
     own_row = value_weights.file_row(members, info)
     try:
@@ -785,10 +824,15 @@ def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool 
         fail(f"--ship-conditioned {path}: not a training checkpoint ({exc})")
     if "variants" not in settings:
         fail(f"--ship-conditioned {path}: not a run over variants (--curriculum conditioned)")
-    n_in = value_weights.inputs_of(trained)
+    width = value_weights.hidden_of(settings)
+    if width != value_weights.hidden_of(info) and not alone:
+        fail(f"--ship-conditioned {path}: its network has {width} first-layer units, the "
+             "game's own file's another number; ship it --alone")
+    n_in = value_weights.inputs_of(trained, width)
     solo = value_weights.solo_members(info) or len(members)
-    others = [] if alone else [value_weights.widen(m, value_weights.inputs_of(m), n_in)
-                               for m in members[solo:]]
+    others = [] if alone else [
+        value_weights.widen(m, value_weights.inputs_of(m, width), n_in, width)
+        for m in members[solo:]]
     own = info["trained_on"]
     multi = own.get("multiplayer", {**own, "players": [n for n in own["players"] if n > 1]})
     record = {**trained_on.training_record(model.PARAMS, defaults(model.PARAMS), [1]),
@@ -803,7 +847,10 @@ def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool 
     seat_head = (list(info.get("skip", head[:seats.N_SEAT])) + [0.0] * seats.N_SEAT
                  )[:seats.N_SEAT]
     if alone:
-        info = {k: v for k, v in info.items() if k in ("game", "hidden", "scale")}
+        info = {k: v for k, v in info.items() if k in ("game", "scale")}
+        info["hidden"] = [width, net.H2]
+        if look:
+            info["look"] = look
     info = {**info, "inputs": n_in, "members": 1 + len(others),
             "solo_members": 1 if others else 0, "conditioned_trainer": source,
             "skip": seat_head + [float(x) for x in head[seats.N_SEAT:]],
@@ -877,13 +924,15 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
     if opts.fork_from:
         extra["fork_from"] = Path(opts.fork_from).name
     game = model.GAME
-    start, start_skip, moments = None, None, None
+    start, start_skip, moments, width = None, None, None, opts.hidden or net.H1
     if opts.start_latest:
         extra["start_latest"] = True
-        start, start_skip, moments = latest_start(Path(opts.start_from))
+        start, start_skip, moments, width = latest_start(Path(opts.start_from))
     elif opts.start_from:
-        start, start_skip = start_weights(Path(opts.start_from), game.kernel_game,
-                                          opts.start_member)
+        start, start_skip, width = start_weights(Path(opts.start_from), game.kernel_game,
+                                                 opts.start_member)
+    if start is not None:
+        start, moments, width = widened_start(opts, start, moments, width, extra)
     if opts.start_member:
         extra["start_member"] = opts.start_member
     conditioned = list(stages.values())[0].rules_block  # starts from its file's skip head
@@ -893,7 +942,7 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         checkpoint=Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz"),
         rules=rules, rounds_of=game.layout.ROUNDS_BY_PLAYERS, heuristic=game.heuristic_row(),
         settings=extra, variants=table, checks=checks, eval_every=opts.eval_every,
-        eval_games=opts.eval_games, chunk=opts.chunk, scale=opts.scale,
+        eval_games=opts.eval_games, hidden=width, chunk=opts.chunk, scale=opts.scale,
         max_games=opts.max_games, start=start,
         start_skip=start_skip if conditioned and start_skip is not None and start_skip.size
         else None, start_moments=moments, fork_from=Path(opts.fork_from) if opts.fork_from else None, partners=partners,
@@ -1014,7 +1063,7 @@ def main() -> None:
             ship(opts, model)
         elif opts.ship_conditioned:
             ship_conditioned(Path(opts.ship_conditioned), model, shipped_file(opts, model),
-                             opts.latest, opts.alone, opts.own_shapes)
+                             opts.latest, opts.alone, opts.own_shapes, opts.look)
         elif opts.ship_multi:
             ship_multi(Path(opts.ship_multi), model, shipped_file(opts, model),
                        solo_file(opts, model),

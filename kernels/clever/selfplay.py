@@ -42,7 +42,7 @@ import numpy as np
 from numba import prange
 
 from kernels.clever_base.game_rules import RULE_ROUNDS
-from kernels.clever.net import H1, H2, adam_step, add_gradient, forward, net_size
+from kernels.clever.net import H2, MAX_H1, adam_step, add_gradient, forward, net_size
 from kernels.clever.play import (
     LOG_LEN,
     W_NET,
@@ -61,6 +61,7 @@ from kernels.clever.value_net import (
     P_SKIP,
     P_WEIGHTS,
     SCALE,
+    hidden_of,
     member_span,
     playing_members,
     seat_first,
@@ -278,9 +279,10 @@ def _skip_gradient(n_in, idx, val, nnz, err, skip_grad):
 @njit(cache=True)
 def members_sum(pol, n_in, first, end, idx, val, nnz, p1, p2):
     """The summed outputs, for the encoded input, of the row's member networks ``first ..
-    end - 1`` (``p1``, ``p2``: float32[H1], [H2] work space)."""
-    span = member_span(n_in)
-    size = net_size(n_in)
+    end - 1`` (``p1``, ``p2``: float32[MAX_H1], [H2] work space)."""
+    h1 = hidden_of(pol, W_NET)
+    span = member_span(n_in, h1)
+    size = net_size(n_in, h1)
     total = 0.0
     for k in range(first, end):
         at = W_NET + P_WEIGHTS + k * span
@@ -293,7 +295,7 @@ def members_sum(pol, n_in, first, end, idx, val, nnz, p1, p2):
 def partner_sum(pol, n_in, players, idx, val, nnz, p1, p2):
     """``(sum, count)``: the summed outputs, for the encoded input, of the row's frozen
     member networks (all but the first) that play a game of ``players`` beside the trained
-    first one, and how many networks play it in all (``p1``, ``p2``: float32[H1], [H2]
+    first one, and how many networks play it in all (``p1``, ``p2``: float32[MAX_H1], [H2]
     work space)."""
     first, end = playing_members(pol, W_NET, players)
     return members_sum(pol, n_in, max(first, 1), end, idx, val, nnz, p1, p2), end - first
@@ -311,7 +313,7 @@ def no_teachers(n_variants):
 def teacher_value(teacher, n_in, players, idx, val, nnz, p1, p2):
     """The teacher row's estimate (in ``SCALE`` points) of the points to come for the
     encoded afterstate: the mean of its members that play a game of ``players``, plus its
-    skip head (``p1``, ``p2``: float32[H1], [H2] work space)."""
+    skip head (``p1``, ``p2``: float32[MAX_H1], [H2] work space)."""
     first, end = playing_members(teacher, W_NET, players)
     return (members_sum(teacher, n_in, first, end, idx, val, nnz, p1, p2) / (end - first)
             + skip_output(teacher, W_NET, n_in, idx, val, nnz))
@@ -398,9 +400,10 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
     (see ``train_block`` for the arguments; the rest is work space); returns the Adam
     steps taken in all."""
     n_in = np.int64(pol[W_NET + P_INPUTS])
-    size = net_size(n_in)
+    h1 = hidden_of(pol, W_NET)
+    size = net_size(n_in, h1)
     first = W_NET + P_WEIGHTS
-    w = pol[first:first + member_span(n_in)].view(np.float32)[:size]
+    w = pol[first:first + member_span(n_in, h1)].view(np.float32)[:size]
     for j in range(games.shape[0]):
         n = players[j]
         tk = teacher_of[variant_of(key, first_game + j, teacher_of.shape[0])]
@@ -429,7 +432,7 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     ``rounds_of``: int64[MAX_PLAYERS + 1] rounds by player count; ``variants``
     int64[V, N_GAME_RULES] the rules each game draws from (one row: fixed rules; its
     ``RULE_ROUNDS`` > 0 sets the rounds for every player count).
-    ``adam_m``, ``adam_v``: float32[net_size] Adam moments, ``step``: Adam steps taken so
+    ``adam_m``, ``adam_v``: float32[net_size] Adam moments (of the row's width), ``step``: Adam steps taken so
     far; ``lr`` the step size, ``epsilon`` the exploration rate, ``lam`` the lambda of the
     returns, ``batch`` the minibatch size, ``snapshot`` the games played with one set of
     weights, ``curriculum`` float64[N_CURRICULUM] (``no_curriculum()``: none; its
@@ -448,11 +451,12 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     seat-games, score sums, squared errors (points^2), samples and dice put into a capped
     area to ``stats``
     (float64[N_STATS]); returns the Adam steps taken in all."""
-    grad = np.zeros(net_size(np.int64(pol[W_NET + P_INPUTS])), np.float32)
-    a1 = np.zeros(H1, np.float32)
+    grad = np.zeros(net_size(np.int64(pol[W_NET + P_INPUTS]), hidden_of(pol, W_NET)),
+                    np.float32)
+    a1 = np.zeros(MAX_H1, np.float32)
     a2 = np.zeros(H2, np.float32)
     d2 = np.zeros(H2, np.float32)
-    p1 = np.zeros(H1, np.float32)
+    p1 = np.zeros(MAX_H1, np.float32)
     p2 = np.zeros(H2, np.float32)
     targets = np.zeros(MAX_RECORDS, np.float64)
     order = np.zeros(MAX_RECORDS, np.int64)

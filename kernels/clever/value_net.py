@@ -14,7 +14,8 @@ those games play the mean of every member, the solo networks' too), ``P_SOLO_SHA
 those mixed games, a weight ``q`` in (0, 1]: ``q`` times the solo members' mean plus
 ``1 - q`` times the others'; 0 plays the plain mean of every member), ``P_SEAT_SHIFT``
 (1: in those mixed two-player games the solo members read the second seat's afterstates
-in the solo game's turn order, ``second_seat_view``), the skip head's
+in the solo game's turn order, ``second_seat_view``), ``P_HIDDEN`` (the members' first
+hidden layer's width, ``kernels.clever.net.WIDTHS``; 0 reads ``H1``), the skip head's
 ``N_SKIP`` weights from ``P_SKIP`` (float64), then each member's float32
 weights (``kernels.clever.net``), two per float64 of the row.
 
@@ -31,7 +32,7 @@ and the hidden activations (float32).
 
 import numpy as np
 
-from kernels.clever.net import H1, H2, forward, net_offsets, net_size
+from kernels.clever.net import H1, H2, MAX_H1, forward, net_offsets, net_size
 from kernels.clever_base.rule_block import N_HEAD
 from kernels.clever_base.seats import N_SEAT
 from kernels.clever_base.sheet import H_EVENT, H_PLAYERS, H_ROUND, H_SEAT, TAC
@@ -62,7 +63,8 @@ BLOCKS_BASE, BLOCKS_BONUS, BLOCKS_SEAT, BLOCKS_RULES = 0, 1, 2, 3  # an encoding
 SCALE = 100.0  # points per unit of the network's output
 P_INPUTS, P_MEMBERS, P_TEACHER, P_SOLO_MEMBERS, P_MIXED, P_SOLO_SHARE = 0, 1, 2, 3, 4, 5
 P_SEAT_SHIFT = 6
-P_SKIP = 7
+P_HIDDEN = 7
+P_SKIP = 8
 N_SKIP = N_SEAT + N_HEAD  # the skip head's weights: the seat block's inputs', the rules
 # block's scaled ones'
 P_WEIGHTS = P_SKIP + N_SKIP
@@ -72,13 +74,14 @@ MAX_MEMBERS = 3  # an ensemble of two solo networks and one for 2-4 players
 TRAINING_IN = True
 _IDX = 0
 _VAL = MAX_INPUTS  # float32[MAX_INPUTS]
-_A1 = _VAL + MAX_INPUTS // 2  # float32[H1]
-_A2 = _A1 + H1 // 2  # float32[H2]
+_A1 = _VAL + MAX_INPUTS // 2  # float32[MAX_H1]
+_A2 = _A1 + MAX_H1 // 2  # float32[H2]
 _SOLO_IDX = _A2 + H2 // 2  # the solo members' input (``second_seat_view``): int64, then
 _SOLO_VAL = _SOLO_IDX + MAX_INPUTS  # float32 values, then its turn state
 _SOLO_TS = _SOLO_VAL + MAX_INPUTS // 2
 NET_BUF_LEN = _SOLO_TS + TS_LEN
-# ``row_size(MAX_INPUTS, MAX_MEMBERS)``, reckoned at import without compiling anything
+# ``row_size(MAX_INPUTS, MAX_MEMBERS)``, reckoned at import without compiling anything (a
+# row of wider members holds fewer of them: ``value_weights.policy_row``)
 MAX_ROW_SIZE = P_WEIGHTS + MAX_MEMBERS * ((net_offsets.py_func(MAX_INPUTS)[5] + 1) // 2)
 
 
@@ -95,15 +98,22 @@ def n_inputs(game, blocks):
 
 
 @njit(cache=True, borrowed=True)
-def member_span(n_in):
+def member_span(n_in, h1=H1):
     """How many float64 numbers of a policy row one member network's weights take."""
-    return (net_size(n_in) + 1) // 2
+    return (net_size(n_in, h1) + 1) // 2
 
 
 @njit(cache=True, borrowed=True)
-def row_size(n_in, members):
+def row_size(n_in, members, h1=H1):
     """How many numbers of a policy row, from ``start``, the value policy's weights take."""
-    return P_WEIGHTS + members * member_span(n_in)
+    return P_WEIGHTS + members * member_span(n_in, h1)
+
+
+@njit(cache=True, borrowed=True)
+def hidden_of(pol, start):
+    """The first hidden layer's width of the row's member networks."""
+    h1 = np.int64(pol[start + P_HIDDEN])
+    return h1 if h1 > 0 else H1
 
 
 @njit(cache=True)
@@ -198,9 +208,10 @@ def network_output(pol, start, idx, val, nnz, buf, players, sheet, ts):
     in a game of 2-4 players."""
     n_in = np.int64(pol[start + P_INPUTS])
     first_member, end = playing_members(pol, start, players)
-    span = member_span(n_in)
-    size = net_size(n_in)
-    a1 = buf[_A1:_A1 + H1 // 2].view(np.float32)
+    h1 = hidden_of(pol, start)
+    span = member_span(n_in, h1)
+    size = net_size(n_in, h1)
+    a1 = buf[_A1:_A1 + MAX_H1 // 2].view(np.float32)
     a2 = buf[_A2:_A2 + H2 // 2].view(np.float32)
     solo = np.int64(pol[start + P_SOLO_MEMBERS])
     share = pol[start + P_SOLO_SHARE]

@@ -16,7 +16,7 @@ from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
-from kernels.clever import value_net
+from kernels.clever import net, play, value_net
 from kernels.clever_base.game_rules import RULE_INPUT_BITS, RULE_ROUNDS
 from kernels.clever_base.sheet import H_PLAYERS, H_ROUNDS, H_RULE_BITS, NATURAL_ROUNDS
 from kernels.clever.sheets import encode_afterstate, start_game_sheet
@@ -122,6 +122,39 @@ def test_a_training_run_resumes_bit_for_bit(tmp_path):
     (tmp_path / "cut.npz").write_bytes(bytes(raw))
     with pytest.raises(UserError, match="checkpoint .*cut.npz"):
         training_run.train(_run(TPC_GAME, tmp_path, "cut.npz"))
+
+
+def test_a_wider_network_trains_resumes_and_loads_with_its_width(tmp_path):
+    """A run of a network widened to ``net.MAX_H1`` first-layer units resumes bit for bit
+    and keeps its width in its settings (a run of another width does not resume it); a
+    file of that width loads, one of a width not in ``net.WIDTHS`` does not."""
+    n_in = int(value_net.n_inputs(TPC_GAME.kernel_game, 3))
+
+    def wide_run(name, max_games=0, hidden=net.MAX_H1):
+        run = _run(TPC_GAME, tmp_path, name, max_games)
+        start = value_weights.widen_hidden(run.start, n_in, net.H1, net.MAX_H1, seed=3)
+        return dataclasses.replace(run, start=start, hidden=hidden)
+
+    whole = training_run.train(wide_run("whole.npz"))
+    training_run.train(wide_run("cut.npz", max_games=32))
+    resumed = training_run.train(wide_run("cut.npz"))
+    assert whole["weights"].size == net.net_size(n_in, net.MAX_H1)
+    for part in ("weights", "m", "v", "skip"):
+        np.testing.assert_array_equal(whole[part], resumed[part])
+    assert wide_run("x").all_settings()["hidden"] == [net.MAX_H1, net.H2]
+    with pytest.raises(UserError, match="cut.npz"):
+        training_run.train(dataclasses.replace(wide_run("cut.npz"), hidden=net.H1))
+    path = tmp_path / "wide.npy"
+    for hidden, loads in ((net.MAX_H1, True), (192, False)):
+        value_weights.save(path, [whole["weights"]],
+                           {"inputs": n_in, "hidden": [hidden, net.H2], "members": 1})
+        if loads:
+            members, info = value_weights.load(path, TPC_GAME.kernel_game)
+            row = value_weights.file_row(members, info)
+            assert value_net.hidden_of(row, play.W_NET) == net.MAX_H1
+        else:
+            with pytest.raises(UserError, match="hidden layers 128 x 128 or 256 x 128"):
+                value_weights.load(path, TPC_GAME.kernel_game)
 
 
 def test_a_run_started_with_moments_goes_on_from_that_adam_state(tmp_path):

@@ -261,12 +261,15 @@ def test_encoding_inputs_are_in_unit_range_and_match_the_turn_state():
     assert m > n and (idx[n:m] >= encode.N_BASE).all() and (val[n:m] <= 1).all()
 
 
-def test_gradient_matches_finite_differences():
+@pytest.mark.parametrize("h1", net.WIDTHS)
+def test_gradient_matches_finite_differences(h1):
     """``net.add_gradient`` is the derivative of ``net.forward``, weight by weight (a
-    sample of each layer's weights, float64 differences of the float32 network)."""
+    sample of each layer's weights, float64 differences of the float32 network), at every
+    first-layer width."""
     n_in = encode.N_BASE
-    w = value_weights.initial_weights(n_in, 3)
-    b1, w2, b2, w3, b3, size = net.net_offsets(n_in)
+    w = value_weights.initial_weights(n_in, 3, h1)
+    b1, w2, b2, w3, b3, size = net.net_offsets(n_in, h1)
+    assert net.width_of(size, n_in) == h1
     rng = np.random.default_rng(2)
     w[w3:] = rng.normal(0, 0.3, size - w3).astype(np.float32)
     w[b1:w2] = 0.05
@@ -277,12 +280,13 @@ def test_gradient_matches_finite_differences():
     idx = np.zeros(value_net.MAX_INPUTS, np.int64)
     val = np.zeros(value_net.MAX_INPUTS, np.float32)
     nnz = encode.encode(sheet, ts, idx, val, n_in)
-    a1, a2, d2 = (np.zeros(net.H1, np.float32), np.zeros(net.H2, np.float32),
+    a1, a2, d2 = (np.zeros(net.MAX_H1, np.float32), np.zeros(net.H2, np.float32),
                   np.zeros(net.H2, np.float32))
     grad = np.zeros(size, np.float32)
     net.forward(w, n_in, idx, val, nnz, a1, a2)
     net.add_gradient(w, n_in, idx, val, nnz, a1, a2, np.float32(1.0), grad, d2)
-    picks = np.concatenate([idx[:3] * net.H1 + np.arange(3), rng.integers(b1, size, 60)])
+    picks = np.concatenate([idx[:3] * h1 + np.arange(3), idx[:3] * h1 + h1 - 1,
+                            rng.integers(b1, size, 60)])
     for k in picks:
         shifted = []
         for h in (-1e-2, 1e-2):
@@ -317,6 +321,46 @@ def test_bonus_block_transplant_plays_exactly_as_before():
                              row[None, :], False, 6, rules)
         out.append(job_out)
     assert (out[0] == out[1]).all()
+
+
+def test_a_wider_first_layer_plays_exactly_as_before():
+    """Widening a network's first hidden layer (new units' second-layer rows zero) leaves
+    its values, so its play, unchanged (the same games, bit for bit); its Adam moments
+    widen with zeros; and the widened network learns in every new unit's row."""
+    rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
+    n_in = encode.N_INPUTS
+    w = value_weights.initial_weights(n_in, 5)
+    wide = value_weights.widen_hidden(w, n_in, net.H1, net.MAX_H1, seed=1)
+    assert wide.size == net.net_size(n_in, net.MAX_H1)
+    assert value_weights.inputs_of(wide, net.MAX_H1) == n_in
+    moments = value_weights.widen_hidden(np.ones_like(w), n_in, net.H1, net.MAX_H1, 0,
+                                         moments=True)
+    assert moments.sum() == w.size
+    out = []
+    for weights in (w, wide):
+        row = value_weights.policy_row([weights], n_in)
+        assert value_net.hidden_of(row, play.W_NET) == net.width_of(weights.size, n_in)
+        job_out = np.zeros((1, 1, 1, play.COL_HIST + play.HIST_BINS), np.int64)
+        BlockLoop.of(play.games_block)(np.array([7], np.uint64), np.array([24]), job_out,
+                                       row[None, :], False, 6, rules)
+        out.append(job_out)
+    assert (out[0] == out[1]).all()
+    row = value_weights.policy_row([wide], n_in)
+    learner = value_weights.member(row)
+    m, v = np.zeros_like(learner), np.zeros_like(learner)
+    train(row, m, v, 0, 8, np.zeros(selfplay.N_STATS))
+    _, w2, b2, _, _, _ = net.net_offsets(n_in, net.MAX_H1)
+    assert np.abs(learner[w2:b2].reshape(net.MAX_H1, net.H2)[net.H1:]).sum() > 0
+
+
+def test_a_row_holds_one_network_of_the_widest_first_layer():
+    n_in = value_net.MAX_INPUTS  # the most inputs a row is made for
+    w = value_weights.initial_weights(n_in, 1, net.MAX_H1)
+    value_weights.policy_row([w], n_in)
+    with pytest.raises(ValueError, match="do not fit"):
+        value_weights.policy_row([w, w], n_in)
+    with pytest.raises(ValueError, match="one first-layer width"):
+        value_weights.policy_row([w, value_weights.initial_weights(n_in, 1)], n_in)
 
 
 def train(row, m, v, first, n, stats, step=0, epsilon=0.1, lr=3e-4, lam=0.8,

@@ -98,7 +98,8 @@ def train(game: CleverGame, values: dict[str, Any], games: int, seed: int,
         checkpoint=checkpoint, rules=rules, rounds_of=game.layout.ROUNDS_BY_PLAYERS,
         heuristic=game.heuristic_row(), settings={"variant": variants.label(game, values)},
         eval_every=max(games // EVALUATIONS // CHUNK, 1) * CHUNK, eval_games=EVAL_GAMES,
-        chunk=CHUNK, start=start[0], start_skip=start[1],
+        hidden=int(net.width_of(start[0].size, n_in)), chunk=CHUNK, start=start[0],
+        start_skip=start[1],
         advance=advance)
     state = training_run.train(run)
     gain = tgames.compare([value_weights.policy_row([start[0]], n_in, skip=start[1]),
@@ -118,8 +119,9 @@ def write(game: CleverGame, values: dict[str, Any], path: Path, state: dict,
     weights = np.asarray(state["weights"], np.float32)
     record = trained_on.training_record(game.params, values, [1])
     record["rounds"] = game.rounds_for(values)
-    info = {"game": game.learned_file.parent.name, "inputs": value_weights.inputs_of(weights),
-            "hidden": [net.H1, net.H2], "members": 1, "scale": value_net.SCALE,
+    n_in = int(value_net.n_inputs(game.kernel_game, 3))
+    info = {"game": game.learned_file.parent.name, "inputs": n_in,
+            "hidden": [int(net.width_of(weights.size, n_in)), net.H2], "members": 1, "scale": value_net.SCALE,
             "source": "dicelab train", "variant": variants.label(game, values),
             "seed": seed, "rule_inputs": variants.input_names(game), "trained_on": record,
             "skip": [float(x) for x in state["skip"]],

@@ -25,39 +25,66 @@ LOOK_LIMITS = {"samples": 64, "branch": 8, "margin": 100}  # the look one roll a
 # of margin; ``"players"``: the player counts that look
 
 
-def initial_weights(n_in: int, seed: int) -> np.ndarray:
-    """He-normal weights (float32[net_size(n_in)]) drawn by ``seed``; biases and the
+def initial_weights(n_in: int, seed: int, h1: int = net.H1) -> np.ndarray:
+    """He-normal weights (float32[net_size(n_in, h1)]) drawn by ``seed``; biases and the
     output layer 0, so a fresh network estimates 0 points to come."""
     rng = np.random.default_rng(seed)
-    w = np.zeros(net.net_size(n_in), np.float32)
-    b1, w2, b2, w3, _, _ = net.net_offsets(n_in)
+    w = np.zeros(net.net_size(n_in, h1), np.float32)
+    b1, w2, b2, w3, _, _ = net.net_offsets(n_in, h1)
     w[:b1] = rng.normal(0.0, np.sqrt(2.0 / 24.0), b1)  # about 24 inputs are nonzero
-    w[w2:b2] = rng.normal(0.0, np.sqrt(2.0 / net.H1), b2 - w2)
+    w[w2:b2] = rng.normal(0.0, np.sqrt(2.0 / h1), b2 - w2)
     w[w3:w3 + net.H2] = rng.normal(0.0, np.sqrt(1.0 / net.H2), net.H2) * 0.01
     return w
 
 
-def widen(weights: np.ndarray, n_old: int, n_new: int) -> np.ndarray:
+def widen(weights: np.ndarray, n_old: int, n_new: int, h1: int = net.H1) -> np.ndarray:
     """The weights (or Adam moments) of a network of ``n_old`` inputs given ``n_new``
     inputs, the new ones' first-layer rows zero: it computes exactly what it did."""
-    b1 = n_old * net.H1
-    return np.concatenate((weights[:b1], np.zeros((n_new - n_old) * net.H1, np.float32),
+    b1 = n_old * h1
+    return np.concatenate((weights[:b1], np.zeros((n_new - n_old) * h1, np.float32),
                            weights[b1:])).astype(np.float32)
 
 
-def narrow(weights: np.ndarray, n_old: int, n_new: int) -> np.ndarray | None:
+def narrow(weights: np.ndarray, n_old: int, n_new: int, h1: int = net.H1
+           ) -> np.ndarray | None:
     """The weights of a network of ``n_old`` inputs with only its first ``n_new``, when the
     dropped inputs' first-layer rows are all zero (it computes exactly what it did on the
     inputs it keeps); else None."""
-    b_new, b_old = n_new * net.H1, n_old * net.H1
+    b_new, b_old = n_new * h1, n_old * h1
     if np.any(weights[b_new:b_old]):
         return None
     return np.concatenate((weights[:b_new], weights[b_old:])).astype(np.float32)
 
 
-def inputs_of(weights: np.ndarray) -> int:
-    """The input count of a network from its weights' size."""
-    return (weights.size - int(net.net_size(0))) // net.H1
+def inputs_of(weights: np.ndarray, h1: int = net.H1) -> int:
+    """The input count of a network of first hidden layer ``h1`` from its weights' size."""
+    return (weights.size - int(net.net_size(0, h1))) // h1
+
+
+def hidden_of(info: dict[str, Any]) -> int:
+    """The first hidden layer's width of a network file's members (its .json's
+    ``"hidden"``), or of a training run's (its settings')."""
+    return int(info.get("hidden", [net.H1])[0])
+
+
+def widen_hidden(weights: np.ndarray, n_in: int, h_old: int, h_new: int, seed: int,
+                 moments: bool = False) -> np.ndarray:
+    """The weights of a network of ``n_in`` inputs with ``h_new - h_old`` more first-layer
+    units: their input rows drawn He-normal by ``seed`` (zero for Adam ``moments``), their
+    biases and their rows of the second layer zero, so it computes exactly what it did and
+    the new units learn from their first step (their second-layer rows do)."""
+    b1, w2, b2, _, _, _ = net.net_offsets(n_in, h_old)
+    first = np.zeros((n_in, h_new), np.float32)
+    first[:, :h_old] = weights[:b1].reshape(n_in, h_old)
+    if not moments:
+        rng = np.random.default_rng(seed)
+        first[:, h_old:] = rng.normal(0.0, np.sqrt(2.0 / 24.0), (n_in, h_new - h_old))
+    bias = np.zeros(h_new, np.float32)
+    bias[:h_old] = weights[b1:w2]
+    second = np.zeros((h_new, net.H2), np.float32)
+    second[:h_old] = weights[w2:b2].reshape(h_old, net.H2)
+    return np.concatenate((first.ravel(), bias, second.ravel(), weights[b2:])
+                          ).astype(np.float32)
 
 
 def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
@@ -80,6 +107,13 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
         raise ValueError(f"1 to {value_net.MAX_MEMBERS} member networks, not {len(members)}")
     if not 0 <= solo_members < len(members):
         raise ValueError(f"solo members: 0 to {len(members) - 1}, not {solo_members}")
+    h1 = int(net.width_of(members[0].size, n_in))
+    if h1 not in net.WIDTHS or any(m.size != net.net_size(n_in, h1) for m in members):
+        raise ValueError(f"member networks of {n_in} inputs and one first-layer width "
+                         f"({' or '.join(map(str, net.WIDTHS))}), not sizes "
+                         f"{[m.size for m in members]}")
+    if value_net.row_size(n_in, len(members), h1) > value_net.MAX_ROW_SIZE:
+        raise ValueError(f"{len(members)} networks of width {h1} do not fit a policy row")
     row = np.zeros(play.N_POL)
     row[play.KIND] = play.VALUE
     if heuristic is not None:
@@ -92,6 +126,7 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
     row[start + value_net.P_MIXED] = sum(1 << players for players in set(mixed))
     row[start + value_net.P_SOLO_SHARE] = solo_share
     row[start + value_net.P_SEAT_SHIFT] = bool(second_seat)
+    row[start + value_net.P_HIDDEN] = h1
     row[play.W_GIFT] = gift
     if look:
         row[play.W_SAMPLES], row[play.W_BRANCH] = look["samples"], look["branch"]
@@ -99,7 +134,7 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
         row[play.W_LOOK_PLAYERS] = sum(1 << players for players in set(look["players"]))
     if skip is not None:
         skip_head(row)[:len(skip)] = skip
-    span = int(value_net.member_span(n_in))
+    span = int(value_net.member_span(n_in, h1))
     for k, weights in enumerate(members):
         packed = np.zeros(2 * span, np.float32)
         packed[:weights.size] = weights
@@ -120,9 +155,10 @@ def member(row: np.ndarray, k: int = 0) -> np.ndarray:
     them in place)."""
     start = play.W_NET
     n_in = int(row[start + value_net.P_INPUTS])
-    span = int(value_net.member_span(n_in))
+    h1 = int(value_net.hidden_of(row, start))
+    span = int(value_net.member_span(n_in, h1))
     first = start + value_net.P_WEIGHTS + k * span
-    return row[first:first + span].view(np.float32)[:net.net_size(n_in)]
+    return row[first:first + span].view(np.float32)[:net.net_size(n_in, h1)]
 
 
 def save(path: Path, members: list[np.ndarray], info: dict[str, Any]) -> None:
@@ -147,11 +183,15 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
                         f"read ({exc}); retrain with scripts/train_value.py") from None
     accepted = {int(value_net.n_inputs(game, blocks)) for blocks in range(4)}
     n_in = info.get("inputs") if isinstance(info, dict) else None
-    size = int(net.net_size(n_in)) if n_in in accepted else -1
+    hidden = info.get("hidden") if isinstance(info, dict) else None
+    widths = [[h1, net.H2] for h1 in net.WIDTHS]
+    size = int(net.net_size(n_in, hidden[0])) if n_in in accepted and hidden in widths \
+        else -1
     if n_in not in accepted or weights.ndim != 2 or weights.shape[1] != size \
             or weights.dtype != np.float32 \
             or not 1 <= weights.shape[0] <= value_net.MAX_MEMBERS \
-            or info.get("hidden") != [net.H1, net.H2] or not np.isfinite(weights).all() \
+            or value_net.row_size(n_in, weights.shape[0], hidden[0]) > value_net.MAX_ROW_SIZE \
+            or not np.isfinite(weights).all() \
             or solo_members(info) not in range(weights.shape[0]) \
             or not _good_mixed(info.get("mixed", [])) \
             or not _good_share(info.get("solo_share", 0.0)) \
@@ -160,9 +200,11 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
             or not good_look(info.get("look", {})) \
             or not _good_skip(info.get("skip", [0.0] * seats.N_SEAT)):
         raise UserError(f"value network {str(path)!r}: expected 1 to "
-                        f"{value_net.MAX_MEMBERS} networks of finite float32 weights "
+                        f"{value_net.MAX_MEMBERS} networks (1 of width {net.MAX_H1}) of finite "
+                        "float32 weights "
                         f"({' or '.join(map(str, sorted(accepted)))} inputs, hidden layers "
-                        f"{net.H1} x {net.H2}) and a .json naming their inputs (and how "
+                        f"{' or '.join(f'{h} x {net.H2}' for h in net.WIDTHS)}) and a .json "
+                        "naming their inputs and hidden layers (and how "
                         "many of them play the solo game: fewer than all; the player counts "
                         "whose games play them all: a list of 2, 3 or 4; the solo networks' "
                         "share of that mean: 0 to 1; whether they read the second seat "

@@ -78,6 +78,7 @@ class Run:
     check_games: int = 250
     eval_every: int = 20_000
     eval_games: int = 2000
+    hidden: int = net.H1  # the network's first hidden layer's width
     chunk: int = CHUNK
     scale: float = 1.0
     max_games: int = 0
@@ -97,7 +98,7 @@ class Run:
     def all_settings(self) -> dict[str, Any]:
         """What the checkpoint keeps: the run's settings and ``settings``."""
         return {"game": self.game, "seed": self.seed, "eval_every": self.eval_every,
-                "eval_games": self.eval_games, "hidden": [net.H1, net.H2],
+                "eval_games": self.eval_games, "hidden": [self.hidden, net.H2],
                 "stages": {k: json.loads(json.dumps(v._asdict()))
                            for k, v in self.stages.items()},
                 "batch": BATCH, "chunk": self.chunk, "scale": self.scale, "rules": {},
@@ -117,27 +118,28 @@ def open_state(run: Run) -> dict:
         state = load_state(run.fork_from, settings, fork=True)
         run.note(f"forking {run.fork_from}: stage {state['stage']}, {state['done']} games")
     elif run.start is not None:
-        state = fresh_state(0, run.seed, first, run.start)
+        state = fresh_state(0, run.seed, first, run.start, run.hidden)
         if run.start_skip is not None:
             state["skip"][:run.start_skip.size] = run.start_skip
             state["best_skip"] = state["skip"].copy()
         if run.start_moments is not None:
             state.update(run.start_moments)
     else:
-        state = fresh_state(int(value_net.n_inputs(game, False)), run.seed, first)
+        state = fresh_state(int(value_net.n_inputs(game, False)), run.seed, first,
+                            h1=run.hidden)
     return state
 
 
-def fit_inputs(state: dict, n_in: int) -> dict:
-    """The state's network given the stage's ``n_in`` inputs: blocks the stage lacks
-    dropped (their rows must be zero), blocks it adds given zero rows (it plays as
-    before)."""
-    if state["weights"].size > net.net_size(n_in):
-        state = fit_start(state, n_in)
-    if state["weights"].size < net.net_size(n_in):
-        old = value_weights.inputs_of(state["weights"])
+def fit_inputs(state: dict, n_in: int, h1: int) -> dict:
+    """The state's network (of ``h1`` first-layer units) given the stage's ``n_in``
+    inputs: blocks the stage lacks dropped (their rows must be zero), blocks it adds given
+    zero rows (it plays as before)."""
+    if state["weights"].size > net.net_size(n_in, h1):
+        state = fit_start(state, n_in, h1)
+    if state["weights"].size < net.net_size(n_in, h1):
+        old = value_weights.inputs_of(state["weights"], h1)
         for part in ("weights", "m", "v"):
-            state[part] = value_weights.widen(state[part], old, n_in)
+            state[part] = value_weights.widen(state[part], old, n_in, h1)
     return state
 
 
@@ -164,7 +166,7 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
     spec = run.stages[stage]
     game = int(run.rules[RULE_GAME])
     n_in = inputs_of_stage(spec, game)
-    state.update(fit_inputs(state, n_in))
+    state.update(fit_inputs(state, n_in, run.hidden))
     beside = [value_weights.widen(m, value_weights.inputs_of(m), n_in)
               for m in run.partners] if spec.partner else []
     row = value_weights.policy_row([state["weights"], *beside], n_in, spec.teacher,
@@ -177,7 +179,7 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
         teachers, teacher_of = run.teachers, run.teacher_of
         actor_of = actor_of if run.actor_of is None else run.actor_of
     key = training_key(run.stages, run.seed, stage)
-    curriculum, learns = kernel_curriculum(spec), trainable(spec, game, n_in)
+    curriculum, learns = kernel_curriculum(spec), trainable(spec, game, n_in, run.hidden)
     stats = np.zeros(selfplay.N_STATS)
     while state["done"] < total:
         epsilon, lr = schedule(run.stages, stage, state["done"], run.scale)

@@ -69,16 +69,16 @@ def training_key(stages: dict[str, Stage], seed: int, stage: str) -> np.uint64:
                                   ).generate_state(1, np.uint64)[0]
 
 
-def trainable(spec: Stage, game: int, n_in: int) -> np.ndarray:
+def trainable(spec: Stage, game: int, n_in: int, h1: int = net.H1) -> np.ndarray:
     """The range of the weights that learn in a stage (int64[2]; ``(0, -1)``: all): with
-    ``new_rows_only``, the first-layer rows of the newest block (the seat block, or the
-    rules block where the stage has it); with ``skip_alone``, none."""
+    ``new_rows_only``, the first-layer rows (``h1`` numbers each) of the newest block (the
+    seat block, or the rules block where the stage has it); with ``skip_alone``, none."""
     if spec.skip_alone:
         return np.array([0, 0], np.int64)
     if not spec.new_rows_only:
         return np.array([0, -1], np.int64)
     first = int(value_net.n_inputs(game, 2 if spec.rules_block else 1))
-    return np.array([first * net.H1, n_in * net.H1], np.int64)
+    return np.array([first * h1, n_in * h1], np.int64)
 
 
 def multiplayer_only(spec: Stage) -> bool:

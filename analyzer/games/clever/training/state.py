@@ -16,16 +16,16 @@ from analyzer.games.clever import value_weights
 from analyzer.games.clever.training.stages import Stage, multiplayer_only
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
-from kernels.clever import selfplay, value_net
+from kernels.clever import net, selfplay, value_net
 
 CHUNK = 2000  # games between evaluations' progress lines, by default
 
 
 def fresh_state(n_in: int, seed: int, first_stage: str,
-                weights: np.ndarray | None = None) -> dict:
-    """The training state before any game: fresh weights of ``n_in`` inputs, or
-    ``weights``."""
-    w = value_weights.initial_weights(n_in, seed) if weights is None else weights
+                weights: np.ndarray | None = None, h1: int = net.H1) -> dict:
+    """The training state before any game: fresh weights of ``n_in`` inputs and ``h1``
+    first-layer units, or ``weights``."""
+    w = value_weights.initial_weights(n_in, seed, h1) if weights is None else weights
     return {"weights": w, "m": np.zeros_like(w), "v": np.zeros_like(w), "step": 0,
             "stage": first_stage, "done": 0, "history": [], "best": -np.inf,
             "best_weights": w.copy(), "best_stage": "", **fresh_skip()}
@@ -133,12 +133,12 @@ def _padded(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     return out
 
 
-def fit_start(state: dict, n_in: int) -> dict:
-    """A fresh state whose start network has more inputs than the stage: those inputs
-    dropped when their rows are zero (a solo network widened beside a network for 2-4
-    players), else a one-line exit."""
-    old = value_weights.inputs_of(state["weights"])
-    weights = value_weights.narrow(state["weights"], old, n_in)
+def fit_start(state: dict, n_in: int, h1: int = net.H1) -> dict:
+    """A fresh state whose start network (of ``h1`` first-layer units) has more inputs
+    than the stage: those inputs dropped when their rows are zero (a solo network widened
+    beside a network for 2-4 players), else a one-line exit."""
+    old = value_weights.inputs_of(state["weights"], h1)
+    weights = value_weights.narrow(state["weights"], old, n_in, h1)
     if state["step"] or weights is None:
         raise UserError(f"the start network has {old} inputs and uses those past {n_in}, "
                         "which this curriculum's first stage does not have")

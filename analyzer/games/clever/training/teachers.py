@@ -34,7 +34,8 @@ def solo_network(game: CleverGame, path: Path) -> tuple[np.ndarray, np.ndarray]:
     head = np.zeros(value_net.N_SKIP)
     skip = info.get("skip", [])
     head[:len(skip)] = skip
-    return value_weights.widen(first, value_weights.inputs_of(first), n_in), head
+    h1 = value_weights.hidden_of(info)
+    return value_weights.widen(first, value_weights.inputs_of(first, h1), n_in, h1), head
 
 
 def file_changes(game: CleverGame, path: Path) -> dict[str, Any]:
