@@ -348,6 +348,13 @@ FOCUSED_STAGES = {
     "focused": DISTILLED_STAGES["long"]._replace(games=600_000),
 }
 TAC_FOCUSED_STAGES = {"focused": TAC_DISTILLED_STAGES["long"]._replace(games=900_000)}
+# The same for a network widened by ``--hidden 256`` (its new first-layer units' rows of the
+# second layer start at zero), with a first phase at larger steps: at the ``focused``
+# steps those rows grew to 5% of the old units' norm in 600,000 games (That's Pretty Clever)
+WIDENED_STAGES = {"widened": FOCUSED_STAGES["focused"]._replace(
+    steps=((0.0, 3e-5), (0.3, 1e-5), (0.6, 5e-6)))}
+TAC_WIDENED_STAGES = {"widened": TAC_FOCUSED_STAGES["focused"]._replace(
+    games=600_000, steps=((0.0, 1.5e-5), (0.3, 5e-6), (0.6, 2.5e-6)))}
 # The same with the rules block's first-layer rows alone learning (the skip head beside
 # them): the rules block is 0 on the defaults, so play there stays the own network's, bit
 # for bit, whatever the rows learn; each variant's rules shift every first-layer unit
@@ -361,8 +368,9 @@ ROWS_DISTILLED_STAGES = {
 VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
 # runs over variants
 OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled", "distilledrows", "retaught",
-                 "focused")
-DISTILLED = ("distilled", "distilledrows", "retaught", "focused")  # runs over variants with teachers
+                 "focused", "widened")
+DISTILLED = ("distilled", "distilledrows", "retaught", "focused", "widened")  # runs over
+# variants with teachers
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
                      "duo": SEATWIN_DUO_STAGES, "skipwin": SKIPWIN_STAGES,
@@ -371,7 +379,8 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "anneal": TPC_ANNEAL_STAGES, "conditioned": CONDITIONED_STAGES,
                      "conditionedmulti": CONDITIONED_MULTI_STAGES,
                      "distilled": DISTILLED_STAGES, "distilledrows": ROWS_DISTILLED_STAGES,
-                     "retaught": RETAUGHT_STAGES, "focused": FOCUSED_STAGES},
+                     "retaught": RETAUGHT_STAGES, "focused": FOCUSED_STAGES,
+                     "widened": WIDENED_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
                      "anneal": TAC_ANNEAL_STAGES, "fine": TAC_FINE_STAGES,
@@ -385,7 +394,7 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "conditionedmulti": CONDITIONED_MULTI_STAGES,
                      "distilled": TAC_DISTILLED_STAGES, "retaught": RETAUGHT_STAGES,
                      "distilledrows": ROWS_DISTILLED_STAGES,
-                     "focused": TAC_FOCUSED_STAGES}}
+                     "focused": TAC_FOCUSED_STAGES, "widened": TAC_WIDENED_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -404,7 +413,7 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "partnerpoints": {},
                   "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {},
                   "conditionedmulti": {}, "distilled": {}, "distilledrows": {}, "retaught": {},
-                  "focused": {}}
+                  "focused": {}, "widened": {}}
 
 
 def fail(message: str) -> NoReturn:

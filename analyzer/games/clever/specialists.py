@@ -121,7 +121,8 @@ def write(game: CleverGame, values: dict[str, Any], path: Path, state: dict,
     record["rounds"] = game.rounds_for(values)
     n_in = int(value_net.n_inputs(game.kernel_game, 3))
     info = {"game": game.learned_file.parent.name, "inputs": n_in,
-            "hidden": [int(net.width_of(weights.size, n_in)), net.H2], "members": 1, "scale": value_net.SCALE,
+            "hidden": [int(net.width_of(weights.size, n_in)), net.H2], "members": 1,
+            "scale": value_net.SCALE,
             "source": "dicelab train", "variant": variants.label(game, values),
             "seed": seed, "rule_inputs": variants.input_names(game), "trained_on": record,
             "skip": [float(x) for x in state["skip"]],

@@ -55,7 +55,9 @@ class Run:
     run must match (the stages, seeds and rules are added here); ``start``: the start
     network's weights for a new run (none: fresh weights), ``start_skip`` its skip head
     (none: zeros), ``start_moments`` the Adam state they were trained to (``m``, ``v``,
-    ``step``, ``skip_moments``; none: fresh, as a new run's); ``partners``: networks that play beside the trained one, unchanged;
+    ``step``, ``skip_moments``; none: fresh, as a new run's); ``hidden``: the network's
+    first hidden layer's width (``start``'s); ``partners``: networks that play beside the
+    trained one, unchanged;
     ``rival``: a policy row the evaluations of a stage of 2-4 players alone play
     two-player games against; ``teachers``: policy rows (float64[T, N_POL]) that teach the
     games of the variants ``teacher_of`` (int64[V], -1: none) gives them, with the stage's
