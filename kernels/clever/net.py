@@ -52,10 +52,18 @@ def width_of(size, n_in):
 @njit(cache=True, borrowed=True)
 def forward(w, n_in, idx, val, nnz, a1, a2):
     """The network's output (float32) for the sparse input (``idx``, ``val``, ``nnz``);
-    fills ``a1`` and ``a2`` with the hidden activations. (Rows are taken as slices: an
+    fills ``a1`` and ``a2`` with the hidden activations."""
+    if width_of(w.shape[0], n_in) == H1:
+        return _forward(w, n_in, idx, val, nnz, a1, a2, H1)
+    return _forward(w, n_in, idx, val, nnz, a1, a2, MAX_H1)
+
+
+@njit(cache=True, borrowed=True, inline="always")
+def _forward(w, n_in, idx, val, nnz, a1, a2, h1):
+    """``forward`` at the width ``h1``, inlined where it is a constant (a loop of a
+    constant count is vectorised whole: 10% faster). (Rows are taken as slices: an
     element ``w[row + j]`` with a computed index costs a negative-index check that keeps
     the loops from being vectorised, about 5 times slower.)"""
-    h1 = width_of(w.shape[0], n_in)
     b1, w2, b2, w3, b3, _ = net_offsets(n_in, h1)
     bias = w[b1:b1 + h1]
     for j in range(h1):
@@ -91,7 +99,15 @@ def add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2):
     """``grad += err * d(output)/d(w)`` (float32[w.size]) for the input ``forward`` last
     ran on (its activations in ``a1``, ``a2``; ``a1`` is left holding the error at each
     first-layer unit); ``d2`` float32[H2] is work space."""
-    h1 = width_of(w.shape[0], n_in)
+    if width_of(w.shape[0], n_in) == H1:
+        _add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2, H1)
+    else:
+        _add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2, MAX_H1)
+
+
+@njit(cache=True, borrowed=True, inline="always")
+def _add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2, h1):
+    """``add_gradient`` at the width ``h1``, inlined where it is a constant."""
     b1, w2, b2, w3, b3, _ = net_offsets(n_in, h1)
     grad[b3] += err
     out_w = w[w3:w3 + H2]
