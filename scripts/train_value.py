@@ -70,9 +70,12 @@ the last stage's step size, from the teachers shipped now (new or better special
 ``--curriculum focused`` the same at the ``long`` stage's steps, with ``--teacher-weight``
 drawing the variants of the teachers it trails most more often, and ``--teacher-plays``
 letting a teacher play a share of its variants' games, so the network also learns its
-values where the teacher's own play goes. ``--own-shapes GAMES`` (with ``--alone``)
-measures the shipped network against the game's own one on every solo shape and leaves
-those the own network plays better to it (``analyzer.games.clever.training.shapes``).
+values where the teacher's own play goes. ``--hidden 256`` widens the start network's first
+hidden layer (it computes what it did; ``value_weights.widen_hidden``), and ``--curriculum
+widened`` trains it like ``focused`` with larger first steps. ``--own-shapes GAMES`` (with
+``--alone``) measures the shipped network against the game's own one on every solo shape
+and leaves those the own network plays better to it
+(``analyzer.games.clever.training.shapes``).
 
 Schedules run over each stage's own length. Every ``--eval-every`` games the network
 plays ``--eval-games`` solo games without exploring or learning on the tuning seeds
