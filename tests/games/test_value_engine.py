@@ -884,3 +884,24 @@ def test_bad_trainer_options_are_one_line(tmp_path, args, named):
                           "tac", *args], cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert named in out.stderr and not list(tmp_path.iterdir())
+
+
+
+def test_a_narrower_width_than_the_start_network_s_is_one_line(tmp_path):
+    """``--hidden`` below the start network's width: one line naming both, status 2, no
+    checkpoint written."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    n_in = int(value_net.n_inputs(TAC_GAME.kernel_game, 3))
+    start = tmp_path / "wide.npy"
+    value_weights.save(start, [value_weights.initial_weights(n_in, 1, net.MAX_H1)],
+                       {"inputs": n_in, "hidden": [net.MAX_H1, net.H2], "members": 1})
+    out = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game",
+                          "tac", "--start-from", str(start), "--hidden", str(net.H1),
+                          "--checkpoint", str(tmp_path / "run.npz")],
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert f"--hidden {net.H1}: the start network has {net.MAX_H1}" in out.stderr
+    assert not (tmp_path / "run.npz").exists()

@@ -74,8 +74,8 @@ def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
 
 def _left_to_own(game: CleverGame, values: dict[str, Any]) -> list[str]:
     """Where a rule-conditioned network trained on ``values`` leaves their shape to the
-    game's own network, not trained on them: one line naming both and the solo means measured when it shipped
-    (``networks.left_shape``); none otherwise."""
+    game's own network, not trained on them: one line naming both and the solo means
+    measured when it shipped (``networks.left_shape``); none otherwise."""
     rounds_by_players = game.layout.ROUNDS_BY_PLAYERS
     if not differences(game, values):  # the own network was trained on them
         return []
