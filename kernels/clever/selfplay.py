@@ -435,8 +435,9 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     ``adam_m``, ``adam_v``: float32[net_size] Adam moments (of the row's width),
     ``step``: Adam steps taken so far; ``lr`` the step size, ``epsilon`` the exploration
     rate, ``lam`` the lambda of the returns, ``batch`` the minibatch size, ``snapshot``
-    the games played with one set of weights, ``curriculum`` float64[N_CURRICULUM] (``no_curriculum()``: none; its
-    ``C_PLAYERS`` shares give each game's player count), ``trainable`` int64[2] the
+    the games played with one set of weights, ``curriculum`` float64[N_CURRICULUM]
+    (``no_curriculum()``: none; its ``C_PLAYERS`` shares give each game's player count),
+    ``trainable`` int64[2] the
     range of the weights that learn (``(0, -1)``: all of them), ``win_bonus`` the points
     a win adds to the final score a seat of a game of 2-4 players learns from (a tie
     splits them; 0: the score alone), ``skip_moments`` float64[2, N_SKIP] the Adam
