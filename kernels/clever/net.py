@@ -64,7 +64,7 @@ def _forward(w, n_in, idx, val, nnz, a1, a2, h1):
     constant count is vectorised whole: 10% faster). (Rows are taken as slices: an
     element ``w[row + j]`` with a computed index costs a negative-index check that keeps
     the loops from being vectorised, about 5 times slower.)"""
-    b1, w2, b2, w3, b3, _ = net_offsets(n_in, h1)
+    b1 = net_offsets(n_in, h1)[0]
     bias = w[b1:b1 + h1]
     for j in range(h1):
         a1[j] = bias[j]
@@ -73,6 +73,14 @@ def _forward(w, n_in, idx, val, nnz, a1, a2, h1):
         row = w[idx[k] * h1:(idx[k] + 1) * h1]
         for j in range(h1):
             a1[j] += x * row[j]
+    return upper_layers(w, n_in, a1, a2, h1)
+
+
+@njit(cache=True, borrowed=True, inline="always")
+def upper_layers(w, n_in, a1, a2, h1):
+    """The network's output from the first layer's sums ``a1`` (float32[h1], before the
+    ReLU; left after it), with ``a2`` (float32[H2]) filled: the rest of ``forward``."""
+    _, w2, b2, w3, b3, _ = net_offsets(n_in, h1)
     bias = w[b2:b2 + H2]
     for m in range(H2):
         a2[m] = bias[m]

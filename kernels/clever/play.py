@@ -68,6 +68,7 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     W_SAMPLES,
     W_VALUE,
     WORK_LEN,
+    new_game_work,
     _pick_bonus_target,
     _platter_cost,
     _wants_reroll,
@@ -668,6 +669,7 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         f = faces.copy()
         w = where.copy()
         scratch = np.zeros(WORK_LEN, np.int64)
+        new_game_work(scratch)
         buffer = np.zeros((MAX_MOVES, 3), np.int64)
         log = np.zeros(LOG_LEN, np.int64)
         stream = turn_stream(key, r, 4095)
@@ -712,6 +714,8 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
     n = sheets.shape[0]
     for p in range(n):
         start_game_sheet(sheets[p], game_rules, rounds)
+    for p in range(scratch.shape[0]):
+        new_game_work(scratch[p])
     seat_sheets(sheets)
     for rnd in range(rounds):
         base = rnd * (n + 1) * (n + 1)

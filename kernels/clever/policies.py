@@ -40,7 +40,7 @@ from kernels.clever.sheets import (
     total_score,
 )
 from kernels.clever_base.turn import TS_LEN
-from kernels.clever.value_net import MAX_ROW_SIZE, NET_BUF_LEN, afterstate_value
+from kernels.clever.value_net import MAX_ROW_SIZE, NET_BUF_LEN, afterstate_value, forget_inputs
 from kernels.jit import njit
 from kernels.rng import uniform
 from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS as TPC_VALUE_WEIGHTS
@@ -105,6 +105,17 @@ INNER = GIFT + 2 + 3 * N_DICE  # denial.GIFT_LEN; from here, a work buffer of th
 WORK_LEN = INNER + INNER
 LOOK_SLOT = 1 << 20  # random slots of the sampled re-rolls, far from the play loop's
 MAX_CHOICE_BITS = 32  # free-mark choices are bit masks of at most this many bits
+
+
+@njit(cache=True, borrowed=True)
+def new_game_work(scratch):
+    """Ready the work buffer ``scratch`` (int64[>= WORK_LEN]) for a game: the value
+    network forgets the inputs it last valued (``value_net.forget_inputs``) and values
+    each candidate from the last one's first layer, but in the inner part, where the
+    look's sampled rolls are valued from scratch (measured: a two-player game of That's
+    Pretty Clever, which looks, took 21.5 ms with the cache there and 19.3 without)."""
+    forget_inputs(scratch[_NET_BUF:_NET_BUF + NET_BUF_LEN], 1)
+    forget_inputs(scratch[INNER + _NET_BUF:INNER + _NET_BUF + NET_BUF_LEN], 0)
 
 
 @njit(cache=True)

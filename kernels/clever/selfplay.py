@@ -51,7 +51,7 @@ from kernels.clever.play import (
     round_bonus,
     work_buffers,
 )
-from kernels.clever.policies import N_POL, WORK_LEN
+from kernels.clever.policies import N_POL, WORK_LEN, new_game_work
 from kernels.clever_base.sheet import H_EVENT, H_ROUND, SHEET_LEN
 from kernels.clever.sheets import start_game_sheet, total_score
 from kernels.clever_base.seats import N_SEAT
@@ -212,6 +212,7 @@ def _play_solo(key, g, pol, rounds, game_rules, scratch):
     """Play solo training game ``g`` with the work buffer ``scratch`` (its records set up
     by ``_start_records``); returns its final score."""
     sheet, _, moves, faces, where, log = work_buffers()
+    new_game_work(scratch)
     start_game_sheet(sheet, game_rules, rounds)
     sheet[H_ROUND] = 0
     sheet[H_EVENT] = -1

@@ -26,13 +26,17 @@ changes a decision; it carries how the points still to come (and a win's worth) 
 with the player count, the turns left, the lead and the rules in force, which the
 networks would otherwise have to learn through weights that every decision reads.
 
-``buf`` is int64[NET_BUF_LEN] work space: the sparse input (indices, then float32 values)
-and the hidden activations (float32).
+``buf`` is int64[NET_BUF_LEN] work space: the sparse input (indices, then float32 values),
+the hidden activations (float32), each member network's cache of the last input it
+valued and whether the members value from it (``forget_inputs``; ``kernels.clever.net_delta``:
+the first layer is summed from that input's, exactly, so a value never depends on what was
+valued before it).
 """
 
 import numpy as np
 
 from kernels.clever.net import H1, H2, MAX_H1, forward, net_offsets, net_size
+from kernels.clever.net_delta import cache_len, forward_cached, reset
 from kernels.clever_base.rule_block import N_HEAD
 from kernels.clever_base.seats import N_SEAT
 from kernels.clever_base.sheet import H_EVENT, H_PLAYERS, H_ROUND, H_SEAT, TAC
@@ -79,7 +83,10 @@ _A2 = _A1 + MAX_H1 // 2  # float32[H2]
 _SOLO_IDX = _A2 + H2 // 2  # the solo members' input (``second_seat_view``): int64, then
 _SOLO_VAL = _SOLO_IDX + MAX_INPUTS  # float32 values, then its turn state
 _SOLO_TS = _SOLO_VAL + MAX_INPUTS // 2
-NET_BUF_LEN = _SOLO_TS + TS_LEN
+_CACHES = _SOLO_TS + TS_LEN  # each member network's cache (``kernels.clever.net_delta``)
+CACHE_LEN = cache_len(MAX_INPUTS)
+_CACHED = _CACHES + MAX_MEMBERS * CACHE_LEN  # 1: the members value from their caches
+NET_BUF_LEN = _CACHED + 1
 # ``row_size(MAX_INPUTS, MAX_MEMBERS)``, reckoned at import without compiling anything (a
 # row of wider members holds fewer of them: ``value_weights.policy_row``)
 MAX_ROW_SIZE = P_WEIGHTS + MAX_MEMBERS * ((net_offsets.py_func(MAX_INPUTS)[5] + 1) // 2)
@@ -114,6 +121,27 @@ def hidden_of(pol, start):
     """The first hidden layer's width of the row's member networks."""
     h1 = np.int64(pol[start + P_HIDDEN])
     return h1 if h1 > 0 else H1
+
+
+@njit(cache=True, borrowed=True)
+def forget_inputs(buf, cached):
+    """Empty the work space's caches of the last input each member network valued (for
+    a new game, and wherever the weights change in place); ``cached`` 1: the members
+    value from them (``net_delta.forward_cached``), 0: from scratch (``net.forward``; a
+    work space never set here does so too)."""
+    for k in range(MAX_MEMBERS):
+        reset(buf[_CACHES + k * CACHE_LEN:_CACHES + (k + 1) * CACHE_LEN], MAX_INPUTS)
+    buf[_CACHED] = cached
+
+
+@njit(cache=True, borrowed=True)
+def member_output(w, n_in, idx, val, nnz, a1, a2, buf, k):
+    """Member network ``k``'s output (weights ``w``) for the sparse input: from its
+    cache where the work space ``buf`` says so (``forget_inputs``)."""
+    if buf[_CACHED] != 1:
+        return forward(w, n_in, idx, val, nnz, a1, a2)
+    cache = buf[_CACHES + k * CACHE_LEN:_CACHES + (k + 1) * CACHE_LEN]
+    return forward_cached(w, n_in, idx, val, nnz, a1, a2, cache, MAX_INPUTS)
 
 
 @njit(cache=True)
@@ -226,9 +254,9 @@ def network_output(pol, start, idx, val, nnz, buf, players, sheet, ts):
         first = start + P_WEIGHTS + k * span
         w = pol[first:first + span].view(np.float32)[:size]
         if k < solo and solo_nnz >= 0:
-            value = forward(w, n_in, solo_idx, solo_val, solo_nnz, a1, a2)
+            value = member_output(w, n_in, solo_idx, solo_val, solo_nnz, a1, a2, buf, k)
         else:
-            value = forward(w, n_in, idx, val, nnz, a1, a2)
+            value = member_output(w, n_in, idx, val, nnz, a1, a2, buf, k)
         total += value
         if k < solo:
             solo_total += value

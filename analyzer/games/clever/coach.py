@@ -77,6 +77,7 @@ class Coach:
         self.pol = game.parse_policy(policy, {**values, "players": 1})
         self.rounds = game.rounds_for({**values, "players": 1})
         self.scratch = np.empty(play.WORK_LEN, np.int64)
+        play.new_game_work(self.scratch)
         self.taken_this_round = 0
 
     def ask(self, prompt: str) -> str | None:
