@@ -237,6 +237,21 @@ def test_the_note_says_when_learned_plays_off_its_training_rules(tmp_path):
         networks.forget()
 
 
+@GAMES
+def test_the_report_names_who_played_the_assumed_rules(game):
+    """The report's simulations note names the policy that played the open readings:
+    learned where its conditioned network was trained on every reading (the defaults),
+    the table policy where the rules lie outside its training (12 rounds)."""
+    from analyzer.games.clever.report import rules_policy, table_words
+
+    values = defaults(game.params)
+    assert rules_policy(game, values) == "learned"
+    assert table_words(game, values).startswith("the learned policy (")
+    outside = {**values, "rounds": 12}
+    assert rules_policy(game, outside) == game.table_policy
+    assert table_words(game, outside).startswith(f"the {game.table_policy} policy (")
+
+
 def test_the_nearest_network_plays_specialist_then_own_then_conditioned(tmp_path,
                                                                         monkeypatch):
     """Beside the game's own file, a specialist of one variant plays that variant (one

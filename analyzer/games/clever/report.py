@@ -91,7 +91,11 @@ QUICK = Samples(points=3.0, cap=4_096, paired_points=4.0, paired=1_024, rules_pa
 
 
 def table_words(game: CleverGame, values: dict[str, Any]) -> str:
-    """Who plays the paired rule values, and why, in words."""
+    """Who plays the values of the assumed rules (``rules_policy``), and why, in words."""
+    reader = rules_policy(game, values)
+    if reader != game.table_policy:
+        return (f"the {reader} policy ({policy_words(reader, WORDS)}; its network was "
+                "trained on every reading)")
     why = ("the same policy on every variant" if _trained_without_bonuses(game, values)
            else "the learned network trained with every round bonus")
     return f"the {game.table_policy} policy ({policy_words(game.table_policy, WORDS)}; {why})"
