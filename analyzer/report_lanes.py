@@ -53,6 +53,17 @@ def lanes_for(specs: list[GameSpec], lanes: int,
     return [sorted(lane, key=lambda s: order[s.id]) for lane in out]
 
 
+def shared_kernels(specs: list[GameSpec]) -> list[str]:
+    """The games of ``specs`` that share their kernels with another of them: only these
+    need one lane while their kernels compile (a game whose own kernels are not all
+    cached, such as CloverUp's paired loop, which its section never runs, compiles in
+    any lane)."""
+    counts: dict[str, int] = {}
+    for spec in specs:
+        counts[spec.kernel_family] = counts.get(spec.kernel_family, 0) + 1
+    return [spec.id for spec in specs if counts[spec.kernel_family] > 1]
+
+
 def default_lanes() -> int:
     return max(1, min(MAX_LANES, os.cpu_count() or 1))
 
@@ -187,7 +198,7 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
     processes; returns the sections and the number of simulation chunks they ran."""
     compiled = all_compiled([s.id for s in specs])
     expected = report_eta.expected_seconds([s.id for s in specs], quick, compiled)
-    plan = lanes_for(specs, lanes, expected if compiled else None)
+    plan = lanes_for(specs, lanes, expected if all_compiled(shared_kernels(specs)) else None)
     context = multiprocessing.get_context("spawn")
     events = context.Queue()
     busy = context.Value("i", len(plan))
