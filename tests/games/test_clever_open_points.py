@@ -1,10 +1,14 @@
 """Open points the engine audit of issue 34 made rule parameters, on either Clever game
 (That's Pretty Clever rules page 14.8-14.9, Twice As Clever 12.10): +1 after a passive
-player took no die, and who gets a +1 window after the game's last turn."""
+player took no die, and who gets a +1 window after the game's last turn; and the open
+points no solo game of a valued policy reads, which the report values at exactly 0."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from analyzer.games.clever.params import SOLO_INERT
+from analyzer.games.clever.simulation import whatif
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
@@ -80,3 +84,48 @@ def test_5_field_die_is_a_may_even_when_passive_picks_are_compulsory(game):
                               np.zeros(play.WORK_LEN, np.int64), False, rules, log)
         declined[place] = log[play.LOG_DECLINED]
     assert declined[play.PLATTER] == 0 and 0 < declined[play.FIELD] < 100
+
+
+@GAMES
+@pytest.mark.parametrize("name", sorted(SOLO_INERT))
+@pytest.mark.parametrize("bot", ["greedy", "heuristic"])
+def test_14_9_12_10_solo_inert_open_points_change_no_solo_game(game, name, bot):
+    """final_plus (14.9 / 12.10) and wasted_pick (14.1 / 12.6) never change a solo game of
+    a valued policy: the same games, to the point, either way (``params.SOLO_INERT``)."""
+    param = next(p for p in game.params if p.name == name)
+    other = next(c for c in param.choices if c != param.default) if param.choices \
+        else not param.default
+    solo = {**defaults(game.params), "players": 1}
+    result = whatif(game, [("as is", solo, [bot]), ("other", {**solo, name: other}, [bot])],
+                    512, seed=9, progress=False)
+    rows = result.tables["variants"]
+    diff = rows[(rows.metric == "mean_score") & rows["diff"].notna()].iloc[0]
+    assert (diff["diff"], diff["diff_ci95_low"], diff["diff_ci95_high"]) == (0, 0, 0)
+
+
+@GAMES
+def test_the_report_values_solo_inert_readings_at_exactly_0_without_playing_them(
+        game, monkeypatch):
+    """The report's table of open readings plays every other reading, and gives the
+    solo-inert ones 0 with an interval of 0 to 0 and a note saying why."""
+    from analyzer.games.clever import report
+
+    played = []
+
+    def paired(base, variants, games, precision, game_, seed, progress, bot):
+        played.extend(label for label, _ in variants)
+        table = pd.DataFrame({"variant": [label for label, _ in variants], "value": 1.0,
+                              "ci95_low": 0.5, "ci95_high": 1.5})
+        table.attrs["games"] = games
+        return table
+
+    monkeypatch.setattr(report, "_paired_diffs", paired)
+    values = defaults(game.params)
+    _, rules = report.paired_rule_values(game, values, 1, report.QUICK, False)
+    inert = rules[rules.variant.str.split(" = ").str[0].isin(list(SOLO_INERT))]
+    assert sorted(inert.variant.str.split(" = ").str[0]) == sorted(SOLO_INERT)
+    assert (inert[["value", "ci95_low", "ci95_high"]] == 0).all().all()
+    assert not [label for label in played if label.split(" = ")[0] in SOLO_INERT]
+    assert "passive_may_decline = False" in played
+    note = report.readings_note(game, values)
+    assert all(f"{name} is worth exactly 0" in note for name in SOLO_INERT)

@@ -7,6 +7,15 @@ from __future__ import annotations
 from analyzer.params import Param
 
 
+# Open points the engine never reads in a solo game of the valued policies (greedy,
+# heuristic, learned; ``kernels.clever.play``), so that there they are worth exactly 0:
+SOLO_INERT = {
+    "final_plus": "a solo game has no window for +1s after its last turn (only a game of "
+                  "several players does)",
+    "wasted_pick": "only the random policy ever picks a die it cannot enter",
+}
+
+
 def shared_params(round_bonuses: tuple[tuple[int, str], ...], sections: dict[str, str],
                   solo_tie_order: str) -> tuple[Param, ...]:
     """``round_bonuses``: (round, what its bonus is); ``sections``: the rules-page section

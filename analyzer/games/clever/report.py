@@ -13,6 +13,7 @@ import pandas as pd
 from analyzer import seats
 from analyzer.games.clever import networks, trained_on
 from analyzer.games.clever.game import ROUND_BONUS_ROUNDS, CleverGame
+from analyzer.games.clever.params import SOLO_INERT
 from analyzer.games.clever.simulation import COLUMNS, GAME_BLOCK, play_games, simulate, whatif
 from analyzer.sections import (
     Block,
@@ -80,7 +81,7 @@ class Samples:
 
 CHECK_BLOCKS = 2
 FULL = Samples(points=1.5, cap=40_960, paired_points=2.0, paired=4_096, rules_paired=2_048,
-               per_player_count=1_280, strong_paired=768, more_players=768)
+               per_player_count=1_280, strong_paired=512, more_players=768)
 QUICK = Samples(points=3.0, cap=4_096, paired_points=4.0, paired=1_024, rules_paired=512,
                 per_player_count=512, strong_paired=512, more_players=512)
 # What rules are worth is played by the game's ``table_policy`` (the tuned heuristic, or
@@ -393,11 +394,28 @@ def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int,
     games = samples.strong_paired if reader == game.strongest_policy else samples.rules_paired
     rules = _paired_diffs(solo, flips, games, samples.paired_points, game, seed, progress,
                           reader)
+    inert = pd.DataFrame([{"variant": f"{p.name} = {_alternative(p)}", "value": 0.0,
+                           "ci95_low": 0.0, "ci95_high": 0.0} for p in _inert(game, values)],
+                         columns=rules.columns)
+    played = rules.attrs["games"]
+    rules = pd.concat([rules, inert], ignore_index=True) if len(inert) else rules
+    rules.attrs["games"] = played
     return bonus, rules
 
 
 def _assumed(game: CleverGame, values: dict[str, Any]) -> list:
-    """The assumed yes/no and choice parameters at their defaults (open readings)."""
+    """The assumed yes/no and choice parameters at their defaults (open readings) that
+    can change a solo game of the valued policies (``_inert``: those that cannot)."""
+    return [p for p in _open_points(game, values) if p.name not in SOLO_INERT]
+
+
+def _inert(game: CleverGame, values: dict[str, Any]) -> list:
+    """The open readings the engine never reads in a solo game of the valued policies
+    (``params.SOLO_INERT``): exactly 0 there, so not played."""
+    return [p for p in _open_points(game, values) if p.name in SOLO_INERT]
+
+
+def _open_points(game: CleverGame, values: dict[str, Any]) -> list:
     return [p for p in game.params if p.assumed and values[p.name] == p.default
             and p.kind in ("bool", "choice")]
 
@@ -469,6 +487,8 @@ def readings_note(game: CleverGame, values: dict[str, Any]) -> str:
     text = ("each open point of the rules page flipped alone, on the same games as the "
             "rules in force; an interval that holds 0 means the reading does not matter to "
             "this bot")
+    text += "".join(f"; {p.name} is worth exactly 0, not played: {SOLO_INERT[p.name]}"
+                    for p in _inert(game, values))
     if rules_policy(game, values) != "learned":
         return text
     solo = {**values, "players": 1}
