@@ -3,17 +3,17 @@ of a decision differ from one another in a few inputs, so only the first-layer r
 inputs that changed are added or taken away.
 
 So that a value never depends on the inputs valued before it, the first layer is summed
-exactly: each product ``x * W1[i, j]`` is rounded to a multiple of 2^-36 (``_on_grid``)
-and summed in float64, where sums of such numbers are exact below 2^17 in magnitude. The
-sum is then the same in any order, so an updated sum equals the sum from scratch
-(``forward_exact``) to the bit, whatever came before.
+exactly: each product ``x * W1[i, j]`` (below 2^15 in magnitude) is rounded to a multiple
+of 2^-36 (``_add_row``) and summed in float64, where sums of such numbers are exact below
+2^17, far beyond any unit's sum. The sum is then the same in any order, so an updated sum
+equals the sum from scratch (``forward_exact``) to the bit, whatever came before.
 
 A cache (int64[cache_len(max_inputs)], one per member network and work buffer) holds the
 last input (its list and a dense copy), its first-layer sums, the identity of the weights
 it was summed with (their address, input count and two of their numbers) and work space.
-``reset`` makes a cache empty: call it on a new work buffer and wherever weights change
-in place (each self-play game's start); a cache that was never reset is found by its
-mark and emptied before use.
+``reset`` makes a cache empty: at every game's start (``policies.new_game_work``), so
+also after weights changed in place by training; a cache that was never reset is found by
+its mark and emptied before use.
 """
 
 import numpy as np
