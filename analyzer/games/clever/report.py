@@ -81,7 +81,7 @@ class Samples:
 
 CHECK_BLOCKS = 2
 FULL = Samples(points=1.5, cap=40_960, paired_points=2.0, paired=4_096, rules_paired=2_048,
-               per_player_count=1_280, strong_paired=512, more_players=768)
+               per_player_count=1_024, strong_paired=512, more_players=768)
 QUICK = Samples(points=3.0, cap=4_096, paired_points=4.0, paired=1_024, rules_paired=512,
                 per_player_count=512, strong_paired=512, more_players=512)
 # What rules are worth is played by the game's ``table_policy`` (the tuned heuristic, or
