@@ -55,9 +55,8 @@ def lanes_for(specs: list[GameSpec], lanes: int,
 
 def shared_kernels(specs: list[GameSpec]) -> list[str]:
     """The games of ``specs`` that share their kernels with another of them: only these
-    need one lane while their kernels compile (a game whose own kernels are not all
-    cached, such as CloverUp's paired loop, which its section never runs, compiles in
-    any lane)."""
+    need one lane while their kernels compile (a game with kernels of its own compiles
+    them in any lane, and the others need not wait for it)."""
     counts: dict[str, int] = {}
     for spec in specs:
         counts[spec.kernel_family] = counts.get(spec.kernel_family, 0) + 1

@@ -30,8 +30,7 @@ def test_compiled_kernels_let_the_lanes_balance_by_time():
 
 def test_only_games_that_share_kernels_wait_for_them_to_compile():
     """The lanes balance by time once the kernels shared by two games are cached, whether
-    or not a game's own kernels are (CloverUp's paired loop: its section never runs it,
-    so a report alone never caches it)."""
+    or not a game's own kernels are."""
     assert report_lanes.shared_kernels(list(GAMES.values())) == [
         "thats-pretty-clever", "twice-as-clever"]
     assert report_lanes.shared_kernels([get_game("cloverup"), get_game("sly-dice")]) == []

@@ -29,7 +29,7 @@ def cheatsheet(values):
 
 
 def kernels_compiled() -> bool:
-    """Are the whole-game play loops in numba's cache (``analyzer.run.compile_apart``)?"""
+    """Is the whole-game play loop in numba's cache (``analyzer.run.compile_apart``)?"""
     from analyzer.games.cloverup.warmup import kernels_compiled as compiled
 
     return compiled()
