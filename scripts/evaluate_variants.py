@@ -26,14 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer import paired
-from analyzer.run import driver
 from analyzer.games.clever import networks, value_weights, variants
+from analyzer.games.clever.training import games as training_games
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
 from analyzer.params import defaults, resolve
-from analyzer.seeding import STREAM_PAIRED
-from kernels.clever import play
 
 GAMES = {"tpc": "thats_pretty_clever", "tac": "twice_as_clever"}
 SEED = 777_000_000
@@ -50,16 +47,16 @@ def rows_for(game, values: dict, extra: dict[str, Path]) -> tuple[dict[str, np.n
     for label, path in extra.items():
         rows[label] = _file_row(game, path)
     rounds_by_players = game.layout.ROUNDS_BY_PLAYERS
-    solo = networks.solo_view(values, rounds_by_players)
-    over = networks.conditioned_files(own, solo, rounds_by_players)
+    could = networks.candidates(own, values, rounds_by_players)
+    over = [path for path in could if networks.conditioned(networks.record(path), 1)]
+    single = could[:could.index(own)]
     if over:
         rows["conditioned"] = _file_row(game, over[0])
-    specialist = game.network_file(solo)
-    if specialist not in (own, *over):
-        rows["specialist"] = _file_row(game, specialist)
+    if single:
+        rows["specialist"] = _file_row(game, single[0])
     plays = game.network_file(values)
-    return rows, ("learned" if plays == own else "conditioned" if plays in over
-                  else "specialist")
+    return rows, ("learned" if plays == own else "conditioned" if plays in over[:1]
+                  else "specialist" if plays in single[:1] else "")
 
 
 def _file_row(game, path: Path) -> np.ndarray:
@@ -74,18 +71,13 @@ def measure(game, values: dict, rows: dict[str, np.ndarray], plays: str, games: 
     whether ``learned`` plays it (``plays``)."""
     players = values["players"]
     names = list(rows)
-    lineups = np.stack([np.stack([rows[n]] * players) for n in names])
-    rules = game.game_rules(values)
-    job = driver.Job(driver.BlockLoop.of(play.paired_block),
-                     (lineups, np.full(len(names), game.rounds_for(values)),
-                      np.stack([rules] * len(names))),
-                     (len(names) + 1, len(names), play.N_PAIRED), BLOCK, seed, STREAM_PAIRED)
-    acc, n = driver.run(job, games, progress=False)
+    metrics = training_games.compare_seats([rows[n] for n in names], game.game_rules(values),
+                                           game.rounds_for(values), players, games, seed,
+                                           BLOCK)
     out = []
-    for v, name in enumerate(names):
-        m = paired.metric(acc, n, v, play.PAIRED_SCORE_SUM, 1.0 / players)
+    for name, m in zip(names, metrics):
         out.append({"variant": variants.label(game, values), "players": players,
-                    "policy": name, "plays": name == plays, "games": n,
+                    "policy": name, "plays": name == plays, "games": m.pop("games"),
                     **{k: round(float(x), 2) for k, x in m.items()}})
     return out
 

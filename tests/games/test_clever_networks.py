@@ -40,8 +40,9 @@ def test_a_specialist_plays_only_the_variant_it_was_trained_on(tmp_path):
 def test_twice_as_clever_plays_its_return_allowed_specialist_solo():
     """Issue 34 and rules section 12.9 (target: 305 under return_allowed): solo games under
     return_empty_pool=return_allowed play the network trained on that reading, which counts
-    as trained on them; games of 2 players keep the game's own networks, and say they were
-    trained under ends_turn."""
+    as trained on them; games of 2 players play it in both seats too, measured stronger
+    there than the game's own networks (``routes.json``), and say so; games of 3 players,
+    where it was not, keep the own networks, and say they were trained under ends_turn."""
     values = defaults(GAME.params)
     allowed = {**values, "return_empty_pool": "return_allowed"}
     assert GAME.network_file(values) == GAME.learned_file
@@ -50,8 +51,13 @@ def test_twice_as_clever_plays_its_return_allowed_specialist_solo():
     assert not np.array_equal(GAME.learned_row(allowed), GAME.learned_row(values))
     assert np.array_equal(GAME.parse_policy("learned", allowed), GAME.learned_row(allowed))
     two = {**allowed, "players": 2}
-    assert GAME.network_file(two) == GAME.learned_file
-    assert trained_on.differences(GAME, two) == [
+    assert GAME.network_file(two).name == "value_net.return_allowed.npy"
+    assert trained_on.differences(GAME, two) == ["2 players (trained on 1)"]
+    assert trained_on.network_note(GAME, two)[0].startswith(
+        "learned plays value_net.return_allowed.npy here: measured on games of 2 players")
+    three = {**allowed, "players": 3}
+    assert GAME.network_file(three) == GAME.learned_file
+    assert trained_on.differences(GAME, three) == [
         "return_empty_pool=return_allowed (trained on ends_turn)"]
 
 

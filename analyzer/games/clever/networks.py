@@ -10,7 +10,9 @@ rule-conditioned network, whose record names it under ``"variants"``). ``learned
 the network trained on the rules and player count in force, the nearest first: a
 specialist of that one variant (one trained here before one shipped), the game's own file,
 a rule-conditioned network whose distribution holds them, and the game's own file where
-none does. In games of 2-4 players
+none does. Where the game's measured routes (``routes``) cover the rules in force, the
+shipped file they measured strongest there plays instead (a specialist trained here still
+comes first). In games of 2-4 players
 on rules that change the game's shape (``SHAPE``: its round count or round-track bonuses)
 and that no network was trained on with that player count, every seat plays what ``learned``
 plays solo on them: measured, a network trained on the game's length plays it better than
@@ -32,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import UserError
+from analyzer.games.clever import routes
 
 SHAPE = ("rounds", "round_1_bonus", "round_2_bonus", "round_3_bonus", "round_4_bonus")
 _PINNED: contextvars.ContextVar[Path | None] = contextvars.ContextVar("pinned", default=None)
@@ -133,11 +136,14 @@ def forget() -> None:
     """Forget the files read so far (a specialist was just written)."""
     _specialists.cache_clear()
     _record.cache_clear()
+    routes.forget()
 
 
 def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players,
                  measured: bool = True) -> Path:
-    """The network file that plays the rule ``values`` (none: ``own``): the first
+    """The network file that plays the rule ``values`` (none: ``own``): with
+    ``measured``, a specialist trained here on them, else the file the routes measured
+    strongest on them (``routes.point_for``); else the first
     specialist trained on them alone, else ``own`` where it was, else the first
     rule-conditioned specialist trained on them (with ``measured``, not one that leaves
     their solo shape to ``own``: ``leaves_to_own``), else (2-4 players, the shape changed)
@@ -147,6 +153,12 @@ def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players,
     pin = _PINNED.get()
     if pin is not None and _holds(pin, solo_view(values, rounds_by_players), rounds_by_players):
         return pin
+    local = _trained_here_for(own, values, rounds_by_players)
+    if local is not None:
+        return local
+    routed = _routed(own, values, rounds_by_players) if measured else None
+    if routed is not None:
+        return routed
     for path in _specialists(own):
         if not conditioned(record(path), values["players"]) \
                 and _holds(path, values, rounds_by_players):
@@ -161,6 +173,32 @@ def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players,
         return playing_file(own, solo_view(values, rounds_by_players), rounds_by_players,
                             measured)
     return own
+
+
+def _trained_here_for(own: Path, values: dict[str, Any], rounds_by_players) -> Path | None:
+    """The first specialist trained on this machine (``dicelab GAME train``: kept only
+    where it beat what ``learned`` played) on the rule ``values`` (in games of 2-4
+    players that change the game's shape, on their solo game), if any."""
+    if values["players"] > 1 and reshaped(record(own), values, rounds_by_players):
+        values = solo_view(values, rounds_by_players)
+    return next((path for path in _specialists(own) if path.parent != own.parent
+                 and not conditioned(record(path), values["players"])
+                 and _holds(path, values, rounds_by_players)), None)
+
+
+def _routed(own: Path, values: dict[str, Any], rounds_by_players) -> Path | None:
+    """The file the routes measured strongest on the rule ``values``, where their point
+    measured them exactly or that file was trained on them (their solo game); else
+    none."""
+    if not routes.usable(own):
+        return None
+    point = routes.point_for(own, values, shape_key(values, rounds_by_players))
+    if point is None:
+        return None
+    chosen = own.parent / point["plays"]
+    if point["exact"] or _holds(chosen, solo_view(values, rounds_by_players), rounds_by_players):
+        return chosen
+    return None
 
 
 def shape_key(values: dict[str, Any], rounds_by_players) -> list:
@@ -209,6 +247,19 @@ def conditioned_files(own: Path, values: dict[str, Any], rounds_by_players) -> l
     the rule ``values``, by name."""
     return [path for path in _specialists(own) if conditioned(record(path), values["players"])
             and _holds(path, values, rounds_by_players)]
+
+
+def candidates(own: Path, values: dict[str, Any], rounds_by_players) -> list[Path]:
+    """The shipped network files that could play the rule ``values``, for measuring
+    which plays them best (``routes``): the specialists of one variant trained on their
+    solo game, the game's own file and the rule-conditioned files whose distribution
+    holds that solo game."""
+    solo = solo_view(values, rounds_by_players)
+    single = [path for path in _specialists(own) if path.parent == own.parent
+              and not conditioned(record(path), 1) and _holds(path, solo, rounds_by_players)]
+    over = [path for path in conditioned_files(own, solo, rounds_by_players)
+            if path.parent == own.parent]
+    return [*single, own, *over]
 
 
 def _holds(path: Path, values: dict[str, Any], rounds_by_players) -> bool:

@@ -14,9 +14,10 @@ line that names it: ``network_note``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
 
-from analyzer.games.clever import networks
+from analyzer.games.clever import networks, routes
 from analyzer.games.clever.game import CleverGame
 from analyzer.params import Param
 
@@ -52,6 +53,9 @@ def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
     defaults (trained over a distribution of variants that holds them); each with the
     player counts it was trained on where the game's are others; none otherwise."""
     path = game.network_file(values)
+    measured = _measured_note(game, values, path)
+    if measured:
+        return measured
     trained = networks.record(path)
     players = _players_words(trained, values["players"])
     if networks.conditioned(trained, values["players"]):
@@ -70,6 +74,30 @@ def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
         {**values, "rounds": 0, "players": 1}) else ""
     return [f"learned plays {path.name}, a network trained on these rules "
             f"({rules.strip('; ')}){players}"]
+
+
+def _measured_note(game: CleverGame, values: dict[str, Any], path: Path) -> list[str]:
+    """Where the routes measured (``analyzer.games.clever.routes``) play another file
+    than trained-on order would on ``values``: one line naming both and their means on the
+    point measured; none otherwise."""
+    rounds_by_players = game.layout.ROUNDS_BY_PLAYERS
+    if not routes.usable(game.learned_file):
+        return []
+    nearest = networks.playing_file(game.learned_file, values, rounds_by_players,
+                                    measured=False)
+    point = routes.point_for(game.learned_file, values,
+                             networks.shape_key(values, rounds_by_players))
+    if nearest == path or point is None or point["plays"] != path.name \
+            or nearest.name not in point["means"]:
+        return []
+    count = point["players"]
+    games = f"{'solo games' if count == 1 else f'games of {count} players'}"
+    rules = "".join(f", {k}={v}" for k, v in point["rules"].items())
+    return [f"learned plays {path.name} here: measured on {games} of "
+            f"{_shape_words(point['shape'])}{rules}, it outscored {nearest.name}, the "
+            f"network trained nearest these rules ({point['means'][path.name]:.1f} against "
+            f"{point['means'][nearest.name]:.1f} points a player in {point['games']:,} "
+            "games)"]
 
 
 def _left_to_own(game: CleverGame, values: dict[str, Any]) -> list[str]:

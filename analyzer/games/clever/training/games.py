@@ -64,14 +64,21 @@ def compare(rows: list[np.ndarray], rules: np.ndarray, games: int, seed: int
             ) -> list[dict[str, float]]:
     """Paired solo means of policy rows on the same games: each row's mean and its
     difference from the first row's, with 95% intervals (``analyzer.paired.metric``)."""
-    lineups = np.stack([row[None, :] for row in rows])
+    return compare_seats(rows, rules, solo_rounds(rules), 1, games, seed)
+
+
+def compare_seats(rows: list[np.ndarray], rules: np.ndarray, rounds: int, players: int,
+                  games: int, seed: int, block: int = GAME_BLOCK) -> list[dict[str, float]]:
+    """Paired games of ``players`` players, each policy row in every seat in turn, on the
+    same games (the seed's paired stream, blocks of ``block`` games): each row's mean
+    score per player and its difference from the first row's, with 95% intervals."""
+    lineups = np.stack([np.stack([row] * players) for row in rows])
     job = driver.Job(driver.BlockLoop.of(play.paired_block),
-                     (lineups, np.full(len(rows), solo_rounds(rules)),
-                      np.stack([rules] * len(rows))),
-                     (len(rows) + 1, len(rows), play.N_PAIRED), GAME_BLOCK, seed,
-                     STREAM_PAIRED)
+                     (lineups, np.full(len(rows), rounds), np.stack([rules] * len(rows))),
+                     (len(rows) + 1, len(rows), play.N_PAIRED), block, seed, STREAM_PAIRED)
     acc, n = driver.run(job, games, progress=False)
-    return [paired.metric(acc, n, v, play.PAIRED_SCORE_SUM, 1.0) for v in range(len(rows))]
+    return [{**paired.metric(acc, n, v, play.PAIRED_SCORE_SUM, 1.0 / players), "games": n}
+            for v in range(len(rows))]
 
 
 def evaluate(members: list[np.ndarray], skip: np.ndarray, n_in: int, rules: np.ndarray,

@@ -1,0 +1,76 @@
+"""Measure which shipped network file ``learned`` plays where more than one could, and
+write the game's ``routes.json`` beside its networks (``analyzer.games.clever.routes``).
+
+Every candidate file plays the same games of each point (each game shape with the other
+rules at their defaults, and each shipped specialist's own variant; held-out seed
+``route_points.SEED``): ``--solo-games`` solo games, ``--games`` games of each other
+player count (every seat the candidate). Specialists trained on this machine are left
+out: the routes are the shipped files'. Points of other player counts measured before on
+the same files are kept.
+
+Run after a network ships: ``python scripts/measure_routes.py --game tac [--players 1 2]``;
+prints each point where the file that plays changes from trained-on order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+import tempfile
+
+from analyzer.errors import UserError
+from analyzer.files import write_atomic
+from analyzer.games.clever import networks, routes
+from analyzer.games.clever.training import route_points
+from analyzer.run.progress import Progress
+
+GAMES = {"tpc": "thats_pretty_clever", "tac": "twice_as_clever"}
+
+
+def kept_points(game) -> list[dict]:
+    """The points the game's routes measured on its files as they are now (none where
+    they are out of date; a damaged routes file is replaced, never read)."""
+    try:
+        data = routes.load(game.learned_file)
+    except UserError as exc:
+        print(f"measure_routes.py: {exc}; measuring afresh", file=sys.stderr)
+        return []
+    return [] if not data or data["stale"] else data["points"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=tuple(GAMES), default="tac")
+    parser.add_argument("--players", type=int, nargs="+", choices=(1, 2, 3, 4),
+                        default=[1, 2])
+    parser.add_argument("--solo-games", type=int, default=500)
+    parser.add_argument("--games", type=int, default=200,
+                        help="games of each point with 2-4 players")
+    opts = parser.parse_args()
+    game = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model").GAME
+    games = {count: opts.solo_games if count == 1 else opts.games for count in opts.players}
+    with tempfile.TemporaryDirectory() as empty:
+        os.environ["DICELAB_NETWORKS"] = empty  # no specialist trained here
+        networks.forget()
+        total = sum(games[v["players"]] for v in route_points.point_values(game, opts.players))
+        try:
+            with Progress(total, f"{game.title}: every candidate network, every point", True,
+                          "games") as bar:
+                data = route_points.measure(game, opts.players, games, bar.advance,
+                                            kept_points(game))
+        except UserError as exc:
+            print(f"measure_routes.py: error: {exc}", file=sys.stderr)
+            sys.exit(2)
+    write_atomic(routes.path_for(game.learned_file), json.dumps(data, indent=1) + "\n")
+    for point in data["points"]:
+        if point["plays"] != point["baseline"]:
+            print(f"{point['players']}p {point['shape']} {point['rules'] or ''}: "
+                  f"{point['plays']} {point['means'][point['plays']]:.1f} against "
+                  f"{point['baseline']} {point['means'][point['baseline']]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,183 @@
+"""Measured routes (``analyzer.games.clever.routes``, issue 37): where more than one shipped
+network file could play a Clever variant, ``learned`` plays the one measured strongest on
+the same games, solo and in two-player games (rules sections "Rounds" and "Round-track
+bonuses" make a game's shape)."""
+
+import json
+
+import pytest
+
+from analyzer.errors import UserError
+from analyzer.games.clever import networks, routes, trained_on, variants
+from analyzer.games.clever.training import route_points
+from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
+from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
+from analyzer.params import defaults
+
+ROUNDS = (0, 6, 6, 5, 4)  # rounds by player count
+EIGHT = [8, True, True, True, True]
+BONUSES = {f"round_{r}_bonus": True for r in range(1, 5)}
+
+
+def _write(path, rules: dict, players: list[int], **extra) -> None:
+    path.write_bytes(path.name.encode())  # each file its own bytes, its own digest
+    path.with_suffix(".json").write_text(
+        json.dumps({"trained_on": {"rules": rules, "players": players, **extra}}))
+
+
+def _folder(tmp_path, monkeypatch, points: list[dict]):
+    """A game folder: its own network (trained on a=1 with 6 rounds), a rule-conditioned
+    one (``a`` drawn, 4-8 rounds), an 8-round specialist and ``routes.json`` of
+    ``points``; no specialist trained here."""
+    own = tmp_path / "value_net.npy"
+    _write(own, {"a": 1}, [1, 2, 3, 4])
+    _write(tmp_path / "value_net.conditioned.npy", {"a": 1}, [1],
+           variants={"params": ["a", "rounds"], "rounds": [4, 8]})
+    _write(tmp_path / "value_net.rounds_8.npy", {"a": 1}, [1], rounds=8)
+    files = {p.name: routes.digest(p) for p in tmp_path.glob("*.npy")}
+    routes.path_for(own).write_text(json.dumps(
+        {"seed": 1, "files": files, "defaults": {"a": 1}, "points": points}))
+    monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path / "here"))
+    networks.forget()
+    return own
+
+
+def _point(players: int, plays: str, rules: dict | None = None) -> dict:
+    means = {"value_net.rounds_8.npy": 400.0, "value_net.npy": 380.0,
+             "value_net.conditioned.npy": 410.0}
+    return {"players": players, "shape": EIGHT, "rules": rules or {}, "games": 200,
+            "means": means, "diff_ci95": {}, "baseline": "value_net.rounds_8.npy",
+            "plays": plays}
+
+
+def test_a_measured_point_sends_its_rules_to_the_file_measured_strongest(tmp_path,
+                                                                        monkeypatch):
+    """8 rounds: the specialist by trained-on order; the routes measured the conditioned
+    network stronger in two-player games only, so it plays those, solo stays with the
+    specialist, and a comparison (``measured=False``) and other shapes keep trained-on
+    order."""
+    own = _folder(tmp_path, monkeypatch, [_point(1, "value_net.rounds_8.npy"),
+                                          _point(2, "value_net.conditioned.npy")])
+    try:
+        solo = {**BONUSES, "a": 1, "players": 1, "rounds": 8}
+        duo = {**solo, "players": 2}
+        assert networks.playing_file(own, solo, ROUNDS).name == "value_net.rounds_8.npy"
+        assert networks.playing_file(own, duo, ROUNDS).name == "value_net.conditioned.npy"
+        assert networks.playing_file(own, duo, ROUNDS, measured=False).name == \
+            "value_net.rounds_8.npy"
+        assert networks.playing_file(own, {**duo, "players": 3}, ROUNDS).name == \
+            "value_net.rounds_8.npy"  # not measured with 3 players
+        assert networks.playing_file(own, {**duo, "rounds": 7}, ROUNDS).name == \
+            "value_net.conditioned.npy"
+    finally:
+        networks.forget()
+
+
+def test_a_point_measured_on_the_defaults_never_sends_a_rule_to_a_network_not_trained_on_it(
+        tmp_path, monkeypatch):
+    """With a=2 in force (the defaults' point measured a=1): the conditioned network, trained
+    over a, still plays where the point chose it; the own network, trained on a=1 alone,
+    does not, and trained-on order decides."""
+    own = _folder(tmp_path, monkeypatch, [_point(1, "value_net.conditioned.npy"),
+                                          _point(2, "value_net.npy")])
+    try:
+        solo = {**BONUSES, "a": 2, "players": 1, "rounds": 8}
+        assert networks.playing_file(own, solo, ROUNDS).name == "value_net.conditioned.npy"
+        duo = {**solo, "players": 2}
+        assert networks.playing_file(own, duo, ROUNDS).name == "value_net.conditioned.npy"
+        assert networks.playing_file(own, {**duo, "a": 1}, ROUNDS).name == "value_net.npy"
+    finally:
+        networks.forget()
+
+
+def test_the_most_specific_point_decides(tmp_path, monkeypatch):
+    """A specialist variant's point (a=3) decides its rules; the shape's point the rest."""
+    own = _folder(tmp_path, monkeypatch, [_point(1, "value_net.rounds_8.npy"),
+                                          _point(1, "value_net.conditioned.npy", {"a": 3})])
+    try:
+        solo = {**BONUSES, "a": 1, "players": 1, "rounds": 8}
+        assert networks.playing_file(own, solo, ROUNDS).name == "value_net.rounds_8.npy"
+        assert networks.playing_file(own, {**solo, "a": 3}, ROUNDS).name == \
+            "value_net.conditioned.npy"
+    finally:
+        networks.forget()
+
+
+def test_routes_of_a_changed_network_are_not_used(tmp_path, monkeypatch):
+    """Once a file the routes measured changes, they are out of date: trained-on order."""
+    own = _folder(tmp_path, monkeypatch, [_point(2, "value_net.conditioned.npy")])
+    try:
+        duo = {**BONUSES, "a": 1, "players": 2, "rounds": 8}
+        assert networks.playing_file(own, duo, ROUNDS).name == "value_net.conditioned.npy"
+        (tmp_path / "value_net.rounds_8.npy").write_bytes(b"retrained")
+        networks.forget()
+        assert routes.load(own)["stale"]
+        assert networks.playing_file(own, duo, ROUNDS).name == "value_net.rounds_8.npy"
+    finally:
+        networks.forget()
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"files": {}, "points": []}',
+                                  '{"files": {}, "defaults": {}, "points": [{"players": 1}]}'])
+def test_a_damaged_routes_file_is_one_clear_error(tmp_path, monkeypatch, text):
+    own = _folder(tmp_path, monkeypatch, [])
+    routes.path_for(own).write_text(text)
+    networks.forget()
+    try:
+        with pytest.raises(UserError, match="routes.json.*measure_routes"):
+            networks.playing_file(own, {**BONUSES, "a": 1, "players": 2, "rounds": 8}, ROUNDS)
+    finally:
+        networks.forget()
+
+
+def test_the_file_that_plays_a_point_beats_trained_on_order_beyond_noise():
+    """The baseline keeps a point unless another's paired 95% interval lies wholly above
+    it; then the best mean of those."""
+    means = {"base": 300.0, "a": 305.0, "b": 309.0, "c": 312.0}
+    assert route_points.choose(means, {"a": [1.0, 9.0], "b": [-0.5, 18.0]}, "base") == "a"
+    assert route_points.choose(means, {"a": [1.0, 9.0], "c": [0.1, 24.0]}, "base") == "c"
+    assert route_points.choose(means, {"b": [-0.5, 18.0]}, "base") == "base"
+
+
+def test_a_point_is_measured_on_the_same_games_for_every_candidate():
+    """That's Pretty Clever with 8 rounds, two players: the 8-round specialist (trained-on
+    order's), the own network and the conditioned network each play the same games in
+    both seats; the baseline's difference from itself is not listed."""
+    values = {**defaults(TPC_GAME.params), "players": 2, "rounds": 8}
+    point = route_points.measure_point(TPC_GAME, values, 8)
+    assert point["baseline"] == "value_net.rounds_8.npy" and point["games"] == 8
+    assert list(point["means"]) == ["value_net.rounds_8.npy", "value_net.npy",
+                                    "value_net.conditioned.npy"]
+    assert set(point["diff_ci95"]) == {"value_net.npy", "value_net.conditioned.npy"}
+    assert point["shape"] == EIGHT and point["rules"] == {} and point["players"] == 2
+    assert point["plays"] == route_points.choose(point["means"], point["diff_ci95"],
+                                                 point["baseline"])
+
+
+@pytest.mark.parametrize("game", [TPC_GAME, TAC_GAME], ids=lambda g: g.id)
+def test_the_shipped_routes_measured_the_shipped_networks(game):
+    """Each game ships routes measured on its networks as they are now, covering every
+    shape of the conditioned network's distribution with each player count."""
+    data = routes.load(game.learned_file)
+    assert data and not data["stale"]
+    covered = {(p["players"], tuple(p["shape"])) for p in data["points"] if not p["rules"]}
+    low, high = variants.ROUNDS_RANGE
+    assert len(covered) == 4 * (high - low + 1) * 16
+
+
+def test_a_routed_file_is_named_with_what_was_measured(tmp_path, monkeypatch):
+    """The note names the file that plays, the one trained-on order would have played
+    and both means on the point measured."""
+    import dataclasses
+    own = _folder(tmp_path, monkeypatch, [_point(2, "value_net.conditioned.npy")])
+    try:
+        game = dataclasses.replace(TPC_GAME, learned_file=own,
+                                   layout=type("L", (), {"ROUNDS_BY_PLAYERS": ROUNDS}),
+                                   params=())
+        values = {**BONUSES, "a": 1, "players": 2, "rounds": 8}
+        assert trained_on.network_note(game, values) == [
+            "learned plays value_net.conditioned.npy here: measured on games of 2 players "
+            "of 8 rounds, it outscored value_net.rounds_8.npy, the network trained nearest "
+            "these rules (410.0 against 400.0 points a player in 200 games)"]
+    finally:
+        networks.forget()
