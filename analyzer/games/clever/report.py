@@ -377,23 +377,30 @@ def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int,
     rules at its default (the points gained by its other reading, played by
     ``rules_policy``; else None). Columns: variant, value, ci95_low, ci95_high;
     ``attrs["games"]``: the games played. Every variant plays the same games whichever
-    others run."""
+    others run, so where ``bot`` plays the readings too, on as many games, one comparison
+    measures both (the rules in force played once)."""
     bot = bot or game.table_policy
     solo = {**values, "players": 1}
     without = [(f"without round {r}", {**solo, f"round_{r}_bonus": False})
                for r in ROUND_BONUS_ROUNDS]
-    bonus = _paired_diffs(solo, without, samples.paired, samples.paired_points, game, seed,
-                          progress, bot)
+    flips = [(f"{p.name} = {_alternative(p)}", {**solo, p.name: _alternative(p)})
+             for p in _assumed(game, values)] if readings else []
+    reader = rules_policy(game, values)
+    games = samples.strong_paired if reader == game.strongest_policy else samples.rules_paired
+    together = reader == bot and games == samples.paired
+    bonus = _paired_diffs(solo, without + flips if together else without, samples.paired,
+                          samples.paired_points, game, seed, progress, bot)
+    if together:
+        rules = bonus.iloc[len(without):].reset_index(drop=True)
+        rules.attrs["games"] = bonus.attrs["games"]
+        bonus = bonus.iloc[:len(without)].copy()
+    elif readings:
+        rules = _paired_diffs(solo, flips, games, samples.paired_points, game, seed,
+                              progress, reader)
     lost = -bonus[["value", "ci95_high", "ci95_low"]].to_numpy()  # a bonus is worth what
     bonus[["value", "ci95_low", "ci95_high"]] = lost  # its absence costs
     if not readings:
         return bonus, None
-    flips = [(f"{p.name} = {_alternative(p)}", {**solo, p.name: _alternative(p)})
-             for p in _assumed(game, values)]
-    reader = rules_policy(game, values)
-    games = samples.strong_paired if reader == game.strongest_policy else samples.rules_paired
-    rules = _paired_diffs(solo, flips, games, samples.paired_points, game, seed, progress,
-                          reader)
     inert = pd.DataFrame([{"variant": f"{p.name} = {_alternative(p)}", "value": 0.0,
                            "ci95_low": 0.0, "ci95_high": 0.0} for p in _inert(game, values)],
                          columns=rules.columns)
@@ -441,21 +448,22 @@ def _trained_on_all(game: CleverGame, solo: dict[str, Any], variants: list[dict[
 
 
 def round_bonus_values(game: CleverGame, values: dict[str, Any], seed: int,
-                       samples: Samples, progress: bool, table_bonus: pd.DataFrame
-                       ) -> pd.DataFrame:
+                       samples: Samples, progress: bool, table_bonus: pd.DataFrame,
+                       readings: bool = False) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """What each round-track bonus is worth solo to the game's strongest policy, with the
     ``table_policy``'s figures (``table_bonus``, from ``paired_rule_values``) beside: the
-    rows of both, column ``policy`` naming who played them (the strongest first)."""
+    rows of both, column ``policy`` naming who played them (the strongest first); with
+    ``readings``, the open readings' worth to the strongest policy too (else None)."""
     bot = game.strongest_policy
     table = table_bonus.assign(policy=game.table_policy)
     if bot == game.table_policy:
-        return table
-    strong = paired_rule_values(game, values, seed,
-                                replace(samples, paired=samples.strong_paired), progress,
-                                False, bot)[0]
+        return table, None
+    strong, rules = paired_rule_values(game, values, seed,
+                                       replace(samples, paired=samples.strong_paired),
+                                       progress, readings, bot)
     both = pd.concat([strong.assign(policy=bot), table], ignore_index=True)
     both.attrs["games"] = strong.attrs["games"] + table_bonus.attrs["games"]
-    return both
+    return both, rules
 
 
 def bonus_note(game: CleverGame, values: dict[str, Any]) -> str:
@@ -559,10 +567,14 @@ def _solo_data(d: SimpleNamespace) -> None:
 
 def _rule_data(d: SimpleNamespace) -> None:
     """The assumed readings and the round-track bonuses, each worth measured (paired)."""
-    d.table_bonus, d.assumed_rules = paired_rule_values(d.game, d.values, d.seed, d.samples,
-                                                        d.progress)
-    d.round_value = round_bonus_values(d.game, d.values, d.seed, d.samples, d.progress,
-                                       d.table_bonus)
+    game = d.game
+    strong_reads = rules_policy(game, d.values) == game.strongest_policy != game.table_policy
+    d.table_bonus, d.assumed_rules = paired_rule_values(game, d.values, d.seed, d.samples,
+                                                        d.progress, not strong_reads)
+    d.round_value, strong_rules = round_bonus_values(game, d.values, d.seed, d.samples,
+                                                     d.progress, d.table_bonus, strong_reads)
+    if strong_reads:  # the strongest policy's bonuses and readings: one comparison
+        d.assumed_rules = strong_rules
     d.ranked = d.round_value[d.round_value.policy == d.bot].sort_values("value")
     d.richest, d.runner_up = d.ranked.iloc[-1], d.ranked.iloc[-2]
     d.beside = d.table_bonus.set_index("variant").loc[d.richest.variant]
