@@ -141,9 +141,9 @@ def forget() -> None:
 
 def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players,
                  measured: bool = True) -> Path:
-    """The network file that plays the rule ``values`` (none: ``own``): with
-    ``measured``, a specialist trained here on them, else the file the routes measured
-    strongest on them (``routes.point_for``); else the first
+    """The network file that plays the rule ``values`` (none: ``own``): a specialist
+    trained here on them, else with ``measured`` the file the routes measured strongest
+    on them (``_routed``); else the first
     specialist trained on them alone, else ``own`` where it was, else the first
     rule-conditioned specialist trained on them (with ``measured``, not one that leaves
     their solo shape to ``own``: ``leaves_to_own``), else (2-4 players, the shape changed)

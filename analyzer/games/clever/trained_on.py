@@ -91,7 +91,7 @@ def _measured_note(game: CleverGame, values: dict[str, Any], path: Path) -> list
             or nearest.name not in point["means"]:
         return []
     count = point["players"]
-    games = f"{'solo games' if count == 1 else f'games of {count} players'}"
+    games = "solo games" if count == 1 else f"games of {count} players"
     rules = "".join(f", {k}={v}" for k, v in point["rules"].items())
     return [f"learned plays {path.name} here: measured on {games} of "
             f"{_shape_words(point['shape'])}{rules}, it outscored {nearest.name}, the "
