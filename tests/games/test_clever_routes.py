@@ -104,17 +104,20 @@ def test_the_most_specific_point_decides(tmp_path, monkeypatch):
 
 
 def test_routes_of_a_changed_network_are_not_used(tmp_path, monkeypatch):
-    """Once a file the routes measured changes, they are out of date: trained-on order."""
-    own = _folder(tmp_path, monkeypatch, [_point(2, "value_net.conditioned.npy")])
-    try:
-        duo = {**BONUSES, "a": 1, "players": 2, "rounds": 8}
-        assert networks.playing_file(own, duo, ROUNDS).name == "value_net.conditioned.npy"
-        (tmp_path / "value_net.rounds_8.npy").write_bytes(b"retrained")
-        networks.forget()
-        assert routes.load(own)["stale"]
-        assert networks.playing_file(own, duo, ROUNDS).name == "value_net.rounds_8.npy"
-    finally:
-        networks.forget()
+    """Once a file the routes measured changes, its weights or its settings (``.json``:
+    how it plays), they are out of date: trained-on order."""
+    duo = {**BONUSES, "a": 1, "players": 2, "rounds": 8}
+    for changed in ("value_net.rounds_8.npy", "value_net.conditioned.json"):
+        own = _folder(tmp_path, monkeypatch, [_point(2, "value_net.conditioned.npy")])
+        try:
+            assert networks.playing_file(own, duo, ROUNDS).name == "value_net.conditioned.npy"
+            path = tmp_path / changed
+            path.write_bytes(path.read_bytes() + b" ")
+            networks.forget()
+            assert routes.load(own)["stale"]
+            assert networks.playing_file(own, duo, ROUNDS).name == "value_net.rounds_8.npy"
+        finally:
+            networks.forget()
 
 
 @pytest.mark.parametrize("text", ["{not json", '{"files": {}, "points": []}',

@@ -18,8 +18,8 @@ A point covers the rules of its shape and player count whose other rules include
 where it measured them exactly (every other rule at its default) or where the file it
 chose was trained on them (``networks.playing_file``): a measurement on the defaults does
 not send a rule to a network never trained on it.
-The file keeps the SHA-256 of every network it measured: once one of them changes, its
-routes are out of date and are not used (``load``: ``stale``).
+The file keeps the SHA-256 of every network it measured (its weights and settings): once
+one of them changes, its routes are out of date and are not used (``load``: ``stale``).
 """
 
 from __future__ import annotations
@@ -41,8 +41,10 @@ def path_for(own: Path) -> Path:
 
 
 def digest(path: Path) -> str:
-    """The SHA-256 of a network file's bytes, in hex."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The SHA-256 of a network file's bytes and its settings' (``.json``: how it plays,
+    what it was trained on), in hex."""
+    return hashlib.sha256(path.read_bytes() + path.with_suffix(".json").read_bytes()
+                          ).hexdigest()
 
 
 @functools.lru_cache(maxsize=None)
@@ -67,8 +69,9 @@ def load(own: Path) -> dict[str, Any]:
         raise UserError(f"routes file {str(path)!r}: expected files (name: SHA-256), the "
                         "defaults measured with and points (players, shape, rules, means, plays: a measured file); "
                         "measure them again with scripts/measure_routes.py")
-    stale = any(not (own.parent / name).exists() or digest(own.parent / name) != sha
-                for name, sha in files.items())
+    stale = any(not (own.parent / name).exists()
+                or not (own.parent / name).with_suffix(".json").exists()
+                or digest(own.parent / name) != sha for name, sha in files.items())
     return {**data, "stale": stale}
 
 
