@@ -67,8 +67,9 @@ def load(own: Path) -> dict[str, Any]:
                         "them again with scripts/measure_routes.py") from None
     if not good:
         raise UserError(f"routes file {str(path)!r}: expected files (name: SHA-256), the "
-                        "defaults measured with and points (players, shape, rules, means, plays: a measured file); "
-                        "measure them again with scripts/measure_routes.py")
+                        "defaults measured with and points (players, shape, rules, means, "
+                        "plays: a measured file); measure them again with "
+                        "scripts/measure_routes.py")
     stale = any(not (own.parent / name).exists()
                 or not (own.parent / name).with_suffix(".json").exists()
                 or digest(own.parent / name) != sha for name, sha in files.items())
