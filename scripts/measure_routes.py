@@ -1,15 +1,18 @@
-"""Measure which shipped network file ``learned`` plays where more than one could, and
-write the game's ``routes.json`` beside its networks (``analyzer.games.clever.routes``).
+"""Measure which shipped network plays each game shape best, into the game's routes.json.
+
+Where more than one shipped network file could play, the routes
+(``analyzer.games.clever.routes``, kept beside the networks) say which ``learned`` plays.
 
 Every candidate file plays the same games of each point (each game shape with the other
 rules at their defaults, and each shipped specialist's own variant; held-out seed
-``route_points.SEED``): ``--solo-games`` solo games, ``--games`` games of each other
-player count (every seat the candidate). Specialists trained on this machine are left
+``route_points.SEED``): ``--solo-games`` solo games (500), ``--games`` two-player games
+(200) and ``--more-games`` of three and of four players (100; every seat the candidate). Specialists trained on this machine are left
 out: the routes are the shipped files'. Points of other player counts measured before on
 the same files are kept.
 
-Run after a network ships: ``python scripts/measure_routes.py --game tac [--players 1 2]``;
-prints each point where the file that plays changes from trained-on order.
+Run after a network ships: ``python scripts/measure_routes.py --game tac [--players 2]``
+(default: every player count); prints each point where the file that plays changes from
+trained-on order.
 """
 
 from __future__ import annotations
@@ -45,13 +48,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=tuple(GAMES), default="tac")
     parser.add_argument("--players", type=int, nargs="+", choices=(1, 2, 3, 4),
-                        default=[1, 2])
+                        default=[1, 2, 3, 4])
     parser.add_argument("--solo-games", type=int, default=500)
     parser.add_argument("--games", type=int, default=200,
-                        help="games of each point with 2-4 players")
+                        help="games of each point with 2 players")
+    parser.add_argument("--more-games", type=int, default=100,
+                        help="games of each point with 3 or 4 players")
     opts = parser.parse_args()
     game = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model").GAME
-    games = {count: opts.solo_games if count == 1 else opts.games for count in opts.players}
+    each = {1: opts.solo_games, 2: opts.games, 3: opts.more_games, 4: opts.more_games}
+    games = {count: each[count] for count in opts.players}
     with tempfile.TemporaryDirectory() as empty:
         os.environ["DICELAB_NETWORKS"] = empty  # no specialist trained here
         networks.forget()
