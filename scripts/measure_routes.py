@@ -17,7 +17,6 @@ trained-on order.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import os
@@ -29,6 +28,7 @@ from analyzer.files import write_atomic
 from analyzer.games.clever import networks, routes
 from analyzer.games.clever.training import route_points
 from analyzer.run.progress import Progress
+from analyzer.script_args import OneLineParser, at_least
 
 GAMES = {"tpc": "thats_pretty_clever", "tac": "twice_as_clever"}
 
@@ -45,14 +45,15 @@ def kept_points(game) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=tuple(GAMES), default="tac")
     parser.add_argument("--players", type=int, nargs="+", choices=(1, 2, 3, 4),
                         default=[1, 2, 3, 4])
-    parser.add_argument("--solo-games", type=int, default=500)
-    parser.add_argument("--games", type=int, default=200,
+    games = at_least(2)  # a paired interval needs two games
+    parser.add_argument("--solo-games", type=games, default=500)
+    parser.add_argument("--games", type=games, default=200,
                         help="games of each point with 2 players")
-    parser.add_argument("--more-games", type=int, default=100,
+    parser.add_argument("--more-games", type=games, default=100,
                         help="games of each point with 3 or 4 players")
     opts = parser.parse_args()
     game = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model").GAME

@@ -10,8 +10,9 @@ Run: ``python scripts/readme_variant_table.py [FILE ...]``, then replace the REA
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
+
+from analyzer.script_args import OneLineParser, fail
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = {"That's Pretty Clever": ROOT / "training" / "variants-tpc.json",
@@ -42,11 +43,22 @@ def rows(title: str, results: list[dict]) -> list[str]:
 
 
 def main() -> None:
-    files = dict(zip(FILES, map(Path, sys.argv[1:]))) if len(sys.argv) > 1 else FILES
+    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path, metavar="FILE",
+                        help="the results of That's Pretty Clever, then Twice As Clever "
+                             "(default: training/variants-tpc.json and -tac.json)")
+    opts = parser.parse_args()
+    files = dict(zip(FILES, opts.files)) if opts.files else FILES
+    lines = []
+    for title, path in files.items():
+        try:
+            lines += rows(title, json.loads(path.read_text()))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            fail(parser.prog, f"results {str(path)!r} cannot be read ({exc}); expected "
+                 "the JSON scripts/evaluate_variants.py --json writes")
     print("| game | variant | players | " + " | ".join(h for _, h in COLUMNS) + " |")
     print("|---|---|---|" + "---|" * len(COLUMNS))
-    for title, path in files.items():
-        print("\n".join(rows(title, json.loads(path.read_text()))))
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

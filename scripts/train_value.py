@@ -120,6 +120,7 @@ from analyzer.games.clever.training.games import TUNING_SEED_BASE, compare, mean
 from analyzer.games.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
 from analyzer.games.clever.training.state import CHUNK, read_checkpoint
 from analyzer.errors import UserError
+from analyzer import script_args
 from analyzer.params import defaults
 from analyzer.run.progress import Progress
 from analyzer.stats import Z95
@@ -421,16 +422,7 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
 
 def fail(message: str) -> NoReturn:
     """One line on stderr and exit status 2: the project's answer to bad input."""
-    print(f"train_value.py: error: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse whose errors are ``fail``'s one line (no usage block); ``--help`` still
-    prints the usage."""
-
-    def error(self, message: str) -> NoReturn:
-        fail(message)
+    script_args.fail("train_value.py", message)
 
 
 def training_rules(opts: argparse.Namespace) -> dict:
@@ -439,7 +431,7 @@ def training_rules(opts: argparse.Namespace) -> dict:
 
 
 def parse() -> argparse.Namespace:
-    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser = script_args.OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=tuple(GAMES), default="tpc")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--curriculum", help="the stages to run (tpc: "

@@ -35,8 +35,8 @@ def _folder(tmp_path, monkeypatch, points: list[dict]):
            variants={"params": ["a", "rounds"], "rounds": [4, 8]})
     _write(tmp_path / "value_net.rounds_8.npy", {"a": 1}, [1], rounds=8)
     files = {p.name: routes.digest(p) for p in tmp_path.glob("*.npy")}
-    routes.path_for(own).write_text(json.dumps(
-        {"seed": 1, "files": files, "defaults": {"a": 1}, "points": points}))
+    routes.path_for(own).write_text(json.dumps(routes.sealed(
+        {"seed": 1, "files": files, "defaults": {"a": 1}, "points": points})))
     monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path / "here"))
     networks.forget()
     return own
@@ -128,6 +128,21 @@ def test_a_damaged_routes_file_is_one_clear_error(tmp_path, monkeypatch, text):
     networks.forget()
     try:
         with pytest.raises(UserError, match="routes.json.*measure_routes"):
+            networks.playing_file(own, {**BONUSES, "a": 1, "players": 2, "rounds": 8}, ROUNDS)
+    finally:
+        networks.forget()
+
+
+def test_a_routes_file_changed_after_it_was_written_is_refused(tmp_path, monkeypatch):
+    """One measured mean edited by hand: the file's own SHA-256 no longer matches, so it
+    is one clear error, never read."""
+    own = _folder(tmp_path, monkeypatch, [_point(2, "value_net.conditioned.npy")])
+    data = json.loads(routes.path_for(own).read_text())
+    data["points"][0]["means"]["value_net.npy"] = 500.0
+    routes.path_for(own).write_text(json.dumps(data))
+    networks.forget()
+    try:
+        with pytest.raises(UserError, match="routes.json' is damaged"):
             networks.playing_file(own, {**BONUSES, "a": 1, "players": 2, "rounds": 8}, ROUNDS)
     finally:
         networks.forget()

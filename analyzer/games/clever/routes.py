@@ -20,6 +20,7 @@ chose was trained on them (``networks.playing_file``): a measurement on the defa
 not send a rule to a network never trained on it.
 The file keeps the SHA-256 of every network it measured (its weights and settings): once
 one of them changes, its routes are out of date and are not used (``load``: ``stale``).
+It keeps its own SHA-256 too: a damaged file is one clear error, never read.
 """
 
 from __future__ import annotations
@@ -47,6 +48,14 @@ def digest(path: Path) -> str:
                           ).hexdigest()
 
 
+def sealed(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with its own SHA-256 (``"sha256"``, of the rest as sorted JSON), by which
+    ``load`` finds a damaged routes file."""
+    rest = {k: v for k, v in data.items() if k != "sha256"}
+    text = json.dumps(rest, sort_keys=True).encode()
+    return {**rest, "sha256": hashlib.sha256(text).hexdigest()}
+
+
 @functools.lru_cache(maxsize=None)
 def load(own: Path) -> dict[str, Any]:
     """The routes of the game of ``own`` (``{}`` where it has none), with ``stale`` true
@@ -62,9 +71,13 @@ def load(own: Path) -> dict[str, Any]:
         good = isinstance(files, dict) and isinstance(points, list) \
             and isinstance(data["defaults"], dict) and all(
             _good_point(point, files) for point in points)
+        intact = sealed(data)["sha256"] == data["sha256"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UserError(f"routes file {str(path)!r} cannot be read ({exc}); measure "
                         "them again with scripts/measure_routes.py") from None
+    if not intact:
+        raise UserError(f"routes file {str(path)!r} is damaged (its SHA-256 does not match "
+                        "its contents); measure them again with scripts/measure_routes.py")
     if not good:
         raise UserError(f"routes file {str(path)!r}: expected files (name: SHA-256), the "
                         "defaults measured with and points (players, shape, rules, means, "

@@ -100,6 +100,7 @@ def measure(game: CleverGame, players: list[int], games: dict[int, int],
     names = sorted({name for point in points for name in point["means"]})
     folder: Path = game.learned_file.parent
     base = defaults(game.params)
-    return {"seed": SEED, "files": {name: routes.digest(folder / name) for name in names},
-            "defaults": {k: v for k, v in base.items() if k not in (*networks.SHAPE, "players")},
-            "points": points}
+    return routes.sealed({
+        "seed": SEED, "files": {name: routes.digest(folder / name) for name in names},
+        "defaults": {k: v for k, v in base.items() if k not in (*networks.SHAPE, "players")},
+        "points": points})

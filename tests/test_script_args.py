@@ -1,0 +1,43 @@
+"""The maintenance scripts' command lines (``analyzer.script_args``): bad input is one line
+on stderr and exit status 2, no traceback, and nothing written."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(script: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / script), *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--solo-games", "0"], "--solo-games: '0': expected a whole number of at least 2"),
+    (["--games", "x"], "--games: 'x': expected a whole number of at least 2"),
+    (["--more-games", "-5"], "--more-games: '-5': expected a whole number of at least 2"),
+    (["--players", "5"], "--players: invalid choice: 5")])
+def test_measure_routes_refuses_bad_counts_in_one_line(args, words):
+    routes = ROOT / "analyzer" / "games" / "twice_as_clever" / "routes.json"
+    before = routes.read_bytes()
+    out = _run("measure_routes.py", "--game", "tac", *args)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    line, = out.stderr.strip().splitlines()
+    assert line.startswith(f"measure_routes.py: error: argument {words}")
+    assert routes.read_bytes() == before
+
+
+@pytest.mark.parametrize("text", [None, "{", '[{"variant": "defaults"}]'])
+def test_the_readme_table_refuses_unreadable_results_in_one_line(tmp_path, text):
+    path = tmp_path / "results.json"
+    if text is not None:
+        path.write_text(text)
+    out = _run("readme_variant_table.py", str(path))
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    line, = out.stderr.strip().splitlines()
+    assert line.startswith(f"readme_variant_table.py: error: results '{path}' cannot be "
+                           "read (") and line.endswith("scripts/evaluate_variants.py --json "
+                                                       "writes")
