@@ -17,7 +17,8 @@ A point covers the rules of its shape and player count whose other rules include
 (a specialist's variant); the most specific point that covers the rules in force decides,
 where it measured them exactly (every other rule at its default) or where the file it
 chose was trained on them (``networks.playing_file``): a measurement on the defaults does
-not send a rule to a network never trained on it.
+not itself send another rule to a network never trained on it (the order before the routes
+decides there, its ``own_plays`` included).
 The file keeps the SHA-256 of every network it measured (its weights and settings): once
 one of them changes, its routes are out of date and are not used (``load``: ``stale``).
 It keeps its own SHA-256 too: a damaged file is one clear error, never read.
