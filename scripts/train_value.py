@@ -72,10 +72,10 @@ drawing the variants of the teachers it trails most more often, and ``--teacher-
 letting a teacher play a share of its variants' games, so the network also learns its
 values where the teacher's own play goes. ``--hidden 256`` widens the start network's first
 hidden layer (it computes what it did; ``value_weights.widen_hidden``), and ``--curriculum
-widened`` trains it like ``focused`` with larger first steps. ``--own-shapes GAMES`` (with
-``--alone``) measures the shipped network against the game's own one on every solo shape
-and leaves those the own network plays better to it
-(``analyzer.games.clever.training.shapes``).
+widened`` trains it like ``focused`` with larger first steps; ``--own-returns`` lets the
+variants the own network would teach (the defaults among them) learn from their own returns.
+Which shipped file plays each game shape is measured after shipping
+(``scripts/measure_routes.py``).
 
 Schedules run over each stage's own length. Every ``--eval-every`` games the network
 plays ``--eval-games`` solo games without exploring or learning on the tuning seeds
@@ -115,14 +115,13 @@ import numpy as np
 
 from analyzer.games.clever import trained_on, value_weights, variants
 from analyzer.games.clever.training import run as training_run
-from analyzer.games.clever.training import shapes, teachers
+from analyzer.games.clever.training import teachers
 from analyzer.games.clever.training.games import TUNING_SEED_BASE, compare, mean_score
 from analyzer.games.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
 from analyzer.games.clever.training.state import CHUNK, read_checkpoint
 from analyzer.errors import UserError
 from analyzer import script_args
 from analyzer.params import defaults
-from analyzer.run.progress import Progress
 from analyzer.stats import Z95
 from kernels.clever import net, value_net
 from kernels.clever_base import seats
@@ -462,6 +461,11 @@ def parse() -> argparse.Namespace:
                         help="--curriculum distilled: the game's own network teaches the "
                              "variants no network of their shape learnt too (default: they "
                              "learn from their own returns)")
+    parser.add_argument("--own-returns", action="store_true",
+                        help="a distilled curriculum: the variants the game's own network "
+                             "would teach (the defaults among them) learn from their own "
+                             "returns instead, as the own network learnt (default: from "
+                             "its estimates)")
     parser.add_argument("--stage", help="train up to the end of this stage (tpc: "
                         f"{', '.join(TPC_STAGES)}; tac selfplay: {', '.join(TAC_SELFPLAY_STAGES)}; "
                         f"tac caps: {', '.join(TAC_STAGES)}; default: the last but the "
@@ -510,11 +514,6 @@ def parse() -> argparse.Namespace:
                         help="--ship-conditioned writes the conditioned solo network alone "
                              "(ship it beside the game's file as value_net.conditioned.npy: "
                              "learned plays it on the variants no specialist was trained on)")
-    parser.add_argument("--own-shapes", type=int, default=0, metavar="GAMES",
-                        help="--ship-conditioned --alone: play it and the game's own network "
-                             "on this many solo games of every shape (round count and "
-                             "round-track bonuses), and leave the shapes the own network "
-                             "plays better to it (analyzer/games/clever/training/shapes.py)")
     parser.add_argument("--ship-to", metavar="VALUE_NET",
                         help="--ship and --ship-multi write this file (and its .json) "
                              "instead of the game's value_net.npy")
@@ -567,20 +566,20 @@ def parse() -> argparse.Namespace:
                      f"{', '.join(CURRICULA[opts.game])}")
     if opts.latest and not (opts.ship or opts.ship_conditioned) \
             or opts.alone and not opts.ship_conditioned \
-            or opts.own_shapes and not opts.alone or opts.own_shapes < 0 \
             or opts.start_latest and not str(opts.start_from or "").endswith(".npz") \
             or (opts.teachers or opts.own_teaches_rest or opts.teacher_weight
-                or opts.own_plays_rest or opts.teacher_plays) \
+                or opts.own_plays_rest or opts.teacher_plays or opts.own_returns) \
             and opts.curriculum not in DISTILLED \
+            or opts.own_returns and opts.own_teaches_rest \
             or opts.mixed and not opts.ship_multi \
             or (opts.solo_share or opts.second_seat) and not opts.mixed \
             or opts.gift and not opts.ship_multi \
             or opts.look and not (opts.ship_multi or opts.ship_conditioned):
         parser.error("--latest goes with --ship, --alone with --ship-conditioned, "
-                     "--own-shapes (0 or more) with --alone, "
+                     
                      "--start-latest with --start-from a checkpoint (.npz), --teachers, "
-                     "--teacher-weight, --teacher-plays, --own-plays-rest and "
-                     "--own-teaches-rest with a distilled curriculum, "
+                     "--teacher-weight, --teacher-plays, --own-plays-rest, --own-returns and "
+                     "--own-teaches-rest with a distilled curriculum (not the last two together), "
                      "--mixed with --ship-multi, --gift with "
                      "--ship-multi, --look with --ship-multi or --ship-conditioned, "
                      "--solo-share with --mixed, "
@@ -806,19 +805,17 @@ def ship_multi(path: Path, model, output: Path, solo_file: Path,
 
 
 def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool = False,
-                     shape_games: int = 0, look: dict | None = None) -> None:
+                     look: dict | None = None) -> None:
     """Write the value network files ``output``: the game's own file with every network
     given the rules block (zero rows), its solo network replaced by the weights of the
     conditioned run's checkpoint ``path`` (best, or with ``latest`` the latest), and a
     ``trained_on`` record naming the training distribution (``analyzer.games.clever.variants``)
     of the solo network; the network for 2-4 players keeps its own record. With
     ``alone``, the solo network alone (a specialist over variants, beside the game's own
-    file: ``analyzer.games.clever.networks``); with ``shape_games`` > 0, the shapes where
-    the own network plays better on that many solo games each are left to it
-    (``own_shapes``); ``look`` (``--look``) sets the look one roll ahead of the solo
-    network, alone."""
+    file: ``analyzer.games.clever.networks``; which file plays each game shape is measured
+    after, by ``scripts/measure_routes.py``); ``look`` (``--look``) sets the look one roll
+    ahead of the solo network, alone."""
     members, info = value_weights.load(model.VALUE_FILE, model.GAME.kernel_game)
-    own_row = value_weights.file_row(members, info)
     try:
         saved = read_checkpoint(path)
         settings = json.loads(str(saved["settings"]))
@@ -859,9 +856,6 @@ def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool 
             "solo_members": 1 if others else 0, "conditioned_trainer": source,
             "skip": seat_head + [float(x) for x in head[seats.N_SEAT:]],
             "rule_inputs": variants.input_names(model.GAME), "trained_on": record}
-    if shape_games:
-        own_shapes(model.GAME, own_row, value_weights.file_row([trained], info), shape_games,
-                   info)
     value_weights.save(output, [trained, *others], info)
     print(f"wrote {output}: {path.name}'s conditioned solo network"
           + (f" and {len(others)} network(s) for 2-4 players" if others else ""),
@@ -964,20 +958,6 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         fail(str(exc))
 
 
-def own_shapes(game, own_row: np.ndarray, row: np.ndarray, games: int, info: dict) -> None:
-    """Measure the conditioned network's policy ``row`` against the game's own
-    ``own_row`` on ``games`` solo games of every shape (``training.shapes``), and record in
-    its settings ``info`` the measurement and the shapes it leaves to the own network."""
-    total = games * len(shapes.solo_shapes(game))
-    with Progress(total, "own network against the conditioned, every shape", True,
-                  "games") as bar:
-        measured = shapes.measure(game, own_row, row, games, bar.advance)
-    info["trained_on"]["own_plays"] = shapes.own_plays(measured)
-    info["conditioned_trainer"]["shapes"] = measured
-    print(f"own network plays {len(info['trained_on']['own_plays'])} of "
-          f"{len(measured)} shapes", file=sys.stderr)
-
-
 def variant_tables(opts: argparse.Namespace, game, extra: dict
                    ) -> tuple[np.ndarray | None, np.ndarray | None, tuple | None]:
     """A run over variants' tables: the variants its games draw from (int64[V,
@@ -1019,6 +999,9 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
     if opts.own_teaches_rest:
         extra["own_teaches_rest"] = True
         teacher_of[teacher_of < 0] = 0
+    if opts.own_returns:
+        extra["own_returns"] = True
+        teacher_of = teachers.own_learns_returns(teacher_of)
     return variants.table(game, sample), checks, (rows, teacher_of, actor_of)
 
 
@@ -1067,7 +1050,7 @@ def main() -> None:
             ship(opts, model)
         elif opts.ship_conditioned:
             ship_conditioned(Path(opts.ship_conditioned), model, shipped_file(opts, model),
-                             opts.latest, opts.alone, opts.own_shapes, opts.look)
+                             opts.latest, opts.alone, opts.look)
         elif opts.ship_multi:
             ship_multi(Path(opts.ship_multi), model, shipped_file(opts, model),
                        solo_file(opts, model),

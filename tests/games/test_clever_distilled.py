@@ -134,3 +134,15 @@ def test_a_rows_stage_changes_only_the_rules_block_s_rows(tmp_path):
     np.testing.assert_array_equal(weights[:first], start[:first])
     np.testing.assert_array_equal(weights[end:], start[end:])
     assert not np.array_equal(weights[first:end], start[first:end])
+
+
+def test_the_own_network_s_rows_can_learn_from_their_returns():
+    """``--own-returns``: the rows the own network teaches (the defaults among them)
+    learn from their own returns; every other teacher keeps its rows."""
+    sample = teachers.taught_sample(TAC_GAME, 64, 3, TAUGHT)
+    index = np.array([teachers.teacher_of(teachers.solo_changes(TAC_GAME, v), TAUGHT)
+                      for v in sample], np.int64)
+    assert (index == 0).any() and (index > 0).any()
+    changed = teachers.own_learns_returns(index)
+    assert (changed[index == 0] == -1).all()
+    np.testing.assert_array_equal(changed[index != 0], index[index != 0])

@@ -142,3 +142,10 @@ def acting_rows(teacher_of: np.ndarray, shares: list[float], seed: int) -> np.nd
     draw = np.random.default_rng([seed, 39]).random(teacher_of.shape[0])
     share = np.asarray(shares, np.float64)[np.maximum(teacher_of, 0)]
     return np.where((teacher_of >= 0) & (draw < share), teacher_of, -1).astype(np.int64)
+
+
+def own_learns_returns(teacher_of: np.ndarray) -> np.ndarray:
+    """``teacher_of`` (int64[V]) with the rows the game's own network teaches (0: the
+    defaults and the variants nearest them) left untaught (-1), so their games learn from
+    their own returns, as the own network did (``train_value.py --own-returns``)."""
+    return np.where(teacher_of == 0, -1, teacher_of).astype(np.int64)
