@@ -41,3 +41,23 @@ def test_the_readme_table_refuses_unreadable_results_in_one_line(tmp_path, text)
     assert line.startswith(f"readme_variant_table.py: error: results '{path}' cannot be "
                            "read (") and line.endswith("scripts/evaluate_variants.py --json "
                                                        "writes")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--points", "0"], "argument --points: '0': expected a whole number of at least 1"),
+    (["--solo-games", "1"], "argument --solo-games: '1': expected a whole number of at least"),
+    ([], "the following arguments are required: --json")])
+def test_check_route_reach_refuses_bad_counts_in_one_line(args, words):
+    out = _run("check_route_reach.py", "--game", "tpc", *args)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    line, = out.stderr.strip().splitlines()
+    assert line.startswith(f"check_route_reach.py: error: {words}")
+
+
+def test_check_route_reach_refuses_an_unwritable_file_before_playing(tmp_path):
+    out = _run("check_route_reach.py", "--game", "tpc", "--json",
+               str(tmp_path / "missing" / "reach.json"))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    line, = out.stderr.strip().splitlines()
+    assert line.startswith("check_route_reach.py: error: cannot write") and "games" not in line
+    assert not (tmp_path / "missing").exists()

@@ -9,7 +9,7 @@ import pytest
 
 from analyzer.errors import UserError
 from analyzer.games.clever import networks, routes, trained_on, variants
-from analyzer.games.clever.training import route_points
+from analyzer.games.clever.training import route_points, shapes
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
@@ -73,21 +73,65 @@ def test_a_measured_point_sends_its_rules_to_the_file_measured_strongest(tmp_pat
         networks.forget()
 
 
-def test_a_point_measured_on_the_defaults_never_sends_a_rule_to_a_network_not_trained_on_it(
-        tmp_path, monkeypatch):
-    """With a=2 in force (the defaults' point measured a=1): the conditioned network, trained
-    over a, still plays where the point chose it; the own network, trained on a=1 alone,
-    does not, and trained-on order decides."""
+def test_a_point_decides_its_shape_whatever_the_other_rules(tmp_path, monkeypatch):
+    """With a=2 in force (the points measured a=1): the file each point chose still plays,
+    the own network too though it was trained on a=1 alone; the note says the point was
+    measured with the other rules at their defaults, and the off-training note applies."""
+    import dataclasses
     own = _folder(tmp_path, monkeypatch, [_point(1, "value_net.conditioned.npy"),
                                           _point(2, "value_net.npy")])
     try:
         solo = {**BONUSES, "a": 2, "players": 1, "rounds": 8}
         assert networks.playing_file(own, solo, ROUNDS).name == "value_net.conditioned.npy"
         duo = {**solo, "players": 2}
-        assert networks.playing_file(own, duo, ROUNDS).name == "value_net.conditioned.npy"
-        assert networks.playing_file(own, {**duo, "a": 1}, ROUNDS).name == "value_net.npy"
+        assert networks.playing_file(own, duo, ROUNDS).name == "value_net.npy"
+        assert networks.playing_file(own, duo, ROUNDS, measured=False).name == \
+            "value_net.conditioned.npy"  # a comparison: trained-on order
+        game = dataclasses.replace(TPC_GAME, learned_file=own,
+                                   layout=type("L", (), {"ROUNDS_BY_PLAYERS": ROUNDS}),
+                                   params=())
+        assert trained_on.network_note(game, duo) == [
+            "learned plays value_net.npy here: measured on games of 2 players of 8 rounds, "
+            "the other rules at their defaults, it outscored value_net.conditioned.npy, the "
+            "network trained nearest these rules (380.0 against 410.0 points a player in "
+            "200 games)"]
+        assert trained_on.differences(game, duo)
     finally:
         networks.forget()
+
+
+def test_a_shape_is_named_in_words():
+    """A point's shape in a note: its round count and the round-track bonuses it has
+    switched off."""
+    assert trained_on._shape_words([5, True, False, True, False]) == \
+        "5 rounds, without the round-2 and round-4 bonuses"
+    assert trained_on._shape_words([7, True, True, True, True]) == "7 rounds"
+
+
+def test_every_shape_of_the_distribution_is_a_point_once():
+    """Each round count of the distribution with each set of round-track bonuses, every
+    other rule at its default; the solo game's own shape among them."""
+    found = shapes.solo_shapes(TAC_GAME)
+    keys = [networks.shape_key(v, TAC_GAME.layout.ROUNDS_BY_PLAYERS) for v in found]
+    low, high = variants.ROUNDS_RANGE
+    assert len(found) == (high - low + 1) * 16 == len({tuple(k) for k in keys})
+    assert [6, True, True, True, True] in keys
+    base = {**defaults(TAC_GAME.params), "players": 1}
+    assert all({k: v for k, v in values.items() if k not in networks.SHAPE} ==
+               {k: v for k, v in base.items() if k not in networks.SHAPE} for values in found)
+
+
+def test_a_comparison_plays_one_network_on_every_side_where_routes_split_them():
+    """Twice As Clever, solo: the routes send 7 rounds to the own network (trained on 6)
+    and the defaults to it too, but a comparison of the defaults with 7 rounds plays the
+    rule-conditioned network on both sides, and the report's round-bonus values say so."""
+    from analyzer.games.clever import report
+    base = {**defaults(TAC_GAME.params), "players": 1}
+    seven = {**base, "rounds": 7}
+    assert TAC_GAME.network_file(seven) == TAC_GAME.learned_file
+    assert TAC_GAME.comparison_file([base, seven]).name == "value_net.conditioned.npy"
+    assert report._trained_without_bonuses(TAC_GAME, base)
+    assert "value_net.conditioned.npy" in report.bonus_note(TAC_GAME, base)
 
 
 def test_the_most_specific_point_decides(tmp_path, monkeypatch):
@@ -227,3 +271,44 @@ def test_a_route_holds_on_held_out_games(game, players, shape, monkeypatch, tmp_
         networks.forget()
     assert again["baseline"] == point["baseline"]
     assert again["diff_ci95"][point["plays"]][0] > 0.0, again
+
+
+def test_a_reach_variant_changes_only_rules_outside_the_point(game=TAC_GAME):
+    """A variant of a point for ``measure_reach``: the point's player count, shape and
+    rules kept, exactly the number of other drawn parameters asked for changed."""
+    import numpy as np
+    point = {"players": 3, "shape": [7, True, False, True, True],
+             "rules": {"return_empty_pool": "return_allowed"}}
+    base = defaults(game.params)
+    rng = np.random.default_rng(4)
+    for changes in (1, 2):
+        values = route_points.reach_values(game, point, changes, rng)
+        assert networks.shape_key(values, game.layout.ROUNDS_BY_PLAYERS) == point["shape"]
+        assert values["players"] == 3 and values["return_empty_pool"] == "return_allowed"
+        moved = [k for k in base if k not in (*networks.SHAPE, "players", "return_empty_pool")
+                 and values[k] != base[k]]
+        assert len(moved) == changes
+
+
+def test_the_reach_of_a_route_compares_the_routed_file_with_trained_on_order(monkeypatch,
+                                                                           tmp_path):
+    """Each comparison plays the file the routes send the variant to against the one
+    trained-on order picks, two different files, on the same games."""
+    monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path))  # no specialist trained here
+    networks.forget()
+    try:
+        found = route_points.measure_reach(TPC_GAME, 4, 1, 4)
+        assert found, "a moved 4-player point whose variants change the file"
+        for rec in found:
+            values = {**defaults(TPC_GAME.params), **dict(zip(networks.SHAPE, rec["shape"])),
+                      **rec["rules"], "players": 4}
+            own = TPC_GAME.learned_file
+            rounds_by_players = TPC_GAME.layout.ROUNDS_BY_PLAYERS
+            assert rec["routed"] == networks.playing_file(own, values, rounds_by_players).name
+            assert rec["order"] == networks.playing_file(own, values, rounds_by_players,
+                                                         measured=False).name
+            assert rec["routed"] != rec["order"] and rec["games"] == 4
+            low, high = rec["diff_ci95"]
+            assert low <= rec["means"][1] - rec["means"][0] <= high
+    finally:
+        networks.forget()

@@ -143,11 +143,10 @@ def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players,
                  measured: bool = True) -> Path:
     """The network file that plays the rule ``values`` (none: ``own``): a specialist
     trained here on them, else with ``measured`` the file the routes measured strongest
-    on them (``_routed``); else the first
-    specialist trained on them alone, else ``own`` where it was, else the first
-    rule-conditioned specialist trained on them (with ``measured``, not one that leaves
-    their solo shape to ``own``: ``leaves_to_own``), else (2-4 players, the shape changed)
-    the file that plays them solo, else ``own``."""
+    on their player count and shape (``_routed``); else the first specialist trained on
+    them alone, else ``own`` where it was, else the first rule-conditioned specialist
+    trained on them, else (2-4 players, the shape changed) the file that plays them solo,
+    else ``own``."""
     if values is None:
         return own
     pin = _PINNED.get()
@@ -165,8 +164,7 @@ def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players,
             return path
     if _holds(own, values, rounds_by_players):
         return own
-    over = [path for path in conditioned_files(own, values, rounds_by_players)
-            if not (measured and leaves_to_own(record(path), values, rounds_by_players))]
+    over = conditioned_files(own, values, rounds_by_players)
     if over:
         return over[0]
     if values["players"] > 1 and reshaped(record(own), values, rounds_by_players):
@@ -187,18 +185,13 @@ def _trained_here_for(own: Path, values: dict[str, Any], rounds_by_players) -> P
 
 
 def _routed(own: Path, values: dict[str, Any], rounds_by_players) -> Path | None:
-    """The file the routes measured strongest on the rule ``values``, where their point
-    measured them exactly or that file was trained on them (their solo game); else
-    none."""
+    """The file the routes measured strongest on the player count and shape of the rule
+    ``values`` (the point that covers them: ``routes.point_for``), whatever their other
+    rules; none where no point covers them."""
     if not routes.usable(own):
         return None
     point = routes.point_for(own, values, shape_key(values, rounds_by_players))
-    if point is None:
-        return None
-    chosen = own.parent / point["plays"]
-    if point["exact"] or _holds(chosen, solo_view(values, rounds_by_players), rounds_by_players):
-        return chosen
-    return None
+    return None if point is None else own.parent / point["plays"]
 
 
 def shape_key(values: dict[str, Any], rounds_by_players) -> list:
@@ -206,23 +199,6 @@ def shape_key(values: dict[str, Any], rounds_by_players) -> list:
     round_4_bonus]``, the round count written out."""
     natural = int(rounds_by_players[values["players"]])
     return [int(values["rounds"] or natural), *(bool(values[name]) for name in SHAPE[1:])]
-
-
-def leaves_to_own(trained: dict[str, Any], values: dict[str, Any], rounds_by_players
-                  ) -> bool:
-    """Does the rule-conditioned network of a ``trained_on`` record leave the shape of the
-    solo rule ``values`` to the game's own network? Its ``own_plays`` lists the shapes
-    where the own network played better when it shipped (beyond noise), with both means
-    (``analyzer.games.clever.training.shapes``)."""
-    return values["players"] == 1 and left_shape(trained, values, rounds_by_players) is not None
-
-
-def left_shape(trained: dict[str, Any], values: dict[str, Any], rounds_by_players
-               ) -> dict[str, Any] | None:
-    """The ``own_plays`` entry of a ``trained_on`` record for the shape of ``values``
-    (its shape, both solo means and the games; none if it has none)."""
-    key = shape_key(values, rounds_by_players)
-    return next((m for m in trained.get("own_plays", []) if m["shape"] == key), None)
 
 
 def reshaped(trained: dict[str, Any], values: dict[str, Any], rounds_by_players) -> bool:

@@ -66,7 +66,7 @@ def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
         return [f"learned plays {path.name}, a rule-conditioned network: trained over "
                 f"variants of the rules, these among them{players}"]
     if path == game.learned_file:
-        return _left_to_own(game, values)
+        return []
     own = networks.record(game.learned_file).get("rules", {})
     rules = "; ".join(f"{k}={v}" for k, v in trained["rules"].items() if own.get(k) != v)
     rounds = trained.get("rounds")
@@ -79,7 +79,8 @@ def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
 def _measured_note(game: CleverGame, values: dict[str, Any], path: Path) -> list[str]:
     """Where the routes measured (``analyzer.games.clever.routes``) play another file
     than trained-on order would on ``values``: one line naming both and their means on the
-    point measured; none otherwise."""
+    point measured (its other rules at their defaults where those in force differ); none
+    otherwise."""
     rounds_by_players = game.layout.ROUNDS_BY_PLAYERS
     if not routes.usable(game.learned_file):
         return []
@@ -93,30 +94,12 @@ def _measured_note(game: CleverGame, values: dict[str, Any], path: Path) -> list
     count = point["players"]
     games = "solo games" if count == 1 else f"games of {count} players"
     rules = "".join(f", {k}={v}" for k, v in point["rules"].items())
+    rules += "" if point["exact"] else ", the other rules at their defaults"
     return [f"learned plays {path.name} here: measured on {games} of "
             f"{_shape_words(point['shape'])}{rules}, it outscored {nearest.name}, the "
             f"network trained nearest these rules ({point['means'][path.name]:.1f} against "
             f"{point['means'][nearest.name]:.1f} points a player in {point['games']:,} "
             "games)"]
-
-
-def _left_to_own(game: CleverGame, values: dict[str, Any]) -> list[str]:
-    """Where a rule-conditioned network trained on ``values`` leaves their shape to the
-    game's own network, not trained on them: one line naming both and the solo means
-    measured when it shipped (``networks.left_shape``); none otherwise."""
-    rounds_by_players = game.layout.ROUNDS_BY_PLAYERS
-    if not differences(game, values):  # the own network was trained on them
-        return []
-    solo = networks.solo_view(values, rounds_by_players)
-    for path in networks.conditioned_files(game.learned_file, solo, rounds_by_players):
-        left = networks.left_shape(networks.record(path), solo, rounds_by_players)
-        if left is not None:
-            return [f"learned plays {game.learned_file.name} here: on solo games of "
-                    f"{_shape_words(left['shape'])} it outscored "
-                    f"{path.name}, the rule-conditioned network trained on these rules "
-                    f"({left['own']:.1f} against {left['conditioned']:.1f} points in "
-                    f"{left['games']:,} solo games)"]
-    return []
 
 
 def _shape_words(shape: list) -> str:

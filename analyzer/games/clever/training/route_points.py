@@ -6,6 +6,9 @@ other rules at their defaults, or a shipped specialist's own variant. Every cand
 (``networks.candidates``) plays the same games of the point (each in every seat, a
 held-out seed); the file trained-on order picks keeps the point unless another's paired
 difference from it lies wholly above 0, and then the best of those plays it.
+
+A point decides its shape and player count whatever the other rules; ``measure_reach``
+checks that its choice carries to them (other rules changed, another held-out seed).
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from analyzer.games.clever import networks, routes, value_weights
+import numpy as np
+
+from analyzer.games.clever import networks, routes, value_weights, variants
 from analyzer.games.clever.game import CleverGame
 from analyzer.games.clever.training import games as training_games
 from analyzer.games.clever.training import shapes
@@ -104,3 +109,60 @@ def measure(game: CleverGame, players: list[int], games: dict[int, int],
         "seed": SEED, "files": {name: routes.digest(folder / name) for name in names},
         "defaults": {k: v for k, v in base.items() if k not in (*networks.SHAPE, "players")},
         "points": points})
+
+
+REACH_SEED = 791_000_000  # held out: the routes' reach, away from the routes' own seed
+
+
+def reach_values(game: CleverGame, point: dict[str, Any], changes: int,
+                 rng: np.random.Generator) -> dict[str, Any]:
+    """The rule values of ``point`` (its player count, shape and rules) with ``changes``
+    other drawn parameters each moved to another of their values, drawn by ``rng``."""
+    values = {**defaults(game.params), **dict(zip(networks.SHAPE, point["shape"])),
+              **point["rules"], "players": point["players"]}
+    free = [p for p in variants.drawn_params(game)
+            if p.name not in networks.SHAPE and p.name not in point["rules"]]
+    for k in rng.choice(len(free), size=changes, replace=False):
+        choices = variants.other_values(free[k])
+        values[free[k].name] = choices[int(rng.integers(len(choices)))]
+    return values
+
+
+def measure_reach(game: CleverGame, players: int, points: int, games: int,
+                  advance: Callable[[int], None] = lambda n: None) -> list[dict[str, Any]]:
+    """How far a measured point's choice carries: up to ``points`` points of ``players``
+    players (drawn) where the routes moved the file from trained-on order's, each with one
+    and with two other rules changed, the routed file against trained-on order's on the
+    same ``games`` games (seed ``REACH_SEED``): one record each, its paired interval."""
+    own, rounds_by_players = game.learned_file, game.layout.ROUNDS_BY_PLAYERS
+    moved = [p for p in routes.load(own)["points"]
+             if p["players"] == players and p["plays"] != p["baseline"]]
+    rng = np.random.default_rng([REACH_SEED, players])
+    out = []
+    for k in rng.permutation(len(moved))[:points]:
+        for changes in (1, 2):
+            values = reach_values(game, moved[k], changes, rng)
+            routed = networks.playing_file(own, values, rounds_by_players)
+            order = networks.playing_file(own, values, rounds_by_players, measured=False)
+            advance(games)
+            if routed == order:
+                continue
+            rows = [value_weights.file_row(*value_weights.load(path, game.kernel_game))
+                    for path in (order, routed)]
+            got = compare_rows(game, rows, values, games, REACH_SEED + len(out))
+            out.append({"players": players, "shape": moved[k]["shape"],
+                        "rules": point_rules(game, values), "games": games,
+                        "order": order.name, "routed": routed.name, **got})
+    return out
+
+
+def compare_rows(game: CleverGame, rows: list[np.ndarray], values: dict[str, Any],
+                 games: int, seed: int) -> dict[str, Any]:
+    """Two policy rows on the same ``games`` games of ``values``: both means and the
+    second's paired difference from the first with its 95% interval."""
+    first, second = training_games.compare_seats(
+        rows, game.game_rules(values), game.rounds_for(values), values["players"], games,
+        seed, BLOCK)
+    return {"means": [round(float(first["value"]), 2), round(float(second["value"]), 2)],
+            "diff_ci95": [round(float(second["diff_ci95_low"]), 2),
+                          round(float(second["diff_ci95_high"]), 2)]}
