@@ -1,7 +1,7 @@
 """Measure a Clever game's players on variants of its rules: the tuned heuristic, the
 ``learned`` policy of the game's network file, the rule-conditioned network and the
 specialist trained for the variant alone that play its solo games (where ``learned`` has
-them), and other network files (``--network LABEL=FILE``, e.g. a training run's network).
+them; where no specialist was trained on it, the one a measured route sends it to), and other network files (``--network LABEL=FILE``, e.g. a training run's network).
 The figure of the network ``learned`` plays on the variant is in bold.
 
 Every policy plays the same games of each variant (common random numbers, held-out seed:
@@ -40,8 +40,9 @@ BLOCK = 64
 def rows_for(game, values: dict, extra: dict[str, Path]) -> tuple[dict[str, np.ndarray], str]:
     """The policy rows measured on ``values``: the heuristic, the game's own network file,
     the other network files ``extra`` (label: file), the rule-conditioned network and the
-    specialist that play solo games of ``values`` (each if any); and the label of the one
-    ``learned`` plays on ``values``."""
+    specialist that play solo games of ``values`` (each if any; where none was trained on
+    them, the specialist the routes send them to); and the label of the one ``learned``
+    plays on ``values``."""
     own = game.learned_file
     rows = {"heuristic": game.parse_policy("heuristic"), "learned": _file_row(game, own)}
     for label, path in extra.items():
@@ -50,11 +51,13 @@ def rows_for(game, values: dict, extra: dict[str, Path]) -> tuple[dict[str, np.n
     could = networks.candidates(own, values, rounds_by_players)
     over = [path for path in could if networks.conditioned(networks.record(path), 1)]
     single = could[:could.index(own)]
+    plays = game.network_file(values)
+    if not single and plays != own and plays not in over:
+        single = [plays]  # a nearby variant's specialist, by its measured route
     if over:
         rows["conditioned"] = _file_row(game, over[0])
     if single:
         rows["specialist"] = _file_row(game, single[0])
-    plays = game.network_file(values)
     return rows, ("learned" if plays == own else "conditioned" if plays in over[:1]
                   else "specialist" if plays in single[:1] else "")
 
