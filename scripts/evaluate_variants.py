@@ -1,7 +1,8 @@
 """Measure a Clever game's players on variants of its rules: the tuned heuristic, the
 ``learned`` policy of the game's network file, the rule-conditioned network and the
 specialist trained for the variant alone that play its solo games (where ``learned`` has
-them; where no specialist was trained on it, the one a measured route sends it to), and other network files (``--network LABEL=FILE``, e.g. a training run's network).
+them; where no specialist was trained on it, the one a measured route sends it to), and
+other network files (``--network LABEL=FILE``, e.g. a training run's network).
 The figure of the network ``learned`` plays on the variant is in bold.
 
 Every policy plays the same games of each variant (common random numbers, held-out seed:
