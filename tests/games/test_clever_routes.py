@@ -169,12 +169,7 @@ def test_routes_of_a_changed_network_are_not_used(tmp_path, monkeypatch):
 def test_a_damaged_routes_file_is_one_clear_error(tmp_path, monkeypatch, text):
     own = _folder(tmp_path, monkeypatch, [])
     routes.path_for(own).write_text(text)
-    networks.forget()
-    try:
-        with pytest.raises(UserError, match="routes.json.*measure_routes"):
-            networks.playing_file(own, {**BONUSES, "a": 1, "players": 2, "rounds": 8}, ROUNDS)
-    finally:
-        networks.forget()
+    _refused(own, "routes.json.*measure_routes")
 
 
 def test_a_routes_file_changed_after_it_was_written_is_refused(tmp_path, monkeypatch):
@@ -184,9 +179,15 @@ def test_a_routes_file_changed_after_it_was_written_is_refused(tmp_path, monkeyp
     data = json.loads(routes.path_for(own).read_text())
     data["points"][0]["means"]["value_net.npy"] = 500.0
     routes.path_for(own).write_text(json.dumps(data))
+    _refused(own, "routes.json' is damaged")
+
+
+def _refused(own, pattern: str) -> None:
+    """Playing a two-player 8-round game of the folder of ``own`` is one ``UserError``
+    matching ``pattern``: its routes file is never read."""
     networks.forget()
     try:
-        with pytest.raises(UserError, match="routes.json' is damaged"):
+        with pytest.raises(UserError, match=pattern):
             networks.playing_file(own, {**BONUSES, "a": 1, "players": 2, "rounds": 8}, ROUNDS)
     finally:
         networks.forget()
