@@ -42,7 +42,7 @@ def played_sheet(game, values, rnd: int, key: int) -> np.ndarray:
     rules, rounds = game.game_rules(values), game.rounds_for(values)
     pol = game.parse_policy("learned", values)
     sheet, scratch, moves, faces, where, log = play.work_buffers()
-    sheets.start_game_sheet(sheet, rules, rounds)
+    sheets.start_game_sheet(sheet, rules, rounds, 1)
     key = np.uint64(key)
     for r in range(rnd):
         sheet[H_ROUND], sheet[H_EVENT] = r, -1

@@ -713,7 +713,7 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
     (int64[n, SHEET_LEN]) and adds the players' decisions to ``logs`` (int64[n, LOG_LEN])."""
     n = sheets.shape[0]
     for p in range(n):
-        start_game_sheet(sheets[p], game_rules, rounds)
+        start_game_sheet(sheets[p], game_rules, rounds, n)
     for p in range(scratch.shape[0]):
         new_game_work(scratch[p])
     seat_sheets(sheets)

@@ -213,7 +213,7 @@ def _play_solo(key, g, pol, rounds, game_rules, scratch):
     by ``_start_records``); returns its final score."""
     sheet, _, moves, faces, where, log = work_buffers()
     new_game_work(scratch)
-    start_game_sheet(sheet, game_rules, rounds)
+    start_game_sheet(sheet, game_rules, rounds, 1)
     sheet[H_ROUND] = 0
     sheet[H_EVENT] = -1
     round_bonus(sheet, 0, game_rules, pol, turn_stream(key, g, 0), scratch)

@@ -6,7 +6,12 @@ policy and play loops run either game's sheet unchanged.
 """
 
 from kernels.clever_base.dice import die_value
-from kernels.clever_base.game_rules import RULE_GAME, RULE_INPUT_BITS, RULE_SHEET_FLAGS
+from kernels.clever_base.game_rules import (
+    RULE_GAME,
+    RULE_INPUT_BITS,
+    RULE_INPUT_BITS_MULTI,
+    RULE_SHEET_FLAGS,
+)
 from kernels.clever_base.sheet import H_FLAGS, H_GAME, H_RULE_BITS, TAC, TPC
 from kernels.jit import declare_variant, njit, set_variant
 from kernels.thats_pretty_clever.encode import encode as tpc_encode
@@ -243,12 +248,12 @@ def start_sheet(sheet, game, rounds, flags):
 
 
 @njit(cache=True, borrowed=True)
-def start_game_sheet(sheet, game_rules, rounds):
-    """A blank sheet for a game of ``rounds`` rounds under the game-rules vector
-    ``game_rules`` (int64[N_GAME_RULES]): its game, its rule flags and the rules block's
-    bits (``kernels.clever_base.rule_block``)."""
+def start_game_sheet(sheet, game_rules, rounds, players):
+    """A blank sheet for a game of ``players`` players and ``rounds`` rounds under the
+    game-rules vector ``game_rules`` (int64[N_GAME_RULES]): its game, its rule flags and
+    the rules block's bits of that player count (``kernels.clever_base.rule_block``)."""
     start_sheet(sheet, game_rules[RULE_GAME], rounds, game_rules[RULE_SHEET_FLAGS])
-    sheet[H_RULE_BITS] = game_rules[RULE_INPUT_BITS]
+    sheet[H_RULE_BITS] = game_rules[RULE_INPUT_BITS if players == 1 else RULE_INPUT_BITS_MULTI]
 
 
 @njit(cache=True, borrowed=True)

@@ -48,7 +48,7 @@ def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, s
     sheet, scratch, moves, faces, where, log = work_buffers()
     per_game = 2 * rounds
     for g in range(n_games):
-        start_game_sheet(sheet, game_rules, rounds)
+        start_game_sheet(sheet, game_rules, rounds, 1)
         row = g * per_game
         for r in range(rounds):
             base = 4 * r

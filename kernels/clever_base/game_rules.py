@@ -17,8 +17,9 @@ RULE_SOLO_FALLBACK = 15  # 1: the solo passive pick may take one of the other th
 RULE_PLUS_AFTER_DECLINE = 16  # 1: a passive player who took no die may still use +1s
 RULE_FINAL_PLUS_ALL = 17  # 1: after the game's last turn every player (not only the last
 # active player) gets a +1 window
-RULE_INPUT_BITS = 18  # the rules block's bits (``kernels.clever_base.rule_block``): the named
-# rule parameters that differ from their defaults
+RULE_INPUT_BITS = 18  # the rules block's bits (``kernels.clever_base.rule_block``) of a solo
+# game: the named rule parameters that differ from their defaults and that a solo game reads
 RULE_ROUNDS = 19  # the round count in force (0: the player count's own); the play loops
 # take the rounds as an argument, self-play over variants reads it here
-N_GAME_RULES = 20
+RULE_INPUT_BITS_MULTI = 20  # the same bits for a game of 2-4 players
+N_GAME_RULES = 21

@@ -3,8 +3,10 @@ network can play every variant of a game's named rules.
 
 Every named rule parameter but the player count and the round count has one bit per value
 other than its default (``analyzer.games.clever.rule_inputs`` numbers them from the game's
-parameters and packs them into the game-rules vector's ``RULE_INPUT_BITS``; the play loops
-copy them onto each sheet's ``H_RULE_BITS`` at the start of a game). The block holds each
+parameters and packs them into the game-rules vector's ``RULE_INPUT_BITS`` for a solo game
+and ``RULE_INPUT_BITS_MULTI`` for one of 2-4 players, leaving out a parameter that no game
+of that player count reads; the play loops copy the game's onto each sheet's
+``H_RULE_BITS`` at the start of a game). The block holds each
 bit twice: as it is, and scaled by the rounds still to come after the current one (/ 6),
 so that what a rule is worth can fade as the game ends (the skip head, ``value_net``,
 reads the scaled ones: a constant offset would be wrong near the end, where the exact
@@ -13,7 +15,7 @@ more than the player count's own the game has (each a bit, a measure / 4, and th
 scaled the same way). On the
 default rules every input of the block is 0, so a network given the block with zero
 first-layer rows plays as it did, and the inputs of a variant differ from the default's in
-exactly its parameters.
+exactly its parameters that the game reads.
 """
 
 import numpy as np

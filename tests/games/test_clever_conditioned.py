@@ -10,6 +10,8 @@ import pytest
 
 from analyzer.games.clever import networks, rule_inputs, simulation, specialists, trained_on
 from analyzer.games.clever import value_weights, variants
+from analyzer.games.clever.params import UNREAD_AT
+from analyzer.games.clever.simulation import whatif
 from analyzer.games.clever.training import games as tgames
 from analyzer.games.clever.training import run as training_run
 from analyzer.errors import UserError
@@ -17,7 +19,7 @@ from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import net, play, value_net
-from kernels.clever_base.game_rules import RULE_INPUT_BITS, RULE_ROUNDS
+from kernels.clever_base.game_rules import RULE_INPUT_BITS, RULE_INPUT_BITS_MULTI, RULE_ROUNDS
 from kernels.clever_base.sheet import H_PLAYERS, H_ROUNDS, H_RULE_BITS, NATURAL_ROUNDS
 from kernels.clever.sheets import encode_afterstate, start_game_sheet
 from kernels.clever_base.sparse import round_seen
@@ -30,7 +32,7 @@ def _inputs(game, values: dict) -> dict[int, float]:
     """The encoded inputs (input number: value) of a new sheet under ``values``."""
     rules = game.game_rules(values)
     sheet = np.zeros(72, np.int64)
-    start_game_sheet(sheet, rules, game.rounds_for(values))
+    start_game_sheet(sheet, rules, game.rounds_for(values), values["players"])
     sheet[H_PLAYERS] = values["players"]
     n_in = int(value_net.n_inputs(game.kernel_game, 3))
     idx = np.zeros(value_net.MAX_INPUTS, np.int64)
@@ -40,11 +42,12 @@ def _inputs(game, values: dict) -> dict[int, float]:
 
 
 @GAMES
-def test_a_variants_inputs_differ_from_the_defaults_in_exactly_its_parameters(game):
+@pytest.mark.parametrize("players", [1, 2])
+def test_a_variants_inputs_differ_from_the_defaults_in_exactly_its_parameters(game, players):
     """Every value of every named parameter but the player count sets its own rules-block
-    input(s), and nothing else moves; the rounds set the rounds inputs (rules: the game's
-    rules page, every parameter)."""
-    base = {**defaults(game.params), "players": 1}
+    input(s), and nothing else moves, where a game of the player count reads it; the
+    rounds set the rounds inputs (rules: the game's rules page, every parameter)."""
+    base = {**defaults(game.params), "players": players}
     home = _inputs(game, base)
     first = int(value_net.n_inputs(game.kernel_game, 2))
     assert all(i < first for i in home)  # the defaults leave the rules block empty
@@ -55,14 +58,42 @@ def test_a_variants_inputs_differ_from_the_defaults_in_exactly_its_parameters(ga
             moved = {i for i in set(home) | set(changed) if home.get(i) != changed.get(i)}
             block = {i for i in moved if i >= first}
             if param.name == "rounds":
-                expected = 0 if value == 6 else 3  # the bit, the measure, the scaled one
+                natural = game.layout.ROUNDS_BY_PLAYERS[players]
+                expected = 0 if value == natural else 3  # the bit, the measure, the scaled
                 assert len(block) == expected and block <= set(range(first + 28, first + 34))
+                continue
+            if players in UNREAD_AT.get(param.name, ()):
+                assert not moved, (param.name, value)
                 continue
             assert len(block) == 2, (param.name, value)  # its bit, and scaled (5/6 left)
             assert sorted(changed[i] for i in block) == pytest.approx([5 / 6, 1.0])
             seen |= block
             assert not moved - block
-    assert len(seen) == 2 * len(rule_inputs.input_names(game.params))
+    read = [n for n in rule_inputs.input_names(game.params)
+            if players not in UNREAD_AT.get(n.split("=")[0], ())]
+    assert len(seen) == 2 * len(read)
+
+
+@GAMES
+@pytest.mark.parametrize("players, name", [(1, "final_plus"), (1, "wasted_pick"), (1, "ties"),
+                                           (2, "solo_ties"), (2, "solo_fallback")])
+def test_a_rule_no_game_of_the_player_count_reads_changes_no_learned_game(game, players, name):
+    """Where a player count's games never read a rule (``params.UNREAD_AT``: 14.9 / 12.10
+    the final +1 window, 14.1 / 12.6 wasted picks, section 12 / 7 ties, 14.6-14.7 / 12.6
+    and 12.10 the solo passive turn), ``learned`` plays the same games either way, with
+    the conditioned network too (solo 5 rounds: a point it plays)."""
+    param = next(p for p in game.params if p.name == name)
+    other = next(c for c in param.choices if c != param.default) if param.choices \
+        else not param.default
+    base = {**defaults(game.params), "players": players, "rounds": 5}
+    slot = RULE_INPUT_BITS if players == 1 else RULE_INPUT_BITS_MULTI
+    assert game.game_rules(base)[slot] == game.game_rules({**base, name: other})[slot]
+    result = whatif(game, [("as is", base, ["learned"]), ("other", {**base, name: other},
+                                                       ["learned"])],
+                    16 if players == 1 else 4, seed=9, progress=False)
+    rows = result.tables["variants"]
+    diff = rows[(rows.metric == "mean_score") & rows["diff"].notna()].iloc[0]
+    assert (diff["diff"], diff["diff_ci95_low"], diff["diff_ci95_high"]) == (0, 0, 0)
 
 
 def test_the_rules_block_reads_the_round_count_against_the_player_counts_own():
@@ -348,7 +379,7 @@ def test_the_sheets_carry_the_rules_bits():
     values = {**defaults(TAC_GAME.params), "players": 1, "rounds": 7, "skip_roll": "never"}
     rules = TAC_GAME.game_rules(values)
     sheet = np.zeros(72, np.int64)
-    start_game_sheet(sheet, rules, 7)
+    start_game_sheet(sheet, rules, 7, 1)
     assert sheet[H_RULE_BITS] == rules[RULE_INPUT_BITS] != 0 and sheet[H_ROUNDS] == 7
 
 

@@ -22,6 +22,7 @@ from kernels.clever_base.game_rules import (
     RULE_FORFEIT_TO_PLATTER,
     RULE_GAME,
     RULE_INPUT_BITS,
+    RULE_INPUT_BITS_MULTI,
     RULE_PASSIVE_DECLINE,
     RULE_PLUS_AFTER_DECLINE,
     RULE_ROUNDS,
@@ -120,7 +121,8 @@ class CleverGame:
     def game_rules(self, values: dict[str, Any]) -> np.ndarray:
         """The kernels' game-rules vector (int64[N_GAME_RULES]): the round-track bonuses
         in force (a switched-off one is 0), the switches for the open points, the sheet,
-        the value network's rules-block bits and the round count (0: by player count)."""
+        the value network's rules-block bits (a solo game's and a game of 2-4 players') and
+        the round count (0: by player count)."""
         out = np.zeros(N_GAME_RULES, np.int64)
         out[:6] = self.layout.ROUND_BONUS
         for r in ROUND_BONUS_ROUNDS:
@@ -136,7 +138,8 @@ class CleverGame:
         out[RULE_FINAL_PLUS_ALL] = values["final_plus"] == "every_player"
         out[RULE_SHEET_FLAGS] = self.sheet_flags(values)
         out[RULE_GAME] = self.kernel_game
-        out[RULE_INPUT_BITS] = self.rule_bits(values)
+        out[RULE_INPUT_BITS] = self.rule_bits({**values, "players": 1})
+        out[RULE_INPUT_BITS_MULTI] = self.rule_bits({**values, "players": 2})
         out[RULE_ROUNDS] = values["rounds"]
         self.extra_rules(values, out)
         return out

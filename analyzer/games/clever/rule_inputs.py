@@ -3,12 +3,13 @@ every value of a named rule parameter other than its default, in the order the g
 declares its parameters (booleans: one bit, set when the value is not the default;
 choices: one bit per choice but the default). The player count and the round count have
 inputs of their own (the seat block and the rules block's rounds inputs), so they take no
-bit here."""
+bit here; nor does a parameter at a player count whose games never read it."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from analyzer.games.clever.params import UNREAD_AT
 from analyzer.params import Param
 from kernels.clever_base.rule_block import N_RULE_BITS
 
@@ -34,11 +35,15 @@ def input_names(params: tuple[Param, ...]) -> list[str]:
 
 
 def input_bits(params: tuple[Param, ...], values: dict[str, Any]) -> int:
-    """The rules block's bits of the rule ``values`` (0 on the defaults)."""
+    """The rules block's bits of the rule ``values`` (0 on the defaults); a parameter no
+    valued policy's game reads at the player count in force takes no bit
+    (``params.UNREAD_AT``), so that changing it changes no ``learned`` game either."""
     names = input_names(params)
+    unread = [name for name, counts in UNREAD_AT.items() if values["players"] in counts]
     bits = 0
     for param in params:
-        if param.name in OWN_INPUTS or values[param.name] == param.default:
+        if param.name in OWN_INPUTS or param.name in unread \
+                or values[param.name] == param.default:
             continue
         value = values[param.name]
         shown = str(bool(value)) if param.kind == "bool" else str(value)
