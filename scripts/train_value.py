@@ -72,8 +72,9 @@ drawing the variants of the teachers it trails most more often, and ``--teacher-
 letting a teacher play a share of its variants' games, so the network also learns its
 values where the teacher's own play goes. ``--hidden 256`` widens the start network's first
 hidden layer (it computes what it did; ``value_weights.widen_hidden``), and ``--curriculum
-widened`` trains it like ``focused`` with larger first steps; ``--own-returns`` lets the
-variants the own network would teach (the defaults among them) learn from their own returns.
+widened`` trains it like ``focused`` with larger first steps, ``annealed`` (Twice As Clever)
+over the own network's last schedule; ``--own-returns`` lets the variants the own network
+would teach (the defaults among them) learn from their own returns.
 Which shipped file plays each game shape is measured after shipping
 (``scripts/measure_routes.py``).
 
@@ -358,6 +359,12 @@ WIDENED_STAGES = {"widened": FOCUSED_STAGES["focused"]._replace(
     steps=((0.0, 3e-5), (0.3, 1e-5), (0.6, 5e-6)))}
 TAC_WIDENED_STAGES = {"widened": TAC_FOCUSED_STAGES["focused"]._replace(
     games=600_000, steps=((0.0, 1.5e-5), (0.3, 5e-6), (0.6, 2.5e-6)))}
+# The same over the own network's last (``anneal``) schedule, its steps rising to 1e-5 and
+# falling to 2.5e-6: meant with a large ``--teacher-weight`` on the own network's variants
+# (Twice As Clever's conditioned network stayed 1.5-3 points below it on the defaults at
+# the ``focused`` steps, whoever played the defaults' games)
+TAC_ANNEALED_STAGES = {"annealed": TAC_FOCUSED_STAGES["focused"]._replace(
+    games=300_000, steps=TAC_ANNEAL_STAGES["anneal"].steps)}
 # The same with the rules block's first-layer rows alone learning (the skip head beside
 # them): the rules block is 0 on the defaults, so play there stays the own network's, bit
 # for bit, whatever the rows learn; each variant's rules shift every first-layer unit
@@ -371,8 +378,9 @@ ROWS_DISTILLED_STAGES = {
 VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
 # runs over variants
 OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled", "distilledrows", "retaught",
-                 "focused", "widened")
-DISTILLED = ("distilled", "distilledrows", "retaught", "focused", "widened")  # runs over
+                 "focused", "widened", "annealed")
+DISTILLED = ("distilled", "distilledrows", "retaught", "focused", "widened",
+             "annealed")  # runs over
 # variants with teachers
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
@@ -397,7 +405,8 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "conditionedmulti": CONDITIONED_MULTI_STAGES,
                      "distilled": TAC_DISTILLED_STAGES, "retaught": RETAUGHT_STAGES,
                      "distilledrows": ROWS_DISTILLED_STAGES,
-                     "focused": TAC_FOCUSED_STAGES, "widened": TAC_WIDENED_STAGES}}
+                     "focused": TAC_FOCUSED_STAGES, "widened": TAC_WIDENED_STAGES,
+                     "annealed": TAC_ANNEALED_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -416,7 +425,7 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "partnerpoints": {},
                   "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {},
                   "conditionedmulti": {}, "distilled": {}, "distilledrows": {}, "retaught": {},
-                  "focused": {}, "widened": {}}
+                  "focused": {}, "widened": {}, "annealed": {}}
 
 
 def fail(message: str) -> NoReturn:
