@@ -362,7 +362,8 @@ TAC_WIDENED_STAGES = {"widened": TAC_FOCUSED_STAGES["focused"]._replace(
 # The same over the own network's last (``anneal``) schedule, its steps rising to 1e-5 and
 # falling to 2.5e-6: meant with a large ``--teacher-weight`` on the own network's variants
 # (Twice As Clever's conditioned network stayed 1.5-3 points below it on the defaults at
-# the ``focused`` steps, whoever played the defaults' games)
+# the ``focused`` steps, whoever played the defaults' games; and at these:
+# training/tac-annealed-48.log)
 TAC_ANNEALED_STAGES = {"annealed": TAC_FOCUSED_STAGES["focused"]._replace(
     games=300_000, steps=TAC_ANNEAL_STAGES["anneal"].steps)}
 # The same with the rules block's first-layer rows alone learning (the skip head beside

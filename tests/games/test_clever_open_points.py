@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer.games.clever.params import SOLO_INERT
+from analyzer.games.clever.params import SOLO_INERT, UNREAD_AT
 from analyzer.games.clever.simulation import whatif
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
@@ -101,6 +101,12 @@ def test_14_9_12_10_solo_inert_open_points_change_no_solo_game(game, name, bot):
     rows = result.tables["variants"]
     diff = rows[(rows.metric == "mean_score") & rows["diff"].notna()].iloc[0]
     assert (diff["diff"], diff["diff_ci95_low"], diff["diff_ci95_high"]) == (0, 0, 0)
+
+
+def test_the_solo_inert_readings_take_no_rules_input_in_a_solo_game():
+    """What the report values at exactly 0 solo, the value networks do not read there
+    either (``params.UNREAD_AT``), so ``learned``'s games cannot tell the readings apart."""
+    assert all(1 in UNREAD_AT[name] for name in SOLO_INERT)
 
 
 @GAMES
