@@ -10,7 +10,7 @@ import pytest
 
 from analyzer.games.clever import networks, rule_inputs, simulation, specialists, trained_on
 from analyzer.games.clever import value_weights, variants
-from analyzer.games.clever.params import UNREAD_AT
+from analyzer.games.clever.params import unread_at
 from analyzer.games.clever.simulation import whatif
 from analyzer.games.clever.training import games as tgames
 from analyzer.games.clever.training import run as training_run
@@ -62,7 +62,7 @@ def test_a_variants_inputs_differ_from_the_defaults_in_exactly_its_parameters(ga
                 expected = 0 if value == natural else 3  # the bit, the measure, the scaled
                 assert len(block) == expected and block <= set(range(first + 28, first + 34))
                 continue
-            if players in UNREAD_AT.get(param.name, ()):
+            if param.name in unread_at(players):
                 assert not moved, (param.name, value)
                 continue
             assert len(block) == 2, (param.name, value)  # its bit, and scaled (5/6 left)
@@ -70,7 +70,7 @@ def test_a_variants_inputs_differ_from_the_defaults_in_exactly_its_parameters(ga
             seen |= block
             assert not moved - block
     read = [n for n in rule_inputs.input_names(game.params)
-            if players not in UNREAD_AT.get(n.split("=")[0], ())]
+            if n.split("=")[0] not in unread_at(players)]
     assert len(seen) == 2 * len(read)
 
 
@@ -94,6 +94,20 @@ def test_a_rule_no_game_of_the_player_count_reads_changes_no_learned_game(game, 
     rows = result.tables["variants"]
     diff = rows[(rows.metric == "mean_score") & rows["diff"].notna()].iloc[0]
     assert (diff["diff"], diff["diff_ci95_low"], diff["diff_ci95_high"]) == (0, 0, 0)
+    assert [n for n in result.notes if f"{name} is read by no game of {players} player" in n]
+
+
+def test_a_what_if_with_the_random_policy_has_no_unread_note():
+    """The random policy wastes picks (14.1 / 12.6), so ``wasted_pick`` is read where it
+    plays: no note says otherwise; with a valued policy one does."""
+    base = {**defaults(TAC_GAME.params), "players": 1}
+    other = {**base, "wasted_pick": True}
+    assert simulation._unread_notes([("as is", base, ["random"]),
+                                     ("other", other, ["random"])], 1) == []
+    assert simulation._unread_notes([("as is", base, ["greedy"]),
+                                     ("other", other, ["greedy"])], 1) == [
+        "variant 'other': wasted_pick is read by no game of 1 player of these policies, as "
+        "only the random policy ever picks a die it cannot enter"]
 
 
 def test_the_rules_block_reads_the_round_count_against_the_player_counts_own():

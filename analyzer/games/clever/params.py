@@ -14,16 +14,23 @@ SOLO_INERT = {
                   "several players does)",
     "wasted_pick": "only the random policy ever picks a die it cannot enter",
 }
+_SOLO_TURN = "only a solo game has the solo passive turn"
 # Every parameter no game of the valued policies reads at some player counts: those
-# counts. There the value networks see it at its default (``rule_inputs.input_bits``), so
-# that changing it changes no game of theirs, ``learned`` included.
+# counts, and why. There the value networks see it at its default
+# (``rule_inputs.input_bits``), so that changing it changes no game of theirs, ``learned``
+# included.
 UNREAD_AT = {
-    "wasted_pick": (1, 2, 3, 4),
-    "final_plus": (1,),
-    "ties": (1,),  # a solo game has no one to tie with
-    "solo_ties": (2, 3, 4),  # only a solo game has the solo passive turn
-    "solo_fallback": (2, 3, 4),
+    "wasted_pick": ((1, 2, 3, 4), SOLO_INERT["wasted_pick"]),
+    "final_plus": ((1,), SOLO_INERT["final_plus"]),
+    "ties": ((1,), "a solo game has no one to tie with"),
+    "solo_ties": ((2, 3, 4), _SOLO_TURN),
+    "solo_fallback": ((2, 3, 4), _SOLO_TURN),
 }
+
+
+def unread_at(players: int) -> dict[str, str]:
+    """The parameters no valued policy's game of ``players`` players reads, and why."""
+    return {name: why for name, (counts, why) in UNREAD_AT.items() if players in counts}
 
 
 def shared_params(round_bonuses: tuple[tuple[int, str], ...], sections: dict[str, str],

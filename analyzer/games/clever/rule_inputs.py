@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from analyzer.games.clever.params import UNREAD_AT
+from analyzer.games.clever.params import unread_at
 from analyzer.params import Param
 from kernels.clever_base.rule_block import N_RULE_BITS
 
@@ -39,7 +39,7 @@ def input_bits(params: tuple[Param, ...], values: dict[str, Any]) -> int:
     valued policy's game reads at the player count in force takes no bit
     (``params.UNREAD_AT``), so that changing it changes no ``learned`` game either."""
     names = input_names(params)
-    unread = [name for name, counts in UNREAD_AT.items() if values["players"] in counts]
+    unread = unread_at(values["players"])
     bits = 0
     for param in params:
         if param.name in OWN_INPUTS or param.name in unread \

@@ -13,6 +13,7 @@ from analyzer.run import driver
 from analyzer.games.clever import decisions, networks, trained_on
 from analyzer.games.clever.cells import cell_rows
 from analyzer.games.clever.game import CleverGame
+from analyzer.games.clever.params import unread_at
 from analyzer.output import Result
 from kernels.clever import play
 from kernels.clever.policies import HEURISTIC, KIND
@@ -298,10 +299,25 @@ def _whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list
         notes=[f"ran until every paired difference in mean score was within "
                f"+-{precision:g} points (95%), at most {games:,} games: {n:,}"]
         if precision else [])
+    result.notes += _unread_notes(variants, n_players)
     if untrained_notes:
         rows = result.tables["variants"].to_dict("records")
         result.notes += _untrained_notes(game, variants, rows, n_players, n, seed)
     return result
+
+
+def _unread_notes(variants: Sequence[tuple[str, dict[str, Any], list[str]]],
+                  players: int) -> list[str]:
+    """A note for each rule a what-if variant changes from the baseline that no game of
+    ``players`` players reads (``params.unread_at``; none where the random policy plays,
+    which wastes picks)."""
+    if any(p.strip().lower() == "random" for _, _, lineup in variants for p in lineup):
+        return []
+    base, unread = variants[0][1], unread_at(players)
+    return [f"variant {label!r}: {name} is read by no game of {players} player"
+            f"{'s' * (players > 1)} of these policies, as {why}"
+            for label, values, _ in variants[1:] for name, why in unread.items()
+            if values[name] != base[name]]
 
 
 def _untrained_notes(game: CleverGame, variants, rows: list[dict], players: int, games: int,
