@@ -18,8 +18,8 @@ A point covers the rules of its shape and player count whose other rules include
 (``networks.playing_file``), whatever the other rules: the shape and the player count
 decide which network plays best, and other rules move that little. On 74 variants of
 moved points with one or two other rules changed (``scripts/check_route_reach.py``, a
-held-out seed), the chosen file led trained-on order's beyond noise in 64 and was within
-noise in the other 10. Where the chosen file was not trained on a rule in force, every
+held-out seed), the chosen file led trained-on order's beyond noise in 63 and was within
+noise in the other 11. Where the chosen file was not trained on a rule in force, every
 output says so and shows the heuristic's figure beside it (``trained_on``).
 The file keeps the SHA-256 of every network it measured (its weights and settings): once
 one of them changes, its routes are out of date and are not used (``load``: ``stale``).
