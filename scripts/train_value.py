@@ -73,8 +73,9 @@ letting a teacher play a share of its variants' games, so the network also learn
 values where the teacher's own play goes. ``--hidden 256`` widens the start network's first
 hidden layer (it computes what it did; ``value_weights.widen_hidden``), and ``--curriculum
 widened`` trains it like ``focused`` with larger first steps, ``annealed`` (Twice As Clever)
-over the own network's last schedule; ``--own-returns`` lets the variants the own network
-would teach (the defaults among them) learn from their own returns.
+over the own network's last schedule, ``explored`` (Twice As Clever) at its last
+exploration; ``--own-returns`` lets the variants the own network would teach (the defaults
+among them) learn from their own returns.
 Which shipped file plays each game shape is measured after shipping
 (``scripts/measure_routes.py``).
 
@@ -366,6 +367,11 @@ TAC_WIDENED_STAGES = {"widened": TAC_FOCUSED_STAGES["focused"]._replace(
 # training/tac-annealed-48.log)
 TAC_ANNEALED_STAGES = {"annealed": TAC_FOCUSED_STAGES["focused"]._replace(
     games=300_000, steps=TAC_ANNEAL_STAGES["anneal"].steps)}
+# The same at the own network's last exploration (epsilon 0.02 falling to 0.01, against
+# ``focused``'s 0.005): a value that greedy play undervalues is never chosen, so never
+# corrected, and the conditioned network explores a quarter as often as the own one did
+TAC_EXPLORED_STAGES = {"explored": TAC_FOCUSED_STAGES["focused"]._replace(
+    games=300_000, epsilon=(0.02, 0.01, 1.0))}
 # The same with the rules block's first-layer rows alone learning (the skip head beside
 # them): the rules block is 0 on the defaults, so play there stays the own network's, bit
 # for bit, whatever the rows learn; each variant's rules shift every first-layer unit
@@ -379,9 +385,9 @@ ROWS_DISTILLED_STAGES = {
 VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
 # runs over variants
 OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled", "distilledrows", "retaught",
-                 "focused", "widened", "annealed")
+                 "focused", "widened", "annealed", "explored")
 DISTILLED = ("distilled", "distilledrows", "retaught", "focused", "widened",
-             "annealed")  # runs over
+             "annealed", "explored")  # runs over
 # variants with teachers
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
@@ -407,7 +413,7 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "distilled": TAC_DISTILLED_STAGES, "retaught": RETAUGHT_STAGES,
                      "distilledrows": ROWS_DISTILLED_STAGES,
                      "focused": TAC_FOCUSED_STAGES, "widened": TAC_WIDENED_STAGES,
-                     "annealed": TAC_ANNEALED_STAGES}}
+                     "annealed": TAC_ANNEALED_STAGES, "explored": TAC_EXPLORED_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -426,7 +432,7 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "partnerpoints": {},
                   "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {},
                   "conditionedmulti": {}, "distilled": {}, "distilledrows": {}, "retaught": {},
-                  "focused": {}, "widened": {}, "annealed": {}}
+                  "focused": {}, "widened": {}, "annealed": {}, "explored": {}}
 
 
 def fail(message: str) -> NoReturn:
