@@ -73,16 +73,17 @@ _busy: Any = None  # the shared count of lanes still building
 
 def _start_worker(events: Any, threads: int, busy: Any, parent: int) -> None:
     """A lane's process: numba threads share the ``threads`` of the run with the lanes
-    still busy (``busy``, a shared count), checked at every simulation; idle OpenMP
+    still busy (``busy``, a shared count), checked at every simulation and, by the block
+    kernels' threads, between pieces of a run (``block_loop.ThreadShare``); idle OpenMP
     threads sleep instead of spinning while the other lane computes. Ctrl-C is the
     parent's to handle (it ends the lanes), and a lane whose parent is gone ends too."""
     global _events, _busy
     quiet_worker(parent)
     os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
-    from analyzer.run import driver
+    from analyzer.run import block_loop
 
     _events, _busy = events, busy
-    driver.thread_budget = lambda: max(1, threads // max(busy.value, 1))
+    block_loop.thread_share = block_loop.ThreadShare(threads, lambda: busy.value)
 
 
 def quiet_worker(parent: int) -> None:

@@ -26,16 +26,16 @@ def put_seat_wins(row, start, wins):
 
 
 @njit(cache=True, borrowed=True)
-def seat_lineup(lineup, game, rotate, seated, slot_of, width=-1):
+def seat_lineup(lineup, game, first, rotate, seated, slot_of, width=-1):
     """Seat the lineup for game ``game``: with ``rotate`` the slots move one seat a game, so
     each policy plays every seat equally often. ``lineup``, ``seated``: [n, k] policy rows;
     ``slot_of``: int64[n], filled with the lineup slot of each seat. The play loops call it
-    for games 0, 1, ... of a block with the same ``seated`` and ``slot_of``, so a seating
-    that never changes (no rotation, or one player) is copied once, at game 0, and with
-    ``width`` >= 0 only the rows' first ``width`` numbers (``used_width``): policy rows can
-    be long (the Clever value policy's networks)."""
+    for games ``first``, ``first + 1``, ... of a block with the same ``seated`` and
+    ``slot_of``, so a seating that never changes (no rotation, or one player) is copied
+    once, at game ``first``, and with ``width`` >= 0 only the rows' first ``width`` numbers
+    (``used_width``): policy rows can be long (the Clever value policy's networks)."""
     n = lineup.shape[0]
-    if game > 0 and (not rotate or n == 1):
+    if game > first and (not rotate or n == 1):
         return
     shift = game % n if rotate else 0
     if width < 0:

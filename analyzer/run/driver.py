@@ -10,15 +10,16 @@ result is bit-identical for any thread count, batch size or number of cluster wo
 from __future__ import annotations
 
 import functools
-import importlib
 import math
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
 
+from analyzer.run import block_loop
+from analyzer.run.block_loop import BlockLoop
+from analyzer.run.kernel_ref import KernelRef
 from analyzer.run.execution import current
 from analyzer.run.plan import Chunks, Plan
 from analyzer.run.progress import Progress
@@ -38,11 +39,6 @@ def set_threads(threads: int | None) -> int:
         raise UserError(f"bad thread count {threads}: expected 1 to {limit}")
     numba.set_num_threads(threads)
     return threads
-
-
-# Set by a process that shares the machine with others (the report's lanes): how many
-# numba threads the next run may use; results never depend on it.
-thread_budget: Callable[[], int] | None = None
 
 
 @dataclass
@@ -65,57 +61,6 @@ class Job:
     label: str = "simulating"
     unit: str = "items"
     chunk_blocks: int = 64
-
-
-@dataclass(frozen=True)
-class KernelRef:
-    """A numba kernel named by module and name: what travels to cluster workers (each
-    loads the kernel from its own numba cache)."""
-
-    module: str
-    name: str
-
-    @classmethod
-    def of(cls, kernel: Callable) -> "KernelRef":
-        return cls(getattr(kernel, "py_func", kernel).__module__, kernel.__name__)
-
-    def resolve(self) -> Callable:
-        return getattr(importlib.import_module(self.module), self.name)
-
-
-@dataclass(frozen=True)
-class BlockLoop:
-    """A job's runner made of a serial block kernel ``block(key, size, out, *args)``
-    (numba, ``nogil=True``): the blocks are spread over Python threads, as many as numba's
-    thread count in force. For a large engine this compiles far faster than a numba
-    parallel loop around it, which compiles the engine again into the loop (the Clever
-    engine's first run: about 40 s less); each block still writes only ``out[b]``, so the
-    result does not depend on the threads."""
-
-    block: KernelRef
-
-    @classmethod
-    def of(cls, block: Callable) -> "BlockLoop":
-        return cls(KernelRef.of(block))
-
-    def resolve(self) -> "BlockLoop":
-        return self
-
-    def __call__(self, keys: np.ndarray, sizes: np.ndarray, out: np.ndarray, *args) -> None:
-        block = self.block.resolve()
-        over_threads(lambda b: block(keys[b], sizes[b], out[b], *args), keys.shape[0])
-
-
-def over_threads(work: Callable[[int], object], n: int) -> list:
-    """``[work(0), ..., work(n - 1)]``, the calls spread over as many Python threads as
-    numba's thread count in force (``work`` calls ``nogil`` kernels)."""
-    import numba
-
-    workers = min(numba.get_num_threads(), n)
-    if workers <= 1:
-        return [work(i) for i in range(n)]
-    with ThreadPoolExecutor(workers) as pool:
-        return list(pool.map(work, range(n)))
 
 
 @dataclass(frozen=True)
@@ -206,8 +151,8 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
     """
     if progress and current().cluster is None:  # a cluster's workers compile their own
         notice_first_compile(job.runner)
-    if thread_budget is not None:
-        set_threads(thread_budget())
+    if block_loop.thread_share is not None:
+        set_threads(block_loop.thread_share.now())
     batch = (batch_blocks or DEFAULT_BATCH_BLOCKS) * job.block_size
     per_chunk = math.gcd(job.chunk_blocks, batch // job.block_size) * job.block_size
     if first_item % job.block_size:

@@ -801,11 +801,13 @@ def award_wins(totals, best_area, wins, shared_ties):
 
 
 @njit(cache=True, nogil=True)
-def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
-    """Play ``n_games`` games into ``out`` (int64[n slots, n seats, COL_HIST + HIST_BINS]);
+def games_block(key, first, end, out, lineup, rotate, rounds, game_rules):
+    """Play games ``first`` to ``end - 1`` of block ``key`` into ``out`` (int64[n slots,
+    n seats, COL_HIST + HIST_BINS]);
     ``lineup``: float64[n, N_POL] policies of the slots, moved one seat a game with
-    ``rotate``. Without the GIL: blocks run side by side on threads (a numba parallel
-    loop around the engine would compile it a second time)."""
+    ``rotate``. Without the GIL: blocks, or pieces of them, run side by side on threads
+    (``analyzer.run.block_loop``; a numba parallel loop around the engine would compile
+    it a second time)."""
     n = lineup.shape[0]
     sheets = np.empty((n, SHEET_LEN), np.int64)
     scratch = np.empty((1, WORK_LEN), np.int64)  # shared by the players
@@ -820,8 +822,8 @@ def games_block(key, n_games, out, lineup, rotate, rounds, game_rules):
     wins = np.empty(n, np.int64)
     scores = np.empty(N_AREAS, np.int64)
     width = used_width(lineup)
-    for g in range(n_games):
-        seat_lineup(lineup, g, rotate, seated, slot_of, width)
+    for g in range(first, end):
+        seat_lineup(lineup, g, first, rotate, seated, slot_of, width)
         logs[:] = 0
         play_game(key, g, seated, rounds, game_rules, sheets, scratch, moves, faces, where,
                   logs)
@@ -864,9 +866,9 @@ N_PAIRED = 3  # then each seat's win units (``put_seat_wins``): out's last axis 
 
 
 @njit(cache=True, nogil=True)
-def paired_block(key, n_games, out, lineups, rounds, game_rules):
-    """Play every game of block ``key`` under each of V variants on the same random
-    numbers: ``lineups`` float64[V, n, N_POL], ``rounds`` int64[V], ``game_rules``
+def paired_block(key, first, end, out, lineups, rounds, game_rules):
+    """Play games ``first`` to ``end - 1`` of block ``key`` under each of V variants on the
+    same random numbers: ``lineups`` float64[V, n, N_POL], ``rounds`` int64[V], ``game_rules``
     int64[V, N_GAME_RULES]; ``out`` int64[V + 1, V, N_PAIRED]
     (``kernels.accumulate.add_products``)."""
     n_var, n = lineups.shape[0], lineups.shape[1]
@@ -881,7 +883,7 @@ def paired_block(key, n_games, out, lineups, rounds, game_rules):
     scores = np.empty(N_AREAS, np.int64)
     x = np.zeros((n_var, out.shape[2]), np.int64)
     logs = np.zeros((n, LOG_LEN), np.int64)  # not reported by the paired loop
-    for g in range(n_games):
+    for g in range(first, end):
         for v in range(n_var):
             play_game(key, g, lineups[v], rounds[v], game_rules[v], sheets, scratch, moves,
                       faces, where, logs)

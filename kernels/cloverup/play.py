@@ -174,12 +174,12 @@ def award_wins(totals, instant_winner, wins):
 
 
 @njit(cache=True, nogil=True)
-def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, outcome_dice,
+def games_block(key, first, end, out, lineup, rotate, rounds, triple_six_effect, outcome_dice,
                 table_of, max_diff):
-    """Play ``n_games`` games of block ``key`` and accumulate into ``out``
+    """Play games ``first`` to ``end - 1`` of block ``key`` and accumulate into ``out``
     (int64[n_players slots, n_players seats, COL_HIST + max_total + 1]). Without the GIL:
-    blocks run side by side on threads (``analyzer.run.driver.BlockLoop``; a numba parallel
-    loop around it would compile the game again).
+    blocks, or pieces of them, run side by side on threads (``analyzer.run.block_loop``; a
+    numba parallel loop around it would compile the game again).
 
     ``lineup``: int64[n_players, 2], the policies of the lineup slots; with ``rotate`` the
     slots move one seat on every game so each policy sits in every seat equally often.
@@ -191,8 +191,8 @@ def games_block(key, n_games, out, lineup, rotate, rounds, triple_six_effect, ou
     scratch = np.empty(n, np.int64)
     wins = np.empty(n, np.int64)
     t6 = np.empty(n, np.int64)
-    for g in range(n_games):
-        seat_lineup(lineup, g, rotate, seated, slot_of)
+    for g in range(first, end):
+        seat_lineup(lineup, g, first, rotate, seated, slot_of)
         winner = play_game(key, g, seated, rounds, triple_six_effect, outcome_dice, table_of,
                            max_diff, totals, scratch, t6)
         award_wins(totals, winner, wins)
@@ -219,10 +219,11 @@ N_PAIRED = 4  # then each seat's win units (``put_seat_wins``): out's last axis 
 
 
 @njit(cache=True, nogil=True)
-def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, outcome_dice,
+def paired_block(key, first, end, out, lineups, rounds, triple_six_effect, outcome_dice,
                  table_of, max_diff):
-    """Play every game of block ``key`` once under each of V rule variants, on the same
-    random numbers, and accumulate sums and cross products of the game metrics.
+    """Play games ``first`` to ``end - 1`` of block ``key`` once under each of V rule
+    variants, on the same random numbers, and accumulate sums and cross products of the
+    game metrics.
 
     Variant arrays carry a leading axis V: ``lineups`` int64[V, n, 2] (each variant's
     tables among ``outcome_dice``, as ``games_block`` reads them), ``rounds``,
@@ -236,7 +237,7 @@ def paired_block(key, n_games, out, lineups, rounds, triple_six_effect, outcome_
     wins = np.empty(n, np.int64)
     t6 = np.empty(n, np.int64)
     x = np.zeros((n_var, out.shape[2]), np.int64)
-    for g in range(n_games):
+    for g in range(first, end):
         for v in range(n_var):
             winner = play_game(key, g, lineups[v], rounds[v], triple_six_effect[v],
                                outcome_dice, table_of, max_diff[v], totals, scratch, t6)

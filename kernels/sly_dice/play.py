@@ -296,13 +296,14 @@ def award_wins(total, bluff_cards, wins):
 
 
 @njit(cache=True, nogil=True)
-def games_block(key, n_games, out, lineup, rotate, rounds, points, weights, q1, q2, rerolls,
+def games_block(key, first, end, out, lineup, rotate, rounds, points, weights, q1, q2, rerolls,
                 hol_success, hol_calls, plaus, made, bonus):
-    """Play ``n_games`` games of block ``key`` into ``out`` (int64[n slots, n seats,
+    """Play games ``first`` to ``end - 1`` of block ``key`` into ``out`` (int64[n slots, n seats,
     COL_HIST + HIST_BINS]). ``lineup``: float64[n, N_POLICY], the policies of the lineup
     slots; with ``rotate`` they move one seat each game. The three block kernels run
-    without the GIL, blocks side by side on threads (``analyzer.run.driver.BlockLoop``: a numba
-    parallel loop around each would compile the game again)."""
+    without the GIL, blocks or pieces of them side by side on threads
+    (``analyzer.run.block_loop``: a numba parallel loop around each would compile the game
+    again)."""
     n = lineup.shape[0]
     seated = np.empty_like(lineup)
     slot_of = np.empty(n, np.int64)
@@ -310,8 +311,8 @@ def games_block(key, n_games, out, lineup, rotate, rounds, points, weights, q1, 
     wins = np.empty(n, np.int64)
     tally = np.zeros((n, COL_HIST), np.int64)
     scratch = np.zeros(2 * DICE_CARDS + 4 * n, np.int64)
-    for g in range(n_games):
-        seat_lineup(lineup, g, rotate, seated, slot_of)
+    for g in range(first, end):
+        seat_lineup(lineup, g, first, rotate, seated, slot_of)
         play_game(key, g, rounds, seated, points, weights, q1, q2, rerolls, hol_success,
                   hol_calls, plaus, made, bonus, total, tally, scratch)
         award_wins(total, tally[:, COL_BLUFF_CARDS], wins)
@@ -345,10 +346,10 @@ N_PAIRED = 5  # then each seat's win units (``put_seat_wins``): out's last axis 
 
 
 @njit(cache=True, nogil=True)
-def paired_block(key, n_games, out, lineups, rounds, points, weights, q1, q2, rerolls,
+def paired_block(key, first, end, out, lineups, rounds, points, weights, q1, q2, rerolls,
                  hol_success, hol_calls, plaus, made, bonus):
-    """Play every game of block ``key`` once under each of V variants on the same random
-    numbers; accumulate sums and cross products of the game metrics.
+    """Play games ``first`` to ``end - 1`` of block ``key`` once under each of V variants on
+    the same random numbers; accumulate sums and cross products of the game metrics.
 
     Variant arrays have a leading axis V: ``lineups`` float64[V, n, N_POLICY], ``rounds``,
     ``rerolls`` int64[V], ``points`` float64[V, N_CARDS], ``weights`` float64[V, 17],
@@ -361,7 +362,7 @@ def paired_block(key, n_games, out, lineups, rounds, points, weights, q1, q2, re
     tally = np.zeros((n, COL_HIST), np.int64)
     scratch = np.zeros(2 * DICE_CARDS + 4 * n, np.int64)
     x = np.zeros((n_var, out.shape[2]), np.int64)
-    for g in range(n_games):
+    for g in range(first, end):
         for v in range(n_var):
             play_game(key, g, rounds[v], lineups[v], points[v], weights[v], q1[v], q2[v],
                       rerolls[v], hol_success, hol_calls, plaus, made, bonus[v], total, tally,
@@ -385,11 +386,11 @@ N_DUEL = 3
 
 
 @njit(cache=True, nogil=True)
-def duel_block(key, n_games, out, candidates, opponent, rounds, points, weights, q1, q2,
+def duel_block(key, first, end, out, candidates, opponent, rounds, points, weights, q1, q2,
                rerolls, hol_success, hol_calls, plaus, made, bonus):
-    """Two-player duels of every candidate against one opponent: each game of block ``key``
-    is played once with the candidate in the first seat and once in the second, on the same
-    random numbers, for every candidate.
+    """Two-player duels of every candidate against one opponent: each game ``first`` to
+    ``end - 1`` of block ``key`` is played once with the candidate in the first seat and
+    once in the second, on the same random numbers, for every candidate.
 
     ``candidates``: float64[C, N_POLICY]; ``opponent``: float64[N_POLICY]; ``out``:
     int64[C, N_DUEL] (games, the candidate's win units summed over both seatings, and
@@ -399,7 +400,7 @@ def duel_block(key, n_games, out, candidates, opponent, rounds, points, weights,
     wins = np.empty(2, np.int64)
     tally = np.zeros((2, COL_HIST), np.int64)
     scratch = np.zeros(2 * DICE_CARDS + 8, np.int64)
-    for g in range(n_games):
+    for g in range(first, end):
         for c in range(candidates.shape[0]):
             units = 0
             for seat in range(2):

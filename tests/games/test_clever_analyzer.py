@@ -81,7 +81,7 @@ def test_block_loop_equals_the_blocks_one_by_one():
     shape = (len(keys), 2, 2, play.COL_HIST + play.HIST_BINS)
     alone = np.zeros(shape, np.int64)
     for b in range(len(keys)):
-        play.games_block(keys[b], sizes[b], alone[b], *args)
+        play.games_block(keys[b], 0, sizes[b], alone[b], *args)
     for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
         numba.set_num_threads(threads)
         looped = np.zeros(shape, np.int64)

@@ -22,7 +22,7 @@ import pandas as pd
 
 from analyzer.games.clever import trained_on
 from analyzer.games.clever.game import CleverGame
-from analyzer.run.driver import over_threads
+from analyzer.run.block_loop import over_threads
 from analyzer.errors import UserError
 from analyzer.run.execution import current
 from analyzer.output import Result, run_meta

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.run.driver import over_threads
+from analyzer.run.block_loop import over_threads
 from kernels.clever.training import solo_samples_block
 
 

@@ -35,7 +35,7 @@ import pandas as pd
 
 from analyzer import stats
 from analyzer.run import kept
-from analyzer.run.driver import over_threads
+from analyzer.run.block_loop import over_threads
 from analyzer.errors import UserError
 from analyzer.games.sly_dice import claim_game
 from analyzer.games.sly_dice.equilibrium import MODEL_NOTE, sample_states
