@@ -57,6 +57,8 @@ the network in every seat of games of 1-4 players (``PLAYER_MIX``): ``seats``, 3
 games, epsilon 0.02 to 0.01, step size 1e-5 for the first 2% (Adam's moments settle),
 5e-5, then 2.5e-5 from 50%; ``settle``, 150,000 games at 0.01 and 3e-5. Each evaluation
 adds a two-player mirror match (seats fixed) to the solo tuning games.
+``--curriculum seatfour`` (Twice As Clever, ``--start-from training/tac-seatwin-14.npz``):
+the shipped network for 2-4 players, 200,000 more games, half of them of four players.
 
 ``--curriculum conditioned`` and ``distilled`` (either game, ``--start-from`` its
 ``value_net.npy``): one solo network for every variant of the rules, the rules block
@@ -376,12 +378,15 @@ TAC_ANNEALED_STAGES = {"annealed": TAC_FOCUSED_STAGES["focused"]._replace(
 # The same at the own network's last exploration (epsilon 0.02 falling to 0.01, against
 # ``focused``'s 0.005): a value that greedy play undervalues is never chosen, so never
 # corrected, and the conditioned network explores a quarter as often as the own one did
-TAC_EXPLORED_STAGES = {"explored": TAC_FOCUSED_STAGES["focused"]._replace(
-    games=300_000, epsilon=(0.02, 0.01, 1.0))}
-# ... then settled at the own network's last exploration and half the step sizes (run 49
-# after ``explored``: 0.7 closer to the own network on two held-out seeds, within noise)
-TAC_EXPLORED_STAGES["settled"] = TAC_EXPLORED_STAGES["explored"]._replace(
-    games=200_000, epsilon=(0.01, 0.01, 1.0), steps=((0.0, 2.5e-6), (0.5, 1.25e-6)))
+# (``explored``), then settled at its last epsilon and half the step sizes (``settled``;
+# run 49 after ``explored``: 0.7 closer to the own network on two held-out seeds, within
+# noise; after ``settled`` back where it started)
+TAC_EXPLORED_STAGES = {
+    "explored": TAC_FOCUSED_STAGES["focused"]._replace(games=300_000,
+                                                        epsilon=(0.02, 0.01, 1.0)),
+    "settled": TAC_FOCUSED_STAGES["focused"]._replace(
+        games=200_000, epsilon=(0.01, 0.01, 1.0), steps=((0.0, 2.5e-6), (0.5, 1.25e-6))),
+}
 # The same with the rules block's first-layer rows alone learning (the skip head beside
 # them): the rules block is 0 on the defaults, so play there stays the own network's, bit
 # for bit, whatever the rows learn; each variant's rules shift every first-layer unit

@@ -38,8 +38,9 @@ def test_few_blocks_are_cut_into_pieces_that_cover_each_block_once():
     pieces = block_pieces(sizes, 4)
     for b, size in enumerate(sizes):
         own = sorted((first, end) for block, first, end in pieces if block == b)
-        assert own[0][0] == 0 and own[-1][1] == size
-        assert all(a[1] == c[0] and a[0] < a[1] for a, c in zip(own, own[1:] + [(size, 0)]))
+        starts, ends = [f for f, _ in own], [e for _, e in own]
+        assert starts == [0] + ends[:-1] and ends[-1] == size  # end to end, no gap
+        assert all(f < e for f, e in own)  # none empty
 
 
 def test_many_blocks_or_one_thread_keep_blocks_whole():
