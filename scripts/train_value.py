@@ -77,7 +77,8 @@ hidden layer (it computes what it did; ``value_weights.widen_hidden``), and ``--
 widened`` trains it like ``focused`` with larger first steps, ``annealed`` (Twice As Clever)
 over the own network's last schedule, ``explored`` (Twice As Clever) at its last
 exploration; ``--own-returns`` lets the variants the own network would teach (the defaults
-among them) learn from their own returns.
+among them) learn from their own returns, and ``--own-sides`` has the own network's
+estimate taught on one unchosen candidate of each of their decisions as well.
 Which shipped file plays each game shape is measured after shipping
 (``scripts/measure_routes.py``).
 
@@ -499,6 +500,11 @@ def parse() -> argparse.Namespace:
                              "would teach (the defaults among them) learn from their own "
                              "returns instead, as the own network learnt (default: from "
                              "its estimates)")
+    parser.add_argument("--own-sides", action="store_true",
+                        help="a distilled curriculum: in the games of the variants the "
+                             "game's own network would teach, each decision also records "
+                             "one candidate it did not choose, taught the own network's "
+                             "estimate (default: the chosen afterstates alone)")
     parser.add_argument("--stage", help="train up to the end of this stage (tpc: "
                         f"{', '.join(TPC_STAGES)}; tac selfplay: {', '.join(TAC_SELFPLAY_STAGES)}; "
                         f"tac caps: {', '.join(TAC_STAGES)}; default: the last but the "
@@ -601,7 +607,8 @@ def parse() -> argparse.Namespace:
             or opts.alone and not opts.ship_conditioned \
             or opts.start_latest and not str(opts.start_from or "").endswith(".npz") \
             or (opts.teachers or opts.own_teaches_rest or opts.teacher_weight
-                or opts.own_plays_rest or opts.teacher_plays or opts.own_returns) \
+                or opts.own_plays_rest or opts.teacher_plays or opts.own_returns
+                or opts.own_sides) \
             and opts.curriculum not in DISTILLED \
             or opts.own_returns and opts.own_teaches_rest \
             or opts.mixed and not opts.ship_multi \
@@ -611,8 +618,8 @@ def parse() -> argparse.Namespace:
         parser.error("--latest goes with --ship, --alone with --ship-conditioned, "
                      
                      "--start-latest with --start-from a checkpoint (.npz), --teachers, "
-                     "--teacher-weight, --teacher-plays, --own-plays-rest, --own-returns and "
-                     "--own-teaches-rest with a distilled curriculum (not the last two together), "
+                     "--teacher-weight, --teacher-plays, --own-plays-rest, --own-sides, "
+                     "--own-returns and --own-teaches-rest with a distilled curriculum (not the last two together), "
                      "--mixed with --ship-multi, --gift with "
                      "--ship-multi, --look with --ship-multi or --ship-conditioned, "
                      "--solo-share with --mixed, "
@@ -980,7 +987,7 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         rival=solo_rival(model) if any(training_run.multiplayer_only(spec)
                                        for spec in stages.values()) else None,
         teachers=taught[0] if taught else None, teacher_of=taught[1] if taught else None,
-        actor_of=taught[2] if taught else None,
+        actor_of=taught[2] if taught else None, side_of=taught[3] if taught else None,
         report=None if opts.quiet else progress_line,
         note=lambda line: print(line, file=sys.stderr))
     if start is not None and not run.checkpoint.exists():
@@ -995,7 +1002,8 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
                    ) -> tuple[np.ndarray | None, np.ndarray | None, tuple | None]:
     """A run over variants' tables: the variants its games draw from (int64[V,
     N_GAME_RULES]), the check variants' (none for a run of 2-4 players alone) and, for a
-    distilled run, its teachers (``(rows, teacher_of, actor_of)``, their files' digests added to
+    distilled run, its teachers (``(rows, teacher_of, actor_of, side_of)``, their files'
+    digests added to
     ``extra``); all none for a run under fixed rules."""
     if "variants" not in extra:
         return None, None, None
@@ -1032,10 +1040,14 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
     if opts.own_teaches_rest:
         extra["own_teaches_rest"] = True
         teacher_of[teacher_of < 0] = 0
+    side_of = np.full(teacher_of.shape, -1, np.int64)
+    if opts.own_sides:
+        extra["own_sides"] = True
+        side_of[teacher_of == 0] = 0
     if opts.own_returns:
         extra["own_returns"] = True
         teacher_of = teachers.own_learns_returns(teacher_of)
-    return variants.table(game, sample), checks, (rows, teacher_of, actor_of)
+    return variants.table(game, sample), checks, (rows, teacher_of, actor_of, side_of)
 
 
 def named_shares(given: list[str], files: list[Path], option: str, default: float,

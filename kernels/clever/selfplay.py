@@ -35,7 +35,10 @@ the teacher of its games (-1: none). An afterstate of a game with a teacher is t
 lambda-return; the games are still played by the network that learns, unless the
 variant names an actor: then one of the teacher rows plays its games, and the network
 learns the values of that network's play (from their lambda-returns, where no teacher
-teaches them too).
+teaches them too). Side records make a teacher denser: in the games of a variant that
+names a side teacher, each decision also records one candidate it did not choose
+(``valued``), whose target is that teacher's estimate alone; they join the minibatches
+beside the chosen afterstates and take no part in the lambda-returns.
 """
 
 import numpy as np
@@ -78,6 +81,10 @@ from kernels.clever.valued import (
     R_DRAWS,
     R_EPSILON,
     R_HEADER,
+    R_SEEN,
+    R_SIDE,
+    R_SIDE_COUNT,
+    R_SIDE_PICK,
     R_SPOT_AREA,
     R_SPOTLIGHT,
     R_STREAM,
@@ -150,12 +157,17 @@ def players_of(key, g, curriculum):
 
 
 @njit(cache=True)
-def _start_records(key, g, seat, epsilon, curriculum, scratch):
+def _start_records(key, g, seat, epsilon, curriculum, side, scratch):
     """Set up the training header of seat ``seat``'s work buffer ``scratch``
-    (int64[GAME_LEN]) for game ``g``: no records, its exploration stream, the curriculum
-    (the spotlight is drawn once a game: the same for every seat)."""
+    (int64[GAME_LEN]) for game ``g``: no records, side records or not (``side``), its
+    exploration stream, the curriculum (the spotlight is drawn once a game: the same for
+    every seat)."""
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     head[R_COUNT] = 0
+    head[R_SIDE] = side
+    head[R_SIDE_COUNT] = 0
+    head[R_SEEN] = 0
+    head[R_SIDE_PICK] = 0
     explore = EXPLORE_TURN if seat == 0 else SEAT_EXPLORE_TURN + seat
     head[R_STREAM:R_STREAM + 1].view(np.uint64)[0] = turn_stream(key, g, explore)
     head[R_DRAWS] = 0
@@ -182,9 +194,10 @@ def variant_of(key, g, n_variants):
 
 
 @njit(cache=True)
-def _play(key, g, pol, rounds_of, variants, epsilon, curriculum, scratches, finals):
+def _play(key, g, pol, rounds_of, variants, epsilon, curriculum, side, scratches, finals):
     """Play training game ``g``, each seat with its own work buffer (``scratches``
-    int64[MAX_PLAYERS, GAME_LEN], which keep its records) and the policy row ``pol``,
+    int64[MAX_PLAYERS, GAME_LEN], which keep its records, and its side records with
+    ``side``) and the policy row ``pol``,
     under a row of the variant table ``variants`` (int64[V, N_GAME_RULES], ``variant_of``;
     its ``RULE_ROUNDS``, else ``rounds_of[players]``, gives the rounds); the seats' final
     scores into ``finals`` (int64[MAX_PLAYERS]). Returns the player count (solo: the solo
@@ -193,7 +206,7 @@ def _play(key, g, pol, rounds_of, variants, epsilon, curriculum, scratches, fina
     game_rules = variants[variant_of(key, g, variants.shape[0])]
     rounds = game_rules[RULE_ROUNDS] if game_rules[RULE_ROUNDS] > 0 else rounds_of[players]
     for p in range(players):
-        _start_records(key, g, p, epsilon, curriculum, scratches[p])
+        _start_records(key, g, p, epsilon, curriculum, side, scratches[p])
     if players == 1:
         finals[0] = _play_solo(key, g, pol, rounds, game_rules, scratches[0])
         return 1
@@ -223,18 +236,19 @@ def _play_solo(key, g, pol, rounds, game_rules, scratch):
 
 @njit(cache=True, parallel=True)
 def play_snapshot(key, first_game, pol, rounds_of, variants, epsilon, curriculum, games,
-                  finals, players, actors, actor_of):
+                  finals, players, actors, actor_of, side_of):
     """Play training games ``first_game ..`` (one per row of ``games``, int64[k,
     MAX_PLAYERS, GAME_LEN], which keep their seats' records) in parallel with the policy
     row ``pol`` as it is, or the row of ``actors`` (float64[T, N_POL]) that ``actor_of``
     (int64[V], -1: ``pol``) names for the game's variant, each under a row of ``variants``
     (``_play``); their seats' final scores into ``finals`` (int64[k, MAX_PLAYERS]) and
-    their player counts into ``players`` (int64[k])."""
+    their player counts into ``players`` (int64[k]); the games of a variant ``side_of``
+    (int64[V]) gives a teacher (>= 0) keep side records."""
     for j in prange(games.shape[0]):
-        actor = actor_of[variant_of(key, first_game + j, actor_of.shape[0])]
-        row = pol if actor < 0 else actors[actor]
+        v = variant_of(key, first_game + j, actor_of.shape[0])
+        row = pol if actor_of[v] < 0 else actors[actor_of[v]]
         players[j] = _play(key, first_game + j, row, rounds_of, variants, epsilon,
-                           curriculum, games[j], finals[j])
+                           curriculum, np.int64(side_of[v] >= 0), games[j], finals[j])
 
 
 @njit(cache=True, borrowed=True)
@@ -305,9 +319,14 @@ def partner_sum(pol, n_in, players, idx, val, nnz, p1, p2):
 def no_teachers(n_variants):
     """``(teachers, teacher_of, actor_of)`` for a run without distillation: one unused
     zero row, no teacher for any of ``n_variants`` variants, and the learning row playing
-    every game."""
+    every game (``no_sides`` gives ``side_of``: no side records)."""
     return np.zeros((1, N_POL)), np.full(n_variants, -1, np.int64), \
         np.full(n_variants, -1, np.int64)
+
+
+def no_sides(n_variants):
+    """``side_of`` (int64[V]) for a run without side records."""
+    return np.full(n_variants, -1, np.int64)
 
 
 @njit(cache=True)
@@ -331,10 +350,44 @@ def _teach(records, k, teacher, teach, n_in, players, targets, p1, p2):
         targets[t] = teach * taught + (1.0 - teach) * targets[t]
 
 
+@njit(cache=True, borrowed=True)
+def _returns(records, k, goal, lam, targets):
+    """The forward-view lambda-returns of the ``k`` chosen records, in ``SCALE`` points
+    to come, into ``targets``: ``G_t = (1 - lam) V(t + 1) + lam G_(t + 1)``, the last
+    record's the value ``goal``."""
+    ret = goal
+    for t in range(k - 1, -1, -1):
+        rec = records[t * REC_STRIDE:(t + 1) * REC_STRIDE]
+        targets[t] = (ret - rec[REC_SCORE]) / SCALE
+        value = rec[REC_VALUE:REC_VALUE + 1].view(np.float64)[0]
+        ret = (1.0 - lam) * value + lam * ret
+
+
+@njit(cache=True)
+def _side_targets(records, k, count, teacher, n_in, players, targets, p1, p2):
+    """The teacher's estimates for the ``count`` side records (after the
+    ``MAX_RECORDS`` chosen ones), as the targets ``k ..`` after the ``k`` chosen records'."""
+    for s in range(count):
+        at = (MAX_RECORDS + s) * REC_STRIDE
+        rec = records[at:at + REC_STRIDE]
+        targets[k + s] = teacher_value(teacher, n_in, players, rec[REC_IDX:REC_VAL],
+                                       rec[REC_VAL:REC_STRIDE].view(np.float32),
+                                       rec[REC_NNZ], p1, p2)
+
+
+@njit(cache=True)
+def _record_at(records, t, k):
+    """Learning sample ``t``: chosen record ``t`` below ``k``, else side record ``t -
+    k``."""
+    at = (t if t < k else MAX_RECORDS + t - k) * REC_STRIDE
+    return records[at:at + REC_STRIDE]
+
+
 @njit(cache=True)
 def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_m, adam_v,
                 step, lr, lam, batch, stats, grad, a1, a2, d2, p1, p2, targets, order,
-                trainable, skip_moments, skip_grad, skip_learns, teacher, teach):
+                trainable, skip_moments, skip_grad, skip_learns, teacher, teach,
+                side_teacher):
     """Learn from one seat's records of game ``g`` of ``players`` (its work buffer
     ``scratch``, its final score ``final``, the value its last afterstate is taught
     ``goal``: the final score, plus any win bonus): lambda-returns, then shuffled
@@ -344,7 +397,8 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
     ``skip_learns`` in a game of 2-4 players or with the rules block, on the row's skip
     head (``skip_moments`` float64[2, N_SKIP], ``skip_grad`` float64[N_SKIP] work space);
     ``teacher`` (float64[N_POL]) teaches the targets with weight ``teach`` (0: none;
-    ``_teach``); returns the Adam steps taken in all."""
+    ``_teach``), ``side_teacher`` the side records' (their targets are its estimates
+    alone; they join the shuffled minibatches); returns the Adam steps taken in all."""
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     records = scratch[WORK_LEN + R_HEADER:]
     skip_learns = skip_learns and (players > 1 or seat_first(n_in) + N_SEAT < n_in)
@@ -353,25 +407,22 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
     stats[STAT_SCORE_SQ] += final * final
     stats[STAT_CAPPED] += head[R_CAPPED_USED]
     k = head[R_COUNT]
-    # forward-view lambda-returns: G_t = (1 - lam) V(t + 1) + lam G_(t + 1)
-    ret = goal
-    for t in range(k - 1, -1, -1):
-        rec = records[t * REC_STRIDE:(t + 1) * REC_STRIDE]
-        targets[t] = (ret - rec[REC_SCORE]) / SCALE
-        value = rec[REC_VALUE:REC_VALUE + 1].view(np.float64)[0]
-        ret = (1.0 - lam) * value + lam * ret
-        order[t] = t
+    _returns(records, k, goal, lam, targets)
     if teach > 0.0:
         _teach(records, k, teacher, teach, n_in, players, targets, p1, p2)
+    n = k + head[R_SIDE_COUNT]
+    _side_targets(records, k, n - k, side_teacher, n_in, players, targets, p1, p2)
     shuffle = turn_stream(key, g, SHUFFLE_TURN if seat == 0 else SEAT_SHUFFLE_TURN + seat)
-    for t in range(k - 1, 0, -1):
+    for t in range(n):
+        order[t] = t
+    for t in range(n - 1, 0, -1):
         i = np.int64(uniform(shuffle, t) * (t + 1))
         order[t], order[i] = order[i], order[t]
-    for b0 in range(0, k, batch):
-        b1 = min(b0 + batch, k)
+    for b0 in range(0, n, batch):
+        b1 = min(b0 + batch, n)
         for q in range(b0, b1):
             t = order[q]
-            rec = records[t * REC_STRIDE:(t + 1) * REC_STRIDE]
+            rec = _record_at(records, t, k)
             idx = rec[REC_IDX:REC_VAL]
             val = rec[REC_VAL:REC_STRIDE].view(np.float32)
             nnz = rec[REC_NNZ]
@@ -379,8 +430,9 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
             partners, count = partner_sum(pol, n_in, players, idx, val, nnz, p1, p2)
             out = (out + partners) / count + skip_output(pol, W_NET, n_in, idx, val, nnz)
             err = out - targets[t]
-            stats[STAT_ERR_SQ] += err * err * SCALE * SCALE
-            stats[STAT_SAMPLES] += 1
+            if t < k:  # the chosen afterstates' errors alone, as without side records
+                stats[STAT_ERR_SQ] += err * err * SCALE * SCALE
+                stats[STAT_SAMPLES] += 1
             add_gradient(w, n_in, idx, val, nnz, a1, a2,
                          np.float32(err / (count * (b1 - b0))), grad, d2)
             if skip_learns:
@@ -396,7 +448,7 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
 def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v, step, lr,
                    lam, batch, stats, grad, a1, a2, d2, p1, p2, targets, order, trainable,
                    win_bonus, skip_moments, skip_grad, skip_learns, teachers, teacher_of,
-                   teach):
+                   teach, side_of):
     """Learn from the played games of ``play_snapshot`` in game order, seat after seat
     (see ``train_block`` for the arguments; the rest is work space); returns the Adam
     steps taken in all."""
@@ -407,9 +459,10 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
     w = pol[first:first + member_span(n_in, h1)].view(np.float32)[:size]
     for j in range(games.shape[0]):
         n = players[j]
-        tk = teacher_of[variant_of(key, first_game + j, teacher_of.shape[0])]
-        weight = teach if tk >= 0 else 0.0
-        teacher = teachers[max(tk, 0)]
+        v = variant_of(key, first_game + j, teacher_of.shape[0])
+        weight = teach if teacher_of[v] >= 0 else 0.0
+        teacher = teachers[max(teacher_of[v], 0)]
+        side_teacher = teachers[max(side_of[v], 0)]
         for p in range(n):
             goal = float(finals[j, p])
             if n > 1:
@@ -418,14 +471,15 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
                                float(finals[j, p]), goal, adam_m, adam_v, step, lr, lam,
                                batch, stats, grad, a1, a2, d2, p1, p2, targets, order,
                                trainable, skip_moments, skip_grad, skip_learns,
-                               teacher, weight)
+                               teacher, weight, side_teacher)
     return step
 
 
 @njit(cache=True)
 def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam_v, step,
                 lr, epsilon, lam, batch, stats, snapshot, curriculum, trainable,
-                win_bonus, skip_moments, skip_learns, teachers, teacher_of, actor_of, teach):
+                win_bonus, skip_moments, skip_learns, teachers, teacher_of, actor_of, teach,
+                side_of):
     """Play and learn from games ``first_game ..`` (``n_games``, a multiple of
     ``snapshot`` unless it ends the run; streams of ``key``, uint64) with the value policy
     ``pol`` (float64[N_POL]; its first member network is trained in place, any others
@@ -449,7 +503,9 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     ``no_teachers``), ``actor_of`` int64[V] the row of ``teachers`` that plays each
     variant's games instead of ``pol`` (-1: ``pol``; the targets stay the learning row's
     lambda-returns, so it learns the values of that network's play), ``teach`` the
-    teacher's weight in the targets. Adds
+    teacher's weight in the targets, ``side_of`` int64[V] the row of ``teachers`` whose
+    estimates are learnt on one candidate each decision did not choose (side records;
+    -1: none; a denser teacher than the chosen afterstates alone). Adds
     seat-games, score sums, squared errors (points^2), samples and dice put into a capped
     area to ``stats``
     (float64[N_STATS]); returns the Adam steps taken in all."""
@@ -460,14 +516,16 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     d2 = np.zeros(H2, np.float32)
     p1 = np.zeros(MAX_H1, np.float32)
     p2 = np.zeros(H2, np.float32)
-    targets = np.zeros(MAX_RECORDS, np.float64)
-    order = np.zeros(MAX_RECORDS, np.int64)
+    targets = np.zeros(2 * MAX_RECORDS, np.float64)
+    order = np.zeros(2 * MAX_RECORDS, np.int64)
     if skip_moments.shape[1] != N_SKIP:
         raise ValueError("skip_moments must be float64[2, N_SKIP]")
     if teacher_of.shape[0] != variants.shape[0] or teachers.shape[0] < 1:
         raise ValueError("teacher_of must be int64[V] beside variants[V], with a teacher row")
-    if actor_of.shape[0] != variants.shape[0] or actor_of.max() >= teachers.shape[0]:
-        raise ValueError("actor_of must be int64[V] beside variants[V], naming teacher rows")
+    for rows in (actor_of, side_of):
+        if rows.shape[0] != variants.shape[0] or rows.max() >= teachers.shape[0]:
+            raise ValueError("actor_of and side_of must be int64[V] beside variants[V], "
+                             "naming teacher rows")
     for a in range(teachers.shape[0]):
         if (actor_of == a).any() and teachers[a, W_NET + P_INPUTS] != pol[W_NET + P_INPUTS]:
             raise ValueError("an actor row must read the learning row's inputs")
@@ -482,9 +540,10 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     for g0 in range(first_game, first_game + n_games, snapshot):
         k = min(snapshot, first_game + n_games - g0)
         play_snapshot(key, g0, pol, rounds_of, variants, epsilon, curriculum, games[:k],
-                      finals[:k], players[:k], teachers, actor_of)
+                      finals[:k], players[:k], teachers, actor_of, side_of)
         step = learn_snapshot(key, g0, pol, games[:k], finals[:k], players[:k], adam_m,
                               adam_v, step, lr, lam, batch, stats, grad, a1, a2, d2, p1,
                               p2, targets, order, trainable, win_bonus, skip_moments,
-                              skip_grad, skip_learns, teachers, teacher_of, teach)
+                              skip_grad, skip_learns, teachers, teacher_of, teach,
+                              side_of)
     return step

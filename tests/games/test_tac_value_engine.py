@@ -194,7 +194,7 @@ def run(row, first, n, snapshot, cur, stats, m=None, v=None, step=0, lr=3e-4):
                                 RULES[None, :], m, v, step, lr, 0.1, 0.8, 32, stats,
                                 snapshot, cur, np.array([0, -1]), 0.0,
                                 np.zeros((2, value_net.N_SKIP)), False,
-                                *selfplay.no_teachers(1), 0.0)
+                                *selfplay.no_teachers(1), 0.0, selfplay.no_sides(1))
     return m, v, step
 
 
@@ -253,7 +253,8 @@ def test_training_a_range_of_weights_leaves_the_others():
     selfplay.train_block(np.uint64(21), 0, 8, row, L.ROUNDS_BY_PLAYERS, RULES[None, :], m,
                          v, 0, 1e-3, 0.1, 0.8, 32, np.zeros(selfplay.N_STATS), 4,
                          curriculum(players=(0.5, 0.5)), np.array([lo, hi]), 0.0,
-                         np.zeros((2, value_net.N_SKIP)), False, *selfplay.no_teachers(1), 0.0)
+                         np.zeros((2, value_net.N_SKIP)), False, *selfplay.no_teachers(1), 0.0,
+                         selfplay.no_sides(1))
     after = value_weights.member(row)
     assert (after[:lo] == before[:lo]).all() and (after[hi:] == before[hi:]).all()
     assert (after[lo:hi] != before[lo:hi]).any()

@@ -377,7 +377,7 @@ def train(row, m, v, first, n, stats, step=0, epsilon=0.1, lr=3e-4, lam=0.8,
     return selfplay.train_block(np.uint64(11), first, n, row, TL.ROUNDS_BY_PLAYERS,
                                 rules[None, :], m, v, step, lr, epsilon, lam, 32, stats, 1, curriculum,
                                 np.array(trainable), win_bonus, moments, skip is not None,
-                                *teachers, teach)
+                                *teachers, teach, selfplay.no_sides(1))
 
 
 def test_win_share_splits_a_tie():
@@ -464,7 +464,7 @@ def _snapshot_run(row, actor, n=8):
                          np.zeros_like(w), np.zeros_like(w), 0, 1e-3, 0.1, 0.8, 32, stats, n,
                          selfplay.no_curriculum(), np.array((0, -1)), 0.0,
                          np.zeros((2, value_net.N_SKIP)), False, teachers, teacher_of,
-                         actor_of, 0.0)
+                         actor_of, 0.0, selfplay.no_sides(1))
     return stats
 
 
@@ -511,7 +511,7 @@ def _distance_to(row, teacher, games=16):
     squares = []
     for g in range(games):
         selfplay._play(np.uint64(99), 10_000 + g, row, TL.ROUNDS_BY_PLAYERS, rules[None, :],
-                       0.0, selfplay.no_curriculum(), scratch, finals)
+                       0.0, selfplay.no_curriculum(), 0, scratch, finals)
         records = scratch[0, WORK_LEN + valued.R_HEADER:]
         for t in range(scratch[0, WORK_LEN + valued.R_COUNT]):
             rec = records[t * valued.REC_STRIDE:(t + 1) * valued.REC_STRIDE]
@@ -857,6 +857,7 @@ def test_shipping_into_a_missing_folder_is_one_line(tmp_path):
     (["--own-teaches-rest"], "--own-teaches-rest with a distilled"),
     (["--own-plays-rest"], "--own-returns and --own-teaches-rest with"),
     (["--own-returns"], "--own-returns and --own-teaches-rest with a distilled"),
+    (["--own-sides"], "--own-sides, --own-returns and --own-teaches-rest with a distilled"),
     (["--curriculum", "focused", "--own-returns", "--own-teaches-rest"],
      "(not the last two together)"),
     (["--teacher-weight", "value_net.rounds_4.npy=2"], "--teacher-weight, --teacher-plays"),
@@ -906,3 +907,68 @@ def test_a_narrower_width_than_the_start_network_s_is_one_line(tmp_path):
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert f"--hidden {net.H1}: the start network has {net.MAX_H1}" in out.stderr
     assert not (tmp_path / "run.npz").exists()
+
+def _side_run(row, teacher, side, n=8):
+    """One snapshot of ``n`` solo games of ``row`` learning at 1e-3 without exploring,
+    ``teacher`` (a policy row) the side records' teacher when ``side``; the stats."""
+    rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
+    w = value_weights.member(row)
+    stats = np.zeros(selfplay.N_STATS)
+    untaught = np.full(1, -1, np.int64)
+    selfplay.train_block(np.uint64(11), 0, n, row, TL.ROUNDS_BY_PLAYERS, rules[None, :],
+                         np.zeros_like(w), np.zeros_like(w), 0, 1e-3, 0.0, 0.8, 32, stats, n,
+                         selfplay.no_curriculum(), np.array((0, -1)), 0.0,
+                         np.zeros((2, value_net.N_SKIP)), False, teacher[None, :], untaught,
+                         untaught, 0.0, np.full(1, 0 if side else -1, np.int64))
+    return stats
+
+
+def test_side_records_teach_their_teacher_s_values_and_leave_play_alone():
+    """Side records (``selfplay``'s dense teacher): the games are played as without them
+    (the same scores and chosen records), the network learns what the side teacher
+    estimates (two teachers, two sets of weights), and without side records the teacher
+    row is unused (the weights bit for bit)."""
+    n_in = encode.N_BASE
+    start = value_weights.initial_weights(n_in, 1)
+    learnt, stats = {}, {}
+    for name, seed, side in (("none", 2, False), ("unused", 3, False),
+                             ("first", 2, True), ("second", 3, True)):
+        row = value_weights.policy_row([start], n_in)
+        teacher = value_weights.policy_row([value_weights.initial_weights(n_in, seed)], n_in)
+        stats[name] = _side_run(row, teacher, side)
+        learnt[name] = value_weights.member(row).copy()
+    np.testing.assert_array_equal(learnt["none"], learnt["unused"])
+    for name in ("first", "second"):
+        assert stats[name][selfplay.STAT_SCORE] == stats["none"][selfplay.STAT_SCORE]
+        assert stats[name][selfplay.STAT_SAMPLES] == stats["none"][selfplay.STAT_SAMPLES]
+        assert not np.array_equal(learnt[name], learnt["none"])
+    assert not np.array_equal(learnt["first"], learnt["second"])
+
+
+@pytest.mark.parametrize("game", [TPC_GAME, TAC_GAME])
+def test_side_records_are_candidates_the_decisions_valued(game):
+    """Each side record holds the inputs and the value of an afterstate its decision
+    valued (the network's value of the inputs is the value recorded), one for most
+    decisions, and none where side records are off."""
+    rules = game.game_rules(defaults(game.params))
+    n_in = int(value_net.n_inputs(game.kernel_game, False))
+    row = value_weights.policy_row([value_weights.initial_weights(n_in, 4)], n_in)
+    scratch = np.zeros((selfplay.MAX_PLAYERS, selfplay.GAME_LEN), np.int64)
+    finals = np.zeros(selfplay.MAX_PLAYERS, np.int64)
+    p1, p2 = np.zeros(net.MAX_H1, np.float32), np.zeros(net.H2, np.float32)
+    head = scratch[0, WORK_LEN:WORK_LEN + valued.R_HEADER]
+    for side in (0, 1):
+        selfplay._play(np.uint64(99), 7, row, game.layout.ROUNDS_BY_PLAYERS, rules[None, :],
+                       0.0, selfplay.no_curriculum(), side, scratch, finals)
+        count = head[valued.R_SIDE_COUNT]
+        assert count == 0 if side == 0 else 0.5 * head[valued.R_COUNT] < count
+    records = scratch[0, WORK_LEN + valued.R_HEADER:]
+    for s in range(count):
+        at = (valued.MAX_RECORDS + s) * valued.REC_STRIDE
+        rec = records[at:at + valued.REC_STRIDE]
+        estimate = selfplay.teacher_value(
+            row, n_in, 1, rec[valued.REC_IDX:valued.REC_VAL],
+            rec[valued.REC_VAL:valued.REC_STRIDE].view(np.float32), rec[valued.REC_NNZ], p1, p2)
+        recorded = rec[valued.REC_VALUE:valued.REC_VALUE + 1].view(np.float64)[0]
+        assert recorded == pytest.approx(rec[valued.REC_SCORE] + value_net.SCALE * estimate,
+                                         rel=1e-5, abs=1e-3)

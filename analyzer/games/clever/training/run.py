@@ -62,7 +62,9 @@ class Run:
     two-player games against; ``teachers``: policy rows (float64[T, N_POL]) that teach the
     games of the variants ``teacher_of`` (int64[V], -1: none) gives them, with the stage's
     ``teach`` weight (none: no teachers), and those ``actor_of`` (int64[V], -1: the
-    learning network) gives play the variants' games; ``report``: called with
+    learning network) gives play the variants' games, and those ``side_of`` (int64[V],
+    -1: none) gives teach one unchosen candidate of each decision too (side records,
+    ``selfplay``); ``report``: called with
     each evaluation's entry (and the elapsed seconds and games played in this call),
     ``advance`` with the games of every training call (a progress bar)."""
 
@@ -93,6 +95,7 @@ class Run:
     teachers: np.ndarray | None = None
     teacher_of: np.ndarray | None = None
     actor_of: np.ndarray | None = None
+    side_of: np.ndarray | None = None
     report: Callable[[dict, float, int], None] | None = None
     advance: Callable[[int], None] = lambda n: None
     note: Callable[[str], None] = lambda line: None
@@ -177,9 +180,11 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
     total = stage_games(run.stages, stage, run.scale)
     variants = run.rules[None, :] if run.variants is None else run.variants
     teachers, teacher_of, actor_of = selfplay.no_teachers(len(variants))
+    side_of = selfplay.no_sides(len(variants))
     if run.teachers is not None:
         teachers, teacher_of = run.teachers, run.teacher_of
         actor_of = actor_of if run.actor_of is None else run.actor_of
+        side_of = side_of if run.side_of is None else run.side_of
     key = training_key(run.stages, run.seed, stage)
     curriculum, learns = kernel_curriculum(spec), trainable(spec, game, n_in, run.hidden)
     stats = np.zeros(selfplay.N_STATS)
@@ -190,7 +195,7 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
             key, state["done"], n, row, run.rounds_of, variants, state["m"], state["v"],
             state["step"], lr, epsilon, spec.lam, BATCH, stats, spec.snapshot, curriculum,
             learns, spec.win_bonus, state["skip_moments"], spec.skip_head, teachers,
-            teacher_of, actor_of, spec.teach)
+            teacher_of, actor_of, spec.teach, side_of)
         state["done"] += n
         clock["played"] += n
         run.advance(n)
