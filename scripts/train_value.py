@@ -616,10 +616,10 @@ def parse() -> argparse.Namespace:
             or opts.gift and not opts.ship_multi \
             or opts.look and not (opts.ship_multi or opts.ship_conditioned):
         parser.error("--latest goes with --ship, --alone with --ship-conditioned, "
-                     
                      "--start-latest with --start-from a checkpoint (.npz), --teachers, "
                      "--teacher-weight, --teacher-plays, --own-plays-rest, --own-sides, "
-                     "--own-returns and --own-teaches-rest with a distilled curriculum (not the last two together), "
+                     "--own-returns and --own-teaches-rest with a distilled curriculum "
+                     "(not the last two together), "
                      "--mixed with --ship-multi, --gift with "
                      "--ship-multi, --look with --ship-multi or --ship-conditioned, "
                      "--solo-share with --mixed, "

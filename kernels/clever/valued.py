@@ -177,9 +177,9 @@ def _keep(scratch, sheet):
 @njit(cache=True, borrowed=True)
 def _side_sample(scratch, sheet, v):
     """With side records on: count the candidate ``sheet`` (its turn state in ``TURN``,
-    its unbiased value ``v``) and keep it as the decision's side candidate with chance 1 / the count (so each of
-    the decision's candidates is kept with the same chance; drawn from the exploration
-    stream)."""
+    its unbiased value ``v``) and keep it as the decision's side candidate with chance 1 /
+    the count, so each of the decision's candidates is kept with the same chance (drawn
+    from the exploration stream)."""
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     if head[R_SIDE] == 0:
         return
