@@ -76,7 +76,8 @@ values where the teacher's own play goes. ``--hidden 256`` widens the start netw
 hidden layer (it computes what it did; ``value_weights.widen_hidden``), and ``--curriculum
 widened`` trains it like ``focused`` with larger first steps, ``annealed`` (Twice As Clever)
 over the own network's last schedule, ``explored`` (Twice As Clever) at its last
-exploration; ``--own-returns`` lets the variants the own network would teach (the defaults
+exploration, ``partnered`` (Twice As Clever, ``--start-from`` its ``value_net.npy``) the
+distilled stages with the own network beside the learner, unchanged, in every game; ``--own-returns`` lets the variants the own network would teach (the defaults
 among them) learn from their own returns, and ``--own-sides`` has the own network's
 estimate taught on one unchosen candidate of each of their decisions as well.
 Which shipped file plays each game shape is measured after shipping
@@ -398,12 +399,20 @@ ROWS_DISTILLED_STAGES = {
     "rows": DISTILLED_STAGES["taught"]._replace(
         new_rows_only=True, steps=((0.0, 1e-4), (0.5, 3e-5), (0.8, 1e-5))),
 }
+# Twice As Clever's conditioned network as a correction to the own network: the own solo
+# network plays beside it, unchanged, in every game (a partner; ``--start-from`` the own
+# file, so the learner starts as its copy with the rules block's zero rows), and the pair
+# plays the mean of the two. On the defaults the pair starts as the own network, and what
+# the learner drifts there counts half (seven diets of the single network ended 2.6-3.1
+# points below the own network on solo defaults)
+TAC_PARTNERED_STAGES = {name: TAC_DISTILLED_STAGES[name]._replace(partner=True)
+                        for name in ("head", "taught", "long")}
 VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
 # runs over variants
 OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled", "distilledrows", "retaught",
-                 "focused", "widened", "annealed", "explored")
+                 "focused", "widened", "annealed", "explored", "partnered")
 DISTILLED = ("distilled", "distilledrows", "retaught", "focused", "widened",
-             "annealed", "explored")  # runs over
+             "annealed", "explored", "partnered")  # runs over
 # variants with teachers
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
@@ -430,7 +439,8 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "distilled": TAC_DISTILLED_STAGES, "retaught": RETAUGHT_STAGES,
                      "distilledrows": ROWS_DISTILLED_STAGES,
                      "focused": TAC_FOCUSED_STAGES, "widened": TAC_WIDENED_STAGES,
-                     "annealed": TAC_ANNEALED_STAGES, "explored": TAC_EXPLORED_STAGES}}
+                     "annealed": TAC_ANNEALED_STAGES, "explored": TAC_EXPLORED_STAGES,
+                     "partnered": TAC_PARTNERED_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -450,7 +460,8 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "partnerpoints": {},
                   "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {},
                   "conditionedmulti": {}, "distilled": {}, "distilledrows": {}, "retaught": {},
-                  "focused": {}, "widened": {}, "annealed": {}, "explored": {}}
+                  "focused": {}, "widened": {}, "annealed": {}, "explored": {},
+                  "partnered": {}}
 
 
 def fail(message: str) -> NoReturn:
