@@ -865,7 +865,9 @@ def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool 
     ``alone``, the solo network alone (a specialist over variants, beside the game's own
     file: ``analyzer.games.clever.networks``; which file plays each game shape is measured
     after, by ``scripts/measure_routes.py``); ``look`` (``--look``) sets the look one roll
-    ahead of the solo network, alone."""
+    ahead of the solo network, alone. A partnered run's network ships alone, beside its
+    partners (the own file's solo networks, given the rules block), all of them playing
+    every game."""
     members, info = value_weights.load(model.VALUE_FILE, model.GAME.kernel_game)
     try:
         saved = read_checkpoint(path)
@@ -882,6 +884,7 @@ def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool 
              "game's own file's another number; ship it --alone")
     n_in = value_weights.inputs_of(trained, width)
     solo = value_weights.solo_members(info) or len(members)
+    partners = shipped_partners(path, settings, members[:solo], n_in, alone)
     others = [] if alone else [
         value_weights.widen(m, value_weights.inputs_of(m, width), n_in, width)
         for m in members[solo:]]
@@ -903,14 +906,29 @@ def ship_conditioned(path: Path, model, output: Path, latest: bool, alone: bool 
         info["hidden"] = [width, net.H2]
         if look:
             info["look"] = look
-    info = {**info, "inputs": n_in, "members": 1 + len(others),
+    info = {**info, "inputs": n_in, "members": 1 + len(partners) + len(others),
             "solo_members": 1 if others else 0, "conditioned_trainer": source,
             "skip": seat_head + [float(x) for x in head[seats.N_SEAT:]],
             "rule_inputs": variants.input_names(model.GAME), "trained_on": record}
-    value_weights.save(output, [trained, *others], info)
+    value_weights.save(output, [trained, *partners, *others], info)
     print(f"wrote {output}: {path.name}'s conditioned solo network"
+          + (f" beside {len(partners)} partner(s)" if partners else "")
           + (f" and {len(others)} network(s) for 2-4 players" if others else ""),
           file=sys.stderr)
+
+
+def shipped_partners(path: Path, settings: dict, solo: list[np.ndarray], n_in: int,
+                     alone: bool) -> list[np.ndarray]:
+    """The partners a conditioned run's network played beside (none for a run without):
+    the own file's solo networks ``solo``, given the run's ``n_in`` inputs; a one-line
+    exit when the run was not partnered by them or is not shipped ``alone``."""
+    if "partners" not in settings:
+        return []
+    if not alone:
+        fail(f"--ship-conditioned {path}: a partnered run ships --alone")
+    if settings["partners"] != partner_digest(solo):
+        fail(f"--ship-conditioned {path}: its partners are not the game's solo networks now")
+    return [value_weights.widen(m, value_weights.inputs_of(m), n_in) for m in solo]
 
 
 def trained_counts(source: dict) -> list[int]:

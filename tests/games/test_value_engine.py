@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from analyzer.games.clever import value_weights
+from analyzer.games.clever.training import games as tgames
 from analyzer.run.driver import BlockLoop
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
@@ -717,6 +718,51 @@ def test_a_multiplayer_network_ships_beside_the_solo_one(tmp_path):
     row = value_weights.file_row(*value_weights.load(out, TPC))
     assert row[play.W_GIFT] == 1.5 and row[play.W_NET + value_net.P_SEAT_SHIFT] == 1
     assert row[play.W_SAMPLES] == 8 and row[play.W_LOOK_PLAYERS] == 0b1100
+
+
+def test_a_partnered_network_ships_beside_its_partner(tmp_path):
+    """--curriculum partnered (Twice As Clever): the learner starts as the own solo network
+    with the rules block and plays beside it; --ship-conditioned --alone writes both, every
+    member playing every game, and the learner as trained; shipped with the own file it is
+    one line and exit 2."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from analyzer.games.twice_as_clever.model import VALUE_FILE
+    saved = run_trainer(tmp_path, "pair", "tac", "head", 16, "--curriculum", "partnered",
+                        "--start-from", str(VALUE_FILE))
+    assert "partners" in json.loads(str(saved["settings"]))
+    script = [sys.executable, str(Path(__file__).resolve().parents[2] / "scripts"
+                                  / "train_value.py"), "--game", "tac", "--ship-conditioned",
+              str(tmp_path / "pair.npz"), "--latest", "--ship-to", str(tmp_path / "pair.npy")]
+    refused = subprocess.run(script, cwd=tmp_path, capture_output=True, text=True)
+    assert refused.returncode == 2 and "ships --alone" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    subprocess.run(script + ["--alone"], check=True, cwd=tmp_path, capture_output=True)
+    members, info = value_weights.load(tmp_path / "pair.npy", TAC)
+    own, own_info = value_weights.load(VALUE_FILE, TAC)
+    n_in = info["inputs"]
+    assert len(members) == 2 and value_weights.solo_members(info) == 0
+    np.testing.assert_array_equal(members[0], saved["weights"])
+    np.testing.assert_array_equal(
+        members[1], value_weights.widen(own[0], value_weights.inputs_of(own[0]), n_in))
+    assert n_in > own_info["inputs"]
+
+
+def test_a_partnered_learner_starts_by_playing_as_its_partner():
+    """The pair of the own solo network and its copy plays what the network plays alone
+    (the mean of two equal values is the value): a partnered run starts from the own
+    network's play."""
+    rules = TAC_GAME.game_rules(defaults(TAC_GAME.params))
+    own = value_weights.load(TAC_GAME.learned_file, TAC)[0][0]
+    n_in = value_weights.inputs_of(own)
+    alone = value_weights.policy_row([own], n_in)
+    pair = value_weights.policy_row([own.copy(), own], n_in)
+    assert value_weights.member(pair, 1).size == own.size
+    played = [tgames.mean_score(row, rules, 32, 5)[2] for row in (alone, pair)]
+    np.testing.assert_array_equal(played[0], played[1])
+
 
 
 def test_a_solo_ensemble_keeps_every_member_beside_the_multiplayer_network(tmp_path):
