@@ -406,7 +406,7 @@ ROWS_DISTILLED_STAGES = {
 # the learner drifts there counts half (seven diets of the single network ended 2.6-3.1
 # points below the own network on solo defaults)
 TAC_PARTNERED_STAGES = {name: TAC_DISTILLED_STAGES[name]._replace(partner=True)
-                        for name in ("head", "taught", "long")}
+                        for name in ("head", "taught", "long", "longer")}
 VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
 # runs over variants
 OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled", "distilledrows", "retaught",
