@@ -77,9 +77,10 @@ hidden layer (it computes what it did; ``value_weights.widen_hidden``), and ``--
 widened`` trains it like ``focused`` with larger first steps, ``annealed`` (Twice As Clever)
 over the own network's last schedule, ``explored`` (Twice As Clever) at its last
 exploration, ``partnered`` (Twice As Clever, ``--start-from`` its ``value_net.npy``) the
-distilled stages with the own network beside the learner, unchanged, in every game; ``--own-returns`` lets the variants the own network would teach (the defaults
-among them) learn from their own returns, and ``--own-sides`` has the own network's
-estimate taught on one unchosen candidate of each of their decisions as well.
+distilled stages with the own network beside the learner, unchanged, in every game;
+``--own-returns`` lets the variants the own network would teach (the defaults among them)
+learn from their own returns, and ``--own-sides`` has the own network's estimate taught on
+one unchosen candidate of each of their decisions as well.
 Which shipped file plays each game shape is measured after shipping
 (``scripts/measure_routes.py``).
 
