@@ -77,7 +77,9 @@ hidden layer (it computes what it did; ``value_weights.widen_hidden``), and ``--
 widened`` trains it like ``focused`` with larger first steps, ``annealed`` (Twice As Clever)
 over the own network's last schedule, ``explored`` (Twice As Clever) at its last
 exploration, ``partnered`` (Twice As Clever, ``--start-from`` its ``value_net.npy``) the
-distilled stages with the own network beside the learner, unchanged, in every game;
+distilled stages with the own network beside the learner, unchanged, in every game, and
+``partneredfocused`` (``--start-from`` a partnered checkpoint ``--start-latest``) the pair
+through ``focused``;
 ``--own-returns`` lets the variants the own network would teach (the defaults among them)
 learn from their own returns, and ``--own-sides`` has the own network's estimate taught on
 one unchosen candidate of each of their decisions as well.
@@ -318,7 +320,8 @@ CONDITIONED_STAGES = {
 CONDITIONED_MULTI_STAGES = {"win": PARTNER_STAGES["win"]._replace(
     games=200_000, steps=((0.0, 3e-6), (0.03, 2e-5), (0.5, 1e-5)), skip_head=True,
     rules_block=True)}
-# The same network distilled from the game's networks (``analyzer.games.clever.training.teachers``):
+# The same network distilled from the game's networks
+# (``analyzer.games.clever.training.teachers``):
 # the game's own solo network and its solo specialists each teach the games of the variants
 # nearest their own, which make up three quarters of the table; the rest are drawn from the
 # distribution as they are, and those no network teaches learn from their own returns. The
@@ -408,12 +411,19 @@ ROWS_DISTILLED_STAGES = {
 # points below the own network on solo defaults)
 TAC_PARTNERED_STAGES = {name: TAC_DISTILLED_STAGES[name]._replace(partner=True)
                         for name in ("head", "taught", "long", "longer")}
+# The pair's continuation (``--start-from`` a partnered checkpoint ``--start-latest``) at
+# the ``focused`` steps, as the single network's lineage went on after ``longer``: meant
+# with ``--teacher-weight`` on the own network's variants and ``--teacher-plays`` letting
+# the own network play half of their games (run 53 after 460,000 games of ``longer``: the
+# pair 5.3 points below the own network on 4,000 paired solo games of the defaults)
+TAC_PARTNERED_FOCUSED_STAGES = {"focused": TAC_FOCUSED_STAGES["focused"]._replace(partner=True)}
 VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
 # runs over variants
 OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled", "distilledrows", "retaught",
-                 "focused", "widened", "annealed", "explored", "partnered")
+                 "focused", "widened", "annealed", "explored", "partnered",
+                 "partneredfocused")
 DISTILLED = ("distilled", "distilledrows", "retaught", "focused", "widened",
-             "annealed", "explored", "partnered")  # runs over
+             "annealed", "explored", "partnered", "partneredfocused")  # runs over
 # variants with teachers
 CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "seatrows": SEATED_ROWS_STAGES, "seatwin": SEATWIN_STAGES,
@@ -441,7 +451,8 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "distilledrows": ROWS_DISTILLED_STAGES,
                      "focused": TAC_FOCUSED_STAGES, "widened": TAC_WIDENED_STAGES,
                      "annealed": TAC_ANNEALED_STAGES, "explored": TAC_EXPLORED_STAGES,
-                     "partnered": TAC_PARTNERED_STAGES}}
+                     "partnered": TAC_PARTNERED_STAGES,
+                     "partneredfocused": TAC_PARTNERED_FOCUSED_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -462,7 +473,7 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {},
                   "conditionedmulti": {}, "distilled": {}, "distilledrows": {}, "retaught": {},
                   "focused": {}, "widened": {}, "annealed": {}, "explored": {},
-                  "partnered": {}}
+                  "partnered": {}, "partneredfocused": {}}
 
 
 def fail(message: str) -> NoReturn:
@@ -1013,7 +1024,8 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
         eval_games=opts.eval_games, hidden=width, chunk=opts.chunk, scale=opts.scale,
         max_games=opts.max_games, start=start,
         start_skip=start_skip if conditioned and start_skip is not None and start_skip.size
-        else None, start_moments=moments, fork_from=Path(opts.fork_from) if opts.fork_from else None, partners=partners,
+        else None, start_moments=moments,
+        fork_from=Path(opts.fork_from) if opts.fork_from else None, partners=partners,
         rival=solo_rival(model) if any(training_run.multiplayer_only(spec)
                                        for spec in stages.values()) else None,
         teachers=taught[0] if taught else None, teacher_of=taught[1] if taught else None,

@@ -748,6 +748,14 @@ def test_a_partnered_network_ships_beside_its_partner(tmp_path):
     np.testing.assert_array_equal(
         members[1], value_weights.widen(own[0], value_weights.inputs_of(own[0]), n_in))
     assert n_in > own_info["inputs"]
+    focused = run_trainer(tmp_path, "refocused", "tac", "focused", 16, "--curriculum",
+                          "partneredfocused", "--start-from", str(tmp_path / "pair.npz"),
+                          "--start-latest", "--teacher-plays", "value_net.npy=0.5",
+                          "--max-games", "32")
+    settings = json.loads(str(focused["settings"]))
+    assert settings["partners"] == json.loads(str(saved["settings"]))["partners"]
+    assert json.loads(str(focused["history"]))[-1]["stage"] == "focused"
+    assert not np.array_equal(focused["weights"], saved["weights"])
 
 
 def test_a_partnered_learner_starts_by_playing_as_its_partner():
