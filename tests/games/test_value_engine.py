@@ -724,7 +724,8 @@ def test_a_partnered_network_ships_beside_its_partner(tmp_path):
     """--curriculum partnered (Twice As Clever): the learner starts as the own solo network
     with the rules block and plays beside it; --ship-conditioned --alone writes both, every
     member playing every game, and the learner as trained; shipped with the own file it is
-    one line and exit 2."""
+    one line and exit 2. --curriculum partneredfocused goes on from its latest weights
+    beside the same partner."""
     import subprocess
     import sys
     from pathlib import Path
