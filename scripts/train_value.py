@@ -529,7 +529,8 @@ def parse() -> argparse.Namespace:
                              "one candidate it did not choose, taught the own network's "
                              "estimate (default: the chosen afterstates alone)")
     parser.add_argument("--stage", help="train up to the end of this stage (tpc: "
-                        f"{', '.join(TPC_STAGES)}; tac selfplay: {', '.join(TAC_SELFPLAY_STAGES)}; "
+                        f"{', '.join(TPC_STAGES)}; "
+                        f"tac selfplay: {', '.join(TAC_SELFPLAY_STAGES)}; "
                         f"tac caps: {', '.join(TAC_STAGES)}; default: the last but the "
                         "bonus block)")
     parser.add_argument("--eval-every", type=int, default=20_000)
@@ -812,6 +813,16 @@ def solo_networks(path: Path, model, purpose: str) -> tuple[list[np.ndarray], di
     return members[:value_weights.solo_members(info) or len(members)], info
 
 
+def check_partner_width(width: int, partner_width: int, partner_file: Path) -> None:
+    """A one-line exit unless a partner stage's learner, of ``width`` first-layer units,
+    is as wide as its partners (the solo networks of ``partner_file``): members of a row
+    share one width."""
+    if width != partner_width:
+        fail(f"the partner stage: the learner would have {width} first-layer units and its "
+             f"partners ({partner_file.name}) {partner_width}; start from a network of "
+             f"{partner_width} (--start-from, --hidden)")
+
+
 def partner_digest(members: list[np.ndarray]) -> str:
     """The SHA-256 of the partner networks' weights (a resumed run, and the file it is
     shipped into, must hold the same ones)."""
@@ -996,8 +1007,8 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
                              **variants.distribution(model.GAME)}
     if opts.start_from:
         extra["start_from"] = start_digest(Path(opts.start_from))
-    partners = solo_networks(solo_file(opts, model), model, "the partner stage")[0] \
-        if any(spec.partner for spec in stages.values()) else []
+    partners, partner_info = solo_networks(solo_file(opts, model), model, "the partner stage") \
+        if any(spec.partner for spec in stages.values()) else ([], {})
     if partners:
         extra["partners"] = partner_digest(partners)
     if opts.fork_from:
@@ -1012,6 +1023,8 @@ def train(opts: argparse.Namespace, model, rules: np.ndarray) -> None:
                                                  opts.start_member)
     if start is not None:
         start, moments, width = widened_start(opts, start, moments, width, extra)
+    if partners:
+        check_partner_width(width, value_weights.hidden_of(partner_info), solo_file(opts, model))
     if opts.start_member:
         extra["start_member"] = opts.start_member
     conditioned = list(stages.values())[0].rules_block  # starts from its file's skip head

@@ -759,6 +759,26 @@ def test_a_partnered_network_ships_beside_its_partner(tmp_path):
     assert not np.array_equal(focused["weights"], saved["weights"])
 
 
+def test_a_partner_stage_refuses_a_learner_of_another_width(tmp_path):
+    """--curriculum partnered from the 256-unit conditioned network beside the 128-unit own
+    network: one line naming both widths, exit 2, no checkpoint written."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from analyzer.games.twice_as_clever.model import VALUE_FILE
+    wide = VALUE_FILE.with_name("value_net.conditioned.npy")
+    assert value_weights.hidden_of(value_weights.load(wide, TAC)[1]) == 256
+    script = Path(__file__).resolve().parents[2] / "scripts" / "train_value.py"
+    out = subprocess.run([sys.executable, str(script), "--game", "tac", "--curriculum",
+                          "partnered", "--start-from", str(wide), "--checkpoint",
+                          str(tmp_path / "wide.npz")], cwd=tmp_path, capture_output=True,
+                         text=True)
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+    assert "256 first-layer units" in out.stderr and "128" in out.stderr
+    assert not (tmp_path / "wide.npz").exists()
+
+
 def test_a_partnered_learner_starts_by_playing_as_its_partner():
     """The pair of the own solo network and its copy plays what the network plays alone
     (the mean of two equal values is the value): a partnered run starts from the own
