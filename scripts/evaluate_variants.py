@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.games.clever import networks, value_weights, variants
+from analyzer.games.clever import networks, variants
 from analyzer.games.clever.training import games as training_games
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
@@ -45,9 +45,9 @@ def rows_for(game, values: dict, extra: dict[str, Path]) -> tuple[dict[str, np.n
     them, the specialist the routes send them to); and the label of the one ``learned``
     plays on ``values``."""
     own = game.learned_file
-    rows = {"heuristic": game.parse_policy("heuristic"), "learned": _file_row(game, own)}
+    rows = {"heuristic": game.parse_policy("heuristic"), "learned": game.file_row(own, values)}
     for label, path in extra.items():
-        rows[label] = _file_row(game, path)
+        rows[label] = game.file_row(path, values)
     rounds_by_players = game.layout.ROUNDS_BY_PLAYERS
     could = networks.candidates(own, values, rounds_by_players)
     over = [path for path in could if networks.conditioned(networks.record(path), 1)]
@@ -56,16 +56,11 @@ def rows_for(game, values: dict, extra: dict[str, Path]) -> tuple[dict[str, np.n
     if not single and plays != own and plays not in over:
         single = [plays]  # a nearby variant's specialist, by its measured route
     if over:
-        rows["conditioned"] = _file_row(game, over[0])
+        rows["conditioned"] = game.file_row(over[0], values)
     if single:
-        rows["specialist"] = _file_row(game, single[0])
+        rows["specialist"] = game.file_row(single[0], values)
     return rows, ("learned" if plays == own else "conditioned" if plays in over[:1]
                   else "specialist" if plays in single[:1] else "")
-
-
-def _file_row(game, path: Path) -> np.ndarray:
-    members, info = value_weights.load(path, game.kernel_game)
-    return value_weights.file_row(members, info)
 
 
 def measure(game, values: dict, rows: dict[str, np.ndarray], plays: str, games: int,

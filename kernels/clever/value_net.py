@@ -72,7 +72,8 @@ P_SKIP = 8
 N_SKIP = N_SEAT + N_HEAD  # the skip head's weights: the seat block's inputs', the rules
 # block's scaled ones'
 P_WEIGHTS = P_SKIP + N_SKIP
-MAX_MEMBERS = 3  # an ensemble of two solo networks and one for 2-4 players
+MAX_MEMBERS = 4  # two solo networks and one for 2-4 players, or two of 256 units (a
+# conditioned network and its partner, ``analyzer.games.clever.partner``)
 # The teacher's mix compiles in this process: a training device (``play.compile_policies``
 # turns it off with self-play training; a policy row for play has a teacher weight of 0).
 TRAINING_IN = True

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from analyzer.games.clever import networks, rule_inputs, value_weights
+from analyzer.games.clever import networks, partner, rule_inputs, value_weights
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.clever import play, value_net
@@ -179,8 +179,22 @@ class CleverGame:
     def learned_row(self, values: dict[str, Any] | None = None) -> np.ndarray:
         """The learned policy's kernel row (float64[N_POL]) on the rule ``values``: the
         value policy over the networks of ``network_file(values)``."""
-        members, info = self._networks(values)
-        return value_weights.file_row(members, info)
+        return self.file_row(self.network_file(values), values)
+
+    def file_row(self, path: Path, values: dict[str, Any] | None = None) -> np.ndarray:
+        """The value policy's kernel row of the network file ``path`` on the rule
+        ``values``: its networks, with its partner where the partner's gate opens on them
+        (``partner``)."""
+        members, info = self._file_networks(path)
+        extra = partner.partner_members(path, info, values, self.layout.ROUNDS_BY_PLAYERS,
+                                        self.kernel_game)
+        return value_weights.file_row(members + extra, info)
+
+    def partner_words(self, path: Path, values: dict[str, Any]) -> str:
+        """Where the network file ``path``'s partner joins it on the rule ``values``, in
+        words for a note (``partner.words``; else empty)."""
+        return partner.words(path, self._file_networks(path)[1], values,
+                             self.layout.ROUNDS_BY_PLAYERS)
 
     def mixed_counts(self, values: dict[str, Any] | None = None) -> list[int]:
         """The player counts whose games ``learned`` plays with the mean of its solo
@@ -213,10 +227,12 @@ class CleverGame:
 
     def _networks(self, values: dict[str, Any] | None
                   ) -> tuple[list[np.ndarray], dict[str, Any]]:
-        """The networks and settings of the file ``learned`` plays on ``values``; a
-        ``UserError`` when its rules block reads other rule parameters than the game has
-        now."""
-        path = self.network_file(values)
+        """The networks and settings of the file ``learned`` plays on ``values``."""
+        return self._file_networks(self.network_file(values))
+
+    def _file_networks(self, path: Path) -> tuple[list[np.ndarray], dict[str, Any]]:
+        """The networks and settings of the network file ``path``; a ``UserError`` when
+        its rules block reads other rule parameters than the game has now."""
         members, info = _value_networks(path, self.kernel_game)
         if info["inputs"] == value_net.n_inputs(self.kernel_game, 3) \
                 and info.get("rule_inputs") != rule_inputs.input_names(self.params):

@@ -84,7 +84,8 @@ def train(game: CleverGame, values: dict[str, Any], games: int, seed: int,
     """Fine-tune the specialist of the solo variant ``values`` for ``games`` games (a
     whole number of snapshots) and write it where it beats its start network on paired
     games (with ``keep_worse``, in any case); its learning curve, file, gain and whether
-    it was kept."""
+    it was kept. The gain is over what ``learned`` plays on ``values`` now: the network it
+    started from, with that network's partner where one joins it (``partner``)."""
     if games < SNAPSHOT or games % SNAPSHOT:
         raise UserError(f"bad --games {games}: a multiple of {SNAPSHOT}, at least {SNAPSHOT}")
     values = {**values, "players": 1}
@@ -102,7 +103,7 @@ def train(game: CleverGame, values: dict[str, Any], games: int, seed: int,
         start_skip=start[1],
         advance=advance)
     state = training_run.train(run)
-    gain = tgames.compare([value_weights.policy_row([start[0]], n_in, skip=start[1]),
+    gain = tgames.compare([game.learned_row(values),
                            value_weights.policy_row([state["weights"]], n_in,
                                                     skip=state["skip"])], rules,
                           COMPARE_GAMES, TUNING_SEED_BASE + seed + 1)[1]

@@ -64,7 +64,8 @@ def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
         if not changed:
             return []
         return [f"learned plays {path.name}, a rule-conditioned network: trained over "
-                f"variants of the rules, these among them{players}"]
+                f"variants of the rules, these among them{players}"
+                f"{game.partner_words(path, values)}"]
     if path == game.learned_file:
         return []
     own = networks.record(game.learned_file).get("rules", {})
@@ -129,7 +130,8 @@ def network_words(game: CleverGame, values: dict[str, Any]) -> str:
     path = game.network_file(solo)
     if networks.conditioned(networks.record(path), 1):
         return (f"{path.name}, a rule-conditioned network trained over variants of the "
-                "rules (each named parameter drawn from its documented values, 4-8 rounds)")
+                "rules (each named parameter drawn from its documented values, 4-8 rounds)"
+                f"{game.partner_words(path, solo)}")
     if path != game.learned_file:
         return f"the specialist {path.name}, trained on these rules"
     return f"{path.name}, a network trained on the default rules"

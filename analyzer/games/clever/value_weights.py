@@ -200,7 +200,7 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
             or not good_look(info.get("look", {})) \
             or not _good_skip(info.get("skip", [0.0] * seats.N_SEAT)):
         raise UserError(f"value network {str(path)!r}: expected 1 to "
-                        f"{value_net.MAX_MEMBERS} networks (1 of width {net.MAX_H1}) of finite "
+                        f"{value_net.MAX_MEMBERS} networks (2 of width {net.MAX_H1}) of finite "
                         "float32 weights "
                         f"({' or '.join(map(str, sorted(accepted)))} inputs, hidden layers "
                         f"{' or '.join(f'{h} x {net.H2}' for h in net.WIDTHS)}) and a .json "

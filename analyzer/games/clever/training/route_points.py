@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.games.clever import networks, routes, value_weights, variants
+from analyzer.games.clever import networks, routes, variants
 from analyzer.games.clever.game import CleverGame
 from analyzer.games.clever.training import games as training_games
 from analyzer.games.clever.training import shapes
@@ -65,8 +65,7 @@ def measure_point(game: CleverGame, values: dict[str, Any], games: int
     if len(could) < 2 or baseline not in could:
         return None
     order = [baseline, *(path for path in could if path != baseline)]
-    rows = [value_weights.file_row(*value_weights.load(path, game.kernel_game))
-            for path in order]
+    rows = [game.file_row(path, values) for path in order]
     got = training_games.compare_seats(rows, game.game_rules(values), game.rounds_for(values),
                                        values["players"], games, SEED, BLOCK)
     means = {path.name: round(float(m["value"]), 2) for path, m in zip(order, got)}
@@ -147,8 +146,7 @@ def measure_reach(game: CleverGame, players: int, points: int, games: int,
             advance(games)
             if routed == order:
                 continue
-            rows = [value_weights.file_row(*value_weights.load(path, game.kernel_game))
-                    for path in (order, routed)]
+            rows = [game.file_row(path, values) for path in (order, routed)]
             got = compare_rows(game, rows, values, games, REACH_SEED + len(out))
             out.append({"players": players, "shape": moved[k]["shape"],
                         "rules": point_rules(game, values), "games": games,

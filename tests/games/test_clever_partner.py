@@ -1,0 +1,139 @@
+"""A rule-conditioned network's partner (``analyzer.games.clever.partner``, issue 37): the
+game's own solo network joins the conditioned network's estimate on the game shapes
+(rules sections "Rounds" and "Round-track bonuses") where the pair was measured stronger,
+in solo games only, and only while the partner file is the one measured."""
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from analyzer.errors import UserError
+from analyzer.games.clever import networks, partner, routes, trained_on, value_weights
+from analyzer.games.clever.training import games as training_games
+from analyzer.games.clever.training import partner_gate, shapes
+from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
+from analyzer.params import defaults
+from kernels.clever import play, value_net
+
+DEFAULT_SHAPE = [6, True, True, True, True]
+CONDITIONED = "value_net.conditioned.npy"
+
+
+def _copy(source, target):
+    target.write_bytes(source.read_bytes())
+    target.with_suffix(".json").write_bytes(source.with_suffix(".json").read_bytes())
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """Twice As Clever with copies of its own and conditioned files, the conditioned
+    one's partner (the own file's solo network) joining the defaults' shape; no
+    specialist trained here, no routes."""
+    shipped = TAC_GAME.learned_file
+    own = tmp_path / shipped.name
+    _copy(shipped, own)
+    _copy(shipped.parent / CONDITIONED, tmp_path / CONDITIONED)
+    _set_entry(tmp_path, {"file": own.name, "member": 0, "sha256": routes.digest(own),
+                          "shapes": [DEFAULT_SHAPE], "measured": {}})
+    monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path / "here"))
+    networks.forget()
+    yield dataclasses.replace(TAC_GAME, learned_file=own)
+    networks.forget()
+
+
+def _set_entry(folder, entry) -> None:
+    settings = folder / CONDITIONED.replace(".npy", ".json")
+    info = json.loads(settings.read_text())
+    info[partner.KEY] = entry
+    settings.write_text(json.dumps(info))
+    networks.forget()
+
+
+def _members(row) -> int:
+    return int(row[play.W_NET + value_net.P_MEMBERS])
+
+
+def _solo(game, **changes):
+    return {**defaults(game.params), "players": 1, **changes}
+
+
+def test_the_partner_joins_its_shapes_in_solo_games_only(folder):
+    """Solo on the defaults (and their shape with another open point): two members, the
+    second the own solo network widened; 4 rounds, or two players: the conditioned
+    network alone; the note names the partner where it joins."""
+    path = folder.learned_file.parent / CONDITIONED
+    solo = _solo(folder)
+    pair = folder.file_row(path, solo)
+    assert _members(pair) == 2
+    own, info = value_weights.load(folder.learned_file, TAC_GAME.kernel_game)
+    n_own, n_in = int(info["inputs"]), int(pair[play.W_NET + value_net.P_INPUTS])
+    first = value_weights.member(pair, 1)[:n_in * 256].reshape(n_in, 256)
+    assert np.array_equal(first[:n_own, :128], own[0][:n_own * 128].reshape(n_own, 128))
+    assert not first[n_own:].any() and not first[:, 128:].any()
+    assert _members(folder.file_row(path, {**solo, "return_empty_pool": "return_allowed"})) == 2
+    assert _members(folder.file_row(path, {**solo, "rounds": 4})) == 1
+    assert _members(folder.file_row(path, {**solo, "players": 2})) == 1
+    assert "joined by value_net.npy" in folder.partner_words(path, solo)
+    assert folder.partner_words(path, {**solo, "rounds": 4}) == ""
+    with networks.pinned(path):  # a comparison's conditioned network: learned's row
+        assert "joined by value_net.npy" in trained_on.network_words(folder, solo)
+        assert _members(folder.learned_row(solo)) == 2
+        assert _members(folder.learned_row({**solo, "rounds": 4})) == 1
+
+
+def test_the_widened_partner_plays_exactly_as_the_own_network(folder):
+    """The partner alone, widened to the conditioned network's inputs and width, plays
+    the same solo games as the own file, move for move (a paired difference of exactly 0)."""
+    path = folder.learned_file.parent / CONDITIONED
+    pair = folder.file_row(path, _solo(folder))
+    n_in = int(pair[play.W_NET + value_net.P_INPUTS])
+    alone = value_weights.policy_row([value_weights.member(pair, 1).copy()], n_in)
+    own = value_weights.file_row(*value_weights.load(folder.learned_file,
+                                                     TAC_GAME.kernel_game))
+    rules = folder.game_rules(_solo(folder))
+    got = training_games.compare([own, alone], rules, 24, 5)
+    assert got[1]["diff"] == 0.0 and got[1]["value"] == got[0]["value"] > 0
+
+
+def test_a_partner_that_changed_since_its_gate_was_measured_does_not_join(folder):
+    """Another SHA-256 in the entry than the partner file's: the conditioned network plays
+    alone, and the note does not name the partner."""
+    path = folder.learned_file.parent / CONDITIONED
+    _set_entry(folder.learned_file.parent, {
+        "file": "value_net.npy", "member": 0, "sha256": "0" * 64,
+        "shapes": [DEFAULT_SHAPE], "measured": {}})
+    assert _members(folder.file_row(path, _solo(folder))) == 1
+    assert folder.partner_words(path, _solo(folder)) == ""
+
+
+@pytest.mark.parametrize("damage", [{"file": "../value_net.npy"}, {"member": -1},
+                                    {"sha256": "xyz"}, {"shapes": [[6, True]]},
+                                    {"measured": None}, {"extra": 1}])
+def test_a_damaged_partner_entry_is_one_clear_error(folder, damage):
+    """A damaged partner entry is detected and never used: one error naming the file and
+    what is expected."""
+    path = folder.learned_file.parent / CONDITIONED
+    entry = {"file": "value_net.npy", "member": 0, "sha256": "0" * 64,
+             "shapes": [DEFAULT_SHAPE], "measured": {}, **damage}
+    _set_entry(folder.learned_file.parent, entry)
+    with pytest.raises(UserError, match="'partner' setting is damaged; expected") as err:
+        folder.file_row(path, _solo(folder))
+    assert "\n" not in str(err.value)
+
+
+def test_the_gate_is_measured_on_every_shape(folder):
+    """``partner_gate.measure``: every solo shape's means and paired interval; the partner
+    joins exactly the shapes whose interval lies wholly above 0; the entry is well
+    formed and records the partner file's SHA-256."""
+    path = folder.learned_file.parent / CONDITIONED
+    entry = partner_gate.measure(folder, path, folder.learned_file, 0, 4)
+    assert partner.good_entry(entry)
+    points = entry["measured"]["points"]
+    assert [p["shape"] for p in points] == [
+        networks.shape_key(v, folder.layout.ROUNDS_BY_PLAYERS)
+        for v in shapes.solo_shapes(folder)]
+    assert entry["shapes"] == [p["shape"] for p in points if p["diff_ci95"][0] > 0]
+    assert entry["sha256"] == routes.digest(folder.learned_file)
+    assert all(p["alone"] > 0 and p["pair"] > 0 for p in points)
