@@ -62,10 +62,9 @@ from kernels.clever.value_net import (
     P_INPUTS,
     N_SKIP,
     P_SKIP,
-    P_WEIGHTS,
     SCALE,
     hidden_of,
-    member_span,
+    member_weights,
     playing_members,
     seat_first,
     skip_slot,
@@ -295,14 +294,9 @@ def _skip_gradient(n_in, idx, val, nnz, err, skip_grad):
 def members_sum(pol, n_in, first, end, idx, val, nnz, p1, p2):
     """The summed outputs, for the encoded input, of the row's member networks ``first ..
     end - 1`` (``p1``, ``p2``: float32[MAX_H1], [H2] work space)."""
-    h1 = hidden_of(pol, W_NET)
-    span = member_span(n_in, h1)
-    size = net_size(n_in, h1)
     total = 0.0
     for k in range(first, end):
-        at = W_NET + P_WEIGHTS + k * span
-        total += forward(pol[at:at + span].view(np.float32)[:size], n_in, idx, val, nnz,
-                         p1, p2)
+        total += forward(member_weights(pol, W_NET, n_in, k), n_in, idx, val, nnz, p1, p2)
     return total
 
 
@@ -453,10 +447,7 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
     (see ``train_block`` for the arguments; the rest is work space); returns the Adam
     steps taken in all."""
     n_in = np.int64(pol[W_NET + P_INPUTS])
-    h1 = hidden_of(pol, W_NET)
-    size = net_size(n_in, h1)
-    first = W_NET + P_WEIGHTS
-    w = pol[first:first + member_span(n_in, h1)].view(np.float32)[:size]
+    w = member_weights(pol, W_NET, n_in, 0)
     for j in range(games.shape[0]):
         n = players[j]
         v = variant_of(key, first_game + j, teacher_of.shape[0])

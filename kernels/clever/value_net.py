@@ -15,7 +15,9 @@ those mixed games, a weight ``q`` in (0, 1]: ``q`` times the solo members' mean 
 ``1 - q`` times the others'; 0 plays the plain mean of every member), ``P_SEAT_SHIFT``
 (1: in those mixed two-player games the solo members read the second seat's afterstates
 in the solo game's turn order, ``second_seat_view``), ``P_HIDDEN`` (the members' first
-hidden layer's width, ``kernels.clever.net.WIDTHS``; 0 reads ``H1``), the skip head's
+hidden layer's width, ``kernels.clever.net.WIDTHS``; 0 reads ``H1``), ``P_LAST_HIDDEN``
+(the last member's width where it differs, as a rule-conditioned network's partner's may:
+``analyzer.games.clever.partner``; 0: the same), the skip head's
 ``N_SKIP`` weights from ``P_SKIP`` (float64), then each member's float32
 weights (``kernels.clever.net``), two per float64 of the row.
 
@@ -68,12 +70,12 @@ SCALE = 100.0  # points per unit of the network's output
 P_INPUTS, P_MEMBERS, P_TEACHER, P_SOLO_MEMBERS, P_MIXED, P_SOLO_SHARE = 0, 1, 2, 3, 4, 5
 P_SEAT_SHIFT = 6
 P_HIDDEN = 7
-P_SKIP = 8
+P_LAST_HIDDEN = 8
+P_SKIP = 9
 N_SKIP = N_SEAT + N_HEAD  # the skip head's weights: the seat block's inputs', the rules
 # block's scaled ones'
 P_WEIGHTS = P_SKIP + N_SKIP
-MAX_MEMBERS = 4  # two solo networks and one for 2-4 players, or two of 256 units (a
-# conditioned network and its partner, ``analyzer.games.clever.partner``)
+MAX_MEMBERS = 3  # an ensemble of two solo networks and one for 2-4 players
 # The teacher's mix compiles in this process: a training device (``play.compile_policies``
 # turns it off with self-play training; a policy row for play has a teacher weight of 0).
 TRAINING_IN = True
@@ -112,9 +114,11 @@ def member_span(n_in, h1=H1):
 
 
 @njit(cache=True, borrowed=True)
-def row_size(n_in, members, h1=H1):
-    """How many numbers of a policy row, from ``start``, the value policy's weights take."""
-    return P_WEIGHTS + members * member_span(n_in, h1)
+def row_size(n_in, members, h1=H1, h_last=0):
+    """How many numbers of a policy row, from ``start``, the value policy's weights take
+    (``h_last`` > 0: the last member's width, where it differs)."""
+    last = h_last if h_last > 0 else h1
+    return P_WEIGHTS + (members - 1) * member_span(n_in, h1) + member_span(n_in, last)
 
 
 @njit(cache=True, borrowed=True)
@@ -122,6 +126,18 @@ def hidden_of(pol, start):
     """The first hidden layer's width of the row's member networks."""
     h1 = np.int64(pol[start + P_HIDDEN])
     return h1 if h1 > 0 else H1
+
+
+@njit(cache=True)
+def member_weights(pol, start, n_in, k):
+    """A view of member network ``k``'s float32 weights in the row at ``start`` (the last
+    member's of its own width, ``P_LAST_HIDDEN``)."""
+    h1 = hidden_of(pol, start)
+    first = start + P_WEIGHTS + k * member_span(n_in, h1)
+    last = np.int64(pol[start + P_LAST_HIDDEN])
+    if last > 0 and k == np.int64(pol[start + P_MEMBERS]) - 1:
+        h1 = last
+    return pol[first:first + member_span(n_in, h1)].view(np.float32)[:net_size(n_in, h1)]
 
 
 @njit(cache=True, borrowed=True)
@@ -237,9 +253,6 @@ def network_output(pol, start, idx, val, nnz, buf, players, sheet, ts):
     in a game of 2-4 players."""
     n_in = np.int64(pol[start + P_INPUTS])
     first_member, end = playing_members(pol, start, players)
-    h1 = hidden_of(pol, start)
-    span = member_span(n_in, h1)
-    size = net_size(n_in, h1)
     a1 = buf[_A1:_A1 + MAX_H1 // 2].view(np.float32)
     a2 = buf[_A2:_A2 + H2 // 2].view(np.float32)
     solo = np.int64(pol[start + P_SOLO_MEMBERS])
@@ -252,8 +265,7 @@ def network_output(pol, start, idx, val, nnz, buf, players, sheet, ts):
     solo_idx = buf[_SOLO_IDX:_SOLO_IDX + MAX_INPUTS]
     solo_val = buf[_SOLO_VAL:_SOLO_VAL + MAX_INPUTS // 2].view(np.float32)
     for k in range(first_member, end):
-        first = start + P_WEIGHTS + k * span
-        w = pol[first:first + span].view(np.float32)[:size]
+        w = member_weights(pol, start, n_in, k)
         if k < solo and solo_nnz >= 0:
             value = member_output(w, n_in, solo_idx, solo_val, solo_nnz, a1, a2, buf, k)
         else:

@@ -122,14 +122,16 @@ def test_every_shape_of_the_distribution_is_a_point_once():
 
 
 def test_a_comparison_plays_one_network_on_every_side_where_routes_split_them():
-    """Twice As Clever, solo: the routes send 7 rounds to the own network (trained on 6)
-    and the defaults to it too, but a comparison of the defaults with 7 rounds plays the
-    rule-conditioned network on both sides, and the report's round-bonus values say so."""
+    """Twice As Clever, two players: the routes send 7 rounds to the own network (trained
+    on 6) and the defaults to it too, but a comparison of the defaults with 7 rounds plays
+    the rule-conditioned network on both sides; the report's round-bonus values (solo)
+    name it."""
     from analyzer.games.clever import report
     base = {**defaults(TAC_GAME.params), "players": 1}
-    seven = {**base, "rounds": 7}
-    assert TAC_GAME.network_file(seven) == TAC_GAME.learned_file
-    assert TAC_GAME.comparison_file([base, seven]).name == "value_net.conditioned.npy"
+    duo = {**base, "players": 2}
+    seven = {**duo, "rounds": 7}
+    assert TAC_GAME.network_file(seven) == TAC_GAME.network_file(duo) == TAC_GAME.learned_file
+    assert TAC_GAME.comparison_file([duo, seven]).name == "value_net.conditioned.npy"
     assert report._trained_without_bonuses(TAC_GAME, base)
     assert "value_net.conditioned.npy" in report.bonus_note(TAC_GAME, base)
 

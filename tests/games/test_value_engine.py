@@ -360,8 +360,10 @@ def test_a_row_holds_one_network_of_the_widest_first_layer():
     value_weights.policy_row([w], n_in)
     with pytest.raises(ValueError, match="do not fit"):
         value_weights.policy_row([w, w], n_in)
-    with pytest.raises(ValueError, match="one first-layer width"):
-        value_weights.policy_row([w, value_weights.initial_weights(n_in, 1)], n_in)
+    narrow = value_weights.initial_weights(n_in, 1)
+    with pytest.raises(ValueError, match="one first-layer width"):  # only the last may differ
+        value_weights.policy_row([narrow, w, narrow], n_in)
+    value_weights.policy_row([w, narrow], n_in)  # a conditioned network and its partner fit
 
 
 def train(row, m, v, first, n, stats, step=0, epsilon=0.1, lr=3e-4, lam=0.8,
@@ -584,6 +586,16 @@ def test_value_policy_rows_check_their_members():
         value_weights.policy_row([w] * (value_net.MAX_MEMBERS + 1), encode.N_BASE)
     with pytest.raises(ValueError):
         value_weights.policy_row([w, w], encode.N_BASE, solo_members=2)
+    wide = value_weights.initial_weights(encode.N_BASE, 2, 256)
+    with pytest.raises(ValueError, match="the last may differ"):  # only the last's width
+        value_weights.policy_row([wide, w, wide], encode.N_BASE)
+    most = value_net.MAX_INPUTS - 18  # the most inputs an encoding has
+    big, big_wide = (value_weights.initial_weights(most, 3, h) for h in (128, 256))
+    with pytest.raises(ValueError, match="do not fit"):  # 256 + 256 + 128 units
+        value_weights.policy_row([big_wide, big_wide, big], most)
+    row = value_weights.policy_row([wide, w], encode.N_BASE)  # a conditioned network's
+    assert np.array_equal(value_weights.member(row, 0), wide)  # partner: the last member
+    assert np.array_equal(value_weights.member(row, 1), w)  # of its own width
 
 
 def run_trainer(tmp_path, name, game, stage, chunk, *extra):

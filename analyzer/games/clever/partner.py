@@ -10,7 +10,8 @@ pulls the pair down. So a conditioned file's settings may name a partner
 (``"partner"``): the file and member of the partner network, the SHA-256 of that file
 (``routes.digest``) when the gate was measured, and the solo shapes (``networks.shape_key``)
 where it joins. The partner is widened to the conditioned network's inputs and width with
-zero rows (it computes exactly what it did), and the two are the policy row's members.
+zero rows (it computes exactly what it did, at its own width), and the two are the policy
+row's members.
 
 The gate reads the rules in force: solo games of a listed shape, whatever their other
 rules. Games of 2-4 players play the conditioned network alone. Once the partner file
@@ -73,8 +74,7 @@ def partner_members(path: Path, info: dict[str, Any], values: dict[str, Any] | N
     if other is None:
         return []
     entry = info[KEY]
-    return [widened(other, entry["sha256"], entry["member"], int(info["inputs"]),
-                    value_weights.hidden_of(info), game)]
+    return [widened(other, entry["sha256"], entry["member"], int(info["inputs"]), game)]
 
 
 def joining(path: Path, info: dict[str, Any], values: dict[str, Any] | None,
@@ -106,21 +106,16 @@ def words(path: Path, info: dict[str, Any], values: dict[str, Any],
 
 
 @functools.lru_cache(maxsize=8)
-def widened(path: Path, sha256: str, member: int, n_in: int, h1: int, game: int
-            ) -> np.ndarray:
+def widened(path: Path, sha256: str, member: int, n_in: int, game: int) -> np.ndarray:
     """Member ``member`` of the network file ``path`` (its SHA-256 ``sha256``, by which
-    a changed file is read again), given ``n_in`` inputs and a first layer of ``h1`` units
-    (zero rows and units: it computes exactly what it did); a ``UserError`` where it has
-    no such member or more inputs or units."""
+    a changed file is read again), given ``n_in`` inputs with zero rows (it computes
+    exactly what it did, at its own width: a policy row's last member may be of another
+    width than the others); a ``UserError`` where it has no such member or more inputs."""
     members, info = value_weights.load(path, game)
-    n_old, h_old = int(info["inputs"]), value_weights.hidden_of(info)
-    if member >= len(members) or n_old > n_in or h_old > h1:
+    n_old = int(info["inputs"])
+    if member >= len(members) or n_old > n_in:
         raise UserError(
             f"partner network {str(path)!r}: expected a member {member} of at most "
-            f"{n_in} inputs and {h1} units, found {len(members)} members of {n_old} "
-            f"inputs and {h_old} units; measure the partner again")
-    weights = value_weights.widen(members[member], n_old, n_in, h_old)
-    if h1 == h_old:
-        return weights
-    # the new units' input rows zero too (``moments``' zeros): nothing but zeros is added
-    return value_weights.widen_hidden(weights, n_in, h_old, h1, seed=0, moments=True)
+            f"{n_in} inputs, found {len(members)} members of {n_old} inputs; measure the "
+            "partner again")
+    return value_weights.widen(members[member], n_old, n_in, value_weights.hidden_of(info))

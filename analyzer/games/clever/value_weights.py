@@ -107,12 +107,15 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
         raise ValueError(f"1 to {value_net.MAX_MEMBERS} member networks, not {len(members)}")
     if not 0 <= solo_members < len(members):
         raise ValueError(f"solo members: 0 to {len(members) - 1}, not {solo_members}")
-    h1 = int(net.width_of(members[0].size, n_in))
-    if h1 not in net.WIDTHS or any(m.size != net.net_size(n_in, h1) for m in members):
+    h1, h_last = (int(net.width_of(m.size, n_in)) for m in (members[0], members[-1]))
+    if {h1, h_last} - set(net.WIDTHS) or any(m.size != net.net_size(n_in, h1)
+                                              for m in members[:-1]) \
+            or members[-1].size != net.net_size(n_in, h_last):
         raise ValueError(f"member networks of {n_in} inputs and one first-layer width "
-                         f"({' or '.join(map(str, net.WIDTHS))}), not sizes "
-                         f"{[m.size for m in members]}")
-    if value_net.row_size(n_in, len(members), h1) > value_net.MAX_ROW_SIZE:
+                         f"({' or '.join(map(str, net.WIDTHS))}; the last may differ), not "
+                         f"sizes {[m.size for m in members]}")
+    h_last = h_last if h_last != h1 else 0
+    if value_net.row_size(n_in, len(members), h1, h_last) > value_net.MAX_ROW_SIZE:
         raise ValueError(f"{len(members)} networks of width {h1} do not fit a policy row")
     row = np.zeros(play.N_POL)
     row[play.KIND] = play.VALUE
@@ -127,6 +130,7 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
     row[start + value_net.P_SOLO_SHARE] = solo_share
     row[start + value_net.P_SEAT_SHIFT] = bool(second_seat)
     row[start + value_net.P_HIDDEN] = h1
+    row[start + value_net.P_LAST_HIDDEN] = h_last
     row[play.W_GIFT] = gift
     if look:
         row[play.W_SAMPLES], row[play.W_BRANCH] = look["samples"], look["branch"]
@@ -134,12 +138,8 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
         row[play.W_LOOK_PLAYERS] = sum(1 << players for players in set(look["players"]))
     if skip is not None:
         skip_head(row)[:len(skip)] = skip
-    span = int(value_net.member_span(n_in, h1))
     for k, weights in enumerate(members):
-        packed = np.zeros(2 * span, np.float32)
-        packed[:weights.size] = weights
-        first = start + value_net.P_WEIGHTS + k * span
-        row[first:first + span] = packed.view(np.float64)
+        member(row, k)[:] = weights
     return row
 
 
@@ -154,11 +154,7 @@ def member(row: np.ndarray, k: int = 0) -> np.ndarray:
     """A view of member ``k``'s float32 weights in a value policy row (training updates
     them in place)."""
     start = play.W_NET
-    n_in = int(row[start + value_net.P_INPUTS])
-    h1 = int(value_net.hidden_of(row, start))
-    span = int(value_net.member_span(n_in, h1))
-    first = start + value_net.P_WEIGHTS + k * span
-    return row[first:first + span].view(np.float32)[:net.net_size(n_in, h1)]
+    return value_net.member_weights(row, start, int(row[start + value_net.P_INPUTS]), k)
 
 
 def save(path: Path, members: list[np.ndarray], info: dict[str, Any]) -> None:
@@ -200,7 +196,7 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
             or not good_look(info.get("look", {})) \
             or not _good_skip(info.get("skip", [0.0] * seats.N_SEAT)):
         raise UserError(f"value network {str(path)!r}: expected 1 to "
-                        f"{value_net.MAX_MEMBERS} networks (2 of width {net.MAX_H1}) of finite "
+                        f"{value_net.MAX_MEMBERS} networks (1 of width {net.MAX_H1}) of finite "
                         "float32 weights "
                         f"({' or '.join(map(str, sorted(accepted)))} inputs, hidden layers "
                         f"{' or '.join(f'{h} x {net.H2}' for h in net.WIDTHS)}) and a .json "

@@ -45,8 +45,7 @@ def measure(game: CleverGame, path: Path, other: Path, member: int, games: int,
     the pair plays better beyond noise."""
     members, info = value_weights.load(path, game.kernel_game)
     digest = routes.digest(other)
-    mate = partner.widened(other, digest, member, int(info["inputs"]),
-                           value_weights.hidden_of(info), game.kernel_game)
+    mate = partner.widened(other, digest, member, int(info["inputs"]), game.kernel_game)
     alone = {k: v for k, v in info.items() if k != partner.KEY}
     rows = [value_weights.file_row(members, alone),
             value_weights.file_row(members + [mate], alone)]
