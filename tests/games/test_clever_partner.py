@@ -87,6 +87,27 @@ def test_the_partner_joins_its_shapes_in_solo_games_only(folder):
         assert _members(folder.learned_row({**solo, "rounds": 4})) == 1
 
 
+def test_a_comparison_plays_the_partner_on_every_side_or_on_none(folder):
+    """A what-if pins one model on every side: the partner joins where it joins every
+    variant (the defaults against another open reading: one shape), and on none where a
+    variant's shape shuts its gate (without the round-4 bonus), so a rule's effect is
+    never the partner's gain on one side."""
+    from analyzer.games.clever import simulation
+    path = folder.learned_file.parent / CONDITIONED
+    solo = _solo(folder)
+    reading = {**solo, "plus_one_scope": "turn"}
+    no_bonus = {**solo, "round_4_bonus": False}
+    with networks.pinned(path, [solo, reading]):
+        assert _members(folder.learned_row(solo)) == _members(folder.learned_row(reading)) == 2
+    with networks.pinned(path, [solo, no_bonus]):
+        assert _members(folder.learned_row(solo)) == _members(folder.learned_row(no_bonus)) == 1
+    for other, joined in ((reading, True), (no_bonus, False)):
+        notes = simulation.whatif(folder, [("a", solo, ["learned"]), ("b", other, ["learned"])],
+                                  4, 3, progress=False).notes
+        assert notes[0].startswith(f"learned plays {CONDITIONED} in every variant")
+        assert ("joined by value_net.npy" in notes[0]) == joined, notes[0]
+
+
 def test_the_widened_partner_plays_exactly_as_the_own_network(folder):
     """The partner alone, given the conditioned network's inputs, plays the same solo
     games as the own file, move for move (a paired difference of exactly 0)."""

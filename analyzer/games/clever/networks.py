@@ -29,7 +29,7 @@ import contextvars
 import functools
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,8 @@ from analyzer.games.clever import routes
 
 SHAPE = ("rounds", "round_1_bonus", "round_2_bonus", "round_3_bonus", "round_4_bonus")
 _PINNED: contextvars.ContextVar[Path | None] = contextvars.ContextVar("pinned", default=None)
+_COMPARED: contextvars.ContextVar[tuple[dict[str, Any], ...]] = contextvars.ContextVar(
+    "compared", default=())
 
 
 def record(path: Path) -> dict[str, Any]:
@@ -258,11 +260,20 @@ def common_file(own: Path, variants: list[dict[str, Any]], rounds_by_players) ->
 
 
 @contextlib.contextmanager
-def pinned(path: Path | None) -> Iterator[None]:
+def pinned(path: Path | None, variants: Sequence[dict[str, Any]] = ()) -> Iterator[None]:
     """Within the block, ``playing_file`` gives ``path`` for every rules it was trained
-    on (none: no change)."""
+    on (none: no change), and ``compared`` gives the rule values of the comparison's
+    ``variants``."""
     token = _PINNED.set(path)
+    compared_token = _COMPARED.set(tuple(variants) if path is not None else ())
     try:
         yield
     finally:
+        _COMPARED.reset(compared_token)
         _PINNED.reset(token)
+
+
+def compared() -> tuple[dict[str, Any], ...]:
+    """The rule values of every variant of the comparison in force (``pinned``; none
+    outside one): what plays one of them plays them all alike."""
+    return _COMPARED.get()

@@ -14,7 +14,10 @@ zero rows (it computes exactly what it did, at its own width), and the two are t
 row's members.
 
 The gate reads the rules in force: solo games of a listed shape, whatever their other
-rules. Games of 2-4 players play the conditioned network alone. Once the partner file
+rules. Games of 2-4 players play the conditioned network alone, and so does every side of
+a comparison that pins the conditioned network (a what-if, the report's rule values)
+unless the partner joins all of its sides: a rule's effect is one model's, never the
+partner's gain on one side. Once the partner file
 changes, the gate was measured on another network and is not used (``partner_members``
 gives none) until it is measured again (``scripts/measure_partner.py``).
 """
@@ -59,10 +62,14 @@ def _good_shape(shape: Any) -> bool:
 
 def joins(info: dict[str, Any], values: dict[str, Any] | None, rounds_by_players) -> bool:
     """Does the partner of a conditioned file's settings ``info`` join its play on the
-    rule ``values`` (a solo game of a listed shape)?"""
+    rule ``values`` (a solo game of a listed shape)? In a comparison of variants that
+    pins one network (``networks.compared``), only where it joins every one of them, so
+    that every side plays the same model."""
     entry = info.get(KEY)
-    return bool(entry) and values is not None and values["players"] == 1 \
-        and networks.shape_key(values, rounds_by_players) in entry["shapes"]
+    if not entry or values is None:
+        return False
+    return all(v["players"] == 1 and networks.shape_key(v, rounds_by_players)
+               in entry["shapes"] for v in (values, *networks.compared()))
 
 
 def partner_members(path: Path, info: dict[str, Any], values: dict[str, Any] | None,

@@ -486,7 +486,7 @@ def comparison_words(game: CleverGame, solo: dict[str, Any], variants: list[dict
     """The network ``learned`` plays in a comparison of the rules ``solo`` with
     ``variants`` (one network in all of them where a rule-conditioned one holds them), in
     words."""
-    with networks.pinned(game.comparison_file([solo, *variants])):
+    with networks.pinned(game.comparison_file([solo, *variants]), [solo, *variants]):
         return trained_on.network_words(game, solo)
 
 

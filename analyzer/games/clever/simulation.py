@@ -267,13 +267,14 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
     one = None
     if any(p.strip().lower() == "learned" for _, _, lineup in variants for p in lineup):
         one = game.comparison_file([v for _, v, _ in variants])
-    with networks.pinned(one):
+    with networks.pinned(one, [v for _, v, _ in variants]):
         result = _whatif(game, variants, games, seed, threads, progress, precision,
                          batch_blocks, untrained_notes)
+        joined = "" if one is None else game.partner_words(one, variants[0][1])
     if one is not None:
         result.notes.insert(0, f"learned plays {one.name} in every variant, so the "
                             "differences are one network's: a rule-conditioned network "
-                            "trained over variants of the rules, these among them")
+                            f"trained over variants of the rules, these among them{joined}")
     return result
 
 
