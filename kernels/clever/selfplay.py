@@ -64,6 +64,7 @@ from kernels.clever.value_net import (
     P_SKIP,
     SCALE,
     hidden_of,
+    member_place,
     member_weights,
     playing_members,
     seat_first,
@@ -296,7 +297,9 @@ def members_sum(pol, n_in, first, end, idx, val, nnz, p1, p2):
     end - 1`` (``p1``, ``p2``: float32[MAX_H1], [H2] work space)."""
     total = 0.0
     for k in range(first, end):
-        total += forward(member_weights(pol, W_NET, n_in, k), n_in, idx, val, nnz, p1, p2)
+        at, span, size = member_place(pol, W_NET, n_in, k)
+        total += forward(pol[at:at + span].view(np.float32)[:size], n_in, idx, val, nnz,
+                         p1, p2)
     return total
 
 

@@ -128,16 +128,25 @@ def hidden_of(pol, start):
     return h1 if h1 > 0 else H1
 
 
-@njit(cache=True)
-def member_weights(pol, start, n_in, k):
-    """A view of member network ``k``'s float32 weights in the row at ``start`` (the last
-    member's of its own width, ``P_LAST_HIDDEN``)."""
+@njit(cache=True, borrowed=True)
+def member_place(pol, start, n_in, k):
+    """``(first, span, size)``: member network ``k``'s weights in the row at ``start``
+    begin at ``pol[first]`` and take ``span`` float64 numbers, ``size`` float32 weights
+    (the last member's of its own width, ``P_LAST_HIDDEN``)."""
     h1 = hidden_of(pol, start)
     first = start + P_WEIGHTS + k * member_span(n_in, h1)
     last = np.int64(pol[start + P_LAST_HIDDEN])
     if last > 0 and k == np.int64(pol[start + P_MEMBERS]) - 1:
         h1 = last
-    return pol[first:first + member_span(n_in, h1)].view(np.float32)[:net_size(n_in, h1)]
+    return first, member_span(n_in, h1), net_size(n_in, h1)
+
+
+@njit(cache=True)
+def member_weights(pol, start, n_in, k):
+    """A view of member network ``k``'s float32 weights in the row at ``start`` (not
+    for hot loops: a returned view costs reference counts; slice at ``member_place``)."""
+    first, span, size = member_place(pol, start, n_in, k)
+    return pol[first:first + span].view(np.float32)[:size]
 
 
 @njit(cache=True, borrowed=True)
@@ -265,7 +274,8 @@ def network_output(pol, start, idx, val, nnz, buf, players, sheet, ts):
     solo_idx = buf[_SOLO_IDX:_SOLO_IDX + MAX_INPUTS]
     solo_val = buf[_SOLO_VAL:_SOLO_VAL + MAX_INPUTS // 2].view(np.float32)
     for k in range(first_member, end):
-        w = member_weights(pol, start, n_in, k)
+        first, span, size = member_place(pol, start, n_in, k)
+        w = pol[first:first + span].view(np.float32)[:size]
         if k < solo and solo_nnz >= 0:
             value = member_output(w, n_in, solo_idx, solo_val, solo_nnz, a1, a2, buf, k)
         else:
