@@ -9,17 +9,17 @@ either. Where the own network never learnt the shape (4 rounds, no round bonus),
 pulls the pair down. So a conditioned file's settings may name a partner
 (``"partner"``): the file and member of the partner network, the SHA-256 of that file
 (``routes.digest``) when the gate was measured, and the solo shapes (``networks.shape_key``)
-where it joins. The partner is widened to the conditioned network's inputs and width with
-zero rows (it computes exactly what it did, at its own width), and the two are the policy
-row's members.
+where it joins. The partner is given the conditioned network's inputs with zero rows (it
+computes exactly what it did) and keeps its own width; the two are the policy row's
+members.
 
 The gate reads the rules in force: solo games of a listed shape, whatever their other
 rules. Games of 2-4 players play the conditioned network alone, and so does every side of
 a comparison that pins the conditioned network (a what-if, the report's rule values)
 unless the partner joins all of its sides: a rule's effect is one model's, never the
-partner's gain on one side. Once the partner file
-changes, the gate was measured on another network and is not used (``partner_members``
-gives none) until it is measured again (``scripts/measure_partner.py``).
+partner's gain on one side. Once the partner file changes, the gate was measured on
+another network and is not used (``partner_members`` gives none) until it is measured
+again (``scripts/measure_partner.py``).
 """
 
 from __future__ import annotations
@@ -74,8 +74,8 @@ def joins(info: dict[str, Any], values: dict[str, Any] | None, rounds_by_players
 
 def partner_members(path: Path, info: dict[str, Any], values: dict[str, Any] | None,
                     rounds_by_players, game: int) -> list[np.ndarray]:
-    """The partner network (float32 weights, widened to the conditioned network's inputs
-    and width) that joins the network file ``path`` (settings ``info``) on the rule
+    """The partner network (float32 weights, given the conditioned network's inputs) that
+    joins the network file ``path`` (settings ``info``) on the rule
     ``values`` (``joining``); none where it does not."""
     other = joining(path, info, values, rounds_by_players)
     if other is None:

@@ -82,10 +82,10 @@ def train(game: CleverGame, values: dict[str, Any], games: int, seed: int,
           advance: Callable[[int], None] = lambda n: None, keep_worse: bool = False
           ) -> dict[str, Any]:
     """Fine-tune the specialist of the solo variant ``values`` for ``games`` games (a
-    whole number of snapshots) and write it where it beats its start network on paired
-    games (with ``keep_worse``, in any case); its learning curve, file, gain and whether
-    it was kept. The gain is over what ``learned`` plays on ``values`` now: the network it
-    started from, with that network's partner where one joins it (``partner``)."""
+    whole number of snapshots) and write it where it beats what ``learned`` plays on
+    ``values`` now (the network it started from, with that network's partner where one
+    joins it: ``partner``) on paired games (with ``keep_worse``, in any case); its
+    learning curve, file, gain and whether it was kept."""
     if games < SNAPSHOT or games % SNAPSHOT:
         raise UserError(f"bad --games {games}: a multiple of {SNAPSHOT}, at least {SNAPSHOT}")
     values = {**values, "players": 1}
@@ -167,11 +167,12 @@ def train_specialist(game: CleverGame, values: dict[str, Any], games: int, seed:
         tables={"learning_curve": curve},
         meta=run_meta(game.id, game.params, values, seed, games=games),
         notes=[f"learned now plays {done['file'].name} in solo games of these rules"
-               if done["kept"] else "not kept: the fine-tune scored below the network it "
-               f"started from; learned still plays {game.network_file(values).name}",
+               if done["kept"] else "not kept: the fine-tune scored below what learned "
+               f"plays; learned still plays {game.network_file(values).name}",
                f"each point: {EVAL_GAMES:,} solo games on the variant (the same seeds every "
                "time), no exploring; the first is the network after the first "
                f"{curve['games'].iloc[0]:,} games",
-               f"gain over the network it started from: {done['gain']['diff']:+.1f} points "
+               "gain over what learned played (the network it started from, with its "
+               f"partner where one joins): {done['gain']['diff']:+.1f} points "
                f"({done['gain']['diff_ci95_low']:+.1f} to {done['gain']['diff_ci95_high']:+.1f}),"
                f" {COMPARE_GAMES:,} paired solo games on the variant"])
