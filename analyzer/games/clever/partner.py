@@ -108,8 +108,8 @@ def words(path: Path, info: dict[str, Any], values: dict[str, Any],
     note (else empty)."""
     other = joining(path, info, values, rounds_by_players)
     return "" if other is None else \
-        f", joined by {other.name} (the mean of the two) on the game shapes where the " \
-        "pair measured stronger, these rules' among them"
+        f", joined by {other.name}: the mean of the two, measured stronger than it alone " \
+        "on the game shape of these rules"
 
 
 @functools.lru_cache(maxsize=8)
