@@ -188,3 +188,20 @@ def test_the_conditioned_model_is_within_2_points_of_the_own_network_on_the_defa
     assert _members(rows[1]) == 2
     got = training_games.compare(rows, TAC_GAME.game_rules(values), 4000, 787_000_000)
     assert got[1]["diff"] > -2.0, got[1]
+
+
+@pytest.mark.parametrize("args, words", [(["--games", "1"], "--games"),
+                                         (["--game", "cloverup"], "--game")])
+def test_measure_partner_refuses_bad_input_in_one_line(args, words, tmp_path):
+    """``scripts/measure_partner.py`` with a bad option: one line naming it, exit 2, and
+    the shipped settings untouched."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    settings = TAC_GAME.learned_file.parent / CONDITIONED.replace(".npy", ".json")
+    before = settings.read_bytes()
+    script = Path(__file__).resolve().parents[2] / "scripts" / "measure_partner.py"
+    out = subprocess.run([sys.executable, str(script), *args], cwd=tmp_path,
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert words in out.stderr and settings.read_bytes() == before

@@ -46,9 +46,8 @@ def measure(game: CleverGame, path: Path, other: Path, member: int, games: int,
     members, info = value_weights.load(path, game.kernel_game)
     digest = routes.digest(other)
     mate = partner.widened(other, digest, member, int(info["inputs"]), game.kernel_game)
-    alone = {k: v for k, v in info.items() if k != partner.KEY}
-    rows = [value_weights.file_row(members, alone),
-            value_weights.file_row(members + [mate], alone)]
+    rows = [value_weights.file_row(members, info),
+            value_weights.file_row(members + [mate], info)]
     measured = []
     for values in shapes.solo_shapes(game):
         measured.append(measure_shape(game, rows, values, games))
