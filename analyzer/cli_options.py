@@ -93,38 +93,67 @@ run_options = _stack(
 )
 
 
-def simulate_options(default_games: int, default_policy: str, accepted: str,
+def simulate_options(default_cap: int, default_policy: str, accepted: str,
                      players: str) -> Callable:
     """The options of every game's ``simulate``: players, games, policies, seat rotation
-    and ``--precision``."""
+    and the precision (``precision_options``)."""
     return _stack(
         click.option("--players", default=None, type=str, help=f"Players, {players}."),
-        click.option("--games", default=default_games, show_default=True, type=int,
-                     help="Games to play (with --precision: the most to play)."),
         click.option("--policy", "policy_specs", multiple=True, default=(default_policy,),
                      show_default=True, metavar="P[,P...]",
                      help=f"Policy per seat, cycled over the seats. Accepted: {accepted}."),
         click.option("--rotate/--no-rotate", default=True, show_default=True,
                      help="Move the policies one seat each game, so each plays every seat."),
+        precision_options(default_cap, "every mean score's", "every win rate's"),
+    )
+
+
+def precision_options(default_cap: int, scores: str, wins: str) -> Callable:
+    """``--games``, ``--max-games``, ``--precision`` and ``--win-precision``, reaching the
+    command as ``games`` (the count to play, or the most) and ``precision`` (a
+    ``seats.Precision``, or None: exactly ``games``). Without ``--games`` a run plays until
+    the headline figures' 95% half-widths are at most ``seats.DEFAULT``'s (or those
+    given), at most ``--max-games`` games; ``--games N`` plays N games (with a precision
+    given too: at most N)."""
+    from analyzer.seats import DEFAULT
+
+    return _stack(
+        click.option("--games", default=None, type=int,
+                     help="Play exactly this many games (with --precision: at most). "
+                          "Default: play until the precision is reached."),
+        click.option("--max-games", default=default_cap, show_default=True, type=int,
+                     help="Without --games: the most games to play for the precision."),
         click.option("--precision", type=float, default=None,
-                     help="Play until every mean score's 95% interval half-width is at most "
-                          "this many points."),
+                     help=f"Stop once {scores} 95% interval half-width is at most this "
+                          f"many points a player [default without --games: "
+                          f"{DEFAULT.points:g}]."),
         click.option("--win-precision", type=float, default=None,
-                     help="Play until every win rate's 95% interval half-width is at most "
-                          "this many percentage points (two or more players)."),
+                     help=f"Stop once {wins} 95% interval half-width is at most this many "
+                          "percentage points (two or more players) [default without "
+                          f"--games: {DEFAULT.win_points:g}]."),
         _merged_precision,
     )
 
 
 def _merged_precision(fn: Callable) -> Callable:
-    """``--precision`` and ``--win-precision`` reach the command as one ``precision``
-    (``seats.Precision``, or None)."""
+    """The precision options reach the command as ``games`` and ``precision``
+    (``precision_options``)."""
     @functools.wraps(fn)
-    def wrapper(*args: Any, precision: float | None, win_precision: float | None,
-                **kwargs: Any) -> Any:
-        from analyzer.seats import Precision, as_precision
+    def wrapper(*args: Any, games: int | None, max_games: int, precision: float | None,
+                win_precision: float | None, **kwargs: Any) -> Any:
+        from analyzer.seats import DEFAULT, Precision, as_precision
 
-        return fn(*args, precision=as_precision(Precision(precision, win_precision)),
+        if games is None:
+            if max_games < 1:
+                raise UserError(f"bad --max-games {max_games}: expected a whole number of "
+                                "at least 1")
+            given = Precision(precision, win_precision)
+            merged = Precision(precision or DEFAULT.points, win_precision or DEFAULT.win_points,
+                               by_default=win_precision is None)
+            as_precision(given)  # a bad width given is one line naming it
+            return fn(*args, games=max_games, precision=merged, **kwargs)
+        return fn(*args, games=games, precision=as_precision(Precision(precision,
+                                                                      win_precision)),
                   **kwargs)
     return wrapper
 
@@ -140,10 +169,10 @@ def tune_options(targets: str, free: str) -> Callable:
     )
 
 
-def whatif_options(default_games: int, default_policy: str, vary_help: str,
+def whatif_options(default_cap: int, default_policy: str, vary_help: str,
                    players: str) -> Callable:
     """The options of every game's ``whatif``: rule variants, lineup variants, the base
-    lineup, players and games."""
+    lineup, players, and the games and precision (``precision_options``)."""
     return _stack(
         click.option("--vary", "rule_variants", multiple=True,
                      metavar="KEY=VALUE[;KEY=VALUE]",
@@ -155,8 +184,8 @@ def whatif_options(default_games: int, default_policy: str, vary_help: str,
                      metavar="P[,P...]", help="The baseline's lineup (the rules in force "
                                               "with it are the baseline)."),
         click.option("--players", default=None, type=str, help=f"Players, {players}."),
-        click.option("--games", default=default_games, show_default=True, type=int,
-                     help="Games per variant (the same games for every variant)."),
+        precision_options(default_cap, "every paired difference in mean score's",
+                          "every paired difference in a win rate's"),
     )
 
 

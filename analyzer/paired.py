@@ -27,22 +27,75 @@ def metric(acc: np.ndarray, n: int, v: int, k: int, scale: float) -> dict[str, f
             "diff_ci95_high": dhi}
 
 
-def stop_rule(k: int, scale: float | str, points: float | None, players: int):
-    """The driver's stop callback for a what-if run that may end once every variant's
-    paired difference from the reference in metric ``k`` (times ``scale``; "players":
-    per player) has a 95% half-width of at most ``points``; None without ``points``."""
-    if points is None:
-        return None
-    c = 1.0 / (players if scale == "players" else scale)
+def _watched(metrics: tuple, precision, players: int) -> list[tuple]:
+    """The metrics a precision watches, ``(name, column, scale, width, unit)``: the mean
+    score's difference in points (``precision.points``) and, with two or more players,
+    each win rate's in percentage points (``precision.win_points``)."""
+    out = []
+    for name, k, scale in metrics:
+        if name == "mean_score" and precision.points:
+            out.append((name, k, scale, precision.points, 1.0))
+        elif "win_rate" in name and players > 1 and precision.win_points:
+            out.append((name, k, scale, precision.win_points, 100.0))
+    return out
 
-    def half_width(acc: np.ndarray, done: int, v: int) -> float:
-        m = metric(acc, done, v, k, c)
-        return m["diff_ci95_high"] - m["diff"]
+
+def _half_widths(acc: np.ndarray, done: int, watched: list[tuple], players: int
+                 ) -> list[tuple[float, float, float]]:
+    """``(half-width, width asked, unit)`` of every watched metric's paired difference
+    from the reference, every variant after it."""
+    out = []
+    for _, k, scale, width, unit in watched:
+        c = 1.0 / (players if scale == "players" else scale)
+        for v in range(1, acc.shape[1]):
+            m = metric(acc, done, v, k, c)
+            out.append(((m["diff_ci95_high"] - m["diff"]) * unit, width, unit))
+    return out
+
+
+def stop_rule(metrics: tuple, precision, players: int):
+    """The driver's stop callback (``seats.StopRule``) for a what-if run that may end once
+    every variant's paired difference from the reference is as narrow as ``precision``
+    asks (a ``seats.Precision``, or a number: the mean score's half-width in points a
+    player): the mean score's, and with two or more players each win rate's
+    (``_watched``); None without ``precision``."""
+    from analyzer.seats import StopRule, as_precision, width_words
+
+    precision = as_precision(precision)
+    if precision is None:
+        return None
+    watched = _watched(metrics, precision, players)
 
     def precise_enough(acc: np.ndarray, done: int) -> bool:
-        return all(half_width(acc, done, v) <= points for v in range(1, acc.shape[1]))
+        return all(h <= w for h, w, _ in _half_widths(acc, done, watched, players))
 
-    return precise_enough
+    def words(acc: np.ndarray, done: int) -> str:
+        widths = _half_widths(acc, done, watched, players)
+        points = max((h for h, _, unit in widths if unit == 1.0), default=0.0)
+        win = max((h for h, _, unit in widths if unit != 1.0), default=math.nan)
+        return width_words(points, win, "differences ")
+
+    return StopRule(precise_enough, words)
+
+
+def precision_note(acc: np.ndarray, n: int, metrics: tuple, precision, players: int,
+                   cap: int) -> list[str]:
+    """The note on a what-if that ran to a precision: the widths asked, the cap and the
+    games played, and whether the cap came first (none without ``precision``)."""
+    from analyzer.seats import CAP_OPTION, as_precision
+
+    precision = as_precision(precision)
+    if precision is None:
+        return []
+    watched = _watched(metrics, precision, players)
+    reached = all(h <= w for h, w, _ in _half_widths(acc, n, watched, players))
+    asked = [f"+-{precision.points:g} points a player"] if precision.points else []
+    if players > 1 and precision.win_points:
+        asked.append(f"+-{precision.win_points:g} percentage points for win rates")
+    return [f"ran until every paired difference was within {' and '.join(asked)} (95%), "
+            f"at most {cap:,} games: {n:,}" + ("" if reached else "; the cap came first, "
+                                              f"so the precision was NOT reached (raise "
+                                              f"{CAP_OPTION})")]
 
 
 BASELINE = "baseline"

@@ -72,17 +72,18 @@ def check_games(games: int) -> int:
 
 def play(family: Family, seated: np.ndarray, args: tuple, names: Sequence[str], width: int,
          games: int, seed: int, rotate: bool = True, precision: Any = None,
-         progress: bool = True, batch_blocks: int | None = None, chunk_blocks: int = 64):
+         progress: bool = True, batch_blocks: int | None = None, chunk_blocks: int = 64,
+         check_blocks: int = driver.DEFAULT_BATCH_BLOCKS):
     """The lineup ``names``' job of whole games: the kernel's arguments are what each
     seat plays (``seated``), whether seats rotate, then ``args``; ``width`` columns a
     seat; ``games`` checked by the family first (``check_games``, before any heavy set-up).
-    Stopped early once ``precision`` holds; returns ``(accumulator int64[slot, seat,
-    column], games_played)``."""
+    Stopped early once ``precision`` holds (looked at every ``check_blocks`` blocks);
+    returns ``(accumulator int64[slot, seat, column], games_played)``."""
     stop = seats.stop_rule(list(names), family.columns, precision)
     n = len(names)
     job = driver.Job(driver.BlockLoop.of(family.games_block), (seated, rotate, *args),
                      (n, n, width), family.block, check_seed(seed), STREAM_GAMES, "games",
-                     "games", chunk_blocks)
+                     "games", chunk_blocks, check_blocks)
     return driver.run(job, games, progress, batch_blocks, stop)
 
 
@@ -106,7 +107,7 @@ def games_result(family: Family, values: dict[str, Any], names: Sequence[str],
     reached = precision is None or seats.precise_enough(acc, list(names), family.columns,
                                                         precision)
     lines = assumed_notes(family.params, values, notes.unused) + list(notes.rulings) \
-        + seats.precision_note(precision, cap, played, reached) \
+        + seats.precision_note(precision, cap, played, reached, players) \
         + notes.after(policies, played)
     tables = {"policies": pd.DataFrame([reading.record(name, row, stats_of[name])
                                         for name, row in rows.items()]),
@@ -133,29 +134,40 @@ class Paired:
     metrics: tuple
     extra_rows: Callable[[int], list[dict[str, Any]]] = lambda v: []
     chunk_blocks: int = 64
+    check_blocks: int = driver.DEFAULT_BATCH_BLOCKS
 
 
 def paired_games(family: Family, run: Paired, games: int, seed: int, progress: bool = True,
-                 batch_blocks: int | None = None, stop: Callable | None = None):
+                 batch_blocks: int | None = None, precision: Any = None):
     """The what-if's job: every variant plays the same games (common random numbers;
-    ``games`` checked with the variants, ``paired.check_variants``); returns
-    ``(accumulator, games_played)``."""
+    ``games`` checked with the variants, ``paired.check_variants``), until every paired
+    difference is as narrow as ``precision`` asks (``paired.stop_rule``) or ``games`` are
+    played; returns ``(accumulator, games_played)``."""
     n_var, players = len(run.variants), run.variants[0][1]["players"]
     job = driver.Job(driver.BlockLoop.of(family.paired_block), run.args,
                      (n_var + 1, n_var, family.n_paired + players), family.block,
                      check_seed(seed), STREAM_PAIRED, "what-if games", "games",
-                     run.chunk_blocks)
+                     run.chunk_blocks, run.check_blocks)
+    stop = paired.stop_rule(all_metrics(family, run), precision, players)
     return driver.run(job, games, progress, batch_blocks, stop)
 
 
+def all_metrics(family: Family, run: Paired) -> tuple:
+    """A what-if's metrics ``(name, column, scale)``: its own, then each seat's win rate."""
+    players = run.variants[0][1]["players"]
+    return run.metrics + paired.seat_metrics(family.n_paired, players,
+                                             family.columns.units_per_win)
+
+
 def whatif_result(family: Family, run: Paired, acc: np.ndarray, n: int, seed: int,
-                  threads: int, notes: Sequence[str] = ()) -> Result:
+                  threads: int, notes: Sequence[str] = (), precision: Any = None,
+                  cap: int = 0) -> Result:
     """The what-if's table: per variant its rows and each metric's value with its 95%
     interval and, after the reference, the paired difference; the rules and lineup each
-    variant changes; then ``notes`` and the reference's assumed rules."""
+    variant changes; then the precision the run stopped at (``precision``, at most
+    ``cap`` games), ``notes`` and the reference's assumed rules."""
     players = run.variants[0][1]["players"]
-    metrics = run.metrics + paired.seat_metrics(family.n_paired, players,
-                                                family.columns.units_per_win)
+    metrics = all_metrics(family, run)
     details = paired.variant_details(family.params, run.variants)
     rows = []
     for v, variant in enumerate(run.variants):
@@ -168,5 +180,6 @@ def whatif_result(family: Family, run: Paired, acc: np.ndarray, n: int, seed: in
                                            details=details),
                   tables={"variants": pd.DataFrame(rows)},
                   meta=family.meta(run.variants[0][1], seed, games=n, threads=threads),
-                  notes=paired.details_notes(details) + list(notes)
-                  + assumed_notes(family.params, run.variants[0][1]))
+                  notes=paired.details_notes(details)
+                  + paired.precision_note(acc, n, metrics, precision, players, cap)
+                  + list(notes) + assumed_notes(family.params, run.variants[0][1]))

@@ -131,16 +131,22 @@ class Precision:
     """When a run may stop early: every policy's mean-score 95% half-width at most
     ``points`` (``--precision``) and, with two or more players, every win rate's at most
     ``win_points`` percentage points (``--win-precision``); None: that interval does not
-    decide."""
+    decide. ``by_default``: the widths are the commands' defaults (``DEFAULT``, no
+    ``--games``), so a solo game's win width is simply unused."""
 
     points: float | None = None
     win_points: float | None = None
+    by_default: bool = False
 
-    def describe(self) -> str:
+    def describe(self, players: int = 2) -> str:
         parts = [f"mean scores within +-{self.points:g} points"] if self.points else []
-        if self.win_points:
+        if self.win_points and players > 1:
             parts.append(f"win rates within +-{self.win_points:g} percentage points")
         return " and ".join(parts)
+
+
+DEFAULT = Precision(points=1.0, win_points=2.0, by_default=True)  # the headline figures'
+# 95% half-widths when no --games fixes the count
 
 
 def as_precision(precision: Precision | float | None) -> Precision | None:
@@ -173,21 +179,56 @@ def precise_enough(acc: np.ndarray, names: Sequence[str], cols: Columns,
     return True
 
 
+def widest(acc: np.ndarray, names: Sequence[str], cols: Columns) -> tuple[float, float]:
+    """The widest 95% half-widths of the policies' mean scores (points) and win rates
+    (percentage points; nan solo)."""
+    points, win = 0.0, float("nan")
+    for row in by_name(acc, names).values():
+        s = row_stats(row, cols, len(names))
+        points = max(points, s["ci95"][1] - s["mean_score"])
+        if "win_ci95" in s:
+            win = np.nanmax([win, 50 * (s["win_ci95"][1] - s["win_ci95"][0])])
+    return points, float(win)
+
+
+class StopRule:
+    """The driver's stop callback: true once ``check(acc, done)`` is; ``last`` words the
+    widths reached at the last call (``words(acc, done)``) for the progress bar."""
+
+    def __init__(self, check: Callable[[np.ndarray, int], bool],
+                 words: Callable[[np.ndarray, int], str]):
+        self.check, self.words, self.last = check, words, ""
+
+    def __call__(self, acc: np.ndarray, done: int) -> bool:
+        self.last = self.words(acc, done)
+        return self.check(acc, done)
+
+
+def width_words(points: float, win: float, prefix: str = "") -> str:
+    """Half-widths reached, in words for the progress bar: "+-0.84 points, +-1.9 pp"."""
+    parts = [f"{prefix}+-{points:.2f} points"]
+    if np.isfinite(win):
+        parts.append(f"+-{win:.1f} pp")
+    return ", ".join(parts)
+
+
 def stop_rule(names: Sequence[str], cols: Columns, precision: Precision | float | None
-              ) -> Callable[[np.ndarray, int], bool] | None:
+              ) -> StopRule | None:
     """The driver's stop callback for ``--precision`` / ``--win-precision`` (None without
     them)."""
     precision = as_precision(precision)
     if precision is None:
         return None
     check_win_precision(precision, len(names))
-    return lambda acc, done: precise_enough(acc, names, cols, precision)
+    return StopRule(lambda acc, done: precise_enough(acc, names, cols, precision),
+                    lambda acc, done: width_words(*widest(acc, names, cols)))
 
 
 def check_win_precision(precision: Precision | float | None, players: int) -> None:
     """``--win-precision`` needs two or more players: a solo game has no win rates."""
     precision = as_precision(precision)
-    if precision is not None and precision.win_points is not None and players < 2:
+    if precision is not None and precision.win_points is not None and players < 2 \
+            and not precision.by_default:
         raise UserError("--win-precision needs two or more players (a solo game has no "
                         "win rates); use --precision for the mean score")
 
@@ -213,10 +254,15 @@ def seat_rows(acc: np.ndarray, cols: Columns, names: Sequence[str], rotate: bool
 
 
 def precision_note(precision: Precision | float | None, cap: int, played: int,
-                   reached: bool) -> list[str]:
+                   reached: bool, players: int = 2) -> list[str]:
+    """The note on a run that stopped at a precision: the widths, the cap and the games
+    played, and whether the cap came first."""
     precision = as_precision(precision)
     if precision is None:
         return []
-    return [f"ran until the 95% intervals had {precision.describe()} (cap {cap} games): "
-            f"{played} games" + ("" if reached else "; the cap came first, so the precision "
-                                 "was NOT reached (raise --games)")]
+    return [f"ran until the 95% intervals had {precision.describe(players)} (at most {cap:,} "
+            f"games): {played:,} games" + ("" if reached else "; the cap came first, so the "
+                                           f"precision was NOT reached (raise {CAP_OPTION})")]
+
+
+CAP_OPTION = "--max-games"

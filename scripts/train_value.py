@@ -122,9 +122,9 @@ from typing import Any, Callable, NoReturn
 
 import numpy as np
 
-from analyzer.games.clever import trained_on, value_weights, variants
+from analyzer.games.clever import partner, trained_on, value_weights, variants
 from analyzer.games.clever.training import run as training_run
-from analyzer.games.clever.training import teachers
+from analyzer.games.clever.training import teachers, unified
 from analyzer.games.clever.training.games import TUNING_SEED_BASE, compare, mean_score
 from analyzer.games.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
 from analyzer.games.clever.training.state import CHUNK, read_checkpoint
@@ -417,11 +417,25 @@ TAC_PARTNERED_STAGES = {name: TAC_DISTILLED_STAGES[name]._replace(partner=True)
 # the own network play half of their games (run 53 after 460,000 games of ``longer``: the
 # pair 5.3 points below the own network on 4,000 paired solo games of the defaults)
 TAC_PARTNERED_FOCUSED_STAGES = {"focused": TAC_FOCUSED_STAGES["focused"]._replace(partner=True)}
+# One network for every game shape and player count (``--start-from`` the game's
+# rule-conditioned file): games of 1-4 players over the game shapes
+# (``analyzer.games.clever.training.unified``), each taught by the network ``learned``
+# plays on its rules and player count now, which plays a quarter of them; the seat block's
+# rows alone, never trained in the start network, learn the games of 2-4 players
+# first (``seats``); then the whole network and its skip head (``unified``)
+UNIFIED_SEATS = FOCUSED_STAGES["focused"]._replace(
+    games=100_000, steps=((0.0, 1e-4), (0.5, 3e-5)), seat_block=True, skip_head=False,
+    seat_rows_only=True)
+UNIFIED_STAGES = {"seats": UNIFIED_SEATS, "unified": FOCUSED_STAGES["focused"]._replace(
+    games=1_200_000, seat_block=True)}
+TAC_UNIFIED_STAGES = {"seats": UNIFIED_SEATS, "unified": TAC_FOCUSED_STAGES["focused"]._replace(
+    games=1_200_000, seat_block=True)}
+UNIFIED_PLAYS = 0.25  # the share of a row's games its teacher plays
 VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
 # runs over variants
 OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled", "distilledrows", "retaught",
                  "focused", "widened", "annealed", "explored", "partnered",
-                 "partneredfocused")
+                 "partneredfocused", "unified")
 DISTILLED = ("distilled", "distilledrows", "retaught", "focused", "widened",
              "annealed", "explored", "partnered", "partneredfocused")  # runs over
 # variants with teachers
@@ -434,7 +448,7 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "conditionedmulti": CONDITIONED_MULTI_STAGES,
                      "distilled": DISTILLED_STAGES, "distilledrows": ROWS_DISTILLED_STAGES,
                      "retaught": RETAUGHT_STAGES, "focused": FOCUSED_STAGES,
-                     "widened": WIDENED_STAGES},
+                     "widened": WIDENED_STAGES, "unified": UNIFIED_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
                      "anneal": TAC_ANNEAL_STAGES, "fine": TAC_FINE_STAGES,
@@ -452,7 +466,8 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "focused": TAC_FOCUSED_STAGES, "widened": TAC_WIDENED_STAGES,
                      "annealed": TAC_ANNEALED_STAGES, "explored": TAC_EXPLORED_STAGES,
                      "partnered": TAC_PARTNERED_STAGES,
-                     "partneredfocused": TAC_PARTNERED_FOCUSED_STAGES}}
+                     "partneredfocused": TAC_PARTNERED_FOCUSED_STAGES,
+                     "unified": TAC_UNIFIED_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -473,7 +488,7 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {},
                   "conditionedmulti": {}, "distilled": {}, "distilledrows": {}, "retaught": {},
                   "focused": {}, "widened": {}, "annealed": {}, "explored": {},
-                  "partnered": {}, "partneredfocused": {}}
+                  "partnered": {}, "partneredfocused": {}, "unified": {}}
 
 
 def fail(message: str) -> NoReturn:
@@ -1065,6 +1080,8 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
     checks = None
     if not any(training_run.multiplayer_only(spec) for spec in stages_of(opts).values()):
         checks = variants.table(game, variants.check_variants(game))
+    if opts.curriculum == "unified":
+        return unified_tables(opts, game, extra, checks)
     if opts.curriculum not in DISTILLED:
         sample = variants.sample(game, VARIANT_TABLE, opts.seed)
         return variants.table(game, sample), checks, None
@@ -1103,6 +1120,38 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
         extra["own_returns"] = True
         teacher_of = teachers.own_learns_returns(teacher_of)
     return variants.table(game, sample), checks, (rows, teacher_of, actor_of, side_of)
+
+
+def unified_tables(opts: argparse.Namespace, game, extra: dict, checks: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """The tables of a run of the one network (``training.unified``): rows of rules and
+    player counts, each taught by what ``learned`` plays on them now, which plays
+    ``UNIFIED_PLAYS`` of their games; the teachers' keys added to ``extra``."""
+    rows = unified.sample(game, VARIANT_TABLE, opts.seed)
+    n_in = int(value_net.n_inputs(game.kernel_game, 3))
+    taught, teacher_of, keys = unified.teacher_table(
+        rows, lambda values: learned_teacher(game, values, n_in))
+    extra["unified"] = {"shares": list(unified.PLAYER_SHARES), "plays": UNIFIED_PLAYS,
+                        "teachers": [" + ".join(key) for key in keys]}
+    actor_of = teachers.acting_rows(teacher_of, [UNIFIED_PLAYS] * len(keys), opts.seed)
+    side_of = np.full(teacher_of.shape, -1, np.int64)
+    return unified.table(game, rows), checks, (taught, teacher_of, actor_of, side_of)
+
+
+def learned_teacher(game, values: dict, n_in: int) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The policy row ``learned`` plays on the rule ``values`` (its player count among
+    them), every member given ``n_in`` inputs (zero rows), and the digests of its members'
+    files as its key."""
+    path = game.network_file(values)
+    members, info = game._file_networks(path)
+    extra = partner.partner_members(path, info, values, game.layout.ROUNDS_BY_PLAYERS,
+                                    game.kernel_game)
+    own = int(info["inputs"])
+    wide = [value_weights.widen(m, own, n_in, int(net.width_of(m.size, own)))
+            for m in members + extra]
+    key = (start_digest(path),) + ((start_digest(path.parent / info["partner"]["file"]),)
+                                   if extra else ())
+    return value_weights.file_row(wide, {**info, "inputs": n_in}), key
 
 
 def named_shares(given: list[str], files: list[Path], option: str, default: float,

@@ -134,7 +134,7 @@ def test_whatif_variants_each_change_only_their_own_part_of_the_baseline():
                       "points_five_of_a_kind=60;lineup=bluffer:10,honest": "60",
                       "lineup=bluffer:10,honest": "40"}
     assert variants["lineup=bluffer:10,honest"]["lineup"] == ["bluffer:10", "honest"]
-    assert variants["points_five_of_a_kind=60"]["lineup"] == ["honest"]
+    assert variants["points_five_of_a_kind=60"]["lineup"] == ["equilibrium"]  # the default
     assert variants["lineup=bluffer:10,honest"]["changes"] == "lineup=bluffer:10,honest"
     assert doc["meta"]["rules"]["points_five_of_a_kind"] == 40  # the baseline's
     for name in list(variants)[1:]:

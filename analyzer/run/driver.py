@@ -41,6 +41,9 @@ def set_threads(threads: int | None) -> int:
     return threads
 
 
+DEFAULT_BATCH_BLOCKS = 64  # fixed, so that --precision stops at the same place on any machine
+
+
 @dataclass
 class Job:
     """A run of ``n_items`` turns or games in blocks of ``block_size``.
@@ -49,7 +52,9 @@ class Job:
     of its block kernel) that plays block b
     (``sizes[b]`` items, seeded by ``keys[b]``) into ``out[b]``, an int64 array of shape
     ``acc_shape``. ``chunk_blocks``: blocks per chunk of work, sized so that a chunk takes
-    about a second on one core (slow policies ask for fewer blocks).
+    about a second on one core (slow policies ask for fewer blocks); ``check_blocks``:
+    blocks between two looks at a precision, fixed for the job (never the machine's), so
+    that a run stops at the same place anywhere.
     """
 
     runner: Callable
@@ -61,6 +66,7 @@ class Job:
     label: str = "simulating"
     unit: str = "items"
     chunk_blocks: int = 64
+    check_blocks: int = DEFAULT_BATCH_BLOCKS  # blocks between two looks at a precision (``run``'s ``stop``)
 
 
 @dataclass(frozen=True)
@@ -91,9 +97,6 @@ def compute_chunks(batches: Batches, chunks: list[tuple[int, int]]) -> list[np.n
     batches.runner.resolve()(np.concatenate(keys), np.concatenate(sizes).astype(np.int64), out,
                              *batches.args)
     return [out[start:end].sum(axis=0) for start, end in zip([0, *ends[:-1]], ends)]
-
-
-DEFAULT_BATCH_BLOCKS = 64  # fixed, so that --precision stops at the same place on any machine
 
 
 # about how long the first run of each game's play loops compiles on a 2-core machine
@@ -146,14 +149,14 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
     cluster, see ``analyzer.run.execution``) and added up in order. With ``stop``, the run ends
     early after the first batch for which ``stop(accumulator, items_so_far)`` is true
     (batches end on block boundaries, so the items run are still the first ones of the
-    stream). ``n_items`` must be a whole number of blocks or the run must not stop early for
+    stream); the progress bar shows the stop rule's ``last`` words (the widths reached). ``n_items`` must be a whole number of blocks or the run must not stop early for
     the result to be independent of batching.
     """
     if progress and current().cluster is None:  # a cluster's workers compile their own
         notice_first_compile(job.runner)
     if block_loop.thread_share is not None:
         set_threads(block_loop.thread_share.now())
-    batch = (batch_blocks or DEFAULT_BATCH_BLOCKS) * job.block_size
+    batch = (batch_blocks or job.check_blocks) * job.block_size
     per_chunk = math.gcd(job.chunk_blocks, batch // job.block_size) * job.block_size
     if first_item % job.block_size:
         raise ValueError(f"first_item {first_item} is not on a block boundary")
@@ -174,8 +177,11 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
                 done += count
                 bar.advance(count)
                 at_check = done % batch == 0 or done == n_items
-                if stop is not None and at_check and stop(total, done):
-                    break
+                if stop is not None and at_check:
+                    reached = stop(total, done)
+                    bar.status = getattr(stop, "last", "")
+                    if reached:
+                        break
         finally:
             results.close()
     return total, done

@@ -16,6 +16,7 @@ class Progress:
         self.done = 0
         self.enabled = enabled and sys.stderr.isatty()
         self.start = time.perf_counter()
+        self.status = ""  # shown after the time left, e.g. the precision reached
 
     def __enter__(self) -> "Progress":
         return self
@@ -30,7 +31,7 @@ class Progress:
         left = (self.total - self.done) / rate if self.done else 0.0
         sys.stderr.write(
             f"\r{self.label} [{bar:<30}] {frac:6.1%} {_si(self.done)} {self.unit}"
-            f" ({_si(rate)}/s, {clock(left)} left) "
+            f" ({_si(rate)}/s, {clock(left)} left{'; ' + self.status if self.status else ''}) "
         )
         sys.stderr.flush()
 

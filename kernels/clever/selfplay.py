@@ -44,7 +44,7 @@ beside the chosen afterstates and take no part in the lambda-returns.
 import numpy as np
 from numba import prange
 
-from kernels.clever_base.game_rules import RULE_ROUNDS
+from kernels.clever_base.game_rules import RULE_PLAYERS, RULE_ROUNDS
 from kernels.clever.net import H2, MAX_H1, adam_step, add_gradient, forward, net_size
 from kernels.clever.play import (
     LOG_LEN,
@@ -199,11 +199,13 @@ def _play(key, g, pol, rounds_of, variants, epsilon, curriculum, side, scratches
     int64[MAX_PLAYERS, GAME_LEN], which keep its records, and its side records with
     ``side``) and the policy row ``pol``,
     under a row of the variant table ``variants`` (int64[V, N_GAME_RULES], ``variant_of``;
-    its ``RULE_ROUNDS``, else ``rounds_of[players]``, gives the rounds); the seats' final
+    its ``RULE_ROUNDS``, else ``rounds_of[players]``, gives the rounds; its ``RULE_PLAYERS``,
+    else the curriculum, the player count); the seats' final
     scores into ``finals`` (int64[MAX_PLAYERS]). Returns the player count (solo: the solo
     loop; 2-4: ``play.play_game``)."""
-    players = players_of(key, g, curriculum)
     game_rules = variants[variant_of(key, g, variants.shape[0])]
+    players = game_rules[RULE_PLAYERS] if game_rules[RULE_PLAYERS] > 0 \
+        else players_of(key, g, curriculum)
     rounds = game_rules[RULE_ROUNDS] if game_rules[RULE_ROUNDS] > 0 else rounds_of[players]
     for p in range(players):
         _start_records(key, g, p, epsilon, curriculum, side, scratches[p])
@@ -480,7 +482,8 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     play beside it unchanged: ``partner_sum``) in every seat;
     ``rounds_of``: int64[MAX_PLAYERS + 1] rounds by player count; ``variants``
     int64[V, N_GAME_RULES] the rules each game draws from (one row: fixed rules; its
-    ``RULE_ROUNDS`` > 0 sets the rounds for every player count).
+    ``RULE_ROUNDS`` > 0 sets the rounds for every player count, its ``RULE_PLAYERS`` > 0
+    the player count).
     ``adam_m``, ``adam_v``: float32[net_size] Adam moments (of the row's width),
     ``step``: Adam steps taken so far; ``lr`` the step size, ``epsilon`` the exploration
     rate, ``lam`` the lambda of the returns, ``batch`` the minibatch size, ``snapshot``
@@ -524,10 +527,10 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
         if (actor_of == a).any() and teachers[a, W_NET + P_INPUTS] != pol[W_NET + P_INPUTS]:
             raise ValueError("an actor row must read the learning row's inputs")
     skip_grad = np.zeros(N_SKIP)
-    seats = 1
+    seats = max(1, variants[:, RULE_PLAYERS].max())
     for n in range(MAX_PLAYERS):
         if curriculum[C_PLAYERS + n] > 0.0:
-            seats = n + 1
+            seats = max(seats, n + 1)
     games = np.zeros((min(snapshot, n_games), seats, GAME_LEN), np.int64)
     finals = np.zeros((games.shape[0], MAX_PLAYERS), np.int64)
     players = np.zeros(games.shape[0], np.int64)

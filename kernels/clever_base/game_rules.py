@@ -1,7 +1,7 @@
 """The game-rules vector (int64[N_GAME_RULES]) the Clever play loops take: the round-track
 bonuses of rounds 1-6 (0: none; -1: That's Pretty Clever's round-4 choice), then the
 switches for the rules pages' open points, which sheet the game is played on, the rules
-block's bits and the round count."""
+block's bits, the round count and (self-play) the player count."""
 
 RULE_WASTED_PICK = 6  # 1: a die with no legal placement may still be picked (not entered)
 RULE_FORFEIT_TO_PLATTER = 7  # 1: after a roll with no usable die, the dice go to the platter
@@ -22,4 +22,6 @@ RULE_INPUT_BITS = 18  # the rules block's bits (``kernels.clever_base.rule_block
 RULE_ROUNDS = 19  # the round count in force (0: the player count's own); the play loops
 # take the rounds as an argument, self-play over variants reads it here
 RULE_INPUT_BITS_MULTI = 20  # the same bits for a game of 2-4 players
-N_GAME_RULES = 21
+RULE_PLAYERS = 21  # self-play over a table of variants: the player count of the games of
+# this row (0: drawn by the curriculum's shares); the play loops take it as an argument
+N_GAME_RULES = 22

@@ -43,7 +43,8 @@ def make_group(game: CleverGame) -> click.Group:
 
 def simulate(game: CleverGame) -> click.Command:
     @click.command()
-    @simulate_options(20_000, "greedy", ", ".join(game.policy_help), "1 to 4 (default 1 = solo)")
+    @simulate_options(100_000, "learned", ", ".join(game.policy_help),
+                      "1 to 4 (default 1 = solo)")
     @rules_options
     @run_options
     @output_options
@@ -96,15 +97,15 @@ def sheet(game: CleverGame) -> click.Command:
 
 def whatif(game: CleverGame) -> click.Command:
     @click.command()
-    @whatif_options(20_000, "heuristic",
+    @whatif_options(100_000, "learned",
                     "A variant with rule parameters changed, e.g. round_4_bonus=false.",
                     "1 to 4 (default 1)")
     @rules_options
     @run_options
     @output_options
     @with_output_check
-    def whatif(rule_variants, lineups, base_policy, players, games, rules_file, assignments,
-               seed, threads, quiet, fmt, output):
+    def whatif(rule_variants, lineups, base_policy, players, games, precision, rules_file,
+               assignments, seed, threads, quiet, fmt, output):
         """Compare rule or lineup variants side by side on common random numbers.
 
         The baseline is the rules in force (defaults, --rules, --set) played by --policy;
@@ -121,8 +122,8 @@ def whatif(game: CleverGame) -> click.Command:
             rule_variants, lineups, base_policy)
         compile_for_policies((name for _, _, lineup in variants for name in lineup),
                              any(trained_on.differences(game, v) for _, v, _ in variants))
-        emit(simulation.whatif(game, variants, games, check_seed(seed), threads, not quiet),
-             fmt, output)
+        emit(simulation.whatif(game, variants, games, check_seed(seed), threads, not quiet,
+                               precision), fmt, output)
 
     return whatif
 
@@ -131,7 +132,7 @@ def tune(game: CleverGame) -> click.Command:
     @click.command()
     @tune_options("mean_score, first_seat_win_rate, foxes_per_player",
                   "rule parameters (switches, choices, rounds)")
-    @click.option("--policy", default=game.table_policy, show_default=True,
+    @click.option("--policy", default="learned", show_default=True,
                   help="Who plays: " + ", ".join(game.policy_help) + ".")
     @click.option("--players", type=int, default=None, help="1 to 4 (default 1 = solo).")
     @click.option("--games", type=int, default=20_000, show_default=True,

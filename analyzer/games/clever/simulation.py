@@ -35,6 +35,13 @@ def chunk_blocks(codes: np.ndarray) -> int:
     return 4 if (codes[..., KIND] >= HEURISTIC).any() else 64
 
 
+def check_blocks(codes: np.ndarray) -> int:
+    """Blocks between two looks at a precision for policy rows ``codes``: 8 (4,096 games)
+    for the valued policies, so that a run of the learned one stops within seconds of its
+    precision; 64 for the others."""
+    return 8 if (codes[..., KIND] >= HEURISTIC).any() else 64
+
+
 def family(game: CleverGame) -> pipeline.Family:
     """The game's part of the games pipeline (both games play the same kernels)."""
     return pipeline.Family(game.title, game.params, play.games_block, play.paired_block,
@@ -51,7 +58,8 @@ def play_games(game: CleverGame, values: dict[str, Any], lineup: list[str], game
     codes = np.stack([game.parse_policy(p, values) for p in lineup])
     return pipeline.play(family(game), codes, (game.rounds_for(values), game.game_rules(values)),
                          lineup, play.COL_HIST + play.HIST_BINS, games, seed, rotate,
-                         precision, progress, batch_blocks, chunk_blocks(codes))
+                         precision, progress, batch_blocks, chunk_blocks(codes),
+                         check_blocks(codes))
 
 
 def _mean_ci(row, games, col, col_sq):
@@ -258,9 +266,9 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
            untrained_notes: bool = True) -> Result:
     """Compare variants ``(label, rule values, lineup)`` on the same games; the first is
     the reference (the baseline), the others get paired differences with 95% intervals,
-    and every variant's rules and lineup in force are listed. With ``precision``, the
-    run ends (after a batch of ``batch_blocks`` blocks) once every paired difference in
-    mean score has a 95% half-width of at most that many points. With
+    and every variant's rules and lineup in force are listed. With ``precision`` (a
+    ``seats.Precision``, or a number of points), the run ends before ``games`` once every
+    paired difference is that narrow (``paired.stop_rule``). With
     ``untrained_notes``, a variant that plays ``learned`` off its network's training rules
     gets a note with the heuristic's figure. Where ``learned`` plays and a rule-conditioned
     network holds every variant, it plays them all (``CleverGame.comparison_file``)."""
@@ -291,15 +299,12 @@ def _whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list
     args = (lineups, np.array([game.rounds_for(v) for _, v, _ in variants], np.int64),
             np.stack([game.game_rules(v) for _, v, _ in variants]))
     run = pipeline.Paired(list(variants), args, PAIRED_METRICS,
-                          chunk_blocks=chunk_blocks(lineups))
-    _, score_col, per = PAIRED_METRICS[0]
+                          chunk_blocks=chunk_blocks(lineups),
+                          check_blocks=check_blocks(lineups))
     acc, n = pipeline.paired_games(family(game), run, games, seed, progress, batch_blocks,
-                                   paired.stop_rule(score_col, per, precision, n_players))
-    result = pipeline.whatif_result(
-        family(game), run, acc, n, seed, used,
-        notes=[f"ran until every paired difference in mean score was within "
-               f"+-{precision:g} points (95%), at most {games:,} games: {n:,}"]
-        if precision else [])
+                                   precision)
+    result = pipeline.whatif_result(family(game), run, acc, n, seed, used,
+                                    precision=precision, cap=games)
     result.notes += _unread_notes(variants, n_players)
     if untrained_notes:
         rows = result.tables["variants"].to_dict("records")

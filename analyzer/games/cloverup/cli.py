@@ -121,8 +121,8 @@ def turns(policy, n_turns, rules_file, assignments, seed, threads, quiet, fmt, o
 @run_options
 @output_options
 @with_output_check
-def whatif(weight_variants, rule_variants, lineups, base_policy, players, games, rules_file,
-           assignments, seed, threads, quiet, fmt, output):
+def whatif(weight_variants, rule_variants, lineups, base_policy, players, games, precision,
+           rules_file, assignments, seed, threads, quiet, fmt, output):
     """Compare rule or policy variants side by side on common random numbers.
 
     The baseline is the rules in force (defaults, --rules, --set) played by --policy; each
@@ -137,5 +137,6 @@ def whatif(weight_variants, rule_variants, lineups, base_policy, players, games,
         lambda extra: _values(rules_file, list(assignments) + extra, players=players),
         [f"weights={w}" for w in weight_variants] + list(rule_variants), lineups,
         base_policy)
-    result = simulation.whatif(variants, games, check_seed(seed), threads, not quiet)
+    result = simulation.whatif(variants, games, check_seed(seed), threads, not quiet,
+                               precision)
     emit(result, fmt, output)

@@ -217,13 +217,15 @@ PAIRED_METRICS = (
 
 
 def whatif(variants: Sequence[tuple[str, dict[str, Any], str | list[str]]], games: int,
-           seed: int, threads: int | None = None, progress: bool = True) -> Result:
+           seed: int, threads: int | None = None, progress: bool = True,
+           precision: Any = None) -> Result:
     """Compare rule/policy variants ``(label, rule values, lineup)`` (a lineup: a policy or
     a list cycled over the seats) on common random numbers.
 
     The first variant is the reference (the baseline); every other one gets the paired
-    difference and its 95% interval. Exact single-turn values (of the lineup's first
-    policy) are given beside the simulated game metrics.
+    difference and its 95% interval (with ``precision``, the run ends before ``games``
+    once they are that narrow: ``paired.stop_rule``). Exact single-turn values (of the
+    lineup's first policy) are given beside the simulated game metrics.
     """
     variants = [(label, values, _policies(policies)) for label, values, policies in variants]
     n_players = paired.check_variants(variants, games)
@@ -242,10 +244,12 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], str | list[str]]], game
     args = (np.array(seated, np.int64), column("rounds"), column("triple_six_effect"), dice,
             rows, np.array([m.max_diff for m in models], np.int64))
     run = pipeline.Paired(variants, args, PAIRED_METRICS, exact_turn_rows(variants, models))
-    acc, played = pipeline.paired_games(FAMILY, run, games, seed, progress)
+    acc, played = pipeline.paired_games(FAMILY, run, games, seed, progress,
+                                        precision=precision)
     return pipeline.whatif_result(
         FAMILY, run, acc, played, seed, used,
-        notes=["exact_turn_score: one turn of the lineup's first policy, exact"])
+        notes=["exact_turn_score: one turn of the lineup's first policy, exact"],
+        precision=precision, cap=games)
 
 
 def exact_turn_rows(variants: list, models: list[Model]):

@@ -320,7 +320,7 @@ def tune(targets, free, bounds, states, precision, rules_file, assignments, poin
 
 
 @group.command()
-@simulate_options(DEFAULT_GAMES, "honest", accepted_policies(), "2 to 4 (default 2)")
+@simulate_options(DEFAULT_GAMES, "equilibrium", accepted_policies(), "2 to 4 (default 2)")
 @rules_options
 @points_options
 @run_options
@@ -338,7 +338,7 @@ def simulate(players, games, policy_specs, rotate, precision, rules_file, assign
 
 
 @group.command()
-@whatif_options(DEFAULT_GAMES, "honest",
+@whatif_options(DEFAULT_GAMES, "equilibrium",
                 "A variant with rule parameters or card points (points_CARD) changed.",
                 "2 to 4 (default 2)")
 @rules_options
@@ -346,8 +346,8 @@ def simulate(players, games, policy_specs, rotate, precision, rules_file, assign
 @run_options
 @output_options
 @with_output_check
-def whatif(rule_variants, lineups, base_policy, players, games, rules_file, assignments,
-           points_file, point_settings, seed, threads, quiet, fmt, output):
+def whatif(rule_variants, lineups, base_policy, players, games, precision, rules_file,
+           assignments, points_file, point_settings, seed, threads, quiet, fmt, output):
     """Compare rule, point or lineup variants side by side on common random numbers.
 
     The baseline is the rules in force (defaults, --rules, --set, --points) played by
@@ -362,4 +362,5 @@ def whatif(rule_variants, lineups, base_policy, players, games, rules_file, assi
         lambda extra: _values(rules_file, list(assignments) + extra, points_file,
                               point_settings, players=players),
         rule_variants, lineups, base_policy)
-    emit(simulation.whatif(variants, games, check_seed(seed), threads, not quiet), fmt, output)
+    emit(simulation.whatif(variants, games, check_seed(seed), threads, not quiet, precision),
+         fmt, output)

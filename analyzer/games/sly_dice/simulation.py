@@ -15,6 +15,7 @@ from analyzer.games.sly_dice.runs import (
     COLUMNS,
     FAMILY,
     RATES,
+    blocks_of,
     card_table,
     play_games,
     policy_stats,
@@ -71,9 +72,11 @@ PAIRED_METRICS = (
 
 
 def whatif(variants: Sequence[tuple[str, dict[str, Any], list[str]]], games: int, seed: int,
-           threads: int | None = None, progress: bool = True) -> Result:
+           threads: int | None = None, progress: bool = True, precision: Any = None
+           ) -> Result:
     """Compare variants ``(label, rule values, lineup policies)`` on the same games (common
-    random numbers); the first is the reference, the others get paired differences."""
+    random numbers); the first is the reference, the others get paired differences (with
+    ``precision``, until they are that narrow: ``paired.stop_rule``; at most ``games``)."""
     paired.check_variants(list(variants), games)
     used = driver.set_threads(threads)
     models = [get_model(values) for _, values, _ in variants]
@@ -85,6 +88,8 @@ def whatif(variants: Sequence[tuple[str, dict[str, Any], list[str]]], games: int
             np.array([m.values["rerolls"] for m in models], np.int64),
             models[0].hol_success, models[0].hol_calls, models[0].plausibility,
             models[0].made, np.stack([m.bonus for m in models]))
-    run = pipeline.Paired(list(variants), args, PAIRED_METRICS)
-    acc, n = pipeline.paired_games(FAMILY, run, games, seed, progress)
-    return pipeline.whatif_result(FAMILY, run, acc, n, seed, used)
+    run = pipeline.Paired(list(variants), args, PAIRED_METRICS,
+                          chunk_blocks=blocks_of(lineups), check_blocks=blocks_of(lineups))
+    acc, n = pipeline.paired_games(FAMILY, run, games, seed, progress, precision=precision)
+    return pipeline.whatif_result(FAMILY, run, acc, n, seed, used, precision=precision,
+                                  cap=games)

@@ -26,7 +26,8 @@ class Stage(NamedTuple):
     games of 2-4 players play the mean of theirs and its values, and it learns what it
     adds to them; whether the network has the rules block (``kernels.clever_base.rule_block``);
     the teachers' weight in the targets of the games a teacher network teaches (the run's
-    ``teachers``: ``kernels.clever.selfplay``)."""
+    ``teachers``: ``kernels.clever.selfplay``); whether only the seat block's first-layer
+    rows learn."""
 
     games: int
     teacher: float
@@ -45,6 +46,8 @@ class Stage(NamedTuple):
     partner: bool = False  # the solo networks play beside it, unchanged (``selfplay``)
     rules_block: bool = False  # the rules block's inputs too (after the seat block)
     teach: float = 0.0  # the teachers' weight in the targets of the games they teach
+    seat_rows_only: bool = False  # only the seat block's first-layer rows learn (solo play,
+    # whose seat block is 0, stays as it was)
 
 
 def stage_games(stages: dict[str, Stage], stage: str, scale: float) -> int:
@@ -72,9 +75,13 @@ def training_key(stages: dict[str, Stage], seed: int, stage: str) -> np.uint64:
 def trainable(spec: Stage, game: int, n_in: int, h1: int = net.H1) -> np.ndarray:
     """The range of the weights that learn in a stage (int64[2]; ``(0, -1)``: all): with
     ``new_rows_only``, the first-layer rows (``h1`` numbers each) of the newest block (the
-    seat block, or the rules block where the stage has it); with ``skip_alone``, none."""
+    seat block, or the rules block where the stage has it); with ``seat_rows_only``, the
+    seat block's; with ``skip_alone``, none."""
     if spec.skip_alone:
         return np.array([0, 0], np.int64)
+    if spec.seat_rows_only:
+        first, end = (int(value_net.n_inputs(game, blocks)) for blocks in (1, 2))
+        return np.array([first * h1, end * h1], np.int64)
     if not spec.new_rows_only:
         return np.array([0, -1], np.int64)
     first = int(value_net.n_inputs(game, 2 if spec.rules_block else 1))

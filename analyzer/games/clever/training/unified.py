@@ -1,0 +1,83 @@
+"""The training table of a Clever game's one network: rule sets and player counts drawn
+together, each row taught by a teacher network that plays that game.
+
+A row is a game of 1-4 players under a set of rules: a share of them the defaults, the
+others one of the game shapes (a round count of ``SHAPE_ROUNDS``, or the player count's
+own, and a round track of ``TRACKS``) with, half the time, some of the other rules changed.
+Self-play takes the player count from the row (``kernels.clever_base.game_rules.RULE_PLAYERS``).
+The teacher of a row is given by ``teacher_for(values)``: a policy row of the game's full
+input count (its members widened with zero rows), and a key naming it, so that rows with
+the same teacher share one row of the teacher table.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Hashable
+
+import numpy as np
+
+from analyzer.games.clever import variants
+from analyzer.games.clever.game import CleverGame
+from analyzer.params import defaults
+from kernels.clever_base.game_rules import RULE_PLAYERS
+
+PLAYER_SHARES = (0.3, 0.3, 0.2, 0.2)  # the rows' shares of games of 1, 2, 3 and 4 players
+DEFAULT_SHARE = 0.25  # rows on the default rules
+SHAPE_ROUNDS = (0, 4, 5, 6, 7, 8)  # 0: the player count's own round count
+BONUSES = ("round_1_bonus", "round_2_bonus", "round_3_bonus", "round_4_bonus")
+TRACKS = ((), BONUSES, *((name,) for name in BONUSES))  # the round-track bonuses switched
+# off: none, all, or one
+OTHER_CHANCE = 0.15  # in half the other rows, each rule outside the shape's chance to change
+
+Teacher = Callable[[dict[str, Any]], tuple[np.ndarray, Hashable]]
+
+
+def sample(game: CleverGame, count: int, seed: int) -> list[dict[str, Any]]:
+    """``count`` rows (full rule values, the player count among them) drawn by ``seed``."""
+    rng = np.random.default_rng([seed, 64])
+    base = defaults(game.params)
+    shares = np.cumsum(PLAYER_SHARES) / np.sum(PLAYER_SHARES)
+    out = []
+    for _ in range(count):
+        players = int(np.searchsorted(shares, rng.random(), side="right")) + 1
+        values = {**base, "players": min(players, len(PLAYER_SHARES))}
+        if rng.random() >= DEFAULT_SHARE:
+            values["rounds"] = SHAPE_ROUNDS[int(rng.integers(len(SHAPE_ROUNDS)))]
+            for name in TRACKS[int(rng.integers(len(TRACKS)))]:
+                values[name] = False
+            if rng.random() < 0.5:
+                _change_others(game, values, rng)
+        out.append(values)
+    return out
+
+
+def _change_others(game: CleverGame, values: dict[str, Any], rng: np.random.Generator) -> None:
+    """Change each rule outside the game's shape with ``OTHER_CHANCE``, in place."""
+    for param in variants.drawn_params(game):
+        if param.name != "rounds" and param.name not in BONUSES \
+                and rng.random() < OTHER_CHANCE:
+            choices = variants.other_values(param)
+            values[param.name] = choices[int(rng.integers(len(choices)))]
+
+
+def table(game: CleverGame, rows: list[dict[str, Any]]) -> np.ndarray:
+    """The rows' game-rules vectors (int64[V, N_GAME_RULES]), each with its player count."""
+    out = variants.table(game, rows)
+    out[:, RULE_PLAYERS] = [values["players"] for values in rows]
+    return out
+
+
+def teacher_table(rows: list[dict[str, Any]], teacher_for: Teacher
+                  ) -> tuple[np.ndarray, np.ndarray, list[Hashable]]:
+    """``(teachers float64[T, N_POL], teacher_of int64[V], keys)``: one policy row per
+    distinct teacher of the ``rows`` and the index of each row's, with the teachers' keys."""
+    keys: list[Hashable] = []
+    policy_rows: list[np.ndarray] = []
+    index = np.zeros(len(rows), np.int64)
+    for k, values in enumerate(rows):
+        row, key = teacher_for(values)
+        if key not in keys:
+            keys.append(key)
+            policy_rows.append(row)
+        index[k] = keys.index(key)
+    return np.stack(policy_rows), index, keys
