@@ -26,7 +26,8 @@ class Param:
 
     ``kind`` is ``int``, ``float``, ``bool``, ``choice`` (one of ``choices``) or
     ``weights`` (``size`` non-negative numbers with a positive sum, each at most ``high``,
-    default ``MAX_WEIGHT``). ``low``/``high`` bound numbers inclusively.
+    default ``MAX_WEIGHT``). ``low``/``high`` bound numbers inclusively; ``search``, where
+    set, is the documented range a search (``tune``) tries, ``(low, high)``.
     """
 
     name: str
@@ -38,6 +39,7 @@ class Param:
     size: int = 0
     assumed: bool = False
     choices: tuple[str, ...] = ()
+    search: tuple[int, int] | None = None
 
     def accepted(self) -> str:
         """What values are accepted, for error messages and ``dicelab rules``."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from analyzer.params import Param
 
+SEARCHED_ROUNDS = (4, 8)  # the round counts the learned player trains on, and tune tries
+
 
 # Open points the engine never reads in a solo game of the valued policies (greedy,
 # heuristic, learned; ``kernels.clever.play``), so that there they are worth exactly 0:
@@ -44,7 +46,8 @@ def shared_params(round_bonuses: tuple[tuple[int, str], ...], sections: dict[str
     return (
         Param("players", "int", 1, "players in a game (1 = solo)", low=1, high=4),
         Param("rounds", "int", 0, "rounds in a game; 0 = by player count (6, 6, 5, 4 for "
-              "1-4)", low=0, high=12),
+              "1-4); tune tries 4 to 8, the round counts the learned player was trained on",
+              low=0, high=12, search=SEARCHED_ROUNDS),
     ) + tuple(
         Param(f"round_{r}_bonus", "bool", True, f"the round track's round-{r} bonus ({label})")
         for r, label in round_bonuses) + (

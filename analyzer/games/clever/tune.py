@@ -29,7 +29,8 @@ TARGETS = {
 
 
 def choices(game: CleverGame, name: str) -> list[Any]:
-    """The values a free rule parameter can take."""
+    """The values a free rule parameter's search tries: every value of a switch or a
+    choice, the documented search range of a number (``Param.search``: rounds 4 to 8)."""
     param = next((p for p in game.params if p.name == name), None)
     if param is None or name == "players":
         accepted = ", ".join(p.name for p in game.params if p.name != "players")
@@ -38,7 +39,8 @@ def choices(game: CleverGame, name: str) -> list[Any]:
         return [False, True]
     if param.kind == "choice":
         return list(param.choices)
-    return list(range(int(param.low), int(param.high) + 1))
+    low, high = param.search or (param.low, param.high)
+    return list(range(int(low), int(high) + 1))
 
 
 def tune(game: CleverGame, values: dict[str, Any], target_texts: Sequence[str],

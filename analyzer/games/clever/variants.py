@@ -20,11 +20,12 @@ import numpy as np
 
 from analyzer.games.clever import rule_inputs
 from analyzer.games.clever.game import CleverGame
+from analyzer.games.clever.params import SEARCHED_ROUNDS
 from analyzer.params import Param, defaults
 
 DEFAULT_SHARE = 0.4  # training games on the default rules
 CHANGE_CHANCE = 0.25  # in the other games, each parameter's chance to leave its default
-ROUNDS_RANGE = (4, 8)  # the round counts the distribution draws from
+ROUNDS_RANGE = SEARCHED_ROUNDS  # the round counts the distribution draws from
 NOT_DRAWN = ("players",)  # parameters the training's player mix decides
 
 
