@@ -13,7 +13,8 @@ Measured:
   learned, and the learned policy's milliseconds per solo game on one thread; ``advise``
   on a mid-game position with the game's default policy and rollouts (the learned policy,
   1,000 rollouts per choice) and on a new sheet in round 1 (the slowest position); and
-  the shared engine's cold compile;
+  the shared engine's cold compile; a default one-variant ``whatif`` (every default:
+  the learned player, until 95% half-widths of 1 point a player), warm;
 - the main job, ``dicelab report`` on built-in defaults, cold (empty numba cache) and warm,
   and each game's first query (a short ``simulate``) from an empty cache (``--no-report``
   leaves these out: together they take several minutes).
@@ -69,7 +70,11 @@ TARGETS = {
     "cluster_vs_local_tpc_heuristic_games": ">= 0.8",
     "cluster_peak_rss_ratio_client": "~ 1",
     "cluster_peak_rss_ratio_worker": "~ 1",
+    "tpc_whatif_default_warm_s": "<= 15",
+    "tac_whatif_default_warm_s": "<= 30",
 }
+WHATIF = "round_4_bonus=false"  # the default what-if benchmarked: one variant, every
+# default (the learned player, until 95% half-widths of 1 point a player)
 SLOWER = {"greedy": 1, "heuristic": 20, "learned": 50}  # games: fewer
 
 
@@ -251,6 +256,21 @@ def clever(game_id: str, games: int) -> dict[str, float]:
     out[f"{prefix}_advise_default_cold_s"], out[f"{prefix}_advise_default_warm_s"] = \
         clever_advise(game)
     out[f"{prefix}_advise_round1_warm_s"] = clever_advise_round1(game)
+    return out
+
+
+def whatif_times() -> dict[str, float]:
+    """A default one-variant ``whatif`` of each Clever game, end to end, warm: run once to
+    compile, then timed."""
+    from analyzer.registry import get_game
+
+    env = {**os.environ}
+    out = {}
+    for game_id in ("thats-pretty-clever", "twice-as-clever"):
+        args = [game_id, "whatif", "--vary", WHATIF, "--quiet"]
+        _timed_cli(args, env)
+        prefix = get_game(game_id).load().GAME.prefix
+        out[f"{prefix}_whatif_default_warm_s"] = _timed_cli(args, env)
     return out
 
 
@@ -471,6 +491,7 @@ def main() -> None:
     results.update(sly_dice(1_000_000 // scale))
     results.update(clever("thats-pretty-clever", 200_000 // scale))
     results.update(clever("twice-as-clever", 200_000 // scale))
+    results.update(whatif_times())
     results.update(training_rate("thats-pretty-clever", 16_384 // scale))
     results.update(training_rate("twice-as-clever", 8_192 // scale))
     results.update(clever_cold())
