@@ -132,11 +132,13 @@ class Precision:
     ``points`` (``--precision``) and, with two or more players, every win rate's at most
     ``win_points`` percentage points (``--win-precision``); None: that interval does not
     decide. ``by_default``: the widths are the commands' defaults (``DEFAULT``, no
-    ``--games``), so a solo game's win width is simply unused."""
+    ``--games``), so a solo game's win width is simply unused; ``by_seat``: every seat's
+    intervals must be that narrow (a mirror match's seat effects), not every policy's."""
 
     points: float | None = None
     win_points: float | None = None
     by_default: bool = False
+    by_seat: bool = False
 
     def describe(self, players: int = 2) -> str:
         parts = [f"mean scores within +-{self.points:g} points"] if self.points else []
@@ -168,7 +170,7 @@ def precise_enough(acc: np.ndarray, names: Sequence[str], cols: Columns,
     """Every policy's intervals are as narrow as ``precision`` asks (half-widths: the mean
     score's in points, the win rate's in percentage points)."""
     precision = as_precision(precision)
-    for row in by_name(acc, names).values():
+    for row in _rows(acc, names, precision.by_seat):
         s = row_stats(row, cols, len(names))
         if precision.points is not None and \
                 s["ci95"][1] - s["mean_score"] > precision.points:
@@ -179,11 +181,19 @@ def precise_enough(acc: np.ndarray, names: Sequence[str], cols: Columns,
     return True
 
 
-def widest(acc: np.ndarray, names: Sequence[str], cols: Columns) -> tuple[float, float]:
-    """The widest 95% half-widths of the policies' mean scores (points) and win rates
-    (percentage points; nan solo)."""
+def _rows(acc: np.ndarray, names: Sequence[str], by_seat: bool) -> list[np.ndarray]:
+    """The accumulator's rows by seat (``by_seat``) or by policy (``by_name``)."""
+    if by_seat:
+        return [acc[:, seat].sum(axis=0) for seat in range(len(names))]
+    return list(by_name(acc, names).values())
+
+
+def widest(acc: np.ndarray, names: Sequence[str], cols: Columns, by_seat: bool = False
+           ) -> tuple[float, float]:
+    """The widest 95% half-widths of the policies' (``by_seat``: the seats') mean scores
+    (points) and win rates (percentage points; nan solo)."""
     points, win = 0.0, float("nan")
-    for row in by_name(acc, names).values():
+    for row in _rows(acc, names, by_seat):
         s = row_stats(row, cols, len(names))
         points = max(points, s["ci95"][1] - s["mean_score"])
         if "win_ci95" in s:
@@ -221,7 +231,12 @@ def stop_rule(names: Sequence[str], cols: Columns, precision: Precision | float 
         return None
     check_win_precision(precision, len(names))
     return StopRule(lambda acc, done: precise_enough(acc, names, cols, precision),
-                    lambda acc, done: width_words(*widest(acc, names, cols)))
+                    lambda acc, done: width_words(*widest(acc, names, cols,
+                                                          precision.by_seat)))
+
+
+SEAT_VERDICT = Precision(win_points=DEFAULT.win_points, by_seat=True)  # a report's mirror
+# matches: every seat's win rate to the commands' default width
 
 
 def check_win_precision(precision: Precision | float | None, players: int) -> None:

@@ -75,13 +75,16 @@ class Samples:
                 f"{self.paired:,} per round-bonus variant ({self.strong_paired:,} for the "
                 f"strongest policy) and {self.rules_paired:,} per "
                 f"assumed-rule reading ({runs}); stops checked every "
-                f"{CHECK_BLOCKS * GAME_BLOCK:,} games; {self.per_player_count:,} games of "
-                f"two players and {self.more_players:,} of three and of four")
+                f"{CHECK_BLOCKS * GAME_BLOCK:,} games; games of two, three and four "
+                f"players until every seat's win rate is within "
+                f"+-{seats.SEAT_VERDICT.win_points:g} percentage points (95%), at most "
+                f"{self.per_player_count:,} of two and {self.more_players:,} of three and "
+                "of four")
 
 
 CHECK_BLOCKS = 2
 FULL = Samples(points=1.5, cap=40_960, paired_points=2.0, paired=4_096, rules_paired=2_048,
-               per_player_count=1_024, strong_paired=512, more_players=768)
+               per_player_count=8_192, strong_paired=512, more_players=8_192)
 QUICK = Samples(points=3.0, cap=4_096, paired_points=4.0, paired=1_024, rules_paired=512,
                 per_player_count=512, strong_paired=512, more_players=512)
 # What rules are worth is played by the game's ``table_policy`` (the tuned heuristic, or
@@ -167,14 +170,15 @@ def gains_words(gains: list[float]) -> str:
 def mirror_seats(game: CleverGame, values: dict[str, Any], policy: str,
                  counts: tuple[int, ...], samples: Any, seed: int,
                  progress: Any) -> tuple[list[dict], list[dict], list[float]]:
-    """``policy`` in every seat, at each player count of ``counts``: each seat's win rate
-    (rows of the seat table) and, with two players, the comeback rows and the mean points
-    a player scores in each round."""
+    """``policy`` in every seat, at each player count of ``counts``, until every seat's
+    win rate has the commands' default 95% half-width (``seats.SEAT_VERDICT``; at most
+    the games of ``samples``): each seat's win rate (rows of the seat table) and, with two
+    players, the comeback rows and the mean points a player scores in each round."""
     seat_rows, comeback_rows, gains = [], [], []
     for players in counts:
         games = samples.per_player_count if players == 2 else samples.more_players
         acc, n = play_games(game, {**values, "players": players}, [policy] * players,
-                            games, seed, False, None, progress)
+                            games, seed, False, seats.SEAT_VERDICT, progress, CHECK_BLOCKS)
         if players == 2:
             rounds = game.rounds_for({**values, "players": 2})
             comeback_rows = seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS, play.COL_COMEBACK,

@@ -163,9 +163,9 @@ def weight_sets(values: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _game_rows(values, lineup_names, games, seed, progress):
+def _game_rows(values, lineup_names, games, seed, progress, precision=None):
     lineup = lineup_of(lineup_names, values["players"])
-    acc, n = play_games(values, lineup, games, seed, True, None, progress)
+    acc, n = play_games(values, lineup, games, seed, True, precision, progress)
     return acc, n, lineup
 
 
@@ -194,10 +194,13 @@ def tuning_examples(values: dict[str, Any]) -> pd.DataFrame:
 
 
 def seat_win_rates(values, games, seed, progress) -> pd.DataFrame:
+    """Each seat's win rate with the optimal policy in every seat, 2-6 players, each
+    count until every seat's 95% half-width is the commands' default
+    (``seats.SEAT_VERDICT``), at most ``games`` games."""
     rows = []
     for players in range(2, 7):
         acc, n, _ = _game_rows({**values, "players": players}, ["optimal"], games, seed,
-                               progress)
+                               progress, seats.SEAT_VERDICT)
         for seat in range(players):
             s = _row_stats(acc[:, seat].sum(axis=0), players)
             rows.append({"players": str(players), "seat": f"seat {seat + 1}",
