@@ -107,7 +107,9 @@ seed ``TUNING_SEED_BASE + seed``; reports use the CLI default (20261129) and
 
 Run: ``python scripts/train_value.py --game tpc --seed 1`` (and ``--seed 2`` on the other
 core); ``python scripts/train_value.py --game tac --seed 2 --stage bonus`` (the shipped
-run); ``python scripts/train_value.py --game tac --curriculum caps --seed 1 --stage bonus``.
+run); ``python scripts/train_value.py --game tac --curriculum caps --seed 1 --stage bonus``;
+``python scripts/train_value.py --config FILE`` runs the steps of a training config in
+order (``analyzer.games.clever.training.config``).
 """
 
 from __future__ import annotations
@@ -124,7 +126,7 @@ import numpy as np
 
 from analyzer.games.clever import partner, trained_on, value_weights, variants
 from analyzer.games.clever.training import run as training_run
-from analyzer.games.clever.training import teachers, unified
+from analyzer.games.clever.training import config, teachers, unified
 from analyzer.games.clever.training.games import TUNING_SEED_BASE, compare, mean_score
 from analyzer.games.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
 from analyzer.games.clever.training.state import CHUNK, read_checkpoint
@@ -501,8 +503,11 @@ def training_rules(opts: argparse.Namespace) -> dict:
     return TRAINING_RULES[opts.curriculum]
 
 
-def parse() -> argparse.Namespace:
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = script_args.OneLineParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", metavar="FILE",
+                        help="run the steps of this training config (TOML), each with its "
+                             "own options; given alone")
     parser.add_argument("--game", choices=tuple(GAMES), default="tpc")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--curriculum", help="the stages to run (tpc: "
@@ -634,7 +639,7 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--ship-games", type=int, default=8192,
                         help="paired tuning games comparing the members and the ensemble")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
-    opts = parser.parse_args()
+    opts = parser.parse_args(argv)
     if opts.chunk < 1 or opts.eval_every % opts.chunk or opts.eval_games < 1 \
             or not 0 < opts.scale <= 1 or opts.max_games < 0:
         parser.error("--eval-every must be a multiple of --chunk; --eval-games at least 1; "
@@ -1191,8 +1196,13 @@ def progress_line(entry: dict, elapsed: float, played: int) -> None:
           file=sys.stderr, flush=True)
 
 
-def main() -> None:
-    opts = parse()
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line ``argv`` (none: the process's), or with ``--config FILE``
+    every step of that training config in order (``training.config``)."""
+    if argv is None and "--config" in sys.argv[1:]:
+        run_config(sys.argv[1:])
+        return
+    opts = parse(argv)
     model = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model")
     try:
         if opts.ship:
@@ -1211,6 +1221,20 @@ def main() -> None:
     if not opts.ship and not opts.ship_multi and not opts.ship_conditioned:
         train(opts, model, model.GAME.game_rules({**defaults(model.PARAMS),
                                                   **training_rules(opts)}))
+
+
+def run_config(argv: list[str]) -> None:
+    """``--config FILE`` (alone): each step of the config, as its own command line."""
+    if len(argv) != 2 or argv[0] != "--config":
+        fail("--config FILE is given alone: the config holds every option")
+    try:
+        steps = config.read_steps(Path(argv[1]))
+        lines = [config.step_arguments(step) for step in steps]
+    except UserError as exc:
+        fail(str(exc))
+    for k, line in enumerate(lines, start=1):
+        print(f"step {k} of {len(lines)}: {' '.join(line)}", file=sys.stderr, flush=True)
+        main(line)
 
 
 if __name__ == "__main__":

@@ -61,3 +61,33 @@ def test_check_route_reach_refuses_an_unwritable_file_before_playing(tmp_path):
     line, = out.stderr.strip().splitlines()
     assert line.startswith("check_route_reach.py: error: cannot write") and "games" not in line
     assert not (tmp_path / "missing").exists()
+
+
+def test_a_training_config_is_each_step_s_command_line(tmp_path):
+    """``train_value.py --config FILE``: each ``[[step]]`` table is one command line, its
+    options by their long names (a list: several values; true: a flag; false: left out)."""
+    from analyzer.games.clever.training import config
+
+    path = tmp_path / "net.toml"
+    path.write_text('about = "a test"\n[[step]]\ngame = "tac"\nseed = 5\n'
+                    'look = [2, 3]\nquiet = true\nlatest = false\nscale = 0.5\n'
+                    '[[step]]\nship = ["a.npz"]\n')
+    steps = config.read_steps(path)
+    assert [config.step_arguments(step) for step in steps] == [
+        ["--game", "tac", "--seed", "5", "--look", "2", "3", "--quiet", "--scale", "0.5"],
+        ["--ship", "a.npz"]]
+
+
+@pytest.mark.parametrize("text, args, words", [
+    ("step = 3\n", [], "expected an optional 'about' text and one or more [[step]]"),
+    ("[[step]\n", [], "cannot be read"),
+    ('[[step]]\ngame = "tpc"\n', ["--seed", "2"], "--config FILE is given alone"),
+    ("[[step]]\nseed = {a = 1}\n", [], "config option 'seed': expected a string"),
+])
+def test_a_bad_training_config_is_one_line(tmp_path, text, args, words):
+    path = tmp_path / "net.toml"
+    path.write_text(text)
+    out = _run("train_value.py", "--config", str(path), *args)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    line, = out.stderr.strip().splitlines()
+    assert line.startswith("train_value.py: error:") and words in line
