@@ -23,7 +23,8 @@ their targets: ``C_CAP_AREA`` (an area whose dice are capped, or -1), ``C_CAP`` 
 dice put there per game), ``C_SPOT_SHARE`` (the share of games played with the spotlight)
 and ``C_SPOT_BIAS`` (its bias: points per point of the lowest area plus the fox points, or
 per point of one area drawn per game from the bit mask ``C_SPOT_AREAS`` when it is not 0),
-and the shares of games of 1-4 players (``C_PLAYERS`` on).
+and the shares of games of 1-4 players (``C_PLAYERS`` on); with ``C_PER_GAME`` set, each
+seat of a game of ``n`` players learns with weight ``1 / n``.
 
 With a teacher weight of 1 in the row (``value_net.P_TEACHER``) the games are played by
 the tuned heuristic's values through the value policy's decisions and the network learns
@@ -105,7 +106,9 @@ STAT_GAMES, STAT_SCORE, STAT_SCORE_SQ, STAT_ERR_SQ, STAT_SAMPLES, STAT_CAPPED = 
 N_STATS = 6
 C_CAP_AREA, C_CAP, C_SPOT_SHARE, C_SPOT_BIAS, C_SPOT_AREAS = range(5)
 C_PLAYERS = 5  # + players - 1: the share of games of 1-4 players (all 0: solo only)
-N_CURRICULUM = C_PLAYERS + MAX_PLAYERS
+C_PER_GAME = C_PLAYERS + MAX_PLAYERS  # 1: each seat of a game of n players learns with
+# weight 1 / n, so that every game weighs the same whatever its player count
+N_CURRICULUM = C_PER_GAME + 1
 EXPLORE_TURN = 4000  # the turn numbers of a game's exploration, shuffle and curriculum
 SHUFFLE_TURN = 4001  # streams (seat 0; seat p > 0: SEAT_EXPLORE_TURN + p and
 CURRICULUM_TURN = 4002  # SEAT_SHUFFLE_TURN + p)
@@ -386,7 +389,7 @@ def _record_at(records, t, k):
 def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_m, adam_v,
                 step, lr, lam, batch, stats, grad, a1, a2, d2, p1, p2, targets, order,
                 trainable, skip_moments, skip_grad, skip_learns, teacher, teach,
-                side_teacher):
+                side_teacher, weight):
     """Learn from one seat's records of game ``g`` of ``players`` (its work buffer
     ``scratch``, its final score ``final``, the value its last afterstate is taught
     ``goal``: the final score, plus any win bonus): lambda-returns, then shuffled
@@ -397,7 +400,8 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
     head (``skip_moments`` float64[2, N_SKIP], ``skip_grad`` float64[N_SKIP] work space);
     ``teacher`` (float64[N_POL]) teaches the targets with weight ``teach`` (0: none;
     ``_teach``), ``side_teacher`` the side records' (their targets are its estimates
-    alone; they join the shuffled minibatches); returns the Adam steps taken in all."""
+    alone; they join the shuffled minibatches); ``weight`` scales its gradients; returns
+    the Adam steps taken in all."""
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     records = scratch[WORK_LEN + R_HEADER:]
     skip_learns = skip_learns and (players > 1 or seat_first(n_in) + N_SEAT < n_in)
@@ -433,9 +437,9 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
                 stats[STAT_ERR_SQ] += err * err * SCALE * SCALE
                 stats[STAT_SAMPLES] += 1
             add_gradient(w, n_in, idx, val, nnz, a1, a2,
-                         np.float32(err / (count * (b1 - b0))), grad, d2)
+                         np.float32(weight * err / (count * (b1 - b0))), grad, d2)
             if skip_learns:
-                _skip_gradient(n_in, idx, val, nnz, err / (b1 - b0), skip_grad)
+                _skip_gradient(n_in, idx, val, nnz, weight * err / (b1 - b0), skip_grad)
         step += 1
         adam_step(w, grad, adam_m, adam_v, step, lr, trainable[0], trainable[1])
         if skip_learns:
@@ -447,10 +451,11 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
 def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v, step, lr,
                    lam, batch, stats, grad, a1, a2, d2, p1, p2, targets, order, trainable,
                    win_bonus, skip_moments, skip_grad, skip_learns, teachers, teacher_of,
-                   teach, side_of):
+                   teach, side_of, per_game):
     """Learn from the played games of ``play_snapshot`` in game order, seat after seat
-    (see ``train_block`` for the arguments; the rest is work space); returns the Adam
-    steps taken in all."""
+    (see ``train_block`` for the arguments; ``per_game``: each seat of a game of ``n``
+    players weighs ``1 / n``; the rest is work space); returns the Adam steps taken in
+    all."""
     n_in = np.int64(pol[W_NET + P_INPUTS])
     w = member_weights(pol, W_NET, n_in, 0)
     for j in range(games.shape[0]):
@@ -459,6 +464,7 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
         weight = teach if teacher_of[v] >= 0 else 0.0
         teacher = teachers[max(teacher_of[v], 0)]
         side_teacher = teachers[max(side_of[v], 0)]
+        share = 1.0 / n if per_game else 1.0
         for p in range(n):
             goal = float(finals[j, p])
             if n > 1:
@@ -467,7 +473,7 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
                                float(finals[j, p]), goal, adam_m, adam_v, step, lr, lam,
                                batch, stats, grad, a1, a2, d2, p1, p2, targets, order,
                                trainable, skip_moments, skip_grad, skip_learns,
-                               teacher, weight, side_teacher)
+                               teacher, weight, side_teacher, share)
     return step
 
 
@@ -534,6 +540,7 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     games = np.zeros((min(snapshot, n_games), seats, GAME_LEN), np.int64)
     finals = np.zeros((games.shape[0], MAX_PLAYERS), np.int64)
     players = np.zeros(games.shape[0], np.int64)
+    per_game = curriculum[C_PER_GAME] > 0.0
     for g0 in range(first_game, first_game + n_games, snapshot):
         k = min(snapshot, first_game + n_games - g0)
         play_snapshot(key, g0, pol, rounds_of, variants, epsilon, curriculum, games[:k],
@@ -542,5 +549,5 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
                               adam_v, step, lr, lam, batch, stats, grad, a1, a2, d2, p1,
                               p2, targets, order, trainable, win_bonus, skip_moments,
                               skip_grad, skip_learns, teachers, teacher_of, teach,
-                              side_of)
+                              side_of, per_game)
     return step

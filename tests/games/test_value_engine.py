@@ -406,6 +406,43 @@ def test_a_win_bonus_teaches_games_of_several_players_alone(players, moves):
     assert (not np.array_equal(*weights)) == moves
 
 
+@pytest.mark.parametrize("players,moves", [(1, False), (2, True)])
+def test_weighing_every_game_the_same_changes_games_of_several_players_alone(players, moves):
+    """``C_PER_GAME``: each seat of a game of n players learns with weight 1 / n, which
+    changes what two-player games teach and nothing in solo games (bit for bit)."""
+    n_in = int(value_net.n_inputs(TPC, 2))
+    weights = []
+    for per_game in (0.0, 1.0):
+        curriculum = selfplay.no_curriculum()
+        curriculum[selfplay.C_PLAYERS + players - 1] = 1.0
+        curriculum[selfplay.C_PER_GAME] = per_game
+        row = value_weights.policy_row([value_weights.initial_weights(n_in, 3)], n_in)
+        w = value_weights.member(row)
+        train(row, np.zeros_like(w), np.zeros_like(w), 0, 4, np.zeros(selfplay.N_STATS),
+              curriculum=curriculum)
+        weights.append(w.copy())
+    assert (not np.array_equal(*weights)) == moves
+
+
+def test_a_variant_row_sets_the_player_count_of_its_games():
+    """A row of the variant table with ``RULE_PLAYERS`` set plays games of that many
+    players whatever the curriculum's shares (solo here): every seat learns."""
+    from kernels.clever_base.game_rules import RULE_PLAYERS
+
+    n_in = int(value_net.n_inputs(TPC, 2))
+    rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
+    rules[RULE_PLAYERS] = 3
+    row = value_weights.policy_row([value_weights.initial_weights(n_in, 3)], n_in)
+    w = value_weights.member(row)
+    stats = np.zeros(selfplay.N_STATS)
+    selfplay.train_block(np.uint64(11), 0, 2, row, TL.ROUNDS_BY_PLAYERS, rules[None, :],
+                         np.zeros_like(w), np.zeros_like(w), 0, 3e-4, 0.1, 0.8, 32, stats, 1,
+                         selfplay.no_curriculum(), np.array((0, -1)), 0.0,
+                         np.zeros((2, value_net.N_SKIP)), False, *selfplay.no_teachers(1),
+                         0.0, selfplay.no_sides(1))
+    assert stats[selfplay.STAT_GAMES] == 2 * 3  # two games, three seats each
+
+
 def test_partners_stay_as_they_are_and_change_what_the_first_network_learns():
     """A row of two networks trained on two-player games: the second (a partner) keeps
     its weights bit for bit, the first learns, and learns otherwise than it does alone

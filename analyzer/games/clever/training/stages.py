@@ -27,7 +27,7 @@ class Stage(NamedTuple):
     adds to them; whether the network has the rules block (``kernels.clever_base.rule_block``);
     the teachers' weight in the targets of the games a teacher network teaches (the run's
     ``teachers``: ``kernels.clever.selfplay``); whether only the seat block's first-layer
-    rows learn."""
+    rows learn; whether every game weighs the same whatever its player count."""
 
     games: int
     teacher: float
@@ -48,6 +48,7 @@ class Stage(NamedTuple):
     teach: float = 0.0  # the teachers' weight in the targets of the games they teach
     seat_rows_only: bool = False  # only the seat block's first-layer rows learn (solo play,
     # whose seat block is 0, stays as it was)
+    per_game: bool = False  # each seat of a game of n players learns with weight 1 / n
 
 
 def stage_games(stages: dict[str, Stage], stage: str, scale: float) -> int:
@@ -96,9 +97,10 @@ def multiplayer_only(spec: Stage) -> bool:
 
 def kernel_curriculum(spec: Stage) -> np.ndarray:
     """The stage's curriculum as ``selfplay`` takes it (float64[N_CURRICULUM]): the
-    behaviour's cap and spotlight, then the shares of games of 1-4 players."""
+    behaviour's cap and spotlight, the shares of games of 1-4 players, and whether each
+    game weighs the same."""
     shares = (list(spec.players) + [0.0] * selfplay.MAX_PLAYERS)[:selfplay.MAX_PLAYERS]
-    return np.array(list(spec.curriculum) + shares, np.float64)
+    return np.array(list(spec.curriculum) + shares + [float(spec.per_game)], np.float64)
 
 
 def inputs_of_stage(spec: Stage, game: int) -> int:

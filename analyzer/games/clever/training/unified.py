@@ -21,7 +21,7 @@ from analyzer.games.clever.game import CleverGame
 from analyzer.params import defaults
 from kernels.clever_base.game_rules import RULE_PLAYERS
 
-PLAYER_SHARES = (0.3, 0.3, 0.2, 0.2)  # the rows' shares of games of 1, 2, 3 and 4 players
+PLAYER_SHARES = (0.4, 0.3, 0.15, 0.15)  # the rows' shares of games of 1-4 players
 DEFAULT_SHARE = 0.25  # rows on the default rules
 SHAPE_ROUNDS = (0, 4, 5, 6, 7, 8)  # 0: the player count's own round count
 BONUSES = ("round_1_bonus", "round_2_bonus", "round_3_bonus", "round_4_bonus")
