@@ -1152,7 +1152,7 @@ def learned_teacher(game, values: dict, n_in: int) -> tuple[np.ndarray, tuple[st
     them), every member given ``n_in`` inputs (zero rows), and the digests of its members'
     files as its key."""
     path = game.network_file(values)
-    members, info = game._file_networks(path)
+    members, info = game.file_networks(path)
     extra = partner.partner_members(path, info, values, game.layout.ROUNDS_BY_PLAYERS,
                                     game.kernel_game)
     own = int(info["inputs"])

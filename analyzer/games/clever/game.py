@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from analyzer.games.clever import networks, partner, rule_inputs, value_weights
+from analyzer.games.clever import networks, partner, rule_inputs, rule_rows, value_weights
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.clever import play, value_net
@@ -185,7 +185,7 @@ class CleverGame:
         """The value policy's kernel row of the network file ``path`` on the rule
         ``values``: its networks, with its partner where the partner's gate opens on them
         (``partner``)."""
-        members, info = self._file_networks(path)
+        members, info = self.file_networks(path)
         extra = partner.partner_members(path, info, values, self.layout.ROUNDS_BY_PLAYERS,
                                         self.kernel_game)
         return value_weights.file_row(members + extra, info)
@@ -193,7 +193,7 @@ class CleverGame:
     def partner_words(self, path: Path, values: dict[str, Any]) -> str:
         """Where the network file ``path``'s partner joins it on the rule ``values``, in
         words for a note (``partner.words``; else empty)."""
-        return partner.words(path, self._file_networks(path)[1], values,
+        return partner.words(path, self.file_networks(path)[1], values,
                              self.layout.ROUNDS_BY_PLAYERS)
 
     def mixed_counts(self, values: dict[str, Any] | None = None) -> list[int]:
@@ -228,18 +228,23 @@ class CleverGame:
     def _networks(self, values: dict[str, Any] | None
                   ) -> tuple[list[np.ndarray], dict[str, Any]]:
         """The networks and settings of the file ``learned`` plays on ``values``."""
-        return self._file_networks(self.network_file(values))
+        return self.file_networks(self.network_file(values))
 
-    def _file_networks(self, path: Path) -> tuple[list[np.ndarray], dict[str, Any]]:
-        """The networks and settings of the network file ``path``; a ``UserError`` when
-        its rules block reads other rule parameters than the game has now."""
+    def file_networks(self, path: Path) -> tuple[list[np.ndarray], dict[str, Any]]:
+        """The networks and settings of the network file ``path``, its rules block given
+        the game's rule inputs as they are now (``rule_rows``: a rule parameter added
+        since it was trained gets zero rows); a ``UserError`` when it was trained with a
+        rule input the game no longer has."""
         members, info = _value_networks(path, self.kernel_game)
-        if info["inputs"] == value_net.n_inputs(self.kernel_game, 3) \
-                and info.get("rule_inputs") != rule_inputs.input_names(self.params):
-            raise UserError(f"value network {str(path)!r} reads other rule parameters than "
-                            f"{self.title} has now ({info.get('rule_inputs')}); train it "
-                            "again")
-        return members, info
+        now = rule_inputs.input_names(self.params)
+        if info["inputs"] != value_net.n_inputs(self.kernel_game, 3) \
+                or info.get("rule_inputs") == now:
+            return members, info
+        if not isinstance(info.get("rule_inputs"), list):
+            raise UserError(f"value network {str(path)!r}: its rules block's inputs are not "
+                            "named (rule_inputs); train it again")
+        return rule_rows.regrown(members, info, now,
+                                 int(value_net.n_inputs(self.kernel_game, 2)), repr(str(path)))
 
     def parse_policy(self, name: str, values: dict[str, Any] | None = None) -> np.ndarray:
         """The kernel row of a policy name (``learned``: its network for the rule

@@ -41,9 +41,23 @@ def training_record(params: tuple[Param, ...], values: dict[str, Any],
 
 def differences(game: CleverGame, values: dict[str, Any]) -> list[str]:
     """How the rules in force differ from those the network that plays them was trained
-    on, in words (empty: trained on them)."""
+    on, in words (empty: trained on them): a rule parameter added since it was trained
+    (``rule_rows``) counts where it is changed."""
     return networks.mismatches(trained_on(game, values), values,
-                               game.layout.ROUNDS_BY_PLAYERS)
+                               game.layout.ROUNDS_BY_PLAYERS) + never_changed(game, values)
+
+
+def never_changed(game: CleverGame, values: dict[str, Any]) -> list[str]:
+    """The rule parameters changed in ``values`` that the network playing them was never
+    trained with changed (its rules block had no input for them), in words."""
+    info = game.file_networks(game.network_file(values))[1]
+    trained = info.get("trained_rule_inputs")
+    if trained is None:
+        return []
+    return [f"{p.name}={values[p.name]} (never trained with it changed)" for p in game.params
+            if values[p.name] != p.default
+            and not any(name.startswith(f"{p.name}=") for name in trained)
+            and any(name.startswith(f"{p.name}=") for name in info["rule_inputs"])]
 
 
 def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
