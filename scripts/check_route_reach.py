@@ -19,7 +19,6 @@ import collections
 import importlib
 import json
 import os
-import tempfile
 
 from analyzer.errors import UserError
 from analyzer.files import check_writable, write_atomic
@@ -55,27 +54,25 @@ def main() -> None:
     opts = parser.parse_args()
     game = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model").GAME
     each = {1: opts.solo_games, 2: opts.games, 3: opts.more_games, 4: opts.more_games}
-    with tempfile.TemporaryDirectory() as empty:
-        os.environ["DICELAB_NETWORKS"] = empty  # no specialist trained here
-        networks.forget()
-        try:
-            check_writable(opts.json)  # before the games, not after
-            if not routes.usable(game.learned_file):
-                fail("check_route_reach.py", f"{game.title} has no routes measured on its "
-                     "networks as they are; run scripts/measure_routes.py first")
-            total = sum(2 * opts.points * each[n] for n in each)
-            records = []
-            with Progress(total, f"{game.title}: routes on rules their points did not "
-                          "measure", True, "games") as bar:
-                for players in each:
-                    records += route_points.measure_reach(game, players, opts.points,
-                                                          each[players], bar.advance)
-            counts = summary(records)
-            write_atomic(opts.json, json.dumps({"seed": route_points.REACH_SEED,
-                                                "summary": counts, "comparisons": records},
-                                               indent=1) + "\n")
-        except UserError as exc:
-            fail("check_route_reach.py", str(exc))
+    networks.forget()
+    try:
+        check_writable(opts.json)  # before the games, not after
+        if not routes.usable(game.learned_file):
+            fail("check_route_reach.py", f"{game.title} has no routes measured on its "
+                 "networks as they are; run scripts/measure_routes.py first")
+        total = sum(2 * opts.points * each[n] for n in each)
+        records = []
+        with Progress(total, f"{game.title}: routes on rules their points did not "
+                      "measure", True, "games") as bar:
+            for players in each:
+                records += route_points.measure_reach(game, players, opts.points,
+                                                      each[players], bar.advance)
+        counts = summary(records)
+        write_atomic(opts.json, json.dumps({"seed": route_points.REACH_SEED,
+                                            "summary": counts, "comparisons": records},
+                                           indent=1) + "\n")
+    except UserError as exc:
+        fail("check_route_reach.py", str(exc))
     for players, c in counts.items():
         print(f"{players} player(s): {c}")
 

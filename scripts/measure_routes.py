@@ -21,7 +21,6 @@ import importlib
 import json
 import os
 import sys
-import tempfile
 
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
@@ -59,18 +58,16 @@ def main() -> None:
     game = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model").GAME
     each = {1: opts.solo_games, 2: opts.games, 3: opts.more_games, 4: opts.more_games}
     games = {count: each[count] for count in opts.players}
-    with tempfile.TemporaryDirectory() as empty:
-        os.environ["DICELAB_NETWORKS"] = empty  # no specialist trained here
-        networks.forget()
-        total = sum(games[v["players"]] for v in route_points.point_values(game, opts.players))
-        try:
-            with Progress(total, f"{game.title}: every candidate network, every point", True,
-                          "games") as bar:
-                data = route_points.measure(game, opts.players, games, bar.advance,
-                                            kept_points(game))
-        except UserError as exc:
-            print(f"measure_routes.py: error: {exc}", file=sys.stderr)
-            sys.exit(2)
+    networks.forget()
+    total = sum(games[v["players"]] for v in route_points.point_values(game, opts.players))
+    try:
+        with Progress(total, f"{game.title}: every candidate network, every point", True,
+                      "games") as bar:
+            data = route_points.measure(game, opts.players, games, bar.advance,
+                                        kept_points(game))
+    except UserError as exc:
+        print(f"measure_routes.py: error: {exc}", file=sys.stderr)
+        sys.exit(2)
     write_atomic(routes.path_for(game.learned_file), json.dumps(data, indent=1) + "\n")
     for point in data["points"]:
         if point["plays"] != point["baseline"]:

@@ -218,30 +218,25 @@ def test_a_run_started_with_moments_goes_on_from_that_adam_state(tmp_path):
         assert (np.abs(state["v"]).sum() > 0) == (given is not None)
 
 
-def test_a_trained_specialist_is_found_and_played(tmp_path, monkeypatch):
-    """``dicelab GAME train`` writes a specialist beside the compiled kernels; ``learned``
-    then plays it on its variant (in games of 2-4 players too, since the variant changes
-    the round count: networks.reshaped), and simulate and whatif (on those rules) name
-    it."""
-    monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path))
+def test_a_users_network_plays_only_where_it_is_named(tmp_path):
+    """``dicelab GAME train --network FILE`` writes the fine-tuned network there; learned
+    plays it only where a command names it (``with_network``): on every rules and player
+    count then, and never by itself."""
     values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 8,
-              "solo_ties": "colour_order"}  # none shipped
-    done = specialists.train(TPC_GAME, values, 32, seed=2, keep_worse=True)
-    try:
-        assert done["file"].parent == tmp_path / "thats_pretty_clever"
-        assert TPC_GAME.network_file(values) == done["file"]
-        assert TPC_GAME.network_file({**values, "rounds": 6}) != done["file"]
-        assert TPC_GAME.network_file({**values, "players": 2}) == done["file"]
-        assert TPC_GAME.network_file({**values, "players": 2, "rounds": 6}) \
-            == TPC_GAME.learned_file
-        notes = simulation.simulate(TPC_GAME, values, ["learned"], 8, seed=3,
-                                    progress=False).notes
-        assert [n for n in notes if done["file"].name in n]
-        pair = [("bot", values, ["learned"]), ("heuristic", values, ["heuristic"])]
-        notes = simulation.whatif(TPC_GAME, pair, 8, 3, progress=False).notes
-        assert [n for n in notes if done["file"].name in n and n.startswith("variant 'bot'")]
-    finally:
-        networks.forget()
+              "solo_ties": "colour_order"}
+    path = tmp_path / "mine.npy"
+    done = specialists.train(TPC_GAME, values, path, 32, seed=2)
+    assert done["file"] == path and path.exists() and path.with_suffix(".json").exists()
+    assert not list(tmp_path.glob("*.npz"))  # the checkpoint goes once the run ends
+    assert path not in {TPC_GAME.network_file(v) for v in
+                        (values, {**values, "players": 2}, defaults(TPC_GAME.params))}
+    mine = TPC_GAME.with_network(path)
+    for v in (values, {**values, "players": 2}, {**defaults(TPC_GAME.params), "players": 1}):
+        assert mine.network_file(v) == path
+    own = simulation.simulate(TPC_GAME, values, ["learned"], 64, seed=3, progress=False)
+    played = simulation.simulate(mine, values, ["learned"], 64, seed=3, progress=False)
+    assert played.headline != own.headline
+    assert [n for n in played.notes if path.name in n]
 
 
 def _conditioned_game(game, tmp_path):
@@ -321,7 +316,6 @@ def test_the_nearest_network_plays_specialist_then_own_then_conditioned(tmp_path
     (tmp_path / "value_net.conditioned.npy").write_bytes(
         source.with_name("value_net.rounds_4.npy").read_bytes())
     (tmp_path / "value_net.conditioned.json").write_text(json.dumps(info))
-    monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path / "here"))
     networks.forget()
     game = dataclasses.replace(TPC_GAME, learned_file=own)
     try:
@@ -357,16 +351,6 @@ def test_the_nearest_network_plays_specialist_then_own_then_conditioned(tmp_path
             assert game.network_file({**base, "players": 2}).name == "value_net.conditioned.npy"
             assert game.network_file({**base, "rounds": 12}).name == "value_net.npy"
         assert game.network_file({**base, "rounds": 4}).name == "value_net.rounds_4.npy"
-        here = networks.trained_here(own)
-        here.mkdir(parents=True)
-        for suffix in (".npy", ".json"):  # a specialist trained here for the same variant
-            (here / f"value_net.b1{suffix}").write_bytes(
-                (tmp_path / f"value_net.rounds_4{suffix}").read_bytes())
-        networks.forget()
-        assert game.network_file({**base, "rounds": 4}) == here / "value_net.b1.npy"
-        (here / "value_net.b1.npy").unlink()
-        (here / "value_net.b1.json").unlink()
-        networks.forget()
         notes = simulation.whatif(game, pair, 8, 3, progress=False).notes
         assert notes[0].startswith("learned plays value_net.conditioned.npy in every variant")
     finally:
@@ -397,50 +381,43 @@ def test_the_sheets_carry_the_rules_bits():
     assert sheet[H_RULE_BITS] == rules[RULE_INPUT_BITS] != 0 and sheet[H_ROUNDS] == 7
 
 
-def _train_command(tmp_path, *args: str):
-    """``dicelab thats-pretty-clever train ARGS`` in its own process (JSON output)."""
-    import os
+def _train_command(network, *args: str):
+    """``dicelab thats-pretty-clever train --network NETWORK ARGS`` in its own process
+    (JSON output)."""
     import subprocess
     import sys
 
     return subprocess.run([sys.executable, "-m", "analyzer", "thats-pretty-clever", "train",
-                           *args, "--quiet", "--format", "json"],
-                          env={**os.environ, "DICELAB_NETWORKS": str(tmp_path)},
+                           "--network", str(network), *args, "--quiet", "--format", "json"],
                           capture_output=True, text=True, timeout=900)
 
 
 @pytest.mark.slow
-def test_the_train_command_writes_a_specialist(tmp_path):
-    """``dicelab GAME train`` end to end in its own process: the learning curve, and the
-    file where the fine-tune beat its start network."""
-    done = _train_command(tmp_path, "--set", "rounds=7", "--games", "32")
+def test_the_train_command_writes_the_network_it_is_given(tmp_path):
+    """``dicelab GAME train`` end to end in its own process: the learning curve and the
+    file it names, with its gain over the network it started from."""
+    path = tmp_path / "seven.npy"
+    done = _train_command(path, "--set", "rounds=7", "--games", "32")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["variant"] == "rounds=7" and result["games"] == 32
     assert [r["games"] for r in result["tables"]["learning_curve"]] == [32]
-    assert result["kept"] == (result["gain_over_start"] > 0)
-    files = list((tmp_path / "thats_pretty_clever").glob("*.npy"))
-    assert len(files) == (1 if result["kept"] else 0)
+    assert result["file"] == str(path) and path.exists()
+    assert f"--network {path}" in result["notes"][0]
 
 
-def test_a_specialist_that_scores_below_its_start_is_not_kept(tmp_path, monkeypatch):
-    """A fine-tune whose paired games score below the network it started from writes no
-    file: learned goes on playing that network, and the output says so."""
-    monkeypatch.setenv("DICELAB_NETWORKS", str(tmp_path))
+def test_a_network_that_scores_below_its_start_says_so(tmp_path, monkeypatch):
+    """A fine-tune whose paired games score below the network it started from is still
+    written where the user asked, and the output says it scored below."""
     worse = {"diff": -3.0, "diff_ci95_low": -4.0, "diff_ci95_high": -2.0}
     monkeypatch.setattr(specialists.tgames, "compare", lambda *a: [{}, worse])
     values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 8,
               "solo_ties": "colour_order"}
-    before = TPC_GAME.network_file(values)
-    try:
-        result = specialists.train_specialist(TPC_GAME, values, 32, 2, None, False)
-        assert result.headline["kept"] is False and result.headline["gain_over_start"] == -3.0
-        assert not list(tmp_path.rglob("*.npy")) and not list(tmp_path.rglob("*.npz"))
-        assert result.notes[0].startswith("not kept: the fine-tune scored below")
-        assert TPC_GAME.network_file(values) == before
-        assert before.name in result.notes[0]
-    finally:
-        networks.forget()
+    path = tmp_path / "worse.npy"
+    result = specialists.train_specialist(TPC_GAME, values, path, 32, 2, None, False)
+    assert result.headline["gain_over_start"] == -3.0 and path.exists()
+    assert result.notes[0].endswith("it scored below the learned player's own network on "
+                                    "these rules")
 
 
 @pytest.mark.parametrize("args, words", [
@@ -450,17 +427,39 @@ def test_a_specialist_that_scores_below_its_start_is_not_kept(tmp_path, monkeypa
 def test_the_train_command_refuses_bad_input_in_one_line(tmp_path, args, words):
     """A bad game count, no variant (the defaults) or a bad rule value: one line on
     stderr, exit status 2, no file."""
-    bad = _train_command(tmp_path, *args)
+    bad = _train_command(tmp_path / "net.npy", *args)
     assert bad.returncode == 2 and words in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
-    assert not (tmp_path / "thats_pretty_clever").exists()
+    assert not list(tmp_path.iterdir())
 
 
-def test_a_specialist_folder_that_cannot_be_made_is_one_line(tmp_path):
-    """``DICELAB_NETWORKS`` pointing under a file: one line, exit status 2, nothing
-    written."""
+def test_a_network_file_that_cannot_be_written_is_one_line(tmp_path):
+    """``--network`` under a file: one line, exit status 2, nothing written."""
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
-    bad = _train_command(blocker / "nets", "--set", "rounds=7", "--games", "32")
-    assert bad.returncode == 2 and "cannot make the folder" in bad.stderr
-    assert len(bad.stderr.strip().splitlines()) == 1
+    bad = _train_command(blocker / "net.npy", "--set", "rounds=7", "--games", "32")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == [blocker]
+
+
+def test_the_network_option_plays_the_named_file_and_refuses_a_damaged_one(tmp_path):
+    """``--network FILE`` on a playing command: learned plays that file (a copy of the
+    4-round specialist scores otherwise than the own network on the defaults); a file
+    that cannot be read is one line, exit status 2."""
+    from click.testing import CliRunner
+
+    from analyzer.cli import cli
+
+    for suffix in (".npy", ".json"):
+        source = TPC_GAME.learned_file.with_name(f"value_net.rounds_4{suffix}")
+        (tmp_path / f"mine{suffix}").write_bytes(source.read_bytes())
+    args = ["thats-pretty-clever", "simulate", "--games", "64", "--quiet", "--format", "json"]
+    own = CliRunner().invoke(cli, args)
+    mine = CliRunner().invoke(cli, [*args, "--network", str(tmp_path / "mine.npy")])
+    assert own.exit_code == mine.exit_code == 0, mine.output
+    assert json.loads(own.output)["policies"] != json.loads(mine.output)["policies"]
+    (tmp_path / "bad.npy").write_bytes(b"not a network")
+    (tmp_path / "bad.json").write_text("{}")
+    bad = CliRunner().invoke(cli, [*args, "--network", str(tmp_path / "bad.npy")])
+    assert bad.exit_code == 2 and bad.output.count("\n") == 1, bad.output
+    assert "cannot be read" in bad.output

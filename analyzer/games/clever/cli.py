@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -31,6 +32,12 @@ from analyzer.seats import check_win_precision
 from analyzer.seeding import check_seed
 
 
+network_option = click.option(
+    "--network", "network", type=click.Path(dir_okay=False), default=None,
+    metavar="FILE", help="The learned player plays this network file (one `train` wrote) "
+                         "instead of the game's own.")
+
+
 def make_group(game: CleverGame) -> click.Group:
     """The ``dicelab <game>`` click group: simulate, sheet, whatif, tune, advise, coach,
     train."""
@@ -45,21 +52,23 @@ def simulate(game: CleverGame) -> click.Command:
     @click.command()
     @simulate_options(100_000, "learned", ", ".join(game.policy_help),
                       "1 to 4 (default 1 = solo)")
+    @network_option
     @rules_options
     @run_options
     @output_options
     @with_output_check
-    def simulate(players, games, policy_specs, rotate, precision, rules_file, assignments,
-                 seed, threads, quiet, fmt, output):
+    def simulate(players, games, policy_specs, rotate, precision, network, rules_file,
+                 assignments, seed, threads, quiet, fmt, output):
         """Play whole games: total and per-area scores, foxes, bonuses, solo ratings and
         win rates, with 95% intervals."""
         from analyzer.games.clever import simulation
 
         values = rule_values(game.params, rules_file, assignments, players=players)
+        played = game.with_network(network)
         check_win_precision(precision, values["players"])
         compile_for_policies(split_specs(policy_specs),
-                             bool(trained_on.differences(game, values)))
-        emit(simulation.simulate(game, values, split_specs(policy_specs), games,
+                             bool(trained_on.differences(played, values)))
+        emit(simulation.simulate(played, values, split_specs(policy_specs), games,
                                  check_seed(seed), threads, rotate, precision, not quiet),
              fmt, output)
 
@@ -100,12 +109,13 @@ def whatif(game: CleverGame) -> click.Command:
     @whatif_options(100_000, "learned",
                     "A variant with rule parameters changed, e.g. round_4_bonus=false.",
                     "1 to 4 (default 1)")
+    @network_option
     @rules_options
     @run_options
     @output_options
     @with_output_check
-    def whatif(rule_variants, lineups, base_policy, players, games, precision, rules_file,
-               assignments, seed, threads, quiet, fmt, output):
+    def whatif(rule_variants, lineups, base_policy, players, games, precision, network,
+               rules_file, assignments, seed, threads, quiet, fmt, output):
         """Compare rule or lineup variants side by side on common random numbers.
 
         The baseline is the rules in force (defaults, --rules, --set) played by --policy;
@@ -120,9 +130,10 @@ def whatif(game: CleverGame) -> click.Command:
             lambda extra: rule_values(game.params, rules_file, list(assignments) + extra,
                                       players=players),
             rule_variants, lineups, base_policy)
+        played = game.with_network(network)
         compile_for_policies((name for _, _, lineup in variants for name in lineup),
-                             any(trained_on.differences(game, v) for _, v, _ in variants))
-        emit(simulation.whatif(game, variants, games, check_seed(seed), threads, not quiet,
+                             any(trained_on.differences(played, v) for _, v, _ in variants))
+        emit(simulation.whatif(played, variants, games, check_seed(seed), threads, not quiet,
                                precision), fmt, output)
 
     return whatif
@@ -140,20 +151,22 @@ def tune(game: CleverGame) -> click.Command:
     @click.option("--precision", type=float, default=1.0, show_default=True,
                   help="Stop once paired differences in mean score are within this many "
                        "points (95%).")
+    @network_option
     @rules_options
     @run_options
     @output_options
     @with_output_check
-    def tune(targets, free, policy, players, games, precision, rules_file, assignments, seed,
-             threads, quiet, fmt, output):
+    def tune(targets, free, policy, players, games, precision, network, rules_file,
+             assignments, seed, threads, quiet, fmt, output):
         """Find the rule values whose simulated figures come nearest the targets: every
         combination of the free parameters, played on the same dice, with 95% intervals."""
         from analyzer.games.clever.tune import tune as find
 
         compile_for_policies([policy], untrained=True)  # some combination may be
         values = rule_values(game.params, rules_file, assignments, players=players)
-        game.parse_policy(policy)
-        emit(find(game, values, targets, free, policy, games, check_seed(seed), precision,
+        played = game.with_network(network)
+        played.parse_policy(policy)
+        emit(find(played, values, targets, free, policy, games, check_seed(seed), precision,
                   threads, not quiet), fmt, output)
 
     return tune
@@ -192,12 +205,13 @@ def advise(game: CleverGame) -> click.Command:
                   help="Rounds a rollout plays after this one before the rollout policy's "
                        "value of that round's end stands for the final score; full: to "
                        "the game's end.")
+    @network_option
     @rules_options
     @run_options
     @output_options
     @with_output_check
     def advise(sheet_file, roll, phase, rnd, taken, fields, platter, policy, rollouts,
-               horizon, rules_file, assignments, seed, threads, quiet, fmt, output):
+               horizon, network, rules_file, assignments, seed, threads, quiet, fmt, output):
         """Rank every legal choice by its expected final score (solo rollouts, 95% CIs)."""
         from analyzer.run import driver
         from analyzer.games.clever import sheetfile
@@ -206,10 +220,10 @@ def advise(game: CleverGame) -> click.Command:
         compile_for_policies([policy])
         values = rule_values(game.params, rules_file, assignments)
         driver.set_threads(threads)
-        emit(run_advice(game, values, sheetfile.read(game, sheet_file, values), roll, phase.lower(),
-                        rnd, policy, rollouts, check_seed(seed), fields, platter, taken,
-                        parse_horizon(horizon)),
-             fmt, output)
+        played = game.with_network(network)
+        emit(run_advice(played, values, sheetfile.read(game, sheet_file, values), roll,
+                        phase.lower(), rnd, policy, rollouts, check_seed(seed), fields,
+                        platter, taken, parse_horizon(horizon)), fmt, output)
 
     return advise
 
@@ -242,7 +256,8 @@ def coach(game: CleverGame) -> click.Command:
     @click.option("--rollouts", default=500, show_default=True, type=int,
                   help="Rollouts per choice.")
     @click.option("--seed", type=int, default=20261129, show_default=True, help="Root seed.")
-    def coach(sheet_file, policy, rollouts, seed):
+    @network_option
+    def coach(sheet_file, policy, rollouts, seed, network):
         """Play along a solo game: type your dice, get ranked advice, keep the sheet.
 
         Each prompt reads one line: a roll such as 'W3 Y5 B2 G6 ...', then the number of
@@ -257,7 +272,8 @@ def coach(game: CleverGame) -> click.Command:
         sheet = (sheetfile.read(game, sheet_file, values) if sheet_file
                  else game.blank_sheet(values))
         try:
-            run_coach(game, values, policy, rollouts, check_seed(seed), sheet, sys.stdin,
+            run_coach(game.with_network(network), values, policy, rollouts, check_seed(seed),
+                      sheet, sys.stdin,
                       lambda text: click.echo(readable(text), nl=False))
         except KeyboardInterrupt:
             click.echo("")  # ends the prompt's line
@@ -269,6 +285,10 @@ def coach(game: CleverGame) -> click.Command:
 
 def train(game: CleverGame) -> click.Command:
     @click.command()
+    @click.option("--network", "network", type=click.Path(dir_okay=False), required=True,
+                  metavar="FILE", help="Write the fine-tuned network to this file (.npy, "
+                                       "its settings beside it as .json); other commands "
+                                       "play it where you name it with --network FILE.")
     @click.option("--games", type=int, default=100_000, show_default=True,
                   help="Solo self-play games of the fine-tune (a multiple of 16).")
     @rules_options
@@ -284,17 +304,18 @@ def train(game: CleverGame) -> click.Command:
                        "dicelab[cluster].")
     @output_options
     @with_output_check
-    def train(games, rules_file, assignments, seed, threads, quiet, cluster, fmt, output):
-        """Fine-tune a specialist network for one solo variant (--set KEY=VALUE ..., or
-        --rules), from the game's rule-conditioned network; learned then plays it wherever
-        those rules are in force. Interrupted, the same command resumes where the last
-        evaluation left it."""
+    def train(network, games, rules_file, assignments, seed, threads, quiet, cluster, fmt,
+              output):
+        """Fine-tune the learned player's network for one solo variant (--set KEY=VALUE
+        ..., or --rules) into the file --network names; learned plays it only where a
+        command names it (--network FILE). Interrupted, the same command resumes where the
+        last evaluation left it."""
         from analyzer.games.clever.specialists import train_specialist
         from analyzer.run.execution import session
 
         values = rule_values(game.params, rules_file, assignments, players=1)
         with session(cluster, None):
-            emit(train_specialist(game, values, games, check_seed(seed), threads,
-                                  not quiet), fmt, output)
+            emit(train_specialist(game, values, Path(network), games, check_seed(seed),
+                                  threads, not quiet), fmt, output)
 
     return train

@@ -3,6 +3,7 @@ and rules vectors it builds for the kernels."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from dataclasses import dataclass
@@ -104,6 +105,16 @@ class CleverGame:
     table_policy: str = "heuristic"
     advice_rollouts: int = 2000  # advise's default rollouts per choice
     advice_horizon: int | None = None  # ... and rounds played after this one (None: all)
+    user_network: Path | None = None  # a network file the user named (``--network``):
+    # learned plays it, and nothing else, whatever the rules (``with_network``)
+
+    def with_network(self, path: str | Path | None) -> "CleverGame":
+        """The game with ``learned`` playing the network file ``path`` alone (none: as it
+        is); the file is read, and refused in one line where it is damaged, when
+        ``learned`` first plays."""
+        if path is None:
+            return self
+        return dataclasses.replace(self, user_network=Path(path))
 
     @property
     def policy_help(self) -> dict[str, str]:
@@ -167,12 +178,17 @@ class CleverGame:
     def network_file(self, values: dict[str, Any] | None = None) -> Path:
         """The network file ``learned`` plays on the rule ``values`` (none: the game's own
         file): the nearest trained on them (``networks.playing_file``), else
-        ``learned_file``."""
+        ``learned_file``; the user's network where one is named)."""
+        if self.user_network is not None:
+            return self.user_network
         return networks.playing_file(self.learned_file, values, self.layout.ROUNDS_BY_PLAYERS)
 
     def comparison_file(self, variants: list[dict[str, Any]]) -> Path | None:
         """The one network ``learned`` plays in every variant of a comparison, where their
-        own networks differ and a rule-conditioned one holds them all (``networks``)."""
+        own networks differ and a rule-conditioned one holds them all (``networks``;
+        none where the user named a network: it plays them all)."""
+        if self.user_network is not None:
+            return None
         return networks.common_file(self.learned_file, variants,
                                     self.layout.ROUNDS_BY_PLAYERS)
 

@@ -3,16 +3,14 @@ each file's ``.json`` keeps: ``{"rules": {parameter: value}, "players": [..]}`` 
 file whose network for 2-4 players was trained on other rules than its solo one, that
 one's record under ``"multiplayer"``).
 
-A game's specialists (``value_net.<name>.npy`` beside its ``value_net.npy``, or trained
-here by ``dicelab GAME train`` and kept beside the compiled kernels, each with its own
-``.json``) are networks trained on one variant, or over a distribution of variants (a
+A game's specialists (``value_net.<name>.npy`` beside its ``value_net.npy``, each with
+its own ``.json``) are networks trained on one variant, or over a distribution of variants (a
 rule-conditioned network, whose record names it under ``"variants"``). ``learned`` plays
 the network trained on the rules and player count in force, the nearest first: a
-specialist of that one variant (one trained here before one shipped), the game's own file,
+specialist of that one variant, the game's own file,
 a rule-conditioned network whose distribution holds them, and the game's own file where
 none does. Where the game's measured routes (``routes``) cover the rules in force, the
-shipped file they measured strongest there plays instead (a specialist trained here still
-comes first). In games of 2-4 players
+shipped file they measured strongest there plays instead. In games of 2-4 players
 on rules that change the game's shape (``SHAPE``: its round count or round-track bonuses)
 and that no network was trained on with that player count, every seat plays what ``learned``
 plays solo on them: measured, a network trained on the game's length plays it better than
@@ -28,7 +26,6 @@ import contextlib
 import contextvars
 import functools
 import json
-import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -48,13 +45,24 @@ def record(path: Path) -> dict[str, Any]:
     return _record(path.with_suffix(".json"))
 
 
+def settings(path: Path) -> Any:
+    """The settings (.json) of network file ``path``, read once per process (its weights
+    are not read: nothing compiles)."""
+    return _settings(path.with_suffix(".json"))
+
+
 @functools.lru_cache(maxsize=None)
-def _record(path: Path) -> dict[str, Any]:
+def _settings(path: Path) -> Any:
     try:
-        data = json.loads(path.read_text())
+        return json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise UserError(f"network settings {str(path)!r} cannot be read ({exc}); "
                         "retrain with scripts/train_value.py") from None
+
+
+@functools.lru_cache(maxsize=None)
+def _record(path: Path) -> dict[str, Any]:
+    data = _settings(path)
     trained = data.get("trained_on", {}) if isinstance(data, dict) else None
     if not isinstance(trained, dict) or (trained and not (
             isinstance(trained.get("rules"), dict) and isinstance(trained.get("players"), list))):
@@ -107,26 +115,9 @@ def conditioned(trained: dict[str, Any], players: int) -> bool:
 
 
 def specialists(own: Path) -> list[Path]:
-    """The specialist network files of a game whose own file is ``own``: those trained here
-    (``dicelab GAME train``, kept beside the compiled kernels; each started from the
-    network ``learned`` played and is kept only where it beat it), then those shipped
-    beside it, each by name."""
-    pattern = f"{own.stem}.*{own.suffix}"
-    return sorted(trained_here(own).glob(pattern)) + sorted(own.parent.glob(pattern))
-
-
-def trained_here(own: Path) -> Path:
-    """The folder of the specialists trained on this machine for the game of ``own``:
-    ``DICELAB_NETWORKS`` when it is set, else beside the compiled kernels (in
-    ``NUMBA_CACHE_DIR`` when that is set), kept across versions of the code, whose
-    compiled kernels each have a folder of their own."""
-    if os.environ.get("DICELAB_NETWORKS"):
-        return Path(os.environ["DICELAB_NETWORKS"]) / own.parent.name
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return Path(os.environ["NUMBA_CACHE_DIR"]) / "networks" / own.parent.name
-    from kernels import cache_dir
-
-    return cache_dir().parent / "networks" / own.parent.name
+    """The specialist network files shipped beside a game's own file ``own``, by name (a
+    network a user trained plays only where a command names it: ``--network``)."""
+    return sorted(own.parent.glob(f"{own.stem}.*{own.suffix}"))
 
 
 @functools.lru_cache(maxsize=None)
@@ -138,13 +129,14 @@ def forget() -> None:
     """Forget the files read so far (a specialist was just written)."""
     _specialists.cache_clear()
     _record.cache_clear()
+    _settings.cache_clear()
     routes.forget()
 
 
 def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players,
                  measured: bool = True) -> Path:
-    """The network file that plays the rule ``values`` (none: ``own``): a specialist
-    trained here on them, else with ``measured`` the file the routes measured strongest
+    """The network file that plays the rule ``values`` (none: ``own``): with
+    ``measured`` the file the routes measured strongest
     on their player count and shape (``_routed``); else the first specialist trained on
     them alone, else ``own`` where it was, else the first rule-conditioned specialist
     trained on them, else (2-4 players, the shape changed) the file that plays them solo,
@@ -154,9 +146,6 @@ def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players,
     pin = _PINNED.get()
     if pin is not None and _holds(pin, solo_view(values, rounds_by_players), rounds_by_players):
         return pin
-    local = _trained_here_for(own, values, rounds_by_players)
-    if local is not None:
-        return local
     routed = _routed(own, values, rounds_by_players) if measured else None
     if routed is not None:
         return routed
@@ -173,17 +162,6 @@ def playing_file(own: Path, values: dict[str, Any] | None, rounds_by_players,
         return playing_file(own, solo_view(values, rounds_by_players), rounds_by_players,
                             measured)
     return own
-
-
-def _trained_here_for(own: Path, values: dict[str, Any], rounds_by_players) -> Path | None:
-    """The first specialist trained on this machine (``dicelab GAME train``: kept only
-    where it beat what ``learned`` played) on the rule ``values`` (in games of 2-4
-    players that change the game's shape, on their solo game), if any."""
-    if values["players"] > 1 and reshaped(record(own), values, rounds_by_players):
-        values = solo_view(values, rounds_by_players)
-    return next((path for path in _specialists(own) if path.parent != own.parent
-                 and not conditioned(record(path), values["players"])
-                 and _holds(path, values, rounds_by_players)), None)
 
 
 def _routed(own: Path, values: dict[str, Any], rounds_by_players) -> Path | None:

@@ -1,25 +1,22 @@
-"""Specialist networks: a Clever game's value network fine-tuned by solo self-play on one
-variant of its rules, from the game's rule-conditioned network (``dicelab GAME train
---set KEY=VALUE ...``).
+"""A user's network: the learned player's network fine-tuned by solo self-play on one
+variant of the rules (``dicelab GAME train --set KEY=VALUE ... --network FILE``).
 
-A specialist is kept beside the compiled kernels (``kernels.cache_dir()``), in
-``networks/<game>/``, named after the variant: ``value_net.<key>.npy`` and its ``.json``
-(whose ``trained_on`` record names the variant's rules and round count, so ``learned``
-plays it wherever those rules are in force: ``analyzer.games.clever.networks``). Its training
-checkpoint sits beside it until the run ends; running the same command again resumes it
-and ends with the same weights, bit for bit."""
+The fine-tune starts from the network ``learned`` plays on the variant and writes the file
+the user names (``value_net.npy`` format, its ``.json`` beside it, whose ``trained_on``
+record names the variant's rules and round count). Nothing picks it up by itself: a
+command plays it where the user names it (``--network FILE``, ``CleverGame.with_network``).
+Its training checkpoint sits beside it until the run ends; running the same command again
+resumes it and ends with the same weights, bit for bit."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 
-from analyzer.games.clever import networks, trained_on, value_weights, variants
+from analyzer.games.clever import trained_on, value_weights, variants
 from analyzer.games.clever.game import CleverGame
 from analyzer.games.clever.training import games as tgames
 from analyzer.games.clever.training import run as training_run
@@ -27,7 +24,7 @@ from analyzer.games.clever.training import teachers
 from analyzer.games.clever.training.games import TUNING_SEED_BASE
 from analyzer.games.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
 from analyzer.errors import Interrupted, UserError
-from analyzer.files import make_folder
+from analyzer.files import check_writable
 from analyzer.output import Result, run_meta
 from analyzer.run.progress import Progress
 from analyzer.stats import Z95
@@ -55,22 +52,6 @@ def stages(game: CleverGame, games: int) -> dict[str, Stage]:
                                 rules_block=True)}
 
 
-def folder(game: CleverGame) -> Path:
-    """Where the game's specialists are kept."""
-    return networks.trained_here(game.learned_file)
-
-
-def variant_key(game: CleverGame, values: dict[str, Any]) -> str:
-    """A short name of the variant ``values`` (its changes from the defaults)."""
-    text = json.dumps(variants.changes(game, values), sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
-
-
-def network_path(game: CleverGame, values: dict[str, Any]) -> Path:
-    """The specialist file of the variant ``values``."""
-    return folder(game) / f"{game.learned_file.stem}.{variant_key(game, values)}.npy"
-
-
 def start_network(game: CleverGame, values: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     """The solo network a specialist of ``values`` starts from, and its skip head: that of
     the network ``learned`` plays on them now (the rule-conditioned one, where it holds
@@ -78,19 +59,17 @@ def start_network(game: CleverGame, values: dict[str, Any]) -> tuple[np.ndarray,
     return teachers.solo_network(game, game.network_file(values))
 
 
-def train(game: CleverGame, values: dict[str, Any], games: int, seed: int,
-          advance: Callable[[int], None] = lambda n: None, keep_worse: bool = False
-          ) -> dict[str, Any]:
-    """Fine-tune the specialist of the solo variant ``values`` for ``games`` games (a
-    whole number of snapshots) and write it where it beats what ``learned`` plays on
-    ``values`` now (the network it started from, with that network's partner where one
-    joins it: ``partner``) on paired games (with ``keep_worse``, in any case); its
-    learning curve, file, gain and whether it was kept."""
+def train(game: CleverGame, values: dict[str, Any], path: Path, games: int, seed: int,
+          advance: Callable[[int], None] = lambda n: None) -> dict[str, Any]:
+    """Fine-tune the network of the solo variant ``values`` for ``games`` games (a whole
+    number of snapshots), write it to ``path`` and measure it against what ``learned``
+    plays on ``values`` (the network it started from, with that network's partner where
+    one joins it: ``partner``) on paired games; its learning curve, file and gain."""
     if games < SNAPSHOT or games % SNAPSHOT:
         raise UserError(f"bad --games {games}: a multiple of {SNAPSHOT}, at least {SNAPSHOT}")
     values = {**values, "players": 1}
-    path = network_path(game, values)
-    checkpoint = path.with_name(f"{path.stem}.seed{seed}.games{games}.npz")
+    check_writable(path)
+    checkpoint = path.with_name(f"{path.stem}.seed{seed}.games{games}.checkpoint.npz")
     rules = game.game_rules(values)
     n_in = int(value_net.n_inputs(game.kernel_game, 3))
     start = start_network(game, values)
@@ -107,11 +86,9 @@ def train(game: CleverGame, values: dict[str, Any], games: int, seed: int,
                            value_weights.policy_row([state["weights"]], n_in,
                                                     skip=state["skip"])], rules,
                           COMPARE_GAMES, TUNING_SEED_BASE + seed + 1)[1]
-    kept = gain["diff"] > 0 or keep_worse
-    if kept:
-        write(game, values, path, state, seed)
+    write(game, values, path, state, seed)
     checkpoint.unlink()
-    return {"file": path, "history": state["history"], "gain": gain, "kept": kept}
+    return {"file": path, "history": state["history"], "gain": gain}
 
 
 def write(game: CleverGame, values: dict[str, Any], path: Path, state: dict,
@@ -121,24 +98,21 @@ def write(game: CleverGame, values: dict[str, Any], path: Path, state: dict,
     record = trained_on.training_record(game.params, values, [1])
     record["rounds"] = game.rounds_for(values)
     n_in = int(value_net.n_inputs(game.kernel_game, 3))
-    info = {"game": game.learned_file.parent.name, "inputs": n_in,
+    info = {"game": game.layout.__name__.split(".")[-2], "inputs": n_in,
             "hidden": [int(net.width_of(weights.size, n_in)), net.H2], "members": 1,
             "scale": value_net.SCALE,
             "source": "dicelab train", "variant": variants.label(game, values),
             "seed": seed, "rule_inputs": variants.input_names(game), "trained_on": record,
             "skip": [float(x) for x in state["skip"]],
             "history": state["history"]}
-    make_folder(path.parent)
     value_weights.save(path, [weights], info)
-    networks.forget()
 
 
-
-def train_specialist(game: CleverGame, values: dict[str, Any], games: int, seed: int,
-                     threads: int | None, progress: bool) -> Result:
-    """``dicelab GAME train``: fine-tune and write the specialist of the solo variant
-    ``values``; its learning curve (solo means on the variant, with 95% intervals) beside
-    the network it started from, as a result."""
+def train_specialist(game: CleverGame, values: dict[str, Any], path: Path, games: int,
+                     seed: int, threads: int | None, progress: bool) -> Result:
+    """``dicelab GAME train``: fine-tune the network of the solo variant ``values`` into
+    ``path``; its learning curve (solo means on the variant, with 95% intervals) and its
+    gain over the network it started from, as a result."""
     from analyzer.run import driver
 
     driver.set_threads(threads)
@@ -149,7 +123,7 @@ def train_specialist(game: CleverGame, values: dict[str, Any], games: int, seed:
     label = variants.label(game, values)
     with Progress(games, f"training {game.id} {label}", progress, "games") as bar:
         try:
-            done = train(game, values, games, seed, bar.advance)
+            done = train(game, values, path, games, seed, bar.advance)
         except KeyboardInterrupt:
             raise Interrupted("interrupted; the run is kept at its last evaluation: run the "
                               "same command again to resume") from None
@@ -158,17 +132,16 @@ def train_specialist(game: CleverGame, values: dict[str, Any], games: int, seed:
                            "ci95_high": e["tuning_mean"] + Z95 * e["tuning_se"]}
                           for e in done["history"]])
     return Result(
-        f"{game.title}: specialist network for {label}",
-        headline={"variant": label, "file": str(done["file"]), "kept": done["kept"],
-                  "games": games,
+        f"{game.title}: a network fine-tuned for {label}",
+        headline={"variant": label, "file": str(done["file"]), "games": games,
                   "solo_mean": float(curve["mean_score"].iloc[-1]),
                   "gain_over_start": done["gain"]["diff"],
                   "gain_ci95": [done["gain"]["diff_ci95_low"], done["gain"]["diff_ci95_high"]]},
         tables={"learning_curve": curve},
         meta=run_meta(game.id, game.params, values, seed, games=games),
-        notes=[f"learned now plays {done['file'].name} in solo games of these rules"
-               if done["kept"] else "not kept: the fine-tune scored below what learned "
-               f"plays; learned still plays {game.network_file(values).name}",
+        notes=[f"learned plays this network where a command names it: --network "
+               f"{done['file']}" + ("" if done["gain"]["diff"] > 0 else "; it scored below "
+                                    "the learned player's own network on these rules"),
                f"each point: {EVAL_GAMES:,} solo games on the variant (the same seeds every "
                "time), no exploring; the first is the network after the first "
                f"{curve['games'].iloc[0]:,} games",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from analyzer.games.clever import networks, routes
+from analyzer.games.clever import networks, routes, rule_inputs
 from analyzer.games.clever.game import CleverGame
 from analyzer.params import Param
 
@@ -50,14 +50,15 @@ def differences(game: CleverGame, values: dict[str, Any]) -> list[str]:
 def never_changed(game: CleverGame, values: dict[str, Any]) -> list[str]:
     """The rule parameters changed in ``values`` that the network playing them was never
     trained with changed (its rules block had no input for them), in words."""
-    info = game.file_networks(game.network_file(values))[1]
-    trained = info.get("trained_rule_inputs")
-    if trained is None:
+    trained = networks.settings(game.network_file(values))
+    trained = trained.get("rule_inputs") if isinstance(trained, dict) else None
+    now = rule_inputs.input_names(game.params)
+    if not isinstance(trained, list) or trained == now:
         return []
     return [f"{p.name}={values[p.name]} (never trained with it changed)" for p in game.params
             if values[p.name] != p.default
             and not any(name.startswith(f"{p.name}=") for name in trained)
-            and any(name.startswith(f"{p.name}=") for name in info["rule_inputs"])]
+            and any(name.startswith(f"{p.name}=") for name in now)]
 
 
 def network_note(game: CleverGame, values: dict[str, Any]) -> list[str]:
