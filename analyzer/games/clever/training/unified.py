@@ -30,6 +30,27 @@ TRACKS = ((), BONUSES, *((name,) for name in BONUSES))  # the round-track bonuse
 OTHER_CHANCE = 0.15  # in half the other rows, each rule outside the shape's chance to change
 
 Teacher = Callable[[dict[str, Any]], tuple[np.ndarray, Hashable]]
+TARGET_ROUNDS = (4, 5, 6, 7, 8)  # the round counts of the shapes a network is measured on
+
+
+def target_shapes(game: CleverGame, players: int) -> list[dict[str, Any]]:
+    """The game shapes a network is measured on, for ``players`` players: each round count
+    of ``TARGET_ROUNDS`` with each round track of ``TRACKS``, every other rule at its
+    default."""
+    base = {**defaults(game.params), "players": players}
+    return [{**base, "rounds": rounds, **{name: False for name in off}}
+            for rounds in TARGET_ROUNDS for off in TRACKS]
+
+
+def track_words(values: dict[str, Any]) -> str:
+    """The round track of ``values`` in words: "every bonus", "no bonus", "no round-2
+    bonus"."""
+    off = [name for name in BONUSES if not values[name]]
+    if not off:
+        return "every bonus"
+    if len(off) == len(BONUSES):
+        return "no bonus"
+    return " ".join(f"no round-{name.split('_')[1]} bonus" for name in off)
 
 
 def sample(game: CleverGame, count: int, seed: int) -> list[dict[str, Any]]:
