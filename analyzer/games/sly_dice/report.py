@@ -59,12 +59,19 @@ def card_summary(values: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+SEAT_POLICY = "equilibrium"  # the strongest player, in every seat of the seat table
+
+
 def seat_table(values, games, seed, progress) -> pd.DataFrame:
+    """Each seat's win rate with ``SEAT_POLICY`` in every seat, 2-4 players, each count
+    until every seat's 95% half-width is the commands' default (``seats.SEAT_VERDICT``),
+    at most ``games`` games."""
     rows = []
     for players in (2, 3, 4):
         vals = {**values, "players": players}
-        lineup = lineup_of(["honest"], vals)
-        acc, n = play_games(vals, lineup, games, seed, False, None, progress)
+        lineup = lineup_of([SEAT_POLICY], vals)
+        acc, n = play_games(vals, lineup, games, seed, False, seats.SEAT_VERDICT, progress,
+                            CHECK_BLOCKS)
         for seat in range(players):
             s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
             rows.append({"players": str(players), "seat": f"seat {seat + 1}",
@@ -176,7 +183,7 @@ def verdict(values: dict[str, Any], seat_rows: pd.DataFrame, fair: pd.DataFrame,
     pp = lambda x: f"{100 * x:+.1f} pp"  # noqa: E731
     rounds = ", ".join(f"{rounds_for({**values, 'players': n})}" for n in (2, 3, 4))
     return [
-        seat_verdict(seat_rows, "honest bots"),
+        seat_verdict(seat_rows, "equilibrium players"),
         f"{'Not balanced' if rich.expected_points > UNEVEN * poor.expected_points else 'Balanced'}"
         f": the cards. Aimed for alone, {rich.card} is worth "
         f"{rich.expected_points:.1f} points and {poor.card} {poor.expected_points:.1f} "
@@ -308,11 +315,11 @@ def _card_figures(d: SimpleNamespace) -> list[Figure]:
                        f"open and claims can be bluffs: the fair points table gives every "
                        f"fixed card the same worth there ({d.fair.attrs['level']:.1f} points a "
                        f"round it is open)."),
-        seat_figure("sly_dice_seat_win_rates", "Win rate by seat minus a fair share, honest "
-                    "bots (simulated, 95% intervals)", d.seat_rows,
-                    f"With two honest players the first seat wins {two['seat 1']:.1%} and the "
-                    f"second {two['seat 2']:.1%}. Points above the zero line win more than "
-                    "their share."),
+        seat_figure("sly_dice_seat_win_rates", "Win rate by seat minus a fair share, the "
+                    "equilibrium player in every seat (simulated, 95% intervals)", d.seat_rows,
+                    f"With two equilibrium players the first seat wins {two['seat 1']:.1%} "
+                    f"and the second {two['seat 2']:.1%}. Points above the zero line win "
+                    "more than their share."),
     ]
 
 
