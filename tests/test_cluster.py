@@ -46,8 +46,9 @@ def _without_meta(doc):
 COMMANDS = [
     ["cloverup", "simulate", "--games", "300000", "--seed", "4"],
     ["cloverup", "whatif", "--games", "300000", "--vary", "rerolls=3"],
-    ["sly-dice", "simulate", "--games", "300000", "--players", "3"],
-    ["thats-pretty-clever", "simulate", "--games", "70000", "--players", "2"],
+    ["sly-dice", "simulate", "--games", "300000", "--players", "3", "--policy", "honest"],
+    ["thats-pretty-clever", "simulate", "--games", "70000", "--players", "2", "--policy",
+     "greedy"],
     ["twice-as-clever", "whatif", "--games", "70000", "--policy", "greedy", "--lineup",
      "random"],
 ]
@@ -110,7 +111,7 @@ def test_a_killed_worker_changes_nothing(cloverup_values, scheduler):
 def test_ctrl_c_on_a_local_cluster_is_one_line(tmp_path):
     out = tmp_path / "out.json"
     with dicelab_process("thats-pretty-clever", "simulate", "--games", "2000000",
-                         "--cluster", "local:2", "--format", "json", "-o", str(out),
+                         "--policy", "greedy", "--cluster", "local:2", "--format", "json", "-o", str(out),
                          stderr=subprocess.PIPE, text=True) as proc:
         time.sleep(8)
         assert proc.poll() is None
