@@ -52,9 +52,11 @@ class Samples:
     the round-bonus variants until every paired difference's half-width is at most
     ``paired_points``, at most ``paired`` (``strong_paired`` for the strongest policy,
     the slowest; the assumed-rule readings likewise, at most ``rules_paired``, or
-    ``strong_paired`` where the strongest policy plays them); then ``per_player_count``
-    games of two players and ``more_players`` of three and of four (the comebacks read
-    two-player games). Every stop is checked after whole batches of ``CHECK_BLOCKS``
+    ``strong_paired`` where the strongest policy plays them); then games of two, three and
+    four players until every seat's win rate is within the commands' default width, at
+    most ``seat_cap`` (the comebacks read the two-player games), and for a comparison
+    policy beside them ``per_player_count`` games of two players and ``more_players`` of
+    three and of four. Every stop is checked after whole batches of ``CHECK_BLOCKS``
     blocks of 512 games, so it is the same on every machine and for any thread count."""
 
     points: float
@@ -65,6 +67,7 @@ class Samples:
     per_player_count: int
     strong_paired: int
     more_players: int
+    seat_cap: int  # the most games of each player count for the seats' verdict
 
     def describe(self, played: dict[str, int], paired: dict[str, int]) -> str:
         solo = ", ".join(f"{p} {n:,}" for p, n in played.items())
@@ -78,15 +81,16 @@ class Samples:
                 f"{CHECK_BLOCKS * GAME_BLOCK:,} games; games of two, three and four "
                 f"players until every seat's win rate is within "
                 f"+-{seats.SEAT_VERDICT.win_points:g} percentage points (95%), at most "
-                f"{self.per_player_count:,} of two and {self.more_players:,} of three and "
-                "of four")
+                f"{self.seat_cap:,} of each, and where a seat is off its share the "
+                f"comparison policy's {self.per_player_count:,} of two and "
+                f"{self.more_players:,} of three and of four")
 
 
 CHECK_BLOCKS = 2
 FULL = Samples(points=1.5, cap=40_960, paired_points=2.0, paired=4_096, rules_paired=2_048,
-               per_player_count=8_192, strong_paired=512, more_players=8_192)
+               per_player_count=1_024, strong_paired=512, more_players=768, seat_cap=8_192)
 QUICK = Samples(points=3.0, cap=4_096, paired_points=4.0, paired=1_024, rules_paired=512,
-                per_player_count=512, strong_paired=512, more_players=512)
+                per_player_count=512, strong_paired=512, more_players=512, seat_cap=512)
 # What rules are worth is played by the game's ``table_policy`` (the tuned heuristic, or
 # a cheaper reading of it that plays as well) beside learned, and by learned alone where
 # its network is rule-conditioned (trained over variants of the rules, ``rules_policy``). The
@@ -168,17 +172,21 @@ def gains_words(gains: list[float]) -> str:
 
 
 def mirror_seats(game: CleverGame, values: dict[str, Any], policy: str,
-                 counts: tuple[int, ...], samples: Any, seed: int,
-                 progress: Any) -> tuple[list[dict], list[dict], list[float]]:
-    """``policy`` in every seat, at each player count of ``counts``, until every seat's
-    win rate has the commands' default 95% half-width (``seats.SEAT_VERDICT``; at most
-    the games of ``samples``): each seat's win rate (rows of the seat table) and, with two
-    players, the comeback rows and the mean points a player scores in each round."""
+                 counts: tuple[int, ...], samples: Any, seed: int, progress: Any,
+                 verdict: bool = True) -> tuple[list[dict], list[dict], list[float]]:
+    """``policy`` in every seat, at each player count of ``counts``: with ``verdict``,
+    until every seat's win rate has the commands' default 95% half-width
+    (``seats.SEAT_VERDICT``, at most ``samples.seat_cap`` games), else the games of
+    ``samples`` (a comparison beside a verdict); each seat's win rate (rows of the seat
+    table) and, with two players, the comeback rows and the mean points a player scores in
+    each round."""
     seat_rows, comeback_rows, gains = [], [], []
     for players in counts:
-        games = samples.per_player_count if players == 2 else samples.more_players
+        games = samples.seat_cap if verdict else \
+            samples.per_player_count if players == 2 else samples.more_players
         acc, n = play_games(game, {**values, "players": players}, [policy] * players,
-                            games, seed, False, seats.SEAT_VERDICT, progress, CHECK_BLOCKS)
+                            games, seed, False, seats.SEAT_VERDICT if verdict else None,
+                            progress, CHECK_BLOCKS)
         if players == 2:
             rounds = game.rounds_for({**values, "players": 2})
             comeback_rows = seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS, play.COL_COMEBACK,
@@ -272,7 +280,7 @@ def table_policy_beside(game: CleverGame, values: dict[str, Any], seated: str,
         return seat_table, ""
     counts = tuple(sorted({int(p) for p in off.players}))
     rows, _, _ = mirror_seats(game, values, game.table_policy, counts, samples, seed,
-                              progress)
+                              progress, verdict=False)
     prefix = f"{beside_prefix(game)}_"
     other = pd.DataFrame(rows).set_index(["players", "seat"])[
         ["win_rate", "ci95_low", "ci95_high"]].add_prefix(prefix)
