@@ -280,4 +280,4 @@ def precision_note(precision: Precision | float | None, cap: int, played: int,
                                            f"precision was NOT reached (raise {CAP_OPTION})")]
 
 
-CAP_OPTION = "--max-games"
+CAP_OPTION = "--max-games, or --games where it is given"

@@ -79,8 +79,8 @@ def test_the_default_runs_to_the_precision_and_games_fixes_the_count():
 def test_a_cap_reached_before_the_precision_is_named():
     capped = _sly("--max-games", "2048", "--precision", "0.01")
     assert capped["games"] == 2048
-    assert any("the cap came first, so the precision was NOT reached (raise --max-games)"
-               in note for note in capped["notes"])
+    assert any("the cap came first, so the precision was NOT reached (raise --max-games, "
+               "or --games where it is given)" in note for note in capped["notes"])
 
 
 @pytest.mark.parametrize("args, needle", [
