@@ -6,9 +6,8 @@ Where more than one shipped network file could play, the routes
 Every candidate file plays the same games of each point (each game shape with the other
 rules at their defaults, and each shipped specialist's own variant; held-out seed
 ``route_points.SEED``): ``--solo-games`` solo games (500), ``--games`` two-player games
-(200) and ``--more-games`` of three and of four players (100; every seat the candidate). Specialists trained on this machine are left
-out: the routes are the shipped files'. Points of other player counts measured before on
-the same files are kept.
+(200) and ``--more-games`` of three and of four players (100; every seat the candidate).
+Points of other player counts measured before on the same files are kept.
 
 Run after a network ships: ``python scripts/measure_routes.py --game tac [--players 2]``
 (default: every player count); prints each point where the file that plays changes from

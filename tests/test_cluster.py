@@ -111,7 +111,8 @@ def test_a_killed_worker_changes_nothing(cloverup_values, scheduler):
 def test_ctrl_c_on_a_local_cluster_is_one_line(tmp_path):
     out = tmp_path / "out.json"
     with dicelab_process("thats-pretty-clever", "simulate", "--games", "2000000",
-                         "--policy", "greedy", "--cluster", "local:2", "--format", "json", "-o", str(out),
+                         "--policy", "greedy", "--cluster", "local:2", "--format", "json",
+                         "-o", str(out),
                          stderr=subprocess.PIPE, text=True) as proc:
         time.sleep(8)
         assert proc.poll() is None

@@ -66,7 +66,7 @@ class Job:
     label: str = "simulating"
     unit: str = "items"
     chunk_blocks: int = 64
-    check_blocks: int = DEFAULT_BATCH_BLOCKS  # blocks between two looks at a precision (``run``'s ``stop``)
+    check_blocks: int = DEFAULT_BATCH_BLOCKS  # blocks between two looks at a precision
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,8 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
     cluster, see ``analyzer.run.execution``) and added up in order. With ``stop``, the run ends
     early after the first batch for which ``stop(accumulator, items_so_far)`` is true
     (batches end on block boundaries, so the items run are still the first ones of the
-    stream); the progress bar shows the stop rule's ``last`` words (the widths reached). ``n_items`` must be a whole number of blocks or the run must not stop early for
+    stream); the progress bar shows the stop rule's ``last`` words (the widths reached).
+    ``n_items`` must be a whole number of blocks or the run must not stop early for
     the result to be independent of batching.
     """
     if progress and current().cluster is None:  # a cluster's workers compile their own
