@@ -77,3 +77,19 @@ def test_a_most_valuable_bonus_is_claimed_only_where_the_intervals_separate():
     assert most_words(first, far) == "the most"
     assert most_words(first, near) == ("the most on these games, within the interval of the "
                                        "bonus of round 2 (25.1)")
+
+
+def test_tune_runs_to_the_precision_without_games():
+    """Without --games, tune plays every combination until every paired difference is
+    within 1 point a player (95%), and says so; --games N plays exactly N."""
+    args = ["thats-pretty-clever", "tune", "--target", "mean_score=110", "--free",
+            "round_4_bonus", "--policy", "greedy", "--format", "json", "--quiet"]
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert any(note.startswith("ran until every paired difference was within +-1 points a "
+                               "player (95%)") for note in doc["notes"])
+    table = doc["tables"]["combinations"]
+    assert max(r["mean_score_ci95_high"] - r["mean_score"] for r in table) < 3.0
+    fixed = json.loads(CliRunner().invoke(cli, [*args, "--games", "1024"]).output)
+    assert fixed["meta"]["games"] == 1024

@@ -19,6 +19,7 @@ from analyzer.cli_options import (
     rule_values,
     rules_options,
     run_options,
+    precision_options,
     simulate_options,
     split_specs,
     tune_options,
@@ -146,11 +147,8 @@ def tune(game: CleverGame) -> click.Command:
     @click.option("--policy", default="learned", show_default=True,
                   help="Who plays: " + ", ".join(game.policy_help) + ".")
     @click.option("--players", type=int, default=None, help="1 to 4 (default 1 = solo).")
-    @click.option("--games", type=int, default=20_000, show_default=True,
-                  help="Most games per combination.")
-    @click.option("--precision", type=float, default=1.0, show_default=True,
-                  help="Stop once paired differences in mean score are within this many "
-                       "points (95%).")
+    @precision_options(100_000, "every paired difference in mean score's",
+                       "every paired difference in a win rate's")
     @network_option
     @rules_options
     @run_options

@@ -18,6 +18,7 @@ from analyzer.games.clever.simulation import heuristic_figure, whatif
 from analyzer.errors import UserError
 from analyzer.output import Result
 from analyzer.params import assumed_notes
+from analyzer.seats import as_precision
 from analyzer.tune import CLOSE, parse_targets
 
 MAX_COMBINATIONS = 64
@@ -44,14 +45,14 @@ def choices(game: CleverGame, name: str) -> list[Any]:
 
 
 def tune(game: CleverGame, values: dict[str, Any], target_texts: Sequence[str],
-         free_text: str, policy: str, games: int, seed: int, precision: float | None,
+         free_text: str, policy: str, games: int, seed: int, precision: Any,
          threads: int | None = None, progress: bool = True) -> Result:
     """Play every combination of the free parameters' values on common random numbers
-    (up to ``games`` games, until paired differences are within ``precision`` points) and
-    answer the one nearest the targets."""
+    (up to ``games`` games, until paired differences are as narrow as ``precision`` asks:
+    a ``seats.Precision``, or a number of points; none: ``games`` games) and answer the
+    one nearest the targets."""
     targets = parse_targets(target_texts, TARGETS.__contains__, ", ".join(TARGETS))
-    if precision is not None and not precision > 0:
-        raise UserError(f"bad precision {precision:g}: expected a positive number of points")
+    as_precision(precision)  # a bad width is one line
     if values["players"] == 1 and "first_seat_win_rate" in {t.name for t in targets}:
         raise UserError("first_seat_win_rate needs 2 or more players (--set players=N)")
     names = [n.strip() for n in free_text.split(",") if n.strip()]
@@ -92,9 +93,8 @@ def tune(game: CleverGame, values: dict[str, Any], target_texts: Sequence[str],
     games_played = run.meta["games"]
     notes = [f"{t.name}: {TARGETS[t.name]}, played by {policy}" for t in targets]
     notes.append(f"every combination played the same {games_played:,} games (common random "
-                 "numbers); 95% intervals" + (f"; run until paired differences in mean score "
-                                              f"were within +-{precision:g} points"
-                                              if precision else ""))
+                 "numbers); 95% intervals")
+    notes += [note for note in run.notes if note.startswith("ran until")]
     if not met:
         notes.insert(0, "no combination's 95% interval contains every target: the nearest "
                         "is shown")
