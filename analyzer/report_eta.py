@@ -6,6 +6,7 @@ run's once the kernels are compiled."""
 from __future__ import annotations
 
 import json
+import math
 from typing import Iterable
 
 from analyzer.files import write_atomic
@@ -15,10 +16,10 @@ from analyzer.run.progress import clock
 # the run): a first run from an empty numba cache (compiles included; scripts/bench.py's
 # report rows) and a run once compiled; used until this machine has run the report so once
 ESTIMATES = {
-    (False, False): {"cloverup": 55, "sly-dice": 110, "thats-pretty-clever": 120,
-                     "twice-as-clever": 30},
-    (False, True): {"cloverup": 13, "sly-dice": 31, "thats-pretty-clever": 41,
-                    "twice-as-clever": 26},
+    (False, False): {"cloverup": 55, "sly-dice": 110, "thats-pretty-clever": 200,
+                     "twice-as-clever": 140},
+    (False, True): {"cloverup": 5, "sly-dice": 33, "thats-pretty-clever": 151,
+                    "twice-as-clever": 135},
     (True, False): {"cloverup": 60, "sly-dice": 100, "thats-pretty-clever": 120,
                     "twice-as-clever": 90},
     (True, True): {"cloverup": 4, "sly-dice": 11, "thats-pretty-clever": 17,
@@ -42,19 +43,40 @@ def expected_seconds(game_ids: Iterable[str], quick: bool,
                      compiled: bool = True) -> dict[str, float]:
     """Each section's expected build time: the last run's of the same kind (``quick``,
     kernels ``compiled`` before it or not), else the built-in estimate."""
-    try:
-        last = json.loads(_path().read_text()).get(_kind(quick, compiled), {})
-    except (OSError, ValueError, AttributeError):
-        last = {}
+    last = _kept().get(_kind(quick, compiled), {})
     first = ESTIMATES[quick, compiled]
-    return {g: float(last.get(g, first.get(g, UNKNOWN_SECTION_SECONDS))) for g in game_ids}
+    return {g: last.get(g, float(first.get(g, UNKNOWN_SECTION_SECONDS))) for g in game_ids}
+
+
+def _kept() -> dict[str, dict[str, float]]:
+    """The times kept by earlier runs, by kind: only whole entries of a time in seconds
+    (a finite number of at least 0) for a section; whatever else the file holds is
+    passed over, and a file that cannot be read counts as none."""
+    try:
+        data = json.loads(_path().read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {kind: {g: float(t) for g, t in times.items() if _seconds(t)}
+            for kind, times in data.items() if isinstance(times, dict)}
+
+
+def _seconds(value: object) -> bool:
+    """Is ``value`` a time in seconds: a finite number of at least 0?"""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(float(value)) and value >= 0
+    except OverflowError:  # an integer too large for a float
+        return False
 
 
 def record(seconds: dict[str, float], quick: bool, compiled: bool = True) -> None:
     """Keep the sections' build times for the next run's estimate (best effort)."""
     path = _path()
     try:
-        kept = json.loads(path.read_text()) if path.exists() else {}
+        kept = _kept()
         kept.setdefault(_kind(quick, compiled), {}).update(
             {g: round(s, 1) for g, s in seconds.items()})
         write_atomic(path, json.dumps(kept, indent=1, sort_keys=True))

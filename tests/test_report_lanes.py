@@ -83,3 +83,24 @@ def test_the_time_left_follows_the_lanes_and_the_last_run(tmp_path, monkeypatch)
     (tmp_path / "times.json").write_text("{not json")
     assert report_eta.expected_seconds(["a"], quick=False)["a"] == \
         report_eta.UNKNOWN_SECTION_SECONDS
+
+
+@pytest.mark.parametrize("stored", [
+    '{"full": {"a": "ten"}}', '{"full": {"a": NaN}}', '{"full": {"a": [1, 2]}}',
+    '{"full": {"a": -7200}}', '{"full": {"a": 1e400}}', '{"full": {"a": ' + "9" * 400 + "}}",
+    '{"full": [1]}', "[1, 2]", '"times"'])
+def test_a_damaged_section_times_file_is_passed_over(tmp_path, monkeypatch, stored):
+    """A stored section time that is not a finite number of seconds of at least 0 (a
+    string, NaN, a list, a negative or infinite time), or a file of another shape, is
+    passed over: the built-in estimate stands, the time left is never negative, and the
+    next run's times are kept beside what was good."""
+    from analyzer import report_eta
+
+    monkeypatch.setattr(report_eta, "_path", lambda: tmp_path / "times.json")
+    (tmp_path / "times.json").write_text(stored)
+    expected = report_eta.expected_seconds(["a"], quick=False)
+    assert expected == {"a": report_eta.UNKNOWN_SECTION_SECONDS}
+    estimate = report_eta.Estimate([["a"]], expected)
+    assert estimate.seconds_left(0.0) > 0 and "about -" not in estimate.bar(0.0)
+    report_eta.record({"a": 12.0}, quick=False)
+    assert report_eta.expected_seconds(["a"], quick=False) == {"a": 12.0}
