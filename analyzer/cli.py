@@ -18,6 +18,7 @@ from analyzer.cli_options import (
     StrictGroup,
     early_output_check,
     execution_options,
+    once_each,
     output_options,
     rule_values,
     rules_options,
@@ -180,7 +181,7 @@ def rules(game: str, rules_file: str | None, assignments: tuple[str, ...], fmt: 
 @click.option("--rules", "rules_file", type=click.Path(dir_okay=False), default=None,
               help="TOML file with one table of rule parameters per game, e.g. [cloverup].")
 @click.option("--set", "assignments", multiple=True, metavar="GAME.KEY=VALUE",
-              help="Override one game's rule parameter; repeatable.")
+              callback=once_each, help="Override one game's rule parameter; repeatable.")
 @execution_options
 def report(out_dir: str, game_ids: tuple[str, ...], seed: int, threads: int | None,
            quick: bool, quiet: bool, rules_file: str | None,

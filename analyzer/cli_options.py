@@ -34,11 +34,25 @@ def _stack(*decorators: Callable) -> Callable:
     return apply
 
 
+def once_each(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+              ) -> tuple[str, ...]:
+    """A repeatable ``KEY=VALUE`` option's values, each key given once (the same key twice
+    is one line naming both, as TOML refuses it)."""
+    seen: dict[str, str] = {}
+    for text in values:
+        key = text.partition("=")[0].strip().lower()
+        if key in seen:
+            raise UserError(f"{param.opts[0]} {key} is given twice ({seen[key]!r} and "
+                            f"{text!r}); give it once")
+        seen[key] = text
+    return values
+
+
 rules_options = _stack(
     click.option("--rules", "rules_file", type=click.Path(dir_okay=False), default=None,
                  help="TOML file of rule parameters (see `dicelab rules GAME`)."),
     click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE",
-                 help="Override one rule parameter; repeatable."),
+                 callback=once_each, help="Override one rule parameter; repeatable."),
 )
 
 def output_options(fn: Callable) -> Callable:
@@ -69,6 +83,8 @@ def execution_options(fn: Callable) -> Callable:
     def wrapper(*args: Any, cluster: str | None, checkpoint: str | None, **kwargs: Any) -> Any:
         from analyzer.run.execution import session
 
+        not_empty("--cluster", cluster)
+        not_empty("--checkpoint", checkpoint)
         early_output_check(kwargs.get("output"))
         with session(cluster, checkpoint):
             return fn(*args, **kwargs)
@@ -205,9 +221,16 @@ def rule_values(params: Iterable[Param], rules_file: str | None, assignments: It
     return resolve(params, rules_file, assignments, typed)
 
 
+def not_empty(name: str, value: str | None) -> None:
+    """An option given an empty value (``-o ''``) is one line, never taken as absent."""
+    if value is not None and not value.strip():
+        raise UserError(f"{name} is empty: give a value or leave the option out")
+
+
 def early_output_check(output: str | None) -> None:
-    """Reject an unwritable ``--output`` before any work is done (and remove what runs
-    killed while writing it left)."""
+    """Reject an empty or unwritable ``--output`` before any work is done (and remove
+    what runs killed while writing it left)."""
+    not_empty("--output", output)
     if output:
         path = check_writable(output)
         if own_descriptor(path) is None:

@@ -210,7 +210,14 @@ def variants_from_options(values_for, rule_variants, lineups, base_policy: str) 
     variants = [(BASELINE, values_for([]), base_lineup)]
     for spec in rule_variants:
         extra, lineup = [], base_lineup
-        for key, value in (parse_assignment(p) for p in spec.split(";") if p.strip()):
+        parts = [p for p in spec.split(";") if p.strip()]
+        if not parts:
+            raise UserError(f"--vary {spec!r} changes nothing: give KEY=VALUE[;KEY=VALUE]")
+        keys = [parse_assignment(p)[0] for p in parts]
+        if len(set(keys)) < len(keys):
+            twice = next(k for k in keys if keys.count(k) > 1)
+            raise UserError(f"--vary {spec!r} gives {twice} twice; give each once")
+        for key, value in (parse_assignment(p) for p in parts):
             if key == "players":
                 raise UserError("players cannot vary in a what-if; use --players")
             if key == "lineup":

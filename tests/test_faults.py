@@ -633,3 +633,28 @@ def test_os_errors_read_as_words():
             raise AttributeError("'NoneType' object has no attribute 'write'")
     except AttributeError as exc:
         assert os_error_in(exc) is full
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["cloverup", "simulate", "--games", "10", "-o", ""], "--output is empty"),
+    (["cloverup", "simulate", "--games", "10", "--cluster", ""], "--cluster is empty"),
+    (["cloverup", "simulate", "--games", "10", "--checkpoint", " "], "--checkpoint is empty"),
+    (["cloverup", "whatif", "--games", "10", "--vary", ""], "--vary '' changes nothing"),
+    (["cloverup", "whatif", "--games", "10", "--vary", ";"], "--vary ';' changes nothing"),
+])
+def test_an_empty_value_is_one_line_never_taken_as_absent(args, needle):
+    one_line_error(run(args), needle)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["cloverup", "simulate", "--games", "10", "--set", "rerolls=3", "--set", "rerolls=4"],
+     "--set rerolls is given twice ('rerolls=3' and 'rerolls=4'); give it once"),
+    (["sly-dice", "odds", "--common", "1,2,3", "--points", "full-house=3", "--points",
+      "full-house=4"], "--points full-house is given twice"),
+    (["report", "--set", "cloverup.rerolls=3", "--set", "cloverup.rerolls=4"],
+     "--set cloverup.rerolls is given twice"),
+    (["cloverup", "whatif", "--games", "10", "--vary", "rerolls=3;rerolls=4"],
+     "gives rerolls twice"),
+])
+def test_a_key_given_twice_is_one_line_not_the_last_one_winning(args, needle):
+    one_line_error(run(args), needle)

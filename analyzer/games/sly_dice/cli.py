@@ -8,6 +8,7 @@ import click
 
 from analyzer.cli_options import (
     StrictGroup,
+    once_each,
     output_options,
     rule_values,
     rules_options,
@@ -29,6 +30,7 @@ DEFAULT_GAMES = 100_000
 
 def points_options(fn):
     fn = click.option("--points", "point_settings", multiple=True, metavar="CARD=VALUE",
+                      callback=once_each,
                       help="Points of a fixed card, e.g. full-house=20; repeatable.")(fn)
     return click.option("--points-file", type=click.Path(dir_okay=False), default=None,
                         help="TOML file of card points (card = value).")(fn)
