@@ -177,6 +177,9 @@ def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
         raise UserError(f"cannot read {what} {str(path)!r}: {read_problem(exc)}") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{what} {str(path)!r} is not valid TOML: {exc}") from None
+    except ValueError:  # a whole number of more digits than Python converts
+        raise UserError(f"{what} {str(path)!r} holds a number too long to read; accepted: "
+                        "numbers of the parameters' ranges") from None
     except RecursionError:
         raise UserError(f"{what} {str(path)!r} is nested too deeply; accepted: "
                         "key = value lines") from None

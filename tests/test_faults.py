@@ -658,3 +658,17 @@ def test_an_empty_value_is_one_line_never_taken_as_absent(args, needle):
 ])
 def test_a_key_given_twice_is_one_line_not_the_last_one_winning(args, needle):
     one_line_error(run(args), needle)
+
+
+@pytest.mark.parametrize("command, text, what", [
+    (["cloverup", "simulate", "--games", "10", "--rules"], "rerolls = {}", "rules file"),
+    (["sly-dice", "odds", "--common", "1,2,3", "--points-file"], "full-house = {}",
+     "points file"),
+    (["thats-pretty-clever", "sheet", "--score"],
+     '{{"format": "dicelab-tpc-sheet/1", "green": {}}}', "sheet file")])
+def test_a_number_too_long_to_read_is_one_line(tmp_path, command, text, what):
+    """A whole number of more digits than Python converts (4,300) in a rules, points or
+    sheet file: one line naming the file, no traceback."""
+    path = tmp_path / "long.txt"
+    path.write_text(text.format("9" * 5000))
+    one_line_error(run(command + [path]), f"{what} '{path}' holds a number too long to read")

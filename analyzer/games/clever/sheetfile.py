@@ -78,6 +78,9 @@ def read(game: CleverGame, path: str | Path, values: dict[str, Any]) -> np.ndarr
             from None
     except json.JSONDecodeError as exc:
         raise UserError(f"sheet file {str(path)!r} is not valid JSON: {exc}") from None
+    except ValueError:  # a whole number of more digits than Python converts
+        raise UserError(f"sheet file {str(path)!r} holds a number too long to read; a "
+                        "sheet holds small whole numbers (docs/sheet-format.md)") from None
     except RecursionError:
         raise UserError(f"sheet file {str(path)!r} is nested too deeply to be a sheet (a "
                         "sheet is an object of lists, docs/sheet-format.md)") from None
