@@ -672,3 +672,11 @@ def test_a_number_too_long_to_read_is_one_line(tmp_path, command, text, what):
     path = tmp_path / "long.txt"
     path.write_text(text.format("9" * 5000))
     one_line_error(run(command + [path]), f"{what} '{path}' holds a number too long to read")
+
+
+def test_a_claim_of_a_card_not_open_is_one_line():
+    """``accuse`` on a claim of a card the claimant has not open: one line naming the open
+    cards (was: posterior nan and 'accuse: True')."""
+    one_line_error(run(["sly-dice", "accuse", "--common", "1,2,3", "--claim", "full-house",
+                        "--open", "ones"]),
+                   "full-house is not open to the claimant, so it cannot be claimed; open: ones")

@@ -34,6 +34,10 @@ def posterior_result(values: dict[str, Any], common: list[int], locked: list[int
     if card < layout.N_NUMBER_CARDS and not 1 <= k <= 6:
         raise UserError(f"bad count {k}: a number-card claim names a count 1..6")
     k = k if card < layout.N_NUMBER_CARDS else 1
+    if cards is not None and card not in cards:
+        open_names = ", ".join(layout.CARD_NAMES[c] for c in cards)
+        raise UserError(f"{layout.CARD_NAMES[card]} is not open to the claimant, so it cannot "
+                        f"be claimed; open: {open_names}")
     model = get_model(values)
     policy = parse_policy(claimant)
     c_code = layout.code_of(common)
