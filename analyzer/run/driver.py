@@ -157,7 +157,8 @@ def run(job: Job, n_items: int, progress: bool = True, batch_blocks: int | None 
         notice_first_compile(job.runner)
     if block_loop.thread_share is not None:
         set_threads(block_loop.thread_share.now())
-    batch = (batch_blocks or job.check_blocks) * job.block_size
+    looks = job.check_blocks if stop is not None else DEFAULT_BATCH_BLOCKS
+    batch = (batch_blocks or looks) * job.block_size
     per_chunk = math.gcd(job.chunk_blocks, batch // job.block_size) * job.block_size
     if first_item % job.block_size:
         raise ValueError(f"first_item {first_item} is not on a block boundary")

@@ -497,7 +497,7 @@ def test_report_shows_the_table_policys_seats_beside_only_where_a_seat_is_off(mo
 
     asked = []
 
-    def mirror(game, values, policy, counts, samples, seed, progress):
+    def mirror(game, values, policy, counts, samples, seed, progress, verdict=True):
         asked.append((policy, counts))
         return seat_rows([[0.26, 0.25, 0.24, 0.25]]).to_dict("records"), [], []
 
