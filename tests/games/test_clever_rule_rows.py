@@ -84,3 +84,18 @@ def test_a_rule_input_the_game_no_longer_has_is_one_clear_error(tmp_path):
     with pytest.raises(UserError, match=r"rule inputs the game no longer has \(dragons=True\); "
                                         "rule inputs only grow"):
         GAME.file_networks(path)
+
+
+def test_damaged_weights_are_detected_never_played(tmp_path):
+    """A network file whose weights no longer match the SHA-256 its settings record (here
+    200 sign bits flipped, every weight still finite) is one clear error."""
+    members, info = value_weights.load(CONDITIONED, GAME.kernel_game)
+    path = tmp_path / "value_net.npy"
+    value_weights.save(path, members, info)
+    weights = np.load(path)
+    flat = weights.view(np.uint32).ravel()
+    flat[np.random.default_rng(1).choice(flat.size, 200, replace=False)] ^= 0x80000000
+    np.save(path, weights)
+    assert np.isfinite(np.load(path)).all()
+    with pytest.raises(UserError, match="is damaged: its weights do not match the SHA-256"):
+        value_weights.load(path, GAME.kernel_game)

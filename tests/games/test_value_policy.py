@@ -87,6 +87,9 @@ def test_broken_network_files_are_one_line_errors(tmp_path):
         value_weights.load(broken, TPC)
     np.save(broken, np.zeros((1, 5), np.float32))
     (tmp_path / "value_net.json").write_text(json.dumps({"inputs": 3}))
+    with pytest.raises(UserError, match="is damaged: its weights do not match"):
+        value_weights.load(broken, TPC)  # settings without the weights' digest
+    value_weights.save(broken, [np.zeros(5, np.float32)], {"inputs": 3})
     with pytest.raises(UserError, match=f"expected 1 to {value_net.MAX_MEMBERS} networks"):
         value_weights.load(broken, TPC)
     members, info = value_weights.load(GAME.learned_file, TPC)

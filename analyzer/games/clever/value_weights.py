@@ -5,6 +5,7 @@ policy row that carries them."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 from pathlib import Path
@@ -159,11 +160,23 @@ def member(row: np.ndarray, k: int = 0) -> np.ndarray:
 
 def save(path: Path, members: list[np.ndarray], info: dict[str, Any]) -> None:
     """Write ``path`` (.npy: float32[members, net_size]) and its ``.json`` twin, each
-    atomically."""
+    atomically; the settings carry the weights' SHA-256 (``weights_digest``), which
+    ``load`` checks."""
+    weights = np.stack([np.asarray(m, np.float32) for m in members])
     buffer = io.BytesIO()
-    np.save(buffer, np.stack([np.asarray(m, np.float32) for m in members]))
+    np.save(buffer, weights)
     write_atomic(path, buffer.getvalue())
+    info = {**info, DIGEST: weights_digest(weights)}
     write_atomic(path.with_suffix(".json"), json.dumps(info, indent=1) + "\n")
+
+
+DIGEST = "weights_sha256"  # the settings' entry: the SHA-256 of the weights' float32 bytes
+
+
+def weights_digest(weights: np.ndarray) -> str:
+    """The SHA-256 of a network file's weights (float32[members, net_size]) as stored, in
+    C order."""
+    return hashlib.sha256(np.ascontiguousarray(weights).tobytes()).hexdigest()
 
 
 def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
@@ -177,6 +190,10 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
     except (OSError, ValueError) as exc:
         raise UserError(f"value network {str(path)!r} (with {info_path.name}): cannot be "
                         f"read ({exc}); retrain with scripts/train_value.py") from None
+    if not isinstance(info, dict) or info.get(DIGEST) != weights_digest(weights):
+        raise UserError(f"value network {str(path)!r} is damaged: its weights do not match "
+                        f"the SHA-256 its {info_path.name} records ({DIGEST}); use the file "
+                        "as it was written")
     accepted = {int(value_net.n_inputs(game, blocks)) for blocks in range(4)}
     n_in = info.get("inputs") if isinstance(info, dict) else None
     hidden = info.get("hidden") if isinstance(info, dict) else None
