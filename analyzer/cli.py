@@ -173,7 +173,8 @@ def rules(game: str, rules_file: str | None, assignments: tuple[str, ...], fmt: 
 @cli.command()
 @click.option("--output-dir", "-o", "out_dir", type=click.Path(file_okay=False),
               default="dicelab-report", show_default=True, help="Folder to write.")
-@click.option("--game", "game_ids", multiple=True, help="Only these games (default: all).")
+@click.option("--game", "game_ids", multiple=True, callback=once_each,
+              help="Only these games (default: all).")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Root seed.")
 @click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
 @click.option("--quick", is_flag=True, help="Smaller samples, for a first look.")

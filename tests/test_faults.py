@@ -680,3 +680,9 @@ def test_a_claim_of_a_card_not_open_is_one_line():
     one_line_error(run(["sly-dice", "accuse", "--common", "1,2,3", "--claim", "full-house",
                         "--open", "ones"]),
                    "full-house is not open to the claimant, so it cannot be claimed; open: ones")
+
+
+def test_a_report_game_given_twice_is_one_line_before_any_work(tmp_path):
+    one_line_error(run(["report", "--quick", "--game", "cloverup", "--game", "cloverup",
+                        "-o", tmp_path / "r"]), "--game cloverup is given twice")
+    assert not (tmp_path / "r").exists()
