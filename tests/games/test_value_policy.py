@@ -85,6 +85,9 @@ def test_broken_network_files_are_one_line_errors(tmp_path):
     (tmp_path / "value_net.json").write_text("{}")
     with pytest.raises(UserError, match="cannot be read"):
         value_weights.load(broken, TPC)
+    broken.write_bytes(b"")  # an empty file: one line too (was taken for Ctrl-C)
+    with pytest.raises(UserError, match="cannot be read"):
+        value_weights.load(broken, TPC)
     np.save(broken, np.zeros((1, 5), np.float32))
     (tmp_path / "value_net.json").write_text(json.dumps({"inputs": 3}))
     with pytest.raises(UserError, match="is damaged: its weights do not match"):

@@ -187,7 +187,7 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
     try:
         weights = np.load(path, allow_pickle=False)
         info = json.loads(info_path.read_text())
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, EOFError) as exc:  # EOFError: an empty file
         raise UserError(f"value network {str(path)!r} (with {info_path.name}): cannot be "
                         f"read ({exc}); retrain with scripts/train_value.py") from None
     if not isinstance(info, dict) or info.get(DIGEST) != weights_digest(weights):
