@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import UserError
-from analyzer.games.clever import routes
+from analyzer.games.clever import routes, value_weights
 
 SHAPE = ("rounds", "round_1_bonus", "round_2_bonus", "round_3_bonus", "round_4_bonus")
 _PINNED: contextvars.ContextVar[Path | None] = contextvars.ContextVar("pinned", default=None)
@@ -57,7 +57,7 @@ def _settings(path: Path) -> Any:
         return json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise UserError(f"network settings {str(path)!r} cannot be read ({exc}); "
-                        "retrain with scripts/train_value.py") from None
+                        f"{value_weights.REMEDY}") from None
 
 
 @functools.lru_cache(maxsize=None)

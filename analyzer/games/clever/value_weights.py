@@ -170,6 +170,8 @@ def save(path: Path, members: list[np.ndarray], info: dict[str, Any]) -> None:
     write_atomic(path.with_suffix(".json"), json.dumps(info, indent=1) + "\n")
 
 
+REMEDY = ("give a network file as `dicelab GAME train --network FILE` wrote it, or "
+          "install dicelab again for its own networks")  # what to do about a bad file
 DIGEST = "weights_sha256"  # the settings' entry: the SHA-256 of the weights' float32 bytes
 
 
@@ -189,11 +191,10 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
         info = json.loads(info_path.read_text())
     except (OSError, ValueError, EOFError) as exc:  # EOFError: an empty file
         raise UserError(f"value network {str(path)!r} (with {info_path.name}): cannot be "
-                        f"read ({exc}); retrain with scripts/train_value.py") from None
+                        f"read ({exc}); {REMEDY}") from None
     if not isinstance(info, dict) or info.get(DIGEST) != weights_digest(weights):
         raise UserError(f"value network {str(path)!r} is damaged: its weights do not match "
-                        f"the SHA-256 its {info_path.name} records ({DIGEST}); use the file "
-                        "as it was written")
+                        f"the SHA-256 its {info_path.name} records ({DIGEST}); {REMEDY}")
     accepted = {int(value_net.n_inputs(game, blocks)) for blocks in range(4)}
     n_in = info.get("inputs") if isinstance(info, dict) else None
     hidden = info.get("hidden") if isinstance(info, dict) else None
