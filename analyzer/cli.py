@@ -23,7 +23,7 @@ from analyzer.cli_options import (
     rule_values,
     rules_options,
 )
-from analyzer.errors import Interrupted, UserError, readable
+from analyzer.errors import Interrupted, UserError, readable, shortened
 from analyzer.files import drop_stdout, os_error_words, shown, write_stdout
 from analyzer.registry import GAMES, available_games, get_game
 from analyzer.seeding import DEFAULT_SEED
@@ -89,7 +89,7 @@ def _fail(message: str) -> None:
         sys.stdout.flush()
     except (OSError, ValueError):
         drop_stdout()
-    click.echo(f"dicelab: error: {readable(message)}", err=True)
+    click.echo(f"dicelab: error: {shortened(readable(message))}", err=True)
     sys.exit(2)
 
 

@@ -171,6 +171,8 @@ def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
     is missing or broken."""
     try:
         return tomllib.loads(read_input_text(path, what))
+    except UserError:  # the file's own fault, said already (too large, ...)
+        raise
     except FileNotFoundError:
         raise UserError(f"{what} {str(path)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -686,3 +686,11 @@ def test_a_report_game_given_twice_is_one_line_before_any_work(tmp_path):
     one_line_error(run(["report", "--quick", "--game", "cloverup", "--game", "cloverup",
                         "-o", tmp_path / "r"]), "--game cloverup is given twice")
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("option", ["--seed", "--games"])
+def test_a_value_echoed_in_a_message_is_cut_to_a_readable_length(option):
+    """A 5,000-digit number given to an option: one line that names the option and shows
+    the value's ends, not the whole value."""
+    line = one_line_error(run(["cloverup", "simulate", option, "9" * 5000]), option)
+    assert len(line) < 200 and "(4,960 more)" in line

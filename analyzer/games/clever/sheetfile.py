@@ -71,6 +71,8 @@ def read(game: CleverGame, path: str | Path, values: dict[str, Any]) -> np.ndarr
     ``values``; a ``UserError`` naming the problem."""
     try:
         data = json.loads(read_input_text(path, "sheet file"))
+    except UserError:  # the file's own fault, said already (too large, ...)
+        raise
     except FileNotFoundError:
         raise UserError(f"sheet file {str(path)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
