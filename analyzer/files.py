@@ -328,15 +328,16 @@ MAX_INPUT_BYTES = 1 << 20  # sheets, rules and points files are a few kB
 
 
 def read_input_text(path: str | Path, what: str, most: int = MAX_INPUT_BYTES) -> str:
-    """The UTF-8 text of the input file ``path``, read up to ``most`` bytes: a larger one
-    (or a device that never ends, such as /dev/zero) is one ``UserError`` line naming it
-    as ``what``. ``OSError`` and ``UnicodeDecodeError`` are the caller's to word."""
+    """The UTF-8 text of the input file ``path`` (a byte-order mark before it, as some
+    editors write, left out), read up to ``most`` bytes: a larger one (or a device that
+    never ends, such as /dev/zero) is one ``UserError`` line naming it as ``what``.
+    ``OSError`` and ``UnicodeDecodeError`` are the caller's to word."""
     with open(path, "rb") as fh:
         data = fh.read(most + 1)
     if len(data) > most:
         raise UserError(f"{what} {shown(path)} is larger than {most // 1024} KiB; accepted: "
                         "a small text file")
-    return data.decode("utf-8")
+    return data.decode("utf-8-sig")
 
 
 def read_problem(exc: OSError | UnicodeDecodeError) -> str:

@@ -694,3 +694,12 @@ def test_a_value_echoed_in_a_message_is_cut_to_a_readable_length(option):
     the value's ends, not the whole value."""
     line = one_line_error(run(["cloverup", "simulate", option, "9" * 5000]), option)
     assert len(line) < 200 and "(4,960 more)" in line
+
+
+def test_a_sheet_with_a_byte_order_mark_is_read(tmp_path):
+    """Some editors write UTF-8 with a byte-order mark first: the sheet reads as it is."""
+    sheet = tmp_path / "sheet.json"
+    assert run(["thats-pretty-clever", "sheet", "--new", "-o", sheet]).exit_code == 0
+    sheet.write_bytes(b"\xef\xbb\xbf" + sheet.read_bytes())
+    out = run(["thats-pretty-clever", "sheet", "--score", sheet, "--format", "json"])
+    assert out.exit_code == 0 and json.loads(out.output)["total"] == 0, out.output
