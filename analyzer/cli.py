@@ -24,7 +24,13 @@ from analyzer.cli_options import (
     rules_options,
 )
 from analyzer.errors import Interrupted, UserError, readable, shortened
-from analyzer.files import drop_stdout, os_error_words, shown, write_stdout
+from analyzer.files import (
+    drop_stdout,
+    open_closed_streams,
+    os_error_words,
+    shown,
+    write_stdout,
+)
 from analyzer.registry import GAMES, available_games, get_game
 from analyzer.seeding import DEFAULT_SEED
 
@@ -223,6 +229,7 @@ def main() -> None:
     compiles that game's kernels alone (``compile_alone``: the Clever games share an engine
     that otherwise compiles for both sheets), but for ``train``,
     whose self-play engine is the training scripts' (one numba cache for both)."""
+    open_closed_streams()
     spec = GAMES.get(sys.argv[1]) if len(sys.argv) > 1 else None
     training = sys.argv[2:3] == ["train"]  # self-play compiles the engine of the scripts
     if spec and not training:

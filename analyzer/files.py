@@ -347,10 +347,25 @@ def read_problem(exc: OSError | UnicodeDecodeError) -> str:
     return "it is a folder" if exc.errno == errno.EISDIR else os_error_words(exc)
 
 
+CLOSED: set[str] = set()  # the standard streams the process started without (``>&-``)
+
+
+def open_closed_streams() -> None:
+    """Give each standard stream the process started without (closed by the shell,
+    ``>&-``) the null device in its place, and remember it (``CLOSED``): writing to it is
+    one line where it matters (``write_stdout``), reading from it too (``coach``)."""
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))
+            CLOSED.add(name)
+
+
 def write_stdout(text: str) -> None:
-    """Print ``text`` on standard output at once; a full disk behind it is one
-    ``UserError`` line. A reader that closed the pipe (``| head``) ends the run quietly,
-    as it would end ``cat`` (``BrokenPipeError``, exit status 1)."""
+    """Print ``text`` on standard output at once; a full disk behind it, or standard
+    output closed, is one ``UserError`` line. A reader that closed the pipe (``| head``)
+    ends the run quietly, as it would end ``cat`` (``BrokenPipeError``, exit status 1)."""
+    if text and "stdout" in CLOSED:
+        raise UserError("cannot write standard output: it is closed; give --output FILE")
     try:
         sys.stdout.write(text)
         sys.stdout.flush()

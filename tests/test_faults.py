@@ -703,3 +703,23 @@ def test_a_sheet_with_a_byte_order_mark_is_read(tmp_path):
     sheet.write_bytes(b"\xef\xbb\xbf" + sheet.read_bytes())
     out = run(["thats-pretty-clever", "sheet", "--score", sheet, "--format", "json"])
     assert out.exit_code == 0 and json.loads(out.output)["total"] == 0, out.output
+
+
+def _shell(line: str) -> subprocess.CompletedProcess:
+    """``python -m analyzer ...`` under bash, which can close a standard stream (``>&-``)."""
+    return subprocess.run(["bash", "-c", f"{sys.executable} -m analyzer {line}"], cwd=REPO,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_closed_standard_streams_are_one_line_never_a_traceback(tmp_path):
+    """A closed standard output is one line where output was asked for it, and no matter
+    where the output goes to a file; a closed standard input is one line for coach."""
+    out = _shell("cloverup solve >&-")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip() == ("dicelab: error: cannot write standard output: it is "
+                                  "closed; give --output FILE")
+    written = _shell(f"cloverup solve -o {tmp_path / 'x.csv'} >&-")
+    assert written.returncode == 0 and (tmp_path / "x.csv").exists(), written.stderr
+    coach = _shell("thats-pretty-clever coach <&-")
+    assert coach.returncode == 2 and coach.stderr.strip() == (
+        "dicelab: error: standard input is closed: coach reads your rolls from it")

@@ -262,9 +262,12 @@ def coach(game: CleverGame) -> click.Command:
         your choice (Enter = the best). 'done' ends the game early. Works with piped
         input.
         """
+        from analyzer.files import CLOSED
         from analyzer.games.clever import sheetfile
         from analyzer.games.clever.coach import run_coach
 
+        if "stdin" in CLOSED:
+            raise UserError("standard input is closed: coach reads your rolls from it")
         compile_for_policies([policy])
         values = rule_values(game.params, None, ())
         sheet = (sheetfile.read(game, sheet_file, values) if sheet_file
