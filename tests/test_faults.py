@@ -723,3 +723,17 @@ def test_closed_standard_streams_are_one_line_never_a_traceback(tmp_path):
     coach = _shell("thats-pretty-clever coach <&-")
     assert coach.returncode == 2 and coach.stderr.strip() == (
         "dicelab: error: standard input is closed: coach reads your rolls from it")
+
+
+def test_ctrl_c_before_the_command_line_runs_is_one_line():
+    """Ctrl-C while the command line is still being imported or compiled (before it
+    handles Ctrl-C itself): one line, exit status 130, no traceback."""
+    code = ("import analyzer.cli\n"
+            "def interrupted():\n"
+            "    raise KeyboardInterrupt\n"
+            "analyzer.cli.main = interrupted\n"
+            "from analyzer.entry import main\n"
+            "main()\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 130 and out.stderr == "dicelab: interrupted\n", out.stderr
