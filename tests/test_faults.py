@@ -737,3 +737,14 @@ def test_ctrl_c_before_the_command_line_runs_is_one_line():
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 130 and out.stderr == "dicelab: interrupted\n", out.stderr
+
+
+def test_a_die_taken_twice_in_a_plus_one_window_is_refused():
+    """``--taken 'Y Y'``: +1 takes each die once, so the position is impossible."""
+    from analyzer.errors import UserError
+    from analyzer.games.clever.advise import parse_dice_letters
+    from analyzer.games.thats_pretty_clever.model import GAME
+
+    assert parse_dice_letters(GAME, "Y B") == [1, 2]
+    with pytest.raises(UserError, match="--taken names Y twice: \\+1 takes each die once"):
+        parse_dice_letters(GAME, "Y y")

@@ -73,7 +73,10 @@ def parse_dice_letters(game: CleverGame, text: str) -> list[int]:
             raise UserError(f"bad --taken token {token!r}: expected colour letters "
                             f"({', '.join(game.letters)}), e.g. "
                             f"'{game.letters[1]} {game.letters[2]}'")
-        dice.append(game.letters.index(token[0]))
+        die = game.letters.index(token[0])
+        if die in dice:
+            raise UserError(f"--taken names {token[0]} twice: +1 takes each die once")
+        dice.append(die)
     return dice
 
 
