@@ -424,7 +424,6 @@ TAC_PARTNERED_FOCUSED_STAGES = {"focused": TAC_FOCUSED_STAGES["focused"]._replac
 # (``analyzer.games.clever.training.unified``), each taught by the network ``learned``
 # plays on its rules and player count now, which plays a quarter of them; the seat block's
 # rows alone, never trained in the start network, learn the games of 2-4 players
-# first (``seats``); then the whole network and its skip head (``unified``)
 # first (``seats``); then the whole network and its skip head (``unified``). Every game
 # weighs the same whatever its player count: weighed by seat, the games of 2-4 players
 # made 87% of what the network learnt, and it lost 14 points solo on the defaults within
