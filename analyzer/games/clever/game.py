@@ -177,8 +177,8 @@ class CleverGame:
 
     def network_file(self, values: dict[str, Any] | None = None) -> Path:
         """The network file ``learned`` plays on the rule ``values`` (none: the game's own
-        file): the nearest trained on them (``networks.playing_file``), else
-        ``learned_file``; the user's network where one is named)."""
+        file): the user's network wherever one is named (``with_network``), else the
+        nearest trained on them (``networks.playing_file``), else ``learned_file``."""
         if self.user_network is not None:
             return self.user_network
         return networks.playing_file(self.learned_file, values, self.layout.ROUNDS_BY_PLAYERS)
