@@ -98,7 +98,7 @@ def write(game: CleverGame, values: dict[str, Any], path: Path, state: dict,
     record = trained_on.training_record(game.params, values, [1])
     record["rounds"] = game.rounds_for(values)
     n_in = int(value_net.n_inputs(game.kernel_game, 3))
-    info = {"game": game.layout.__name__.split(".")[-2], "inputs": n_in,
+    info = {"game": game.learned_file.parent.name, "inputs": n_in,
             "hidden": [int(net.width_of(weights.size, n_in)), net.H2], "members": 1,
             "scale": value_net.SCALE,
             "source": "dicelab train", "variant": variants.label(game, values),
