@@ -18,7 +18,6 @@ from __future__ import annotations
 import collections
 import importlib
 import json
-import os
 
 from analyzer.errors import UserError
 from analyzer.files import check_writable, write_atomic

@@ -14,7 +14,6 @@ Run: ``python scripts/measure_network.py --game tpc --network FILE [--json OUT]`
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import sys

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import sys
 
 from analyzer.errors import UserError
