@@ -1,4 +1,4 @@
-"""Benchmarks against the speed targets of the issues; prints a table (``--json`` for JSON).
+"""Benchmarks against the project's speed targets; prints a table (``--json`` for JSON).
 
 Measured:
 - CloverUp turns per second under the optimal policy, 1 thread and all threads;
@@ -57,14 +57,14 @@ TARGETS = {
     "tac_greedy_solo_games_per_s_1_thread": ">= 20e3",
     "tac_advise_default_warm_s": "< 5",
     "tac_advise_default_cold_s": "<= 30",
-    "tpc_learned_ms_per_solo_game_1_thread": "<= 2",  # issue 34
-    "tac_learned_ms_per_solo_game_1_thread": "<= 6",  # issue 34
-    # issue 37: self-play with learning on both cores, at least twice the 220 Twice As
-    # Clever games a second the issue measured
+    "tpc_learned_ms_per_solo_game_1_thread": "<= 2",
+    "tac_learned_ms_per_solo_game_1_thread": "<= 6",
+    # self-play with learning on both cores, at least twice the 220 Twice As Clever
+    # games a second first measured
     "tac_selfplay_training_games_per_s_all_threads": ">= 440",
     "cluster_vs_local_cloverup_turns": ">= 0.8",
-    "cloverup_whole_game_vs_yardstick": ">= 2",  # issue 38 (aim for 4)
-    "tpc_advise_round1_warm_s": "< 5",  # issue 38
+    "cloverup_whole_game_vs_yardstick": ">= 2",
+    "tpc_advise_round1_warm_s": "< 5",
     "tac_advise_round1_warm_s": "< 5",
     "cluster_vs_local_tpc_greedy_games": ">= 0.8",
     "cluster_vs_local_tpc_heuristic_games": ">= 0.8",
@@ -155,7 +155,7 @@ def game_rate(games: int) -> dict[str, float]:
 def whole_game_ratio(games: int) -> dict[str, float]:
     """CloverUp two-player games of the optimal policy on one thread, in turns a second
     (games x rounds x players), beside the plain yardstick kernel's
-    (``scripts/cloverup_yardstick.py``), and their ratio (issue 38: at least 2)."""
+    (``scripts/cloverup_yardstick.py``), and their ratio (at least 2)."""
     from analyzer.games.cloverup.params import PARAMS
     from analyzer.games.cloverup.simulation import lineup_of, play_games
     from analyzer.params import defaults
