@@ -858,7 +858,7 @@ def test_a_solo_ensemble_keeps_every_member_beside_the_multiplayer_network(tmp_p
     value_weights.save(pair, [solo[0], second],
                        {k: v for k, v in info.items() if k not in ("solo_members", "skip")}
                        | {"members": 2})
-    checkpoint = root / "training" / "tpc-seatwin-10.npz"
+    checkpoint = root / "tests" / "data" / "tpc-seatwin.npz"
     out = tmp_path / "three.npy"
     subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
                     "--ship-multi", str(checkpoint), "--solo-from", str(pair), "--ship-to",
@@ -882,7 +882,7 @@ def test_a_partner_network_ships_mixed_beside_its_partners(tmp_path):
     from pathlib import Path
 
     from analyzer.games.thats_pretty_clever.model import VALUE_FILE
-    start = Path(__file__).resolve().parents[2] / "training" / "tpc-seatwin-10.npz"
+    start = Path(__file__).resolve().parents[2] / "tests" / "data" / "tpc-seatwin.npz"
     run_trainer(tmp_path, "p", "tpc", "win", 96, "--curriculum", "partner", "--start-from",
                 str(start), "--max-games", "96")
     script = Path(__file__).resolve().parents[2] / "scripts" / "train_value.py"
@@ -956,7 +956,7 @@ def test_shipping_into_a_missing_folder_is_one_line(tmp_path):
     from pathlib import Path
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game",
-                          "tpc", "--ship-multi", str(root / "training" / "tpc-seatwin-10.npz"),
+                          "tpc", "--ship-multi", str(root / "tests" / "data" / "tpc-seatwin.npz"),
                           "--ship-to", str(tmp_path / "no" / "v.npy")], cwd=tmp_path,
                          capture_output=True, text=True)
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
