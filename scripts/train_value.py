@@ -436,11 +436,27 @@ UNIFIED_STAGES = {"seats": UNIFIED_SEATS, "unified": FOCUSED_STAGES["focused"]._
 TAC_UNIFIED_STAGES = {"seats": UNIFIED_SEATS, "unified": TAC_FOCUSED_STAGES["focused"]._replace(
     games=1_200_000, seat_block=True, per_game=True)}
 UNIFIED_PLAYS = 0.25  # the share of a row's games its teacher plays
+# The same network from random weights, by self-play alone (no teacher: the network plays
+# every seat and learns from its own lambda-returns): the warm start from the heuristic's
+# values, then the own network's schedule (``main``, ``polish``) and the anneal's steps, over
+# the unified rows of game shapes and player counts. Every input block is there from the
+# first game; the skip head learns with the network
+_FRESH = dict(bonus_block=True, snapshot=16, seat_block=True, rules_block=True,
+              skip_head=True, per_game=True)
+FRESH_STAGES = {
+    "warm": Stage(4000, 1.0, 1.0, (0.0, 0.0, 1.0), ((0.0, 1e-3),), **_FRESH),
+    "main": Stage(600_000, 0.0, LAMBDA, (0.15, 0.02, 0.6),
+                  ((0.0, 3e-4), (0.6, 1.5e-4), (0.85, 7.5e-5)), **_FRESH),
+    "polish": Stage(300_000, 0.0, LAMBDA, (0.04, 0.01, 1.0), ((0.0, 1e-4), (0.5, 5e-5)),
+                    **_FRESH),
+    "anneal": Stage(300_000, 0.0, LAMBDA, (0.005, 0.005, 1.0),
+                    TAC_ANNEAL_STAGES["anneal"].steps, **_FRESH),
+}
 VARIANT_TABLE = 4096  # variants drawn for a conditioned run's table (seed: the run's)
 # runs over variants
 OVER_VARIANTS = ("conditioned", "conditionedmulti", "distilled", "distilledrows", "retaught",
                  "focused", "widened", "annealed", "explored", "partnered",
-                 "partneredfocused", "unified")
+                 "partneredfocused", "unified", "fresh")
 DISTILLED = ("distilled", "distilledrows", "retaught", "focused", "widened",
              "annealed", "explored", "partnered", "partneredfocused")  # runs over
 # variants with teachers
@@ -453,7 +469,8 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "conditionedmulti": CONDITIONED_MULTI_STAGES,
                      "distilled": DISTILLED_STAGES, "distilledrows": ROWS_DISTILLED_STAGES,
                      "retaught": RETAUGHT_STAGES, "focused": FOCUSED_STAGES,
-                     "widened": WIDENED_STAGES, "unified": UNIFIED_STAGES},
+                     "widened": WIDENED_STAGES, "unified": UNIFIED_STAGES,
+                     "fresh": FRESH_STAGES},
              "tac": {"selfplay": TAC_SELFPLAY_STAGES, "caps": TAC_STAGES,
                      "endsturn": TAC_ENDS_TURN_STAGES, "skiproll": TAC_SKIP_ROLL_STAGES,
                      "anneal": TAC_ANNEAL_STAGES, "fine": TAC_FINE_STAGES,
@@ -472,7 +489,7 @@ CURRICULA = {"tpc": {"standard": TPC_STAGES, "seated": SEATED_STAGES,
                      "annealed": TAC_ANNEALED_STAGES, "explored": TAC_EXPLORED_STAGES,
                      "partnered": TAC_PARTNERED_STAGES,
                      "partneredfocused": TAC_PARTNERED_FOCUSED_STAGES,
-                     "unified": TAC_UNIFIED_STAGES}}
+                     "unified": TAC_UNIFIED_STAGES, "fresh": FRESH_STAGES}}
 
 
 def stages_of(opts: argparse.Namespace) -> dict[str, Stage]:
@@ -493,7 +510,7 @@ TRAINING_RULES = {"standard": {}, "selfplay": TAC_FIRST_RULES, "caps": TAC_FIRST
                   "allowed": {"return_empty_pool": "return_allowed"}, "conditioned": {},
                   "conditionedmulti": {}, "distilled": {}, "distilledrows": {}, "retaught": {},
                   "focused": {}, "widened": {}, "annealed": {}, "explored": {},
-                  "partnered": {}, "partneredfocused": {}, "unified": {}}
+                  "partnered": {}, "partneredfocused": {}, "unified": {}, "fresh": {}}
 
 
 def fail(message: str) -> NoReturn:
@@ -1090,6 +1107,9 @@ def variant_tables(opts: argparse.Namespace, game, extra: dict
         checks = variants.table(game, variants.check_variants(game))
     if opts.curriculum == "unified":
         return unified_tables(opts, game, extra, checks)
+    if opts.curriculum == "fresh":
+        extra["unified"] = {"shares": list(unified.PLAYER_SHARES)}
+        return unified.table(game, unified.sample(game, VARIANT_TABLE, opts.seed)), checks, None
     if opts.curriculum not in DISTILLED:
         sample = variants.sample(game, VARIANT_TABLE, opts.seed)
         return variants.table(game, sample), checks, None
