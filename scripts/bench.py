@@ -275,23 +275,26 @@ def whatif_times() -> dict[str, float]:
 
 
 def training_rate(game_id: str, games: int) -> dict[str, float]:
-    """Self-play training games per second, on all threads: the game's rule-conditioned
-    curriculum's last stage (solo games over the variant table, snapshots of 16 games
-    played in parallel, then learnt from) from the game's own network."""
+    """Self-play training games per second, on all threads: the one network's last
+    training stage (games of 1-4 players over the unified rows, snapshots of 16 games
+    played in parallel, then learnt from) from the game's network."""
     import numpy as np
 
-    from analyzer.games.clever import variants
+    from analyzer.games.clever import value_weights
+    from analyzer.games.clever.fine_tune import start_network
     from analyzer.games.clever.training import run as training_run
-    from analyzer.games.clever.training.teachers import solo_network
+    from analyzer.games.clever.training import unified
     from analyzer.registry import get_game
 
     game = get_game(game_id).load().GAME
     with tempfile.TemporaryDirectory() as folder:
         stages = {"bench": training_run.Stage(games, 0.0, 0.8, (0.01, 0.01, 1.0),
                                               ((0.0, 1e-6),), True, snapshot=16,
-                                              skip_head=True, rules_block=True)}
-        weights, skip = solo_network(game, game.learned_file)
-        table = variants.table(game, variants.sample(game, 256, 1))
+                                              seat_block=True, skip_head=True,
+                                              rules_block=True, per_game=True)}
+        weights, skip = start_network(game)
+        width = value_weights.hidden_of(game.file_networks(game.learned_file)[1])
+        table = unified.table(game, unified.sample(game, 256, 1))
 
         def run(n: int, name: str) -> float:
             spec = {"bench": stages["bench"]._replace(games=n)}
@@ -300,7 +303,7 @@ def training_rate(game_id: str, games: int) -> dict[str, float]:
                 checkpoint=Path(folder) / name, rules=table[0],
                 rounds_of=game.layout.ROUNDS_BY_PLAYERS, heuristic=game.heuristic_row(),
                 variants=table, eval_every=n, eval_games=16, chunk=n, start=weights,
-                start_skip=np.asarray(skip))
+                start_skip=np.asarray(skip), hidden=width)
             start = time.perf_counter()
             training_run.train(job)
             return time.perf_counter() - start

@@ -20,47 +20,11 @@ def _run(script: str, *args: str) -> subprocess.CompletedProcess:
     (["--games", "x"], "--games: 'x': expected a whole number of at least 2"),
     (["--more-games", "-5"], "--more-games: '-5': expected a whole number of at least 2"),
     (["--players", "5"], "--players: invalid choice: 5")])
-def test_measure_routes_refuses_bad_counts_in_one_line(args, words):
-    routes = ROOT / "analyzer" / "games" / "twice_as_clever" / "routes.json"
-    before = routes.read_bytes()
-    out = _run("measure_routes.py", "--game", "tac", *args)
+def test_measure_network_refuses_bad_counts_in_one_line(args, words):
+    out = _run("measure_network.py", "--game", "tac", "--network", "x.npy", *args)
     assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
     line, = out.stderr.strip().splitlines()
-    assert line.startswith(f"measure_routes.py: error: argument {words}")
-    assert routes.read_bytes() == before
-
-
-@pytest.mark.parametrize("text", [None, "{", '[{"variant": "defaults"}]'])
-def test_the_readme_table_refuses_unreadable_results_in_one_line(tmp_path, text):
-    path = tmp_path / "results.json"
-    if text is not None:
-        path.write_text(text)
-    out = _run("readme_variant_table.py", str(path))
-    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
-    line, = out.stderr.strip().splitlines()
-    assert line.startswith(f"readme_variant_table.py: error: results '{path}' cannot be "
-                           "read (") and line.endswith("scripts/evaluate_variants.py --json "
-                                                       "writes")
-
-
-@pytest.mark.parametrize("args, words", [
-    (["--points", "0"], "argument --points: '0': expected a whole number of at least 1"),
-    (["--solo-games", "1"], "argument --solo-games: '1': expected a whole number of at least"),
-    ([], "the following arguments are required: --json")])
-def test_check_route_reach_refuses_bad_counts_in_one_line(args, words):
-    out = _run("check_route_reach.py", "--game", "tpc", *args)
-    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
-    line, = out.stderr.strip().splitlines()
-    assert line.startswith(f"check_route_reach.py: error: {words}")
-
-
-def test_check_route_reach_refuses_an_unwritable_file_before_playing(tmp_path):
-    out = _run("check_route_reach.py", "--game", "tpc", "--json",
-               str(tmp_path / "missing" / "reach.json"))
-    assert out.returncode == 2 and "Traceback" not in out.stderr
-    line, = out.stderr.strip().splitlines()
-    assert line.startswith("check_route_reach.py: error: cannot write") and "games" not in line
-    assert not (tmp_path / "missing").exists()
+    assert line.startswith(f"measure_network.py: error: argument {words}")
 
 
 def test_a_training_config_is_each_step_s_command_line(tmp_path):
@@ -70,11 +34,11 @@ def test_a_training_config_is_each_step_s_command_line(tmp_path):
 
     path = tmp_path / "net.toml"
     path.write_text('about = "a test"\n[[step]]\ngame = "tac"\nseed = 5\n'
-                    'look = [2, 3]\nquiet = true\nlatest = false\nscale = 0.5\n'
-                    '[[step]]\nship = ["a.npz"]\n')
+                    'players = [2, 3]\nquiet = true\nlatest = false\nscale = 0.5\n'
+                    '[[step]]\nship = "a.npz"\n')
     steps = config.read_steps(path)
     assert [config.step_arguments(step) for step in steps] == [
-        ["--game", "tac", "--seed", "5", "--look", "2", "3", "--quiet", "--scale", "0.5"],
+        ["--game", "tac", "--seed", "5", "--players", "2", "3", "--quiet", "--scale", "0.5"],
         ["--ship", "a.npz"]]
 
 

@@ -515,41 +515,17 @@ def test_report_shows_the_table_policys_seats_beside_only_where_a_seat_is_off(mo
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)
-def test_report_seats_are_played_by_learned_only_where_it_was_trained(game, monkeypatch):
-    """Issue 34: the report's seats and comebacks are played by learned when its network
-    was trained in games of 2, 3 and 4 players on the rules in force, else by the game's
-    table policy (and the words say why)."""
-    from analyzer.games.clever import report, trained_on
+def test_report_seats_are_played_by_learned_only_where_it_was_trained(game):
+    """The report's seats and comebacks are played by learned on rules inside its
+    network's training (the defaults, 5 rounds), else by the game's table policy (12
+    rounds; the words say why)."""
+    from analyzer.games.clever import report
     values = defaults(game.params)
-    record = {k: v for k, v in trained_on.trained_on(game).items() if k != "multiplayer"}
-    monkeypatch.setattr(trained_on, "trained_on", lambda g, v=None: {
-        **record, "rules": {**record["rules"], **{k: values[k] for k in record["rules"]}},
-        "players": [1]})
-    assert report.seat_policy(game, values) == game.table_policy
-    assert "not trained in games of 2-4 players" in report.seat_words(game, values)
-    monkeypatch.setattr(trained_on, "trained_on", lambda g, v=None: {
-        **record, "rules": {k: values[k] for k in record["rules"]}, "players": [1, 2, 3, 4]})
     assert report.seat_policy(game, values) == "learned"
-    assert report.seat_policy(game, {**values, "rounds": 5}) == game.table_policy
-
-
-@pytest.mark.parametrize("game", GAMES, ids=ids)
-def test_a_network_for_2_to_4_players_has_its_own_training_rules(game, monkeypatch):
-    """A file whose network for 2-4 players was trained on other rules than its solo one
-    (``trained_on["multiplayer"]``): solo outputs are checked against the solo record,
-    games of 2-4 players against the other."""
-    from analyzer.games.clever import report, trained_on
-    values = defaults(game.params)
-    name = next(iter(trained_on.trained_on(game)["rules"]))
-    rules = {k: values[k] for k in trained_on.trained_on(game)["rules"]}
-    other = {**rules, name: "something else"}
-    monkeypatch.setattr(trained_on, "trained_on", lambda g, v=None: {
-        "rules": other, "players": [1],
-        "multiplayer": {"rules": rules, "players": [2, 3, 4]}})
-    assert trained_on.differences(game, {**values, "players": 1}) == [
-        f"{name}={values[name]} (trained on something else)"]
-    assert trained_on.differences(game, {**values, "players": 3}) == []
-    assert report.seat_policy(game, values) == "learned"
+    assert report.seat_policy(game, {**values, "rounds": 5}) == "learned"
+    assert report.seat_policy(game, {**values, "rounds": 12}) == game.table_policy
+    assert "not trained in games of 2-4 players" in report.seat_words(
+        game, {**values, "rounds": 12})
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)
@@ -575,29 +551,23 @@ def test_matches_of_a_policy_against_itself_are_even(game):
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)
-def test_report_seat_words_name_a_weighted_two_player_mean(game, monkeypatch):
-    """The report says how the two-player mean is weighted when a file weights it, how
-    its solo network reads the second seat, and the gift's weight (none: not a word)."""
+def test_report_seat_words_name_the_gift_and_the_look(game, monkeypatch):
+    """The report says where learned looks one roll ahead and the gift's weight (none:
+    not a word)."""
     from analyzer.games.clever import report
     values = defaults(game.params)
-    for name, value in (("solo_share", 0.0), ("second_seat", False), ("gift", 0.0),
-                        ("look", {})):
+    for name, value in (("gift", 0.0), ("look", {})):
         monkeypatch.setattr(type(game), name, lambda self, v=None, x=value: x)
     words = report.seat_words(game, values)
-    assert "games played by the mean of its solo network and" in words
+    assert words.startswith("the learned policy (") and "trained in games of 1-4" in words
     assert "platter" not in words and "ahead" not in words
     monkeypatch.setattr(type(game), "look", lambda self, v=None: {
         "players": [1, 2], "samples": 16, "branch": 3, "margin": 6.0})
     assert "; in 2-player games its first two picks of a turn look one roll ahead (16 " \
         "sampled rolls)" in report.seat_words(game, values)
-    monkeypatch.setattr(type(game), "solo_share", lambda self, v=None: 2 / 3)
-    monkeypatch.setattr(type(game), "second_seat", lambda self, v=None: True)
     monkeypatch.setattr(type(game), "gift", lambda self, v=None: 1.5)
-    words = report.seat_words(game, values)
-    assert "games played by a mean weighted 67% to its solo network (which reads the " \
-        "second seat in the solo turn order) and" in words
     assert "last roll counts 1.5 times each point the platter it leaves gives an opponent " \
-        "as a point lost" in words
+        "as a point lost" in report.seat_words(game, values)
     monkeypatch.setattr(type(game), "gift", lambda self, v=None: 1.0)
     assert "last roll counts each point the platter" in report.seat_words(game, values)
 

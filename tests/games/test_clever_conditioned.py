@@ -1,6 +1,5 @@
-"""Rule-conditioned value networks (issue 37): the rules block's inputs, the transplant
-that gives a network the block without changing its play, resumable training runs over
-variants and specialists, and the notes that say which network played."""
+"""The rule-conditioned value network: the rules block's inputs, resumable training runs,
+a user's fine-tuned network, and the notes that say who played."""
 
 import dataclasses
 import json
@@ -8,11 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from analyzer.games.clever import networks, rule_inputs, simulation, specialists, trained_on
+from analyzer.games.clever import fine_tune, rule_inputs, simulation, trained_on
 from analyzer.games.clever import value_weights, variants
 from analyzer.games.clever.params import unread_at
 from analyzer.games.clever.simulation import whatif
-from analyzer.games.clever.training import games as tgames
 from analyzer.games.clever.training import run as training_run
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
@@ -125,32 +123,16 @@ def test_the_rules_block_reads_the_round_count_against_the_player_counts_own():
     assert rules[RULE_ROUNDS] == 6 and rules[RULE_INPUT_BITS] == 0
 
 
-@GAMES
-def test_the_transplant_leaves_play_unchanged(game):
-    """The shipped networks given the rules block (zero rows, zero head) play every game
-    exactly as before, on the defaults and on a variant, solo and in two players."""
-    members, info = value_weights.load(game.learned_file, game.kernel_game)
-    n_in = int(value_net.n_inputs(game.kernel_game, 3))
-    wide = [value_weights.widen(m, int(info["inputs"]), n_in) for m in members]
-    before = value_weights.file_row(members, info)
-    after = value_weights.file_row(wide, {**info, "inputs": n_in})
-    for changes in ({}, {"rounds": 5, "round_2_bonus": False, "solo_ties": "colour_order"}):
-        for players in (1, 2):
-            values = {**defaults(game.params), "players": players, **changes}
-            runs = [tgames.match([row] * players, game.game_rules(values),
-                                 game.rounds_for(values), 64, 5, False)
-                    for row in (before, after)]
-            assert runs[0] == runs[1]
-
-
 def _run(game, tmp_path, name: str, max_games: int = 0) -> training_run.Run:
     values = {**defaults(game.params), "players": 1, "rounds": 5}
+    start = fine_tune.start_network(game)[0]
+    n_in = int(value_net.n_inputs(game.kernel_game, 3))
     return training_run.Run(
-        game=game.prefix, stages=specialists.stages(game, 96), seed=4, until="specialist",
+        game=game.prefix, stages=fine_tune.stages(game, 96), seed=4, until="fine-tune",
         checkpoint=tmp_path / name, rules=game.game_rules(values),
         rounds_of=game.layout.ROUNDS_BY_PLAYERS, heuristic=game.heuristic_row(),
-        eval_every=32, eval_games=8, chunk=32, max_games=max_games,
-        start=specialists.start_network(game, values)[0])
+        eval_every=32, eval_games=8, chunk=32, max_games=max_games, start=start,
+        hidden=int(net.width_of(start.size, n_in)))
 
 
 def test_a_training_run_resumes_bit_for_bit(tmp_path):
@@ -177,7 +159,8 @@ def test_a_wider_network_trains_resumes_and_loads_with_its_width(tmp_path):
 
     def wide_run(name, max_games=0, hidden=net.MAX_H1):
         run = _run(TPC_GAME, tmp_path, name, max_games)
-        start = value_weights.widen_hidden(run.start, n_in, net.H1, net.MAX_H1, seed=3)
+        narrow = value_weights.initial_weights(n_in, 3, net.H1)
+        start = value_weights.widen_hidden(narrow, n_in, net.H1, net.MAX_H1, seed=3)
         return dataclasses.replace(run, start=start, hidden=hidden)
 
     whole = training_run.train(wide_run("whole.npz"))
@@ -225,7 +208,7 @@ def test_a_users_network_plays_only_where_it_is_named(tmp_path):
     values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 8,
               "solo_ties": "colour_order"}
     path = tmp_path / "mine.npy"
-    done = specialists.train(TPC_GAME, values, path, 32, seed=2)
+    done = fine_tune.train(TPC_GAME, values, path, 32, seed=2)
     assert done["file"] == path and path.exists() and path.with_suffix(".json").exists()
     assert not list(tmp_path.glob("*.npz"))  # the checkpoint goes once the run ends
     assert path not in {TPC_GAME.network_file(v) for v in
@@ -236,45 +219,27 @@ def test_a_users_network_plays_only_where_it_is_named(tmp_path):
     own = simulation.simulate(TPC_GAME, values, ["learned"], 64, seed=3, progress=False)
     played = simulation.simulate(mine, values, ["learned"], 64, seed=3, progress=False)
     assert played.headline != own.headline
-    assert [n for n in played.notes if path.name in n]
+    assert [n for n in played.notes if "the network you named" in n]
 
 
-def _conditioned_game(game, tmp_path):
-    """The game with a network file whose record names a training distribution."""
-    own = tmp_path / "value_net.npy"
-    info = json.loads(game.learned_file.with_suffix(".json").read_text())
-    info["trained_on"] = {**trained_on.training_record(
-        game.params, defaults(game.params), [1]), "variants": variants.distribution(game)}
-    own.write_bytes(game.learned_file.read_bytes())
-    own.with_suffix(".json").write_text(json.dumps(info))
-    return dataclasses.replace(game, learned_file=own)
-
-
-def test_the_note_says_when_learned_plays_off_its_training_rules(tmp_path):
-    """Inside the training distribution a line says the rule-conditioned network played
-    (none on the defaults); outside it (12 rounds, or 2 players for a solo network) one
-    line with the heuristic's figure beside learned's."""
-    game = _conditioned_game(TPC_GAME, tmp_path)
-    try:
-        base = {**defaults(game.params), "players": 1}
-        inside = {**base, "rounds": 5, "round_4_bonus": False, "final_plus": "every_player"}
-        assert trained_on.differences(game, inside) == []
-        assert trained_on.differences(game, {**base, "rounds": 12}) == [
-            "rounds=12 (trained on 4-8)"]
-        assert trained_on.differences(game, {**base, "players": 2}) == [
-            "2 players (trained on 1)"]
-        notes = simulation.simulate(game, {**base, "rounds": 12}, ["learned"], 16, seed=3,
-                                    progress=False).notes
-        line = [n for n in notes if "not trained on" in n]
-        assert len(line) == 1 and "rounds=12" in line[0] and "the heuristic" in line[0]
-        notes = simulation.simulate(game, inside, ["learned"], 16, seed=3,
-                                    progress=False).notes
-        assert not [n for n in notes if "not trained on" in n]
-        assert [n for n in notes if "learned plays value_net.npy, a rule-conditioned" in n]
-        home = simulation.simulate(game, base, ["learned"], 16, seed=3, progress=False).notes
-        assert not [n for n in home if "rule-conditioned" in n]
-    finally:
-        networks.forget()
+def test_the_note_says_when_learned_plays_off_its_training_rules():
+    """Inside the card's training ranges a line names the player; outside them (12
+    rounds) one line more with the heuristic's figure beside learned's."""
+    game = TPC_GAME
+    base = {**defaults(game.params), "players": 1}
+    inside = {**base, "rounds": 5, "round_4_bonus": False, "final_plus": "every_player"}
+    assert trained_on.differences(game, inside) == []
+    assert trained_on.differences(game, {**inside, "players": 3}) == []
+    assert trained_on.differences(game, {**base, "rounds": 12}) == [
+        "12 rounds (trained on 4-8)"]
+    notes = simulation.simulate(game, {**base, "rounds": 12}, ["learned"], 16, seed=3,
+                                progress=False).notes
+    line = [n for n in notes if "not trained on" in n]
+    assert len(line) == 1 and "12 rounds" in line[0] and "the heuristic" in line[0]
+    notes = simulation.simulate(game, inside, ["learned"], 16, seed=3, progress=False).notes
+    assert not [n for n in notes if "not trained on" in n]
+    assert f"{trained_on.player_name(game)}: one value network for every game shape, " \
+        "player count and seat" in notes
 
 
 @GAMES
@@ -290,71 +255,6 @@ def test_the_report_names_who_played_the_assumed_rules(game):
     outside = {**values, "rounds": 12}
     assert rules_policy(game, outside) == game.table_policy
     assert table_words(game, outside).startswith(f"the {game.table_policy} policy (")
-
-
-def test_the_nearest_network_plays_specialist_then_own_then_conditioned(tmp_path,
-                                                                        monkeypatch):
-    """Beside the game's own file, a specialist of one variant plays that variant (one
-    trained here before one shipped), the own
-    file the defaults, and a rule-conditioned network (``value_net.conditioned.npy``, solo)
-    every other solo variant of its distribution, with a note naming it. Two-player games
-    of another shape (round count, round bonuses) play what solo games of their rules
-    play, with a note naming it and its player count; other two-player games stay with
-    the own file, with the note that it was not trained on them. A comparison (whatif) of
-    variants whose networks differ plays the conditioned network in all of them (in every
-    seat) where it holds them all, and says so."""
-    own = tmp_path / "value_net.npy"
-    source = TPC_GAME.learned_file
-    for name, to in (("value_net", "value_net"), ("value_net.rounds_4", "value_net.rounds_4")):
-        for suffix in (".npy", ".json"):
-            (tmp_path / f"{to}{suffix}").write_bytes(
-                source.with_name(name + suffix).read_bytes())
-    info = json.loads(source.with_name("value_net.rounds_4.json").read_text())
-    info["trained_on"] = {**trained_on.training_record(
-        TPC_GAME.params, defaults(TPC_GAME.params), [1]),
-        "variants": variants.distribution(TPC_GAME)}
-    (tmp_path / "value_net.conditioned.npy").write_bytes(
-        source.with_name("value_net.rounds_4.npy").read_bytes())
-    (tmp_path / "value_net.conditioned.json").write_text(json.dumps(info))
-    networks.forget()
-    game = dataclasses.replace(TPC_GAME, learned_file=own)
-    try:
-        base = {**defaults(game.params), "players": 1}
-        playing = {label: game.network_file({**base, **changes}).name for label, changes in (
-            ("defaults", {}), ("four", {"rounds": 4}), ("seven", {"rounds": 7}),
-            ("ties", {"solo_ties": "colour_order"}), ("duo", {"players": 2, "rounds": 7}),
-            ("duo four", {"players": 2, "rounds": 4}),
-            ("duo ties", {"players": 2, "solo_ties": "colour_order"}),
-            ("twelve", {"rounds": 12}))}
-        assert playing == {"defaults": "value_net.npy", "four": "value_net.rounds_4.npy",
-                           "seven": "value_net.conditioned.npy",
-                           "ties": "value_net.conditioned.npy",
-                           "duo": "value_net.conditioned.npy",
-                           "duo four": "value_net.rounds_4.npy",
-                           "duo ties": "value_net.npy", "twelve": "value_net.npy"}
-        assert trained_on.network_note(game, {**base, "players": 2, "rounds": 7}) == [
-            "learned plays value_net.conditioned.npy, a rule-conditioned network: trained "
-            "over variants of the rules, these among them, in solo games (every seat plays "
-            "it here)"]
-        assert trained_on.network_note(game, {**base, "rounds": 7}) == [
-            "learned plays value_net.conditioned.npy, a rule-conditioned network: trained "
-            "over variants of the rules, these among them"]
-        assert "rule-conditioned" in trained_on.network_words(game, {**base, "rounds": 7})
-        assert trained_on.network_note(game, base) == []
-        assert trained_on.differences(game, {**base, "players": 2, "rounds": 7}) == [
-            "2 players (trained on 1)"]
-        pair = [("six", base, ["learned"]), ("four", {**base, "rounds": 4}, ["learned"])]
-        assert game.comparison_file([v for _, v, _ in pair]).name == "value_net.conditioned.npy"
-        assert game.comparison_file([base, {**base, "players": 2}]) is None
-        with networks.pinned(game.comparison_file([v for _, v, _ in pair])):
-            assert game.network_file({**base, "rounds": 4}).name == "value_net.conditioned.npy"
-            assert game.network_file({**base, "players": 2}).name == "value_net.conditioned.npy"
-            assert game.network_file({**base, "rounds": 12}).name == "value_net.npy"
-        assert game.network_file({**base, "rounds": 4}).name == "value_net.rounds_4.npy"
-        notes = simulation.whatif(game, pair, 8, 3, progress=False).notes
-        assert notes[0].startswith("learned plays value_net.conditioned.npy in every variant")
-    finally:
-        networks.forget()
 
 
 def test_the_last_round_shows_as_the_last():
@@ -410,14 +310,14 @@ def test_a_network_that_scores_below_its_start_says_so(tmp_path, monkeypatch):
     """A fine-tune whose paired games score below the network it started from is still
     written where the user asked, and the output says it scored below."""
     worse = {"diff": -3.0, "diff_ci95_low": -4.0, "diff_ci95_high": -2.0}
-    monkeypatch.setattr(specialists.tgames, "compare", lambda *a: [{}, worse])
+    monkeypatch.setattr(fine_tune.tgames, "compare", lambda *a: [{}, worse])
     values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 8,
               "solo_ties": "colour_order"}
     path = tmp_path / "worse.npy"
-    result = specialists.train_specialist(TPC_GAME, values, path, 32, 2, None, False)
+    result = fine_tune.train_network(TPC_GAME, values, path, 32, 2, None, False)
     assert result.headline["gain_over_start"] == -3.0 and path.exists()
-    assert result.notes[0].endswith("it scored below the learned player's own network on "
-                                    "these rules")
+    assert result.notes[0].endswith("it scored below the network it started from on these "
+                                    "rules")
 
 
 @pytest.mark.parametrize("args, words", [
@@ -443,16 +343,15 @@ def test_a_network_file_that_cannot_be_written_is_one_line(tmp_path):
 
 
 def test_the_network_option_plays_the_named_file_and_refuses_a_damaged_one(tmp_path):
-    """``--network FILE`` on a playing command: learned plays that file (a copy of the
-    4-round specialist scores otherwise than the own network on the defaults); a file
-    that cannot be read is one line, exit status 2."""
+    """``--network FILE`` on a playing command: learned plays that file (a user's
+    fine-tune scores otherwise than the game's network on the defaults); a file that
+    cannot be read is one line, exit status 2."""
     from click.testing import CliRunner
 
     from analyzer.cli import cli
 
-    for suffix in (".npy", ".json"):
-        source = TPC_GAME.learned_file.with_name(f"value_net.rounds_4{suffix}")
-        (tmp_path / f"mine{suffix}").write_bytes(source.read_bytes())
+    values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 4}
+    fine_tune.train(TPC_GAME, values, tmp_path / "mine.npy", 32, seed=2)
     args = ["thats-pretty-clever", "simulate", "--games", "64", "--quiet", "--format", "json"]
     own = CliRunner().invoke(cli, args)
     mine = CliRunner().invoke(cli, [*args, "--network", str(tmp_path / "mine.npy")])
@@ -462,4 +361,4 @@ def test_the_network_option_plays_the_named_file_and_refuses_a_damaged_one(tmp_p
     (tmp_path / "bad.json").write_text("{}")
     bad = CliRunner().invoke(cli, [*args, "--network", str(tmp_path / "bad.npy")])
     assert bad.exit_code == 2 and bad.output.count("\n") == 1, bad.output
-    assert "cannot be read" in bad.output
+    assert "bad.json': its card must name the player" in bad.output

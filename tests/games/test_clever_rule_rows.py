@@ -3,6 +3,7 @@ rule parameter existed still loads and plays, computing what it did on every rul
 trained with, its new inputs' rows zero; outputs say where it plays that parameter changed;
 a rule input the game no longer has is one clear error."""
 
+import copy
 import dataclasses
 
 import numpy as np
@@ -15,22 +16,24 @@ from analyzer.params import defaults
 from kernels.clever import net, value_net
 from kernels.clever_base.rule_block import N_RULE_BITS, RULES_SCALED
 
-CONDITIONED = GAME.learned_file.with_name("value_net.conditioned.npy")
+NETWORK = GAME.learned_file
 RULES_FIRST = int(value_net.n_inputs(GAME.kernel_game, 2))
 NEW = "solo_fallback"  # the parameter the older network is made never to have had
 
 
 def _older_network(tmp_path):
-    """The conditioned network as it would be had ``NEW`` been added after it was trained:
-    its rows moved to the bits of the game without ``NEW``; its file, and the bits."""
-    members, info = value_weights.load(CONDITIONED, GAME.kernel_game)
+    """The game's network as it would be had ``NEW`` been added after it was trained: its
+    rows moved to the bits of the game without ``NEW``, its card without it; its file,
+    and the bits."""
+    members, info = value_weights.load(NETWORK, GAME.kernel_game)
     names = rule_inputs.input_names(GAME.params)
     older = [name for name in names if not name.startswith(f"{NEW}=")]
     pairs = [(k, names.index(name)) for k, name in enumerate(older)]
     n_in = int(info["inputs"])
     old_members = [rule_rows.regrown_weights(m, n_in, RULES_FIRST, pairs, len(names))
                    for m in members]
-    old_info = {k: v for k, v in info.items() if k != "partner"}
+    old_info = copy.deepcopy(info)
+    del old_info["card"]["trained"]["rules"][NEW]
     old_info.update(rule_inputs=older,
                     skip=rule_rows.regrown_skip(info["skip"], pairs, len(names)))
     path = tmp_path / "value_net.npy"
@@ -69,15 +72,14 @@ def test_the_output_says_where_it_plays_a_parameter_it_never_learnt(tmp_path):
     path, *_ = _older_network(tmp_path)
     game = dataclasses.replace(GAME, learned_file=path)
     values = {**defaults(GAME.params), "players": 1}
-    assert trained_on.never_changed(game, values) == []
+    assert trained_on.differences(game, values) == []
     changed = {**values, NEW: "other_dice"}
-    assert trained_on.never_changed(game, changed) == [
+    assert trained_on.differences(game, changed) == [
         f"{NEW}=other_dice (never trained with it changed)"]
 
 
 def test_a_rule_input_the_game_no_longer_has_is_one_clear_error(tmp_path):
-    members, info = value_weights.load(CONDITIONED, GAME.kernel_game)
-    info = {k: v for k, v in info.items() if k != "partner"}
+    members, info = value_weights.load(NETWORK, GAME.kernel_game)
     info["rule_inputs"] = info["rule_inputs"][:-1] + ["dragons=True"]
     path = tmp_path / "value_net.npy"
     value_weights.save(path, members, info)
@@ -89,7 +91,7 @@ def test_a_rule_input_the_game_no_longer_has_is_one_clear_error(tmp_path):
 def test_damaged_weights_are_detected_never_played(tmp_path):
     """A network file whose weights no longer match the SHA-256 its settings record (here
     200 sign bits flipped, every weight still finite) is one clear error."""
-    members, info = value_weights.load(CONDITIONED, GAME.kernel_game)
+    members, info = value_weights.load(NETWORK, GAME.kernel_game)
     path = tmp_path / "value_net.npy"
     value_weights.save(path, members, info)
     weights = np.load(path)

@@ -4,12 +4,14 @@ the bonus-block transplant, and self-play training (resumes bit for bit; a short
 improves on its start)."""
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from analyzer.games.clever import value_weights
-from analyzer.games.clever.training import games as tgames
+from analyzer.games.clever import trained_on, value_weights
 from analyzer.run.driver import BlockLoop
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
@@ -17,7 +19,7 @@ from analyzer.params import defaults
 from kernels.clever import net, play, selfplay, valued, value_net
 from kernels.clever_base.game_rules import RULE_FORFEIT_TO_PLATTER
 from kernels.clever.policies import BEST_SHEET, BEST_TURN, TURN, WORK_LEN
-from kernels.clever_base.sheet import H_PLUS_USED, H_REROLL_USED, H_RETURN_USED, TAC, TPC
+from kernels.clever_base.sheet import H_PLUS_USED, H_REROLL_USED, H_RETURN_USED, TPC
 from kernels.clever.sheets import start_sheet
 from kernels.clever_base.turn import (
     PH_ACTIVE_PLUS,
@@ -635,272 +637,116 @@ def test_value_policy_rows_check_their_members():
     assert np.array_equal(value_weights.member(row, 1), w)  # of its own width
 
 
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_value.py"
+
+
+def script(tmp_path, *args) -> subprocess.CompletedProcess:
+    """``scripts/train_value.py`` with ``args``, run in ``tmp_path``."""
+    return subprocess.run([sys.executable, str(SCRIPT), *args], cwd=tmp_path,
+                          capture_output=True, text=True)
+
+
 def run_trainer(tmp_path, name, game, stage, chunk, *extra):
-    import subprocess
-    import sys
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[2]
-    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", game,
-                    "--seed", "3", "--stage", stage, "--scale", "0.002", "--chunk",
-                    str(chunk), "--eval-every", str(2 * chunk), "--eval-games", "64",
-                    "--quiet", "--checkpoint", str(tmp_path / f"{name}.npz"), *extra],
-                   check=True, cwd=tmp_path, capture_output=True)
+    """A short run of the fresh curriculum up to ``stage``; its checkpoint's arrays."""
+    done = script(tmp_path, "--game", game, "--seed", "3", "--stage", stage, "--scale",
+                  "0.001", "--chunk", str(chunk), "--eval-every", str(2 * chunk),
+                  "--eval-games", "32", "--quiet", "--checkpoint",
+                  str(tmp_path / f"{name}.npz"), *extra)
+    assert done.returncode == 0, done.stderr
     saved = np.load(tmp_path / f"{name}.npz", allow_pickle=False)
     return {key: saved[key] for key in saved.files}
 
 
-@pytest.mark.parametrize("game,stage,chunk,stop,curve,after", [
-    ("tpc", "main", 100, 400, [("warm", 8), ("main", 200), ("main", 400), ("main", 600)],
-     "polish"),
-    ("tac", "trap", 80, 320, [("warm", 16), ("trap", 160), ("trap", 320), ("trap", 480)],
-     "main")])
-def test_training_script_resumes_from_its_checkpoint_bit_for_bit(tmp_path, game, stage, chunk,
-                                                                stop, curve, after):
-    """scripts/train_value.py stopped after 300 games (--max-games) and run again ends with
-    the weights, Adam state and learning curve of an uninterrupted run (warm start, then
-    self-play; Twice As Clever's in snapshots of 16 games, its default curriculum)."""
-    whole = run_trainer(tmp_path, "whole", game, stage, chunk)
-    first = run_trainer(tmp_path, "split", game, stage, chunk, "--max-games", "300")
-    assert (str(first["stage"]), int(first["done"])) == (stage, stop)
-    split = run_trainer(tmp_path, "split", game, stage, chunk)
+@pytest.mark.parametrize("game", ["tpc", "tac"])
+def test_training_script_resumes_from_its_checkpoint_bit_for_bit(tmp_path, game):
+    """scripts/train_value.py stopped at an evaluation (--max-games) and run again ends
+    with the weights, Adam state and learning curve of an uninterrupted run (the warm
+    start, then self-play over the unified rows, games of 1-4 players)."""
+    whole = run_trainer(tmp_path, "whole", game, "main", 96)
+    first = run_trainer(tmp_path, "split", game, "main", 96, "--max-games", "200")
+    assert (str(first["stage"]), int(first["done"])) == ("main", 192)
+    split = run_trainer(tmp_path, "split", game, "main", 96)
     for key in ("weights", "m", "v", "step", "stage", "done", "history", "best_weights"):
         np.testing.assert_array_equal(whole[key], split[key], err_msg=key)
     history = json.loads(str(whole["history"]))
-    assert (str(whole["stage"]), int(whole["done"])) == (after, 0)  # next to run
-    assert [(h["stage"], h["games"]) for h in history] == curve
+    assert [h["stage"] for h in history] == ["warm", "main", "main", "main", "main"]
+    assert (str(whole["stage"]), int(whole["done"])) == ("polish", 0)  # next to run
+    settings = json.loads(str(whole["settings"]))
+    assert settings["unified"]["shares"] and settings["hidden"] == [net.H1, net.H2]
 
 
-def test_twice_as_clever_caps_curriculum_runs_its_own_stages(tmp_path):
-    """--curriculum caps: a warm start and a stage with the yellow cap; its checkpoint
-    refuses the default (selfplay) curriculum's stages."""
-    import subprocess
-    import sys
-    from pathlib import Path
+def test_a_trained_network_ships_with_its_card(tmp_path):
+    """--ship writes the network file with the checkpoint's best weights (--latest: its
+    latest) and its skip head, and the card naming the player, the config and what it
+    was trained on; it plays as the game's network (--network)."""
+    warm = run_trainer(tmp_path, "one", "tpc", "warm", 16)
+    early = script(tmp_path, "--game", "tpc", "--ship", str(tmp_path / "one.npz"), "--name",
+                   "x", "--ship-to", str(tmp_path / "early.npy"))
+    assert early.returncode == 2 and "no best weights yet" in early.stderr
+    assert warm["best"] == -np.inf and not (tmp_path / "early.npy").exists()
+    saved = run_trainer(tmp_path, "one", "tpc", "main", 16, "--max-games", "32")
+    out = tmp_path / "one.npy"
+    for latest, key in (([], "best_weights"), (["--latest"], "weights")):
+        done = script(tmp_path, "--game", "tpc", "--ship", str(tmp_path / "one.npz"),
+                      "--name", "a test network", "--ship-config", "training/x.toml",
+                      "--ship-to", str(out), *latest)
+        assert done.returncode == 0, done.stderr
+        members, info = value_weights.load(out, TPC)
+        np.testing.assert_array_equal(members[0], saved[key])
+    card = info["card"]
+    assert card["name"] == "a test network" and card["config"] == "training/x.toml"
+    assert card["trained"]["players"] == [1, 2, 3, 4]
+    assert card["trained"]["rules"]["round_2_bonus"] == [True, False]
+    assert info["skip"] == saved["skip"].tolist()
+    mine = TPC_GAME.with_network(out)
+    assert trained_on.network_note(mine, defaults(TPC_GAME.params)) == [
+        "learned plays the network you named: a test network"]
 
-    saved = run_trainer(tmp_path, "caps", "tac", "cap4", 80, "--curriculum", "caps")
-    history = json.loads(str(saved["history"]))
-    assert [h["stage"] for h in history] == ["warm", "cap4", "cap4", "cap4"]
+
+@pytest.mark.parametrize("args, named", [
+    (["--ship", "no/such.npz", "--name", "x"], "no/such.npz' cannot be read"),
+    (["--ship", "pyproject.toml", "--name", "x"], "pyproject.toml' cannot be read"),
+    (["--ship", "x.npz"], "which needs --name"),
+    (["--start-from", "no/such/value_net.npy"], "--start-from"),
+    (["--start-from", "pyproject.toml"], "--start-from"),
+    (["--latest"], "--latest, --ship-to and --name go with --ship"),
+    (["--name", "x"], "go with --ship"),
+    (["--hidden", "192"], "--hidden: invalid choice: 192"),
+    (["--start-latest"], "--start-latest with --start-from a checkpoint"),
+    (["--stage", "bonus"], "--stage for --curriculum fresh: one of warm, main"),
+    (["--chunk", "100"], "--chunk: a multiple of 16"),
+    (["--curriculum", "nope"], "--curriculum")])
+def test_bad_trainer_options_are_one_line(tmp_path, args, named):
+    """A bad option or input file of scripts/train_value.py: one line naming it (no usage
+    block), status 2, nothing written."""
     root = Path(__file__).resolve().parents[2]
-    other = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"),
-                            "--game", "tac", "--seed", "3", "--stage", "trap", "--scale",
-                            "0.002", "--chunk", "80", "--eval-every", "160", "--eval-games",
-                            "64", "--quiet", "--checkpoint", str(tmp_path / "caps.npz")],
-                           cwd=tmp_path, capture_output=True, text=True)
-    assert other.returncode != 0 and "other settings" in other.stderr
-
-
-def test_ends_turn_curriculum_starts_from_a_shipped_network(tmp_path):
-    """--curriculum endsturn --start-from: the run starts from the given network's weights
-    (its file and SHA-256 in the settings) and trains under return_empty_pool=ends_turn."""
-    from analyzer.games.twice_as_clever.model import VALUE_FILE
-    saved = run_trainer(tmp_path, "ends", "tac", "adapt", 80, "--curriculum", "endsturn",
-                        "--start-from", str(VALUE_FILE), "--max-games", "160")
-    settings = json.loads(str(saved["settings"]))
-    assert settings["rules"] == {"return_empty_pool": "ends_turn"}
-    assert settings["start_from"].startswith("value_net.npy sha256:")
-    assert [h["stage"] for h in json.loads(str(saved["history"]))] == ["adapt"]
-    shipped = np.load(VALUE_FILE)[0]  # the solo network, with the seat block's zero rows
-    n_in = int(value_net.n_inputs(TAC, 1))  # which the stage, without that block, drops
-    shipped = value_weights.narrow(shipped, value_weights.inputs_of(shipped), n_in)
-    assert saved["weights"].shape == shipped.shape
-    assert 0 < np.abs(saved["weights"] - shipped).max() < 0.1  # trained on, from there
-
-
-@pytest.mark.parametrize("start", ["no/such/value_net.npy", "pyproject.toml"])
-def test_bad_start_network_is_one_line(tmp_path, start):
-    """--start-from a missing file or a file that is no network: one line, no traceback."""
-    import subprocess
-    import sys
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[2]
-    out = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game",
-                          "tpc", "--curriculum", "seated", "--start-from", str(root / start),
-                          "--checkpoint", str(tmp_path / "x.npz"), "--quiet"],
-                         cwd=tmp_path, capture_output=True, text=True)
-    assert out.returncode != 0 and "--start-from" in out.stderr
-    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
-
-
-def test_a_multiplayer_network_ships_beside_the_solo_one(tmp_path):
-    """--curriculum seatwin (games of 2-4 players, a win bonus) from the shipped network,
-    then --ship-multi: a file of two networks, the shipped solo one (widened to the seat
-    block) for the solo game and the run's for games of 2-4 players, trained on 1-4 (with
-    --mixed 2, two-player games play the mean of both)."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    from analyzer.games.thats_pretty_clever.model import VALUE_FILE
-    saved = run_trainer(tmp_path, "win", "tpc", "win", 96, "--curriculum", "seatwin",
-                        "--start-from", str(VALUE_FILE), "--max-games", "192")
-    history = json.loads(str(saved["history"]))
-    assert [h["stage"] for h in history] == ["win"] and "vs_solo_net_2p" in history[0]
-    root = Path(__file__).resolve().parents[2]
-    out = tmp_path / "both.npy"
-    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
-                    "--ship-multi", str(tmp_path / "win.npz"), "--ship-to", str(out)],
-                   check=True, cwd=tmp_path, capture_output=True)
-    members, info = value_weights.load(out, TPC)
-    solo, _ = value_weights.load(VALUE_FILE, TPC)
-    n_in = int(value_net.n_inputs(TPC, 2))
-    assert info["inputs"] == n_in and value_weights.solo_members(info) == 1
-    np.testing.assert_array_equal(
-        members[0], value_weights.widen(solo[0], value_weights.inputs_of(solo[0]), n_in))
-    np.testing.assert_array_equal(members[1], saved["best_weights"])
-    assert info["trained_on"]["players"] == [1, 2, 3, 4] and info["mixed"] == []
-    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
-                    "--ship-multi", str(tmp_path / "win.npz"), "--ship-to", str(out),
-                    "--mixed", "2"], check=True, cwd=tmp_path, capture_output=True)
-    assert value_weights.load(out, TPC)[1]["mixed"] == [2]  # two players: the mean
-    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
-                    "--ship-multi", str(tmp_path / "win.npz"), "--ship-to", str(out),
-                    "--mixed", "2", "--solo-share", "0.75"], check=True, cwd=tmp_path,
-                   capture_output=True)
-    assert value_weights.load(out, TPC)[1]["solo_share"] == 0.75  # weighted
-    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
-                    "--ship-multi", str(tmp_path / "win.npz"), "--ship-to", str(out),
-                    "--mixed", "2", "--second-seat", "--gift", "1.5", "--look", "2", "3",
-                    "--look-samples", "8"], check=True, cwd=tmp_path, capture_output=True)
-    info = value_weights.load(out, TPC)[1]
-    assert info["second_seat"] is True and info["gift"] == 1.5
-    assert info["look"] == {"players": [2, 3], "samples": 8, "branch": 3, "margin": 6.0}
-    row = value_weights.file_row(*value_weights.load(out, TPC))
-    assert row[play.W_GIFT] == 1.5 and row[play.W_NET + value_net.P_SEAT_SHIFT] == 1
-    assert row[play.W_SAMPLES] == 8 and row[play.W_LOOK_PLAYERS] == 0b1100
-
-
-def test_a_partnered_network_ships_beside_its_partner(tmp_path):
-    """--curriculum partnered (Twice As Clever): the learner starts as the own solo network
-    with the rules block and plays beside it; --ship-conditioned --alone writes both, every
-    member playing every game, and the learner as trained; shipped with the own file it is
-    one line and exit 2. --curriculum partneredfocused goes on from its latest weights
-    beside the same partner."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    from analyzer.games.twice_as_clever.model import VALUE_FILE
-    saved = run_trainer(tmp_path, "pair", "tac", "head", 16, "--curriculum", "partnered",
-                        "--start-from", str(VALUE_FILE))
-    assert "partners" in json.loads(str(saved["settings"]))
-    script = [sys.executable, str(Path(__file__).resolve().parents[2] / "scripts"
-                                  / "train_value.py"), "--game", "tac", "--ship-conditioned",
-              str(tmp_path / "pair.npz"), "--latest", "--ship-to", str(tmp_path / "pair.npy")]
-    refused = subprocess.run(script, cwd=tmp_path, capture_output=True, text=True)
-    assert refused.returncode == 2 and "ships --alone" in refused.stderr
-    assert len(refused.stderr.strip().splitlines()) == 1
-    subprocess.run(script + ["--alone"], check=True, cwd=tmp_path, capture_output=True)
-    members, info = value_weights.load(tmp_path / "pair.npy", TAC)
-    own, own_info = value_weights.load(VALUE_FILE, TAC)
-    n_in = info["inputs"]
-    assert len(members) == 2 and value_weights.solo_members(info) == 0
-    np.testing.assert_array_equal(members[0], saved["weights"])
-    np.testing.assert_array_equal(
-        members[1], value_weights.widen(own[0], value_weights.inputs_of(own[0]), n_in))
-    assert n_in > own_info["inputs"]
-    focused = run_trainer(tmp_path, "refocused", "tac", "focused", 16, "--curriculum",
-                          "partneredfocused", "--start-from", str(tmp_path / "pair.npz"),
-                          "--start-latest", "--teacher-plays", "value_net.npy=0.5",
-                          "--max-games", "32")
-    settings = json.loads(str(focused["settings"]))
-    assert settings["partners"] == json.loads(str(saved["settings"]))["partners"]
-    assert json.loads(str(focused["history"]))[-1]["stage"] == "focused"
-    assert not np.array_equal(focused["weights"], saved["weights"])
-
-
-def test_a_partner_stage_refuses_a_learner_of_another_width(tmp_path):
-    """--curriculum partnered from the 256-unit conditioned network beside the 128-unit own
-    network: one line naming both widths, exit 2, no checkpoint written."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    from analyzer.games.twice_as_clever.model import VALUE_FILE
-    wide = VALUE_FILE.with_name("value_net.conditioned.npy")
-    assert value_weights.hidden_of(value_weights.load(wide, TAC)[1]) == 256
-    script = Path(__file__).resolve().parents[2] / "scripts" / "train_value.py"
-    out = subprocess.run([sys.executable, str(script), "--game", "tac", "--curriculum",
-                          "partnered", "--start-from", str(wide), "--checkpoint",
-                          str(tmp_path / "wide.npz")], cwd=tmp_path, capture_output=True,
-                         text=True)
-    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
-    assert "256 first-layer units" in out.stderr and "128" in out.stderr
-    assert not (tmp_path / "wide.npz").exists()
-
-
-def test_a_partnered_learner_starts_by_playing_as_its_partner():
-    """The pair of the own solo network and its copy plays what the network plays alone
-    (the mean of two equal values is the value): a partnered run starts from the own
-    network's play."""
-    rules = TAC_GAME.game_rules(defaults(TAC_GAME.params))
-    own = value_weights.load(TAC_GAME.learned_file, TAC)[0][0]
-    n_in = value_weights.inputs_of(own)
-    alone = value_weights.policy_row([own], n_in)
-    pair = value_weights.policy_row([own.copy(), own], n_in)
-    assert value_weights.member(pair, 1).size == own.size
-    played = [tgames.mean_score(row, rules, 32, 5)[2] for row in (alone, pair)]
-    np.testing.assert_array_equal(played[0], played[1])
-
-
-
-def test_a_solo_ensemble_keeps_every_member_beside_the_multiplayer_network(tmp_path):
-    """--ship-multi with --solo-from a file of two solo networks: three networks, the two
-    (widened to the seat block) for the solo game, the checkpoint's for 2-4 players."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    from analyzer.games.thats_pretty_clever.model import VALUE_FILE
-    root = Path(__file__).resolve().parents[2]
-    solo, info = value_weights.load(VALUE_FILE, TPC)
-    second = solo[0] * np.float32(0.5)
-    pair = tmp_path / "pair.npy"
-    value_weights.save(pair, [solo[0], second],
-                       {k: v for k, v in info.items() if k not in ("solo_members", "skip")}
-                       | {"members": 2})
-    checkpoint = root / "tests" / "data" / "tpc-seatwin.npz"
-    out = tmp_path / "three.npy"
-    subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game", "tpc",
-                    "--ship-multi", str(checkpoint), "--solo-from", str(pair), "--ship-to",
-                    str(out)], check=True, cwd=tmp_path, capture_output=True)
-    members, three = value_weights.load(out, TPC)
-    n_in = int(value_net.n_inputs(TPC, 2))
-    assert len(members) == 3 and value_weights.solo_members(three) == 2
-    for got, want in zip(members[:2], (solo[0], second)):
-        np.testing.assert_array_equal(
-            got, value_weights.widen(want, value_weights.inputs_of(want), n_in))
-    np.testing.assert_array_equal(members[2], np.load(checkpoint)["best_weights"])
-
-
-def test_a_partner_network_ships_mixed_beside_its_partners(tmp_path):
-    """--curriculum partner (the shipped solo network plays beside the learning one) then
-    --ship-multi: the file plays the mean of both in games of 2-4 players (``mixed``, the
-    counts it learnt in); shipping it beside other solo networks is one line, nothing
-    written."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    from analyzer.games.thats_pretty_clever.model import VALUE_FILE
-    start = Path(__file__).resolve().parents[2] / "tests" / "data" / "tpc-seatwin.npz"
-    run_trainer(tmp_path, "p", "tpc", "win", 96, "--curriculum", "partner", "--start-from",
-                str(start), "--max-games", "96")
-    script = Path(__file__).resolve().parents[2] / "scripts" / "train_value.py"
-    ship = [sys.executable, str(script), "--game", "tpc", "--ship-multi",
-            str(tmp_path / "p.npz"), "--ship-to"]
-    subprocess.run([*ship, str(tmp_path / "v.npy")], check=True, cwd=tmp_path,
-                   capture_output=True)
-    members, info = value_weights.load(tmp_path / "v.npy", TPC)
-    assert info["mixed"] == [2, 3, 4] and value_weights.solo_members(info) == 1
-    solo, _ = value_weights.load(VALUE_FILE, TPC)
-    np.testing.assert_array_equal(members[0], solo[0])
-    other = tmp_path / "other.npy"
-    value_weights.save(other, [solo[0] * np.float32(0.5)], {**info, "members": 1,
-                                                            "solo_members": 0})
-    out = subprocess.run([*ship, str(tmp_path / "w.npy"), "--solo-from", str(other)],
-                         cwd=tmp_path, capture_output=True, text=True)
+    args = [str(root / a) if "/" in a or a.endswith(".toml") else a for a in args]
+    out = script(tmp_path, "--game", "tac", *args)
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
-    assert "other solo networks" in out.stderr and not (tmp_path / "w.npy").exists()
+    assert named in out.stderr and not list(tmp_path.iterdir())
+
+
+def test_shipping_into_a_missing_folder_is_one_line(tmp_path):
+    """--ship --ship-to a folder that does not exist: one line naming it, status 2."""
+    run_trainer(tmp_path, "one", "tpc", "warm", 16)
+    out = script(tmp_path, "--game", "tpc", "--ship", str(tmp_path / "one.npz"), "--name",
+                 "x", "--latest", "--ship-to", str(tmp_path / "no" / "v.npy"))
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "does not exist" in out.stderr and not (tmp_path / "no").exists()
+
+
+def test_a_narrower_width_than_the_start_network_s_is_one_line(tmp_path):
+    """``--hidden`` other than the start network's width: one line naming both, status 2,
+    no checkpoint written."""
+    n_in = int(value_net.n_inputs(TAC_GAME.kernel_game, 3))
+    start = tmp_path / "wide.npy"
+    value_weights.save(start, [value_weights.initial_weights(n_in, 1, net.MAX_H1)],
+                       {"inputs": n_in, "hidden": [net.MAX_H1, net.H2], "members": 1})
+    out = script(tmp_path, "--game", "tac", "--start-from", str(start), "--hidden",
+                 str(net.H1), "--checkpoint", str(tmp_path / "run.npz"))
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert f"--hidden {net.H1}: the start network has {net.MAX_H1}" in out.stderr
+    assert not (tmp_path / "run.npz").exists()
 
 
 def test_the_skip_head_learns_alone_and_never_moves_a_decision():
@@ -928,109 +774,6 @@ def two_player_games(row):
                                    np.stack([row, row]), False, 6, rules)
     return out
 
-
-@pytest.mark.parametrize("checkpoint, solo_from", [
-    ("no/such.npz", None), ("pyproject.toml", None),
-    ("training/tpc-unified-65.npz", "no/such.npy")])
-def test_a_bad_multiplayer_checkpoint_is_one_line(tmp_path, checkpoint, solo_from):
-    """--ship-multi a missing file or a file that is no checkpoint, or --solo-from a
-    missing network: one line, nothing written."""
-    import subprocess
-    import sys
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[2]
-    extra = ["--solo-from", str(root / solo_from)] if solo_from else []
-    out = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game",
-                          "tpc", "--ship-multi", str(root / checkpoint), *extra, "--ship-to",
-                          str(tmp_path / "v.npy")], cwd=tmp_path, capture_output=True,
-                         text=True)
-    assert out.returncode == 2 and "--ship-multi" in out.stderr
-    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
-    assert not list(tmp_path.iterdir())
-
-
-def test_shipping_into_a_missing_folder_is_one_line(tmp_path):
-    """--ship-multi --ship-to a folder that does not exist: one line naming it, status 2."""
-    import subprocess
-    import sys
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[2]
-    out = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game",
-                          "tpc", "--ship-multi", str(root / "tests" / "data" / "tpc-seatwin.npz"),
-                          "--ship-to", str(tmp_path / "no" / "v.npy")], cwd=tmp_path,
-                         capture_output=True, text=True)
-    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
-    assert "does not exist" in out.stderr and not list(tmp_path.iterdir())
-
-
-@pytest.mark.parametrize("args, named", [
-    (["--ship-multi", "x.npz", "--mixed", "5"], "--mixed"),
-    (["--mixed", "2"], "--mixed with --ship-multi"),
-    (["--latest"], "--latest goes with --ship"),
-    (["--ship-multi", "x.npz", "--solo-share", "0.5"], "--solo-share with --mixed"),
-    (["--ship-multi", "x.npz", "--mixed", "2", "--solo-share", "2"], "--solo-share 2"),
-    (["--ship-multi", "x.npz", "--second-seat"], "--second-seat with --mixed"),
-    (["--gift", "1"], "--gift with --ship-multi"),
-    (["--ship-multi", "x.npz", "--gift", "-1"], "--gift -1"),
-    (["--look", "2"], "--look with --ship-multi or --ship-conditioned"),
-    (["--hidden", "192"], "--hidden: invalid choice: 192"),
-    (["--ship-multi", "x.npz", "--look", "2", "--look-samples", "0"], "--look: expected"),
-    (["--ship-multi", "x.npz", "--look", "2", "--look-margin", "-1"], "--look: expected"),
-    (["--ship-multi", "x.npz", "--look", "2", "--look-branch", "0"], "--look: expected"),
-    (["--teachers", "value_net.rounds_4.npy"], "--own-teaches-rest with a distilled"),
-    (["--own-teaches-rest"], "--own-teaches-rest with a distilled"),
-    (["--own-plays-rest"], "--own-returns and --own-teaches-rest with"),
-    (["--own-returns"], "--own-returns and --own-teaches-rest with a distilled"),
-    (["--own-sides"], "--own-sides, --own-returns and --own-teaches-rest with a distilled"),
-    (["--curriculum", "focused", "--own-returns", "--own-teaches-rest"],
-     "(not the last two together)"),
-    (["--teacher-weight", "value_net.rounds_4.npy=2"], "--teacher-weight, --teacher-plays"),
-    (["--teacher-plays", "value_net.rounds_4.npy=0.5"], "--teacher-plays, --own-plays-rest"),
-    (["--curriculum", "focused", "--teacher-plays", "value_net.rounds_4.npy=1.5"],
-     "--teacher-plays value_net.rounds_4.npy=1.5: expected NAME=Q"),
-    (["--curriculum", "focused", "--teacher-plays", "value_net.rounds_4.npy=x"],
-     "and Q a share from 0 to 1"),
-    (["--curriculum", "focused", "--teacher-weight", "value_net.rounds_4.npy=0"],
-     "--teacher-weight value_net.rounds_4.npy=0: expected NAME=W"),
-    (["--curriculum", "focused", "--teacher-weight", "nope=2"],
-     "--teacher-weight nope=2: expected NAME=W"),
-    (["--alone"], "--alone with --ship-conditioned"),
-    (["--start-latest"], "--start-latest with --start-from a checkpoint"),
-    (["--start-from", "value_net.npy", "--start-latest"], "--start-latest with"),
-    (["--curriculum", "distilled", "--teachers", "x.npy"], "--teachers x.npy: not a solo"),
-    (["--curriculum", "nope"], "--curriculum")])
-def test_bad_trainer_options_are_one_line(tmp_path, args, named):
-    """A bad option of scripts/train_value.py: one line naming it (no usage block),
-    status 2, nothing written."""
-    import subprocess
-    import sys
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[2]
-    out = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game",
-                          "tac", *args], cwd=tmp_path, capture_output=True, text=True)
-    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
-    assert named in out.stderr and not list(tmp_path.iterdir())
-
-
-
-def test_a_narrower_width_than_the_start_network_s_is_one_line(tmp_path):
-    """``--hidden`` below the start network's width: one line naming both, status 2, no
-    checkpoint written."""
-    import subprocess
-    import sys
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[2]
-    n_in = int(value_net.n_inputs(TAC_GAME.kernel_game, 3))
-    start = tmp_path / "wide.npy"
-    value_weights.save(start, [value_weights.initial_weights(n_in, 1, net.MAX_H1)],
-                       {"inputs": n_in, "hidden": [net.MAX_H1, net.H2], "members": 1})
-    out = subprocess.run([sys.executable, str(root / "scripts" / "train_value.py"), "--game",
-                          "tac", "--start-from", str(start), "--hidden", str(net.H1),
-                          "--checkpoint", str(tmp_path / "run.npz")],
-                         cwd=tmp_path, capture_output=True, text=True)
-    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
-    assert f"--hidden {net.H1}: the start network has {net.MAX_H1}" in out.stderr
-    assert not (tmp_path / "run.npz").exists()
 
 def _side_run(row, teacher, side, n=8):
     """One snapshot of ``n`` solo games of ``row`` learning at 1e-3 without exploring,

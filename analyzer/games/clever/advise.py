@@ -280,9 +280,9 @@ def _rank(game: CleverGame, values, sheet: np.ndarray, faces: np.ndarray,
 
 
 def untrained_note(game: CleverGame, values, policy: str) -> list[str]:
-    """A note when the rollouts are played by ``learned`` with a specialist network, or on
-    rules its network was not trained on (the heuristic's rankings: ``--policy
-    heuristic``)."""
+    """Where the rollouts are played by ``learned``: the line naming it, or where its
+    network was not trained on the rules, a note saying so (the heuristic's rankings:
+    ``--policy heuristic``)."""
     solo = {**values, "players": 1}
     diffs = trained_on.differences(game, solo)
     if policy.strip().lower() != "learned":

@@ -311,12 +311,12 @@ def train(game: CleverGame) -> click.Command:
         ..., or --rules) into the file --network names; learned plays it only where a
         command names it (--network FILE). Interrupted, the same command resumes where the
         last evaluation left it."""
-        from analyzer.games.clever.specialists import train_specialist
+        from analyzer.games.clever.fine_tune import train_network
         from analyzer.run.execution import session
 
         values = rule_values(game.params, rules_file, assignments, players=1)
         with session(cluster, None):
-            emit(train_specialist(game, values, Path(network), games, check_seed(seed),
+            emit(train_network(game, values, Path(network), games, check_seed(seed),
                                   threads, not quiet), fmt, output)
 
     return train

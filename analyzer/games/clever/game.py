@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from analyzer.games.clever import networks, partner, rule_inputs, rule_rows, value_weights
+from analyzer.games.clever import rule_inputs, rule_rows, value_weights
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.clever import play, value_net
@@ -83,8 +83,8 @@ class CleverGame:
     layout: ModuleType
     letters: str
     weights_file: Path
-    learned_file: Path  # the learned policy's value networks (.npy, ``value_weights``; its
-    # settings in the .json twin); specialists for one variant beside it (``networks``)
+    learned_file: Path  # the learned policy's one value network (.npy, ``value_weights``;
+    # its settings and card in the .json twin: ``networks``)
     value_size: int  # value weights the game reads (stages x features)
     rating_bands: tuple[tuple[int, str], ...]  # (lowest score, label), best first
     rulings: tuple[str, ...]
@@ -176,56 +176,19 @@ class CleverGame:
         return row
 
     def network_file(self, values: dict[str, Any] | None = None) -> Path:
-        """The network file ``learned`` plays on the rule ``values`` (none: the game's own
-        file): the user's network wherever one is named (``with_network``), else the
-        nearest trained on them (``networks.playing_file``), else ``learned_file``."""
-        if self.user_network is not None:
-            return self.user_network
-        return networks.playing_file(self.learned_file, values, self.layout.ROUNDS_BY_PLAYERS)
-
-    def comparison_file(self, variants: list[dict[str, Any]]) -> Path | None:
-        """The one network ``learned`` plays in every variant of a comparison, where their
-        own networks differ and a rule-conditioned one holds them all (``networks``;
-        none where the user named a network: it plays them all)."""
-        if self.user_network is not None:
-            return None
-        return networks.common_file(self.learned_file, variants,
-                                    self.layout.ROUNDS_BY_PLAYERS)
+        """The network file ``learned`` plays, whatever the rule ``values``: the user's
+        network where one is named (``with_network``), else the game's one network."""
+        return self.learned_file if self.user_network is None else self.user_network
 
     def learned_row(self, values: dict[str, Any] | None = None) -> np.ndarray:
-        """The learned policy's kernel row (float64[N_POL]) on the rule ``values``: the
-        value policy over the networks of ``network_file(values)``."""
-        return self.file_row(self.network_file(values), values)
+        """The learned policy's kernel row (float64[N_POL]): the value policy over the
+        networks of ``network_file(values)``."""
+        return self.file_row(self.network_file(values))
 
-    def file_row(self, path: Path, values: dict[str, Any] | None = None) -> np.ndarray:
-        """The value policy's kernel row of the network file ``path`` on the rule
-        ``values``: its networks, with its partner where the partner's gate opens on them
-        (``partner``)."""
+    def file_row(self, path: Path) -> np.ndarray:
+        """The value policy's kernel row of the network file ``path``."""
         members, info = self.file_networks(path)
-        extra = partner.partner_members(path, info, values, self.layout.ROUNDS_BY_PLAYERS,
-                                        self.kernel_game)
-        return value_weights.file_row(members + extra, info)
-
-    def partner_words(self, path: Path, values: dict[str, Any]) -> str:
-        """Where the network file ``path``'s partner joins it on the rule ``values``, in
-        words for a note (``partner.words``; else empty)."""
-        return partner.words(path, self.file_networks(path)[1], values,
-                             self.layout.ROUNDS_BY_PLAYERS)
-
-    def mixed_counts(self, values: dict[str, Any] | None = None) -> list[int]:
-        """The player counts whose games ``learned`` plays with the mean of its solo
-        network and its network for 2-4 players (its file's ``"mixed"``)."""
-        return list(self._network_settings(values).get("mixed", []))
-
-    def solo_share(self, values: dict[str, Any] | None = None) -> float:
-        """The solo network's weight in those games' mean (its file's ``"solo_share"``; 0:
-        the plain mean of every network)."""
-        return float(self._network_settings(values).get("solo_share", 0.0))
-
-    def second_seat(self, values: dict[str, Any] | None = None) -> bool:
-        """Do its solo networks read the second seat of a two-player game in the solo
-        game's turn order (its file's ``"second_seat"``)?"""
-        return bool(self._network_settings(values).get("second_seat", False))
+        return value_weights.file_row(members, info)
 
     def gift(self, values: dict[str, Any] | None = None) -> float:
         """The weight ``learned`` gives, in games of 2-4 players, to what the platter its

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import seats
-from analyzer.games.clever import networks, trained_on
+from analyzer.games.clever import trained_on
 from analyzer.games.clever.game import ROUND_BONUS_ROUNDS, CleverGame
 from analyzer.games.clever.params import SOLO_INERT
 from analyzer.games.clever.simulation import COLUMNS, GAME_BLOCK, play_games, simulate, whatif
@@ -123,17 +123,10 @@ def seat_words(game: CleverGame, values: dict[str, Any]) -> str:
     """Who plays the seats, and why, in words."""
     bot = seat_policy(game, values)
     if bot == game.strongest_policy:
-        mixed = ", ".join(f"{n}-player" for n in game.mixed_counts(values))
-        share = game.solo_share(values)
-        mean = f"a mean weighted {share:.0%} to" if share else "the mean of"
-        seat = " (which reads the second seat in the solo turn order)" \
-            if game.second_seat(values) else ""
         gift = game.gift(values)
         return (f"the {bot} policy ({policy_words(bot, WORDS)}), trained in games of 1-4 "
-                "players" + (f"; {mixed} games played by {mean} its solo network{seat} and "
-                             "its network for 2-4 players" if mixed else "")
-                + (f"; each turn's last roll counts {gift_words(gift)} the platter it "
-                   "leaves gives an opponent as a point lost" if gift else "")
+                "players" + (f"; each turn's last roll counts {gift_words(gift)} the platter "
+                             "it leaves gives an opponent as a point lost" if gift else "")
                 + look_words(game.look(values)))
     return (f"the {bot} policy ({policy_words(bot, WORDS)}; the learned network was not "
             "trained in games of 2-4 players on these rules)")
@@ -452,11 +445,9 @@ def rules_policy(game: CleverGame, values: dict[str, Any]) -> str:
 
 def _trained_on_all(game: CleverGame, solo: dict[str, Any], variants: list[dict[str, Any]]
                     ) -> bool:
-    """Was every network ``learned`` plays in a comparison of the rules ``solo`` with
-    ``variants`` (one network in all of them where a rule-conditioned one holds them, as
-    ``whatif`` plays it) trained on the rules it plays?"""
-    with networks.pinned(game.comparison_file([solo, *variants])):
-        return not any(trained_on.differences(game, v) for v in [solo, *variants])
+    """Was the network ``learned`` plays trained on the rules ``solo`` and every one of
+    ``variants``?"""
+    return not any(trained_on.differences(game, v) for v in [solo, *variants])
 
 
 def round_bonus_values(game: CleverGame, values: dict[str, Any], seed: int,
@@ -483,23 +474,12 @@ def bonus_note(game: CleverGame, values: dict[str, Any]) -> str:
     trained on rules without each bonus."""
     text = "paired solo games of each policy with and without each bonus; "
     if _trained_without_bonuses(game, values):
-        solo = {**values, "players": 1}
-        without = [{**solo, f"round_{r}_bonus": False} for r in ROUND_BONUS_ROUNDS]
-        return text + (f"{game.strongest_policy} plays {comparison_words(game, solo, without)}"
+        return text + (f"{game.strongest_policy} plays {trained_on.network_words(game)}"
                        f", so every game here lies inside its training; "
                        f"{game.table_policy}'s figures stand beside it")
     return text + (f"{game.strongest_policy}'s network was trained with every round bonus, so "
                    f"without one it plays rules it was not trained on: {game.table_policy}'s "
                    "figures stand beside it")
-
-
-def comparison_words(game: CleverGame, solo: dict[str, Any], variants: list[dict[str, Any]]
-                     ) -> str:
-    """The network ``learned`` plays in a comparison of the rules ``solo`` with
-    ``variants`` (one network in all of them where a rule-conditioned one holds them), in
-    words."""
-    with networks.pinned(game.comparison_file([solo, *variants]), [solo, *variants]):
-        return trained_on.network_words(game, solo)
 
 
 def readings_note(game: CleverGame, values: dict[str, Any]) -> str:
@@ -511,14 +491,12 @@ def readings_note(game: CleverGame, values: dict[str, Any]) -> str:
                     for p in _inert(game, values))
     if rules_policy(game, values) != "learned":
         return text
-    solo = {**values, "players": 1}
-    flips = [{**solo, p.name: _alternative(p)} for p in _assumed(game, values)]
-    return text + f"; learned plays {comparison_words(game, solo, flips)}"
+    return text + f"; learned plays {trained_on.network_words(game)}"
 
 
 def _trained_without_bonuses(game: CleverGame, values: dict[str, Any]) -> bool:
-    """Was the strongest policy's network, as a comparison plays it, trained on solo games
-    without each round bonus (a rule-conditioned network)?"""
+    """Was the strongest policy's network trained on solo games without each round
+    bonus?"""
     solo = {**values, "players": 1}
     without = [{**solo, f"round_{r}_bonus": False} for r in ROUND_BONUS_ROUNDS]
     return game.strongest_policy == "learned" and _trained_on_all(game, solo, without)

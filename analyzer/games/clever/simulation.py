@@ -10,7 +10,7 @@ import pandas as pd
 
 from analyzer import output, paired, pipeline, seats, stats
 from analyzer.run import driver
-from analyzer.games.clever import decisions, networks, trained_on
+from analyzer.games.clever import decisions, trained_on
 from analyzer.games.clever.cells import cell_rows
 from analyzer.games.clever.game import CleverGame
 from analyzer.games.clever.params import unread_at
@@ -270,27 +270,7 @@ def whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[
     ``seats.Precision``, or a number of points), the run ends before ``games`` once every
     paired difference is that narrow (``paired.stop_rule``). With
     ``untrained_notes``, a variant that plays ``learned`` off its network's training rules
-    gets a note with the heuristic's figure. Where ``learned`` plays and a rule-conditioned
-    network holds every variant, it plays them all (``CleverGame.comparison_file``)."""
-    one = None
-    if any(p.strip().lower() == "learned" for _, _, lineup in variants for p in lineup):
-        one = game.comparison_file([v for _, v, _ in variants])
-    with networks.pinned(one, [v for _, v, _ in variants]):
-        result = _whatif(game, variants, games, seed, threads, progress, precision,
-                         batch_blocks, untrained_notes)
-        joined = "" if one is None else game.partner_words(one, variants[0][1])
-    if one is not None:
-        result.notes.insert(0, f"learned plays {one.name} in every variant, so the "
-                            "differences are one network's: a rule-conditioned network "
-                            f"trained over variants of the rules, these among them{joined}")
-    return result
-
-
-def _whatif(game: CleverGame, variants: Sequence[tuple[str, dict[str, Any], list[str]]],
-            games: int, seed: int, threads: int | None, progress: bool,
-            precision: float | None, batch_blocks: int | None,
-            untrained_notes: bool) -> Result:
-    """``whatif`` with the networks ``learned`` plays as they stand."""
+    gets a note with the heuristic's figure."""
     n_players = paired.check_variants(list(variants), games)
     used = driver.set_threads(threads)
     lineups = np.stack([np.stack([game.parse_policy(p, v) for p in
@@ -328,18 +308,18 @@ def _unread_notes(variants: Sequence[tuple[str, dict[str, Any], list[str]]],
 
 def _untrained_notes(game: CleverGame, variants, rows: list[dict], players: int, games: int,
                      seed: int) -> list[str]:
-    """A note for each what-if variant that plays ``learned`` with a specialist network,
-    and for each that plays it under rules its network was not trained on (with the
-    heuristic's figure in that variant's games)."""
+    """Where ``learned`` plays: the line naming it, and a note for each variant whose
+    rules its network was not trained on (with the heuristic's figure in that variant's
+    games)."""
     notes = []
     for label, values, policies in variants:
         lineup = seats.cycle_lineup([p.strip().lower() for p in policies], players)
         if "learned" not in lineup:
             continue
+        if not notes:
+            notes += trained_on.network_note(game, values)
         mean = next(r["value"] for r in rows
                     if r["variant"] == label and r["metric"] == "mean_score")
-        notes += [f"variant {label!r}: {line}"
-                  for line in trained_on.network_note(game, values)]
         notes += trained_on.off_training_note(
             game, values, f"{mean:.1f} (mean score of all players, variant {label!r})",
             lambda v=values, u=lineup: heuristic_figure(game, v, u, games, seed))

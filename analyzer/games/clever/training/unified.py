@@ -1,18 +1,15 @@
 """The training table of a Clever game's one network: rule sets and player counts drawn
-together, each row taught by a teacher network that plays that game.
+together.
 
 A row is a game of 1-4 players under a set of rules: a share of them the defaults, the
 others one of the game shapes (a round count of ``SHAPE_ROUNDS``, or the player count's
 own, and a round track of ``TRACKS``) with, half the time, some of the other rules changed.
 Self-play takes the player count from the row (``kernels.clever_base.game_rules.RULE_PLAYERS``).
-The teacher of a row is given by ``teacher_for(values)``: a policy row of the game's full
-input count (its members widened with zero rows), and a key naming it, so that rows with
-the same teacher share one row of the teacher table.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +26,6 @@ TRACKS = ((), BONUSES, *((name,) for name in BONUSES))  # the round-track bonuse
 # off: none, all, or one
 OTHER_CHANCE = 0.15  # in half the other rows, each rule outside the shape's chance to change
 
-Teacher = Callable[[dict[str, Any]], tuple[np.ndarray, Hashable]]
 TARGET_ROUNDS = (4, 5, 6, 7, 8)  # the round counts of the shapes a network is measured on
 
 
@@ -86,19 +82,3 @@ def table(game: CleverGame, rows: list[dict[str, Any]]) -> np.ndarray:
     out = variants.table(game, rows)
     out[:, RULE_PLAYERS] = [values["players"] for values in rows]
     return out
-
-
-def teacher_table(rows: list[dict[str, Any]], teacher_for: Teacher
-                  ) -> tuple[np.ndarray, np.ndarray, list[Hashable]]:
-    """``(teachers float64[T, N_POL], teacher_of int64[V], keys)``: one policy row per
-    distinct teacher of the ``rows`` and the index of each row's, with the teachers' keys."""
-    keys: list[Hashable] = []
-    policy_rows: list[np.ndarray] = []
-    index = np.zeros(len(rows), np.int64)
-    for k, values in enumerate(rows):
-        row, key = teacher_for(values)
-        if key not in keys:
-            keys.append(key)
-            policy_rows.append(row)
-        index[k] = keys.index(key)
-    return np.stack(policy_rows), index, keys

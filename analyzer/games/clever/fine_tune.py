@@ -1,9 +1,9 @@
 """A user's network: the learned player's network fine-tuned by solo self-play on one
 variant of the rules (``dicelab GAME train --set KEY=VALUE ... --network FILE``).
 
-The fine-tune starts from the network ``learned`` plays on the variant and writes the file
-the user names (``value_net.npy`` format, its ``.json`` beside it, whose ``trained_on``
-record names the variant's rules and round count). Nothing picks it up by itself: a
+The fine-tune starts from the game's one network and writes the file the user names
+(``value_net.npy`` format, its ``.json`` beside it, whose card names the variant it was
+trained on: ``analyzer.games.clever.networks``). Nothing picks it up by itself: a
 command plays it where the user names it (``--network FILE``, ``CleverGame.with_network``).
 Its training checkpoint sits beside it until the run ends; running the same command again
 resumes it and ends with the same weights, bit for bit."""
@@ -16,11 +16,10 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from analyzer.games.clever import trained_on, value_weights, variants
+from analyzer.games.clever import networks, value_weights, variants
 from analyzer.games.clever.game import CleverGame
 from analyzer.games.clever.training import games as tgames
 from analyzer.games.clever.training import run as training_run
-from analyzer.games.clever.training import teachers
 from analyzer.games.clever.training.games import TUNING_SEED_BASE
 from analyzer.games.clever.training.stages import LAMBDA, NO_CURRICULUM, Stage
 from analyzer.errors import Interrupted, UserError
@@ -32,7 +31,7 @@ from kernels.clever import net, value_net
 
 EVALUATIONS = 10  # evaluations (and checkpoints) in a run
 EVAL_GAMES = 1000  # solo games on the variant per evaluation
-COMPARE_GAMES = 4000  # paired solo games of the specialist against its start network
+COMPARE_GAMES = 4000  # paired solo games of the fine-tune against its start network
 SNAPSHOT = 16
 CHUNK = 8 * SNAPSHOT  # games per training call (the progress bar's step)
 
@@ -45,26 +44,24 @@ STEPS = {"tpc": ((0.0, 3e-6), (0.03, 3e-5), (0.5, 1e-5), (0.8, 5e-6)),
 
 
 def stages(game: CleverGame, games: int) -> dict[str, Stage]:
-    """A specialist's one stage: ``games`` solo games on its variant at the game's
+    """A fine-tune's one stage: ``games`` solo games on its variant at the game's
     ``STEPS``, the skip head learning with the network."""
-    return {"specialist": Stage(games, 0.0, LAMBDA, (0.01, 0.005, 1.0), STEPS[game.prefix],
+    return {"fine-tune": Stage(games, 0.0, LAMBDA, (0.01, 0.005, 1.0), STEPS[game.prefix],
                                 True, NO_CURRICULUM, SNAPSHOT, skip_head=True,
                                 rules_block=True)}
 
 
-def start_network(game: CleverGame, values: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """The solo network a specialist of ``values`` starts from, and its skip head: that of
-    the network ``learned`` plays on them now (the rule-conditioned one, where it holds
-    them), given the rules block (zero rows) when it has none."""
-    return teachers.solo_network(game, game.network_file(values))
+def start_network(game: CleverGame) -> tuple[np.ndarray, np.ndarray]:
+    """The network a fine-tune starts from, and its skip head: the game's one network."""
+    members, info = game.file_networks(game.learned_file)
+    return members[0], np.asarray(info["skip"], np.float64)
 
 
 def train(game: CleverGame, values: dict[str, Any], path: Path, games: int, seed: int,
           advance: Callable[[int], None] = lambda n: None) -> dict[str, Any]:
     """Fine-tune the network of the solo variant ``values`` for ``games`` games (a whole
-    number of snapshots), write it to ``path`` and measure it against what ``learned``
-    plays on ``values`` (the network it started from, with that network's partner where
-    one joins it: ``partner``) on paired games; its learning curve, file and gain."""
+    number of snapshots), write it to ``path`` and measure it against the network it
+    started from on paired games; its learning curve, file and gain."""
     if games < SNAPSHOT or games % SNAPSHOT:
         raise UserError(f"bad --games {games}: a multiple of {SNAPSHOT}, at least {SNAPSHOT}")
     values = {**values, "players": 1}
@@ -72,9 +69,9 @@ def train(game: CleverGame, values: dict[str, Any], path: Path, games: int, seed
     checkpoint = path.with_name(f"{path.stem}.seed{seed}.games{games}.checkpoint.npz")
     rules = game.game_rules(values)
     n_in = int(value_net.n_inputs(game.kernel_game, 3))
-    start = start_network(game, values)
+    start = start_network(game)
     run = training_run.Run(
-        game=game.prefix, stages=stages(game, games), seed=seed, until="specialist",
+        game=game.prefix, stages=stages(game, games), seed=seed, until="fine-tune",
         checkpoint=checkpoint, rules=rules, rounds_of=game.layout.ROUNDS_BY_PLAYERS,
         heuristic=game.heuristic_row(), settings={"variant": variants.label(game, values)},
         eval_every=max(games // EVALUATIONS // CHUNK, 1) * CHUNK, eval_games=EVAL_GAMES,
@@ -93,22 +90,25 @@ def train(game: CleverGame, values: dict[str, Any], path: Path, games: int, seed
 
 def write(game: CleverGame, values: dict[str, Any], path: Path, state: dict,
           seed: int) -> None:
-    """Write the specialist's files from a finished run's state (its latest weights)."""
+    """Write the fine-tuned network's files from a finished run's state (its latest
+    weights), its card naming the variant it was trained on."""
     weights = np.asarray(state["weights"], np.float32)
-    record = trained_on.training_record(game.params, values, [1])
-    record["rounds"] = game.rounds_for(values)
+    label = variants.label(game, values)
+    trained = {"rounds": [game.rounds_for(values)], "players": [1],
+               "rules": {p.name: [values[p.name]] for p in game.params
+                         if p.name not in ("players", "rounds")}}
     n_in = int(value_net.n_inputs(game.kernel_game, 3))
     info = {"game": game.learned_file.parent.name, "inputs": n_in,
             "hidden": [int(net.width_of(weights.size, n_in)), net.H2], "members": 1,
-            "scale": value_net.SCALE,
-            "source": "dicelab train", "variant": variants.label(game, values),
-            "seed": seed, "rule_inputs": variants.input_names(game), "trained_on": record,
-            "skip": [float(x) for x in state["skip"]],
-            "history": state["history"]}
+            "scale": value_net.SCALE, "source": "dicelab train", "seed": seed,
+            "rule_inputs": variants.input_names(game),
+            "card": {"name": f"a network fine-tuned for {label}", "trained": trained},
+            "skip": [float(x) for x in state["skip"]], "history": state["history"]}
     value_weights.save(path, [weights], info)
+    networks.forget()
 
 
-def train_specialist(game: CleverGame, values: dict[str, Any], path: Path, games: int,
+def train_network(game: CleverGame, values: dict[str, Any], path: Path, games: int,
                      seed: int, threads: int | None, progress: bool) -> Result:
     """``dicelab GAME train``: fine-tune the network of the solo variant ``values`` into
     ``path``; its learning curve (solo means on the variant, with 95% intervals) and its
@@ -141,11 +141,11 @@ def train_specialist(game: CleverGame, values: dict[str, Any], path: Path, games
         meta=run_meta(game.id, game.params, values, seed, games=games),
         notes=[f"learned plays this network where a command names it: --network "
                f"{done['file']}" + ("" if done["gain"]["diff"] > 0 else "; it scored below "
-                                    "the learned player's own network on these rules"),
+                                    "the network it started from on these rules"),
                f"each point: {EVAL_GAMES:,} solo games on the variant (the same seeds every "
                "time), no exploring; the first is the network after the first "
                f"{curve['games'].iloc[0]:,} games",
-               "gain over what learned played (the network it started from, with its "
-               f"partner where one joins): {done['gain']['diff']:+.1f} points "
+               "gain over the network it started from: "
+               f"{done['gain']['diff']:+.1f} points "
                f"({done['gain']['diff_ci95_low']:+.1f} to {done['gain']['diff_ci95_high']:+.1f}),"
                f" {COMPARE_GAMES:,} paired solo games on the variant"])
