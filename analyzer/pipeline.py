@@ -20,7 +20,7 @@ from analyzer.errors import UserError
 from analyzer.output import Result
 from analyzer.params import assumed_notes
 from analyzer.run import driver
-from analyzer.seeding import STREAM_GAMES, STREAM_PAIRED, check_seed
+from analyzer.seeding import STREAM_GAMES, check_seed
 
 
 @dataclass(frozen=True)
@@ -139,14 +139,15 @@ class Paired:
 
 def paired_games(family: Family, run: Paired, games: int, seed: int, progress: bool = True,
                  batch_blocks: int | None = None, precision: Any = None):
-    """The what-if's job: every variant plays the same games (common random numbers;
-    ``games`` checked with the variants, ``paired.check_variants``), until every paired
+    """The what-if's job: every variant plays the same games (common random numbers, the
+    games ``play`` deals under the same seed; ``games`` checked with the variants,
+    ``paired.check_variants``), until every paired
     difference is as narrow as ``precision`` asks (``paired.stop_rule``) or ``games`` are
     played; returns ``(accumulator, games_played)``."""
     n_var, players = len(run.variants), run.variants[0][1]["players"]
     job = driver.Job(driver.BlockLoop.of(family.paired_block), run.args,
                      (n_var + 1, n_var, family.n_paired + players), family.block,
-                     check_seed(seed), STREAM_PAIRED, "what-if games", "games",
+                     check_seed(seed), STREAM_GAMES, "what-if games", "games",
                      run.chunk_blocks, run.check_blocks)
     stop = paired.stop_rule(all_metrics(family, run), precision, players)
     return driver.run(job, games, progress, batch_blocks, stop)

@@ -15,10 +15,12 @@ if TYPE_CHECKING:
 
 DEFAULT_SEED = 20261129
 
-# purposes: independent streams for different kinds of work under one seed
+# purposes: independent streams for different kinds of work under one seed. Whole games
+# (simulate, and every variant of a what-if: game g of a seed is dealt the same random
+# numbers in both, so a what-if's baseline is the simulation of its rules and lineup)
 STREAM_TURNS = 1
 STREAM_GAMES = 2
-STREAM_PAIRED = 3
+STREAM_PAIRED = 3  # the training's paired evaluations
 
 
 def block_keys(seed: int, stream: int, first_block: int, n_blocks: int) -> np.ndarray:
