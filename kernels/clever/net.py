@@ -147,19 +147,16 @@ def _add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2, h1):
 
 
 @njit(cache=True, borrowed=True)
-def adam_step(w, grad, m, v, t, lr, lo=0, hi=-1, beta1=0.9, beta2=0.999, eps=1e-8):
+def adam_step(w, grad, m, v, t, lr, beta1=0.9, beta2=0.999, eps=1e-8):
     """One Adam step of ``w`` along ``grad`` (all float32[net_size]; ``m``, ``v``: the
-    moment estimates), the ``t``-th step (1-based), of the weights ``lo .. hi - 1`` alone
-    (``hi`` -1: to the end; the others and their moments stay as they are); ``grad`` is
-    left zeroed."""
+    moment estimates), the ``t``-th step (1-based); ``grad`` is left zeroed."""
     c1 = 1.0 - beta1 ** t
     c2 = 1.0 - beta2 ** t
     step = np.float32(lr * np.sqrt(c2) / c1)
     b1, b2 = np.float32(beta1), np.float32(beta2)
     one_b1, one_b2 = np.float32(1.0 - beta1), np.float32(1.0 - beta2)
     e = np.float32(eps * np.sqrt(c2))
-    end = w.shape[0] if hi < 0 else hi
-    for i in range(lo, end):  # no branch inside: the loop is vectorised
+    for i in range(w.shape[0]):  # no branch inside: the loop is vectorised
         g = grad[i]
         m[i] = b1 * m[i] + one_b1 * g
         v[i] = b2 * v[i] + one_b2 * g * g

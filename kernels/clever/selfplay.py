@@ -2,13 +2,10 @@
 ``kernels.clever.net``), for either Clever game: games of 1-4 players, the network in
 every seat, in which every decision explores with probability epsilon and records the
 afterstate it chose; after each game, the forward-view lambda-returns of each seat's
-afterstates (the last one's is that seat's final score, plus a win bonus in games of 2-4
-players when one is set) are the targets of minibatch Adam steps, in a shuffled order,
-seat after seat. Each game's player count is drawn from the
+afterstates (the last one's is that seat's final score) are the targets of minibatch Adam
+steps, in a shuffled order, seat after seat. Each game's player count is drawn from the
 curriculum's shares (``C_PLAYERS``; none: solo), its rounds follow the player count.
-The row's first member network learns; when the row holds more, they are partners: the
-value played and learnt is the mean of every member that plays the game, the partners
-stay as they are, and the first learns what it adds to them.
+The row's one network learns, and its skip head with it where the run says so.
 
 Games are played in snapshots of ``snapshot`` games: the games of a snapshot are played
 in parallel with the weights as they were at its start, then learnt from one after
@@ -29,17 +26,6 @@ seat of a game of ``n`` players learns with weight ``1 / n``.
 With a teacher weight of 1 in the row (``value_net.P_TEACHER``) the games are played by
 the tuned heuristic's values through the value policy's decisions and the network learns
 from them (the warm start; lambda 1 makes the targets the final scores).
-
-Distillation: a table of teacher networks (policy rows) and, per row of the variant table,
-the teacher of its games (-1: none). An afterstate of a game with a teacher is taught
-``teach`` times the teacher's estimate of the points to come plus ``1 - teach`` times its
-lambda-return; the games are still played by the network that learns, unless the
-variant names an actor: then one of the teacher rows plays its games, and the network
-learns the values of that network's play (from their lambda-returns, where no teacher
-teaches them too). Side records make a teacher denser: in the games of a variant that
-names a side teacher, each decision also records one candidate it did not choose
-(``valued``), whose target is that teacher's estimate alone; they join the minibatches
-beside the chosen afterstates and take no part in the lambda-returns.
 """
 
 import numpy as np
@@ -55,19 +41,18 @@ from kernels.clever.play import (
     round_bonus,
     work_buffers,
 )
-from kernels.clever.policies import N_POL, WORK_LEN, new_game_work
+from kernels.clever.policies import WORK_LEN, new_game_work
 from kernels.clever_base.sheet import H_EVENT, H_ROUND, SHEET_LEN
 from kernels.clever.sheets import start_game_sheet, total_score
 from kernels.clever_base.seats import N_SEAT
 from kernels.clever.value_net import (
     P_INPUTS,
+    P_MEMBERS,
     N_SKIP,
     P_SKIP,
     SCALE,
     hidden_of,
-    member_place,
     member_weights,
-    playing_members,
     seat_first,
     skip_slot,
     skip_output,
@@ -82,10 +67,6 @@ from kernels.clever.valued import (
     R_DRAWS,
     R_EPSILON,
     R_HEADER,
-    R_SEEN,
-    R_SIDE,
-    R_SIDE_COUNT,
-    R_SIDE_PICK,
     R_SPOT_AREA,
     R_SPOTLIGHT,
     R_STREAM,
@@ -160,17 +141,12 @@ def players_of(key, g, curriculum):
 
 
 @njit(cache=True)
-def _start_records(key, g, seat, epsilon, curriculum, side, scratch):
+def _start_records(key, g, seat, epsilon, curriculum, scratch):
     """Set up the training header of seat ``seat``'s work buffer ``scratch``
-    (int64[GAME_LEN]) for game ``g``: no records, side records or not (``side``), its
-    exploration stream, the curriculum (the spotlight is drawn once a game: the same for
-    every seat)."""
+    (int64[GAME_LEN]) for game ``g``: no records, its exploration stream, the curriculum
+    (the spotlight is drawn once a game: the same for every seat)."""
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     head[R_COUNT] = 0
-    head[R_SIDE] = side
-    head[R_SIDE_COUNT] = 0
-    head[R_SEEN] = 0
-    head[R_SIDE_PICK] = 0
     explore = EXPLORE_TURN if seat == 0 else SEAT_EXPLORE_TURN + seat
     head[R_STREAM:R_STREAM + 1].view(np.uint64)[0] = turn_stream(key, g, explore)
     head[R_DRAWS] = 0
@@ -197,10 +173,9 @@ def variant_of(key, g, n_variants):
 
 
 @njit(cache=True)
-def _play(key, g, pol, rounds_of, variants, epsilon, curriculum, side, scratches, finals):
+def _play(key, g, pol, rounds_of, variants, epsilon, curriculum, scratches, finals):
     """Play training game ``g``, each seat with its own work buffer (``scratches``
-    int64[MAX_PLAYERS, GAME_LEN], which keep its records, and its side records with
-    ``side``) and the policy row ``pol``,
+    int64[MAX_PLAYERS, GAME_LEN], which keep its records) and the policy row ``pol``,
     under a row of the variant table ``variants`` (int64[V, N_GAME_RULES], ``variant_of``;
     its ``RULE_ROUNDS``, else ``rounds_of[players]``, gives the rounds; its ``RULE_PLAYERS``,
     else the curriculum, the player count); the seats' final
@@ -211,7 +186,7 @@ def _play(key, g, pol, rounds_of, variants, epsilon, curriculum, side, scratches
         else players_of(key, g, curriculum)
     rounds = game_rules[RULE_ROUNDS] if game_rules[RULE_ROUNDS] > 0 else rounds_of[players]
     for p in range(players):
-        _start_records(key, g, p, epsilon, curriculum, side, scratches[p])
+        _start_records(key, g, p, epsilon, curriculum, scratches[p])
     if players == 1:
         finals[0] = _play_solo(key, g, pol, rounds, game_rules, scratches[0])
         return 1
@@ -241,34 +216,15 @@ def _play_solo(key, g, pol, rounds, game_rules, scratch):
 
 @njit(cache=True, parallel=True)
 def play_snapshot(key, first_game, pol, rounds_of, variants, epsilon, curriculum, games,
-                  finals, players, actors, actor_of, side_of):
+                  finals, players):
     """Play training games ``first_game ..`` (one per row of ``games``, int64[k,
     MAX_PLAYERS, GAME_LEN], which keep their seats' records) in parallel with the policy
-    row ``pol`` as it is, or the row of ``actors`` (float64[T, N_POL]) that ``actor_of``
-    (int64[V], -1: ``pol``) names for the game's variant, each under a row of ``variants``
-    (``_play``); their seats' final scores into ``finals`` (int64[k, MAX_PLAYERS]) and
-    their player counts into ``players`` (int64[k]); the games of a variant ``side_of``
-    (int64[V]) gives a teacher (>= 0) keep side records."""
+    row ``pol`` as it is, each under a row of ``variants`` (``_play``); their seats' final
+    scores into ``finals`` (int64[k, MAX_PLAYERS]) and their player counts into
+    ``players`` (int64[k])."""
     for j in prange(games.shape[0]):
-        v = variant_of(key, first_game + j, actor_of.shape[0])
-        row = pol if actor_of[v] < 0 else actors[actor_of[v]]
-        players[j] = _play(key, first_game + j, row, rounds_of, variants, epsilon,
-                           curriculum, np.int64(side_of[v] >= 0), games[j], finals[j])
-
-
-@njit(cache=True, borrowed=True)
-def win_share(finals, players, seat):
-    """Seat ``seat``'s share of the win of a game of ``players`` (its final scores
-    ``finals``, int64[MAX_PLAYERS]): 1 for the highest score, split evenly on a tie."""
-    best = finals[0]
-    for p in range(1, players):
-        best = max(best, finals[p])
-    if finals[seat] < best:
-        return 0.0
-    tied = 0
-    for p in range(players):
-        tied += finals[p] == best
-    return 1.0 / tied
+        players[j] = _play(key, first_game + j, pol, rounds_of, variants, epsilon,
+                           curriculum, games[j], finals[j])
 
 
 @njit(cache=True, borrowed=True)
@@ -296,62 +252,6 @@ def _skip_gradient(n_in, idx, val, nnz, err, skip_grad):
             skip_grad[slot] += err * val[k]
 
 
-@njit(cache=True)
-def members_sum(pol, n_in, first, end, idx, val, nnz, p1, p2):
-    """The summed outputs, for the encoded input, of the row's member networks ``first ..
-    end - 1`` (``p1``, ``p2``: float32[MAX_H1], [H2] work space)."""
-    total = 0.0
-    for k in range(first, end):
-        at, span, size = member_place(pol, W_NET, n_in, k)
-        total += forward(pol[at:at + span].view(np.float32)[:size], n_in, idx, val, nnz,
-                         p1, p2)
-    return total
-
-
-@njit(cache=True)
-def partner_sum(pol, n_in, players, idx, val, nnz, p1, p2):
-    """``(sum, count)``: the summed outputs, for the encoded input, of the row's frozen
-    member networks (all but the first) that play a game of ``players`` beside the trained
-    first one, and how many networks play it in all (``p1``, ``p2``: float32[MAX_H1], [H2]
-    work space)."""
-    first, end = playing_members(pol, W_NET, players)
-    return members_sum(pol, n_in, max(first, 1), end, idx, val, nnz, p1, p2), end - first
-
-
-def no_teachers(n_variants):
-    """``(teachers, teacher_of, actor_of)`` for a run without distillation: one unused
-    zero row, no teacher for any of ``n_variants`` variants, and the learning row playing
-    every game (``no_sides`` gives ``side_of``: no side records)."""
-    return np.zeros((1, N_POL)), np.full(n_variants, -1, np.int64), \
-        np.full(n_variants, -1, np.int64)
-
-
-def no_sides(n_variants):
-    """``side_of`` (int64[V]) for a run without side records."""
-    return np.full(n_variants, -1, np.int64)
-
-
-@njit(cache=True)
-def teacher_value(teacher, n_in, players, idx, val, nnz, p1, p2):
-    """The teacher row's estimate (in ``SCALE`` points) of the points to come for the
-    encoded afterstate: the mean of its members that play a game of ``players``, plus its
-    skip head (``p1``, ``p2``: float32[MAX_H1], [H2] work space)."""
-    first, end = playing_members(teacher, W_NET, players)
-    return (members_sum(teacher, n_in, first, end, idx, val, nnz, p1, p2) / (end - first)
-            + skip_output(teacher, W_NET, n_in, idx, val, nnz))
-
-
-@njit(cache=True)
-def _teach(records, k, teacher, teach, n_in, players, targets, p1, p2):
-    """Blend the teacher's estimates into the ``k`` records' targets:
-    ``teach * teacher + (1 - teach) * lambda-return``."""
-    for t in range(k):
-        rec = records[t * REC_STRIDE:(t + 1) * REC_STRIDE]
-        taught = teacher_value(teacher, n_in, players, rec[REC_IDX:REC_VAL],
-                               rec[REC_VAL:REC_STRIDE].view(np.float32), rec[REC_NNZ], p1, p2)
-        targets[t] = teach * taught + (1.0 - teach) * targets[t]
-
-
 @njit(cache=True, borrowed=True)
 def _returns(records, k, goal, lam, targets):
     """The forward-view lambda-returns of the ``k`` chosen records, in ``SCALE`` points
@@ -366,42 +266,15 @@ def _returns(records, k, goal, lam, targets):
 
 
 @njit(cache=True)
-def _side_targets(records, k, count, teacher, n_in, players, targets, p1, p2):
-    """The teacher's estimates for the ``count`` side records (after the
-    ``MAX_RECORDS`` chosen ones), as the targets ``k ..`` after the ``k`` chosen records'."""
-    for s in range(count):
-        at = (MAX_RECORDS + s) * REC_STRIDE
-        rec = records[at:at + REC_STRIDE]
-        targets[k + s] = teacher_value(teacher, n_in, players, rec[REC_IDX:REC_VAL],
-                                       rec[REC_VAL:REC_STRIDE].view(np.float32),
-                                       rec[REC_NNZ], p1, p2)
-
-
-@njit(cache=True)
-def _record_at(records, t, k):
-    """Learning sample ``t``: chosen record ``t`` below ``k``, else side record ``t -
-    k``."""
-    at = (t if t < k else MAX_RECORDS + t - k) * REC_STRIDE
-    return records[at:at + REC_STRIDE]
-
-
-@njit(cache=True)
-def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_m, adam_v,
-                step, lr, lam, batch, stats, grad, a1, a2, d2, p1, p2, targets, order,
-                trainable, skip_moments, skip_grad, skip_learns, teacher, teach,
-                side_teacher, weight):
+def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, adam_m, adam_v, step,
+                lr, lam, batch, stats, grad, a1, a2, d2, targets, order, skip_moments,
+                skip_grad, skip_learns, weight):
     """Learn from one seat's records of game ``g`` of ``players`` (its work buffer
-    ``scratch``, its final score ``final``, the value its last afterstate is taught
-    ``goal``: the final score, plus any win bonus): lambda-returns, then shuffled
-    minibatch Adam steps on the weights ``w`` of the row ``pol``, its first member (the
-    value learnt is the mean of every member that plays the game; the others stay as they
-    are: ``partner_sum``; ``trainable``: the range of them that learns) and, with
+    ``scratch``, its final score ``final``): lambda-returns, then shuffled minibatch Adam
+    steps on the weights ``w`` of the row ``pol``, its one member, and, with
     ``skip_learns`` in a game of 2-4 players or with the rules block, on the row's skip
     head (``skip_moments`` float64[2, N_SKIP], ``skip_grad`` float64[N_SKIP] work space);
-    ``teacher`` (float64[N_POL]) teaches the targets with weight ``teach`` (0: none;
-    ``_teach``), ``side_teacher`` the side records' (their targets are its estimates
-    alone; they join the shuffled minibatches); ``weight`` scales its gradients; returns
-    the Adam steps taken in all."""
+    ``weight`` scales its gradients; returns the Adam steps taken in all."""
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     records = scratch[WORK_LEN + R_HEADER:]
     skip_learns = skip_learns and (players > 1 or seat_first(n_in) + N_SEAT < n_in)
@@ -409,12 +282,8 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
     stats[STAT_SCORE] += final
     stats[STAT_SCORE_SQ] += final * final
     stats[STAT_CAPPED] += head[R_CAPPED_USED]
-    k = head[R_COUNT]
-    _returns(records, k, goal, lam, targets)
-    if teach > 0.0:
-        _teach(records, k, teacher, teach, n_in, players, targets, p1, p2)
-    n = k + head[R_SIDE_COUNT]
-    _side_targets(records, k, n - k, side_teacher, n_in, players, targets, p1, p2)
+    n = head[R_COUNT]
+    _returns(records, n, final, lam, targets)
     shuffle = turn_stream(key, g, SHUFFLE_TURN if seat == 0 else SEAT_SHUFFLE_TURN + seat)
     for t in range(n):
         order[t] = t
@@ -425,23 +294,21 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
         b1 = min(b0 + batch, n)
         for q in range(b0, b1):
             t = order[q]
-            rec = _record_at(records, t, k)
+            rec = records[t * REC_STRIDE:(t + 1) * REC_STRIDE]
             idx = rec[REC_IDX:REC_VAL]
             val = rec[REC_VAL:REC_STRIDE].view(np.float32)
             nnz = rec[REC_NNZ]
-            out = forward(w, n_in, idx, val, nnz, a1, a2)
-            partners, count = partner_sum(pol, n_in, players, idx, val, nnz, p1, p2)
-            out = (out + partners) / count + skip_output(pol, W_NET, n_in, idx, val, nnz)
+            out = forward(w, n_in, idx, val, nnz, a1, a2) \
+                + skip_output(pol, W_NET, n_in, idx, val, nnz)
             err = out - targets[t]
-            if t < k:  # the chosen afterstates' errors alone, as without side records
-                stats[STAT_ERR_SQ] += err * err * SCALE * SCALE
-                stats[STAT_SAMPLES] += 1
+            stats[STAT_ERR_SQ] += err * err * SCALE * SCALE
+            stats[STAT_SAMPLES] += 1
             add_gradient(w, n_in, idx, val, nnz, a1, a2,
-                         np.float32(weight * err / (count * (b1 - b0))), grad, d2)
+                         np.float32(weight * err / (b1 - b0)), grad, d2)
             if skip_learns:
                 _skip_gradient(n_in, idx, val, nnz, weight * err / (b1 - b0), skip_grad)
         step += 1
-        adam_step(w, grad, adam_m, adam_v, step, lr, trainable[0], trainable[1])
+        adam_step(w, grad, adam_m, adam_v, step, lr)
         if skip_learns:
             skip_step(pol, skip_grad, skip_moments, step, lr)
     return step
@@ -449,9 +316,8 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, goal, adam_
 
 @njit(cache=True)
 def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v, step, lr,
-                   lam, batch, stats, grad, a1, a2, d2, p1, p2, targets, order, trainable,
-                   win_bonus, skip_moments, skip_grad, skip_learns, teachers, teacher_of,
-                   teach, side_of, per_game):
+                   lam, batch, stats, grad, a1, a2, d2, targets, order, skip_moments,
+                   skip_grad, skip_learns, per_game):
     """Learn from the played games of ``play_snapshot`` in game order, seat after seat
     (see ``train_block`` for the arguments; ``per_game``: each seat of a game of ``n``
     players weighs ``1 / n``; the rest is work space); returns the Adam steps taken in
@@ -460,32 +326,22 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
     w = member_weights(pol, W_NET, n_in, 0)
     for j in range(games.shape[0]):
         n = players[j]
-        v = variant_of(key, first_game + j, teacher_of.shape[0])
-        weight = teach if teacher_of[v] >= 0 else 0.0
-        teacher = teachers[max(teacher_of[v], 0)]
-        side_teacher = teachers[max(side_of[v], 0)]
         share = 1.0 / n if per_game else 1.0
         for p in range(n):
-            goal = float(finals[j, p])
-            if n > 1:
-                goal += win_bonus * win_share(finals[j], n, p)
             step = _learn_seat(key, first_game + j, p, n, pol, w, n_in, games[j, p],
-                               float(finals[j, p]), goal, adam_m, adam_v, step, lr, lam,
-                               batch, stats, grad, a1, a2, d2, p1, p2, targets, order,
-                               trainable, skip_moments, skip_grad, skip_learns,
-                               teacher, weight, side_teacher, share)
+                               float(finals[j, p]), adam_m, adam_v, step, lr, lam, batch,
+                               stats, grad, a1, a2, d2, targets, order, skip_moments,
+                               skip_grad, skip_learns, share)
     return step
 
 
 @njit(cache=True)
 def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam_v, step,
-                lr, epsilon, lam, batch, stats, snapshot, curriculum, trainable,
-                win_bonus, skip_moments, skip_learns, teachers, teacher_of, actor_of, teach,
-                side_of):
+                lr, epsilon, lam, batch, stats, snapshot, curriculum, skip_moments,
+                skip_learns):
     """Play and learn from games ``first_game ..`` (``n_games``, a multiple of
     ``snapshot`` unless it ends the run; streams of ``key``, uint64) with the value policy
-    ``pol`` (float64[N_POL]; its first member network is trained in place, any others
-    play beside it unchanged: ``partner_sum``) in every seat;
+    ``pol`` (float64[N_POL] of one member network, trained in place) in every seat;
     ``rounds_of``: int64[MAX_PLAYERS + 1] rounds by player count; ``variants``
     int64[V, N_GAME_RULES] the rules each game draws from (one row: fixed rules; its
     ``RULE_ROUNDS`` > 0 sets the rounds for every player count, its ``RULE_PLAYERS`` > 0
@@ -495,43 +351,22 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     rate, ``lam`` the lambda of the returns, ``batch`` the minibatch size, ``snapshot``
     the games played with one set of weights, ``curriculum`` float64[N_CURRICULUM]
     (``no_curriculum()``: none; its ``C_PLAYERS`` shares give each game's player count),
-    ``trainable`` int64[2] the
-    range of the weights that learn (``(0, -1)``: all of them), ``win_bonus`` the points
-    a win adds to the final score a seat of a game of 2-4 players learns from (a tie
-    splits them; 0: the score alone), ``skip_moments`` float64[2, N_SKIP] the Adam
-    moments of the row's skip head (``value_net.P_SKIP``), which learns in games of 2-4
-    players (and with the rules block, in every game) with ``skip_learns``;
-    ``teachers`` float64[T, N_POL] policy rows of the game's ``n_in`` inputs,
-    ``teacher_of`` int64[V] the teacher of each variant's games (-1: none;
-    ``no_teachers``), ``actor_of`` int64[V] the row of ``teachers`` that plays each
-    variant's games instead of ``pol`` (-1: ``pol``; the targets stay the learning row's
-    lambda-returns, so it learns the values of that network's play), ``teach`` the
-    teacher's weight in the targets, ``side_of`` int64[V] the row of ``teachers`` whose
-    estimates are learnt on one candidate each decision did not choose (side records;
-    -1: none; a denser teacher than the chosen afterstates alone). Adds
-    seat-games, score sums, squared errors (points^2), samples and dice put into a capped
-    area to ``stats``
+    ``skip_moments`` float64[2, N_SKIP] the Adam moments of the row's skip head
+    (``value_net.P_SKIP``), which learns in games of 2-4 players (and with the rules
+    block, in every game) with ``skip_learns``. Adds seat-games, score sums, squared
+    errors (points^2), samples and dice put into a capped area to ``stats``
     (float64[N_STATS]); returns the Adam steps taken in all."""
     grad = np.zeros(net_size(np.int64(pol[W_NET + P_INPUTS]), hidden_of(pol, W_NET)),
                     np.float32)
     a1 = np.zeros(MAX_H1, np.float32)
     a2 = np.zeros(H2, np.float32)
     d2 = np.zeros(H2, np.float32)
-    p1 = np.zeros(MAX_H1, np.float32)
-    p2 = np.zeros(H2, np.float32)
-    targets = np.zeros(2 * MAX_RECORDS, np.float64)
-    order = np.zeros(2 * MAX_RECORDS, np.int64)
+    targets = np.zeros(MAX_RECORDS, np.float64)
+    order = np.zeros(MAX_RECORDS, np.int64)
     if skip_moments.shape[1] != N_SKIP:
         raise ValueError("skip_moments must be float64[2, N_SKIP]")
-    if teacher_of.shape[0] != variants.shape[0] or teachers.shape[0] < 1:
-        raise ValueError("teacher_of must be int64[V] beside variants[V], with a teacher row")
-    for rows in (actor_of, side_of):
-        if rows.shape[0] != variants.shape[0] or rows.max() >= teachers.shape[0]:
-            raise ValueError("actor_of and side_of must be int64[V] beside variants[V], "
-                             "naming teacher rows")
-    for a in range(teachers.shape[0]):
-        if (actor_of == a).any() and teachers[a, W_NET + P_INPUTS] != pol[W_NET + P_INPUTS]:
-            raise ValueError("an actor row must read the learning row's inputs")
+    if pol[W_NET + P_MEMBERS] != 1:
+        raise ValueError("a training row holds one network")
     skip_grad = np.zeros(N_SKIP)
     seats = max(1, variants[:, RULE_PLAYERS].max())
     for n in range(MAX_PLAYERS):
@@ -544,10 +379,9 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     for g0 in range(first_game, first_game + n_games, snapshot):
         k = min(snapshot, first_game + n_games - g0)
         play_snapshot(key, g0, pol, rounds_of, variants, epsilon, curriculum, games[:k],
-                      finals[:k], players[:k], teachers, actor_of, side_of)
+                      finals[:k], players[:k])
         step = learn_snapshot(key, g0, pol, games[:k], finals[:k], players[:k], adam_m,
-                              adam_v, step, lr, lam, batch, stats, grad, a1, a2, d2, p1,
-                              p2, targets, order, trainable, win_bonus, skip_moments,
-                              skip_grad, skip_learns, teachers, teacher_of, teach,
-                              side_of, per_game)
+                              adam_v, step, lr, lam, batch, stats, grad, a1, a2, d2,
+                              targets, order, skip_moments, skip_grad, skip_learns,
+                              per_game)
     return step

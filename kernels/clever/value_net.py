@@ -1,25 +1,15 @@
 """The value of a Clever afterstate (a sheet and its turn state, ``kernels.clever_base.turn``)
 under the value policy: the score so far plus ``SCALE`` times the value network's estimate
-of the points still to come (the mean over the ensemble's member networks), or the exact
-final score once the game is over.
+of the points still to come (the mean over the ensemble's member networks, every one of
+which plays every game), or the exact final score once the game is over.
 
 The policy's weights sit in its row (float64[N_POL]) from ``start``: ``P_INPUTS`` (the
 game's input count), ``P_MEMBERS`` (networks averaged), ``P_TEACHER`` (a weight ``m`` that
 mixes in the tuned heuristic's value: ``(1 - m) V_net + m V_heuristic``; 1 plays the
 heuristic's values through the value policy's decisions, for the warm start),
-``P_SOLO_MEMBERS`` (0: every member plays every game; ``s`` > 0: members ``0 .. s - 1``
-play the solo game and the others games of 2-4 players, by the afterstate's player count),
-``P_MIXED`` (a bit mask of player counts, bit ``n`` for ``n`` players: with ``s`` > 0,
-those games play the mean of every member, the solo networks' too), ``P_SOLO_SHARE`` (in
-those mixed games, a weight ``q`` in (0, 1]: ``q`` times the solo members' mean plus
-``1 - q`` times the others'; 0 plays the plain mean of every member), ``P_SEAT_SHIFT``
-(1: in those mixed two-player games the solo members read the second seat's afterstates
-in the solo game's turn order, ``second_seat_view``), ``P_HIDDEN`` (the members' first
-hidden layer's width, ``kernels.clever.net.WIDTHS``; 0 reads ``H1``), ``P_LAST_HIDDEN``
-(the last member's width where it differs, as a rule-conditioned network's partner's may:
-``analyzer.games.clever.partner``; 0: the same), the skip head's
-``N_SKIP`` weights from ``P_SKIP`` (float64), then each member's float32
-weights (``kernels.clever.net``), two per float64 of the row.
+``P_HIDDEN`` (the members' first hidden layer's width, ``kernels.clever.net.WIDTHS``; 0
+reads ``H1``), the skip head's ``N_SKIP`` weights from ``P_SKIP`` (float64), then each
+member's float32 weights (``kernels.clever.net``), two per float64 of the row.
 
 The skip head adds a linear term in the seat block's inputs (``kernels.clever_base.seats``; 0
 in the solo game) and the rules block's scaled inputs (``kernels.clever_base.rule_block``) to
@@ -41,17 +31,9 @@ from kernels.clever.net import H1, H2, MAX_H1, forward, net_offsets, net_size
 from kernels.clever.net_delta import cache_len, forward_cached, reset
 from kernels.clever_base.rule_block import N_HEAD
 from kernels.clever_base.seats import N_SEAT
-from kernels.clever_base.sheet import H_EVENT, H_PLAYERS, H_ROUND, H_SEAT, TAC
+from kernels.clever_base.sheet import H_PLAYERS, TAC
 from kernels.clever.sheets import encode_afterstate, feature_value, total_score
-from kernels.clever_base.turn import (
-    PH_OVER,
-    PH_PASSIVE,
-    PH_ROLL,
-    TS_LEN,
-    TS_PHASE,
-    TS_PLATTER,
-    TS_POOL,
-)
+from kernels.clever_base.turn import PH_OVER, TS_PHASE
 from kernels.jit import njit
 from kernels.thats_pretty_clever.encode import N_BASE as TPC_BASE
 from kernels.thats_pretty_clever.encode import N_INPUTS as TPC_INPUTS
@@ -67,15 +49,11 @@ assert MAX_INPUTS >= max(TPC_RULED, TAC_RULED) + 18 and MAX_INPUTS % 2 == 0
 BLOCKS_BASE, BLOCKS_BONUS, BLOCKS_SEAT, BLOCKS_RULES = 0, 1, 2, 3  # an encoding's blocks:
 # see n_inputs
 SCALE = 100.0  # points per unit of the network's output
-P_INPUTS, P_MEMBERS, P_TEACHER, P_SOLO_MEMBERS, P_MIXED, P_SOLO_SHARE = 0, 1, 2, 3, 4, 5
-P_SEAT_SHIFT = 6
-P_HIDDEN = 7
-P_LAST_HIDDEN = 8
-P_SKIP = 9
+P_INPUTS, P_MEMBERS, P_TEACHER, P_HIDDEN, P_SKIP = 0, 1, 2, 3, 4
 N_SKIP = N_SEAT + N_HEAD  # the skip head's weights: the seat block's inputs', the rules
 # block's scaled ones'
 P_WEIGHTS = P_SKIP + N_SKIP
-MAX_MEMBERS = 3  # an ensemble of two solo networks and one for 2-4 players
+MAX_MEMBERS = 3  # an ensemble's networks
 # The teacher's mix compiles in this process: a training device (``play.compile_policies``
 # turns it off with self-play training; a policy row for play has a teacher weight of 0).
 TRAINING_IN = True
@@ -83,10 +61,7 @@ _IDX = 0
 _VAL = MAX_INPUTS  # float32[MAX_INPUTS]
 _A1 = _VAL + MAX_INPUTS // 2  # float32[MAX_H1]
 _A2 = _A1 + MAX_H1 // 2  # float32[H2]
-_SOLO_IDX = _A2 + H2 // 2  # the solo members' input (``second_seat_view``): int64, then
-_SOLO_VAL = _SOLO_IDX + MAX_INPUTS  # float32 values, then its turn state
-_SOLO_TS = _SOLO_VAL + MAX_INPUTS // 2
-_CACHES = _SOLO_TS + TS_LEN  # each member network's cache (``kernels.clever.net_delta``)
+_CACHES = _A2 + H2 // 2  # each member network's cache (``kernels.clever.net_delta``)
 CACHE_LEN = cache_len(MAX_INPUTS)
 _CACHED = _CACHES + MAX_MEMBERS * CACHE_LEN  # 1: the members value from their caches
 NET_BUF_LEN = _CACHED + 1
@@ -114,11 +89,9 @@ def member_span(n_in, h1=H1):
 
 
 @njit(cache=True, borrowed=True)
-def row_size(n_in, members, h1=H1, h_last=0):
-    """How many numbers of a policy row, from ``start``, the value policy's weights take
-    (``h_last`` > 0: the last member's width, where it differs)."""
-    last = h_last if h_last > 0 else h1
-    return P_WEIGHTS + (members - 1) * member_span(n_in, h1) + member_span(n_in, last)
+def row_size(n_in, members, h1=H1):
+    """How many numbers of a policy row, from ``start``, the value policy's weights take."""
+    return P_WEIGHTS + members * member_span(n_in, h1)
 
 
 @njit(cache=True, borrowed=True)
@@ -131,14 +104,10 @@ def hidden_of(pol, start):
 @njit(cache=True, borrowed=True)
 def member_place(pol, start, n_in, k):
     """``(first, span, size)``: member network ``k``'s weights in the row at ``start``
-    begin at ``pol[first]`` and take ``span`` float64 numbers, ``size`` float32 weights
-    (the last member's of its own width, ``P_LAST_HIDDEN``)."""
+    begin at ``pol[first]`` and take ``span`` float64 numbers, ``size`` float32 weights."""
     h1 = hidden_of(pol, start)
-    first = start + P_WEIGHTS + k * member_span(n_in, h1)
-    last = np.int64(pol[start + P_LAST_HIDDEN])
-    if last > 0 and k == np.int64(pol[start + P_MEMBERS]) - 1:
-        h1 = last
-    return first, member_span(n_in, h1), net_size(n_in, h1)
+    span = member_span(n_in, h1)
+    return start + P_WEIGHTS + k * span, span, net_size(n_in, h1)
 
 
 @njit(cache=True)
@@ -214,79 +183,22 @@ def skip_output(pol, start, n_in, idx, val, nnz):
     return total
 
 
-@njit(cache=True, borrowed=True)
-def playing_members(pol, start, players):
-    """``(first, end)``: the row's member networks that play a game of ``players``."""
-    members = np.int64(pol[start + P_MEMBERS])
-    solo = np.int64(pol[start + P_SOLO_MEMBERS])
-    if solo <= 0 or solo >= members:
-        return 0, members
-    if players <= 1:
-        return 0, solo
-    mixed = (np.int64(pol[start + P_MIXED]) >> players) & 1
-    return (0 if mixed else solo), members
-
-
 @njit(cache=True)
-def second_seat_view(sheet, ts, buf, n_in):
-    """The second seat's afterstate (``sheet``, ``ts``) of a two-player game as the solo
-    game's nearest one, encoded into the work space's solo input; its nonzero count, or
-    -1 for any other seat or player count (the input as encoded serves).
-
-    The solo game's round is the active turn, then the passive pick; the second seat's is
-    the passive pick, then the active turn. Until its active turn begins (the round's
-    start and the first seat's turn, ``H_EVENT`` <= 0), the second seat stands where a
-    solo player stands in the previous round's passive pick: the same turns still to come,
-    in the same order (round 1's passive pick has no earlier round and reads round 1).
-    The sheet's round is set back for the encoding and put back after it."""
-    if sheet[H_PLAYERS] != 2 or sheet[H_SEAT] != 1 or sheet[H_EVENT] > 0:
-        return -1
-    solo_ts = buf[_SOLO_TS:_SOLO_TS + TS_LEN]
-    for k in range(TS_LEN):
-        solo_ts[k] = ts[k]
-    if ts[TS_PHASE] == PH_ROLL:  # the round's start: the passive pick comes first
-        solo_ts[TS_PHASE], solo_ts[TS_POOL], solo_ts[TS_PLATTER] = PH_PASSIVE, 0, 0
-    rnd = sheet[H_ROUND]
-    sheet[H_ROUND] = max(rnd - 1, 0)
-    idx = buf[_SOLO_IDX:_SOLO_IDX + MAX_INPUTS]
-    val = buf[_SOLO_VAL:_SOLO_VAL + MAX_INPUTS // 2].view(np.float32)
-    nnz = encode_afterstate(sheet, solo_ts, idx, val, n_in)
-    sheet[H_ROUND] = rnd
-    return nnz
-
-
-@njit(cache=True)
-def network_output(pol, start, idx, val, nnz, buf, players, sheet, ts):
-    """The mean output, for the encoded input of the afterstate (``sheet``, ``ts``), of
-    the row's member networks that play a game of ``players``, plus the skip head's term
-    in a game of 2-4 players."""
+def network_output(pol, start, idx, val, nnz, buf, players):
+    """The mean output of the row's member networks for the encoded input (``idx``
+    int64[MAX_INPUTS], ``val`` float32[MAX_INPUTS], ``nnz`` of them set) of an afterstate
+    of a game of ``players``, plus the skip head's term where the input has seat or rules
+    inputs to read."""
     n_in = np.int64(pol[start + P_INPUTS])
-    first_member, end = playing_members(pol, start, players)
+    members = np.int64(pol[start + P_MEMBERS])
     a1 = buf[_A1:_A1 + MAX_H1 // 2].view(np.float32)
     a2 = buf[_A2:_A2 + H2 // 2].view(np.float32)
-    solo = np.int64(pol[start + P_SOLO_MEMBERS])
-    share = pol[start + P_SOLO_SHARE]
-    solo_total = 0.0
     total = 0.0
-    solo_nnz = -1
-    if players == 2 and first_member == 0 and solo > 0 and pol[start + P_SEAT_SHIFT] != 0:
-        solo_nnz = second_seat_view(sheet, ts, buf, n_in)
-    solo_idx = buf[_SOLO_IDX:_SOLO_IDX + MAX_INPUTS]
-    solo_val = buf[_SOLO_VAL:_SOLO_VAL + MAX_INPUTS // 2].view(np.float32)
-    for k in range(first_member, end):
+    for k in range(members):
         first, span, size = member_place(pol, start, n_in, k)
         w = pol[first:first + span].view(np.float32)[:size]
-        if k < solo and solo_nnz >= 0:
-            value = member_output(w, n_in, solo_idx, solo_val, solo_nnz, a1, a2, buf, k)
-        else:
-            value = member_output(w, n_in, idx, val, nnz, a1, a2, buf, k)
-        total += value
-        if k < solo:
-            solo_total += value
-    if players > 1 and first_member == 0 and 0 < solo < end and share > 0.0:
-        out = share * solo_total / solo + (1.0 - share) * (total - solo_total) / (end - solo)
-    else:
-        out = total / (end - first_member)
+        total += member_output(w, n_in, idx, val, nnz, a1, a2, buf, k)
+    out = total / members
     if players > 1 or seat_first(n_in) + N_SEAT < n_in:  # seat or rules inputs to read
         out += skip_output(pol, start, n_in, idx, val, nnz)
     return out
@@ -306,7 +218,7 @@ def afterstate_value(sheet, ts, pol, start, buf, heuristic_weights):
         idx, val = input_views(buf)
         nnz = encode_afterstate(sheet, ts, idx, val, np.int64(pol[start + P_INPUTS]))
         v = (1.0 - teacher) * (score + SCALE * network_output(
-            pol, start, idx, val, nnz, buf, sheet[H_PLAYERS], sheet, ts))
+            pol, start, idx, val, nnz, buf, sheet[H_PLAYERS]))
     if TRAINING_IN and teacher > 0.0:
         base, estimate = feature_value(sheet, heuristic_weights, None)
         v += teacher * (base + estimate)

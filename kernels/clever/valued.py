@@ -25,9 +25,7 @@ is a decision of its own when the turn gets there.
 
 Self-play training gives the work buffer ``TRAIN_LEN`` more numbers (``training``): then a
 decision explores (a uniformly random candidate with probability epsilon, drawn from the
-buffer's own stream) and records the chosen afterstate's inputs, score and value; with
-side records on (``R_SIDE``) it also records one candidate drawn evenly from those valued,
-unless that is the chosen one, for a teacher's value to be learnt on (``selfplay``). A
+buffer's own stream) and records the chosen afterstate's inputs, score and value. A
 training game may also follow a curriculum: a cap on the dice put into one area (picks,
 passive picks and +1s into it are dropped once the cap is reached, while another candidate
 is left; bonus marks are never capped), and a spotlight that adds to every candidate's
@@ -96,20 +94,13 @@ R_BEST_VALUE = 10  # the unbiased value of the best candidate so far (float64 bi
 R_SPOT_AREA = 11  # the area the spotlight favours (bias per point it scores), or -1: the
 # lowest area and the fox points
 R_AREAS = 12  # int64[5] work space: area scores
-R_SIDE = 17  # 1: each decision also records one candidate it did not choose (a side record)
-R_SIDE_COUNT = 18  # side records this game
-R_SEEN = 19  # candidates valued in the decision under way
-R_SIDE_PICK = 20  # the one of them kept for a side record (1-based; 0: none)
-R_BEST_ID = 21  # the one of them kept as the best so far
-R_SIDE_VALUE = 22  # the side candidate's value (float64 bits)
-R_SIDE_SHEET = 23  # int64[SHEET_LEN]: the side candidate's sheet, then its turn state
-R_HEADER = R_SIDE_SHEET + SHEET_LEN + TS_LEN
+R_HEADER = R_AREAS + 5
 REC_NNZ, REC_SCORE, REC_VALUE = 0, 1, 2  # value: float64 bits
 REC_IDX = 3  # int64[MAX_INPUTS]
 REC_VAL = REC_IDX + MAX_INPUTS  # float32[MAX_INPUTS]
 REC_STRIDE = REC_VAL + MAX_INPUTS // 2
-MAX_RECORDS = 320  # of the chosen afterstates; as many side records follow them
-TRAIN_LEN = R_HEADER + 2 * MAX_RECORDS * REC_STRIDE
+MAX_RECORDS = 320  # of the chosen afterstates
+TRAIN_LEN = R_HEADER + MAX_RECORDS * REC_STRIDE
 
 
 # Self-play training compiles in this process (``play.compile_policies`` turns it off in
@@ -171,29 +162,6 @@ def _keep(scratch, sheet):
         scratch[BEST_TURN + k] = scratch[TURN + k]
     if TRAINING_IN and training(scratch):
         scratch[WORK_LEN + R_BEST_VALUE] = scratch[WORK_LEN + R_VALUE]
-        scratch[WORK_LEN + R_BEST_ID] = scratch[WORK_LEN + R_SEEN]
-
-
-@njit(cache=True, borrowed=True)
-def _side_sample(scratch, sheet, v):
-    """With side records on: count the candidate ``sheet`` (its turn state in ``TURN``,
-    its unbiased value ``v``) and keep it as the decision's side candidate with chance 1 /
-    the count, so each of the decision's candidates is kept with the same chance (drawn
-    from the exploration stream)."""
-    head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
-    if head[R_SIDE] == 0:
-        return
-    head[R_SEEN] += 1
-    stream = head[R_STREAM:R_STREAM + 1].view(np.uint64)[0]
-    draws = head[R_DRAWS]
-    head[R_DRAWS] = draws + 1
-    if uniform(stream, draws) * head[R_SEEN] >= 1.0:
-        return
-    head[R_SIDE_PICK] = head[R_SEEN]
-    head[R_SIDE_VALUE:R_SIDE_VALUE + 1].view(np.float64)[0] = v
-    copy_sheet(head[R_SIDE_SHEET:R_SIDE_SHEET + SHEET_LEN], sheet)
-    for k in range(TS_LEN):
-        head[R_SIDE_SHEET + SHEET_LEN + k] = scratch[TURN + k]
 
 
 @njit(cache=True)
@@ -204,7 +172,6 @@ def _value(sheet, pol, scratch):
     v = sheet_value(sheet, pol, scratch)
     if not TRAINING_IN or not training(scratch):
         return v
-    _side_sample(scratch, sheet, v)
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     head[R_VALUE:R_VALUE + 1].view(np.float64)[0] = v
     bias = head[R_SPOTLIGHT:R_SPOTLIGHT + 1].view(np.float64)[0]
@@ -289,7 +256,6 @@ def finish(scratch, pol):
     if head[R_CHOSEN_AREA] >= 0 and head[R_CHOSEN_AREA] == head[R_CAP_AREA]:
         head[R_CAPPED_USED] += 1
     head[R_CHOSEN_AREA] = -1
-    _side_record(scratch, pol)
     if scratch[BEST_TURN + TS_PHASE] == PH_OVER:
         return
     k = head[R_COUNT]
@@ -303,9 +269,8 @@ def finish(scratch, pol):
 
 @njit(cache=True)
 def _record(scratch, pol, k, sheet, turn):
-    """Record ``k`` of the training region (side records follow the ``MAX_RECORDS``
-    chosen ones): the inputs of the policy's network for the afterstate ``sheet`` with the
-    turn state ``turn``, and its score; returns the record."""
+    """Record ``k`` of the training region: the inputs of the policy's network for the
+    afterstate ``sheet`` with the turn state ``turn``, and its score; returns the record."""
     at = WORK_LEN + R_HEADER + k * REC_STRIDE
     rec = scratch[at:at + REC_STRIDE]
     rec[REC_NNZ] = encode_afterstate(sheet, turn, rec[REC_IDX:REC_VAL],
@@ -313,26 +278,6 @@ def _record(scratch, pol, k, sheet, turn):
                                      np.int64(pol[W_NET + P_INPUTS]))
     rec[REC_SCORE] = total_score(sheet)
     return rec
-
-
-@njit(cache=True)
-def _side_record(scratch, pol):
-    """At a decision's end, with side records on: record its side candidate
-    (``_side_sample``) unless it is the chosen one or the game is over there; the
-    decision's count starts again."""
-    head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
-    if head[R_SIDE] == 0:
-        return
-    pick, head[R_SEEN], head[R_SIDE_PICK] = head[R_SIDE_PICK], 0, 0
-    turn = head[R_SIDE_SHEET + SHEET_LEN:R_SIDE_SHEET + SHEET_LEN + TS_LEN]
-    k = head[R_SIDE_COUNT]
-    if pick == 0 or pick == head[R_BEST_ID] or turn[TS_PHASE] == PH_OVER or \
-            k >= MAX_RECORDS:
-        return
-    head[R_SIDE_COUNT] = k + 1
-    rec = _record(scratch, pol, MAX_RECORDS + k,
-                  head[R_SIDE_SHEET:R_SIDE_SHEET + SHEET_LEN], turn)
-    rec[REC_VALUE] = head[R_SIDE_VALUE]  # float64 bits
 
 
 @njit(cache=True)

@@ -12,6 +12,8 @@ from analyzer.games.clever import value_weights, variants
 from analyzer.games.clever.params import unread_at
 from analyzer.games.clever.simulation import whatif
 from analyzer.games.clever.training import run as training_run
+from analyzer.games.clever.training import stages
+from analyzer.games.clever.training import state as training_state
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
@@ -151,16 +153,41 @@ def test_a_training_run_resumes_bit_for_bit(tmp_path):
         training_run.train(_run(TPC_GAME, tmp_path, "cut.npz"))
 
 
+def _stage_fields(path, **fields) -> None:
+    """Rewrite checkpoint ``path`` with ``fields`` added to every stage of its settings
+    (as a run saved them while stages had those fields), its digest made again."""
+    arrays = training_state.read_checkpoint(path)
+    settings = json.loads(str(arrays["settings"]))
+    for spec in settings["stages"].values():
+        spec.update(fields)
+    arrays["settings"] = np.asarray(json.dumps(settings))
+    np.savez(path, digest=np.asarray(training_state._digest(arrays)), **arrays)
+
+
+def test_a_checkpoint_with_the_retired_stage_fields_resumes(tmp_path):
+    """A checkpoint saved while stages had fields now retired (partners, teachers, the win
+    bonus, rows that learn alone) resumes where they hold the values that left them out,
+    and ends as a run in one go; one that set such a field is refused."""
+    whole = training_run.train(_run(TPC_GAME, tmp_path, "whole.npz"))
+    training_run.train(_run(TPC_GAME, tmp_path, "cut.npz", max_games=32))
+    _stage_fields(tmp_path / "cut.npz", **stages.RETIRED)
+    resumed = training_run.train(_run(TPC_GAME, tmp_path, "cut.npz"))
+    for part in ("weights", "m", "v", "skip"):
+        np.testing.assert_array_equal(whole[part], resumed[part])
+    _stage_fields(tmp_path / "cut.npz", **{**stages.RETIRED, "win_bonus": 100.0})
+    with pytest.raises(UserError, match="made with other settings"):
+        training_run.train(_run(TPC_GAME, tmp_path, "cut.npz"))
+
+
 def test_a_wider_network_trains_resumes_and_loads_with_its_width(tmp_path):
-    """A run of a network widened to ``net.MAX_H1`` first-layer units resumes bit for bit
+    """A run of a network of ``net.MAX_H1`` first-layer units resumes bit for bit
     and keeps its width in its settings (a run of another width does not resume it); a
     file of that width loads, one of a width not in ``net.WIDTHS`` does not."""
     n_in = int(value_net.n_inputs(TPC_GAME.kernel_game, 3))
 
     def wide_run(name, max_games=0, hidden=net.MAX_H1):
         run = _run(TPC_GAME, tmp_path, name, max_games)
-        narrow = value_weights.initial_weights(n_in, 3, net.H1)
-        start = value_weights.widen_hidden(narrow, n_in, net.H1, net.MAX_H1, seed=3)
+        start = value_weights.initial_weights(n_in, 3, net.MAX_H1)
         return dataclasses.replace(run, start=start, hidden=hidden)
 
     whole = training_run.train(wide_run("whole.npz"))

@@ -1,8 +1,6 @@
-"""What the learned policy leaves its opponents, and how its solo networks read the second
-seat (rules pages, section 5: passive players pick from the active player's platter,
-"after the third pick, all dice still in play go to the platter"; section 2: in a round
-every player is the active player once, in seat order): ``kernels.clever.denial`` and
-``value_net.second_seat_view``."""
+"""What the learned policy leaves its opponents (rules pages, section 5: passive players
+pick from the active player's platter, "after the third pick, all dice still in play go to
+the platter"): ``kernels.clever.denial``."""
 
 import numpy as np
 import pytest
@@ -14,17 +12,9 @@ from analyzer.params import defaults
 from kernels.clever import denial, play, value_net
 from kernels.clever.moves import FIELD, MAX_MOVES, PLATTER, POOL, legal_moves
 from kernels.clever.policies import TURN, WORK_LEN, apply_move, sheet_value
-from kernels.clever_base.sheet import H_EVENT, H_PLAYERS, H_ROUND, H_ROUNDS, H_SEAT
+from kernels.clever_base.sheet import H_EVENT, H_PLAYERS, H_ROUND, H_SEAT
 from kernels.clever.sheets import start_sheet
-from kernels.clever_base.turn import (
-    PH_ACTIVE_PLUS,
-    PH_PASSIVE,
-    PH_PASSIVE_PLUS,
-    PH_ROLL,
-    PH_ROUND_END,
-    TS_LEN,
-    set_turn,
-)
+from kernels.clever_base.turn import PH_PASSIVE_PLUS, TS_LEN, set_turn
 from tests.games.test_clever_seats import _games
 
 GAMES = pytest.mark.parametrize("game", [TPC_GAME, TAC_GAME], ids=lambda g: g.id)
@@ -123,98 +113,3 @@ def test_a_gift_changes_two_player_play_and_never_the_solo_game(game, players):
     rows[0][play.W_GIFT], rows[1][play.W_GIFT] = 1.0, 0.0
     with_gift, without = (_games(row, players, game, rules) for row in rows)
     assert (with_gift == without).all() == (players == 1)
-
-
-def encoded(game, sheet, ts):
-    n_in = int(value_net.n_inputs(game.kernel_game, 2))
-    idx = np.zeros(value_net.MAX_INPUTS, np.int64)
-    val = np.zeros(value_net.MAX_INPUTS, np.float32)
-    n = value_net.encode_afterstate(sheet, ts, idx, val, n_in)
-    first = int(value_net.seat_first(n_in))
-    return {int(i): float(v) for i, v in zip(idx[:n], val[:n]) if i < first}
-
-
-def solo_view(game, sheet, ts):
-    """The second seat's view's inputs below the seat block, or None (no view)."""
-    n_in = int(value_net.n_inputs(game.kernel_game, 2))
-    buf = np.zeros(value_net.NET_BUF_LEN, np.int64)
-    before = sheet.copy()
-    n = value_net.second_seat_view(sheet, ts, buf, n_in)
-    assert (sheet == before).all()  # the round is put back
-    if n < 0:
-        return None
-    idx = buf[value_net._SOLO_IDX:value_net._SOLO_IDX + n]
-    val = buf[value_net._SOLO_VAL:value_net._SOLO_VAL + value_net.MAX_INPUTS // 2].view(
-        np.float32)[:n]
-    first = int(value_net.seat_first(n_in))
-    return {int(i): float(v) for i, v in zip(idx, val) if i < first}
-
-
-def turn_state(phase, pool=0, platter=0):
-    ts = np.zeros(TS_LEN, np.int64)
-    set_turn(ts, phase, 0, pool, platter, 0)
-    return ts
-
-
-@GAMES
-@pytest.mark.parametrize("phase", [PH_PASSIVE_PLUS, PH_ROUND_END])
-def test_2_the_second_seats_passive_pick_reads_as_the_solo_previous_round(game, phase):
-    """Section 2 with two players: the second seat's round is the passive pick, then its
-    active turn, the solo game's the other way round. During the first seat's turn of
-    round 3, the second seat's afterstate reads as the solo game's in round 2 (the same
-    turns to come); round 1's has no earlier round and reads round 1."""
-    ts = turn_state(phase, platter=0b101)
-    view = solo_view(game, seated(game, 2, 1, 0, 2), ts)
-    assert view == encoded(game, seated(game, 1, 0, 1, 1), ts)
-    assert view != encoded(game, seated(game, 1, 0, 1, 2), ts)
-    assert solo_view(game, seated(game, 2, 1, 0, 0), ts) == encoded(
-        game, seated(game, 1, 0, 1, 0), ts)
-
-
-@GAMES
-def test_2_the_second_seats_round_start_reads_as_the_solo_passive_pick(game):
-    """At the start of round 3, before the first seat's turn, the second seat's next turn
-    is a passive pick: its round-start afterstate reads as the solo game's before the
-    passive pick of round 2, with no dice in play."""
-    view = solo_view(game, seated(game, 2, 1, -1, 2), turn_state(PH_ROLL, pool=63))
-    assert view == encoded(game, seated(game, 1, 0, 1, 1), turn_state(PH_PASSIVE))
-
-
-@GAMES
-@pytest.mark.parametrize("players, seat, event", [(2, 0, 0), (2, 0, -1), (2, 1, 1), (3, 1, 0),
-                                                  (1, 0, 1)])
-def test_2_other_seats_read_as_they_are(game, players, seat, event):
-    """The first seat's order is the solo game's, and the second seat's own turn is where
-    a solo player's active turn is; other player counts keep their inputs."""
-    assert solo_view(game, seated(game, players, seat, event, 2),
-                     turn_state(PH_ACTIVE_PLUS)) is None
-
-
-@pytest.mark.parametrize("seat", [0, 1])
-def test_a_row_shifts_only_the_solo_networks_of_the_second_seat(seat):
-    """A mixed two-player row with ``second_seat``: the first seat's values as without it;
-    the second seat's, during the first seat's turn, the solo network's value of the solo
-    view's input averaged with the other network's of the input as it is."""
-    game = TPC_GAME
-    n_in = int(value_net.n_inputs(game.kernel_game, 2))
-    solo, multi = (value_weights.initial_weights(n_in, s) for s in (5, 6))
-    sheet = seated(game, 2, seat, 0, 3)
-    sheet[H_ROUNDS] = 6
-    ts = turn_state(PH_PASSIVE_PLUS, platter=0b11)
-
-    def value(row, at=sheet):
-        buf = np.zeros(value_net.NET_BUF_LEN, np.int64)
-        return value_net.afterstate_value(at, ts, row, play.W_NET, buf, np.zeros(1))
-
-    shifted, plain = (value(value_weights.policy_row([solo, multi], n_in, solo_members=1,
-                                                     mixed=[2], second_seat=s))
-                      for s in (True, False))
-    if seat == 0:
-        assert shifted == plain
-        return
-    as_solo = sheet.copy()
-    as_solo[H_ROUND] = 2
-    by_solo = value(value_weights.policy_row([solo], n_in), as_solo) \
-        - value(value_weights.policy_row([solo], n_in), sheet)  # the round's own inputs
-    assert shifted != plain
-    assert shifted == pytest.approx(plain + by_solo / 2, abs=1e-3)

@@ -121,89 +121,26 @@ def _games(row, players, game, rules):
     return job_out
 
 
-@pytest.mark.parametrize("players", [1, 2, 4])
-def test_a_split_row_plays_its_solo_network_solo_and_the_other_with_opponents(players):
-    """A row of two networks with one solo member (``P_SOLO_MEMBERS``): the solo game is
-    played, bit for bit, as by the first network alone, games of 2-4 players as by the
-    second alone; an unsplit row of the two plays their mean in both."""
-    game = TPC_GAME
-    rules = game.game_rules(defaults(game.params))
-    n_in = int(value_net.n_inputs(game.kernel_game, 2))
-    solo, multi = (value_weights.initial_weights(n_in, seed) for seed in (5, 6))
-    split = _games(value_weights.policy_row([solo, multi], n_in, solo_members=1), players,
-                   game, rules)
-    alone = _games(value_weights.policy_row([solo if players == 1 else multi], n_in),
-                   players, game, rules)
-    other = _games(value_weights.policy_row([multi if players == 1 else solo], n_in),
-                   players, game, rules)
-    assert (split == alone).all() and not (split == other).all()
-
-
 @pytest.mark.parametrize("players", [1, 2, 3])
-def test_a_mixed_row_plays_the_mean_of_every_network_in_its_player_counts(players):
-    """A split row mixed in two-player games (``P_MIXED``): the solo game as by the solo
-    network alone, bit for bit; two-player games as by the unsplit row of both networks
-    (their mean), not as by the second network alone; three-player games as by the
-    second network alone."""
-    game = TPC_GAME
-    rules = game.game_rules(defaults(game.params))
-    n_in = int(value_net.n_inputs(game.kernel_game, 2))
-    solo, multi = (value_weights.initial_weights(n_in, seed) for seed in (5, 6))
-    mixed = _games(value_weights.policy_row([solo, multi], n_in, solo_members=1,
-                                            mixed=[2]), players, game, rules)
-    mean = _games(value_weights.policy_row([solo, multi], n_in), players, game, rules)
-    alone = _games(value_weights.policy_row([solo if players == 1 else multi], n_in),
-                   players, game, rules)
-    assert (mixed == (mean if players == 2 else alone)).all()
-    assert players != 2 or not (mixed == alone).all()
-
-
-@pytest.mark.parametrize("players", [1, 2, 3])
-def test_a_solo_share_weights_the_mixed_mean(players):
-    """A mixed row with a solo share ``q`` (``P_SOLO_SHARE``) values a two-player position
-    at ``q`` times the solo network's value plus ``1 - q`` times the other's; the solo game
-    and three-player games as without the share."""
+def test_every_network_of_a_row_plays_every_player_count(players):
+    """A row of two networks values a position of a game of any player count at the mean
+    of the values each network gives it alone (the skip head's term added once)."""
     game = TPC_GAME
     n_in = int(value_net.n_inputs(game.kernel_game, 2))
-    solo, multi = (value_weights.initial_weights(n_in, seed) for seed in (5, 6))
+    first, second = (value_weights.initial_weights(n_in, seed) for seed in (5, 6))
+    skip = np.linspace(-0.2, 0.3, seats.N_SEAT)
     sheet = game.layout.new_sheet()
     sheet[H_PLAYERS], sheet[H_ROUND], sheet[H_ROUNDS] = players, 2, 6
     ts = np.zeros(TS_LEN, np.int64)
 
-    def value(row):
+    def value(members):
+        row = value_weights.policy_row(members, n_in, skip=skip)
         buf = np.zeros(value_net.NET_BUF_LEN, np.int64)
-        return value_net.afterstate_value(sheet, ts, row, play.W_NET, buf,
-                                          np.zeros(1))
+        return value_net.afterstate_value(sheet, ts, row, play.W_NET, buf, np.zeros(1))
 
-    mixed = value(value_weights.policy_row([solo, multi], n_in, solo_members=1, mixed=[2],
-                                           solo_share=0.75))
-    one, other = (value(value_weights.policy_row([solo, multi], n_in, solo_members=1,
-                                                 mixed=[2], solo_share=q)) for q in (1, 0))
-    by_solo = value(value_weights.policy_row([solo], n_in))
-    if players == 2:
-        assert one == pytest.approx(by_solo) and other == pytest.approx(
-            (by_solo + value(value_weights.policy_row([multi], n_in))) / 2)
-        assert mixed == pytest.approx(0.75 * by_solo + 0.25 * value(
-            value_weights.policy_row([multi], n_in)))
-    else:
-        assert mixed == one == other
-
-
-def test_a_split_row_needs_a_network_for_each_side():
-    w = value_weights.initial_weights(int(value_net.n_inputs(TPC_GAME.kernel_game, 2)), 5)
-    with pytest.raises(ValueError, match="solo members"):
-        value_weights.policy_row([w], w.size, solo_members=1)
-
-
-def test_narrowing_drops_only_zero_rows():
-    """value_weights.narrow undoes widen, and refuses rows that are in use."""
-    n_bonus = int(value_net.n_inputs(TPC_GAME.kernel_game, 1))
-    n_seated = int(value_net.n_inputs(TPC_GAME.kernel_game, 2))
-    w = value_weights.initial_weights(n_bonus, 5)
-    wide = value_weights.widen(w, n_bonus, n_seated)
-    np.testing.assert_array_equal(value_weights.narrow(wide, n_seated, n_bonus), w)
-    wide[n_bonus * 128 + 3] = 0.5
-    assert value_weights.narrow(wide, n_seated, n_bonus) is None
+    alone = [value([first]), value([second])]
+    assert alone[0] != alone[1]
+    assert value([first, second]) == pytest.approx(sum(alone) / 2)
 
 
 def test_round_gains_add_up_to_the_mean_final_score():

@@ -8,7 +8,7 @@ import pytest
 from analyzer.games.clever import value_weights
 from analyzer.games.twice_as_clever.model import GAME
 from analyzer.params import defaults
-from kernels.clever import net, play, selfplay, valued, value_net
+from kernels.clever import play, selfplay, valued, value_net
 from kernels.clever.policies import BEST_SHEET, BEST_TURN, TURN, WORK_LEN, sheet_value
 from kernels.clever.sheets import start_sheet
 from kernels.clever_base.turn import PH_ROLL, TS_LEN
@@ -183,7 +183,7 @@ def test_cap_drops_moves_into_the_capped_area_while_others_are_left():
 
 def curriculum(cap_area=-1, cap=0, share=0.0, bias=0.0, spot_areas=0, players=()):
     shares = (list(players) + [0.0] * selfplay.MAX_PLAYERS)[:selfplay.MAX_PLAYERS]
-    return np.array([cap_area, cap, share, bias, spot_areas] + shares, np.float64)
+    return np.array([cap_area, cap, share, bias, spot_areas] + shares + [0.0], np.float64)
 
 
 def run(row, first, n, snapshot, cur, stats, m=None, v=None, step=0, lr=3e-4):
@@ -192,9 +192,7 @@ def run(row, first, n, snapshot, cur, stats, m=None, v=None, step=0, lr=3e-4):
     v = np.zeros_like(w) if v is None else v
     step = selfplay.train_block(np.uint64(21), first, n, row, L.ROUNDS_BY_PLAYERS,
                                 RULES[None, :], m, v, step, lr, 0.1, 0.8, 32, stats,
-                                snapshot, cur, np.array([0, -1]), 0.0,
-                                np.zeros((2, value_net.N_SKIP)), False,
-                                *selfplay.no_teachers(1), 0.0, selfplay.no_sides(1))
+                                snapshot, cur, np.zeros((2, value_net.N_SKIP)), False)
     return m, v, step
 
 
@@ -239,22 +237,3 @@ def test_snapshot_training_is_bit_identical_across_cuts_and_threads(players, n_i
     seat_games = results[0][4][selfplay.STAT_GAMES]  # each seat of a game learns
     assert seat_games == 24 if not players else 24 < seat_games < 24 * 4
     assert not np.array_equal(results[0][0], fresh_row(4, n_in=n_in))  # it learnt
-
-
-def test_training_a_range_of_weights_leaves_the_others():
-    """A stage that trains only the seat block's first-layer rows (``trainable``) changes
-    those and no other weight."""
-    n_bonus, n_in = encode.N_INPUTS, encode.N_SEATED
-    row = fresh_row(4, n_in=n_in)
-    before = value_weights.member(row).copy()
-    lo, hi = n_bonus * net.H1, n_in * net.H1
-    w = value_weights.member(row)
-    m, v = np.zeros_like(w), np.zeros_like(w)
-    selfplay.train_block(np.uint64(21), 0, 8, row, L.ROUNDS_BY_PLAYERS, RULES[None, :], m,
-                         v, 0, 1e-3, 0.1, 0.8, 32, np.zeros(selfplay.N_STATS), 4,
-                         curriculum(players=(0.5, 0.5)), np.array([lo, hi]), 0.0,
-                         np.zeros((2, value_net.N_SKIP)), False, *selfplay.no_teachers(1), 0.0,
-                         selfplay.no_sides(1))
-    after = value_weights.member(row)
-    assert (after[:lo] == before[:lo]).all() and (after[hi:] == before[hi:]).all()
-    assert (after[lo:hi] != before[lo:hi]).any()

@@ -1,4 +1,4 @@
-"""The value policy's engine (issue 14): the afterstate each decision kind leaves (sheet and
+"""The value policy's engine: the afterstate each decision kind leaves (sheet and
 turn state, as the rules pages say), the network's gradient and Adam step, the encoding,
 the bonus-block transplant, and self-play training (resumes bit for bit; a short run
 improves on its start)."""
@@ -326,34 +326,19 @@ def test_bonus_block_transplant_plays_exactly_as_before():
     assert (out[0] == out[1]).all()
 
 
-def test_a_wider_first_layer_plays_exactly_as_before():
-    """Widening a network's first hidden layer (new units' second-layer rows zero) leaves
-    its values, so its play, unchanged (the same games, bit for bit); its Adam moments
-    widen with zeros; and the widened network learns in every new unit's row."""
-    rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
+def test_a_network_of_the_widest_first_layer_learns_in_its_wider_units():
+    """A network of ``MAX_H1`` first-layer units plays from its row (the row reads its
+    width) and learns in the second-layer rows of the units past ``H1`` too."""
     n_in = encode.N_INPUTS
-    w = value_weights.initial_weights(n_in, 5)
-    wide = value_weights.widen_hidden(w, n_in, net.H1, net.MAX_H1, seed=1)
-    assert wide.size == net.net_size(n_in, net.MAX_H1)
-    assert value_weights.inputs_of(wide, net.MAX_H1) == n_in
-    moments = value_weights.widen_hidden(np.ones_like(w), n_in, net.H1, net.MAX_H1, 0,
-                                         moments=True)
-    assert moments.sum() == w.size
-    out = []
-    for weights in (w, wide):
-        row = value_weights.policy_row([weights], n_in)
-        assert value_net.hidden_of(row, play.W_NET) == net.width_of(weights.size, n_in)
-        job_out = np.zeros((1, 1, 1, play.COL_HIST + play.HIST_BINS), np.int64)
-        BlockLoop.of(play.games_block)(np.array([7], np.uint64), np.array([24]), job_out,
-                                       row[None, :], False, 6, rules)
-        out.append(job_out)
-    assert (out[0] == out[1]).all()
+    wide = value_weights.initial_weights(n_in, 5, net.MAX_H1)
     row = value_weights.policy_row([wide], n_in)
+    assert value_net.hidden_of(row, play.W_NET) == net.MAX_H1
     learner = value_weights.member(row)
     m, v = np.zeros_like(learner), np.zeros_like(learner)
     train(row, m, v, 0, 8, np.zeros(selfplay.N_STATS))
     _, w2, b2, _, _, _ = net.net_offsets(n_in, net.MAX_H1)
-    assert np.abs(learner[w2:b2].reshape(net.MAX_H1, net.H2)[net.H1:]).sum() > 0
+    second = (w[w2:b2].reshape(net.MAX_H1, net.H2)[net.H1:] for w in (learner, wide))
+    assert not np.array_equal(*second)
 
 
 def test_a_row_holds_one_network_of_the_widest_first_layer():
@@ -363,49 +348,21 @@ def test_a_row_holds_one_network_of_the_widest_first_layer():
     with pytest.raises(ValueError, match="do not fit"):
         value_weights.policy_row([w, w], n_in)
     narrow = value_weights.initial_weights(n_in, 1)
-    with pytest.raises(ValueError, match="one first-layer width"):  # only the last may differ
-        value_weights.policy_row([narrow, w, narrow], n_in)
-    value_weights.policy_row([w, narrow], n_in)  # a conditioned network and its partner fit
+    for members in ([narrow, w], [w, narrow], [narrow, w, narrow]):
+        with pytest.raises(ValueError, match="one first-layer width"):
+            value_weights.policy_row(members, n_in)
 
 
 def train(row, m, v, first, n, stats, step=0, epsilon=0.1, lr=3e-4, lam=0.8,
-          curriculum=None, win_bonus=0.0, trainable=(0, -1), skip=None, teacher=None,
-          teach=0.0):
+          curriculum=None, skip=None):
     """Self-play training of ``row`` (with ``skip``: float64[2, N_SKIP] moments, the skip
-    head learns too; with ``teacher``, a policy row, it teaches every game with weight
-    ``teach``)."""
+    head learns too)."""
     rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
     curriculum = selfplay.no_curriculum() if curriculum is None else curriculum
     moments = np.zeros((2, value_net.N_SKIP)) if skip is None else skip
-    teachers = selfplay.no_teachers(1) if teacher is None else (
-        teacher[None, :], np.zeros(1, np.int64), np.full(1, -1, np.int64))
     return selfplay.train_block(np.uint64(11), first, n, row, TL.ROUNDS_BY_PLAYERS,
-                                rules[None, :], m, v, step, lr, epsilon, lam, 32, stats, 1, curriculum,
-                                np.array(trainable), win_bonus, moments, skip is not None,
-                                *teachers, teach, selfplay.no_sides(1))
-
-
-def test_win_share_splits_a_tie():
-    finals = np.array([50, 70, 70, 10])
-    assert [selfplay.win_share(finals, 4, p) for p in range(4)] == [0.0, 0.5, 0.5, 0.0]
-    assert [selfplay.win_share(finals, 2, p) for p in range(2)] == [0.0, 1.0]
-
-
-@pytest.mark.parametrize("players,moves", [(1, False), (2, True)])
-def test_a_win_bonus_teaches_games_of_several_players_alone(players, moves):
-    """The win bonus changes what a network learns from two-player games, and nothing in
-    solo games (the same weights, bit for bit)."""
-    n_in = int(value_net.n_inputs(TPC, 2))
-    curriculum = selfplay.no_curriculum()
-    curriculum[selfplay.C_PLAYERS + players - 1] = 1.0
-    weights = []
-    for bonus in (0.0, 100.0):
-        row = value_weights.policy_row([value_weights.initial_weights(n_in, 3)], n_in)
-        w = value_weights.member(row)
-        train(row, np.zeros_like(w), np.zeros_like(w), 0, 6, np.zeros(selfplay.N_STATS),
-              curriculum=curriculum, win_bonus=bonus)
-        weights.append(w.copy())
-    assert (not np.array_equal(*weights)) == moves
+                                rules[None, :], m, v, step, lr, epsilon, lam, 32, stats, 1,
+                                curriculum, moments, skip is not None)
 
 
 @pytest.mark.parametrize("players,moves", [(1, False), (2, True)])
@@ -439,130 +396,8 @@ def test_a_variant_row_sets_the_player_count_of_its_games():
     stats = np.zeros(selfplay.N_STATS)
     selfplay.train_block(np.uint64(11), 0, 2, row, TL.ROUNDS_BY_PLAYERS, rules[None, :],
                          np.zeros_like(w), np.zeros_like(w), 0, 3e-4, 0.1, 0.8, 32, stats, 1,
-                         selfplay.no_curriculum(), np.array((0, -1)), 0.0,
-                         np.zeros((2, value_net.N_SKIP)), False, *selfplay.no_teachers(1),
-                         0.0, selfplay.no_sides(1))
+                         selfplay.no_curriculum(), np.zeros((2, value_net.N_SKIP)), False)
     assert stats[selfplay.STAT_GAMES] == 2 * 3  # two games, three seats each
-
-
-def test_partners_stay_as_they_are_and_change_what_the_first_network_learns():
-    """A row of two networks trained on two-player games: the second (a partner) keeps
-    its weights bit for bit, the first learns, and learns otherwise than it does alone
-    (it learns what it adds to the partner's values)."""
-    n_in = int(value_net.n_inputs(TPC, 2))
-    curriculum = selfplay.no_curriculum()
-    curriculum[selfplay.C_PLAYERS + 1] = 1.0
-    start, partner = (value_weights.initial_weights(n_in, seed) for seed in (3, 4))
-    learnt = []
-    for members in ([start], [start, partner]):
-        row = value_weights.policy_row(members, n_in)
-        w = value_weights.member(row)
-        train(row, np.zeros_like(w), np.zeros_like(w), 0, 4, np.zeros(selfplay.N_STATS),
-              curriculum=curriculum)
-        assert not np.array_equal(w, start)
-        if len(members) > 1:
-            np.testing.assert_array_equal(value_weights.member(row, 1), partner)
-        learnt.append(w.copy())
-    assert not np.array_equal(*learnt)
-
-
-def test_a_teacher_sets_the_targets_of_the_games_it_teaches():
-    """Distillation (``selfplay._teach``): a network taught wholly by a copy of itself has
-    nothing to learn (its weights stay bit for bit), while its own lambda-returns move it;
-    taught by another network, it learns that network's values: after 200 solo games its
-    estimates of the afterstates of fresh games lie closer to the teacher's than before,
-    and far closer than those of the same games learnt from their own returns."""
-    n_in = encode.N_BASE
-    start = value_weights.initial_weights(n_in, 1)
-    for teach, moves in ((1.0, False), (0.5, True), (0.0, True)):
-        row = value_weights.policy_row([start], n_in)
-        teacher = row.copy()
-        w = value_weights.member(row)
-        train(row, np.zeros_like(w), np.zeros_like(w), 0, 8, np.zeros(selfplay.N_STATS),
-              teacher=teacher, teach=teach)
-        assert (not np.array_equal(w, start)) == moves
-    teacher = value_weights.policy_row([value_weights.initial_weights(n_in, 2)], n_in)
-    after = {}
-    for teach in (1.0, 0.0):
-        row = value_weights.policy_row([start], n_in)
-        w = value_weights.member(row)
-        before = _distance_to(row, teacher)
-        train(row, np.zeros_like(w), np.zeros_like(w), 0, 200, np.zeros(selfplay.N_STATS),
-              lr=1e-3, teacher=teacher, teach=teach)
-        after[teach] = _distance_to(row, teacher)
-    assert after[1.0] < before and after[1.0] < 0.1 * after[0.0]
-
-
-def _snapshot_run(row, actor, n=8):
-    """One snapshot of ``n`` solo games of ``row`` learning at 1e-3, played by ``actor``
-    (a policy row; none: ``row`` itself); the stats."""
-    rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
-    w = value_weights.member(row)
-    stats = np.zeros(selfplay.N_STATS)
-    teachers, teacher_of, actor_of = selfplay.no_teachers(1)
-    if actor is not None:
-        teachers, actor_of = actor[None, :], np.zeros(1, np.int64)
-    selfplay.train_block(np.uint64(11), 0, n, row, TL.ROUNDS_BY_PLAYERS, rules[None, :],
-                         np.zeros_like(w), np.zeros_like(w), 0, 1e-3, 0.1, 0.8, 32, stats, n,
-                         selfplay.no_curriculum(), np.array((0, -1)), 0.0,
-                         np.zeros((2, value_net.N_SKIP)), False, teachers, teacher_of,
-                         actor_of, 0.0, selfplay.no_sides(1))
-    return stats
-
-
-def test_an_actor_plays_the_games_its_variant_names_and_the_network_learns_from_them():
-    """``actor_of``: the row it names plays the variant's games in place of the learning
-    row, whose targets stay their lambda-returns. A copy of the learning row as actor
-    changes nothing (one snapshot: the same weights, bit for bit); another network as
-    actor plays the games (their scores are its own) and the learning row learns from
-    them (its weights differ from learning from its own play)."""
-    n_in = encode.N_BASE
-    start, other = (value_weights.initial_weights(n_in, seed) for seed in (1, 2))
-    learnt = {}
-    for name, actor in (("self", None), ("copy", start), ("other", other)):
-        row = value_weights.policy_row([start], n_in)
-        actor_row = None if actor is None else value_weights.policy_row([actor], n_in)
-        stats = _snapshot_run(row, actor_row)
-        learnt[name] = (value_weights.member(row).copy(), stats[selfplay.STAT_SCORE])
-    own_play = _snapshot_run(value_weights.policy_row([other], n_in), None)
-    np.testing.assert_array_equal(learnt["copy"][0], learnt["self"][0])
-    assert learnt["copy"][1] == learnt["self"][1]
-    assert learnt["other"][1] == own_play[selfplay.STAT_SCORE] != learnt["self"][1]
-    assert not np.array_equal(learnt["other"][0], learnt["self"][0])
-    assert not np.array_equal(learnt["other"][0], start)
-
-
-def test_an_actor_must_read_the_learning_row_s_inputs():
-    """An actor row of other inputs than the learning row's is refused."""
-    row = value_weights.policy_row([value_weights.initial_weights(encode.N_BASE, 1)],
-                                   encode.N_BASE)
-    n_in = int(value_net.n_inputs(TPC, 2))
-    actor = value_weights.policy_row([value_weights.initial_weights(n_in, 2)], n_in)
-    with pytest.raises(ValueError, match="actor row"):
-        _snapshot_run(row, actor)
-
-
-def _distance_to(row, teacher, games=16):
-    """The root mean square difference of ``row``'s and ``teacher``'s estimates over the
-    afterstates ``row`` chooses in ``games`` solo games (its own records)."""
-    rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
-    n_in = int(row[play.W_NET + value_net.P_INPUTS])
-    scratch = np.zeros((selfplay.MAX_PLAYERS, selfplay.GAME_LEN), np.int64)
-    finals = np.zeros(selfplay.MAX_PLAYERS, np.int64)
-    p1, p2 = np.zeros(net.H1, np.float32), np.zeros(net.H2, np.float32)
-    squares = []
-    for g in range(games):
-        selfplay._play(np.uint64(99), 10_000 + g, row, TL.ROUNDS_BY_PLAYERS, rules[None, :],
-                       0.0, selfplay.no_curriculum(), 0, scratch, finals)
-        records = scratch[0, WORK_LEN + valued.R_HEADER:]
-        for t in range(scratch[0, WORK_LEN + valued.R_COUNT]):
-            rec = records[t * valued.REC_STRIDE:(t + 1) * valued.REC_STRIDE]
-            idx, nnz = rec[valued.REC_IDX:valued.REC_VAL], rec[valued.REC_NNZ]
-            val = rec[valued.REC_VAL:valued.REC_STRIDE].view(np.float32)
-            squares.append((selfplay.teacher_value(row, n_in, 1, idx, val, nnz, p1, p2)
-                            - selfplay.teacher_value(teacher, n_in, 1, idx, val, nnz, p1,
-                                                     p2)) ** 2)
-    return float(np.sqrt(np.mean(squares)))
 
 
 def test_training_resumes_bit_for_bit():
@@ -623,18 +458,16 @@ def test_value_policy_rows_check_their_members():
     w = value_weights.initial_weights(encode.N_BASE, 1)
     with pytest.raises(ValueError):
         value_weights.policy_row([w] * (value_net.MAX_MEMBERS + 1), encode.N_BASE)
-    with pytest.raises(ValueError):
-        value_weights.policy_row([w, w], encode.N_BASE, solo_members=2)
     wide = value_weights.initial_weights(encode.N_BASE, 2, 256)
-    with pytest.raises(ValueError, match="the last may differ"):  # only the last's width
+    with pytest.raises(ValueError, match="one first-layer width"):
         value_weights.policy_row([wide, w, wide], encode.N_BASE)
     most = value_net.MAX_INPUTS - 18  # the most inputs an encoding has
     big, big_wide = (value_weights.initial_weights(most, 3, h) for h in (128, 256))
-    with pytest.raises(ValueError, match="do not fit"):  # 256 + 256 + 128 units
-        value_weights.policy_row([big_wide, big_wide, big], most)
-    row = value_weights.policy_row([wide, w], encode.N_BASE)  # a conditioned network's
-    assert np.array_equal(value_weights.member(row, 0), wide)  # partner: the last member
-    assert np.array_equal(value_weights.member(row, 1), w)  # of its own width
+    value_weights.policy_row([big] * value_net.MAX_MEMBERS, most)
+    with pytest.raises(ValueError, match="do not fit"):  # 256 + 256 units
+        value_weights.policy_row([big_wide, big_wide], most)
+    row = value_weights.policy_row([wide, wide], encode.N_BASE)
+    assert np.array_equal(value_weights.member(row, 1), wide)
 
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_value.py"
@@ -749,22 +582,22 @@ def test_a_narrower_width_than_the_start_network_s_is_one_line(tmp_path):
     assert not (tmp_path / "run.npz").exists()
 
 
-def test_the_skip_head_learns_alone_and_never_moves_a_decision():
-    """A skip-head-only stage (no network weight learns) on two-player games: the skip
-    head moves (towards the higher level of points to come in a short game), the
-    network's weights do not, and the games it plays are the games the row played before,
-    bit for bit (its term is the same for every choice of a turn)."""
+def test_the_skip_head_learns_and_never_moves_a_decision():
+    """The skip head learning with the network on two-player games moves (towards the
+    higher level of points to come in a short game), and the games the trained row plays
+    are the games it plays with its skip head zeroed, bit for bit (its term is the same
+    for every choice of a turn)."""
     n_in = int(value_net.n_inputs(TPC, 2))
     row = value_weights.policy_row([value_weights.initial_weights(n_in, 3)], n_in)
-    before, games_before = row.copy(), two_player_games(row)
     curriculum = selfplay.no_curriculum()
     curriculum[selfplay.C_PLAYERS + 1] = 1.0
     w = value_weights.member(row)
     train(row, np.zeros_like(w), np.zeros_like(w), 0, 8, np.zeros(selfplay.N_STATS),
-          lr=1e-2, curriculum=curriculum, trainable=(0, 0), skip=np.zeros((2, value_net.N_SKIP)))
-    assert np.array_equal(value_weights.member(row), value_weights.member(before))
+          lr=1e-2, curriculum=curriculum, skip=np.zeros((2, value_net.N_SKIP)))
     assert np.abs(value_weights.skip_head(row)).max() > 0
-    assert (two_player_games(row) == games_before).all()
+    plain = row.copy()
+    value_weights.skip_head(plain)[:] = 0.0
+    assert (two_player_games(row) == two_player_games(plain)).all()
 
 
 def two_player_games(row):
@@ -775,67 +608,27 @@ def two_player_games(row):
     return out
 
 
-def _side_run(row, teacher, side, n=8):
-    """One snapshot of ``n`` solo games of ``row`` learning at 1e-3 without exploring,
-    ``teacher`` (a policy row) the side records' teacher when ``side``; the stats."""
-    rules = TPC_GAME.game_rules(defaults(TPC_GAME.params))
-    w = value_weights.member(row)
-    stats = np.zeros(selfplay.N_STATS)
-    untaught = np.full(1, -1, np.int64)
-    selfplay.train_block(np.uint64(11), 0, n, row, TL.ROUNDS_BY_PLAYERS, rules[None, :],
-                         np.zeros_like(w), np.zeros_like(w), 0, 1e-3, 0.0, 0.8, 32, stats, n,
-                         selfplay.no_curriculum(), np.array((0, -1)), 0.0,
-                         np.zeros((2, value_net.N_SKIP)), False, teacher[None, :], untaught,
-                         untaught, 0.0, np.full(1, 0 if side else -1, np.int64))
-    return stats
-
-
-def test_side_records_teach_their_teacher_s_values_and_leave_play_alone():
-    """Side records (``selfplay``'s dense teacher): the games are played as without them
-    (the same scores and chosen records), the network learns what the side teacher
-    estimates (two teachers, two sets of weights), and without side records the teacher
-    row is unused (the weights bit for bit)."""
-    n_in = encode.N_BASE
-    start = value_weights.initial_weights(n_in, 1)
-    learnt, stats = {}, {}
-    for name, seed, side in (("none", 2, False), ("unused", 3, False),
-                             ("first", 2, True), ("second", 3, True)):
-        row = value_weights.policy_row([start], n_in)
-        teacher = value_weights.policy_row([value_weights.initial_weights(n_in, seed)], n_in)
-        stats[name] = _side_run(row, teacher, side)
-        learnt[name] = value_weights.member(row).copy()
-    np.testing.assert_array_equal(learnt["none"], learnt["unused"])
-    for name in ("first", "second"):
-        assert stats[name][selfplay.STAT_SCORE] == stats["none"][selfplay.STAT_SCORE]
-        assert stats[name][selfplay.STAT_SAMPLES] == stats["none"][selfplay.STAT_SAMPLES]
-        assert not np.array_equal(learnt[name], learnt["none"])
-    assert not np.array_equal(learnt["first"], learnt["second"])
-
-
 @pytest.mark.parametrize("game", [TPC_GAME, TAC_GAME])
-def test_side_records_are_candidates_the_decisions_valued(game):
-    """Each side record holds the inputs and the value of an afterstate its decision
-    valued (the network's value of the inputs is the value recorded), one for most
-    decisions, and none where side records are off."""
+def test_records_hold_the_chosen_afterstates_inputs_and_values(game):
+    """Each record of a training game holds the inputs and the value of the afterstate
+    its decision chose (the network's value of the inputs is the value recorded)."""
     rules = game.game_rules(defaults(game.params))
     n_in = int(value_net.n_inputs(game.kernel_game, False))
     row = value_weights.policy_row([value_weights.initial_weights(n_in, 4)], n_in)
     scratch = np.zeros((selfplay.MAX_PLAYERS, selfplay.GAME_LEN), np.int64)
     finals = np.zeros(selfplay.MAX_PLAYERS, np.int64)
-    p1, p2 = np.zeros(net.MAX_H1, np.float32), np.zeros(net.H2, np.float32)
-    head = scratch[0, WORK_LEN:WORK_LEN + valued.R_HEADER]
-    for side in (0, 1):
-        selfplay._play(np.uint64(99), 7, row, game.layout.ROUNDS_BY_PLAYERS, rules[None, :],
-                       0.0, selfplay.no_curriculum(), side, scratch, finals)
-        count = head[valued.R_SIDE_COUNT]
-        assert count == 0 if side == 0 else 0.5 * head[valued.R_COUNT] < count
+    selfplay._play(np.uint64(99), 7, row, game.layout.ROUNDS_BY_PLAYERS, rules[None, :],
+                   0.0, selfplay.no_curriculum(), scratch, finals)
+    count = scratch[0, WORK_LEN + valued.R_COUNT]
+    assert count > 0
     records = scratch[0, WORK_LEN + valued.R_HEADER:]
-    for s in range(count):
-        at = (valued.MAX_RECORDS + s) * valued.REC_STRIDE
-        rec = records[at:at + valued.REC_STRIDE]
-        estimate = selfplay.teacher_value(
-            row, n_in, 1, rec[valued.REC_IDX:valued.REC_VAL],
-            rec[valued.REC_VAL:valued.REC_STRIDE].view(np.float32), rec[valued.REC_NNZ], p1, p2)
+    buf = np.zeros(value_net.NET_BUF_LEN, np.int64)
+    for t in range(count):
+        rec = records[t * valued.REC_STRIDE:(t + 1) * valued.REC_STRIDE]
+        estimate = value_net.network_output(
+            row, play.W_NET, rec[valued.REC_IDX:valued.REC_VAL],
+            rec[valued.REC_VAL:valued.REC_STRIDE].view(np.float32), rec[valued.REC_NNZ], buf,
+            1)
         recorded = rec[valued.REC_VALUE:valued.REC_VALUE + 1].view(np.float64)[0]
         assert recorded == pytest.approx(rec[valued.REC_SCORE] + value_net.SCALE * estimate,
                                          rel=1e-5, abs=1e-3)

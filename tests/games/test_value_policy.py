@@ -39,9 +39,7 @@ def test_shipped_networks_load_with_their_settings(game):
     row = game.parse_policy("learned")
     assert row[play.KIND] == play.VALUE
     assert row[play.W_NET + value_net.P_MEMBERS] == len(members)
-    assert row[play.W_NET + value_net.P_MIXED] == sum(1 << n for n in info.get("mixed", []))
-    assert row[play.W_NET + value_net.P_SOLO_SHARE] == info.get("solo_share", 0.0)
-    assert row[play.W_NET + value_net.P_SEAT_SHIFT] == info.get("second_seat", False)
+    assert row[play.W_NET + value_net.P_HIDDEN] == info["hidden"][0]
     assert row[play.W_GIFT] == info.get("gift", 0.0)
     look = info.get("look", {})
     assert row[play.W_SAMPLES] == look.get("samples", 0)
@@ -97,16 +95,10 @@ def test_broken_network_files_are_one_line_errors(tmp_path):
     with pytest.raises(UserError, match=f"expected 1 to {value_net.MAX_MEMBERS} networks"):
         value_weights.load(broken, TPC)
     members, info = value_weights.load(GAME.learned_file, TPC)
-    value_weights.save(broken, members, {**info, "mixed": [1]})
-    with pytest.raises(UserError, match="a list of 2, 3 or 4"):
-        value_weights.load(broken, TPC)
-    for share in (1.5, -0.1, "half", True):
-        value_weights.save(broken, members, {**info, "solo_share": share})
-        with pytest.raises(UserError, match="share of that mean: 0 to 1"):
-            value_weights.load(broken, TPC)
-    for seat in (1, "yes", None):
-        value_weights.save(broken, members, {**info, "second_seat": seat})
-        with pytest.raises(UserError, match="second seat in the solo turn order: true or"):
+    for key, retired in (("solo_members", 0), ("mixed", [2]), ("solo_share", 0.5),
+                         ("second_seat", True)):  # members split by player count
+        value_weights.save(broken, members, {**info, key: retired})
+        with pytest.raises(UserError, match="every network plays every game"):
             value_weights.load(broken, TPC)
     for gift in (-1, value_weights.MAX_GIFT + 1, "1", False):
         value_weights.save(broken, members, {**info, "gift": gift})

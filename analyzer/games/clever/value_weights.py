@@ -9,7 +9,6 @@ import hashlib
 import io
 import json
 from pathlib import Path
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -24,6 +23,8 @@ MAX_GIFT = 4.0  # the largest gift weight a network file may set (1: a point the
 LOOK_LIMITS = {"samples": 64, "branch": 8, "margin": 100}  # the look one roll ahead
 # (``kernels.clever.lookahead``): at most this many sampled rolls, picks compared, points
 # of margin; ``"players"``: the player counts that look
+RETIRED = {"solo_members", "mixed", "solo_share", "second_seat"}  # settings of files whose
+# members split or mixed the games by player count: refused, every member plays every game
 
 
 def initial_weights(n_in: int, seed: int, h1: int = net.H1) -> np.ndarray:
@@ -46,17 +47,6 @@ def widen(weights: np.ndarray, n_old: int, n_new: int, h1: int = net.H1) -> np.n
                            weights[b1:])).astype(np.float32)
 
 
-def narrow(weights: np.ndarray, n_old: int, n_new: int, h1: int = net.H1
-           ) -> np.ndarray | None:
-    """The weights of a network of ``n_old`` inputs with only its first ``n_new``, when the
-    dropped inputs' first-layer rows are all zero (it computes exactly what it did on the
-    inputs it keeps); else None."""
-    b_new, b_old = n_new * h1, n_old * h1
-    if np.any(weights[b_new:b_old]):
-        return None
-    return np.concatenate((weights[:b_new], weights[b_old:])).astype(np.float32)
-
-
 def inputs_of(weights: np.ndarray, h1: int = net.H1) -> int:
     """The input count of a network of first hidden layer ``h1`` from its weights' size."""
     return (weights.size - int(net.net_size(0, h1))) // h1
@@ -68,55 +58,24 @@ def hidden_of(info: dict[str, Any]) -> int:
     return int(info.get("hidden", [net.H1])[0])
 
 
-def widen_hidden(weights: np.ndarray, n_in: int, h_old: int, h_new: int, seed: int,
-                 moments: bool = False) -> np.ndarray:
-    """The weights of a network of ``n_in`` inputs with ``h_new - h_old`` more first-layer
-    units: their input rows drawn He-normal by ``seed`` (zero for Adam ``moments``), their
-    biases and their rows of the second layer zero, so it computes exactly what it did and
-    the new units learn from their first step (their second-layer rows do)."""
-    b1, w2, b2, _, _, _ = net.net_offsets(n_in, h_old)
-    first = np.zeros((n_in, h_new), np.float32)
-    first[:, :h_old] = weights[:b1].reshape(n_in, h_old)
-    if not moments:
-        rng = np.random.default_rng(seed)
-        first[:, h_old:] = rng.normal(0.0, np.sqrt(2.0 / 24.0), (n_in, h_new - h_old))
-    bias = np.zeros(h_new, np.float32)
-    bias[:h_old] = weights[b1:w2]
-    second = np.zeros((h_new, net.H2), np.float32)
-    second[:h_old] = weights[w2:b2].reshape(h_old, net.H2)
-    return np.concatenate((first.ravel(), bias, second.ravel(), weights[b2:])
-                          ).astype(np.float32)
-
-
 def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
-               heuristic: np.ndarray | None = None, solo_members: int = 0,
-               skip: Any = None, mixed: Sequence[int] = (), solo_share: float = 0.0,
-               second_seat: bool = False, gift: float = 0.0,
+               heuristic: np.ndarray | None = None, skip: Any = None, gift: float = 0.0,
                look: dict[str, Any] | None = None) -> np.ndarray:
     """The value policy's kernel row (float64[N_POL]) averaging the ``members``' networks
-    (float32 weights each; with ``solo_members`` > 0, the first that many play the solo
-    game and the others games of 2-4 players; games of the player counts ``mixed`` play
-    the mean of every member, or with ``solo_share`` > 0 that weight on the solo members'
-    mean and the rest on the others'; with ``second_seat``, in two-player games the solo
-    members read the second seat in the solo game's turn order), with the skip head
-    ``skip`` (N_SEAT or N_SKIP numbers; none: zeros), weighing ``gift`` times what its last roll's
-    platter gives the opponents (``kernels.clever.denial``), looking one roll ahead in
-    the games ``look`` names (``kernels.clever.lookahead``; a file's ``"look"``);
-    ``teacher`` > 0 mixes in the heuristic's value (its kernel row ``heuristic`` gives the
-    weights)."""
+    (float32 weights each, of one first-layer width; every member plays every game), with
+    the skip head ``skip`` (N_SEAT or N_SKIP numbers; none: zeros), weighing ``gift``
+    times what its last roll's platter gives the opponents (``kernels.clever.denial``),
+    looking one roll ahead in the games ``look`` names (``kernels.clever.lookahead``; a
+    file's ``"look"``); ``teacher`` > 0 mixes in the heuristic's value (its kernel row
+    ``heuristic`` gives the weights)."""
     if not 1 <= len(members) <= value_net.MAX_MEMBERS:
         raise ValueError(f"1 to {value_net.MAX_MEMBERS} member networks, not {len(members)}")
-    if not 0 <= solo_members < len(members):
-        raise ValueError(f"solo members: 0 to {len(members) - 1}, not {solo_members}")
-    h1, h_last = (int(net.width_of(m.size, n_in)) for m in (members[0], members[-1]))
-    if {h1, h_last} - set(net.WIDTHS) or any(m.size != net.net_size(n_in, h1)
-                                              for m in members[:-1]) \
-            or members[-1].size != net.net_size(n_in, h_last):
+    h1 = int(net.width_of(members[0].size, n_in))
+    if h1 not in net.WIDTHS or any(m.size != net.net_size(n_in, h1) for m in members):
         raise ValueError(f"member networks of {n_in} inputs and one first-layer width "
-                         f"({' or '.join(map(str, net.WIDTHS))}; the last may differ), not "
-                         f"sizes {[m.size for m in members]}")
-    h_last = h_last if h_last != h1 else 0
-    if value_net.row_size(n_in, len(members), h1, h_last) > value_net.MAX_ROW_SIZE:
+                         f"({' or '.join(map(str, net.WIDTHS))}), not sizes "
+                         f"{[m.size for m in members]}")
+    if value_net.row_size(n_in, len(members), h1) > value_net.MAX_ROW_SIZE:
         raise ValueError(f"{len(members)} networks of width {h1} do not fit a policy row")
     row = np.zeros(play.N_POL)
     row[play.KIND] = play.VALUE
@@ -126,12 +85,7 @@ def policy_row(members: list[np.ndarray], n_in: int, teacher: float = 0.0,
     row[start + value_net.P_INPUTS] = n_in
     row[start + value_net.P_MEMBERS] = len(members)
     row[start + value_net.P_TEACHER] = teacher
-    row[start + value_net.P_SOLO_MEMBERS] = solo_members
-    row[start + value_net.P_MIXED] = sum(1 << players for players in set(mixed))
-    row[start + value_net.P_SOLO_SHARE] = solo_share
-    row[start + value_net.P_SEAT_SHIFT] = bool(second_seat)
     row[start + value_net.P_HIDDEN] = h1
-    row[start + value_net.P_LAST_HIDDEN] = h_last
     row[play.W_GIFT] = gift
     if look:
         row[play.W_SAMPLES], row[play.W_BRANCH] = look["samples"], look["branch"]
@@ -206,10 +160,7 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
             or not 1 <= weights.shape[0] <= value_net.MAX_MEMBERS \
             or value_net.row_size(n_in, weights.shape[0], hidden[0]) > value_net.MAX_ROW_SIZE \
             or not np.isfinite(weights).all() \
-            or solo_members(info) not in range(weights.shape[0]) \
-            or not _good_mixed(info.get("mixed", [])) \
-            or not _good_share(info.get("solo_share", 0.0)) \
-            or not isinstance(info.get("second_seat", False), bool) \
+            or RETIRED & set(info) \
             or not _good_gift(info.get("gift", 0.0)) \
             or not good_look(info.get("look", {})) \
             or not _good_skip(info.get("skip", [0.0] * seats.N_SEAT)):
@@ -218,14 +169,11 @@ def load(path: Path, game: int) -> tuple[list[np.ndarray], dict[str, Any]]:
                         "float32 weights "
                         f"({' or '.join(map(str, sorted(accepted)))} inputs, hidden layers "
                         f"{' or '.join(f'{h} x {net.H2}' for h in net.WIDTHS)}) and a .json "
-                        "naming their inputs and hidden layers (and how "
-                        "many of them play the solo game: fewer than all; the player counts "
-                        "whose games play them all: a list of 2, 3 or 4; the solo networks' "
-                        "share of that mean: 0 to 1; whether they read the second seat "
-                        "in the solo turn order: true or false; the gift's weight: 0 to "
-                        f"{MAX_GIFT:g}; the look ahead: {{}} or {LOOK_WORDS}; a skip "
-                        "head of "
-                        f"{seats.N_SEAT} or {value_net.N_SKIP} finite numbers)")
+                        "naming their inputs and hidden layers (and the gift's weight: 0 "
+                        f"to {MAX_GIFT:g}; the look ahead: {{}} or {LOOK_WORDS}; a skip "
+                        f"head of {seats.N_SEAT} or {value_net.N_SKIP} finite numbers; "
+                        f"none of {', '.join(sorted(RETIRED))}: every network plays every "
+                        "game)")
     return list(weights), info
 
 
@@ -275,35 +223,14 @@ def _good_skip(skip: Any) -> bool:
         for x in skip)
 
 
-def _good_share(share: Any) -> bool:
-    """Is ``share`` a solo share: a number from 0 to 1 (0: the plain mean)?"""
-    return isinstance(share, (int, float)) and not isinstance(share, bool) \
-        and 0.0 <= share <= 1.0
-
-
 def _good_gift(gift: Any) -> bool:
     """Is ``gift`` a gift weight: a number from 0 to ``MAX_GIFT``?"""
     return isinstance(gift, (int, float)) and not isinstance(gift, bool) \
         and 0.0 <= gift <= MAX_GIFT
 
 
-def _good_mixed(mixed: Any) -> bool:
-    """Is ``mixed`` a list of player counts from 2 to 4?"""
-    return isinstance(mixed, list) and all(
-        isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 4 for n in mixed)
-
-
 def file_row(members: list[np.ndarray], info: dict[str, Any]) -> np.ndarray:
     """The value policy's kernel row of a network file's members and settings (as
-    ``load`` returns them): its solo members, mixing and skip head."""
-    return policy_row(members, int(info["inputs"]), solo_members=solo_members(info),
-                      skip=info.get("skip"), mixed=info.get("mixed", []),
-                      solo_share=info.get("solo_share", 0.0),
-                      second_seat=info.get("second_seat", False),
+    ``load`` returns them): its skip head, gift and look ahead."""
+    return policy_row(members, int(info["inputs"]), skip=info.get("skip"),
                       gift=info.get("gift", 0.0), look=info.get("look"))
-
-
-def solo_members(info: dict[str, Any]) -> Any:
-    """How many of a network file's members play the solo game alone (its .json's
-    ``solo_members``; 0 or none: every member plays every game)."""
-    return info.get("solo_members", 0)

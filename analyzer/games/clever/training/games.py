@@ -1,5 +1,5 @@
 """The games that measure a training run's network without exploring or learning: solo
-tuning games, mirror and rival matches, paired comparisons."""
+tuning games, mirror matches, paired comparisons."""
 
 from __future__ import annotations
 
@@ -81,25 +81,20 @@ def compare_seats(rows: list[np.ndarray], rules: np.ndarray, rounds: int, player
             for v in range(len(rows))]
 
 
-def evaluate(members: list[np.ndarray], skip: np.ndarray, n_in: int, rules: np.ndarray,
-             games: int, seed: int, stats: np.ndarray, spec: Stage, rounds_of: np.ndarray,
-             rival: np.ndarray | None = None) -> dict:
+def evaluate(weights: np.ndarray, skip: np.ndarray, n_in: int, rules: np.ndarray,
+             games: int, seed: int, stats: np.ndarray, spec: Stage, rounds_of: np.ndarray
+             ) -> dict:
     """A learning-curve entry: the self-play statistics since the last one and the
     ``games`` tuning games (seed ``TUNING_SEED_BASE + seed``; no exploring, no curriculum)
-    of the network ``members[0]`` with its
-    partners ``members[1:]``: solo, and in a stage with
-    multiplayer games a 2-player mirror match too; with a ``rival`` row, two-player games
-    against it, seats rotating."""
-    row = value_weights.policy_row(members, n_in, skip=skip)
+    of the network ``weights``: solo, and in a stage with multiplayer games a 2-player
+    mirror match too."""
+    row = value_weights.policy_row([weights], n_in, skip=skip)
     mean, se, out = mean_score(row, rules, games, TUNING_SEED_BASE + seed)
     played = stats[selfplay.STAT_GAMES]
     extra = {}
     if len(spec.players) > 1 and any(spec.players[1:]):
         extra["mirror_2p"] = mirror(row, rules, 2, int(rounds_of[2]), games,
                                     TUNING_SEED_BASE + seed)
-    if rival is not None:
-        extra["vs_solo_net_2p"] = match([row, rival], rules, int(rounds_of[2]),
-                                        games, TUNING_SEED_BASE + seed, True)
     return {**extra, "self_play_mean": round(stats[selfplay.STAT_SCORE] / played, 2),
             "rms_error": round(float(np.sqrt(stats[selfplay.STAT_ERR_SQ]
                                              / stats[selfplay.STAT_SAMPLES])), 2),

@@ -3,9 +3,8 @@ learnt from (``kernels.clever.selfplay.train_block``), an evaluation and a check
 every ``eval_every`` games. Running it again with the same settings resumes from the
 checkpoint and ends with the same weights, bit for bit, as an uninterrupted run.
 
-The games are played under fixed rules, or under a table of variants each game draws from
-(``analyzer.games.clever.variants``: a rule-conditioned network's distribution, or a
-specialist's one variant)."""
+The games are played under fixed rules (a fine-tune's one variant), or under a table of
+variants each game draws from (the one network's rows: ``training.unified``)."""
 
 from __future__ import annotations
 
@@ -24,15 +23,12 @@ from analyzer.games.clever.training.stages import (
     Stage,
     inputs_of_stage,
     kernel_curriculum,
-    multiplayer_only,
     schedule,
     stage_games,
-    trainable,
     training_key,
 )
 from analyzer.games.clever.training.state import (
     CHUNK,
-    fit_start,
     fresh_state,
     keep_best,
     load_state,
@@ -56,15 +52,7 @@ class Run:
     network's weights for a new run (none: fresh weights), ``start_skip`` its skip head
     (none: zeros), ``start_moments`` the Adam state they were trained to (``m``, ``v``,
     ``step``, ``skip_moments``; none: fresh, as a new run's); ``hidden``: the network's
-    first hidden layer's width (``start``'s); ``partners``: networks that play beside the
-    trained one, unchanged;
-    ``rival``: a policy row the evaluations of a stage of 2-4 players alone play
-    two-player games against; ``teachers``: policy rows (float64[T, N_POL]) that teach the
-    games of the variants ``teacher_of`` (int64[V], -1: none) gives them, with the stage's
-    ``teach`` weight (none: no teachers), and those ``actor_of`` (int64[V], -1: the
-    learning network) gives play the variants' games, and those ``side_of`` (int64[V],
-    -1: none) gives teach one unchosen candidate of each decision too (side records,
-    ``selfplay``); ``report``: called with
+    first hidden layer's width (``start``'s); ``report``: called with
     each evaluation's entry (and the elapsed seconds and games played in this call),
     ``advance`` with the games of every training call (a progress bar)."""
 
@@ -89,13 +77,6 @@ class Run:
     start: np.ndarray | None = None
     start_skip: np.ndarray | None = None
     start_moments: dict[str, Any] | None = None
-    fork_from: Path | None = None
-    partners: list[np.ndarray] = field(default_factory=list)
-    rival: np.ndarray | None = None
-    teachers: np.ndarray | None = None
-    teacher_of: np.ndarray | None = None
-    actor_of: np.ndarray | None = None
-    side_of: np.ndarray | None = None
     report: Callable[[dict, float, int], None] | None = None
     advance: Callable[[int], None] = lambda n: None
     note: Callable[[str], None] = lambda line: None
@@ -111,7 +92,7 @@ class Run:
 
 
 def open_state(run: Run) -> dict:
-    """The run's state: resumed from its checkpoint, forked from another run's, or new."""
+    """The run's state: resumed from its checkpoint, or new."""
     settings = run.all_settings()
     game = int(run.rules[RULE_GAME])
     first = list(run.stages)[0]
@@ -119,9 +100,6 @@ def open_state(run: Run) -> dict:
         state = load_state(run.checkpoint, settings)
         run.note(f"resuming from {run.checkpoint}: stage {state['stage']}, "
                  f"{state['done']} games")
-    elif run.fork_from:
-        state = load_state(run.fork_from, settings, fork=True)
-        run.note(f"forking {run.fork_from}: stage {state['stage']}, {state['done']} games")
     elif run.start is not None:
         state = fresh_state(0, run.seed, first, run.start, run.hidden)
         if run.start_skip is not None:
@@ -137,10 +115,7 @@ def open_state(run: Run) -> dict:
 
 def fit_inputs(state: dict, n_in: int, h1: int) -> dict:
     """The state's network (of ``h1`` first-layer units) given the stage's ``n_in``
-    inputs: blocks the stage lacks dropped (their rows must be zero), blocks it adds given
-    zero rows (it plays as before)."""
-    if state["weights"].size > net.net_size(n_in, h1):
-        state = fit_start(state, n_in, h1)
+    inputs: the blocks it adds given zero rows (it plays as before)."""
     if state["weights"].size < net.net_size(n_in, h1):
         old = value_weights.inputs_of(state["weights"], h1)
         for part in ("weights", "m", "v"):
@@ -172,21 +147,13 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
     game = int(run.rules[RULE_GAME])
     n_in = inputs_of_stage(spec, game)
     state.update(fit_inputs(state, n_in, run.hidden))
-    beside = [value_weights.widen(m, value_weights.inputs_of(m), n_in)
-              for m in run.partners] if spec.partner else []
-    row = value_weights.policy_row([state["weights"], *beside], n_in, spec.teacher,
-                                   run.heuristic, skip=state["skip"])
+    row = value_weights.policy_row([state["weights"]], n_in, spec.teacher, run.heuristic,
+                                   skip=state["skip"])
     weights = value_weights.member(row)  # trained in place, and the skip head too
     total = stage_games(run.stages, stage, run.scale)
     variants = run.rules[None, :] if run.variants is None else run.variants
-    teachers, teacher_of, actor_of = selfplay.no_teachers(len(variants))
-    side_of = selfplay.no_sides(len(variants))
-    if run.teachers is not None:
-        teachers, teacher_of = run.teachers, run.teacher_of
-        actor_of = actor_of if run.actor_of is None else run.actor_of
-        side_of = side_of if run.side_of is None else run.side_of
     key = training_key(run.stages, run.seed, stage)
-    curriculum, learns = kernel_curriculum(spec), trainable(spec, game, n_in, run.hidden)
+    curriculum = kernel_curriculum(spec)
     stats = np.zeros(selfplay.N_STATS)
     while state["done"] < total:
         epsilon, lr = schedule(run.stages, stage, state["done"], run.scale)
@@ -194,8 +161,7 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
         state["step"] = selfplay.train_block(
             key, state["done"], n, row, run.rounds_of, variants, state["m"], state["v"],
             state["step"], lr, epsilon, spec.lam, BATCH, stats, spec.snapshot, curriculum,
-            learns, spec.win_bonus, state["skip_moments"], spec.skip_head, teachers,
-            teacher_of, actor_of, spec.teach, side_of)
+            state["skip_moments"], spec.skip_head)
         state["done"] += n
         clock["played"] += n
         run.advance(n)
@@ -203,7 +169,7 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
             continue
         state["weights"] = weights.copy()
         state["skip"] = value_weights.skip_head(row).copy()
-        entry = _evaluation(run, state, spec, beside, n_in, stats)
+        entry = _evaluation(run, state, spec, n_in, stats)
         entry.update({"stage": stage, "games": state["done"],
                       "total_games": _total_before(run.stages, stage, run.scale)
                       + state["done"], "epsilon": round(epsilon, 4), "lr": lr})
@@ -218,15 +184,13 @@ def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
     return True
 
 
-def _evaluation(run: Run, state: dict, spec: Stage, beside: list[np.ndarray], n_in: int,
-                stats: np.ndarray) -> dict:
+def _evaluation(run: Run, state: dict, spec: Stage, n_in: int, stats: np.ndarray) -> dict:
     """The learning-curve entry of the weights as they stand: ``games.evaluate``, and the
     check variants' mean where the run has them."""
-    entry = tgames.evaluate([state["weights"], *beside], state["skip"], n_in, run.rules,
-                            run.eval_games, run.seed, stats, spec, run.rounds_of,
-                            run.rival if multiplayer_only(spec) else None)
+    entry = tgames.evaluate(state["weights"], state["skip"], n_in, run.rules,
+                            run.eval_games, run.seed, stats, spec, run.rounds_of)
     if run.checks is not None:
-        row = value_weights.policy_row([state["weights"], *beside], n_in, skip=state["skip"])
+        row = value_weights.policy_row([state["weights"]], n_in, skip=state["skip"])
         scores = tgames.check_scores(row, run.checks, run.check_games, run.seed)
         entry["check_mean"] = round(float(np.mean(scores)), 2)
         entry["check_scores"] = [round(score, 1) for score in scores]

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from kernels.clever import net, selfplay, value_net
+from kernels.clever import selfplay, value_net
 
 LAMBDA = 0.8
 NO_CURRICULUM = (-1, 0, 0.0, 0.0, 0)
@@ -19,15 +19,10 @@ class Stage(NamedTuple):
     from which, step size), ...), whether the network has the bonus block, the curriculum
     (capped area, cap, spotlight share, spotlight bias, spotlit areas:
     ``kernels.clever.selfplay``), the games played with one set of weights, whether the
-    network has the seat block, the shares of games of 1-4 players, whether the seat
-    block's first-layer rows learn alone, the points a win adds to the final score the
-    seats of games of 2-4 players learn from, whether the skip head learns (alone, or
-    with the network), and whether the solo networks (``--solo-from``) are its partners:
-    games of 2-4 players play the mean of theirs and its values, and it learns what it
-    adds to them; whether the network has the rules block (``kernels.clever_base.rule_block``);
-    the teachers' weight in the targets of the games a teacher network teaches (the run's
-    ``teachers``: ``kernels.clever.selfplay``); whether only the seat block's first-layer
-    rows learn; whether every game weighs the same whatever its player count."""
+    network has the seat block, the shares of games of 1-4 players, whether the skip head
+    learns with the network, whether the network has the rules block
+    (``kernels.clever_base.rule_block``), whether every game weighs the same whatever its
+    player count."""
 
     games: int
     teacher: float
@@ -39,16 +34,14 @@ class Stage(NamedTuple):
     snapshot: int = 1
     seat_block: bool = False  # the seat block's inputs (``kernels.clever_base.seats``) too
     players: tuple[float, ...] = ()  # shares of games of 1-4 players (none: solo)
-    new_rows_only: bool = False  # only the first-layer rows of the seat block learn
-    win_bonus: float = 0.0  # points a win adds to what a seat of 2-4 players learns from
     skip_head: bool = False  # the skip head (``kernels.clever.value_net``) learns
-    skip_alone: bool = False  # ... and nothing else does
-    partner: bool = False  # the solo networks play beside it, unchanged (``selfplay``)
     rules_block: bool = False  # the rules block's inputs too (after the seat block)
-    teach: float = 0.0  # the teachers' weight in the targets of the games they teach
-    seat_rows_only: bool = False  # only the seat block's first-layer rows learn (solo play,
-    # whose seat block is 0, stays as it was)
     per_game: bool = False  # each seat of a game of n players learns with weight 1 / n
+
+
+RETIRED = {"new_rows_only": False, "win_bonus": 0.0, "skip_alone": False,
+           "partner": False, "teach": 0.0, "seat_rows_only": False}  # fields stages had,
+# at the values that left them out (a checkpoint's stages may still name them)
 
 
 def stage_games(stages: dict[str, Stage], stage: str, scale: float) -> int:
@@ -73,25 +66,8 @@ def training_key(stages: dict[str, Stage], seed: int, stage: str) -> np.uint64:
                                   ).generate_state(1, np.uint64)[0]
 
 
-def trainable(spec: Stage, game: int, n_in: int, h1: int = net.H1) -> np.ndarray:
-    """The range of the weights that learn in a stage (int64[2]; ``(0, -1)``: all): with
-    ``new_rows_only``, the first-layer rows (``h1`` numbers each) of the newest block (the
-    seat block, or the rules block where the stage has it); with ``seat_rows_only``, the
-    seat block's; with ``skip_alone``, none."""
-    if spec.skip_alone:
-        return np.array([0, 0], np.int64)
-    if spec.seat_rows_only:
-        first, end = (int(value_net.n_inputs(game, blocks)) for blocks in (1, 2))
-        return np.array([first * h1, end * h1], np.int64)
-    if not spec.new_rows_only:
-        return np.array([0, -1], np.int64)
-    first = int(value_net.n_inputs(game, 2 if spec.rules_block else 1))
-    return np.array([first * h1, n_in * h1], np.int64)
-
-
 def multiplayer_only(spec: Stage) -> bool:
-    """Does the stage play games of 2-4 players alone (a network for those, beside the
-    solo one)?"""
+    """Does the stage play games of 2-4 players alone (no solo share)?"""
     return bool(spec.players) and spec.players[0] == 0 and any(spec.players)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.games.clever import value_weights
-from analyzer.games.clever.training.stages import Stage, multiplayer_only
+from analyzer.games.clever.training.stages import RETIRED, Stage, multiplayer_only
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
 from kernels.clever import net, selfplay, value_net
@@ -82,12 +82,14 @@ def read_checkpoint(path: Path) -> dict:
 
 def _up_to(settings: dict, stage: str) -> dict:
     """The settings that decide a run up to ``stage``: stages not yet begun may be added or
-    changed (a curriculum saved before the spotlight's area mask existed has none)."""
+    changed (a curriculum saved before the spotlight's area mask existed has none; one
+    saved while stages had the fields now retired has them at the values that left them
+    out, ``_current``)."""
     names = list(settings["stages"])
     kept = names[:names.index(stage) + 1] if stage in names else names
     stages = {}
     for name in kept:
-        spec = {**Stage._field_defaults, **settings["stages"][name]}  # fields added since
+        spec = {**Stage._field_defaults, **_current(settings["stages"][name])}
         width = selfplay.C_PLAYERS
         spec["curriculum"] = (list(spec["curriculum"]) + [0] * width)[:width]
         spec["players"] = list(spec["players"])
@@ -95,9 +97,14 @@ def _up_to(settings: dict, stage: str) -> dict:
     return {**settings, "stages": stages}
 
 
-def load_state(path: Path, settings: dict, fork: bool = False) -> dict:
-    """The training state in checkpoint ``path``, made with ``settings`` (with ``fork``:
-    with any seed)."""
+def _current(spec: dict) -> dict:
+    """A stored stage's fields without the retired ones at the values that left them out
+    (``stages.RETIRED``); a retired field set otherwise stays, and the settings differ."""
+    return {k: v for k, v in spec.items() if k not in RETIRED or v != RETIRED[k]}
+
+
+def load_state(path: Path, settings: dict) -> dict:
+    """The training state in checkpoint ``path``, made with ``settings``."""
     saved = read_checkpoint(path)
     stored = {"chunk": CHUNK, "scale": 1.0, **json.loads(str(saved["settings"]))}
     # checkpoints made before the rules were saved, or before return_empty_pool existed
@@ -106,8 +113,6 @@ def load_state(path: Path, settings: dict, fork: bool = False) -> dict:
         stored["game"], {}))
     if rules.get("fox_negative") == "literal":
         rules.setdefault("return_empty_pool", "return_allowed")
-    if fork:
-        stored = {**stored, "seed": settings["seed"], "fork_from": settings["fork_from"]}
     stage, done = str(saved["stage"]), int(saved["done"])
     history = json.loads(str(saved["history"]))
     if done == 0 and history:  # between stages: the next one is this run's next
@@ -131,19 +136,6 @@ def _padded(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     out = np.zeros(shape)
     out[..., :array.shape[-1]] = array
     return out
-
-
-def fit_start(state: dict, n_in: int, h1: int = net.H1) -> dict:
-    """A fresh state whose start network (of ``h1`` first-layer units) has more inputs
-    than the stage: those inputs dropped when their rows are zero (a solo network widened
-    beside a network for 2-4 players), else a one-line exit."""
-    old = value_weights.inputs_of(state["weights"], h1)
-    weights = value_weights.narrow(state["weights"], old, n_in, h1)
-    if state["step"] or weights is None:
-        raise UserError(f"the start network has {old} inputs and uses those past {n_in}, "
-                        "which this curriculum's first stage does not have")
-    return {**state, "weights": weights, "m": np.zeros_like(weights),
-            "v": np.zeros_like(weights), "best_weights": weights.copy()}
 
 
 def moving_best(history: list[dict], stage: str) -> float:
