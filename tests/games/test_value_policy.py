@@ -1,4 +1,4 @@
-"""The shipped value policies of both Clever games (issues 14 and 15) in the analyzer: the
+"""The shipped value policies of both Clever games in the analyzer: the
 networks load with their settings, ``learned`` is the value policy and beats the tuned
 heuristic, it plays every seat count, an unknown policy is refused in one line, and advice
 ranks re-rolls, declining the passive pick and each +1 beside the picks."""
@@ -234,7 +234,7 @@ def test_learned_off_its_training_rules_says_so(game):
 @pytest.mark.slow
 @GAMES
 def test_learned_mirror_has_no_seat_effect(game):
-    """Issue 34: learned in both seats of 1,000 two-player games, seats fixed: the first
+    """Learned in both seats of 1,000 two-player games, seats fixed: the first
     seat wins 40-60% (the rules give it no real edge: the heuristic's mirror is 50-51%)."""
     from analyzer.games.clever import matches
     rows = matches.mirror(game, defaults(game.params), "learned", game.parse_policy("learned"),
