@@ -38,7 +38,6 @@ def opponents(game, previous: list[list[str]]) -> dict:
     for short, path in previous:
         if {"tpc": TPC, "tac": TAC}[short] is game:
             members, info = value_weights.load(Path(path), game.kernel_game)
-            # a file with a network for 2-4 players plays it
             named[f"previous ({path})"] = value_weights.file_row(members, info)
     return named
 
