@@ -931,7 +931,7 @@ def two_player_games(row):
 
 @pytest.mark.parametrize("checkpoint, solo_from", [
     ("no/such.npz", None), ("pyproject.toml", None),
-    ("training/tpc-unified-65.npz", "no/such.npy")])
+    ("tests/data/tpc-seatwin.npz", "no/such.npy")])
 def test_a_bad_multiplayer_checkpoint_is_one_line(tmp_path, checkpoint, solo_from):
     """--ship-multi a missing file or a file that is no checkpoint, or --solo-from a
     missing network: one line, nothing written."""
