@@ -75,7 +75,7 @@ def _cli(*args):
 
 
 def test_damaged_chunk_is_named_and_computed_again(tmp_path):
-    """Issue 35: a chunk that is not an array is named in one line and computed again."""
+    """A chunk that is not an array is named in one line and computed again."""
     args = ["cloverup", "turns", "--turns", "200000", "--quiet", "--format", "json",
             "--checkpoint", str(tmp_path)]
     clean = _cli(*args)
@@ -103,7 +103,7 @@ def _command(checkpoint, output, one_thread=True):
 
 
 def test_interrupted_run_resumes_to_the_same_result(tmp_path):
-    """Section 'Faults' of issue 7: Ctrl-C stores what finished; running again resumes."""
+    """Ctrl-C stores what finished; running again resumes."""
     folder, out = tmp_path / "ck", tmp_path / "resumed.json"
     with dicelab_process(*_command(folder, out)[3:], stderr=subprocess.PIPE,
                          text=True) as proc:

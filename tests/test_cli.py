@@ -117,7 +117,7 @@ def test_whatif_paired_table():
 
 
 def test_whatif_variants_each_change_only_their_own_part_of_the_baseline():
-    """Issue 16.1: with --vary and --lineup together, each variant is the baseline (the
+    """With --vary and --lineup together, each variant is the baseline (the
     rules in force, --policy) plus exactly its own change, and says so per variant; a
     combined change is one explicit variant."""
     doc = json.loads(run(["sly-dice", "whatif", "--games", "2048", "--quiet",

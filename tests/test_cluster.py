@@ -1,4 +1,4 @@
-"""Issue 7: runs on a Dask cluster give bit-identical results to local runs, whatever the
+"""Runs on a Dask cluster give bit-identical results to local runs, whatever the
 number of workers, survive a worker killed mid-run, and fail with one line on bad input."""
 
 import json

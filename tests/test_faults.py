@@ -1,4 +1,4 @@
-"""Fault injection (issue 35): each case is built in a temporary folder (private devices,
+"""Fault injection: each case is built in a temporary folder (private devices,
 named pipes, symbolic links, small tmpfs disks, damaged checkpoints and kept answers,
 deep JSON, signals), and each test checks the exit status, the lines on stderr and what
 is left on disk. Nothing here touches the system's /dev."""

@@ -1,6 +1,5 @@
 """The notes under a result: every note in CSV and JSON; in the text and Markdown formats
-at most three lines unless ``--verbose`` (issue 36: "At most 3 note lines by default,
-with `--verbose` for all")."""
+at most three lines by default, and all of them with ``--verbose``."""
 
 import json
 

@@ -1,5 +1,5 @@
-"""Rates in the text format: percentages with one decimal (issue 36: "Percentages with one
-decimal in text tables"); CSV and JSON keep full precision."""
+"""Rates in the text format: percentages with one decimal in text tables; CSV and JSON
+keep full precision."""
 
 import json
 

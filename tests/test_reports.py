@@ -255,7 +255,7 @@ def pdf_spans(path: Path) -> list[list[dict]]:
 
 
 def check_layout(path: Path) -> None:
-    """Issue 36, item 2: no text cut with "..." or running off the page, and no heading
+    """No text cut with "..." or running off the page, and no heading
     (bold text of 10.5 pt or more) as the last text of its page."""
     for number, spans in enumerate(pdf_spans(path), 1):
         for span in spans:
@@ -335,7 +335,7 @@ def test_reader_table_words_and_percentages() -> None:
 
 
 def test_wide_tables_turn_on_their_side_or_wrap_and_hide_what_the_csv_keeps() -> None:
-    """Issue 36, item 2: a wide table of few rows is transposed, long headings wrap onto
+    """A wide table of few rows is transposed, long headings wrap onto
     more lines of the same column, and ``hidden`` columns stay out of print only."""
     from reports.balance import _laid_out
     from reports.pdfflow import PageFlow
@@ -473,7 +473,7 @@ def test_markdown_table_alignment_and_rows() -> None:
 # 7 to 8 minutes from an empty cache; test_cli's report test covers one game by default
 def test_dicelab_report_quick_end_to_end(tmp_path):
     """The main job: every registered game's section, figures and tables; the report at
-    most 16 pages (issue 36), nothing in it or its appendix cut off or stranded, every
+    most 16 pages, nothing in it or its appendix cut off or stranded, every
     finding on page 2 with the page of its figure or table."""
     from click.testing import CliRunner
 
@@ -501,7 +501,7 @@ def test_dicelab_report_quick_end_to_end(tmp_path):
                                   pytest.param("thats-pretty-clever", marks=pytest.mark.slow),
                                   pytest.param("twice-as-clever", marks=pytest.mark.slow)])
 def test_every_game_cheatsheet_fills_one_page(game: str, tmp_path: Path) -> None:
-    """Issue 36, item 7: each game's real strategy card, on its default rules, fits one A4
+    """Each game's real strategy card, on its default rules, fits one A4
     page with no text under 7.5 pt, none cut or off the page (the renderer shrinks the
     type down to 7.5 pt and refuses what still overflows)."""
     from analyzer.params import defaults
@@ -526,7 +526,7 @@ def check_card(path: Path) -> None:
 
 def test_no_text_is_cut_and_no_table_title_ends_a_page(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 36: no "..." cut in any title, contents entry or reference, and a table's
+    """No "..." cut in any title, contents entry or reference, and a table's
     title (with its note) always stands on the page of its first rows. Tables of long
     titles and notes of every length are laid out until some fall near a page's foot."""
     from reports.pdfflow import PageFlow
@@ -552,7 +552,7 @@ def test_no_text_is_cut_and_no_table_title_ends_a_page(tmp_path: Path,
 
 
 def test_a_seat_effect_is_claimed_only_where_an_interval_leaves_out_a_fair_share() -> None:
-    """Issue 36: no "largest seat effect" of -0.1 pp; a seat effect is named only where a
+    """No "largest seat effect" of -0.1 pp; a seat effect is named only where a
     seat's interval leaves out its fair share, and the finding names who played."""
     from analyzer.sections import fair_share, seat_finding
 
@@ -569,7 +569,7 @@ def test_a_seat_effect_is_claimed_only_where_an_interval_leaves_out_a_fair_share
 
 
 def test_a_long_chart_title_wraps_within_the_page(tmp_path: Path) -> None:
-    """Issue 36: no figure title runs off the page. A chart of a long title, placed on a
+    """No figure title runs off the page. A chart of a long title, placed on a
     report page, keeps every title line inside the page's text width."""
     from reports.pdfflow import PageFlow
 
@@ -603,7 +603,7 @@ def test_readme_images_without_a_report_is_one_line(tmp_path: Path) -> None:
 
 
 def test_crossing_comeback_curves_are_explained_by_their_intervals() -> None:
-    """Issue 36, item 3: where a curve with fewer rounds left lies above one with more,
+    """Where a curve with fewer rounds left lies above one with more,
     the reading says whether the intervals separate them."""
     from analyzer.sections import crossing_words
 

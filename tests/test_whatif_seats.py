@@ -1,4 +1,4 @@
-"""Issue 36, item 8: a what-if reports each seat's win rate in a lineup, named by the
+"""A what-if reports each seat's win rate in a lineup, named by the
 seat's policy; the seats' win rates add up to 1 (a shared win is split) and the first
 seat's is the what-if's first-seat win rate."""
 

@@ -322,7 +322,7 @@ def test_decision_record_adds_up_to_the_decision_log(game):
 
 
 def test_the_reroll_rule_is_the_tree_that_agrees_with_most_choices():
-    """Issue 36, item 7: in rounds 1-3 of 4 the bot never re-rolls (100 rolls each); in
+    """In rounds 1-3 of 4 the bot never re-rolls (100 rolls each); in
     round 4 it re-rolled 90 of 100 rolls scoring 0, 70 of 100 scoring 1, 20 of 100 scoring
     2 and none of 500 others. "From round 4, re-roll under 2 points" agrees with 300 + 740
     of 1100 choices, more than any other split (never: 300 + 620)."""
@@ -482,7 +482,7 @@ def test_a_one_command_process_compiles_the_policies_it_names_and_refuses_others
 
 
 def test_report_shows_the_table_policys_seats_beside_only_where_a_seat_is_off(monkeypatch):
-    """Issue 34: where a seat of the report's bot wins more or less than a fair share (its
+    """Where a seat of the report's bot wins more or less than a fair share (its
     interval leaves the share out), the table policy's own mirror games of that player
     count sit beside it, and the reading names the largest such seat; elsewhere nothing
     is added."""
@@ -516,7 +516,7 @@ def test_report_shows_the_table_policys_seats_beside_only_where_a_seat_is_off(mo
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)
 def test_report_seats_are_played_by_learned_only_where_it_was_trained(game, monkeypatch):
-    """Issue 34: the report's seats and comebacks are played by learned when its network
+    """The report's seats and comebacks are played by learned when its network
     was trained in games of 2, 3 and 4 players on the rules in force, else by the game's
     table policy (and the words say why)."""
     from analyzer.games.clever import report, trained_on
@@ -603,8 +603,8 @@ def test_report_seat_words_name_a_weighted_two_player_mean(game, monkeypatch):
 
 
 def test_scores_by_player_count_figure_has_the_solo_mean_and_each_seat():
-    """Issue 36 ("how scores change with the player count"): each seat's mean score at 2-4
-    players beside the solo mean, the reading giving each count's mean and its rounds."""
+    """How scores change with the player count: each seat's mean score at 2-4 players
+    beside the solo mean, the reading giving each count's mean and its rounds."""
     import pandas as pd
 
     from analyzer.games.clever.report import scores_figure
@@ -625,7 +625,7 @@ def test_scores_by_player_count_figure_has_the_solo_mean_and_each_seat():
 
 
 def test_the_solo_score_distribution_sums_to_one_per_policy():
-    """Issue 36 ("the Clever games' full score distributions"): each policy's solo scores
+    """The Clever games' full score distributions: each policy's solo scores
     in 10-point bins, from its own rows of the distribution (not again from its seat's)."""
     import pandas as pd
 
@@ -650,7 +650,7 @@ def test_the_solo_score_distribution_sums_to_one_per_policy():
 
 
 def test_the_seats_lever_is_measured_only_where_the_rules_create_a_seat_effect(monkeypatch):
-    """Issue 36, item 1: where a seat is off its fair share under both the learned policy
+    """Where a seat is off its fair share under both the learned policy
     and the table policy, the verdict names the rule change that moves that seat's win
     rate most (the table policy's paired games); where only learned's seat is off, it says
     the effect comes from its play; balanced seats need no lever."""

@@ -1,4 +1,4 @@
-"""Rule-conditioned value networks (issue 37): the rules block's inputs, the transplant
+"""Rule-conditioned value networks: the rules block's inputs, the transplant
 that gives a network the block without changing its play, resumable training runs over
 variants and specialists, and the notes that say which network played."""
 

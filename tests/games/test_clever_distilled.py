@@ -1,4 +1,4 @@
-"""A rule-conditioned network distilled from the game's networks (issue 37): which network
+"""A rule-conditioned network distilled from the game's networks: which network
 teaches which variant, the taught variant table, and the teachers' rows
 (``analyzer.games.clever.training.teachers``; the kernel's distillation is tested in
 ``test_value_engine``)."""

@@ -1,5 +1,5 @@
 """Which network file ``learned`` plays on a variant (``analyzer.games.clever.networks``): a
-specialist trained on the rules in force, else the game's own file (issue 34: Twice As
+specialist trained on the rules in force, else the game's own file (Twice As
 Clever's ``return_empty_pool=return_allowed``)."""
 
 import json
@@ -38,7 +38,7 @@ def test_a_specialist_plays_only_the_variant_it_was_trained_on(tmp_path):
 
 
 def test_twice_as_clever_plays_its_return_allowed_specialist_solo():
-    """Issue 34 and rules section 12.9 (target: 305 under return_allowed): solo games under
+    """Rules section 12.9 (target: 305 under return_allowed): solo games under
     return_empty_pool=return_allowed play the network trained on that reading, which counts
     as trained on them; games of 2 players play it in both seats too, measured stronger
     there than the game's own networks (``routes.json``), and say so; games of 3 players,
@@ -98,7 +98,7 @@ def test_a_damaged_specialist_record_is_one_clear_error(tmp_path, text):
 
 @pytest.mark.slow
 def test_the_return_allowed_specialist_outscores_the_ends_turn_network_there():
-    """Issue 34 and rules section 12.9 (>= 305 under return_allowed): on the same 2,000 solo
+    """Rules section 12.9 (>= 305 under return_allowed): on the same 2,000 solo
     games under return_allowed, the specialist outscores the ends_turn network by more than
     3 points (measured: about 7) and averages at least 305."""
     from analyzer.games.clever import matches

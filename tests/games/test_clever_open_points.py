@@ -1,4 +1,4 @@
-"""Open points the engine audit of issue 34 made rule parameters, on either Clever game
+"""Open points the engine audit made rule parameters, on either Clever game
 (That's Pretty Clever rules page 14.8-14.9, Twice As Clever 12.10): +1 after a passive
 player took no die, and who gets a +1 window after the game's last turn; and the open
 points no solo game of a valued policy reads, which the report values at exactly 0."""

@@ -1,4 +1,4 @@
-"""A rule-conditioned network's partner (``analyzer.games.clever.partner``, issue 37): the
+"""A rule-conditioned network's partner (``analyzer.games.clever.partner``): the
 game's own solo network joins the conditioned network's estimate on the game shapes
 (rules sections "Rounds" and "Round-track bonuses") where the pair was measured stronger,
 in solo games only, and only while the partner file is the one measured."""
@@ -179,7 +179,7 @@ def test_the_shipped_partner_gates_are_current(game):
 
 @pytest.mark.slow
 def test_the_conditioned_model_is_within_2_points_of_the_own_network_on_the_defaults():
-    """Issue 37's target on the default rules, solo (Twice As Clever): the conditioned
+    """The target on the default rules, solo (Twice As Clever): the conditioned
     network with its partner against the own network, 4,000 paired solo games of a seed
     no gate, route or training used (787,000,000); measured +0.6 (-0.5 to +1.7)."""
     values = _solo(TAC_GAME)

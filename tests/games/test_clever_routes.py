@@ -1,4 +1,4 @@
-"""Measured routes (``analyzer.games.clever.routes``, issue 37): where more than one shipped
+"""Measured routes (``analyzer.games.clever.routes``): where more than one shipped
 network file could play a Clever variant, ``learned`` plays the one measured strongest on
 the same games, solo and in two-player games (rules sections "Rounds" and "Round-track
 bonuses" make a game's shape)."""

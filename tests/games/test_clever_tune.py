@@ -63,7 +63,7 @@ def test_bad_targets_and_parameters_are_one_line(args, needle):
 
 
 def test_a_most_valuable_bonus_is_claimed_only_where_the_intervals_separate():
-    """Issue 36: "a 'most' or 'largest' claim only where the intervals separate"."""
+    """A 'most' or 'largest' claim only where the intervals separate."""
     import pandas as pd
 
     from analyzer.games.clever.report import most_words

@@ -76,7 +76,7 @@ def test_the_equilibrium_policy_plays_whole_games_reproducibly():
 @pytest.mark.parametrize("opponent", ["honest", "bluffer:10", "bluffer:20", "accuser:0.3",
                                       "sly:10:0.3", "sly:10:rational", "rational"])
 def test_the_equilibrium_policy_does_not_lose_to_a_named_policy(opponent):
-    """Issue 36, item 5: in two-player games (seats rotating, a held-out seed) the
+    """In two-player games (seats rotating, a held-out seed) the
     equilibrium policy's win rate is not below one half: its 95% interval reaches 50%."""
     from analyzer.games.sly_dice.simulation import simulate
 

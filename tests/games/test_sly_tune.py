@@ -1,5 +1,5 @@
 """``dicelab sly-dice tune``: fair points for the fixed cards under the claim/accuse
-equilibrium (issue 18; rules page ``docs/rules/sly-dice.md``, Combination cards)."""
+equilibrium (rules page ``docs/rules/sly-dice.md``, Combination cards)."""
 
 import json
 

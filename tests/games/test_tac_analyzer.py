@@ -1,6 +1,6 @@
 """Twice As Clever's own analyzer pieces: the sheet file format and its scoring (rules page
 sections 7-8), the open points of section 12 as parameters, advice with the silver chain,
-the coach's black ? and return prompts, and the strength target of issue 5 (what both
+the coach's black ? and return prompts, and the heuristic's strength target (what both
 Clever games share: test_clever_analyzer.py)."""
 
 import json
@@ -288,7 +288,7 @@ def test_12_9_coach_turn_ends_when_the_dice_run_out(values, reading, returns_off
 
 @pytest.mark.slow
 def test_heuristic_beats_the_published_flat_monte_carlo(values):
-    """Issue 5's strength target: over 10,000 solo games the heuristic's 95% interval lies
+    """The heuristic's strength target: over 10,000 solo games its 95% interval lies
     above 159.2, the flat Monte Carlo bot's published mean on the same rules."""
     run = simulation.simulate(GAME, values, ["heuristic"], 10_000, seed=2026,
                               progress=False)
@@ -341,7 +341,7 @@ def test_advice_warns_when_the_sheet_does_not_fit_its_round(tmp_path):
 
 
 def test_advise_and_coach_say_when_learned_is_off_its_training_rules(tmp_path, values):
-    """Issue 34: advice rolled out by learned on rules its network was not trained on (3
+    """Advice rolled out by learned on rules its network was not trained on (3
     rounds) says so in a note, and the coach in its first line; on its own rules neither
     does."""
     from analyzer.games.clever import trained_on

@@ -159,7 +159,7 @@ def test_coach_offers_plus_ones_ranked_beside_stopping(values):
 
 @pytest.mark.slow
 def test_heuristic_beats_the_published_tuned_expectimax(values):
-    """Issue 4's strength target: over 10,000 solo games the heuristic's 95% interval lies
+    """The heuristic's strength target: over 10,000 solo games its 95% interval lies
     above 183.8, the tuned expectimax bot's published mean on the same rules."""
     run = simulation.simulate(GAME, {**values, "players": 1}, ["heuristic"], 10_000, seed=2026,
                    progress=False)

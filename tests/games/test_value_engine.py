@@ -1,4 +1,4 @@
-"""The value policy's engine (issue 14): the afterstate each decision kind leaves (sheet and
+"""The value policy's engine: the afterstate each decision kind leaves (sheet and
 turn state, as the rules pages say), the network's gradient and Adam step, the encoding,
 the bonus-block transplant, and self-play training (resumes bit for bit; a short run
 improves on its start)."""

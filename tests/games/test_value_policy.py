@@ -1,4 +1,4 @@
-"""The shipped value policies of both Clever games (issues 14 and 15) in the analyzer: the
+"""The shipped value policies of both Clever games in the analyzer: the
 networks load with their settings, ``learned`` is the value policy and beats the tuned
 heuristic, it plays every seat count, an unknown policy is refused in one line, and advice
 ranks re-rolls, declining the passive pick and each +1 beside the picks."""
@@ -220,7 +220,7 @@ def test_an_advised_move_fires_its_bonuses_as_the_learned_policy_plays_them(game
 
 @GAMES
 def test_learned_off_its_training_rules_says_so(game):
-    """Issue 34: an output that plays learned on the rules its network was trained on has
+    """An output that plays learned on the rules its network was trained on has
     no note about it; on other rules (here 3 rounds solo) one note line names what differs
     and gives the heuristic's figure on the same rules; a what-if says it for the variant
     off the training rules only."""
@@ -242,7 +242,7 @@ def test_learned_off_its_training_rules_says_so(game):
 @pytest.mark.slow
 @GAMES
 def test_learned_mirror_has_no_seat_effect(game):
-    """Issue 34: learned in both seats of 1,000 two-player games, seats fixed: the first
+    """Learned in both seats of 1,000 two-player games, seats fixed: the first
     seat wins 40-60% (the rules give it no real edge: the heuristic's mirror is 50-51%)."""
     from analyzer.games.clever import matches
     rows = matches.mirror(game, defaults(game.params), "learned", game.parse_policy("learned"),
