@@ -86,6 +86,23 @@ def summary(records: list[dict]) -> dict:
             "solo_margin_over_heuristic": round(float(min(solo)), 2) if solo else None}
 
 
+def markdown(records: list[dict], totals: dict) -> str:
+    """The card's table: one row per point (player count, rounds, round track) with the
+    network's mean a player, its paired difference from ``learned`` (95% interval), and
+    ``learned``'s and the heuristic's means; then the summary's lines."""
+    lines = ["| players | rounds | round track | games | network | difference (95% CI) "
+             "| learned before | heuristic |", "|---|---|---|---|---|---|---|---|"]
+    for r in records:
+        low, high = r["diff_ci95"]
+        lines.append(f"| {r['players']} | {r['rounds']} | {r['track']} | {r['games']:,} "
+                     f"| {r['network']:.1f} | {r['diff']:+.1f} ({low:+.1f} to {high:+.1f}) "
+                     f"| {r['learned']:.1f} | {r['heuristic']:.1f} |")
+    lines += ["", f"Mean difference over the points: {totals['mean_diff']:+.2f}; worst: "
+              f"{totals['worst_diff']:+.2f}; solo, the smallest margin over the heuristic: "
+              f"{totals['solo_margin_over_heuristic']:+.2f}."]
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = script_args.OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=tuple(GAMES), default="tpc")
@@ -99,6 +116,7 @@ def main() -> None:
     parser.add_argument("--games", type=count, default=200, help="games of 2 players")
     parser.add_argument("--more-games", type=count, default=100, help="games of 3 or 4")
     parser.add_argument("--json", help="write the records and the summary here")
+    parser.add_argument("--markdown", help="write the card's table of every point here")
     opts = parser.parse_args()
     game = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model").GAME
     games = {1: opts.solo_games, 2: opts.games, 3: opts.more_games, 4: opts.more_games}
@@ -113,6 +131,8 @@ def main() -> None:
     result = {"seed": SEED, "records": records, "summary": summary(records)}
     if opts.json:
         write_atomic(opts.json, json.dumps(result, indent=1) + "\n")
+    if opts.markdown:
+        write_atomic(opts.markdown, markdown(records, result["summary"]))
     for r in records:
         print(f"{r['players']}p {r['rounds']} rounds, {r['track']:<22} learned "
               f"{r['learned']:7.1f}  network {r['network']:7.1f}  diff {r['diff']:+6.1f} "

@@ -55,3 +55,21 @@ def test_a_bad_training_config_is_one_line(tmp_path, text, args, words):
     assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
     line, = out.stderr.strip().splitlines()
     assert line.startswith("train_value.py: error:") and words in line
+
+
+def test_measure_network_writes_the_cards_table():
+    """``measure_network.py --markdown``: one row per point, the network's mean, its paired
+    difference with its interval, and the summary line."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("measure_network",
+                                                  ROOT / "scripts" / "measure_network.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    records = [{"players": n, "rounds": 5, "track": "no bonus", "games": 200,
+                "learned": 150.0, "network": 150.0 + d, "heuristic": 120.0, "diff": d,
+                "diff_ci95": [d - 1.5, d + 1.5]} for n, d in ((1, -2.25), (3, 1.0))]
+    text = module.markdown(records, module.summary(records))
+    assert "| 1 | 5 | no bonus | 200 | 147.8 | -2.2 (-3.8 to -0.8) | 150.0 | 120.0 |" in text
+    assert text.rstrip().endswith("Mean difference over the points: -0.62; worst: -2.25; "
+                                  "solo, the smallest margin over the heuristic: +27.75.")
