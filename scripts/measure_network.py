@@ -23,7 +23,7 @@ import numpy as np
 
 from analyzer import script_args
 from analyzer.errors import UserError
-from analyzer.files import write_atomic
+from analyzer.files import check_writable, write_atomic
 from analyzer.games.clever import value_weights
 from analyzer.games.clever.training import games as training_games
 from analyzer.games.clever.training import unified
@@ -122,17 +122,20 @@ def main() -> None:
     games = {1: opts.solo_games, 2: opts.games, 3: opts.more_games, 4: opts.more_games}
     total = sum(games[n] * len(unified.target_shapes(game, n)) for n in opts.players)
     try:
+        for path in (opts.json, opts.markdown):
+            if path:
+                check_writable(path)  # before the games, not after them
         row = candidate_row(game, opts)
         with Progress(total, f"{game.title}: the network against learned", True,
                       "games") as bar:
             records = measure(game, row, opts.players, games, bar.advance)
+        result = {"seed": SEED, "records": records, "summary": summary(records)}
+        if opts.json:
+            write_atomic(opts.json, json.dumps(result, indent=1) + "\n")
+        if opts.markdown:
+            write_atomic(opts.markdown, markdown(records, result["summary"]))
     except (UserError, OSError, KeyError, ValueError) as exc:
         script_args.fail("measure_network.py", str(exc))
-    result = {"seed": SEED, "records": records, "summary": summary(records)}
-    if opts.json:
-        write_atomic(opts.json, json.dumps(result, indent=1) + "\n")
-    if opts.markdown:
-        write_atomic(opts.markdown, markdown(records, result["summary"]))
     for r in records:
         print(f"{r['players']}p {r['rounds']} rounds, {r['track']:<22} learned "
               f"{r['learned']:7.1f}  network {r['network']:7.1f}  diff {r['diff']:+6.1f} "

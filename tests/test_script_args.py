@@ -73,3 +73,14 @@ def test_measure_network_writes_the_cards_table():
     assert "| 1 | 5 | no bonus | 200 | 147.8 | -2.2 (-3.8 to -0.8) | 150.0 | 120.0 |" in text
     assert text.rstrip().endswith("Mean difference over the points: -0.62; worst: -2.25; "
                                   "solo, the smallest margin over the heuristic: +27.75.")
+
+
+def test_measure_network_refuses_an_unwritable_table_before_playing(tmp_path):
+    """``--markdown`` into a folder that does not exist: one line, exit status 2, before
+    any game is played (no progress bar), nothing written."""
+    out = _run("measure_network.py", "--game", "tpc", "--network", "x.npy", "--markdown",
+               str(tmp_path / "missing" / "card.md"))
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    line, = out.stderr.strip().splitlines()
+    assert line.startswith("measure_network.py: error:") and "missing" in line
+    assert not (tmp_path / "missing").exists()
