@@ -93,7 +93,7 @@ QUICK = Samples(points=3.0, cap=4_096, paired_points=4.0, paired=1_024, rules_pa
                 per_player_count=512, strong_paired=512, more_players=512, seat_cap=512)
 # What rules are worth is played by the game's ``table_policy`` (the tuned heuristic, or
 # a cheaper reading of it that plays as well) beside learned, and by learned alone where
-# its network is rule-conditioned (trained over variants of the rules, ``rules_policy``). The
+# its network was trained with each open reading changed (``rules_policy``). The
 # seats are played by learned where its network was trained in games of 2-4 players on the
 # rules in force (``seat_policy``), else by ``table_policy`` too.
 
@@ -434,7 +434,7 @@ def _open_points(game: CleverGame, values: dict[str, Any]) -> list:
 
 def rules_policy(game: CleverGame, values: dict[str, Any]) -> str:
     """Who plays what the open readings are worth: the strongest policy where its network
-    was trained on solo games with each reading flipped (a rule-conditioned network), else
+    was trained on solo games with each reading flipped, else
     ``table_policy``."""
     solo = {**values, "players": 1}
     flips = [{**solo, p.name: _alternative(p)} for p in _assumed(game, values)]

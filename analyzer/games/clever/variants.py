@@ -1,4 +1,4 @@
-"""The variants of a Clever game's named rules a rule-conditioned network trains on, and
+"""The variants of a Clever game's named rules its network trains on, and
 the check set it is measured on.
 
 The training distribution draws every named rule parameter but the player count (the

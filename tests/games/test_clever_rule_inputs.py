@@ -1,4 +1,4 @@
-"""The rule-conditioned value network: the rules block's inputs, resumable training runs,
+"""The value network's rules block's inputs, resumable training runs,
 a user's fine-tuned network, and the notes that say who played."""
 
 import dataclasses
@@ -80,8 +80,8 @@ def test_a_variants_inputs_differ_from_the_defaults_in_exactly_its_parameters(ga
 def test_a_rule_no_game_of_the_player_count_reads_changes_no_learned_game(game, players, name):
     """Where a player count's games never read a rule (``params.UNREAD_AT``: 14.9 / 12.10
     the final +1 window, 14.1 / 12.6 wasted picks, section 12 / 7 ties, 14.6-14.7 / 12.6
-    and 12.10 the solo passive turn), ``learned`` plays the same games either way, with
-    the conditioned network too (solo 5 rounds: a point it plays)."""
+    and 12.10 the solo passive turn), ``learned`` plays the same games either way, on a
+    shape other than the defaults' too (5 rounds)."""
     param = next(p for p in game.params if p.name == name)
     other = next(c for c in param.choices if c != param.default) if param.choices \
         else not param.default
@@ -272,7 +272,7 @@ def test_the_note_says_when_learned_plays_off_its_training_rules():
 @GAMES
 def test_the_report_names_who_played_the_assumed_rules(game):
     """The report's simulations note names the policy that played the open readings:
-    learned where its conditioned network was trained on every reading (the defaults),
+    learned where its network was trained on every reading (the defaults),
     the table policy where the rules lie outside its training (12 rounds)."""
     from analyzer.games.clever.report import rules_policy, table_words
 
