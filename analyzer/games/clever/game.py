@@ -53,8 +53,7 @@ POLICY_HELP = {
                "position it leaves: the score so far plus a value network's estimate of "
                "the points to come, trained by self-play (scripts/train_value.py); no "
                "thresholds; with opponents, its last roll of a turn also weighs what the "
-               "platter it leaves gives them, and where its network file says so (That's "
-               "Pretty Clever: two-player games) its first two picks look one roll ahead",
+               "platter it leaves gives them",
     "learned:N": "learned looking one roll ahead at its first two picks of a turn with N "
                  "sampled rolls, in games of every player count (learned:0 = never looks; "
                  "solo, learned:16 scores 3 points more in That's Pretty Clever at 7 times "
