@@ -153,6 +153,56 @@ def test_new_files_follow_the_umask_and_replaced_files_keep_their_mode(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new.csv", "old.csv"]
 
 
+def test_an_existing_file_is_written_through_keeping_its_hard_links(tmp_path):
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text("old")
+    os.link(first, second)
+    inode = first.stat().st_ino
+    assert run(["games", "-o", first]).exit_code == 0
+    assert first.stat().st_ino == inode and first.stat().st_nlink == 2
+    assert second.read_text() == first.read_text() and first.read_text().startswith("# games")
+
+
+def test_another_user_s_file_keeps_its_owner_and_mode(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("giving a file to another user needs root")
+    theirs = tmp_path / "theirs.csv"
+    theirs.write_text("old" * 1000)
+    theirs.chmod(0o640)
+    os.chown(theirs, 65534, 65534)
+    assert run(["games", "-o", theirs]).exit_code == 0
+    info = theirs.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (65534, 65534, 0o640)
+    assert theirs.read_text().startswith("# games") and "old" not in theirs.read_text()
+
+
+def test_an_existing_file_is_written_without_making_a_file_in_its_folder(tmp_path,
+                                                                         monkeypatch):
+    """As ``>``: a writable file in a folder that takes no new files is written (the
+    folder stands for one without write permission, which root would not feel)."""
+    import tempfile
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    old = tmp_path / "old.csv"
+    old.write_text("old")
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    assert run(["games", "-o", old]).exit_code == 0
+    assert old.read_text().startswith("# games")
+    one_line_error(run(["games", "-o", tmp_path / "new.csv"]), "permission denied")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.csv"]
+
+
+def test_a_symbolic_link_that_loops_is_one_line_and_stays(tmp_path):
+    first, second = tmp_path / "a.csv", tmp_path / "b.csv"
+    first.symlink_to(second.name)
+    second.symlink_to(first.name)
+    one_line_error(run(["games", "-o", first]), "loops back to itself")
+    assert first.is_symlink() and second.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "b.csv"]
+
+
 def test_a_socket_is_refused_and_stays(tmp_path):
     import socket
 
@@ -233,6 +283,15 @@ def test_a_disk_that_fills_while_writing_is_one_line_and_keeps_nothing(small_dis
     one_line_error(run(["rules", "thats-pretty-clever", "--format", "json", "-o",
                         small_disk / "rules.json"]), "no space left on device")
     assert [p.name for p in small_disk.iterdir()] == ["filler"]
+
+
+def test_a_disk_too_full_for_an_existing_file_s_new_text_keeps_the_old(small_disk):
+    old = small_disk / "old.json"
+    old.write_text("old")
+    one_line_error(run(["rules", "thats-pretty-clever", "--format", "json", "-o", old]),
+                   "no space left on device")
+    assert old.read_text() == "old"
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "old.json"]
 
 
 def test_a_full_disk_is_refused_before_any_work(small_disk):

@@ -27,7 +27,7 @@ from analyzer.cli_options import (
     with_output_check,
 )
 from analyzer.errors import Interrupted, UserError, readable
-from analyzer.files import write_atomic
+from analyzer.files import write_output
 from analyzer.output import emit
 from analyzer.seats import check_win_precision
 from analyzer.seeding import check_seed
@@ -95,7 +95,7 @@ def sheet(game: CleverGame) -> click.Command:
         if new:
             text = json.dumps(game.sheetfile.blank(), indent=1) + "\n"
             if output:
-                write_atomic(output, text)
+                write_output(output, text)
             else:
                 click.echo(text, nl=False)
             return
