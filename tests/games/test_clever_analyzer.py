@@ -148,7 +148,12 @@ def _blank_sheet(tmp_path, game):
 @pytest.mark.parametrize("args,needle", [
     (["--roll", "W3 Y5 X2"], "bad roll token"),
     (["--phase", "later"], "unknown phase"),
-    (["--roll", "W3 Y5", "--phase", "active2"], "every die needs a place"),
+    (["--roll", "W3 Y5", "--fields", "G6", "--phase", "active2"], "every die needs a place"),
+    (["--phase", "active2"], "one die on your fields"),
+    (["--roll", "W3 Y5 B2", "--fields", "G6", "--platter", "P1"], "active pick 1"),
+    (["--roll", "W3 Y5 B2 G6", "--platter", "P1"], "no die is on the platter"),
+    (["--taken", "Y"], "--taken is for +1 windows"),
+    (["--phase", "passive", "--platter", "G6"], "give no --fields or --platter"),
     (["--round", "9"], "bad round"),
     (["--rollouts", "0"], "bad rollout count"),
     (["--policy", "clever"], "unknown policy"),
