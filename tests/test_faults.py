@@ -538,7 +538,13 @@ def test_a_deeply_nested_sheet_is_one_line(tmp_path, command):
     (["cloverup", "solve", "--weights", "inf,1,1,1,1,1,1"], "each at most"),
     (["thats-pretty-clever", "simulate", "--win-precision", "1"], "two or more players"),
     (["cloverup", "simulate", "--players", "1", "--win-precision", "1"],
-     "two or more players")])
+     "two or more players"),
+    (["cloverup", "whatif", "--vary", "rounds=7", "--games", "9" * 30], "bad game count"),
+    (["cloverup", "simulate", "--max-games", "9" * 30], "bad --max-games"),
+    (["cloverup", "turns", "--turns", str(10**13)], "bad turn count"),
+    (["thats-pretty-clever", "train", "--network", "x.npy", "--games", "9" * 30],
+     "bad game count"),
+    (["cloverup", "simulate", "--seed", str(2**64)], "bad seed")])
 def test_bad_numbers_are_one_line(args, needle):
     one_line_error(run(args), needle)
 
@@ -749,6 +755,10 @@ def test_os_errors_read_as_words():
     (["cloverup", "simulate", "--games", "10", "--checkpoint", " "], "--checkpoint is empty"),
     (["cloverup", "whatif", "--games", "10", "--vary", ""], "--vary '' changes nothing"),
     (["cloverup", "whatif", "--games", "10", "--vary", ";"], "--vary ';' changes nothing"),
+    (["thats-pretty-clever", "simulate", "--games", "8", "--network", ""],
+     "--network is empty"),
+    (["sly-dice", "claim", "--common", "1,2,3", "--locked", "6", "--hidden", "6,2", "--open",
+      " "], "names no card"),
 ])
 def test_an_empty_value_is_one_line_never_taken_as_absent(args, needle):
     one_line_error(run(args), needle)

@@ -168,6 +168,16 @@ def test_advise_bad_input(tmp_path, game, args, needle):
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_coach_takes_any_seed_one_after_another(game):
+    """The round-track streams are 64-bit keys: a key of 2^63 or more (seed 80's) after a
+    smaller one (the default seed's) in the same process once overflowed."""
+    for seed in ("20261129", "80"):
+        result = CliRunner().invoke(cli, [game.id, "coach", "--rollouts", "4", "--seed", seed],
+                                    input="done\n")
+        assert result.exit_code == 0 and "final: score" in result.output, result.output
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
 def test_coach_plays_along_from_piped_input(game):
     """The coach reads a roll, ranks the choices, applies the chosen one and keeps going;
     a bad line gets a message, 'done' ends the game with the final score. (The best
