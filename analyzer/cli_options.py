@@ -13,7 +13,7 @@ from analyzer.errors import UserError
 from analyzer.files import check_writable, own_descriptor, remove_dead_temporaries
 from analyzer.output import FORMATS, MAX_NOTES, every_note
 from analyzer.params import Param, resolve
-from analyzer.seeding import DEFAULT_SEED
+from analyzer.seeding import DEFAULT_SEED, MAX_COUNT, check_count
 
 
 class StrictGroup(click.Group):
@@ -160,14 +160,15 @@ def _merged_precision(fn: Callable) -> Callable:
         from analyzer.seats import DEFAULT, Precision, as_precision
 
         if games is None:
-            if max_games < 1:
-                raise UserError(f"bad --max-games {max_games}: expected a whole number of "
-                                "at least 1")
+            if not 1 <= max_games <= MAX_COUNT:
+                raise UserError(f"bad --max-games {max_games}: expected a whole number from "
+                                f"1 to {MAX_COUNT:,}")
             given = Precision(precision, win_precision)
             merged = Precision(precision or DEFAULT.points, win_precision or DEFAULT.win_points,
                                by_default=win_precision is None)
             as_precision(given)  # a bad width given is one line naming it
             return fn(*args, games=max_games, precision=merged, **kwargs)
+        check_count(games)
         return fn(*args, games=games, precision=as_precision(Precision(precision,
                                                                       win_precision)),
                   **kwargs)
@@ -219,6 +220,12 @@ def rule_values(params: Iterable[Param], rules_file: str | None, assignments: It
     known = {p.name: p for p in params}
     typed = {k: known[k].parse(v) if isinstance(v, str) else v for k, v in given.items()}
     return resolve(params, rules_file, assignments, typed)
+
+
+def given_not_empty(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A click callback: ``not_empty`` for the option's value."""
+    not_empty(param.opts[0], value)
+    return value
 
 
 def not_empty(name: str, value: str | None) -> None:

@@ -1,11 +1,16 @@
 """Output files: checked before any work is done, then written as shell redirection and
-``cp`` write them. A regular file is written atomically (through a temporary file in the
-same folder, so a failed run leaves no partial file and the old file whole); a character
-or block device or a named pipe is written through (``-o /dev/null`` stays a device), and
-``/dev/stdout`` or ``/dev/fd/N`` through the open descriptor; a symbolic link's target is
-written and the link kept. New files follow the umask; a file replaced keeps its mode.
-Temporary files name their process, so that a later run removes those of a killed one.
-Input files (sheets, rules) are read whole up to a size limit."""
+``cp`` write them, once the whole output is made. A user's output (``write_output``) that
+exists as a regular file is written through, as ``>`` writes it: the same file, so its
+hard links, owner and mode stay, its space reserved before a byte of it changes (a full
+disk leaves the old text whole). A new file, and every file dicelab keeps for itself
+(``write_atomic``: checkpoints, networks, kept answers), is written through a temporary
+file in the same folder, moved into place whole, so a failed run leaves no partial file.
+A character or block device or a named pipe is written through (``-o /dev/null`` stays a
+device), and ``/dev/stdout`` or ``/dev/fd/N`` through the open descriptor; a symbolic
+link's target is written and the link kept, and a link that loops is one line. New files
+follow the umask; a file replaced keeps its mode. Temporary files name their process, so
+that a later run removes those of a killed one. Input files (sheets, rules) are read
+whole up to a size limit."""
 
 from __future__ import annotations
 
@@ -141,8 +146,17 @@ def _check_parent(path: Path, parent: Path, what: str) -> None:
 
 def _target(path: Path) -> Path:
     """The file that writing ``path`` writes: a symbolic link's target (its chain
-    followed), else ``path``."""
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+    followed; a dangling link's missing target), else ``path``. A link that loops is one
+    ``UserError`` line."""
+    if not path.is_symlink():
+        return path
+    try:
+        return Path(os.path.realpath(path, strict=True))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UserError(f"cannot write {shown(path)}: it is a symbolic link that loops "
+                            "back to itself; give a file name") from None
+        return Path(os.path.realpath(path))
 
 
 def _check_file(path: Path) -> None:
@@ -160,8 +174,9 @@ def _check_file(path: Path) -> None:
     _check_parent(target, parent, shown(path))
     if target.exists() and not os.access(target, os.W_OK):
         raise UserError(f"cannot write {shown(path)}: {why_not_writable(target)}")
-    _probe(parent, shown(path))
-    _check_space(parent, shown(path))
+    if not is_regular_file(target):  # a new file: made in its folder
+        _probe(parent, shown(path))
+        _check_space(parent, shown(path))
 
 
 _NAMED_FDS = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
@@ -301,9 +316,36 @@ def _write_descriptor(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def write_atomic(path: str | Path, data: str | bytes) -> None:
+def _write_through(target: Path, data: bytes) -> None:
+    """Write ``data`` into the existing regular file ``target`` as ``>`` would, keeping
+    the file itself; its space is reserved first, so a full disk changes nothing."""
+    fd = os.open(target, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        if data:
+            try:
+                os.posix_fallocate(fd, 0, len(data))
+            except OSError as exc:
+                if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL):
+                    raise
+        view, done = memoryview(data), 0
+        while done < len(data):
+            done += os.pwrite(fd, view[done:], done)
+        os.ftruncate(fd, len(data))
+    finally:
+        os.close(fd)
+
+
+def write_output(path: str | Path, data: str | bytes) -> None:
+    """Write a user's output ``data`` to ``path`` as ``>`` would: an existing regular
+    file written through (the module's docstring); one ``UserError`` line if it cannot
+    be done."""
+    write_atomic(path, data, through=True)
+
+
+def write_atomic(path: str | Path, data: str | bytes, through: bool = False) -> None:
     """Write ``data`` to ``path`` as shell redirection would, a regular file atomically
-    (see the module's docstring); one ``UserError`` line if it cannot be done."""
+    (see the module's docstring; ``through``: an existing one written through); one
+    ``UserError`` line if it cannot be done."""
     path = check_writable(path)
     target, fd = _target(path), own_descriptor(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
@@ -313,6 +355,8 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
         elif is_stream(target):
             with open(target, "wb") as fh:
                 fh.write(raw)
+        elif through and is_regular_file(target):
+            _write_through(target, raw)
         else:
             _replace(target, raw)
     except BrokenPipeError:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from analyzer.run import kept
-from analyzer.files import write_atomic, write_stdout
+from analyzer.files import write_output, write_stdout
 from analyzer.params import ASSUMED_MARK
 
 FORMATS = ("table", "csv", "json", "markdown")
@@ -222,7 +222,7 @@ def _format(fmt: str | None, output: str | None) -> str:
 
 def _write(text: str, output: str | None) -> None:
     if output:
-        write_atomic(output, text)
+        write_output(output, text)
     else:
         write_stdout(text)
 

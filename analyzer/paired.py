@@ -10,6 +10,7 @@ import numpy as np
 
 from analyzer import stats
 from analyzer.errors import UserError
+from analyzer.seeding import check_count
 
 
 def metric(acc: np.ndarray, n: int, v: int, k: int, scale: float) -> dict[str, float]:
@@ -155,8 +156,7 @@ def check_variants(variants: list, games: int) -> int:
         raise UserError("what-if needs at least two variants to compare")
     if len({v[1]["players"] for v in variants}) != 1:
         raise UserError("all what-if variants must have the same number of players")
-    if games < 1:
-        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
+    check_count(games)
     return variants[0][1]["players"]
 
 

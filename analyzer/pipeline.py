@@ -16,11 +16,10 @@ import numpy as np
 import pandas as pd
 
 from analyzer import paired, seats
-from analyzer.errors import UserError
 from analyzer.output import Result
 from analyzer.params import assumed_notes
 from analyzer.run import driver
-from analyzer.seeding import STREAM_GAMES, check_seed
+from analyzer.seeding import STREAM_GAMES, check_count, check_seed
 
 
 @dataclass(frozen=True)
@@ -64,10 +63,8 @@ class Notes:
 
 
 def check_games(games: int) -> int:
-    """A game count of at least 1 (a one-line error otherwise)."""
-    if games < 1:
-        raise UserError(f"bad game count {games}: expected a whole number of at least 1")
-    return games
+    """A game count of 1 to ``seeding.MAX_COUNT`` (a one-line error otherwise)."""
+    return check_count(games)
 
 
 def play(family: Family, seated: np.ndarray, args: tuple, names: Sequence[str], width: int,

@@ -34,10 +34,27 @@ def block_keys(seed: int, stream: int, first_block: int, n_blocks: int) -> np.nd
     return keys
 
 
-def check_seed(seed: int) -> int:
-    """Seeds are non-negative integers (what ``SeedSequence`` accepts)."""
+MAX_COUNT = 10**12  # the most games or turns one run may ask for (years of computing)
+
+
+def check_count(count: int, what: str = "game") -> int:
+    """A count of games (or turns, ``what``) from 1 to ``MAX_COUNT``; a one-line error
+    otherwise."""
     from analyzer.errors import UserError
 
-    if seed < 0:
-        raise UserError(f"bad seed {seed}: expected a non-negative whole number")
+    if not 1 <= count <= MAX_COUNT:
+        raise UserError(f"bad {what} count {count}: expected a whole number from 1 to "
+                        f"{MAX_COUNT:,}")
+    return count
+
+
+MAX_SEED = 2**64 - 1  # seeds fit 64 bits (the coach's streams take one as it is)
+
+
+def check_seed(seed: int) -> int:
+    """Seeds are whole numbers from 0 to ``MAX_SEED``."""
+    from analyzer.errors import UserError
+
+    if not 0 <= seed <= MAX_SEED:
+        raise UserError(f"bad seed {seed}: expected a whole number from 0 to {MAX_SEED}")
     return seed

@@ -21,7 +21,7 @@ from matplotlib.figure import Figure as MplFigure  # noqa: E402  (after the Agg 
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from analyzer.files import write_atomic
+from analyzer.files import write_output
 from analyzer.sections import Block, CheatSheet, Figure
 from reports.layout import cell_table, col_widths, fixed_lines, wrap
 from reports.sheet_picture import aspect, draw_sheet
@@ -251,9 +251,9 @@ def render_cheatsheet(sheet: CheatSheet, path: Path) -> None:
         Title, subtitle, blocks (text lines and/or a small DataFrame of short
         strings) and footer.
     path : pathlib.Path
-        Output PDF, written by :func:`analyzer.files.write_atomic` (a regular file
-        atomically: a failure leaves any previous file untouched; a device, pipe or
-        symbolic link as shell redirection would).
+        Output PDF, written by :func:`analyzer.files.write_output` once it is whole, as
+        shell redirection would (an existing file written through, a new one moved into
+        place whole: a failure leaves no partial file).
 
     Raises
     ------
@@ -269,4 +269,4 @@ def render_cheatsheet(sheet: CheatSheet, path: Path) -> None:
             _compose(sheet).savefig(out, format="pdf", metadata={
                 "Title": sheet.title, "Creator": "dicelab reports"})
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, out.getvalue())
+    write_output(path, out.getvalue())

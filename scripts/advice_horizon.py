@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from analyzer.files import write_atomic
+from analyzer.files import write_output
 from analyzer.games.clever.advise import advise
 from analyzer.params import defaults
 
@@ -121,7 +121,7 @@ def main() -> None:
             "round_1_max_seconds": float(max(r["seconds"] for r in mine if r["round"] == 1))}
     print(json.dumps(summary, indent=1))
     if opts.json:
-        write_atomic(opts.json, json.dumps({"summary": summary, "rows": rows}, indent=1,
+        write_output(opts.json, json.dumps({"summary": summary, "rows": rows}, indent=1,
                                            default=lambda x: None if isinstance(x, float)
                                            and math.isnan(x) else x) + "\n")
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from analyzer import script_args
 from analyzer.errors import UserError
-from analyzer.files import check_writable, write_atomic
+from analyzer.files import check_writable, write_output
 from analyzer.games.clever import value_weights
 from analyzer.games.clever.training import games as training_games
 from analyzer.games.clever.training import unified
@@ -131,9 +131,9 @@ def main() -> None:
             records = measure(game, row, opts.players, games, bar.advance)
         result = {"seed": SEED, "records": records, "summary": summary(records)}
         if opts.json:
-            write_atomic(opts.json, json.dumps(result, indent=1) + "\n")
+            write_output(opts.json, json.dumps(result, indent=1) + "\n")
         if opts.markdown:
-            write_atomic(opts.markdown, markdown(records, result["summary"]))
+            write_output(opts.markdown, markdown(records, result["summary"]))
     except (UserError, OSError, KeyError, ValueError) as exc:
         script_args.fail("measure_network.py", str(exc))
     for r in records:

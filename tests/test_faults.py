@@ -153,6 +153,56 @@ def test_new_files_follow_the_umask_and_replaced_files_keep_their_mode(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new.csv", "old.csv"]
 
 
+def test_an_existing_file_is_written_through_keeping_its_hard_links(tmp_path):
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text("old")
+    os.link(first, second)
+    inode = first.stat().st_ino
+    assert run(["games", "-o", first]).exit_code == 0
+    assert first.stat().st_ino == inode and first.stat().st_nlink == 2
+    assert second.read_text() == first.read_text() and first.read_text().startswith("# games")
+
+
+def test_another_user_s_file_keeps_its_owner_and_mode(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("giving a file to another user needs root")
+    theirs = tmp_path / "theirs.csv"
+    theirs.write_text("old" * 1000)
+    theirs.chmod(0o640)
+    os.chown(theirs, 65534, 65534)
+    assert run(["games", "-o", theirs]).exit_code == 0
+    info = theirs.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (65534, 65534, 0o640)
+    assert theirs.read_text().startswith("# games") and "old" not in theirs.read_text()
+
+
+def test_an_existing_file_is_written_without_making_a_file_in_its_folder(tmp_path,
+                                                                         monkeypatch):
+    """As ``>``: a writable file in a folder that takes no new files is written (the
+    folder stands for one without write permission, which root would not feel)."""
+    import tempfile
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    old = tmp_path / "old.csv"
+    old.write_text("old")
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    assert run(["games", "-o", old]).exit_code == 0
+    assert old.read_text().startswith("# games")
+    one_line_error(run(["games", "-o", tmp_path / "new.csv"]), "permission denied")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.csv"]
+
+
+def test_a_symbolic_link_that_loops_is_one_line_and_stays(tmp_path):
+    first, second = tmp_path / "a.csv", tmp_path / "b.csv"
+    first.symlink_to(second.name)
+    second.symlink_to(first.name)
+    one_line_error(run(["games", "-o", first]), "loops back to itself")
+    assert first.is_symlink() and second.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "b.csv"]
+
+
 def test_a_socket_is_refused_and_stays(tmp_path):
     import socket
 
@@ -233,6 +283,15 @@ def test_a_disk_that_fills_while_writing_is_one_line_and_keeps_nothing(small_dis
     one_line_error(run(["rules", "thats-pretty-clever", "--format", "json", "-o",
                         small_disk / "rules.json"]), "no space left on device")
     assert [p.name for p in small_disk.iterdir()] == ["filler"]
+
+
+def test_a_disk_too_full_for_an_existing_file_s_new_text_keeps_the_old(small_disk):
+    old = small_disk / "old.json"
+    old.write_text("old")
+    one_line_error(run(["rules", "thats-pretty-clever", "--format", "json", "-o", old]),
+                   "no space left on device")
+    assert old.read_text() == "old"
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "old.json"]
 
 
 def test_a_full_disk_is_refused_before_any_work(small_disk):
@@ -413,6 +472,55 @@ def test_an_edited_kept_number_is_computed_again(kept_folder):
     assert len(calls) == 5
 
 
+# --- damaged compiled kernels ------------------------------------------------------------
+
+def _flip_bytes(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    for i in range(len(data) // 3, len(data), 61):
+        data[i] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def test_a_cached_file_that_changed_after_its_record_is_removed(tmp_path):
+    from analyzer.run import compiled_cache
+
+    folder = tmp_path / "kernels_x"
+    folder.mkdir()
+    index, data, other = folder / "f.nbi", folder / "f.1.nbc", folder / "g.1.nbc"
+    index.write_bytes(b"index")
+    data.write_bytes(b"data" * 100)
+    compiled_cache.record(tmp_path)
+    other.write_bytes(b"not yet recorded")
+    assert compiled_cache.check(tmp_path) == 0  # recorded and whole, or not recorded yet
+    os.utime(data)  # metadata alone moved: the same digest
+    assert compiled_cache.check(tmp_path) == 0
+    _flip_bytes(data)
+    index.write_bytes(b"")
+    assert compiled_cache.check(tmp_path) == 2
+    assert sorted(p.name for p in folder.iterdir()) == ["g.1.nbc"]
+
+
+@pytest.mark.parametrize("damage", ["flipped", "empty data", "damaged index"])
+def test_a_damaged_compiled_kernel_is_one_line_and_compiled_again(tmp_path, damage):
+    """Bytes flipped in a compiled kernel, an empty one, a damaged index: each was a
+    traceback or an abort; now one note line, the kernel compiled again, the same
+    answer."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    args = ["cloverup", "turns", "--turns", "20000", "--quiet", "--format", "csv"]
+    first = dicelab(*args, env=env, stdout=subprocess.PIPE)
+    assert first.returncode == 0, first.stderr
+    play = sorted((tmp_path / "cache").glob("cloverup_*/play.run_turn_blocks*"))
+    data, index = [p for p in play if p.suffix == ".nbc"][0], play[-1]
+    if damage == "flipped":
+        _flip_bytes(data)
+    else:
+        (data if damage == "empty data" else index).write_bytes(b"" if damage ==
+                                                                "empty data" else b"x" * 99)
+    again = dicelab(*args, env=env, stdout=subprocess.PIPE)
+    assert again.returncode == 0 and again.stdout == first.stdout, again.stderr
+    assert again.stderr.count("\n") == 1 and "compile again" in again.stderr, again.stderr
+
+
 # --- bad input: one line, exit 2 ---------------------------------------------------------
 @pytest.mark.parametrize("command", [["thats-pretty-clever", "sheet", "--score"],
                                      ["twice-as-clever", "advise", "--roll", "W3", "--sheet"]])
@@ -430,7 +538,13 @@ def test_a_deeply_nested_sheet_is_one_line(tmp_path, command):
     (["cloverup", "solve", "--weights", "inf,1,1,1,1,1,1"], "each at most"),
     (["thats-pretty-clever", "simulate", "--win-precision", "1"], "two or more players"),
     (["cloverup", "simulate", "--players", "1", "--win-precision", "1"],
-     "two or more players")])
+     "two or more players"),
+    (["cloverup", "whatif", "--vary", "rounds=7", "--games", "9" * 30], "bad game count"),
+    (["cloverup", "simulate", "--max-games", "9" * 30], "bad --max-games"),
+    (["cloverup", "turns", "--turns", str(10**13)], "bad turn count"),
+    (["thats-pretty-clever", "train", "--network", "x.npy", "--games", "9" * 30],
+     "bad game count"),
+    (["cloverup", "simulate", "--seed", str(2**64)], "bad seed")])
 def test_bad_numbers_are_one_line(args, needle):
     one_line_error(run(args), needle)
 
@@ -641,6 +755,10 @@ def test_os_errors_read_as_words():
     (["cloverup", "simulate", "--games", "10", "--checkpoint", " "], "--checkpoint is empty"),
     (["cloverup", "whatif", "--games", "10", "--vary", ""], "--vary '' changes nothing"),
     (["cloverup", "whatif", "--games", "10", "--vary", ";"], "--vary ';' changes nothing"),
+    (["thats-pretty-clever", "simulate", "--games", "8", "--network", ""],
+     "--network is empty"),
+    (["sly-dice", "claim", "--common", "1,2,3", "--locked", "6", "--hidden", "6,2", "--open",
+      " "], "names no card"),
 ])
 def test_an_empty_value_is_one_line_never_taken_as_absent(args, needle):
     one_line_error(run(args), needle)

@@ -148,7 +148,12 @@ def _blank_sheet(tmp_path, game):
 @pytest.mark.parametrize("args,needle", [
     (["--roll", "W3 Y5 X2"], "bad roll token"),
     (["--phase", "later"], "unknown phase"),
-    (["--roll", "W3 Y5", "--phase", "active2"], "every die needs a place"),
+    (["--roll", "W3 Y5", "--fields", "G6", "--phase", "active2"], "every die needs a place"),
+    (["--phase", "active2"], "one die on your fields"),
+    (["--roll", "W3 Y5 B2", "--fields", "G6", "--platter", "P1"], "active pick 1"),
+    (["--roll", "W3 Y5 B2 G6", "--platter", "P1"], "no die is on the platter"),
+    (["--taken", "Y"], "--taken is for +1 windows"),
+    (["--phase", "passive", "--platter", "G6"], "give no --fields or --platter"),
     (["--round", "9"], "bad round"),
     (["--rollouts", "0"], "bad rollout count"),
     (["--policy", "clever"], "unknown policy"),
@@ -160,6 +165,16 @@ def test_advise_bad_input(tmp_path, game, args, needle):
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], lines
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_coach_takes_any_seed_one_after_another(game):
+    """The round-track streams are 64-bit keys: a key of 2^63 or more (seed 80's) after a
+    smaller one (the default seed's) in the same process once overflowed."""
+    for seed in ("20261129", "80"):
+        result = CliRunner().invoke(cli, [game.id, "coach", "--rollouts", "4", "--seed", seed],
+                                    input="done\n")
+        assert result.exit_code == 0 and "final: score" in result.output, result.output
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)

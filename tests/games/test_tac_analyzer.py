@@ -297,11 +297,13 @@ def test_heuristic_beats_the_published_flat_monte_carlo(values):
 
 def test_sheet_score_follows_the_rules_in_force(tmp_path):
     """12.3 through the CLI: the same sheet scores 0 more with fox_negative=zero (one fox,
-    green -10 the lowest area); 12.2: a rising blue sum is refused, unless a blue ? may
-    write any sum."""
+    of the yellow column circled whole; green -10 the lowest area); 12.2: a rising blue
+    sum is refused, unless a blue ? may write any sum."""
     doc = sheetfile.blank()
-    doc.update(silver={"yellow": [1]}, yellow={"circled": [[2, 1]], "crossed": [[2, 1]]},
-               blue=[9, 12], green=[2, 12], pink=[4], rerolls={"unlocked": 6, "used": 0})
+    doc.update(silver={"yellow": [1]},
+               yellow={"circled": [[2, 1], [1, 4], [3, 4], [5, 4]], "crossed": [[2, 1]]},
+               blue=[9, 12], green=[2, 12], pink=[4], rerolls={"unlocked": 1, "used": 0},
+               returns={"unlocked": 1, "used": 0})
     path = tmp_path / "sheet.json"
     path.write_text(json.dumps(doc))
     args = ["twice-as-clever", "sheet", "--score", str(path), "--format", "json"]
@@ -331,7 +333,9 @@ def test_advice_warns_when_the_sheet_does_not_fit_its_round(tmp_path):
     """A sheet with far more marks than its round allows gets a warning note (the advice
     depends on the rounds left)."""
     full = _sheet_file(tmp_path, silver={"yellow": [1, 2, 3, 4, 5, 6], "blue": [1, 2, 3]},
-                       blue=[12, 11, 10, 9, 8], pink=[1, 2, 3])
+                       blue=[12, 11, 10, 9, 8], pink=[1, 2, 3],
+                       rerolls={"unlocked": 1, "used": 0}, plus_ones={"unlocked": 1, "used": 0},
+                       returns={"unlocked": 1, "used": 0})
     args = ["twice-as-clever", "advise", "--sheet", str(full), "--roll", "W3 Y5 B2 G6 P4 S1",
             "--rollouts", "20", "--format", "json"]
     notes = " ".join(json.loads(CliRunner().invoke(cli, args).output)["notes"])

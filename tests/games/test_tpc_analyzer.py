@@ -72,6 +72,7 @@ def test_sheet_commands(tmp_path):
     doc = json.loads(out)
     assert doc["format"] == sheetfile.FORMAT
     doc["blue"] = [5, 9]
+    doc["rerolls"] = {"unlocked": 1, "used": 0}  # blue column 1 earned it
     path = tmp_path / "sheet.json"
     path.write_text(json.dumps(doc))
     result = CliRunner().invoke(commands(), ["sheet", "--score", str(path), "--format", "json"])
@@ -87,7 +88,7 @@ def _sheet_file(tmp_path, **fields):
 
 
 def test_advise_ranks_every_legal_choice(tmp_path):
-    path = _sheet_file(tmp_path, yellow=[[1, 1]], blue=[5], orange=[3, 4, 5], purple=[2, 4])
+    path = _sheet_file(tmp_path, yellow=[[1, 1]], blue=[5], orange=[3, 4], purple=[2, 4])
     result = CliRunner().invoke(cli, ["thats-pretty-clever", "advise", "--sheet", str(path),
                                       "--roll", "W3 Y5 B2 G6 O4 P1", "--round", "3",
                                       "--rollouts", "200", "--format", "json"])

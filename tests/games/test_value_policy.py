@@ -145,9 +145,12 @@ def test_advice_in_a_plus_one_window_ranks_each_plus_one_beside_stopping():
     result = advise(GAME, VALUES, sheet, roll, "plus", 2, "learned", 50, 5)
     choices = list(result.tables["choices"]["choice"])
     assert STOP in choices and any(c.startswith("+1: orange 4") for c in choices)
+    sheet[L.S_PLUS_GOT], sheet[L.S_PLUS_USED] = 2, 1  # one used: on the orange die
     taken = advise(GAME, VALUES, sheet, roll, "passive-plus", 2, "learned", 20, 5,
                    taken="O")
     assert not any(c.startswith("+1: orange") for c in taken.tables["choices"]["choice"])
+    with pytest.raises(UserError, match="names 2 dice, but the sheet shows 1"):
+        advise(GAME, VALUES, sheet, roll, "plus", 2, "learned", 20, 5, taken="O Y")
     with pytest.raises(UserError, match="no \\+1 in hand"):
         advise(GAME, VALUES, GAME.blank_sheet(VALUES), roll, "plus", 2, "learned", 20, 5)
 

@@ -97,6 +97,28 @@ def parse_dice(game: CleverGame, text: str, what: str) -> dict[int, int]:
     return dice
 
 
+def check_phase(phase: str, on_fields: dict, on_platter: dict, taken: str) -> None:
+    """A ``UserError`` naming the first thing the position's phase rules out: active pick
+    k has k - 1 dice on the fields (and pick 1 an empty platter); a passive pick or a +1
+    window lists all six dice in the roll; only a +1 window has dice taken by +1."""
+    window = phase in ("plus", "passive-plus")
+    if taken.strip() and not window:
+        raise UserError(f"--taken is for +1 windows (phases plus and passive-plus), not "
+                        f"{phase}")
+    if phase.startswith("active"):
+        pick = int(phase[-1])
+        if len(on_fields) != pick - 1:
+            dice = "one die" if pick == 2 else f"{pick - 1} dice"
+            raise UserError(f"{phase} is active pick {pick}: {dice} on your fields "
+                            f"(--fields), not {len(on_fields)}")
+        if pick == 1 and on_platter:
+            raise UserError("active1 is the turn's first pick: no die is on the platter "
+                            "yet (give no --platter)")
+    elif phase != "return" and (on_fields or on_platter):
+        raise UserError(f"a {'+1 window' if window else 'passive pick'} lists all six dice "
+                        "with --roll: give no --fields or --platter")
+
+
 def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, rnd: int,
            policy: str, rollouts: int, seed: int, fields: str = "",
            platter: str = "", taken: str = "", horizon: int | None = None) -> Result:
@@ -127,6 +149,7 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
     pool = parse_dice(game, roll, "roll")
     on_fields = parse_dice(game, fields, "fields")
     on_platter = parse_dice(game, platter, "platter")
+    check_phase(phase, on_fields, on_platter, taken)
     names = game.layout.DIE_NAMES
     faces = np.zeros(N_DICE, np.int64)
     where = np.full(N_DICE, -1, np.int64)
@@ -161,7 +184,11 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
     if window:
         if sheet[H_PLUS_GOT] - sheet[H_PLUS_USED] <= 0:
             raise UserError("no +1 in hand: nothing to choose in a +1 window")
-        sheet[H_PLUS_TAKEN] = sum(1 << d for d in parse_dice_letters(game, taken))
+        taken_dice = parse_dice_letters(game, taken)
+        if len(taken_dice) > sheet[H_PLUS_USED]:
+            raise UserError(f"--taken names {len(taken_dice)} dice, but the sheet shows "
+                            f"{sheet[H_PLUS_USED]} +1 action(s) used: each die taken used one")
+        sheet[H_PLUS_TAKEN] = sum(1 << d for d in taken_dice)
         usable = ALL_DICE & ~sheet[H_PLUS_TAKEN]
     moves = np.zeros((play.MAX_MOVES, 3), np.int64)
     n = play.legal_moves(sheet, faces, usable, moves, False)

@@ -15,6 +15,7 @@ from analyzer.games.clever.game import CleverGame
 from analyzer.cli_options import (
     StrictGroup,
     early_output_check,
+    given_not_empty,
     output_options,
     rule_values,
     rules_options,
@@ -27,15 +28,15 @@ from analyzer.cli_options import (
     with_output_check,
 )
 from analyzer.errors import Interrupted, UserError, readable
-from analyzer.files import write_atomic
+from analyzer.files import write_output
 from analyzer.output import emit
 from analyzer.seats import check_win_precision
-from analyzer.seeding import check_seed
+from analyzer.seeding import check_count, check_seed
 
 
 network_option = click.option(
     "--network", "network", type=click.Path(dir_okay=False), default=None,
-    metavar="FILE", help="The learned player plays this network file (one `train` wrote) "
+    callback=given_not_empty, metavar="FILE", help="The learned player plays this network file (one `train` wrote) "
                          "instead of the game's own.")
 
 
@@ -95,7 +96,7 @@ def sheet(game: CleverGame) -> click.Command:
         if new:
             text = json.dumps(game.sheetfile.blank(), indent=1) + "\n"
             if output:
-                write_atomic(output, text)
+                write_output(output, text)
             else:
                 click.echo(text, nl=False)
             return
@@ -287,10 +288,11 @@ def coach(game: CleverGame) -> click.Command:
 def train(game: CleverGame) -> click.Command:
     @click.command()
     @click.option("--network", "network", type=click.Path(dir_okay=False), required=True,
-                  metavar="FILE", help="Write the fine-tuned network to this file (.npy, "
+                  callback=given_not_empty, metavar="FILE", help="Write the fine-tuned network to this file (.npy, "
                                        "its settings beside it as .json); other commands "
                                        "play it where you name it with --network FILE.")
     @click.option("--games", type=int, default=100_000, show_default=True,
+                  callback=lambda ctx, param, value: check_count(value),
                   help="Solo self-play games of the fine-tune (a multiple of 16).")
     @rules_options
     @click.option("--seed", type=int, default=20261129, show_default=True,

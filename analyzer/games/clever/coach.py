@@ -155,7 +155,7 @@ class Coach:
                 faces[die], where[die] = face, place
         moves = np.zeros((play.MAX_MOVES, 3), np.int64)
         n = play.legal_moves(self.sheet, faces, ALL_DICE, moves, False)
-        stream = turn_stream(np.uint64(self.seed), 0, 0)
+        stream = np.uint64(turn_stream(np.uint64(self.seed), 0, 0))
         for i in range(n):
             if self.game.describe(self.sheet, faces, moves[i]) != choice:
                 continue
@@ -181,7 +181,8 @@ class Coach:
                     return self.finish()
             else:
                 play.round_bonus(self.sheet, rnd - 1, rules, self.pol,
-                                 turn_stream(np.uint64(self.seed), rnd, 1), self.scratch)
+                                 np.uint64(turn_stream(np.uint64(self.seed), rnd, 1)),
+                                 self.scratch)
             self.write(f"round {rnd} begins: {summary(self.game, self.sheet)}\n")
             fields, platter = "", ""
             seen: dict[int, int] = {}  # the faces of this turn's dice, as last rolled

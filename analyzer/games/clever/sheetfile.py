@@ -86,7 +86,30 @@ def read(game: CleverGame, path: str | Path, values: dict[str, Any]) -> np.ndarr
     except RecursionError:
         raise UserError(f"sheet file {str(path)!r} is nested too deeply to be a sheet (a "
                         "sheet is an object of lists, docs/sheet-format.md)") from None
-    return game.sheetfile.to_kernel(data, repr(str(path)), game.sheet_flags(values))
+    sheet = game.sheetfile.to_kernel(data, repr(str(path)), game.sheet_flags(values))
+    check_actions(game, sheet, values, FieldReader(repr(str(path))))
+    return sheet
+
+
+def check_actions(game: CleverGame, sheet: np.ndarray, values: dict[str, Any],
+                  reader: FieldReader) -> None:
+    """Each action track holds every action the marks earned (a sheet is a position with
+    every bonus resolved; beyond the printed circles they are lost) and no more than the
+    marks and the round track in force give."""
+    files = game.sheetfile
+    slots = game.layout.ACTION_SLOTS
+    played = min(game.rounds_for(values), len(game.layout.ROUND_BONUS))
+    track = [files.kind_of(code) for code in game.game_rules(values)[:played] if code > 0]
+    earned = [files.kind_of(code) for code in files.earned_bonuses(sheet)]
+    for kind, (key, got, _) in files.ACTION_OF_KIND.items():
+        least, most = min(earned.count(kind), slots), earned.count(kind) + track.count(kind)
+        if not least <= sheet[got] <= most:
+            what = "re-rolls" if key == "rerolls" else key.replace("_", " ").replace(
+                "plus ones", "+1 actions")
+            raise reader.fail(f"{key}.unlocked", f"{sheet[got]}, but the marks earned "
+                                                 f"{earned.count(kind)} {what} and the round "
+                                                 f"track gives at most {track.count(kind)}: "
+                                                 f"expected {least} to {most}")
 
 
 def score_result(game: CleverGame, sheet: np.ndarray) -> Result:

@@ -17,7 +17,7 @@ from analyzer.games.cloverup.model import Model, Policy, get_model, parse_policy
 from analyzer.games.cloverup.params import GAME_ONLY, PARAMS
 from analyzer.output import Result
 from analyzer.params import assumed_notes
-from analyzer.seeding import STREAM_TURNS, check_seed
+from analyzer.seeding import STREAM_TURNS, check_count, check_seed
 from kernels.cloverup import layout, play
 
 TURN_BLOCK = 1 << 16  # turns per seed block (fixed: results must not depend on batching)
@@ -62,8 +62,7 @@ def simulate_turns(values: dict[str, Any], policy: str, turns: int, seed: int,
                      (model.turn_policy(pol).reshape(model.table_shape), *kernel_rules(model)),
                      (layout.N_OUTCOMES,), TURN_BLOCK, check_seed(seed), STREAM_TURNS,
                      "turns", "turns")
-    if turns < 1:
-        raise UserError(f"bad turn count {turns}: expected a whole number of at least 1")
+    check_count(turns, "turn")
     counts, _ = driver.run(job, turns, progress, batch_blocks)
     return counts
 

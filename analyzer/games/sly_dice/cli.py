@@ -23,7 +23,7 @@ from analyzer.errors import UserError
 from analyzer.games.sly_dice.params import ASSUMED_POINTS, PARAMS, accepted_policies, points_param
 from analyzer.output import emit, emit_kept
 from analyzer.params import parse_assignment, read_toml, shown_value
-from analyzer.seeding import check_seed
+from analyzer.seeding import check_count, check_seed
 
 DEFAULT_GAMES = 100_000
 
@@ -78,7 +78,11 @@ def _cards(text: str | None) -> list[int] | None:
 
     if text is None or text.strip().lower() == "all":
         return None
-    return [parse_card(c) for c in text.split(",") if c.strip()]
+    cards = [parse_card(c) for c in text.split(",") if c.strip()]
+    if not cards:
+        raise UserError(f"--open {text!r} names no card: give card names, comma-separated, "
+                        "or all")
+    return cards
 
 
 def rolling_options(fn):
@@ -273,8 +277,7 @@ def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, stat
         from analyzer.games.sly_dice.fictitious import GAMES, equilibrium_result
 
         games = GAMES if games is None else games
-        if games < 1:
-            raise UserError(f"bad game count {games}: expected a whole number of at least 1")
+        check_count(games)
         emit(equilibrium_result(values, games, check_seed(seed), threads, not quiet), fmt,
              output)
         return

@@ -29,6 +29,10 @@ from kernels.thats_pretty_clever import layout as L
 
 FORMAT = "dicelab-tpc-sheet/1"
 
+ACTIONS = (("rerolls", L.S_REROLL_GOT, L.S_REROLL_USED),
+           ("plus_ones", L.S_PLUS_GOT, L.S_PLUS_USED))
+ACTION_OF_KIND = {L.REROLL: ACTIONS[0], L.PLUS_ONE: ACTIONS[1]}
+
 
 def blank() -> dict[str, Any]:
     return {"format": FORMAT, "yellow": [], "blue": [], "green": 0, "orange": [],
@@ -59,8 +63,7 @@ def to_kernel(data: Any, source: str = "file", flags: int = 0) -> np.ndarray:
     sheet[L.S_GREEN] = green
     _track(r, data.get("orange", []), "orange", sheet, L.S_ORANGE, L.S_ORANGE_VALUES)
     _track(r, data.get("purple", []), "purple", sheet, L.S_PURPLE, L.S_PURPLE_VALUES)
-    for key, got, used in (("rerolls", L.S_REROLL_GOT, L.S_REROLL_USED),
-                           ("plus_ones", L.S_PLUS_GOT, L.S_PLUS_USED)):
+    for key, got, used in ACTIONS:
         sheet[got], sheet[used] = r.actions(data, key, L.ACTION_SLOTS)
     sheet[L.S_FOXES] = foxes(sheet)
     return sheet
@@ -82,12 +85,29 @@ def _track(r: FieldReader, values: Any, name: str, sheet, count_at: int, values_
     sheet[count_at] = len(values)
 
 
+def kind_of(code: int) -> int:
+    """The kind of a bonus code (``ACTION_OF_KIND``'s keys, ``L.FOX``, ...)."""
+    return int(code) // 8
+
+
+def earned_bonuses(sheet: np.ndarray) -> list[int]:
+    """The bonuses the marks have earned (rules page section 9): yellow rows and the
+    diagonal, blue rows and columns completed, and the green, orange and purple slots
+    filled."""
+    yellow, blue = int(sheet[L.S_YELLOW]), int(sheet[L.S_BLUE])
+    earned = [b for g, b in zip(L.YELLOW_ROWS, L.YELLOW_ROW_BONUS) if yellow & g == g]
+    earned += [L.YELLOW_DIAGONAL_BONUS] * (yellow & L.YELLOW_DIAGONAL == L.YELLOW_DIAGONAL)
+    for groups, bonuses in ((L.BLUE_ROWS, L.BLUE_ROW_BONUS), (L.BLUE_COLS, L.BLUE_COL_BONUS)):
+        earned += [b for g, b in zip(groups, bonuses) if blue & g == g]
+    for count_at, track in ((L.S_GREEN, L.GREEN_BONUS), (L.S_ORANGE, L.ORANGE_BONUS),
+                            (L.S_PURPLE, L.PURPLE_BONUS)):
+        earned += list(track[:sheet[count_at]])
+    return [int(b) for b in earned if b]
+
+
 def foxes(sheet: np.ndarray) -> int:
     """Foxes the marks have earned (rules page section 9)."""
-    count = int((sheet[L.S_YELLOW] & L.YELLOW_ROWS[3]) == L.YELLOW_ROWS[3])
-    count += int((sheet[L.S_BLUE] & L.BLUE_ROWS[2]) == L.BLUE_ROWS[2])
-    count += int(sheet[L.S_GREEN] >= 7) + int(sheet[L.S_ORANGE] >= 8)
-    return count + int(sheet[L.S_PURPLE] >= 7)
+    return [kind_of(b) for b in earned_bonuses(sheet)].count(L.FOX)
 
 
 def marks(sheet: np.ndarray) -> int:

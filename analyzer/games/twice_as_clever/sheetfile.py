@@ -118,21 +118,34 @@ def _track(r: FieldReader, values: Any, name: str, low: int, high: int) -> list[
             for i, v in enumerate(r.list(values, name, L.TRACK))]
 
 
-def foxes(sheet: np.ndarray) -> int:
-    """Foxes the marks have earned (rules page section 7)."""
-    fox = L.FOX
-    count = 0
-    for value in range(1, 7):
-        full = all((sheet[L.S_SILVER] >> (6 * row + value - 1)) & 1
-                   for row in range(L.SILVER_ROWS))
-        count += full and L.SILVER_COLUMN_BONUS[value - 1] == fox
-    for group, bonus in zip(L.YELLOW_GROUPS, L.YELLOW_GROUP_BONUS):
-        count += (int(sheet[L.S_YELLOW_CIRCLED]) & int(group)) == group and bonus == fox
+ACTION_OF_KIND = {L.REROLL: ACTIONS[0], L.PLUS_ONE: ACTIONS[1], L.RETURN: ACTIONS[2]}
+
+
+def kind_of(code: int) -> int:
+    """The kind of a bonus code (``ACTION_OF_KIND``'s keys, ``L.FOX``, ...)."""
+    return int(code)
+
+
+def earned_bonuses(sheet: np.ndarray) -> list[int]:
+    """The bonuses the marks of the areas have earned (rules page section 9): silver
+    numbers marked in all four rows, yellow rows and columns all circled, every blue and
+    green slot written, and each pink slot written with at least its minimum."""
+    earned = [L.SILVER_COLUMN_BONUS[value - 1] for value in range(1, 7)
+              if all((sheet[L.S_SILVER] >> (6 * row + value - 1)) & 1
+                     for row in range(L.SILVER_ROWS))]
+    circled = int(sheet[L.S_YELLOW_CIRCLED])
+    earned += [b for g, b in zip(L.YELLOW_GROUPS, L.YELLOW_GROUP_BONUS) if circled & g == g]
     for count_at, track in ((L.S_BLUE, L.BLUE_BONUS), (L.S_GREEN, L.GREEN_BONUS)):
-        count += int((track[:sheet[count_at]] == fox).sum())
-    for slot in range(int(sheet[L.S_PINK])):
-        count += L.PINK_BONUS[slot] == fox and sheet[L.S_PINK_VALUES + slot] >= L.PINK_MIN[slot]
-    return int(count) + int(sheet[L.S_REROLL_GOT] >= L.ACTION_SLOTS)
+        earned += list(track[:sheet[count_at]])
+    earned += [L.PINK_BONUS[s] for s in range(int(sheet[L.S_PINK]))
+               if sheet[L.S_PINK_VALUES + s] >= L.PINK_MIN[s]]
+    return [int(b) for b in earned if b]
+
+
+def foxes(sheet: np.ndarray) -> int:
+    """Foxes the marks have earned (rules page section 7), the re-roll track's last
+    circle's among them."""
+    return earned_bonuses(sheet).count(L.FOX) + int(sheet[L.S_REROLL_GOT] >= L.ACTION_SLOTS)
 
 
 def marks(sheet: np.ndarray) -> int:
