@@ -36,8 +36,9 @@ from analyzer.seeding import check_count, check_seed
 
 network_option = click.option(
     "--network", "network", type=click.Path(dir_okay=False), default=None,
-    callback=given_not_empty, metavar="FILE", help="The learned player plays this network file (one `train` wrote) "
-                         "instead of the game's own.")
+    callback=given_not_empty, metavar="FILE",
+    help="The learned player plays this network file (one `train` wrote) instead of the "
+         "game's own.")
 
 
 def make_group(game: CleverGame) -> click.Group:
@@ -288,9 +289,10 @@ def coach(game: CleverGame) -> click.Command:
 def train(game: CleverGame) -> click.Command:
     @click.command()
     @click.option("--network", "network", type=click.Path(dir_okay=False), required=True,
-                  callback=given_not_empty, metavar="FILE", help="Write the fine-tuned network to this file (.npy, "
-                                       "its settings beside it as .json); other commands "
-                                       "play it where you name it with --network FILE.")
+                  callback=given_not_empty, metavar="FILE",
+                  help="Write the fine-tuned network to this file (.npy, its settings "
+                       "beside it as .json); other commands play it where you name it "
+                       "with --network FILE.")
     @click.option("--games", type=int, default=100_000, show_default=True,
                   callback=lambda ctx, param, value: check_count(value),
                   help="Solo self-play games of the fine-tune (a multiple of 16).")
