@@ -34,7 +34,8 @@ def block_keys(seed: int, stream: int, first_block: int, n_blocks: int) -> np.nd
     return keys
 
 
-MAX_COUNT = 10**12  # the most games or turns one run may ask for (years of computing)
+MAX_COUNT = 10**18  # the most games or turns one run may ask for (a count the run's plan
+# can index; far beyond any run that ends)
 
 
 def check_count(count: int, what: str = "game") -> int:

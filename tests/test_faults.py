@@ -541,7 +541,7 @@ def test_a_deeply_nested_sheet_is_one_line(tmp_path, command):
      "two or more players"),
     (["cloverup", "whatif", "--vary", "rounds=7", "--games", "9" * 30], "bad game count"),
     (["cloverup", "simulate", "--max-games", "9" * 30], "bad --max-games"),
-    (["cloverup", "turns", "--turns", str(10**13)], "bad turn count"),
+    (["cloverup", "turns", "--turns", str(10**19)], "bad turn count"),
     (["thats-pretty-clever", "train", "--network", "x.npy", "--games", "9" * 30],
      "bad game count"),
     (["cloverup", "simulate", "--seed", str(2**64)], "bad seed")])
