@@ -97,7 +97,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--eval-games", type=int, default=2000)
     parser.add_argument("--chunk", type=int, default=CHUNK, help="games per training call")
     parser.add_argument("--scale", type=float, default=1.0,
-                        help="shorten every stage by this factor (trials and tests)")
+                        help="every stage's length times this factor: below 1 for trials "
+                             "and tests, above 1 (at most 10) for a longer run")
     parser.add_argument("--max-games", type=int, default=0,
                         help="stop after about this many games in this run, at an "
                              "evaluation (0: run to the end of --stage); run again to go on")
@@ -130,9 +131,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 def check(parser: argparse.ArgumentParser, opts: argparse.Namespace) -> None:
     """A one-line exit where the options do not go together."""
     if opts.chunk < 1 or opts.eval_every % opts.chunk or opts.eval_games < 1 \
-            or not 0 < opts.scale <= 1 or opts.max_games < 0:
+            or not 0 < opts.scale <= 10 or opts.max_games < 0:
         parser.error("--eval-every must be a multiple of --chunk; --eval-games at least 1; "
-                     "--scale within (0, 1]; --max-games 0 or more")
+                     "--scale within (0, 10]; --max-games 0 or more")
     if (opts.latest or opts.ship_to or opts.name) and not opts.ship \
             or opts.ship and not opts.name \
             or opts.start_latest and not str(opts.start_from or "").endswith(".npz"):

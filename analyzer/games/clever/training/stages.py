@@ -45,8 +45,8 @@ RETIRED = {"new_rows_only": False, "win_bonus": 0.0, "skip_alone": False,
 
 
 def stage_games(stages: dict[str, Stage], stage: str, scale: float) -> int:
-    """The games of ``stage`` (``--scale`` shortens every stage, for trials and tests),
-    a whole number of its snapshots."""
+    """The games of ``stage`` times ``scale`` (below 1 for trials and tests, above 1 for a
+    longer run), a whole number of its snapshots."""
     snapshot = stages[stage].snapshot
     return max(1, round(stages[stage].games * scale / snapshot)) * snapshot
 
