@@ -50,7 +50,7 @@ def test_no_more_actions_than_the_marks_and_the_round_track_give(tmp_path):
 def test_twice_as_clever_returns_follow_the_blue_track(tmp_path):
     """TAC section 9: blue slot 2 gives a return; section 3: round 3 another."""
     doc = {"format": "dicelab-tac-sheet/1", "blue": [9, 8], "returns": NONE}
-    refused(score(tmp_path, TAC, doc), "returns.unlocked", "the marks earned 1 returns")
+    refused(score(tmp_path, TAC, doc), "returns.unlocked", "the marks earned 1 return and")
     doc["returns"] = {"unlocked": 2, "used": 1}
     assert score(tmp_path, TAC, doc).exit_code == 0
     doc["returns"] = {"unlocked": 3, "used": 1}

@@ -104,12 +104,13 @@ def check_actions(game: CleverGame, sheet: np.ndarray, values: dict[str, Any],
     for kind, (key, got, _) in files.ACTION_OF_KIND.items():
         least, most = min(earned.count(kind), slots), earned.count(kind) + track.count(kind)
         if not least <= sheet[got] <= most:
-            what = "re-rolls" if key == "rerolls" else key.replace("_", " ").replace(
-                "plus ones", "+1 actions")
+            count = earned.count(kind)
+            what = {"rerolls": "re-roll", "plus_ones": "+1 action", "returns": "return"}[key]
             raise reader.fail(f"{key}.unlocked", f"{sheet[got]}, but the marks earned "
-                                                 f"{earned.count(kind)} {what} and the round "
-                                                 f"track gives at most {track.count(kind)}: "
-                                                 f"expected {least} to {most}")
+                                                 f"{count} {what}{'s' * (count != 1)} and the "
+                                                 f"round track gives at most "
+                                                 f"{track.count(kind)}: expected {least} to "
+                                                 f"{most}")
 
 
 def score_result(game: CleverGame, sheet: np.ndarray) -> Result:
