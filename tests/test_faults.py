@@ -500,21 +500,6 @@ def test_a_cached_file_that_changed_after_its_record_is_removed(tmp_path):
     assert sorted(p.name for p in folder.iterdir()) == ["g.1.nbc"]
 
 
-def test_an_index_numba_rewrote_since_its_record_is_kept(tmp_path):
-    """Another process (a test, a training run) that added an overload rewrote the index
-    without recording it: it still reads whole, so it stays."""
-    import pickle
-
-    from analyzer.run import compiled_cache
-
-    index = tmp_path / "kernels_x" / "f.nbi"
-    index.parent.mkdir()
-    index.write_bytes(pickle.dumps("0.60") + pickle.dumps((1, {"a": "f.1.nbc"})))
-    compiled_cache.record(tmp_path)
-    index.write_bytes(pickle.dumps("0.60") + pickle.dumps((1, {"a": "f.1.nbc", "b": "f.2.nbc"})))
-    assert compiled_cache.check(tmp_path) == 0 and index.exists()
-
-
 @pytest.mark.parametrize("damage", ["flipped", "empty data", "damaged index"])
 def test_a_damaged_compiled_kernel_is_one_line_and_compiled_again(tmp_path, damage):
     """Bytes flipped in a compiled kernel, an empty one, a damaged index: each was a

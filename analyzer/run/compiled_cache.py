@@ -20,7 +20,6 @@ import fcntl
 import hashlib
 import json
 import os
-import pickle
 import sys
 import time
 from pathlib import Path
@@ -75,27 +74,14 @@ def _read(folder: Path) -> dict:
 
 def _matches(path: Path, entry: dict | None, info: os.stat_result) -> bool:
     """Whether ``path`` is the file its record ``entry`` describes (its stamp brought up
-    to date where only the metadata moved), or an index numba rewrote since (a process
-    that did not record it added an overload: it still reads whole)."""
+    to date where only the metadata moved)."""
     if entry is None:
         return False
     if entry["stamp"] == _stamp(info):
         return True
-    if _digest(path) != entry["sha256"] and not (path.suffix == ".nbi" and _reads(path)):
+    if _digest(path) != entry["sha256"]:
         return False
-    entry.update(sha256=_digest(path), stamp=_stamp(info))
-    return True
-
-
-def _reads(index: Path) -> bool:
-    """Whether numba's index file reads whole: its version, then its stamp and entries
-    (the two pickles numba writes)."""
-    try:
-        with open(index, "rb") as fh:
-            pickle.load(fh)
-            pickle.loads(fh.read())
-    except Exception:  # noqa: BLE001 - any fault of a damaged file
-        return False
+    entry["stamp"] = _stamp(info)
     return True
 
 
