@@ -472,55 +472,6 @@ def test_an_edited_kept_number_is_computed_again(kept_folder):
     assert len(calls) == 5
 
 
-# --- damaged compiled kernels ------------------------------------------------------------
-
-def _flip_bytes(path: Path) -> None:
-    data = bytearray(path.read_bytes())
-    for i in range(len(data) // 3, len(data), 61):
-        data[i] ^= 0xFF
-    path.write_bytes(bytes(data))
-
-
-def test_a_cached_file_that_changed_after_its_record_is_removed(tmp_path):
-    from analyzer.run import compiled_cache
-
-    folder = tmp_path / "kernels_x"
-    folder.mkdir()
-    index, data, other = folder / "f.nbi", folder / "f.1.nbc", folder / "g.1.nbc"
-    index.write_bytes(b"index")
-    data.write_bytes(b"data" * 100)
-    compiled_cache.record(tmp_path)
-    other.write_bytes(b"not yet recorded")
-    assert compiled_cache.check(tmp_path) == 0  # recorded and whole, or not recorded yet
-    os.utime(data)  # metadata alone moved: the same digest
-    assert compiled_cache.check(tmp_path) == 0
-    _flip_bytes(data)
-    index.write_bytes(b"")
-    assert compiled_cache.check(tmp_path) == 2
-    assert sorted(p.name for p in folder.iterdir()) == ["g.1.nbc"]
-
-
-@pytest.mark.parametrize("damage", ["flipped", "empty data", "damaged index"])
-def test_a_damaged_compiled_kernel_is_one_line_and_compiled_again(tmp_path, damage):
-    """Bytes flipped in a compiled kernel, an empty one, a damaged index: each was a
-    traceback or an abort; now one note line, the kernel compiled again, the same
-    answer."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    args = ["cloverup", "turns", "--turns", "20000", "--quiet", "--format", "csv"]
-    first = dicelab(*args, env=env, stdout=subprocess.PIPE)
-    assert first.returncode == 0, first.stderr
-    play = sorted((tmp_path / "cache").glob("cloverup_*/play.run_turn_blocks*"))
-    data, index = [p for p in play if p.suffix == ".nbc"][0], play[-1]
-    if damage == "flipped":
-        _flip_bytes(data)
-    else:
-        (data if damage == "empty data" else index).write_bytes(b"" if damage ==
-                                                                "empty data" else b"x" * 99)
-    again = dicelab(*args, env=env, stdout=subprocess.PIPE)
-    assert again.returncode == 0 and again.stdout == first.stdout, again.stderr
-    assert again.stderr.count("\n") == 1 and "compile again" in again.stderr, again.stderr
-
-
 # --- bad input: one line, exit 2 ---------------------------------------------------------
 @pytest.mark.parametrize("command", [["thats-pretty-clever", "sheet", "--score"],
                                      ["twice-as-clever", "advise", "--roll", "W3", "--sheet"]])
