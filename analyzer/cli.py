@@ -32,7 +32,6 @@ from analyzer.files import (
     write_stdout,
 )
 from analyzer.registry import GAMES, available_games, get_game
-from analyzer.run import compiled_cache
 from analyzer.seeding import DEFAULT_SEED
 
 
@@ -231,7 +230,6 @@ def main() -> None:
     that otherwise compiles for both sheets), but for ``train``,
     whose self-play engine is the training scripts' (one numba cache for both)."""
     open_closed_streams()
-    compiled_cache.check_and_keep_record()
     spec = GAMES.get(sys.argv[1]) if len(sys.argv) > 1 else None
     training = sys.argv[2:3] == ["train"]  # self-play compiles the engine of the scripts
     if spec and not training:
