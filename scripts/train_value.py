@@ -19,7 +19,12 @@ bonuses), half of those with other rules changed, 1-4 players.
   Adam settles, then 5e-6 from 40% and 2.5e-6 from 75%.
 
 ``--curriculum anneal`` is the last stage alone, for a network that goes on from another
-(``--start-from`` a checkpoint or a network file).
+(``--start-from`` a checkpoint or a network file). ``--curriculum extend`` goes on longer
+from another network's latest weights and Adam state (``--start-from ... --start-latest``):
+
+* ``extend``: 600,000 games, epsilon 0.01 falling to 0.005 over the first half; step
+  size 3e-5 (after a short rise from 2e-6), 1.5e-5 from 50%, 7.5e-6 from 80%;
+* ``anneal``: as above.
 
 Every ``--eval-every`` games the network plays ``--eval-games`` solo games on the default
 rules without exploring or learning (``TUNING_SEED_BASE + seed``, the same games every
@@ -73,7 +78,13 @@ FRESH_STAGES = {
     "anneal": Stage(300_000, 0.0, LAMBDA, (0.005, 0.005, 1.0),
                     ((0.0, 2e-6), (0.03, 1e-5), (0.4, 5e-6), (0.75, 2.5e-6)), **_ONE),
 }
-CURRICULA = {"fresh": FRESH_STAGES, "anneal": {"anneal": FRESH_STAGES["anneal"]}}
+EXTEND_STAGES = {
+    "extend": Stage(600_000, 0.0, LAMBDA, (0.01, 0.005, 0.5),
+                    ((0.0, 2e-6), (0.02, 3e-5), (0.5, 1.5e-5), (0.8, 7.5e-6)), **_ONE),
+    "anneal": FRESH_STAGES["anneal"],
+}
+CURRICULA = {"fresh": FRESH_STAGES, "anneal": {"anneal": FRESH_STAGES["anneal"]},
+             "extend": EXTEND_STAGES}
 VARIANT_TABLE = 4096  # rows drawn for a run's table (seed: the run's)
 
 
