@@ -39,8 +39,10 @@ with the card (``analyzer.games.clever.networks``) from the checkpoint's best we
 (``--latest``: its latest); ``--ship-to`` another file.
 
 ``--config FILE`` runs the steps of a training config in order
-(``analyzer.games.clever.training.config``); every shipped network's config is in
-``training/``.
+(``analyzer.games.clever.training.config``); every shipped network's config is the
+``value_net.toml`` beside it. ``--config FILE --into DIR`` is a trial run of the config in
+the folder ``DIR`` (nothing else written), which ``--scale`` and the other evaluation
+options may shorten.
 """
 
 from __future__ import annotations
@@ -97,7 +99,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = script_args.OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", metavar="FILE",
                         help="run the steps of this training config (TOML), each with its "
-                             "own options; given alone")
+                             "own options (with --into DIR: a trial run there)")
     parser.add_argument("--game", choices=tuple(GAMES), default="tpc")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--curriculum", choices=tuple(CURRICULA), default="fresh",
@@ -192,9 +194,9 @@ def start_network(opts: argparse.Namespace, game) -> tuple[np.ndarray, np.ndarra
     return saved["weights"].astype(np.float32), saved["skip"], moments, width
 
 
-def train(opts: argparse.Namespace, model) -> None:
+def train(opts: argparse.Namespace, model) -> bool:
     """Run the curriculum's stages (``analyzer.games.clever.training.run``), a progress
-    line on stderr after every evaluation."""
+    line on stderr after every evaluation; False where ``--max-games`` stopped it first."""
     game = model.GAME
     extra = {"rules": {}, "variants": {"count": VARIANT_TABLE, "seed": opts.seed,
                                        **variants.distribution(game)},
@@ -215,12 +217,13 @@ def train(opts: argparse.Namespace, model) -> None:
         heuristic=game.heuristic_row(), settings=extra, variants=unified.table(game, rows),
         checks=variants.table(game, variants.check_variants(game)),
         eval_every=opts.eval_every, eval_games=opts.eval_games, hidden=width,
+        check_games=min(training_run.Run.check_games, opts.eval_games),
         chunk=opts.chunk, scale=opts.scale, max_games=opts.max_games, start=start,
         start_skip=skip if skip is not None and skip.size else None, start_moments=moments,
         report=None if opts.quiet else progress_line,
         note=lambda line: print(line, file=sys.stderr))
     try:
-        training_run.train(run)
+        return training_run.finished(run, training_run.train(run))
     except UserError as exc:
         fail(str(exc))
 
@@ -237,17 +240,17 @@ def progress_line(entry: dict, elapsed: float, played: int) -> None:
           file=sys.stderr, flush=True)
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> bool:
     """Run the command line ``argv`` (none: the process's), or with ``--config FILE``
-    every step of that training config in order (``training.config``)."""
+    every step of that training config in order (``training.config``); False where
+    ``--max-games`` stopped a training run before its end."""
     if argv is None and "--config" in sys.argv[1:]:
         run_config(sys.argv[1:])
-        return
+        return True
     opts = parse(argv)
     model = importlib.import_module(f"analyzer.games.{GAMES[opts.game]}.model")
     if not opts.ship:
-        train(opts, model)
-        return
+        return train(opts, model)
     output = Path(opts.ship_to) if opts.ship_to else model.GAME.learned_file
     try:
         shipping.ship(model.GAME, Path(opts.ship), output, opts.name, opts.ship_config,
@@ -255,20 +258,38 @@ def main(argv: list[str] | None = None) -> None:
     except UserError as exc:  # e.g. --ship-to a folder that does not exist
         fail(str(exc))
     print(f"wrote {output}: {opts.name}", file=sys.stderr)
+    return True
 
 
 def run_config(argv: list[str]) -> None:
-    """``--config FILE`` (alone): each step of the config, as its own command line."""
-    if len(argv) != 2 or argv[0] != "--config":
-        fail("--config FILE is given alone: the config holds every option")
+    """``--config FILE``: each step of the config, as its own command line; with
+    ``--into DIR`` a trial run in that folder (``config.trial_step``), which may shorten
+    the training steps with ``--scale``, ``--chunk``, ``--eval-every``, ``--eval-games``
+    and ``--max-games``."""
+    parser = script_args.OneLineParser(prog="train_value.py")
+    parser.add_argument("--config", metavar="FILE", required=True)
+    parser.add_argument("--into", metavar="DIR")
+    for option in config.TRIAL_OPTIONS:
+        parser.add_argument("--" + option.replace("_", "-"),
+                            type=float if option == "scale" else int)
+    opts = parser.parse_args(argv)
+    overrides = {key: getattr(opts, key) for key in config.TRIAL_OPTIONS}
+    if not opts.into and any(value is not None for value in overrides.values()):
+        fail("--scale, --chunk, --eval-every, --eval-games and --max-games go with --config "
+             "only for a trial run (--into DIR): a config holds every option of its network")
     try:
-        steps = config.read_steps(Path(argv[1]))
+        steps = config.read_steps(Path(opts.config))
+        if opts.into:
+            steps = [config.trial_step(step, Path(opts.into), overrides) for step in steps]
         lines = [config.step_arguments(step) for step in steps]
     except UserError as exc:
         fail(str(exc))
     for k, line in enumerate(lines, start=1):
         print(f"step {k} of {len(lines)}: {' '.join(line)}", file=sys.stderr, flush=True)
-        main(line)
+        if not main(line):
+            print(f"step {k} stopped at --max-games: run the config again to go on",
+                  file=sys.stderr)
+            return
 
 
 if __name__ == "__main__":

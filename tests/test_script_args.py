@@ -45,7 +45,8 @@ def test_a_training_config_is_each_step_s_command_line(tmp_path):
 @pytest.mark.parametrize("text, args, words", [
     ("step = 3\n", [], "expected an optional 'about' text and one or more [[step]]"),
     ("[[step]\n", [], "cannot be read"),
-    ('[[step]]\ngame = "tpc"\n', ["--seed", "2"], "--config FILE is given alone"),
+    ('[[step]]\ngame = "tpc"\n', ["--seed", "2"], "unrecognized arguments: --seed 2"),
+    ('[[step]]\ngame = "tpc"\n', ["--scale", "0.5"], "only for a trial run (--into DIR)"),
     ("[[step]]\nseed = {a = 1}\n", [], "config option 'seed': expected a string"),
 ])
 def test_a_bad_training_config_is_one_line(tmp_path, text, args, words):

@@ -8,7 +8,7 @@ file a user names (``--network``, ``CleverGame.with_network``), and nothing else
 The settings' ``"card"`` says who plays and what it learnt on::
 
     {"name": "That's Pretty Clever network 2",      # the player's name in every output
-     "config": "training/tpc-network.toml",        # what reproduces it from nothing
+     "config": "analyzer/games/thats_pretty_clever/value_net.toml",  # its training config
      "trained": {"rounds": [4, 5, 6, 7, 8],        # the round counts it played
                  "players": [1, 2, 3, 4],
                  "rules": {parameter: [values]}}}   # each rule's values it played

@@ -5,6 +5,10 @@ Each ``[[step]]`` table holds the script's options by their long names (``start_
 for ``--start-from``): a string or number is the option's value, ``true`` a flag, a list
 the values of an option that takes several. Every step resumes its own checkpoint, so
 running the config again after an interruption goes on where it stopped.
+
+A trial run (``trial_step``) shortens every training step and keeps its files in a folder
+of its own: a config can be tried, or tested, without touching ``training/`` or the
+shipped networks.
 """
 
 from __future__ import annotations
@@ -28,6 +32,26 @@ def read_steps(path: Path) -> list[dict[str, Any]]:
         raise UserError(f"config {str(path)!r}: expected an optional 'about' text and one "
                         "or more [[step]] tables of the script's options")
     return steps
+
+
+TRIAL_OPTIONS = ("scale", "chunk", "eval_every", "eval_games", "max_games")  # a trial may set these
+PATH_OPTIONS = ("checkpoint", "start_from", "ship")  # files a step reads or writes
+
+
+def trial_step(step: dict[str, Any], into: Path, overrides: dict[str, Any]) -> dict[str, Any]:
+    """``step`` for a trial run in the folder ``into``: each file it names is taken from
+    there (by its name), a shipping step writes its network there, and a training step
+    takes the ``overrides`` (``TRIAL_OPTIONS``)."""
+    trial = dict(step)
+    for key in PATH_OPTIONS:
+        if key in trial:
+            trial[key] = str(into / Path(str(trial[key])).name)
+    if "ship" in trial:
+        trial["ship_to"] = str(into / f"{trial.get('game', 'tpc')}-value_net.npy")
+    else:
+        trial.update({key: value for key, value in overrides.items()
+                      if key in TRIAL_OPTIONS and value is not None})
+    return trial
 
 
 def step_arguments(step: dict[str, Any]) -> list[str]:

@@ -141,6 +141,12 @@ def train(run: Run) -> dict:
     return state
 
 
+def finished(run: Run, state: dict) -> bool:
+    """Has ``state`` (``train``'s) played every game up to the end of ``run.until``?"""
+    return state["stage"] == run.until and \
+        state["done"] >= stage_games(run.stages, run.until, run.scale)
+
+
 def _run_stage(run: Run, state: dict, stage: str, clock: dict) -> bool:
     """Play and learn the rest of ``stage``; False when ``max_games`` stopped it."""
     spec = run.stages[stage]
