@@ -23,12 +23,13 @@ With ``--cluster SPEC`` (``local:2``, or a scheduler address) it measures instea
 long simulations on the cluster against local numba threads (all cores), the cluster's start
 and warm-up, and the peak memory of the client and of every worker for two run lengths.
 
-Run: ``python scripts/bench.py [--json] [--quick] [--cluster SPEC]``.
+Run: ``python scripts/bench.py [--json] [--quick] [--cluster SPEC] [--markdown FILE]``;
+``--markdown docs/benchmarks.md`` writes the project's benchmark page
+(``scripts/bench_page.py``), ``--results FILE`` from an earlier ``--json`` run.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -36,6 +37,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import bench_page
+
+from analyzer import script_args
+from analyzer.errors import UserError
+from analyzer.files import write_output
 
 TARGETS = {
     "turns_per_s_1_thread": ">= 10e6",
@@ -467,14 +474,22 @@ def cluster(spec: str, scale: int) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = script_args.OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--quick", action="store_true", help="smaller runs")
     parser.add_argument("--no-report", action="store_true",
                         help="leave out the main job's cold and warm runs and the first queries")
     parser.add_argument("--cluster", metavar="SPEC", default=None,
                         help="only the cluster benchmark, on local:N or a scheduler address")
+    parser.add_argument("--markdown", metavar="FILE",
+                        help="also write the figures as a Markdown page (docs/benchmarks.md)")
+    parser.add_argument("--results", metavar="FILE",
+                        help="with --markdown: the page of an earlier --json run's file, "
+                             "measuring nothing")
     opts = parser.parse_args()
+    if opts.results:
+        write_page(opts.markdown, opts.results)
+        return
     scale = 10 if opts.quick else 1
     results: dict[str, float] = {}
     if opts.cluster:
@@ -502,11 +517,34 @@ def main() -> None:
     if not opts.no_report:
         results.update(main_job())
     _show(results, opts.json)
+    if opts.markdown:
+        _write(opts.markdown, bench_page.page(results, TARGETS, bench_page.machine()))
+
+
+def write_page(markdown: str | None, results_file: str) -> None:
+    """``--results FILE --markdown PAGE``: the page of an earlier ``--json`` run."""
+    if not markdown:
+        script_args.fail("bench.py", "--results goes with --markdown FILE")
+    try:
+        data = json.loads(Path(results_file).read_text())
+        results, host = data["results"], data["machine"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        script_args.fail("bench.py", f"--results {results_file}: not the JSON of a "
+                         f"bench.py --json run ({exc})")
+    _write(markdown, bench_page.page(results, TARGETS, host))
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        write_output(path, text)
+    except UserError as exc:
+        script_args.fail("bench.py", str(exc))
 
 
 def _show(results: dict[str, float], as_json: bool) -> None:
     if as_json:
-        print(json.dumps({"results": results, "targets": TARGETS}, indent=2))
+        print(json.dumps({"results": results, "targets": TARGETS,
+                          "machine": bench_page.machine()}, indent=2))
         return
     print(f"{'measure':<44} {'value':>16}  target")
     for key, value in results.items():

@@ -1,6 +1,7 @@
 """The maintenance scripts' command lines (``analyzer.script_args``): bad input is one line
 on stderr and exit status 2, no traceback, and nothing written."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -85,3 +86,28 @@ def test_measure_network_refuses_an_unwritable_table_before_playing(tmp_path):
     line, = out.stderr.strip().splitlines()
     assert line.startswith("measure_network.py: error:") and "missing" in line
     assert not (tmp_path / "missing").exists()
+
+
+def test_the_benchmark_page_is_one_table_of_a_run_against_its_targets(tmp_path):
+    """``bench.py --results FILE --markdown PAGE``: the machine and date of the run, and a
+    row per figure with its target and whether it is met; without --markdown, one line."""
+    run = {"results": {"solve_warm_s": 0.09, "tac_learned_ms_per_solo_game_1_thread": 4.2,
+                       "peak_rss_ratio_1e8_vs_1e6": 1.3, "games_per_s_2_players": 1234.5},
+           "machine": {"date": "2026-12-07", "cpu": "AMD EPYC", "cores": "2",
+                       "memory": "24 GiB", "python": "3.11.7", "numba": "0.60.0",
+                       "numpy": "2.0.2"}}
+    (tmp_path / "run.json").write_text(json.dumps(run))
+    page = tmp_path / "benchmarks.md"
+    out = _run("bench.py", "--results", str(tmp_path / "run.json"), "--markdown", str(page))
+    assert out.returncode == 0, out.stderr
+    text = page.read_text()
+    assert "Measured on 2026-12-07: AMD EPYC, 2 cores, 24 GiB" in text
+    rows = {line.split("|")[1].strip(" `"): [cell.strip() for cell in line.split("|")[3:6]]
+            for line in text.splitlines() if line.startswith("| `")}
+    assert rows == {"solve_warm_s": ["0.09", "<= 0.5", "yes"],
+                    "tac_learned_ms_per_solo_game_1_thread": ["4.2", "<= 3.5", "**no**"],
+                    "peak_rss_ratio_1e8_vs_1e6": ["1.3", "~ 1", "**no**"],
+                    "games_per_s_2_players": ["1,234", "", ""]}
+    out = _run("bench.py", "--results", str(tmp_path / "run.json"))
+    assert out.returncode == 2 and out.stderr.strip().splitlines() == [
+        "bench.py: error: --results goes with --markdown FILE"]
