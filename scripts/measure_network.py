@@ -1,9 +1,9 @@
-"""Measure a Clever network file against the learned player of today on every game shape
+"""Measure a Clever network file against the shipped learned player on every game shape
 and player count: the table of a network card.
 
 At each shape (``training.unified.target_shapes``: rounds 4-8, the round track with every
 bonus, none, or all but one) and each player count of ``--players``, the candidate (in
-every seat), today's ``learned`` and the heuristic play the same games (a held-out seed);
+every seat), the shipped ``learned`` and the heuristic play the same games (a held-out seed);
 each row gives their means a player and the candidate's paired difference from ``learned``
 with its 95% interval. The summary gives the mean and the worst difference over the points,
 and the solo margin over the heuristic.

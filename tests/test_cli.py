@@ -300,8 +300,9 @@ def test_chunks_are_computed_on_demand():
 
 
 def test_a_huge_game_count_runs_in_flat_memory():
-    """10^15 games: the run starts at once and its memory stays flat (it used to build the
-    whole chunk list first, tens of gigabytes); stopped after a few seconds."""
+    """10^15 games: the run starts at once and its memory stays flat (no list of every
+    chunk is built first: that would take tens of gigabytes); stopped after a few
+    seconds."""
     import subprocess
     import time
     from pathlib import Path
