@@ -14,23 +14,10 @@ from pathlib import Path
 import click
 
 from analyzer import __version__
-from analyzer.cli_options import (
-    StrictGroup,
-    early_output_check,
-    execution_options,
-    once_each,
-    output_options,
-    rule_values,
-    rules_options,
-)
+from analyzer.cli_options import (StrictGroup, early_output_check, execution_options, once_each,
+                                  output_options, rule_values, rules_options)
 from analyzer.errors import Interrupted, UserError, readable, shortened
-from analyzer.files import (
-    drop_stdout,
-    open_closed_streams,
-    os_error_words,
-    shown,
-    write_stdout,
-)
+from analyzer.files import drop_stdout, open_closed_streams, os_error_words, shown, write_stdout
 from analyzer.registry import GAMES, available_games, get_game
 from analyzer.seeding import DEFAULT_SEED
 

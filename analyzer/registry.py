@@ -77,43 +77,18 @@ class GameSpec:
         return cast(GameModule, module)
 
 
-CLOVERUP = GameSpec(
-    id="cloverup",
-    title="CloverUp",
-    module="analyzer.games.cloverup",
-    min_players=1,
-    max_players=6,
-    summary="three weighted seven-outcome dice, clovers, double and triple sixes",
-)
-
-SLY_DICE = GameSpec(
-    id="sly-dice",
-    title="Sly Dice",
-    module="analyzer.games.sly_dice",
-    min_players=2,
-    max_players=4,
-    summary="hidden dice, 18 combination cards, claims, bluffs and accusations",
-)
-
+# One line a game: id, title, analyzer module, fewest and most players, summary[, the
+# family of compiled kernels it shares].
+CLOVERUP = GameSpec("cloverup", "CloverUp", "analyzer.games.cloverup", 1, 6,
+                    "three weighted seven-outcome dice, clovers, double and triple sixes")
+SLY_DICE = GameSpec("sly-dice", "Sly Dice", "analyzer.games.sly_dice", 2, 4,
+                    "hidden dice, 18 combination cards, claims, bluffs and accusations")
 THATS_PRETTY_CLEVER = GameSpec(
-    id="thats-pretty-clever",
-    title="That's Pretty Clever",
-    module="analyzer.games.thats_pretty_clever",
-    min_players=1,
-    max_players=4,
-    summary="six coloured dice, the silver platter, five areas with chained bonuses",
-    kernels="clever",
-)
-
+    "thats-pretty-clever", "That's Pretty Clever", "analyzer.games.thats_pretty_clever", 1, 4,
+    "six coloured dice, the silver platter, five areas with chained bonuses", "clever")
 TWICE_AS_CLEVER = GameSpec(
-    id="twice-as-clever",
-    title="Twice As Clever",
-    module="analyzer.games.twice_as_clever",
-    min_players=1,
-    max_players=4,
-    summary="six dice with silver, the platter chain, returns, circle-then-cross yellow",
-    kernels="clever",
-)
+    "twice-as-clever", "Twice As Clever", "analyzer.games.twice_as_clever", 1, 4,
+    "six dice with silver, the platter chain, returns, circle-then-cross yellow", "clever")
 
 GAMES: dict[str, GameSpec] = {spec.id: spec for spec in (CLOVERUP, SLY_DICE,
                                                          THATS_PRETTY_CLEVER, TWICE_AS_CLEVER)}

@@ -31,16 +31,8 @@ from analyzer.files import process_alive
 from analyzer.report_lanes import ctrl_c_held, end_workers, quiet_worker
 from analyzer.sections import Figure, Finding, Section, Table
 from reports.figures import plot_into, save_pngs, validate_figure
-from reports.layout import (
-    column_chunks,
-    fit_line,
-    mono_chars,
-    reader_table,
-    wrap,
-    transposed,
-    wrapped_rows,
-    wrapped_widths,
-)
+from reports.layout import (column_chunks, fit_line, mono_chars, reader_table, wrap, transposed,
+                            wrapped_rows, wrapped_widths)
 from reports.markdown import summary_markdown
 from reports.pdfflow import LEADING, PT, PageFlow
 from reports.sheet_picture import aspect

@@ -19,17 +19,8 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from reports.layout import fit_line, wrap
-from reports.style import (
-    A4_PORTRAIT,
-    MONO,
-    MONO_ADVANCE,
-    PAGE_MARGIN_BOTTOM,
-    PAGE_MARGIN_TOP,
-    PAGE_MARGIN_X,
-    SANS,
-    TEXT_GREY,
-    style_context,
-)
+from reports.style import (A4_PORTRAIT, MONO, MONO_ADVANCE, PAGE_MARGIN_BOTTOM, PAGE_MARGIN_TOP,
+                           PAGE_MARGIN_X, SANS, TEXT_GREY, style_context)
 
 LEADING = 1.3  # line height as a multiple of the font size
 PT = 1.0 / 72.0  # inches per point

@@ -15,16 +15,9 @@ import time
 import numpy as np
 from numba import njit
 
-from kernels.cloverup.layout import (
-    CLOVER,
-    INSTANT_WIN,
-    RULE_BASE_REROLLS,
-    RULE_CLOVER_BONUS,
-    RULE_DOUBLE_SIX_BONUS,
-    SORTED_TO_PHYSICAL,
-    TRIPLE_MULTISET,
-    TRIPLE_SIX,
-)
+from kernels.cloverup.layout import (CLOVER, INSTANT_WIN, RULE_BASE_REROLLS, RULE_CLOVER_BONUS,
+                                     RULE_DOUBLE_SIX_BONUS, SORTED_TO_PHYSICAL, TRIPLE_MULTISET,
+                                     TRIPLE_SIX)
 from kernels.cloverup.rules import REROLLABLE
 
 

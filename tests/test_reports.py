@@ -11,17 +11,8 @@ import pytest
 from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure as MplFigure
 
-from analyzer.sections import (
-    Block,
-    CheatSheet,
-    Figure,
-    Finding,
-    Section,
-    Table,
-    fair_share,
-    policy_words,
-    seat_figure,
-)
+from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Table, fair_share,
+                               policy_words, seat_figure)
 from reports import balance
 from reports.balance import write_report
 from reports.cheatsheet import render_cheatsheet

@@ -22,14 +22,8 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import UserError
-from analyzer.files import (
-    is_regular_file,
-    os_error_words,
-    remove_dead_temporaries,
-    shown,
-    why_not_writable,
-    write_atomic,
-)
+from analyzer.files import (is_regular_file, os_error_words, remove_dead_temporaries, shown,
+                            why_not_writable, write_atomic)
 
 
 def digest(identity: Any) -> str:

@@ -27,16 +27,8 @@ sheet).
 import numpy as np
 
 from kernels.clever.moves import FIELD, MAX_MOVES, N_DICE, PLATTER, POOL, legal_moves
-from kernels.clever.policies import (
-    _LOOK_MOVES,
-    _LOOK_SHEET,
-    GIFT,
-    TURN,
-    W_GIFT,
-    INNER,
-    apply_move,
-    sheet_value,
-)
+from kernels.clever.policies import (_LOOK_MOVES, _LOOK_SHEET, GIFT, TURN, W_GIFT, INNER,
+                                     apply_move, sheet_value)
 from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND, H_FLAGS, H_PLUS_TAKEN, SHEET_LEN
 from kernels.clever.sheets import copy_sheet
 from kernels.clever_base.turn import ALL_DICE, PH_PASSIVE_PLUS, TS_LEN, set_turn

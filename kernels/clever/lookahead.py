@@ -24,33 +24,14 @@ from kernels.clever_base.bits import count_bits
 from kernels.clever.denial import no_gift
 from kernels.clever_base.game_rules import RULE_SKIP_ROLL
 from kernels.clever.moves import MAX_MOVES, N_DICE, POOL, legal_moves
-from kernels.clever.policies import (
-    _LOOK_FACES,
-    _LOOK_MOVES,
-    _LOOK_RANK,
-    CAND_SHEET,
-    CAND_WHERE,
-    INNER,
-    LOOK_SLOT,
-    TURN,
-    W_BRANCH,
-    W_LOOK_MARGIN,
-    W_LOOK_PLAYERS,
-    W_SAMPLES,
-    sheet_value,
-)
+from kernels.clever.policies import (_LOOK_FACES, _LOOK_MOVES, _LOOK_RANK, CAND_SHEET, CAND_WHERE,
+                                     INNER, LOOK_SLOT, TURN, W_BRANCH, W_LOOK_MARGIN,
+                                     W_LOOK_PLAYERS, W_SAMPLES, sheet_value)
 from kernels.clever_base.sheet import H_PLAYERS, H_REROLL_GOT, H_REROLL_USED, SHEET_LEN
 from kernels.clever.sheets import copy_sheet
 from kernels.clever_base.turn import PH_ROLL, TS_LEN, set_turn
-from kernels.clever.valued import (
-    _forfeit,
-    _keep,
-    _masks,
-    choose_active,
-    pick_value,
-    round_taken,
-    training,
-)
+from kernels.clever.valued import (_forfeit, _keep, _masks, choose_active, pick_value, round_taken,
+                                   training)
 from kernels.jit import njit
 from kernels.rng import uniform
 

@@ -11,16 +11,8 @@ each sheet's ``die_uses``; area -1: a wasted pick). Dice live in ``faces`` int64
 import numpy as np
 
 from kernels.clever_base.sheet import H_PLUS_GOT, H_PLUS_USED, H_REROLL_GOT, H_REROLL_USED
-from kernels.clever.sheets import (
-    MAX_PENDING,
-    bonus_choices,
-    can_enter_die,
-    die_uses,
-    enter_die,
-    may_waste,
-    pop_pending,
-    resolve_bonus,
-)
+from kernels.clever.sheets import (MAX_PENDING, bonus_choices, can_enter_die, die_uses, enter_die,
+                                   may_waste, pop_pending, resolve_bonus)
 from kernels.jit import njit
 from kernels.rng import uniform
 

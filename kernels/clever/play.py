@@ -7,28 +7,14 @@ Turn mechanics live in ``moves``, decisions in ``policies``; both are re-exporte
 
 import numpy as np
 
-from kernels.accumulate import (
-    COMEBACK_LEN,
-    STANDING_ROUNDS,
-    add_comebacks,
-    add_products,
-    put_seat_wins,
-    seat_lineup,
-    used_width,
-)
+from kernels.accumulate import (COMEBACK_LEN, STANDING_ROUNDS, add_comebacks, add_products,
+                                put_seat_wins, seat_lineup, used_width)
 from kernels.clever.denial import no_gift, opponent_gains
-from kernels.clever_base.game_rules import (
-    RULE_FINAL_PLUS_ALL,
-    RULE_FORFEIT_TO_PLATTER,
-    RULE_PASSIVE_DECLINE,
-    RULE_PLUS_AFTER_DECLINE,
-    RULE_RETURN_ON_REROLL,
-    RULE_SKIP_ROLL,
-    RULE_SOLO_FALLBACK,
-    RULE_SOLO_TIES_BY_COLOUR,
-    RULE_TIES_SHARED,
-    RULE_WASTED_PICK,
-)
+from kernels.clever_base.game_rules import (RULE_FINAL_PLUS_ALL, RULE_FORFEIT_TO_PLATTER,
+                                            RULE_PASSIVE_DECLINE, RULE_PLUS_AFTER_DECLINE,
+                                            RULE_RETURN_ON_REROLL, RULE_SKIP_ROLL,
+                                            RULE_SOLO_FALLBACK, RULE_SOLO_TIES_BY_COLOUR,
+                                            RULE_TIES_SHARED, RULE_WASTED_PICK)
 from kernels.clever.moves import (  # noqa: F401  (re-exported for callers)
     FIELD,
     MAX_MOVES,
@@ -80,59 +66,19 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     sheet_value,
 )
 from kernels.clever_base.seats import seat_sheets
-from kernels.clever_base.sheet import (
-    FLAG_PLUS_PER_ROUND,
-    FLAG_RETURN_EMPTY_POOL,
-    H_BONUSES,
-    H_EVENT,
-    H_FLAGS,
-    H_FOXES,
-    H_LEAD,
-    H_PLAYERS,
-    H_PLUS_GOT,
-    H_PLUS_TAKEN,
-    H_PLUS_USED,
-    H_REROLL_GOT,
-    H_REROLL_USED,
-    H_RETURN_GOT,
-    H_RETURN_USED,
-    H_ROUND,
-    H_SEAT,
-    MAX_BONUS_KINDS,
-    SHEET_LEN,
-)
-from kernels.clever.sheets import (
-    MAX_CELLS,
-    MAX_PENDING,
-    area_scores,
-    chain_area,
-    copy_sheet,
-    marked_cells,
-    pop_pending,
-    resolve_bonus,
-    start_game_sheet,
-    total_score,
-)
-from kernels.clever_base.turn import (
-    PH_ACTIVE_PLUS,
-    PH_OVER,
-    PH_PASSIVE,
-    PH_PASSIVE_PLUS,
-    PH_ROLL,
-    PH_ROUND_END,
-    TS_LEN,
-    set_turn,
-)
+from kernels.clever_base.sheet import (FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, H_BONUSES,
+                                       H_EVENT, H_FLAGS, H_FOXES, H_LEAD, H_PLAYERS, H_PLUS_GOT,
+                                       H_PLUS_TAKEN, H_PLUS_USED, H_REROLL_GOT, H_REROLL_USED,
+                                       H_RETURN_GOT, H_RETURN_USED, H_ROUND, H_SEAT,
+                                       MAX_BONUS_KINDS, SHEET_LEN)
+from kernels.clever.sheets import (MAX_CELLS, MAX_PENDING, area_scores, chain_area, copy_sheet,
+                                   marked_cells, pop_pending, resolve_bonus, start_game_sheet,
+                                   total_score)
+from kernels.clever_base.turn import (PH_ACTIVE_PLUS, PH_OVER, PH_PASSIVE, PH_PASSIVE_PLUS, PH_ROLL,
+                                      PH_ROUND_END, TS_LEN, set_turn)
 from kernels.clever.lookahead import choose_looking
-from kernels.clever.valued import (
-    choice_turn,
-    choose_passive,
-    choose_plus,
-    choose_return,
-    finish,
-    reroll_instead,
-    start_round,
-)
+from kernels.clever.valued import (choice_turn, choose_passive, choose_plus, choose_return, finish,
+                                   reroll_instead, start_round)
 from kernels.clever import policies, value_net, valued
 from kernels.jit import declare_variant, njit, set_variant, variant_part
 from kernels.rng import turn_stream, uniform

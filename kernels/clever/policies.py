@@ -8,37 +8,13 @@ then its value weights.
 
 import numpy as np
 
-from kernels.clever.moves import (
-    MAX_MOVES,
-    N_DICE,
-    PLATTER,
-    POOL,
-    _pool_mask,
-    legal_moves,
-    to_field,
-)
+from kernels.clever.moves import MAX_MOVES, N_DICE, PLATTER, POOL, _pool_mask, legal_moves, to_field
 from kernels.clever_base.sheet import H_REROLL_GOT, H_REROLL_USED, SHEET_LEN
-from kernels.clever.sheets import (
-    MAX_PENDING,
-    NO_TOTAL,
-    area_scores,
-    best_enter_total,
-    bonus_choices,
-    chain_area,
-    chain_leftovers,
-    chain_rows,
-    choice_of_bit,
-    chosen_bonus,
-    copy_sheet,
-    enter_die,
-    enter_total,
-    feature_value,
-    mark_total,
-    pop_pending,
-    quiet_total,
-    resolve_bonus,
-    total_score,
-)
+from kernels.clever.sheets import (MAX_PENDING, NO_TOTAL, area_scores, best_enter_total,
+                                   bonus_choices, chain_area, chain_leftovers, chain_rows,
+                                   choice_of_bit, chosen_bonus, copy_sheet, enter_die, enter_total,
+                                   feature_value, mark_total, pop_pending, quiet_total,
+                                   resolve_bonus, total_score)
 from kernels.clever_base.turn import TS_LEN
 from kernels.clever.value_net import MAX_ROW_SIZE, NET_BUF_LEN, afterstate_value, forget_inputs
 from kernels.jit import njit

@@ -33,51 +33,17 @@ from numba import prange
 
 from kernels.clever_base.game_rules import RULE_PLAYERS, RULE_ROUNDS
 from kernels.clever.net import H2, MAX_H1, adam_step, add_gradient, forward, net_size
-from kernels.clever.play import (
-    LOG_LEN,
-    W_NET,
-    finish_solo,
-    play_game,
-    round_bonus,
-    work_buffers,
-)
+from kernels.clever.play import LOG_LEN, W_NET, finish_solo, play_game, round_bonus, work_buffers
 from kernels.clever.policies import WORK_LEN, new_game_work
 from kernels.clever_base.sheet import H_EVENT, H_ROUND, SHEET_LEN
 from kernels.clever.sheets import start_game_sheet, total_score
 from kernels.clever_base.seats import N_SEAT
-from kernels.clever.value_net import (
-    P_INPUTS,
-    P_MEMBERS,
-    N_SKIP,
-    P_SKIP,
-    SCALE,
-    hidden_of,
-    member_weights,
-    seat_first,
-    skip_slot,
-    skip_output,
-)
-from kernels.clever.valued import (
-    MAX_RECORDS,
-    R_CAP,
-    R_CAP_AREA,
-    R_CAPPED_USED,
-    R_CHOSEN_AREA,
-    R_COUNT,
-    R_DRAWS,
-    R_EPSILON,
-    R_HEADER,
-    R_SPOT_AREA,
-    R_SPOTLIGHT,
-    R_STREAM,
-    REC_IDX,
-    REC_NNZ,
-    REC_SCORE,
-    REC_STRIDE,
-    REC_VAL,
-    REC_VALUE,
-    TRAIN_LEN,
-)
+from kernels.clever.value_net import (P_INPUTS, P_MEMBERS, N_SKIP, P_SKIP, SCALE, hidden_of,
+                                      member_weights, seat_first, skip_slot, skip_output)
+from kernels.clever.valued import (MAX_RECORDS, R_CAP, R_CAP_AREA, R_CAPPED_USED, R_CHOSEN_AREA,
+                                   R_COUNT, R_DRAWS, R_EPSILON, R_HEADER, R_SPOT_AREA, R_SPOTLIGHT,
+                                   R_STREAM, REC_IDX, REC_NNZ, REC_SCORE, REC_STRIDE, REC_VAL,
+                                   REC_VALUE, TRAIN_LEN)
 from kernels.jit import njit
 from kernels.rng import turn_stream, uniform
 

@@ -6,12 +6,8 @@ policy and play loops run either game's sheet unchanged.
 """
 
 from kernels.clever_base.dice import die_value
-from kernels.clever_base.game_rules import (
-    RULE_GAME,
-    RULE_INPUT_BITS,
-    RULE_INPUT_BITS_MULTI,
-    RULE_SHEET_FLAGS,
-)
+from kernels.clever_base.game_rules import (RULE_GAME, RULE_INPUT_BITS, RULE_INPUT_BITS_MULTI,
+                                            RULE_SHEET_FLAGS)
 from kernels.clever_base.sheet import H_FLAGS, H_GAME, H_RULE_BITS, TAC, TPC
 from kernels.jit import declare_variant, njit, set_variant
 from kernels.thats_pretty_clever.encode import encode as tpc_encode

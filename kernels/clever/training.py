@@ -5,12 +5,7 @@ played by a policy, with the sheet's value features (``sheets.feature_value``, t
 
 import numpy as np
 
-from kernels.clever.play import (
-    active_turn,
-    round_bonus,
-    solo_passive,
-    work_buffers,
-)
+from kernels.clever.play import active_turn, round_bonus, solo_passive, work_buffers
 from kernels.clever_base.sheet import H_ROUND, SHEET_LEN, TAC
 from kernels.clever.sheets import feature_value, start_game_sheet, total_score, value_stage
 from kernels.jit import njit

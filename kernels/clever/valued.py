@@ -38,41 +38,14 @@ import numpy as np
 from kernels.clever.denial import gift
 from kernels.clever_base.game_rules import RULE_FORFEIT_TO_PLATTER, RULE_SKIP_ROLL
 from kernels.clever.moves import N_DICE, PLATTER, POOL, to_field
-from kernels.clever.policies import (
-    BEST_SHEET,
-    BEST_TURN,
-    CAND_SHEET,
-    CAND_WHERE,
-    TURN,
-    W_NET,
-    WORK_LEN,
-    apply_move,
-    chain_marks,
-    sheet_value,
-)
-from kernels.clever_base.sheet import (
-    FLAG_PLUS_PER_ROUND,
-    H_FLAGS,
-    H_FOXES,
-    H_PLUS_TAKEN,
-    H_PLUS_USED,
-    H_REROLL_GOT,
-    H_REROLL_USED,
-    H_RETURN_USED,
-    SHEET_LEN,
-)
+from kernels.clever.policies import (BEST_SHEET, BEST_TURN, CAND_SHEET, CAND_WHERE, TURN, W_NET,
+                                     WORK_LEN, apply_move, chain_marks, sheet_value)
+from kernels.clever_base.sheet import (FLAG_PLUS_PER_ROUND, H_FLAGS, H_FOXES, H_PLUS_TAKEN,
+                                       H_PLUS_USED, H_REROLL_GOT, H_REROLL_USED, H_RETURN_USED,
+                                       SHEET_LEN)
 from kernels.clever.sheets import area_scores, chain_area, copy_sheet, total_score
-from kernels.clever_base.turn import (
-    ALL_DICE,
-    PH_ACTIVE_PLUS,
-    PH_OVER,
-    PH_PASSIVE,
-    PH_PASSIVE_PLUS,
-    PH_ROLL,
-    TS_LEN,
-    TS_PHASE,
-    set_turn,
-)
+from kernels.clever_base.turn import (ALL_DICE, PH_ACTIVE_PLUS, PH_OVER, PH_PASSIVE,
+                                      PH_PASSIVE_PLUS, PH_ROLL, TS_LEN, TS_PHASE, set_turn)
 from kernels.clever.sheets import encode_afterstate
 from kernels.clever.value_net import MAX_INPUTS, P_INPUTS
 from kernels.jit import declare_variant, njit

@@ -17,17 +17,9 @@ import numpy as np
 from numba import prange
 
 from kernels.accumulate import add_products, put_seat_wins, seat_lineup
-from kernels.cloverup.layout import (
-    CLOVER,
-    INSTANT_WIN,
-    MAX_POINTS,
-    N_FACES,
-    N_OUTCOMES,
-    RULE_BASE_REROLLS,
-    SORTED_TO_PHYSICAL,
-    TRIPLE_MULTISET,
-    TRIPLE_SIX,
-)
+from kernels.cloverup.layout import (CLOVER, INSTANT_WIN, MAX_POINTS, N_FACES, N_OUTCOMES,
+                                     RULE_BASE_REROLLS, SORTED_TO_PHYSICAL, TRIPLE_MULTISET,
+                                     TRIPLE_SIX)
 from kernels.cloverup.rules import REROLLABLE, after_roll
 from kernels.jit import njit
 from kernels.rng import roll, turn_stream

@@ -4,16 +4,8 @@
 
 import numpy as np
 
-from kernels.cloverup.layout import (
-    CLOVER,
-    INSTANT_WIN,
-    MULTISET_DICE,
-    N_MULTISETS,
-    RULE_CLOVER_BONUS,
-    RULE_DOUBLE_SIX_BONUS,
-    SIX,
-    TRIPLE_SIX,
-)
+from kernels.cloverup.layout import (CLOVER, INSTANT_WIN, MULTISET_DICE, N_MULTISETS,
+                                     RULE_CLOVER_BONUS, RULE_DOUBLE_SIX_BONUS, SIX, TRIPLE_SIX)
 from kernels.jit import njit
 
 

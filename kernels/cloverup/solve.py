@@ -11,19 +11,9 @@ one, so positions sorted by that potential can be solved in one pass (``order``)
 
 import numpy as np
 
-from kernels.cloverup.layout import (
-    CLOVER,
-    INSTANT_WIN,
-    MULTISET_DICE,
-    MULTISET_INDEX,
-    N_FACES,
-    N_MULTISETS,
-    N_OUTCOMES,
-    RULE_BASE_REROLLS,
-    RULE_CLOVER_BONUS,
-    RULE_DOUBLE_SIX_BONUS,
-    RULE_MAX_REROLLS,
-)
+from kernels.cloverup.layout import (CLOVER, INSTANT_WIN, MULTISET_DICE, MULTISET_INDEX, N_FACES,
+                                     N_MULTISETS, N_OUTCOMES, RULE_BASE_REROLLS, RULE_CLOVER_BONUS,
+                                     RULE_DOUBLE_SIX_BONUS, RULE_MAX_REROLLS)
 from kernels.cloverup.rules import after_roll, rerollable_positions, sort3
 from kernels.jit import njit
 

@@ -15,16 +15,8 @@ accuse as the one-round equilibrium of the public state does, ``equilibrium_play
 import numpy as np
 
 from kernels.jit import njit
-from kernels.sly_dice.layout import (
-    CODE_INDEX,
-    DICE_CARDS,
-    FACE_CODE,
-    HIGHER_OR_LOWER,
-    MS_CODE,
-    MS_COUNTS,
-    MS_PROB,
-    N_NUMBER_CARDS,
-)
+from kernels.sly_dice.layout import (CODE_INDEX, DICE_CARDS, FACE_CODE, HIGHER_OR_LOWER, MS_CODE,
+                                     MS_COUNTS, MS_PROB, N_NUMBER_CARDS)
 
 MS_COUNTS_6 = MS_COUNTS[6]  # face counts of every six-dice multiset
 

@@ -9,23 +9,10 @@ faces, kinds or straights.
 import numpy as np
 
 from kernels.jit import njit
-from kernels.sly_dice.layout import (
-    DICE_CARDS,
-    EVENS,
-    FIVE_OF_A_KIND,
-    FOUR_OF_A_KIND,
-    FULL_HOUSE,
-    HIGHER_OR_LOWER,
-    LARGE_STRAIGHT,
-    MS_COUNTS,
-    N_NUMBER_CARDS,
-    ODDS,
-    SIXTEEN_OR_LOWER,
-    SMALL_STRAIGHT,
-    THREE_OF_A_KIND,
-    THREE_PAIRS,
-    TWENTY_SIX_OR_HIGHER,
-)
+from kernels.sly_dice.layout import (DICE_CARDS, EVENS, FIVE_OF_A_KIND, FOUR_OF_A_KIND, FULL_HOUSE,
+                                     HIGHER_OR_LOWER, LARGE_STRAIGHT, MS_COUNTS, N_NUMBER_CARDS,
+                                     ODDS, SIXTEEN_OR_LOWER, SMALL_STRAIGHT, THREE_OF_A_KIND,
+                                     THREE_PAIRS, TWENTY_SIX_OR_HIGHER)
 
 
 @njit(cache=True, borrowed=True)

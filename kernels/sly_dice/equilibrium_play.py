@@ -15,15 +15,8 @@ import numpy as np
 from kernels.jit import njit
 from kernels.sly_dice.bots import rolling_ends
 from kernels.sly_dice.claim_lp import OPTIMAL, solve_claim_lp
-from kernels.sly_dice.layout import (
-    CODE_INDEX,
-    DICE_CARDS,
-    HIGHER_OR_LOWER,
-    MS_CODE,
-    MS_COUNTS,
-    MS_PROB,
-    N_NUMBER_CARDS,
-)
+from kernels.sly_dice.layout import (CODE_INDEX, DICE_CARDS, HIGHER_OR_LOWER, MS_CODE, MS_COUNTS,
+                                     MS_PROB, N_NUMBER_CARDS)
 
 MAX_CLAIMS = 6 * N_NUMBER_CARDS + (DICE_CARDS - N_NUMBER_CARDS) + 1  # 48
 

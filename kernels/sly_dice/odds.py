@@ -31,18 +31,8 @@ import numpy as np
 from kernels.jit import njit
 from kernels.sly_dice.combos import card_value, holds
 from kernels.sly_dice.hol import hol_solve
-from kernels.sly_dice.layout import (
-    CODE_INDEX,
-    DICE_CARDS,
-    FACE_CODE,
-    HIGHER_OR_LOWER,
-    MS_CODE,
-    MS_COUNTS,
-    MS_PROB,
-    N_CARDS,
-    N_COMMON_SETS,
-    N_NUMBER_CARDS,
-)
+from kernels.sly_dice.layout import (CODE_INDEX, DICE_CARDS, FACE_CODE, HIGHER_OR_LOWER, MS_CODE,
+                                     MS_COUNTS, MS_PROB, N_CARDS, N_COMMON_SETS, N_NUMBER_CARDS)
 
 PROBABILITY, EXPECTED_POINTS, BEST_OPEN = 0, 1, 2
 NO_POWER, CHANGE_DIE, SUM_OF_TWO = 0, 1, 2

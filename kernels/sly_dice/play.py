@@ -11,14 +11,8 @@ decision the bot takes the action whose best open card has the highest expected 
 
 import numpy as np
 
-from kernels.accumulate import (
-    COMEBACK_LEN,
-    STANDING_ROUNDS,
-    add_comebacks,
-    add_products,
-    put_seat_wins,
-    seat_lineup,
-)
+from kernels.accumulate import (COMEBACK_LEN, STANDING_ROUNDS, add_comebacks, add_products,
+                                put_seat_wins, seat_lineup)
 from kernels.jit import njit
 from kernels.rng import turn_stream, uniform
 from kernels.sly_dice.bots import (  # noqa: F401  (policy columns re-exported for callers)
@@ -40,13 +34,7 @@ from kernels.sly_dice.bots import (  # noqa: F401  (policy columns re-exported f
     list_open_cards,
 )
 from kernels.sly_dice.equilibrium_play import equilibrium_accuse, equilibrium_claim
-from kernels.sly_dice.layout import (
-    CODE_INDEX,
-    DICE_CARDS,
-    FACE_CODE,
-    HIGHER_OR_LOWER,
-    N_CARDS,
-)
+from kernels.sly_dice.layout import CODE_INDEX, DICE_CARDS, FACE_CODE, HIGHER_OR_LOWER, N_CARDS
 
 # game accumulator columns per (lineup slot, seat), then scored-card counts, then histogram
 COL_GAMES = 0

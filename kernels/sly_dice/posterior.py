@@ -5,22 +5,9 @@ rolling phase (no sampling)."""
 import numpy as np
 
 from kernels.jit import njit
-from kernels.sly_dice.bots import (
-    ACTIONS_2,
-    ACTIONS_3,
-    MS_COUNTS_6,
-    best_action,
-    choose_claim,
-    list_open_cards,
-)
-from kernels.sly_dice.layout import (
-    CODE_INDEX,
-    DICE_CARDS,
-    FACE_CODE,
-    MS_CODE,
-    MS_PROB,
-    N_CARDS,
-)
+from kernels.sly_dice.bots import (ACTIONS_2, ACTIONS_3, MS_COUNTS_6, best_action, choose_claim,
+                                   list_open_cards)
+from kernels.sly_dice.layout import CODE_INDEX, DICE_CARDS, FACE_CODE, MS_CODE, MS_PROB, N_CARDS
 
 
 @njit(cache=True, borrowed=True)

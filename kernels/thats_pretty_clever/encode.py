@@ -39,52 +39,19 @@ from kernels.clever_base.bits import count_bits
 from kernels.clever_base.rule_block import N_RULES, seat_and_rules
 from kernels.clever_base.seats import N_SEAT
 from kernels.clever_base.sheet import H_PLAYERS
-from kernels.clever_base.sparse import (
-    TURN_INPUTS,
-    TURN_PHASE,
-    TURN_PICKS,
-    TURN_PLATTER,
-    TURN_POOL,
-    TURN_TAKEN,
-    TURN_TIME_LEFT,
-    fox_inputs,
-    put,
-    thermometer,
-    turn_block,
-)
+from kernels.clever_base.sparse import (TURN_INPUTS, TURN_PHASE, TURN_PICKS, TURN_PLATTER,
+                                        TURN_POOL, TURN_TAKEN, TURN_TIME_LEFT, fox_inputs, put,
+                                        thermometer, turn_block)
 from kernels.jit import njit
-from kernels.thats_pretty_clever.layout import (
-    BLUE_COL_BONUS,
-    BLUE_COLS,
-    BLUE_ROW_BONUS,
-    BLUE_ROWS,
-    GREEN_BONUS,
-    GREEN_MIN,
-    N_AREAS,
-    ORANGE_BONUS,
-    ORANGE_MULTIPLIER,
-    PURPLE_BONUS,
-    S_BLUE,
-    S_FOXES,
-    S_GREEN,
-    S_ORANGE,
-    S_PLUS_GOT,
-    S_PLUS_USED,
-    S_PURPLE,
-    S_PURPLE_VALUES,
-    S_REROLL_GOT,
-    S_REROLL_USED,
-    S_ROUND,
-    S_ROUNDS,
-    S_YELLOW,
-    TRACK,
-    YELLOW_COLS,
-    YELLOW_DIAGONAL,
-    YELLOW_DIAGONAL_BONUS,
-    YELLOW_PREPRINTED,
-    YELLOW_ROW_BONUS,
-    YELLOW_ROWS,
-)
+from kernels.thats_pretty_clever.layout import (BLUE_COL_BONUS, BLUE_COLS, BLUE_ROW_BONUS,
+                                                BLUE_ROWS, GREEN_BONUS, GREEN_MIN, N_AREAS,
+                                                ORANGE_BONUS, ORANGE_MULTIPLIER, PURPLE_BONUS,
+                                                S_BLUE, S_FOXES, S_GREEN, S_ORANGE, S_PLUS_GOT,
+                                                S_PLUS_USED, S_PURPLE, S_PURPLE_VALUES,
+                                                S_REROLL_GOT, S_REROLL_USED, S_ROUND, S_ROUNDS,
+                                                S_YELLOW, TRACK, YELLOW_COLS, YELLOW_DIAGONAL,
+                                                YELLOW_DIAGONAL_BONUS, YELLOW_PREPRINTED,
+                                                YELLOW_ROW_BONUS, YELLOW_ROWS)
 from kernels.thats_pretty_clever.rules import area_score
 
 YELLOW_OPEN_CELLS = np.array([c for c in range(16) if not (YELLOW_PREPRINTED >> c) & 1],

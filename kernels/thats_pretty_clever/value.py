@@ -13,26 +13,11 @@ import numpy as np
 from kernels.clever_base.bits import count_bits
 from kernels.clever_base.value_terms import VALUE_STAGES, term, value_stage  # noqa: F401
 from kernels.jit import njit
-from kernels.thats_pretty_clever.layout import (
-    BLUE_COLS,
-    BLUE_ROWS,
-    N_AREAS,
-    S_BLUE,
-    S_FOXES,
-    S_GREEN,
-    S_ORANGE,
-    S_PLUS_GOT,
-    S_PLUS_USED,
-    S_PURPLE,
-    S_PURPLE_VALUES,
-    S_REROLL_GOT,
-    S_REROLL_USED,
-    S_YELLOW,
-    TRACK,
-    YELLOW_COLS,
-    YELLOW_DIAGONAL,
-    YELLOW_ROWS,
-)
+from kernels.thats_pretty_clever.layout import (BLUE_COLS, BLUE_ROWS, N_AREAS, S_BLUE, S_FOXES,
+                                                S_GREEN, S_ORANGE, S_PLUS_GOT, S_PLUS_USED,
+                                                S_PURPLE, S_PURPLE_VALUES, S_REROLL_GOT,
+                                                S_REROLL_USED, S_YELLOW, TRACK, YELLOW_COLS,
+                                                YELLOW_DIAGONAL, YELLOW_ROWS)
 from kernels.thats_pretty_clever.rules import area_score
 
 F_YELLOW_COL = 0  # + 3 * column + marks - 2 (2..4 marks; every column has a printed mark)

@@ -45,51 +45,17 @@ from kernels.clever_base.bits import count_bits
 from kernels.clever_base.rule_block import N_RULES, seat_and_rules
 from kernels.clever_base.seats import N_SEAT
 from kernels.clever_base.sheet import H_PLAYERS
-from kernels.clever_base.sparse import (
-    TURN_INPUTS,
-    TURN_PHASE,
-    TURN_PICKS,
-    TURN_PLATTER,
-    TURN_POOL,
-    TURN_TAKEN,
-    TURN_TIME_LEFT,
-    fox_inputs,
-    put,
-    thermometer,
-    turn_block,
-)
+from kernels.clever_base.sparse import (TURN_INPUTS, TURN_PHASE, TURN_PICKS, TURN_PLATTER,
+                                        TURN_POOL, TURN_TAKEN, TURN_TIME_LEFT, fox_inputs, put,
+                                        thermometer, turn_block)
 from kernels.jit import njit
-from kernels.twice_as_clever.layout import (
-    ACTION_SLOTS,
-    BLUE_BONUS,
-    FOX,
-    GREEN_BONUS,
-    GREEN_MULTIPLIER,
-    N_AREAS,
-    PINK_BONUS,
-    PINK_MIN,
-    Q_PINK,
-    Q_SILVER,
-    S_BLUE,
-    S_BLUE_VALUES,
-    S_FOXES,
-    S_GREEN,
-    S_GREEN_VALUES,
-    S_PINK,
-    S_REROLL_GOT,
-    S_REROLL_USED,
-    S_ROUND,
-    S_ROUNDS,
-    S_SILVER,
-    S_YELLOW_CIRCLED,
-    S_YELLOW_CROSSED,
-    SILVER_COLUMN_BONUS,
-    SILVER_ROWS,
-    TRACK,
-    YELLOW_CELLS,
-    YELLOW_GROUP_BONUS,
-    YELLOW_GROUPS,
-)
+from kernels.twice_as_clever.layout import (ACTION_SLOTS, BLUE_BONUS, FOX, GREEN_BONUS,
+                                            GREEN_MULTIPLIER, N_AREAS, PINK_BONUS, PINK_MIN, Q_PINK,
+                                            Q_SILVER, S_BLUE, S_BLUE_VALUES, S_FOXES, S_GREEN,
+                                            S_GREEN_VALUES, S_PINK, S_REROLL_GOT, S_REROLL_USED,
+                                            S_ROUND, S_ROUNDS, S_SILVER, S_YELLOW_CIRCLED,
+                                            S_YELLOW_CROSSED, SILVER_COLUMN_BONUS, SILVER_ROWS,
+                                            TRACK, YELLOW_CELLS, YELLOW_GROUP_BONUS, YELLOW_GROUPS)
 from kernels.twice_as_clever.rules import area_score, fox_worth
 
 AREA_TOPS = np.array([44.0, 100.0, 66.0, 60.0, 60.0], np.float32)

@@ -19,30 +19,12 @@ import numpy as np
 
 from kernels.clever_base.value_terms import VALUE_STAGES, term, value_stage  # noqa: F401
 from kernels.jit import njit
-from kernels.twice_as_clever.layout import (
-    BLUE_POINTS,
-    GREEN_MULTIPLIER,
-    N_AREAS,
-    S_BLUE,
-    S_BLUE_VALUES,
-    S_FOXES,
-    S_GREEN,
-    S_GREEN_VALUES,
-    S_PINK,
-    S_PINK_VALUES,
-    S_PLUS_GOT,
-    S_PLUS_USED,
-    S_REROLL_GOT,
-    S_REROLL_USED,
-    S_RETURN_GOT,
-    S_RETURN_USED,
-    S_SILVER,
-    S_YELLOW_CIRCLED,
-    S_YELLOW_CROSSED,
-    SILVER_ROWS,
-    TRACK,
-    YELLOW_GROUPS,
-)
+from kernels.twice_as_clever.layout import (BLUE_POINTS, GREEN_MULTIPLIER, N_AREAS, S_BLUE,
+                                            S_BLUE_VALUES, S_FOXES, S_GREEN, S_GREEN_VALUES, S_PINK,
+                                            S_PINK_VALUES, S_PLUS_GOT, S_PLUS_USED, S_REROLL_GOT,
+                                            S_REROLL_USED, S_RETURN_GOT, S_RETURN_USED, S_SILVER,
+                                            S_YELLOW_CIRCLED, S_YELLOW_CROSSED, SILVER_ROWS, TRACK,
+                                            YELLOW_GROUPS)
 from kernels.twice_as_clever.rules import SILVER_ROW_SCORE, YELLOW_SCORE, fox_worth
 
 F_SILVER_ROW = 0  # + 5 * row + marks - 1 (1..5 marks; a full row is in the linear score)

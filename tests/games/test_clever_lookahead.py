@@ -13,13 +13,7 @@ from analyzer.params import defaults
 from kernels.clever import denial, lookahead, play, valued
 from kernels.clever_base.game_rules import RULE_SKIP_ROLL
 from kernels.clever.moves import MAX_MOVES, POOL, legal_moves
-from kernels.clever.policies import (
-    BEST_SHEET,
-    CAND_SHEET,
-    CAND_WHERE,
-    LOOK_SLOT,
-    WORK_LEN,
-)
+from kernels.clever.policies import BEST_SHEET, CAND_SHEET, CAND_WHERE, LOOK_SLOT, WORK_LEN
 from kernels.clever_base.sheet import SHEET_LEN
 from kernels.rng import uniform
 from tests.games.test_clever_denial import seated

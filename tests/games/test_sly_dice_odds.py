@@ -12,14 +12,8 @@ import pytest
 from kernels.sly_dice import combos, layout, odds
 from kernels.sly_dice.hol import HIGHER, hol_solve
 from kernels.sly_dice.layout import CARD_NAMES, MS_COUNTS, MS_PROB, card_id, code_of
-from kernels.sly_dice.odds import (
-    BEST_OPEN,
-    CHANGE_DIE,
-    EXPECTED_POINTS,
-    NO_POWER,
-    PROBABILITY,
-    SUM_OF_TWO,
-)
+from kernels.sly_dice.odds import (BEST_OPEN, CHANGE_DIE, EXPECTED_POINTS, NO_POWER, PROBABILITY,
+                                   SUM_OF_TWO)
 from tests import sly_oracles as oracle
 
 COMMONS = [(1, 2, 3), (6, 6, 6), (1, 1, 1), (2, 4, 5), (3, 3, 6)]

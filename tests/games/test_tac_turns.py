@@ -5,13 +5,8 @@ import numpy as np
 
 from analyzer.run.driver import BlockLoop
 from kernels.clever import play
-from kernels.clever_base.game_rules import (
-    N_GAME_RULES,
-    RULE_GAME,
-    RULE_RETURN_ON_REROLL,
-    RULE_SHEET_FLAGS,
-    RULE_SKIP_ROLL,
-)
+from kernels.clever_base.game_rules import (N_GAME_RULES, RULE_GAME, RULE_RETURN_ON_REROLL,
+                                            RULE_SHEET_FLAGS, RULE_SKIP_ROLL)
 from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, H_PLUS_TAKEN, TAC
 from kernels.rng import turn_stream
 from kernels.twice_as_clever import layout as L

@@ -21,19 +21,8 @@ from kernels.clever_base.game_rules import RULE_FORFEIT_TO_PLATTER
 from kernels.clever.policies import BEST_SHEET, BEST_TURN, TURN, WORK_LEN
 from kernels.clever_base.sheet import H_PLUS_USED, H_REROLL_USED, H_RETURN_USED, TPC
 from kernels.clever.sheets import start_sheet
-from kernels.clever_base.turn import (
-    PH_ACTIVE_PLUS,
-    PH_OVER,
-    PH_PASSIVE,
-    PH_PASSIVE_PLUS,
-    PH_ROLL,
-    TS_LEN,
-    TS_PHASE,
-    TS_PICKS,
-    TS_PLATTER,
-    TS_POOL,
-    TS_TAKEN,
-)
+from kernels.clever_base.turn import (PH_ACTIVE_PLUS, PH_OVER, PH_PASSIVE, PH_PASSIVE_PLUS, PH_ROLL,
+                                      TS_LEN, TS_PHASE, TS_PICKS, TS_PLATTER, TS_POOL, TS_TAKEN)
 from kernels.thats_pretty_clever import encode
 from kernels.thats_pretty_clever import layout as TL
 from kernels.twice_as_clever import layout as XL

@@ -31,20 +31,9 @@ from analyzer.run.plan import Chunks, Plan
 from analyzer.stats import ci95, mean_se
 from kernels.clever import play
 from kernels.clever.moves import N_DICE
-from kernels.clever_base.sheet import (
-    FLAG_RETURN_EMPTY_POOL,
-    H_FLAGS,
-    H_PLUS_GOT,
-    H_PLUS_TAKEN,
-    H_PLUS_USED,
-    H_REROLL_GOT,
-    H_REROLL_USED,
-    H_RETURN_GOT,
-    H_RETURN_USED,
-    H_ROUND,
-    H_ROUNDS,
-    H_RULE_BITS,
-)
+from kernels.clever_base.sheet import (FLAG_RETURN_EMPTY_POOL, H_FLAGS, H_PLUS_GOT, H_PLUS_TAKEN,
+                                       H_PLUS_USED, H_REROLL_GOT, H_REROLL_USED, H_RETURN_GOT,
+                                       H_RETURN_USED, H_ROUND, H_ROUNDS, H_RULE_BITS)
 
 PHASES = ("active1", "active2", "active3", "passive", "plus", "passive-plus", "return")
 REROLL, STOP, DECLINE = "re-roll", "stop: keep the +1s", "decline the passive pick"

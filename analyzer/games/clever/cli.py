@@ -12,21 +12,10 @@ import click
 from analyzer.games.clever import trained_on
 from analyzer.games.clever.compiling import compile_for_policies
 from analyzer.games.clever.game import CleverGame
-from analyzer.cli_options import (
-    StrictGroup,
-    early_output_check,
-    given_not_empty,
-    output_options,
-    rule_values,
-    rules_options,
-    run_options,
-    precision_options,
-    simulate_options,
-    split_specs,
-    tune_options,
-    whatif_options,
-    with_output_check,
-)
+from analyzer.cli_options import (StrictGroup, early_output_check, given_not_empty, output_options,
+                                  rule_values, rules_options, run_options, precision_options,
+                                  simulate_options, split_specs, tune_options, whatif_options,
+                                  with_output_check)
 from analyzer.errors import Interrupted, UserError, readable
 from analyzer.files import write_output
 from analyzer.output import emit

@@ -13,36 +13,16 @@ from typing import Callable, TextIO
 
 import numpy as np
 
-from analyzer.games.clever.advise import (
-    DECLINE,
-    PROCEED,
-    REROLL,
-    SKIP,
-    STOP,
-    advise,
-    check_rollouts,
-    parse_dice,
-    untrained_note,
-)
+from analyzer.games.clever.advise import (DECLINE, PROCEED, REROLL, SKIP, STOP, advise,
+                                          check_rollouts, parse_dice, untrained_note)
 from analyzer.games.clever.game import CleverGame
 from analyzer.errors import UserError
 from kernels.clever import play
 from kernels.clever.moves import N_DICE
-from kernels.clever_base.sheet import (
-    FLAG_PLUS_PER_ROUND,
-    FLAG_RETURN_EMPTY_POOL,
-    H_FLAGS,
-    H_FOXES,
-    H_PLUS_GOT,
-    H_PLUS_USED,
-    H_REROLL_GOT,
-    H_REROLL_USED,
-    H_RETURN_GOT,
-    H_RETURN_USED,
-    H_ROUND,
-    H_ROUNDS,
-    H_RULE_BITS,
-)
+from kernels.clever_base.sheet import (FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, H_FLAGS,
+                                       H_FOXES, H_PLUS_GOT, H_PLUS_USED, H_REROLL_GOT,
+                                       H_REROLL_USED, H_RETURN_GOT, H_RETURN_USED, H_ROUND,
+                                       H_ROUNDS, H_RULE_BITS)
 from kernels.clever.sheets import area_scores, total_score
 from kernels.rng import turn_stream
 

@@ -17,22 +17,12 @@ from analyzer.games.clever import rule_inputs, rule_rows, value_weights
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.clever import play, value_net
-from kernels.clever_base.game_rules import (
-    N_GAME_RULES,
-    RULE_FINAL_PLUS_ALL,
-    RULE_FORFEIT_TO_PLATTER,
-    RULE_GAME,
-    RULE_INPUT_BITS,
-    RULE_INPUT_BITS_MULTI,
-    RULE_PASSIVE_DECLINE,
-    RULE_PLUS_AFTER_DECLINE,
-    RULE_ROUNDS,
-    RULE_SHEET_FLAGS,
-    RULE_SOLO_FALLBACK,
-    RULE_SOLO_TIES_BY_COLOUR,
-    RULE_TIES_SHARED,
-    RULE_WASTED_PICK,
-)
+from kernels.clever_base.game_rules import (N_GAME_RULES, RULE_FINAL_PLUS_ALL,
+                                            RULE_FORFEIT_TO_PLATTER, RULE_GAME, RULE_INPUT_BITS,
+                                            RULE_INPUT_BITS_MULTI, RULE_PASSIVE_DECLINE,
+                                            RULE_PLUS_AFTER_DECLINE, RULE_ROUNDS, RULE_SHEET_FLAGS,
+                                            RULE_SOLO_FALLBACK, RULE_SOLO_TIES_BY_COLOUR,
+                                            RULE_TIES_SHARED, RULE_WASTED_PICK)
 
 KNOBS = {"platter": play.W_PLATTER, "reroll_below": play.W_REROLL_BELOW,
          "plus_above": play.W_PLUS_ABOVE, "samples": play.W_SAMPLES, "branch": play.W_BRANCH,

@@ -15,22 +15,9 @@ from analyzer.games.clever import trained_on
 from analyzer.games.clever.game import ROUND_BONUS_ROUNDS, CleverGame
 from analyzer.games.clever.params import SOLO_INERT
 from analyzer.games.clever.simulation import COLUMNS, GAME_BLOCK, play_games, simulate, whatif
-from analyzer.sections import (
-    Block,
-    CheatSheet,
-    Figure,
-    Finding,
-    Section,
-    Table,
-    comebacks_shown,
-    fair_share,
-    lever_words,
-    policy_words,
-    provenance,
-    seat_figure,
-    seat_finding,
-    seat_verdict,
-)
+from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Table, comebacks_shown,
+                               fair_share, lever_words, policy_words, provenance, seat_figure,
+                               seat_finding, seat_verdict)
 from analyzer.params import defaults
 from analyzer.seeding import DEFAULT_SEED
 from kernels.clever import play

@@ -6,18 +6,9 @@ from typing import Any
 
 import click
 
-from analyzer.cli_options import (
-    StrictGroup,
-    output_options,
-    rule_values,
-    rules_options,
-    run_options,
-    simulate_options,
-    split_specs,
-    tune_options,
-    whatif_options,
-    with_output_check,
-)
+from analyzer.cli_options import (StrictGroup, output_options, rule_values, rules_options,
+                                  run_options, simulate_options, split_specs, tune_options,
+                                  whatif_options, with_output_check)
 from analyzer.games.cloverup.params import PARAMS, accepted_policies
 from analyzer.output import emit, emit_kept
 from analyzer.seeding import check_seed

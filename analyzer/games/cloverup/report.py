@@ -17,29 +17,12 @@ from analyzer.games.cloverup.length import game_lengths
 from analyzer.games.cloverup.model import Model, get_model, parse_policy
 from analyzer.games.cloverup.params import PARAMS
 from analyzer.games.cloverup.sensitivity import rule_changes
-from analyzer.games.cloverup.simulation import (
-    COLUMNS,
-    _by_policy,
-    _row_stats,
-    lineup_of,
-    play_games,
-)
+from analyzer.games.cloverup.simulation import (COLUMNS, _by_policy, _row_stats, lineup_of,
+                                                play_games)
 from analyzer.params import assumed_notes
-from analyzer.sections import (
-    Block,
-    CheatSheet,
-    Figure,
-    Finding,
-    Section,
-    Table,
-    fair_share,
-    lever_words,
-    policy_words,
-    provenance,
-    seat_figure,
-    seat_finding,
-    seat_verdict,
-)
+from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Table, fair_share,
+                               lever_words, policy_words, provenance, seat_figure, seat_finding,
+                               seat_verdict)
 from kernels.cloverup import layout
 
 TURN_POLICIES = ("optimal", "reach:15", "threshold:5", "threshold:4", "never")

@@ -6,19 +6,9 @@ from typing import Any
 
 import click
 
-from analyzer.cli_options import (
-    StrictGroup,
-    once_each,
-    output_options,
-    rule_values,
-    rules_options,
-    run_options,
-    simulate_options,
-    split_specs,
-    tune_options,
-    whatif_options,
-    with_output_check,
-)
+from analyzer.cli_options import (StrictGroup, once_each, output_options, rule_values,
+                                  rules_options, run_options, simulate_options, split_specs,
+                                  tune_options, whatif_options, with_output_check)
 from analyzer.errors import UserError
 from analyzer.games.sly_dice.params import ASSUMED_POINTS, PARAMS, accepted_policies, points_param
 from analyzer.output import emit, emit_kept

@@ -18,21 +18,9 @@ from analyzer.games.sly_dice.model import card_notes, card_points, parse_policy,
 from analyzer.games.sly_dice.params import PARAMS
 from analyzer.games.sly_dice.runs import COLUMNS, card_table, play_games
 from analyzer.games.sly_dice.simulation import lineup_of, whatif
-from analyzer.sections import (
-    Block,
-    CheatSheet,
-    Figure,
-    Finding,
-    Section,
-    Table,
-    comebacks_shown,
-    fair_share,
-    lever_words,
-    policy_words,
-    provenance,
-    seat_figure,
-    seat_verdict,
-)
+from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Table, comebacks_shown,
+                               fair_share, lever_words, policy_words, provenance, seat_figure,
+                               seat_verdict)
 from analyzer.seeding import DEFAULT_SEED
 from kernels.sly_dice import hol, layout, odds, play
 

@@ -11,15 +11,8 @@ from analyzer import paired, pipeline, seats
 from analyzer.run import driver
 from analyzer.games.sly_dice.fictitious import stable_strategy
 from analyzer.games.sly_dice.model import Policy, get_model, parse_policy
-from analyzer.games.sly_dice.runs import (
-    COLUMNS,
-    FAMILY,
-    RATES,
-    blocks_of,
-    card_table,
-    play_games,
-    policy_stats,
-)
+from analyzer.games.sly_dice.runs import (COLUMNS, FAMILY, RATES, blocks_of, card_table, play_games,
+                                          policy_stats)
 from analyzer.output import Result
 from kernels.sly_dice import play
 

@@ -19,21 +19,10 @@ import numpy as np
 from analyzer.games.clever import value_weights
 from analyzer.files import make_folder
 from analyzer.games.clever.training import games as tgames
-from analyzer.games.clever.training.stages import (
-    Stage,
-    inputs_of_stage,
-    kernel_curriculum,
-    schedule,
-    stage_games,
-    training_key,
-)
-from analyzer.games.clever.training.state import (
-    CHUNK,
-    fresh_state,
-    keep_best,
-    load_state,
-    save_state,
-)
+from analyzer.games.clever.training.stages import (Stage, inputs_of_stage, kernel_curriculum,
+                                                   schedule, stage_games, training_key)
+from analyzer.games.clever.training.state import (CHUNK, fresh_state, keep_best, load_state,
+                                                  save_state)
 from kernels.clever import net, selfplay, value_net
 from kernels.clever_base.game_rules import RULE_GAME
 
