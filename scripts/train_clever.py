@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.run import driver
+from analyzer.games.clever.game import KNOBS, policy_row
 from analyzer.games.clever.samples import sample_blocks
 from analyzer.files import write_atomic
 from analyzer.params import defaults
@@ -50,21 +51,21 @@ class Trainer:
 
     def __init__(self, game: str):
         self.name = game
-        self.model = importlib.import_module(f"analyzer.games.{GAMES[game]}.model")
-        self.rules = self.model.game_rules(defaults(self.model.PARAMS))
+        self.game = importlib.import_module(f"analyzer.games.{GAMES[game]}.model").GAME
+        self.rules = self.game.game_rules(defaults(self.game.params))
         kernel_game = int(self.rules[RULE_GAME])
         self.n_features = training.n_features(kernel_game)
         self.stages = training.value_stages(kernel_game)
         self.value = importlib.import_module(f"kernels.{GAMES[game]}.value")
 
     def game_rules(self, **changes) -> np.ndarray:
-        return self.model.game_rules({**defaults(self.model.PARAMS), **changes})
+        return self.game.game_rules({**defaults(self.game.params), **changes})
 
     def make_row(self, knobs: dict, weights: np.ndarray) -> np.ndarray:
         """The heuristic's kernel row with these knobs and value weights."""
-        row = self.model.policy_row(play.HEURISTIC)
+        row = policy_row(play.HEURISTIC)
         for name, value in knobs.items():
-            row[self.model.KNOBS[name]] = value
+            row[KNOBS[name]] = value
         row[play.W_VALUE:play.W_VALUE + weights.size] = weights.ravel()
         return row
 
@@ -169,7 +170,7 @@ def main() -> None:
         parser.error("--gift-only needs --start")
     if opts.balance and opts.start:
         parser.error("--balance sets starting weights: it cannot go with --start")
-    output = Path(opts.output or trainer.model.WEIGHTS_FILE)
+    output = Path(opts.output or trainer.game.weights_file)
     if not output.parent.is_dir():
         parser.error(f"--output: folder {str(output.parent)!r} does not exist")
     knobs = dict(START_KNOBS)

@@ -57,10 +57,10 @@ def test_a_network_without_a_good_card_is_one_clear_error(tmp_path, card):
     """A network file whose settings lack a card, or hold a malformed one, is refused in
     one line naming what the card must hold."""
     members, info = value_weights.load(TPC_GAME.learned_file, TPC_GAME.kernel_game)
-    path = tmp_path / "mine.npy"
+    path = tmp_path / "value_net.npy"
     info = {k: v for k, v in info.items() if k not in ("card", value_weights.DIGEST)}
     value_weights.save(path, members, info if card is None else {**info, "card": card})
-    game = dataclasses.replace(TPC_GAME, learned_file=path)
+    game = dataclasses.replace(TPC_GAME, folder=tmp_path)
     try:
         with pytest.raises(UserError, match="its card must name the player"):
             trained_on.player_name(game)

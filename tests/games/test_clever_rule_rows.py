@@ -70,7 +70,7 @@ def test_a_network_from_before_a_new_rule_parameter_loads_and_plays_as_it_did(tm
 
 def test_the_output_says_where_it_plays_a_parameter_it_never_learnt(tmp_path):
     path, *_ = _older_network(tmp_path)
-    game = dataclasses.replace(GAME, learned_file=path)
+    game = dataclasses.replace(GAME, folder=path.parent)
     values = {**defaults(GAME.params), "players": 1}
     assert trained_on.differences(game, values) == []
     changed = {**values, NEW: "other_dice"}

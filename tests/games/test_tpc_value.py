@@ -6,7 +6,7 @@ import pytest
 
 from analyzer.games.clever.samples import sample_blocks
 from analyzer.errors import UserError
-from analyzer.games.thats_pretty_clever.model import PARAMS, game_rules, parse_policy
+from analyzer.games.thats_pretty_clever.model import GAME
 from analyzer.params import defaults
 from kernels.clever import play
 from kernels.thats_pretty_clever import layout as L
@@ -74,8 +74,8 @@ def test_training_samples_are_consistent():
     rows = len(keys) * block * 2 * rounds
     feats = np.zeros((rows, V.N_FEATURES))
     score, stage, final = (np.zeros(rows, np.int64) for _ in range(3))
-    sample_blocks(keys, block, parse_policy("heuristic:2"), rounds,
-                  game_rules(defaults(PARAMS)), feats, score, stage, final)
+    sample_blocks(keys, block, GAME.parse_policy("heuristic:2"), rounds,
+                  GAME.game_rules(defaults(GAME.params)), feats, score, stage, final)
     per_game = 2 * rounds
     for g in range(rows // per_game):
         s = slice(g * per_game, (g + 1) * per_game)
@@ -88,13 +88,13 @@ def test_training_samples_are_consistent():
 @pytest.mark.parametrize("name,samples", [("heuristic", 16), ("heuristic:0", 0),
                                           ("Heuristic:4", 4)])
 def test_heuristic_lookahead_sizes(name, samples):
-    assert parse_policy(name)[play.W_SAMPLES] == samples
+    assert GAME.parse_policy(name)[play.W_SAMPLES] == samples
 
 
 @pytest.mark.parametrize("name", ["greedy:4", "heuristic:x", "heuristic:999", "expert"])
 def test_bad_policy_names(name):
     with pytest.raises(UserError, match="heuristic"):
-        parse_policy(name)
+        GAME.parse_policy(name)
 
 
 def test_platter_gift_is_the_opponents_best_immediate_gain():

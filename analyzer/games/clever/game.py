@@ -71,9 +71,7 @@ class CleverGame:
     params: tuple[Param, ...]
     layout: ModuleType
     letters: str
-    weights_file: Path
-    learned_file: Path  # the learned policy's one value network (.npy, ``value_weights``;
-    # its settings and card in the .json twin: ``networks``)
+    folder: Path  # the game's analyzer package: its heuristic weights and network
     value_size: int  # value weights the game reads (stages x features)
     rating_bands: tuple[tuple[int, str], ...]  # (lowest score, label), best first
     rulings: tuple[str, ...]
@@ -85,17 +83,29 @@ class CleverGame:
     round_options: Callable[[int], tuple[tuple[int, str], ...]]
     reference: str  # published bot scores on the same rules, for the report
     report_band: int  # the lowest score of the rating band the report quotes
-    rollout_policy: str  # advise and coach: the strongest policy that answers in seconds
+    rollout_policy: str = "learned"  # advise and coach: the strongest policy that answers
+    # in seconds
     fox_note: str = ""  # added to the note on fox scoring
-    strongest_policy: str = "heuristic"  # the report's and cheat sheet's bot (evaluation)
-    # the report's multiplayer seats and paired rule values: the tuned heuristic (the
-    # learned network trained in solo games only, with every round bonus); a game may name
-    # a cheaper reading of it that plays as strongly (a test checks it)
+    strongest_policy: str = "learned"  # the report's and cheat sheet's bot (evaluation)
+    # the report's seats and rule values where the rules lie outside what the learned
+    # network was trained on: the tuned heuristic, or a cheaper reading of it that plays
+    # as strongly (a test checks it)
     table_policy: str = "heuristic"
-    advice_rollouts: int = 2000  # advise's default rollouts per choice
+    advice_rollouts: int = 800  # advise's default rollouts per choice
     advice_horizon: int | None = None  # ... and rounds played after this one (None: all)
     user_network: Path | None = None  # a network file the user named (``--network``):
     # learned plays it, and nothing else, whatever the rules (``with_network``)
+
+    @property
+    def weights_file(self) -> Path:
+        """The tuned heuristic's value weights (``heuristic_weights.json``)."""
+        return self.folder / "heuristic_weights.json"
+
+    @property
+    def learned_file(self) -> Path:
+        """The learned policy's one value network (.npy, ``value_weights``; its settings
+        and card in the .json twin: ``networks``)."""
+        return self.folder / "value_net.npy"
 
     def with_network(self, path: str | Path | None) -> "CleverGame":
         """The game with ``learned`` playing the network file ``path`` alone (none: as it

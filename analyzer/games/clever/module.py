@@ -4,8 +4,10 @@ game, built from its description, so each game's package only names its ``GAME``
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 
 from analyzer.games.clever.game import CleverGame
+from analyzer.registry import MEMBERS
 
 
 def game_interface(game: CleverGame) -> SimpleNamespace:
@@ -55,3 +57,11 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
                            cheatsheet=cheatsheet, kernels_compiled=kernels_compiled,
                            compile_kernels=compile_kernels,
                            compile_alone=compile_alone)
+
+
+def export_interface(game: CleverGame, namespace: dict[str, Any]) -> None:
+    """Put ``game`` and its interface (``analyzer.registry.MEMBERS``) into a game
+    package's ``namespace`` (its ``globals()``), with its ``__all__``."""
+    interface = game_interface(game)
+    namespace.update({name: getattr(interface, name) for name in MEMBERS}, GAME=game,
+                     __all__=["GAME", *MEMBERS])

@@ -7,6 +7,11 @@ from __future__ import annotations
 from analyzer.params import Param
 
 SEARCHED_ROUNDS = (4, 8)  # the round counts the learned player trains on, and tune tries
+# where the engine departs from the rules pages' recommendation on an open point
+RULINGS = (
+    "bonuses fired together: the policy places each free mark but does not choose their "
+    "order (the rules page recommends letting it); bonus_order sets the order",
+)
 
 
 # Open points the engine never reads in a solo game of the valued policies (greedy,

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.games.clever.game import KNOBS, POLICY_HELP, CleverGame, policy_row  # noqa: F401
-from analyzer.games.clever.params import shared_params
+from analyzer.games.clever.game import CleverGame
+from analyzer.games.clever.params import RULINGS, shared_params
 from analyzer.games.thats_pretty_clever import sheetfile, text
 from kernels.clever_base.sheet import FLAG_EARLIEST_FIRST, FLAG_KEEP_OVERFLOW, TPC
 from kernels.thats_pretty_clever import layout
@@ -22,18 +22,11 @@ PARAMS = shared_params(
      "solo_fallback": "14.7", "plus_after_decline": "14.8", "final_plus": "14.9",
      "ties": "12"},
     "white, yellow, blue, green, orange, purple")
-WEIGHTS_FILE = Path(__file__).with_name("heuristic_weights.json")
-VALUE_FILE = Path(__file__).with_name("value_net.npy")  # + .json: its settings
 RATING_BANDS = (  # (lowest score, label) from the rulebook's solo table (section 13)
     (281, "You're So Clever"), (260, "Are you Einstein?"), (240, "What a genius!"),
     (220, "Impressive!"), (200, "Hat's off to you!"), (180, "Great result!"),
     (160, "That was pretty good."), (140, "Not bad... you could do better."),
     (0, "Try harder!"),
-)
-# where the engine departs from the rules page's recommendation on an open point (14.4)
-RULINGS = (
-    "bonuses fired together: the policy places each free mark but does not choose their "
-    "order (the rules page recommends letting it); bonus_order sets the order",
 )
 
 
@@ -62,19 +55,13 @@ def round_options(code: int) -> tuple[tuple[int, str], ...]:
 
 GAME = CleverGame(
     id="thats-pretty-clever", title="That's Pretty Clever", prefix="tpc", kernel_game=TPC,
-    params=PARAMS, layout=layout, letters="WYBGOP", weights_file=WEIGHTS_FILE,
-    learned_file=VALUE_FILE, strongest_policy="learned",
+    params=PARAMS, layout=layout, letters="WYBGOP", folder=Path(__file__).parent,
     value_size=N_VALUE_WEIGHTS, rating_bands=RATING_BANDS, rulings=RULINGS,
     sheetfile=sheetfile, sheet_flags=sheet_flags, extra_rules=_no_extra_rules,
-    # advice rollouts: the value policy (1.4 ms a solo game on one core), 800 per choice,
-    # each to the end of the round after next, then the network's value of the position
-    # (scripts/advice_horizon.py, 16 positions of the bot's own games in rounds 1-4: the
-    # same best choice as full rollouts at all 8 positions where one was clear, 0.02
-    # points lost on average as full rollouts do; round 1 in a fifth of the time)
-    rollout_policy="learned", advice_rollouts=800, advice_horizon=2,
+    # advice: each rollout ends at the end of the round after next, valued there by the network
+    # (scripts/advice_horizon.py measures a horizon against full rollouts)
+    advice_horizon=2,
     report_band=180, describe=text.describe, open_bonuses=text.open_bonuses,
     round_options=round_options,
     reference="published bots on the same rules reach 183.8 (tuned expectimax) and 250+ "
               "(neural value functions)")
-game_rules = GAME.game_rules
-parse_policy = GAME.parse_policy

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.games.clever.game import KNOBS, POLICY_HELP, CleverGame, policy_row  # noqa: F401
-from analyzer.games.clever.params import shared_params
+from analyzer.games.clever.game import CleverGame
+from analyzer.games.clever.params import RULINGS, shared_params
 from analyzer.games.twice_as_clever import sheetfile, text
 from analyzer.params import Param
 from kernels.clever_base.game_rules import RULE_RETURN_ON_REROLL, RULE_SKIP_ROLL
@@ -52,19 +52,12 @@ PARAMS = shared_params(
           "platter die back and the turn goes on (return_allowed)", assumed=True,
           choices=("ends_turn", "return_allowed")),
 )
-WEIGHTS_FILE = Path(__file__).with_name("heuristic_weights.json")
-VALUE_FILE = Path(__file__).with_name("value_net.npy")  # + .json: its settings
 RATING_BANDS = (  # (lowest score, label) from the rulebook's solo table (section 11)
     (320, "Twice as clever!"), (300, "Points = IQ!"), (280, "Respect!"),
     (260, "This can't be luck!"), (240, "People, look at this!"),
     (220, "Pretty, pretty clever!"), (200, "You've been training!"),
     (180, "You should be happy!"), (160, "On the right way."), (140, "You can do better."),
     (0, "Half as clever."),
-)
-# where the engine departs from the rules page's recommendation on an open point (6)
-RULINGS = (
-    "bonuses fired together: the policy places each free mark but does not choose their "
-    "order (the rules page recommends letting it); bonus_order sets the order",
 )
 
 
@@ -96,26 +89,19 @@ def round_options(code: int) -> tuple[tuple[int, str], ...]:
 
 GAME = CleverGame(
     id="twice-as-clever", title="Twice As Clever", prefix="tac", kernel_game=TAC,
-    params=PARAMS, layout=layout, letters="WYBGPS", weights_file=WEIGHTS_FILE,
-    learned_file=VALUE_FILE, strongest_policy="learned",
+    params=PARAMS, layout=layout, letters="WYBGPS", folder=Path(__file__).parent,
     # without its look-ahead the heuristic plays this sheet nearly as well (within 2
     # percentage points in two-player games against it: tests/games/test_clever_analyzer.py)
     # and about 7 times faster
     table_policy="heuristic:0",
     value_size=N_VALUE_WEIGHTS, rating_bands=RATING_BANDS, rulings=RULINGS,
     sheetfile=sheetfile, sheet_flags=sheet_flags, extra_rules=extra_rules,
-    # advice rollouts: the value policy (3 ms a solo game on one core), 800 per choice,
-    # each to the end of the next round, then the network's value of the position
-    # (scripts/advice_horizon.py, 8 positions of the bot's own games in rounds 1-4, against
-    # 1,600 full rollouts: the same best choice at all 5 positions where one was clear,
-    # 0.08 points lost on average against 0.06 for 800 full rollouts, in a tenth of their
-    # time; 200 full rollouts, the default before, lost 0.59 and missed 2 of 5)
-    rollout_policy="learned", advice_rollouts=800, advice_horizon=1,
+    # advice: each rollout ends at the end of the next round, valued there by the network
+    # (scripts/advice_horizon.py measures a horizon against full rollouts)
+    advice_horizon=1,
     report_band=200, describe=text.describe, open_bonuses=text.open_bonuses,
     round_options=round_options,
     reference="published bots on the same rules reach 63.6 (random), 101.8 (greedy), "
               "159.2 (flat Monte Carlo) and 296.5-301.6 (TD(lambda) networks)",
     fox_note="; a negative lowest area (green) makes every fox negative, unless an area "
              "scores 0 (fox_negative=rulebook) or fox_negative=zero")
-game_rules = GAME.game_rules
-parse_policy = GAME.parse_policy
