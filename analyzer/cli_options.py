@@ -251,3 +251,9 @@ def with_output_check(fn: Callable) -> Callable:
         early_output_check(kwargs.get("output"))
         return fn(*args, **kwargs)
     return wrapper
+
+
+def run_to_output(fn: Callable) -> Callable:
+    """``run_options``, ``output_options`` and the early check of ``--output``: what every
+    command that runs and writes a table takes."""
+    return _stack(run_options, output_options, with_output_check)(fn)

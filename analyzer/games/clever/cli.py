@@ -13,7 +13,7 @@ from analyzer.games.clever import trained_on
 from analyzer.games.clever.compiling import compile_for_policies
 from analyzer.games.clever.game import CleverGame
 from analyzer.cli_options import (StrictGroup, early_output_check, given_not_empty, output_options,
-                                  rule_values, rules_options, run_options, precision_options,
+                                  precision_options, rule_values, rules_options, run_to_output,
                                   simulate_options, split_specs, tune_options, whatif_options,
                                   with_output_check)
 from analyzer.errors import Interrupted, UserError, readable
@@ -46,9 +46,7 @@ def simulate(game: CleverGame) -> click.Command:
                       "1 to 4 (default 1 = solo)")
     @network_option
     @rules_options
-    @run_options
-    @output_options
-    @with_output_check
+    @run_to_output
     def simulate(players, games, policy_specs, rotate, precision, network, rules_file,
                  assignments, seed, threads, quiet, fmt, output):
         """Play whole games: total and per-area scores, foxes, bonuses, solo ratings and
@@ -103,9 +101,7 @@ def whatif(game: CleverGame) -> click.Command:
                     "1 to 4 (default 1)")
     @network_option
     @rules_options
-    @run_options
-    @output_options
-    @with_output_check
+    @run_to_output
     def whatif(rule_variants, lineups, base_policy, players, games, precision, network,
                rules_file, assignments, seed, threads, quiet, fmt, output):
         """Compare rule or lineup variants side by side on common random numbers.
@@ -142,9 +138,7 @@ def tune(game: CleverGame) -> click.Command:
                        "every paired difference in a win rate's")
     @network_option
     @rules_options
-    @run_options
-    @output_options
-    @with_output_check
+    @run_to_output
     def tune(targets, free, policy, players, games, precision, network, rules_file,
              assignments, seed, threads, quiet, fmt, output):
         """Find the rule values whose simulated figures come nearest the targets: every
@@ -196,9 +190,7 @@ def advise(game: CleverGame) -> click.Command:
                        "the game's end.")
     @network_option
     @rules_options
-    @run_options
-    @output_options
-    @with_output_check
+    @run_to_output
     def advise(sheet_file, roll, phase, rnd, taken, fields, platter, policy, rollouts,
                horizon, network, rules_file, assignments, seed, threads, quiet, fmt, output):
         """Rank every legal choice by its expected final score (solo rollouts, 95% CIs)."""

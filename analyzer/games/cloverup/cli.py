@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from analyzer.cli_options import (StrictGroup, output_options, rule_values, rules_options,
-                                  run_options, simulate_options, split_specs, tune_options,
+                                  run_to_output, simulate_options, split_specs, tune_options,
                                   whatif_options, with_output_check)
 from analyzer.games.cloverup.params import PARAMS, accepted_policies
 from analyzer.output import emit, emit_kept
@@ -70,9 +70,7 @@ def tune(targets, free, bounds, rules_file, assignments, fmt, output):
 @group.command()
 @simulate_options(DEFAULT_GAMES, "optimal", accepted_policies(), "1 to 6 (default 2)")
 @rules_options
-@run_options
-@output_options
-@with_output_check
+@run_to_output
 def simulate(players, games, policy_specs, rotate, precision, rules_file, assignments, seed,
              threads, quiet, fmt, output):
     """Play whole games: scores and win rates per policy and per seat, with 95% intervals."""
@@ -90,9 +88,7 @@ def simulate(players, games, policy_specs, rotate, precision, rules_file, assign
 @click.option("--turns", "n_turns", default=10_000_000, show_default=True, type=int,
               help="Turns to simulate.")
 @rules_options
-@run_options
-@output_options
-@with_output_check
+@run_to_output
 def turns(policy, n_turns, rules_file, assignments, seed, threads, quiet, fmt, output):
     """Simulate single turns and check them against the exact outcome distribution."""
     from analyzer.games.cloverup import simulation
@@ -109,9 +105,7 @@ def turns(policy, n_turns, rules_file, assignments, seed, threads, quiet, fmt, o
                 "A variant: the baseline with these rule parameters changed.",
                 "1 to 6 (default 2)")
 @rules_options
-@run_options
-@output_options
-@with_output_check
+@run_to_output
 def whatif(weight_variants, rule_variants, lineups, base_policy, players, games, precision,
            rules_file, assignments, seed, threads, quiet, fmt, output):
     """Compare rule or policy variants side by side on common random numbers.

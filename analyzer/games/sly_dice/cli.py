@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from analyzer.cli_options import (StrictGroup, once_each, output_options, rule_values,
-                                  rules_options, run_options, simulate_options, split_specs,
+                                  rules_options, run_to_output, simulate_options, split_specs,
                                   tune_options, whatif_options, with_output_check)
 from analyzer.errors import UserError
 from analyzer.games.sly_dice.params import ASSUMED_POINTS, PARAMS, accepted_policies, points_param
@@ -253,9 +253,7 @@ def claim(common, locked, hidden, open_cards, bluffs_held, rules_file, assignmen
                    "earlier for strategies far from the best).")
 @rules_options
 @points_options
-@run_options
-@output_options
-@with_output_check
+@run_to_output
 def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, states, grid,
                 games, rules_file, assignments, points_file, point_settings, seed, threads,
                 quiet, fmt, output):
@@ -296,9 +294,7 @@ def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, stat
               help="Stop when every free card's worth is this close to the level (points).")
 @rules_options
 @points_options
-@run_options
-@output_options
-@with_output_check
+@run_to_output
 def tune(targets, free, bounds, states, precision, rules_file, assignments, points_file,
          point_settings, seed, threads, quiet, fmt, output):
     """Fair points for the fixed cards: the values that give every free card the same
@@ -318,9 +314,7 @@ def tune(targets, free, bounds, states, precision, rules_file, assignments, poin
 @simulate_options(DEFAULT_GAMES, "equilibrium", accepted_policies(), "2 to 4 (default 2)")
 @rules_options
 @points_options
-@run_options
-@output_options
-@with_output_check
+@run_to_output
 def simulate(players, games, policy_specs, rotate, precision, rules_file, assignments,
              points_file, point_settings, seed, threads, quiet, fmt, output):
     """Play whole games: scores, win rates, bluffs, accusations and cards per policy and
@@ -338,9 +332,7 @@ def simulate(players, games, policy_specs, rotate, precision, rules_file, assign
                 "2 to 4 (default 2)")
 @rules_options
 @points_options
-@run_options
-@output_options
-@with_output_check
+@run_to_output
 def whatif(rule_variants, lineups, base_policy, players, games, precision, rules_file,
            assignments, points_file, point_settings, seed, threads, quiet, fmt, output):
     """Compare rule, point or lineup variants side by side on common random numbers.
