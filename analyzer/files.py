@@ -21,7 +21,9 @@ import re
 import stat
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from analyzer.errors import UserError
 
@@ -382,6 +384,30 @@ def read_input_text(path: str | Path, what: str, most: int = MAX_INPUT_BYTES) ->
         raise UserError(f"{what} {shown(path)} is larger than {most // 1024} KiB; accepted: "
                         "a small text file")
     return data.decode("utf-8-sig")
+
+
+def read_document(path: str | Path, what: str, parse: Callable[[str], Any],
+                  syntax: type[Exception], kind: str, numbers: str, shape: str) -> Any:
+    """The input file ``path`` (``what``: how messages name it) read by ``parse``, its
+    text's parser (``syntax``: the error it raises, ``kind``: the format's name); every
+    problem is one ``UserError`` line, a number too long to read or nesting too deep
+    naming what such a file holds (``numbers``, ``shape``)."""
+    named = f"{what} {str(path)!r}"
+    try:
+        return parse(read_input_text(path, what))
+    except UserError:  # the file's own fault, said already (too large, ...)
+        raise
+    except FileNotFoundError:
+        raise UserError(f"{named} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"cannot read {named}: {read_problem(exc)}") from None
+    except syntax as exc:
+        raise UserError(f"{named} is not valid {kind}: {exc}") from None
+    except ValueError:  # a whole number of more digits than Python converts
+        raise UserError(f"{named} holds a number too long to read; accepted: {numbers}") \
+            from None
+    except RecursionError:
+        raise UserError(f"{named} is nested too deeply; accepted: {shape}") from None
 
 
 def read_problem(exc: OSError | UnicodeDecodeError) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from analyzer.errors import UserError
-from analyzer.files import read_input_text, read_problem
+from analyzer.files import read_document
 
 
 MAX_WEIGHT = 1e6  # a weight past it says nothing a smaller one could not (they are relative)
@@ -169,22 +169,8 @@ def parse_assignment(text: str) -> tuple[str, str]:
 def read_toml(path: str | Path, what: str = "rules file") -> dict[str, Any]:
     """A TOML file (``what``: how errors name it) as a dict; a one-line ``UserError`` if it
     is missing or broken."""
-    try:
-        return tomllib.loads(read_input_text(path, what))
-    except UserError:  # the file's own fault, said already (too large, ...)
-        raise
-    except FileNotFoundError:
-        raise UserError(f"{what} {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read {what} {str(path)!r}: {read_problem(exc)}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{what} {str(path)!r} is not valid TOML: {exc}") from None
-    except ValueError:  # a whole number of more digits than Python converts
-        raise UserError(f"{what} {str(path)!r} holds a number too long to read; accepted: "
-                        "numbers of the parameters' ranges") from None
-    except RecursionError:
-        raise UserError(f"{what} {str(path)!r} is nested too deeply; accepted: "
-                        "key = value lines") from None
+    return read_document(path, what, tomllib.loads, tomllib.TOMLDecodeError, "TOML",
+                         "numbers of the parameters' ranges", "key = value lines")
 
 
 def validate_mapping(data: dict[str, Any], params: Iterable[Param],

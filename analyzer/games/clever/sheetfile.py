@@ -12,7 +12,7 @@ import pandas as pd
 
 from analyzer.games.clever.game import CleverGame
 from analyzer.errors import UserError
-from analyzer.files import read_input_text, read_problem
+from analyzer.files import read_document
 from analyzer.output import Result
 from kernels.clever import sheets
 from kernels.clever_base.sheet import H_FOXES
@@ -69,23 +69,9 @@ class FieldReader:
 def read(game: CleverGame, path: str | Path, values: dict[str, Any]) -> np.ndarray:
     """The kernel sheet of a sheet file of ``game``, carrying the flags of the rule
     ``values``; a ``UserError`` naming the problem."""
-    try:
-        data = json.loads(read_input_text(path, "sheet file"))
-    except UserError:  # the file's own fault, said already (too large, ...)
-        raise
-    except FileNotFoundError:
-        raise UserError(f"sheet file {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read sheet file {str(path)!r}: {read_problem(exc)}") \
-            from None
-    except json.JSONDecodeError as exc:
-        raise UserError(f"sheet file {str(path)!r} is not valid JSON: {exc}") from None
-    except ValueError:  # a whole number of more digits than Python converts
-        raise UserError(f"sheet file {str(path)!r} holds a number too long to read; a "
-                        "sheet holds small whole numbers (docs/sheet-format.md)") from None
-    except RecursionError:
-        raise UserError(f"sheet file {str(path)!r} is nested too deeply to be a sheet (a "
-                        "sheet is an object of lists, docs/sheet-format.md)") from None
+    data = read_document(path, "sheet file", json.loads, json.JSONDecodeError, "JSON",
+                         "small whole numbers (docs/sheet-format.md)",
+                         "an object of lists (docs/sheet-format.md)")
     sheet = game.sheetfile.to_kernel(data, repr(str(path)), game.sheet_flags(values))
     check_actions(game, sheet, values, FieldReader(repr(str(path))))
     return sheet
