@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.games.clever.track_words import next_track_bonuses
 from kernels.thats_pretty_clever import layout as L
 
 
@@ -43,13 +44,8 @@ def open_bonuses(sheet: np.ndarray) -> str:
             need = int(L.YELLOW_VALUES[bit]) if area == "yellow" else bit + 2
             near.append(f"{name} {number} needs a {need} -> {L.bonus_label(code)}".replace(
                 "  ", " "))
-    for area, field, track in (("green", L.S_GREEN, L.GREEN_BONUS),
-                               ("orange", L.S_ORANGE, L.ORANGE_BONUS),
-                               ("purple", L.S_PURPLE, L.PURPLE_BONUS)):
-        done = int(sheet[field])
-        ahead = [k for k in range(done, L.TRACK) if track[k]]
-        if ahead:
-            k = ahead[0]
-            near.append(f"{area} slot {k + 1} ({k - done + 1} to go) -> "
-                        f"{L.bonus_label(int(track[k]))}")
+    near += next_track_bonuses(sheet, (("green", L.S_GREEN, L.GREEN_BONUS),
+                                       ("orange", L.S_ORANGE, L.ORANGE_BONUS),
+                                       ("purple", L.S_PURPLE, L.PURPLE_BONUS)),
+                               L.TRACK, L.bonus_label)
     return "; ".join(near) if near else "none"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.games.clever.track_words import next_track_bonuses
 from kernels.twice_as_clever import layout as L
 
 SILVER_ROW_NAMES = ("yellow", "blue", "green", "pink")  # the silver rows, top to bottom
@@ -51,14 +52,9 @@ def open_bonuses(sheet: np.ndarray) -> str:
             line = f"row {g + 1}" if g < 5 else f"column {g - 4}"
             near.append(f"yellow {line} needs a circled {L.YELLOW_VALUES[cell]} -> "
                         f"{names[int(L.YELLOW_GROUP_BONUS[g])]}")
-    for area, field, track in (("blue", L.S_BLUE, L.BLUE_BONUS),
-                               ("green", L.S_GREEN, L.GREEN_BONUS),
-                               ("pink", L.S_PINK, L.PINK_BONUS)):
-        done = int(sheet[field])
-        ahead = [k for k in range(done, L.TRACK) if track[k]]
-        if ahead:
-            k = ahead[0]
-            need = f", needs {L.PINK_MIN[k]}+" if area == "pink" and L.PINK_MIN[k] > 1 else ""
-            near.append(f"{area} slot {k + 1} ({k - done + 1} to go{need}) -> "
-                        f"{names[int(track[k])]}")
+    near += next_track_bonuses(
+        sheet, (("blue", L.S_BLUE, L.BLUE_BONUS), ("green", L.S_GREEN, L.GREEN_BONUS),
+                ("pink", L.S_PINK, L.PINK_BONUS)), L.TRACK, lambda code: names[code],
+        lambda area, k: f", needs {L.PINK_MIN[k]}+" if area == "pink" and L.PINK_MIN[k] > 1
+        else "")
     return "; ".join(near) if near else "none"
