@@ -36,6 +36,16 @@ def inputs(sheet, ts, n_in=encode.N_BASE):
     return dict(zip(idx[:n].tolist(), val[:n].tolist()))
 
 
+
+def _passive_ones(sheet):
+    """Six 1s, white, yellow and silver on the platter: ``(faces, where, moves, n)`` with
+    the ``n`` passive picks of ``sheet`` in ``moves``."""
+    faces = np.ones(6, np.int64)
+    where = np.array([play.PLATTER, play.PLATTER, play.FIELD, play.FIELD, play.FIELD,
+                      play.PLATTER], np.int64)
+    moves = np.zeros((play.MAX_MOVES, 3), np.int64)
+    return faces, where, moves, play.passive_candidates(sheet, faces, where, moves)
+
 def test_encoding_sees_the_twice_as_clever_sheet():
     """Silver cells, row thermometers and column fractions; yellow circled and crossed;
     the blue floor; an open green pair; the pink threshold; the bars in hand and circled;
@@ -111,11 +121,7 @@ def test_spotlight_biases_the_choice_not_the_recorded_value():
     sheet[L.S_GREEN_VALUES:L.S_GREEN_VALUES + 2] = (4, 2)
     sheet[L.S_PINK], sheet[L.S_PINK_VALUES] = 1, 4
     sheet[L.S_FOXES] = 1
-    faces = np.array([1, 1, 1, 1, 1, 1], np.int64)
-    where = np.array([play.PLATTER, play.PLATTER, play.FIELD, play.FIELD, play.FIELD,
-                      play.PLATTER], np.int64)
-    moves = np.zeros((play.MAX_MOVES, 3), np.int64)
-    n = play.passive_candidates(sheet, faces, where, moves)
+    faces, where, moves, n = _passive_ones(sheet)
     row = fresh_row(2)
     for bias in (0.0, 50.0):
         scratch = training_scratch(spotlight=bias)
@@ -137,11 +143,7 @@ def test_area_spotlight_favours_its_area():
     spotlight)."""
     sheet = blank()
     sheet[L.S_YELLOW_CIRCLED] = 1 << 2
-    faces = np.array([1, 1, 1, 1, 1, 1], np.int64)
-    where = np.array([play.PLATTER, play.PLATTER, play.FIELD, play.FIELD, play.FIELD,
-                      play.PLATTER], np.int64)
-    moves = np.zeros((play.MAX_MOVES, 3), np.int64)
-    n = play.passive_candidates(sheet, faces, where, moves)
+    faces, where, moves, n = _passive_ones(sheet)
     row = fresh_row(2)
     chosen = {}
     for area in (L.SILVER_AREA, L.YELLOW_AREA, L.BLUE_AREA, L.PINK_AREA):
