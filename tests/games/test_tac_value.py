@@ -5,20 +5,18 @@ their dispatch through the shared engine and the training samples
 import numpy as np
 import pytest
 
-from analyzer.games.clever.samples import sample_blocks
 from kernels.clever import play, sheets, training
 from kernels.clever_base.game_rules import N_GAME_RULES, RULE_GAME, RULE_SHEET_FLAGS
 from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND, TAC
 from kernels.twice_as_clever import layout as L
 from kernels.twice_as_clever import value as V
 from kernels.twice_as_clever.rules import total_score
+from tests.games import value_samples
+from tests.games.value_samples import training_samples
 
 
 def features(sheet):
-    out = np.zeros(V.N_FEATURES)
-    score, weighted = V.feature_value(sheet, V.NO_FEATURES, out)
-    assert weighted == 0.0 and score == total_score(sheet)
-    return out
+    return value_samples.features(V, total_score, sheet)
 
 
 def tac_rules():
@@ -138,22 +136,11 @@ def test_training_samples_are_consistent():
     first, and foxes follow the lowest area): the final score is the game's, stages count
     down from 5 to 0 (two turns each), the features are the TAC features of each sheet
     (constant 1; the area features and foxes x lowest add up to the score)."""
-    rounds, block = 6, 8
-    keys = np.array([11, 12], np.uint64)
-    rows = len(keys) * block * 2 * rounds
     assert training.n_features(TAC) == V.N_FEATURES
-    feats = np.zeros((rows, V.N_FEATURES))
-    score, stage, final = (np.zeros(rows, np.int64) for _ in range(3))
     pol = np.zeros(play.N_POL)
     pol[play.KIND], pol[play.W_SAMPLES], pol[play.W_BRANCH] = play.HEURISTIC, 2, 2
-    sample_blocks(keys, block, pol, rounds, tac_rules(), feats, score, stage, final)
-    per_game = 2 * rounds
-    for g in range(rows // per_game):
-        s = slice(g * per_game, (g + 1) * per_game)
-        assert score[s][0] < score[s][-1]
-        assert score[s][-1] == final[s][0] and (final[s] == final[s][0]).all()
-        assert list(stage[s]) == [5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0]
-    assert (feats[:, V.F_CONSTANT] == 1).all()
+    feats, score, _, final = training_samples(V, pol, tac_rules())
+    assert (score.reshape(-1, 12)[:, 0] < score.reshape(-1, 12)[:, -1]).all()
     areas = np.rint(10 * feats[:, V.F_AREAS:V.F_AREAS + 5].sum(axis=1))
     fox_points = np.rint(10 * feats[:, V.F_FOX_POINTS])
     assert (areas + fox_points == score).all()
