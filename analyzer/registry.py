@@ -47,6 +47,10 @@ MEMBERS = ("PARAMS", "POLICY_HELP", "RULINGS", "commands", "report_section", "ch
            "kernels_compiled", "compile_kernels", "compile_alone")
 
 
+def compile_nothing_more() -> None:
+    """``compile_alone`` of a game whose kernels serve it alone: nothing to narrow."""
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """What the registry knows about a game without importing it."""

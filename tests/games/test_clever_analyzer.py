@@ -113,8 +113,8 @@ def test_comeback_record_ends_at_the_final_scores(game):
     player still behind then never wins; each round counts every player once; the
     report's comeback table gives each spot's win chance inside its interval."""
     from analyzer import seats
-    from kernels.accumulate import COMEBACK_LEN, GAP_BINS, STANDING_ROUNDS
     from kernels.clever import play
+    from tests.comebacks import check_comeback_record
 
     values = {**defaults(game.params), "players": 2}
     acc, n = simulation.play_games(game, values, ["greedy", "random"], 600, 7,
@@ -123,12 +123,7 @@ def test_comeback_record_ends_at_the_final_scores(game):
     rounds = game.rounds_for(values)
     standings = row[play.COL_LOG + play.LOG_STANDINGS:][:rounds]
     assert standings[-1] == row[play.COL_SCORE_SUM]
-    record = row[play.COL_COMEBACK:play.COL_COMEBACK + COMEBACK_LEN].reshape(
-        STANDING_ROUNDS, GAP_BINS, 2)
-    assert record[:rounds, :, 0].sum(axis=1).tolist() == [2 * n] * rounds
-    assert record[rounds:].sum() == 0
-    assert record[rounds - 1, 1:, 1].sum() == 0
-    assert record[rounds - 1, 0, 1] == n * play.WIN_UNITS
+    check_comeback_record(row, play.COL_COMEBACK, rounds, 2, n, play.WIN_UNITS)
     table = seats.comebacks(row, simulation.COLUMNS, play.COL_COMEBACK, rounds,
                             play.COMEBACK_STEP)
     assert {t["rounds_left"] for t in table} <= {f"{k} round{'s' * (k > 1)} left"

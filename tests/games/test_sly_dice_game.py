@@ -197,7 +197,7 @@ def test_comeback_record_ends_at_the_final_scores(values):
     most Successful Bluffing cards): the standings after the last round are the final
     scores, so a player behind then never wins; every round counts each player once."""
     from analyzer.games.sly_dice.runs import play_games
-    from kernels.accumulate import COMEBACK_LEN, GAP_BINS, STANDING_ROUNDS
+    from tests.comebacks import check_comeback_record
 
     vals = {**values, "players": 3}
     lineup = [parse_policy(p) for p in ("bluffer:10", "accuser:0.3", "rational")]
@@ -205,12 +205,7 @@ def test_comeback_record_ends_at_the_final_scores(values):
     row = acc.sum(axis=(0, 1))
     rounds = get_model(vals).rounds
     assert row[play.COL_STANDINGS + rounds - 1] == row[play.COL_SCORE_SUM]
-    record = row[play.COL_COMEBACK:play.COL_COMEBACK + COMEBACK_LEN].reshape(
-        STANDING_ROUNDS, GAP_BINS, 2)
-    assert record[:rounds, :, 0].sum(axis=1).tolist() == [3 * n] * rounds
-    assert record[rounds:].sum() == 0
-    assert record[rounds - 1, 1:, 1].sum() == 0
-    assert record[rounds - 1, 0, 1] == n * play.WIN_UNITS
+    check_comeback_record(row, play.COL_COMEBACK, rounds, 3, n, play.WIN_UNITS)
 
 
 def test_honest_bots_never_accuse_and_bluff_only_when_forced(values):

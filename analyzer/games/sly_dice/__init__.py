@@ -3,7 +3,8 @@
 Its game contract (``analyzer.registry.GameModule``).
 """
 
-from analyzer.games.sly_dice.params import PARAMS, POLICY_HELP
+from analyzer.games.sly_dice.params import PARAMS, POLICY_HELP  # noqa: F401 (the game contract)
+from analyzer.registry import MEMBERS, compile_nothing_more
 
 
 def commands():
@@ -43,11 +44,7 @@ def compile_kernels() -> None:
     compile_kernels()
 
 
-def compile_alone() -> None:
-    """Nothing to narrow: Sly Dice's kernels serve Sly Dice alone."""
-
-
+compile_alone = compile_nothing_more
 RULINGS: tuple[str, ...] = ()  # the rules page settles every reading with a parameter
 
-__all__ = ["PARAMS", "POLICY_HELP", "RULINGS", "commands", "report_section", "cheatsheet",
-           "kernels_compiled", "compile_kernels", "compile_alone"]
+__all__ = list(MEMBERS)
