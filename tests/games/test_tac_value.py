@@ -118,17 +118,6 @@ def test_recorded_features_give_the_weighted_sum():
     assert play.N_POL >= play.W_VALUE + V.N_VALUE_WEIGHTS
 
 
-def test_weights_pick_the_stage_by_rounds_left():
-    sheet = L.new_sheet()
-    sheet[L.S_ROUNDS] = 6
-    w = np.zeros(V.N_VALUE_WEIGHTS)
-    w[np.arange(V.VALUE_STAGES) * V.N_FEATURES + V.F_CONSTANT] = np.arange(V.VALUE_STAGES)
-    for rnd in range(6):
-        sheet[L.S_ROUND] = rnd
-        assert V.value_stage(sheet) == 5 - rnd
-        assert V.feature_value(sheet, w, w[:0])[1] == 5 - rnd
-
-
 @pytest.mark.slow
 def test_training_samples_are_consistent():
     """Twice As Clever samples after every turn, recorded through the dispatch (unlike

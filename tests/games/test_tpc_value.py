@@ -53,17 +53,6 @@ def test_features_of_a_recorded_position():
     assert f[V.F_LOWEST] == 0.0 and f[V.F_FOX_POINTS] == 0.0
 
 
-def test_weights_pick_the_stage_by_rounds_left():
-    """The weight set is the number of rounds still to play after the current one."""
-    sheet = L.new_sheet()
-    sheet[L.S_ROUNDS] = 6
-    w = np.zeros(V.N_VALUE_WEIGHTS)
-    w[np.arange(V.VALUE_STAGES) * V.N_FEATURES + V.F_CONSTANT] = np.arange(V.VALUE_STAGES)
-    for rnd in range(6):
-        sheet[L.S_ROUND] = rnd
-        assert V.feature_value(sheet, w, w[:0])[1] == 5 - rnd
-
-
 def test_training_samples_are_consistent():
     """Samples after every turn: the score never falls, the final score is the game's,
     stages count down from 5 to 0 (two turns each)."""

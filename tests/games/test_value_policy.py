@@ -3,6 +3,7 @@ networks load with their settings, ``learned`` is the value policy and beats the
 heuristic, it plays every seat count, an unknown policy is refused in one line, and advice
 ranks re-rolls, declining the passive pick and each +1 beside the picks."""
 
+import importlib
 import json
 
 import numpy as np
@@ -16,7 +17,7 @@ from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
-from kernels.clever import net, play, value_net
+from kernels.clever import net, play, sheets, value_net
 from kernels.clever_base.sheet import TPC
 from kernels.thats_pretty_clever import layout as L
 
@@ -243,3 +244,20 @@ def test_learned_mirror_has_no_seat_effect(game):
     rows = matches.mirror(game, defaults(game.params), "learned", game.parse_policy("learned"),
                           2, 1000, 20261203)
     assert 0.40 <= rows[0]["win_rate"] <= 0.60, rows
+
+
+@pytest.mark.parametrize("game", ["thats_pretty_clever", "twice_as_clever"])
+def test_the_heuristic_weights_pick_the_stage_by_rounds_left(game):
+    """The heuristic's weight set is the number of rounds still to play after the current
+    one."""
+    layout = importlib.import_module(f"kernels.{game}.layout")
+    value = importlib.import_module(f"kernels.{game}.value")
+    sheet = layout.new_sheet()
+    sheet[layout.S_ROUNDS] = 6
+    w = np.zeros(value.N_VALUE_WEIGHTS)
+    w[np.arange(value.VALUE_STAGES) * value.N_FEATURES + value.F_CONSTANT] = \
+        np.arange(value.VALUE_STAGES)
+    for rnd in range(6):
+        sheet[layout.S_ROUND] = rnd
+        assert sheets.value_stage(sheet) == 5 - rnd
+        assert value.feature_value(sheet, w, w[:0])[1] == 5 - rnd
