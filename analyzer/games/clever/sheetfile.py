@@ -38,8 +38,11 @@ class FieldReader:
             raise self.fail(field, f"expected a list of at most {most} {what}")
         return value
 
-    def document(self, data: Any, fmt: str, fields: dict[str, Any]) -> None:
-        """Check the document is an object of ``fmt`` with only the ``fields`` known."""
+    def document(self, data: Any, fmt: str, fields: dict[str, Any], layout: Any,
+                 flags: int) -> np.ndarray:
+        """A blank kernel sheet of ``layout`` with the rule ``flags`` (``S_FLAGS``), once
+        the document is checked to be an object of ``fmt`` with only the ``fields``
+        known."""
         if not isinstance(data, dict):
             raise UserError(f"sheet {self.source}: expected a JSON object with the field "
                             "'format'")
@@ -49,6 +52,9 @@ class FieldReader:
         if unknown:
             raise self.fail(sorted(unknown)[0], f"unknown field; accepted: "
                                                 f"{', '.join(fields)}")
+        sheet = layout.new_sheet()
+        sheet[layout.S_FLAGS] = flags
+        return sheet
 
     def add(self, mask: int, bit: int, field: str, entry: Any) -> int:
         """``mask`` with ``bit`` set; a listed cell given twice is an error (it would

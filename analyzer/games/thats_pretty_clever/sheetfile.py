@@ -44,9 +44,7 @@ def to_kernel(data: Any, source: str = "file", flags: int = 0) -> np.ndarray:
     """Validate a sheet document and build the kernels' flat sheet (foxes derived) with
     the rule ``flags`` (``S_FLAGS``)."""
     r = FieldReader(source)
-    r.document(data, FORMAT, blank())
-    sheet = L.new_sheet()
-    sheet[L.S_FLAGS] = flags
+    sheet = r.document(data, FORMAT, blank(), L, flags)
     for i, cell in enumerate(r.list(data.get("yellow", []), "yellow", 12, "[row, column]")):
         if not isinstance(cell, list) or len(cell) != 2:
             raise r.fail(f"yellow[{i}]", "expected [row, column]")

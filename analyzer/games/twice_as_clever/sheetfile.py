@@ -48,9 +48,7 @@ def to_kernel(data: Any, source: str = "file", flags: int = 0) -> np.ndarray:
     """Validate a sheet document and build the kernels' flat sheet (foxes derived) with
     the rule ``flags`` (``S_FLAGS``)."""
     r = FieldReader(source)
-    r.document(data, FORMAT, blank())
-    sheet = L.new_sheet()
-    sheet[L.S_FLAGS] = flags
+    sheet = r.document(data, FORMAT, blank(), L, flags)
     silver = data.get("silver", {})
     if not isinstance(silver, dict) or set(silver) - set(SILVER_ROW_NAMES):
         raise r.fail("silver", f"expected an object with the rows "
