@@ -19,11 +19,19 @@ DEFAULT_GAMES = 100_000
 
 
 def points_options(fn):
+    """``--rules`` and ``--set``, then ``--points`` and ``--points-file``: the rules and
+    card points of a Sly Dice question."""
     fn = click.option("--points", "point_settings", multiple=True, metavar="CARD=VALUE",
                       callback=once_each,
                       help="Points of a fixed card, e.g. full-house=20; repeatable.")(fn)
-    return click.option("--points-file", type=click.Path(dir_okay=False), default=None,
-                        help="TOML file of card points (card = value).")(fn)
+    return rules_options(click.option(
+        "--points-file", type=click.Path(dir_okay=False), default=None,
+        help="TOML file of card points (card = value).")(fn))
+
+
+def exact_answer(fn):
+    """``points_options`` and where an exact answer goes (``output_options``)."""
+    return points_options(output_options(with_output_check(fn)))
 
 
 def _point_assignments(points_file: str | None, settings: tuple[str, ...]) -> list[str]:
@@ -77,14 +85,10 @@ def _cards(text: str | None) -> list[int] | None:
 
 def rolling_options(fn):
     """Options of the exact rolling analyses: rerolls, power, rules, points and output."""
-    for option in reversed((
-            click.option("--rerolls", type=int, default=None,
-                         help="0, 1 or 2 (default: the rules')."),
-            click.option("--power", default="none", show_default=True,
-                         help="Special power held: none, change, sum, restart."),
-            rules_options, points_options, output_options, with_output_check)):
-        fn = option(fn)
-    return fn
+    fn = click.option("--power", default="none", show_default=True,
+                      help="Special power held: none, change, sum, restart.")(exact_answer(fn))
+    return click.option("--rerolls", type=int, default=None,
+                        help="0, 1 or 2 (default: the rules').")(fn)
 
 
 @click.group(name="sly-dice", cls=StrictGroup)
@@ -137,10 +141,7 @@ def policy(common, open_cards, rerolls, power, rules_file, assignments, points_f
 
 
 @group.command(name="higher-or-lower")
-@rules_options
-@points_options
-@output_options
-@with_output_check
+@exact_answer
 def higher_or_lower(rules_file, assignments, points_file, point_settings, fmt, output):
     """Best calls and exact success chance of Higher or Lower from every target."""
     values = _values(rules_file, assignments, points_file, point_settings)
@@ -156,10 +157,7 @@ def higher_or_lower(rules_file, assignments, points_file, point_settings, fmt, o
 @group.command()
 @click.option("--common", default=None, metavar="A,B,C",
               help="Common dice (default: averaged over all).")
-@rules_options
-@points_options
-@output_options
-@with_output_check
+@exact_answer
 def powers(common, rules_file, assignments, points_file, point_settings, fmt, output):
     """What each special power adds to each card, exactly."""
     values = _values(rules_file, assignments, points_file, point_settings)
@@ -186,10 +184,7 @@ def powers(common, rules_file, assignments, points_file, point_settings, fmt, ou
               help="Successful Bluffing cards the claimant holds.")
 @click.option("--false-held", type=click.IntRange(0, 20), default=0,
               help="False Accusation cards you hold.")
-@rules_options
-@points_options
-@output_options
-@with_output_check
+@exact_answer
 def accuse(common, locked, claim, count, claimant, open_cards, bluffs_held, false_held,
            rules_file, assignments, points_file, point_settings, fmt, output):
     """Is a claim true? The exact posterior under a claimant model, and whether to accuse."""
@@ -211,10 +206,7 @@ def accuse(common, locked, claim, count, claimant, open_cards, bluffs_held, fals
               help="Cards open to you (comma-separated) or all.")
 @click.option("--bluffs-held", type=click.IntRange(0, 20), default=0,
               help="Successful Bluffing cards you hold.")
-@rules_options
-@points_options
-@output_options
-@with_output_check
+@exact_answer
 def claim(common, locked, hidden, open_cards, bluffs_held, rules_file, assignments,
           points_file, point_settings, fmt, output):
     """Every claim open to you: honest ones, Higher or Lower, and bluffs with their
@@ -251,7 +243,6 @@ def claim(common, locked, hidden, open_cards, bluffs_held, rules_file, assignmen
 @click.option("--games", default=None, type=int,
               help="With --grid: the most games of a duel (default 4,096; duels stop "
                    "earlier for strategies far from the best).")
-@rules_options
 @points_options
 @run_to_output
 def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, states, grid,
@@ -292,7 +283,6 @@ def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, stat
                    "for each common-dice multiset).")
 @click.option("--precision", type=float, default=0.25, show_default=True,
               help="Stop when every free card's worth is this close to the level (points).")
-@rules_options
 @points_options
 @run_to_output
 def tune(targets, free, bounds, states, precision, rules_file, assignments, points_file,
@@ -312,7 +302,6 @@ def tune(targets, free, bounds, states, precision, rules_file, assignments, poin
 
 @group.command()
 @simulate_options(DEFAULT_GAMES, "equilibrium", accepted_policies(), "2 to 4 (default 2)")
-@rules_options
 @points_options
 @run_to_output
 def simulate(players, games, policy_specs, rotate, precision, rules_file, assignments,
@@ -330,7 +319,6 @@ def simulate(players, games, policy_specs, rotate, precision, rules_file, assign
 @whatif_options(DEFAULT_GAMES, "equilibrium",
                 "A variant with rule parameters or card points (points_CARD) changed.",
                 "2 to 4 (default 2)")
-@rules_options
 @points_options
 @run_to_output
 def whatif(rule_variants, lineups, base_policy, players, games, precision, rules_file,
