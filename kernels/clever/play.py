@@ -38,6 +38,7 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     GREEDY,
     HEURISTIC,
     KIND,
+    MOVE_PENDING,
     N_POL,
     POLICY_NAMES,
     RANDOM,
@@ -55,7 +56,7 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     W_VALUE,
     WORK_LEN,
     new_game_work,
-    _pick_bonus_target,
+    resolve_pending,
     _platter_cost,
     _wants_reroll,
     apply_move,
@@ -72,8 +73,7 @@ from kernels.clever_base.sheet import (FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_PO
                                        H_RETURN_GOT, H_RETURN_USED, H_ROUND, H_SEAT,
                                        MAX_BONUS_KINDS, SHEET_LEN)
 from kernels.clever.sheets import (MAX_CELLS, MAX_PENDING, area_scores, chain_area, copy_sheet,
-                                   marked_cells, pop_pending, resolve_bonus, start_game_sheet,
-                                   total_score)
+                                   marked_cells, start_game_sheet, total_score)
 from kernels.clever_base.turn import (PH_ACTIVE_PLUS, PH_OVER, PH_PASSIVE, PH_PASSIVE_PLUS, PH_ROLL,
                                       PH_ROUND_END, TS_LEN, set_turn)
 from kernels.clever.lookahead import choose_looking
@@ -473,16 +473,9 @@ def round_bonus(sheet, rnd, game_rules, pol, stream, scratch):
 @njit(cache=True)
 def apply_bonus_chain(sheet, code, pol, stream, slot, scratch):
     """Resolve one bonus and everything it triggers, depth-first."""
-    pending = np.zeros(MAX_PENDING, np.int64)
+    pending = scratch[MOVE_PENDING:MOVE_PENDING + MAX_PENDING]
     pending[0] = code
-    n = 1
-    k = 0
-    while n > 0:
-        c = pop_pending(sheet, pending, n)
-        n -= 1
-        target = _pick_bonus_target(sheet, c, pol, stream, slot + k, scratch)
-        n = resolve_bonus(sheet, c, target, pending, n)
-        k += 1
+    resolve_pending(sheet, pending, 1, pol, stream, slot, scratch)
 
 
 @njit(cache=True)

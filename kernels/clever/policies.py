@@ -54,7 +54,7 @@ N_POL = W_NET + MAX_ROW_SIZE
 # a trial sheet for free marks, a trial sheet for moves, and two pending-bonus stacks
 _BONUS_TRIAL = 0
 _MOVE_TRIAL = SHEET_LEN
-_MOVE_PENDING = 2 * SHEET_LEN
+MOVE_PENDING = 2 * SHEET_LEN
 _BONUS_PENDING = 2 * SHEET_LEN + MAX_PENDING
 # ... then, for the lookahead over the next roll: the sheet after a candidate pick, the dice
 # after it, a move buffer for the next roll and the one-step values of the candidates
@@ -177,13 +177,13 @@ def apply_move(sheet, faces, die, area, cell, pol, stream, slot, scratch):
     triggered first); free marks are placed by the policy. ``scratch``: int64[WORK_LEN]."""
     if area < 0:
         return  # a wasted pick: the die is moved, nothing is entered
-    pending = scratch[_MOVE_PENDING:_MOVE_PENDING + MAX_PENDING]
+    pending = scratch[MOVE_PENDING:MOVE_PENDING + MAX_PENDING]
     n = enter_die(sheet, faces, die, area, cell, pending, 0)
-    _resolve_pending(sheet, pending, n, pol, stream, slot + 32, scratch)
+    resolve_pending(sheet, pending, n, pol, stream, slot + 32, scratch)
 
 
 @njit(cache=True)
-def _resolve_pending(sheet, pending, n, pol, stream, slot, scratch):
+def resolve_pending(sheet, pending, n, pol, stream, slot, scratch):
     """Resolve ``n`` pending bonuses and all they trigger; the policy places free marks."""
     k = 0
     while n > 0:
@@ -201,7 +201,7 @@ def chain_marks(sheet, faces, where, picked, last_pick, pol, stream, slot, scrat
     ``last_pick`` with ``chain_leftovers``) marks silver where ``chain_rows`` allows (the
     policy picks the row when there is a choice), with its bonuses resolved at once."""
     leftovers = last_pick and chain_leftovers(sheet)
-    pending = scratch[_MOVE_PENDING:_MOVE_PENDING + MAX_PENDING]
+    pending = scratch[MOVE_PENDING:MOVE_PENDING + MAX_PENDING]
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
     area = chain_area(sheet)
     for d in range(N_DICE):
@@ -227,7 +227,7 @@ def chain_marks(sheet, faces, where, picked, last_pick, pol, stream, slot, scrat
                 if v > best_v:
                     best, best_v = r, v
         n = enter_die(sheet, faces, d, area, best, pending, 0)
-        _resolve_pending(sheet, pending, n, pol, stream, slot + 64 + 8 * d, scratch)
+        resolve_pending(sheet, pending, n, pol, stream, slot + 64 + 8 * d, scratch)
 
 
 @njit(cache=True)
@@ -256,7 +256,7 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
     trial_faces = scratch[_LOOK_FACES:_LOOK_FACES + N_DICE]
     moves = scratch[_LOOK_MOVES:_LOOK_MOVES + 3 * MAX_MOVES].reshape((MAX_MOVES, 3))
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
-    pending = scratch[_MOVE_PENDING:_MOVE_PENDING + MAX_PENDING]
+    pending = scratch[MOVE_PENDING:MOVE_PENDING + MAX_PENDING]
     now = sheet_value(sheet, pol, scratch)
     greedy = pol[KIND] < HEURISTIC
     scores = scratch[_SCORES:_SCORES + 5]

@@ -24,12 +24,9 @@ def round_seen(rnd, rounds, players):
     """The round the turn block's one-hot shows for round ``rnd`` (0-based) of a game of
     ``rounds`` and ``players``: a game of the player count's own length (``NATURAL_ROUNDS``)
     shows its own rounds; any other shows its last round as that length's last and the
-    others as they are, up to the one before it. The networks learnt games of their own
-    length: counted from the start alone, the last round of a 5-round solo game showed as
-    round 4, which a 6-round game follows with another (That's Pretty Clever's network
-    scored 108 in 5 rounds, 125 with the last round shown as the last; the heuristic 133),
-    and a 7-round game showed round 5 twice, so training on it blurred what the last round
-    is."""
+    others as they are, up to the one before it: the last round always shows as a last
+    round (counted from the start alone, a 5-round solo game's last round would show as
+    round 4, which a 6-round game follows with another)."""
     last = NATURAL_ROUNDS[min(max(players, 1), 4)] - 1
     if rounds == last + 1:
         return min(rnd, 5)
