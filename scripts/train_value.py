@@ -19,12 +19,13 @@ bonuses), half of those with other rules changed, 1-4 players.
   Adam settles, then 5e-6 from 40% and 2.5e-6 from 75%.
 
 ``--curriculum anneal`` is the last stage alone, for a network that goes on from another
-(``--start-from`` a checkpoint or a network file). ``--curriculum extend`` goes on longer
-from another network's latest weights and Adam state (``--start-from ... --start-latest``):
+(``--start-from`` a checkpoint or a network file). ``--curriculum focus`` goes on from
+another network's latest weights and Adam state (``--start-from ... --start-latest``),
+with ``--focus SHARE`` of its games the solo game on the default rules:
 
-* ``extend``: 600,000 games, epsilon 0.01 falling to 0.005 over the first half; step
-  size 3e-5 (after a short rise from 2e-6), 1.5e-5 from 50%, 7.5e-6 from 80%;
-* ``anneal``: as above.
+* ``focus``: 450,000 games, epsilon 0.02 falling to 0.005 over the first half; step size
+  1e-4 (after a short rise from 2e-6), 5e-5 from 50%, 2.5e-5 from 80%;
+* ``settle``: 150,000 games at epsilon 0.005, step size 1e-5, then 5e-6 from 50%.
 
 Every ``--eval-every`` games the network plays ``--eval-games`` solo games on the default
 rules without exploring or learning (``TUNING_SEED_BASE + seed``, the same games every
@@ -80,13 +81,14 @@ FRESH_STAGES = {
     "anneal": Stage(300_000, 0.0, LAMBDA, (0.005, 0.005, 1.0),
                     ((0.0, 2e-6), (0.03, 1e-5), (0.4, 5e-6), (0.75, 2.5e-6)), **_ONE),
 }
-EXTEND_STAGES = {
-    "extend": Stage(600_000, 0.0, LAMBDA, (0.01, 0.005, 0.5),
-                    ((0.0, 2e-6), (0.02, 3e-5), (0.5, 1.5e-5), (0.8, 7.5e-6)), **_ONE),
-    "anneal": FRESH_STAGES["anneal"],
+FOCUS_STAGES = {
+    "focus": Stage(450_000, 0.0, LAMBDA, (0.02, 0.005, 0.5),
+                   ((0.0, 2e-6), (0.02, 1e-4), (0.5, 5e-5), (0.8, 2.5e-5)), **_ONE),
+    "settle": Stage(150_000, 0.0, LAMBDA, (0.005, 0.005, 1.0),
+                    ((0.0, 1e-5), (0.5, 5e-6)), **_ONE),
 }
 CURRICULA = {"fresh": FRESH_STAGES, "anneal": {"anneal": FRESH_STAGES["anneal"]},
-             "extend": EXTEND_STAGES}
+             "focus": FOCUS_STAGES}
 VARIANT_TABLE = 4096  # rows drawn for a run's table (seed: the run's)
 
 
@@ -109,6 +111,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--eval-every", type=int, default=20_000)
     parser.add_argument("--eval-games", type=int, default=2000)
     parser.add_argument("--chunk", type=int, default=CHUNK, help="games per training call")
+    parser.add_argument("--focus", type=float, default=0.0, metavar="SHARE",
+                        help="this share of the games (0 to 0.9) the solo game on the "
+                             "default rules, the rest as the table draws them (default 0)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="every stage's length times this factor: below 1 for trials "
                              "and tests, above 1 (at most 10) for a longer run")
@@ -144,9 +149,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 def check(parser: argparse.ArgumentParser, opts: argparse.Namespace) -> None:
     """A one-line exit where the options do not go together."""
     if opts.chunk < 1 or opts.eval_every % opts.chunk or opts.eval_games < 1 \
-            or not 0 < opts.scale <= 10 or opts.max_games < 0:
+            or not 0 < opts.scale <= 10 or opts.max_games < 0 or not 0 <= opts.focus <= 0.9:
         parser.error("--eval-every must be a multiple of --chunk; --eval-games at least 1; "
-                     "--scale within (0, 10]; --max-games 0 or more")
+                     "--scale within (0, 10]; --max-games 0 or more; --focus from 0 to 0.9")
     if (opts.latest or opts.ship_to or opts.name) and not opts.ship \
             or opts.ship and not opts.name \
             or opts.start_latest and not str(opts.start_from or "").endswith(".npz"):
@@ -209,7 +214,9 @@ def train(opts: argparse.Namespace, model) -> bool:
             extra["start_latest"] = True
         if opts.hidden and opts.hidden != width:
             fail(f"--hidden {opts.hidden}: the start network has {width} first-layer units")
-    rows = unified.sample(game, VARIANT_TABLE, opts.seed)
+    if opts.focus:
+        extra["variants"]["focus"] = opts.focus
+    rows = unified.sample(game, VARIANT_TABLE, opts.seed, opts.focus)
     run = training_run.Run(
         game=opts.game, stages=CURRICULA[opts.curriculum], seed=opts.seed, until=opts.stage,
         checkpoint=Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz"),

@@ -5,6 +5,7 @@ A row is a game of 1-4 players under a set of rules: a share of them the default
 others one of the game shapes (a round count of ``SHAPE_ROUNDS``, or the player count's
 own, and a round track of ``TRACKS``) with, half the time, some of the other rules changed.
 Self-play takes the player count from the row (``kernels.clever_base.game_rules.RULE_PLAYERS``).
+A focused table gives a share of its rows to the solo game on the default rules first.
 """
 
 from __future__ import annotations
@@ -49,13 +50,18 @@ def track_words(values: dict[str, Any]) -> str:
     return " ".join(f"no round-{name.split('_')[1]} bonus" for name in off)
 
 
-def sample(game: CleverGame, count: int, seed: int) -> list[dict[str, Any]]:
-    """``count`` rows (full rule values, the player count among them) drawn by ``seed``."""
+def sample(game: CleverGame, count: int, seed: int, focus: float = 0.0
+           ) -> list[dict[str, Any]]:
+    """``count`` rows (full rule values, the player count among them) drawn by ``seed``;
+    a ``focus`` share of them the solo game on the default rules."""
     rng = np.random.default_rng([seed, 64])
     base = defaults(game.params)
     shares = np.cumsum(PLAYER_SHARES) / np.sum(PLAYER_SHARES)
     out = []
     for _ in range(count):
+        if focus > 0.0 and rng.random() < focus:
+            out.append({**base, "players": 1})
+            continue
         players = int(np.searchsorted(shares, rng.random(), side="right")) + 1
         values = {**base, "players": min(players, len(PLAYER_SHARES))}
         if rng.random() >= DEFAULT_SHARE:
