@@ -1,5 +1,18 @@
 """Writing a sparse network input: (input number, value) pairs appended to ``idx``
-(int64) and ``val`` (float32), for the encodings of both Clever games."""
+(int64) and ``val`` (float32), for the encodings of both Clever games, and the inputs they
+share:
+
+* the turn block (``TURN_INPUTS``): the round (one-hot 6), the phase (one-hot
+  ``N_PHASES``), active picks made (one-hot 4), rounds left / 6, and bit masks of the dice
+  in the pool, on the platter and taken by +1 this round (18);
+* the seat block (``N_SEAT`` inputs, for a network that has it): where the player stands
+  in a game of 1-4 players (``kernels.clever_base.seats``);
+* the rules block (``N_RULES`` inputs, for a network that has it): the rules in force
+  where they differ from the defaults (``kernels.clever_base.rule_block``).
+
+The dice's faces are not inputs: an afterstate comes before the next roll (or, in a +1
+window, the faces matter only for the +1s themselves, which are candidates of their own).
+"""
 
 import numpy as np
 

@@ -15,22 +15,17 @@ Inputs (offsets below; "thermometer" k = 1 for every count >= k):
 * foxes: a thermometer to 6, foxes / 10 (7);
 * scores: each area over its usual top (60, 56, 66, 96, 66), the lowest area / 40, the
   total / 300 (7);
-* time: the round (one-hot 6), the phase (one-hot ``N_PHASES``), active picks made
-  (one-hot 4), rounds left / 6;
-* the dice: bit masks of the dice in the pool, on the platter, and taken by +1 (18);
+* time and dice: the turn block (``TURN_INPUTS``);
 * the bonus block (``N_INPUTS`` - ``N_BASE`` inputs, for a network that has them): the
   re-rolls and +1s unlocked in the game so far / 7, the bonus groups completed / 12 (yellow
   rows and diagonal, blue rows and columns), for each bonus kind (re-roll, +1, fox, yellow
   X, blue X, green X, orange, purple) how close it is: one away (+0.5 per group or track
   whose next mark fires it, at most 1) and the pull of the tracks (the sum over the track
   cells still to fill that fire it of 1 / (1 + marks before them), at most 1).
-* the seat block (``N_SEATED`` - ``N_INPUTS`` inputs, for a network that has them):
-  where the player stands in a game of 1-4 players (``kernels.clever_base.seats``);
-* the rules block (``N_RULED`` - ``N_SEATED`` inputs, for a network that has them): the
-  rules in force where they differ from the defaults (``kernels.clever_base.rule_block``).
+* then the seat block and the rules block, for a network that has them.
 
-The dice's faces are not inputs: an afterstate comes before the next roll (or, in a +1
-window, the faces matter only for the +1s themselves, which are candidates of their own).
+The time and dice inputs, and the blocks after the bonus block, are both games' own:
+``kernels.clever_base.sparse``.
 """
 
 import numpy as np
@@ -39,9 +34,7 @@ from kernels.clever_base.bits import count_bits
 from kernels.clever_base.rule_block import N_RULES, seat_and_rules
 from kernels.clever_base.seats import N_SEAT
 from kernels.clever_base.sheet import H_PLAYERS
-from kernels.clever_base.sparse import (TURN_INPUTS, TURN_PHASE, TURN_PICKS, TURN_PLATTER,
-                                        TURN_POOL, TURN_TAKEN, TURN_TIME_LEFT, fox_inputs, put,
-                                        thermometer, turn_block)
+from kernels.clever_base.sparse import TURN_INPUTS, fox_inputs, put, thermometer, turn_block
 from kernels.jit import njit
 from kernels.thats_pretty_clever.layout import (BLUE_COL_BONUS, BLUE_COLS, BLUE_ROW_BONUS,
                                                 BLUE_ROWS, GREEN_BONUS, GREEN_MIN, N_AREAS,
@@ -79,13 +72,8 @@ I_AREAS = I_FOX_COUNT + 1
 I_LOWEST = I_AREAS + N_AREAS
 I_TOTAL = I_LOWEST + 1
 I_ROUND = I_TOTAL + 1
-I_PHASE = I_ROUND + TURN_PHASE
-I_PICKS = I_ROUND + TURN_PICKS
-I_TIME_LEFT = I_ROUND + TURN_TIME_LEFT
-I_POOL = I_ROUND + TURN_POOL
-I_PLATTER = I_ROUND + TURN_PLATTER
-I_TAKEN = I_ROUND + TURN_TAKEN
-N_BASE = I_ROUND + TURN_INPUTS  # the inputs without the bonus block
+N_BASE = I_ROUND + TURN_INPUTS  # the inputs without the bonus block (the turn block
+# from I_ROUND: kernels.clever_base.sparse)
 I_UNLOCKED = N_BASE  # re-rolls, +1s
 I_GROUPS_DONE = I_UNLOCKED + 2
 I_ONE_AWAY = I_GROUPS_DONE + 1  # + bonus kind - 1

@@ -11,6 +11,7 @@ from analyzer.params import defaults
 from kernels.clever import play, selfplay, valued, value_net
 from kernels.clever.policies import BEST_SHEET, BEST_TURN, TURN, WORK_LEN, sheet_value
 from kernels.clever.sheets import start_sheet
+from kernels.clever_base import sparse
 from kernels.clever_base.turn import PH_ROLL, TS_LEN
 from kernels.twice_as_clever import encode
 from kernels.twice_as_clever import layout as L
@@ -77,9 +78,10 @@ def test_encoding_sees_the_twice_as_clever_sheet():
     assert {encode.I_IN_HAND + 8, encode.I_IN_HAND + 9} <= set(got)  # 2 returns in hand
     assert encode.I_IN_HAND + 10 not in got
     assert {encode.I_CIRCLES + 12, encode.I_CIRCLES + 13, encode.I_CIRCLES + 14} <= set(got)
-    assert got[encode.I_PHASE + PH_ROLL] == 1 and got[encode.I_PICKS + 1] == 1
-    assert {encode.I_POOL + 2, encode.I_POOL + 3, encode.I_PLATTER + 1,
-            encode.I_PLATTER + 4} <= set(got)
+    turn = encode.I_ROUND  # the turn block (kernels.clever_base.sparse)
+    assert got[turn + sparse.TURN_PHASE + PH_ROLL] == 1 and got[turn + sparse.TURN_PICKS + 1] == 1
+    assert {turn + sparse.TURN_POOL + 2, turn + sparse.TURN_POOL + 3,
+            turn + sparse.TURN_PLATTER + 1, turn + sparse.TURN_PLATTER + 4} <= set(got)
 
 
 def test_encoding_bonus_block_and_signed_scores():

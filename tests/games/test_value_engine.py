@@ -17,6 +17,7 @@ from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
 from analyzer.params import defaults
 from kernels.clever import net, play, selfplay, valued, value_net
+from kernels.clever_base import sparse
 from kernels.clever_base.game_rules import RULE_FORFEIT_TO_PLATTER
 from kernels.clever.policies import BEST_SHEET, BEST_TURN, TURN, WORK_LEN
 from kernels.clever_base.sheet import H_PLUS_USED, H_REROLL_USED, H_RETURN_USED, TPC
@@ -243,9 +244,11 @@ def test_encoding_inputs_are_in_unit_range_and_match_the_turn_state():
     n = encode.encode(sheet, ts, idx, val, encode.N_BASE)
     got = dict(zip(idx[:n].tolist(), val[:n].tolist()))
     assert all(0 < x <= 1 for x in got.values()) and max(got) < encode.N_BASE
-    assert got[encode.I_PHASE + PH_PASSIVE] == 1 and got[encode.I_PICKS + 2] == 1
-    assert {encode.I_POOL, encode.I_POOL + 1, encode.I_PLATTER + 2, encode.I_PLATTER + 3,
-            encode.I_TAKEN + 5} <= set(got)
+    turn = encode.I_ROUND  # the turn block (kernels.clever_base.sparse)
+    assert got[turn + sparse.TURN_PHASE + PH_PASSIVE] == 1
+    assert got[turn + sparse.TURN_PICKS + 2] == 1
+    assert {turn + sparse.TURN_POOL, turn + sparse.TURN_POOL + 1, turn + sparse.TURN_PLATTER + 2,
+            turn + sparse.TURN_PLATTER + 3, turn + sparse.TURN_TAKEN + 5} <= set(got)
     assert got[encode.I_BLUE_SUM] == 1 and got[encode.I_BLUE_SUM + 2] == 1
     assert encode.I_BLUE_COUNT + 1 in got and encode.I_BLUE_COUNT + 2 not in got
     assert got[encode.I_FOX_COUNT] == pytest.approx(0.2)
