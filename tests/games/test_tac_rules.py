@@ -39,6 +39,16 @@ class Pos:
         self.pending = np.zeros(R.MAX_PENDING, np.int64)
         self.n = 0
 
+    def pushed_by_each(self, times, mark):
+        """The bonuses pushed by each of ``times`` calls of ``mark`` (a mark on this
+        sheet), mark by mark."""
+        got = []
+        for _ in range(times):
+            before = self.n
+            mark()
+            got.append(self.stack()[before:])
+        return got
+
     def enter(self, area, value, target=0):
         assert R.can_enter(self.sheet, area, value), (area, value)
         self.n = int(R.enter(self.sheet, area, value, target, self.pending, self.n))
@@ -337,11 +347,7 @@ def test_8_3_blue_slot_bonuses():
     """8.3: blue slots 2 return, 3 yellow ?, 5 +1, 6 re-roll, 7 pink ?, 9 fox, 10 return,
     12 green ?; a full track takes nothing."""
     p = Pos()
-    got = []
-    for _ in range(12):
-        before = p.n
-        p.blue(12)
-        got.append(p.stack()[before:])
+    got = p.pushed_by_each(12, lambda: p.blue(12))
     assert got == [[], [RETURN], [QY], [], [PLUS], [REROLL], [QP], [], [FOX], [RETURN], [],
                    [QG]]
     assert not R.can_enter(p.sheet, B, 2)
@@ -401,11 +407,7 @@ def test_8_4_green_slot_bonuses_paid_even_if_pair_incomplete():
     """8.4: green slots 2 re-roll, 4 blue ?, 5 return, 7 fox, 8 silver ?, 9 +1, 11 pink ?,
     12 yellow ?; slots 5, 7, 9 and 11 pay although their pair is still open (and score 0)."""
     p = Pos()
-    got = []
-    for _ in range(12):
-        before = p.n
-        p.green(3)
-        got.append(p.stack()[before:])
+    got = p.pushed_by_each(12, lambda: p.green(3))
     assert got == [[], [REROLL], [], [QB], [RETURN], [], [FOX], [QS], [PLUS], [], [QP], [QY]]
     q = Pos().green(6, 1, 6, 1)
     q.n = 0  # slots 2 and 4

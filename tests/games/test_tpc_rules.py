@@ -38,6 +38,16 @@ class Pos:
         self.pending = np.zeros(R.MAX_PENDING, np.int64)
         self.n = 0
 
+    def pushed_by_each(self, times, mark):
+        """The bonuses pushed by each of ``times`` calls of ``mark`` (a mark on this
+        sheet), mark by mark."""
+        got = []
+        for _ in range(times):
+            before = self.n
+            mark()
+            got.append(self.stack()[before:])
+        return got
+
     def enter(self, area, value, cell=0):
         assert R.can_enter(self.sheet, area, value), (area, value)
         self.n = int(R.enter(self.sheet, area, value, cell, self.pending, self.n))
@@ -294,11 +304,7 @@ def test_8_3_green_slot_11_rejects_5():
 def test_8_3_green_slot_bonuses():
     """8.3: green slots 4 +1, 6 blue X, 7 fox, 9 purple 6, 10 re-roll (paid when filled)."""
     p = Pos()
-    got = []
-    for _ in range(11):
-        before = p.n
-        p.track(G, 6)
-        got.append(p.stack()[before:])
+    got = p.pushed_by_each(11, lambda: p.track(G, 6))
     assert got == [[], [], [], [PLUS], [], [BX], [FOX], [], [PU(6)], [REROLL], []]
 
 
@@ -341,11 +347,7 @@ def test_8_4_orange_multipliers():
 def test_8_4_orange_slot_bonuses():
     """8.4: orange slots 3 re-roll, 5 yellow X, 6 +1, 8 fox, 10 purple 6."""
     p = Pos()
-    got = []
-    for _ in range(11):
-        before = p.n
-        p.track(ORA, 1)
-        got.append(p.stack()[before:])
+    got = p.pushed_by_each(11, lambda: p.track(ORA, 1))
     assert got == [[], [], [REROLL], [], [YX], [PLUS], [], [FOX], [], [PU(6)], []]
 
 
