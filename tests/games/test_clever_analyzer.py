@@ -4,6 +4,7 @@ bad input to simulate, advise and coach."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -689,3 +690,62 @@ def test_a_rollout_horizon_ends_rollouts_at_a_round_s_end(game):
     with pytest.raises(UserError, match="bad horizon -1"):
         advise.advise(game, values, sheet, full_roll(game), "active1", 2, "learned", 40, 4,
                       horizon=-1)
+
+
+BAD_SHEETS = {TPC_GAME.id: [
+    ({"blue": [13]}, "blue[0]"),
+    ({"orange": [7]}, "orange[0]"),
+    ({"orange": [1, 1, 1, 3]}, "orange[3]"),
+    ({"purple": [4, 2]}, "purple[1]"),
+    ({"yellow": [[1, 4]]}, "yellow[0]"),
+    ({"green": 12}, "green"),
+    ({"rerolls": {"unlocked": 1, "used": 2}}, "rerolls.used"),
+    ({"colour": 1}, "colour"),
+    ({"format": "other"}, "format"),
+    ({"yellow": None}, "yellow"),
+    ({"blue": 5}, "blue"),
+    ({"blue": [2, 2]}, "blue[1]"),  # a cell listed twice
+    ({"yellow": [[1, 1], [1, 1]]}, "yellow[1]"),
+], TAC_GAME.id: [
+    ({"blue": [9, 10]}, "blue[1]"),
+    ({"blue": [13]}, "blue[0]"),
+    ({"green": [3]}, "green[0]"),
+    ({"pink": [0]}, "pink[0]"),
+    ({"yellow": {"circled": [[1, 1]]}}, "yellow.circled[0]"),
+    ({"yellow": {"circled": [], "crossed": [[2, 1]]}}, "yellow.crossed"),
+    ({"yellow": [[2, 1]]}, "yellow"),
+    ({"silver": {"red": [1]}}, "silver"),
+    ({"silver": {"blue": [7]}}, "silver.blue[0]"),
+    ({"returns": {"unlocked": 7, "used": 0}}, "returns.unlocked"),
+    ({"orange": []}, "orange"),
+    ({"silver": {"blue": [4, 4]}}, "silver.blue[1]"),  # a cell listed twice
+    ({"yellow": {"circled": [[1, 2], [1, 2]]}}, "yellow.circled[1]"),
+]}
+
+
+@pytest.mark.parametrize("game,change,field",
+                         [(g, c, f) for g in GAMES for c, f in BAD_SHEETS[g.id]],
+                         ids=[f"{g.prefix}-{f}" for g in GAMES for _, f in BAD_SHEETS[g.id]])
+def test_a_bad_sheet_names_the_field(game, change, field):
+    """Sheet format: a field out of its range, of the wrong kind, unknown or listed twice is
+    refused with its name."""
+    doc = game.sheetfile.blank()
+    doc.update(change)
+    with pytest.raises(UserError, match=re.escape(f"field '{field}'")):
+        game.sheetfile.to_kernel(doc)
+
+
+@pytest.mark.parametrize("game,marks,area,points", [
+    (TPC_GAME, {"blue": [5, 9], "rerolls": {"unlocked": 1, "used": 0}}, "blue", 2),
+    (TAC_GAME, {"pink": [5, 6]}, "pink", 11)], ids=ids)
+def test_a_new_sheet_marked_and_scored(tmp_path, game, marks, area, points):
+    """``sheet --new`` writes a blank sheet of the format; ``sheet --score`` scores it once
+    marked (That's Pretty Clever: blue column 1 earned its re-roll)."""
+    doc = json.loads(CliRunner().invoke(cli, [game.id, "sheet", "--new"]).output)
+    assert doc["format"] == game.sheetfile.FORMAT
+    doc.update(marks)
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps(doc))
+    result = CliRunner().invoke(cli, [game.id, "sheet", "--score", str(path), "--format",
+                                      "json"])
+    assert json.loads(result.output)["areas"][area] == points

@@ -14,8 +14,7 @@ from analyzer.games.clever import simulation
 from analyzer.games.clever.coach import Coach
 from analyzer.games.clever.sheetfile import score_result
 from analyzer.cli import cli
-from analyzer.errors import UserError
-from analyzer.games.twice_as_clever import commands, sheetfile
+from analyzer.games.twice_as_clever import sheetfile
 from analyzer.games.twice_as_clever.model import GAME, PARAMS
 from analyzer.params import defaults
 from kernels.clever_base.game_rules import RULE_GAME, RULE_RETURN_ON_REROLL, RULE_SHEET_FLAGS
@@ -79,39 +78,6 @@ def test_12_3_an_area_at_0_makes_foxes_worthless_by_default():
     assert score_result(GAME, sheet).headline["total"] == 3 - 10 + 4
     sheet[L.S_FLAGS] = GAME.sheet_flags({**defaults(PARAMS), "fox_negative": "literal"})
     assert score_result(GAME, sheet).headline["total"] == 3 - 10 + 4 - 10
-
-
-@pytest.mark.parametrize("change,field", [
-    ({"blue": [9, 10]}, "blue[1]"),
-    ({"blue": [13]}, "blue[0]"),
-    ({"green": [3]}, "green[0]"),
-    ({"pink": [0]}, "pink[0]"),
-    ({"yellow": {"circled": [[1, 1]]}}, "yellow.circled[0]"),
-    ({"yellow": {"circled": [], "crossed": [[2, 1]]}}, "yellow.crossed"),
-    ({"yellow": [[2, 1]]}, "yellow"),
-    ({"silver": {"red": [1]}}, "silver"),
-    ({"silver": {"blue": [7]}}, "silver.blue[0]"),
-    ({"returns": {"unlocked": 7, "used": 0}}, "returns.unlocked"),
-    ({"orange": []}, "orange"),
-    ({"silver": {"blue": [4, 4]}}, "silver.blue[1]"),  # a cell listed twice
-    ({"yellow": {"circled": [[1, 2], [1, 2]]}}, "yellow.circled[1]"),
-])
-def test_bad_sheet_names_the_field(change, field):
-    doc = sheetfile.blank()
-    doc.update(change)
-    with pytest.raises(UserError, match=re.escape(f"field '{field}'")):
-        sheetfile.to_kernel(doc)
-
-
-def test_sheet_commands(tmp_path):
-    out = CliRunner().invoke(commands(), ["sheet", "--new"]).output
-    doc = json.loads(out)
-    assert doc["format"] == sheetfile.FORMAT
-    doc["pink"] = [5, 6]
-    path = tmp_path / "sheet.json"
-    path.write_text(json.dumps(doc))
-    result = CliRunner().invoke(commands(), ["sheet", "--score", str(path), "--format", "json"])
-    assert json.loads(result.output)["areas"]["pink"] == 11
 
 
 @pytest.mark.parametrize("name,value,check", [

@@ -13,8 +13,7 @@ from analyzer.games.clever import simulation
 from analyzer.games.clever.coach import Coach
 from analyzer.games.clever.sheetfile import score_result as score_sheet
 from analyzer.cli import cli
-from analyzer.errors import UserError
-from analyzer.games.thats_pretty_clever import commands, sheetfile
+from analyzer.games.thats_pretty_clever import sheetfile
 from analyzer.games.thats_pretty_clever.model import GAME, PARAMS
 from analyzer.params import defaults
 from kernels.thats_pretty_clever import layout as L
@@ -43,40 +42,6 @@ def test_written_sheet_scores_by_the_rules():
     assert areas == {"yellow": 10, "blue": 4, "green": 28, "orange": 18, "purple": 14}
     assert result.headline["foxes"] == 1
     assert result.headline["total"] == 10 + 4 + 28 + 18 + 14 + 4
-
-
-@pytest.mark.parametrize("change,field", [
-    ({"blue": [13]}, "blue[0]"),
-    ({"orange": [7]}, "orange[0]"),
-    ({"orange": [1, 1, 1, 3]}, "orange[3]"),
-    ({"purple": [4, 2]}, "purple[1]"),
-    ({"yellow": [[1, 4]]}, "yellow[0]"),
-    ({"green": 12}, "green"),
-    ({"rerolls": {"unlocked": 1, "used": 2}}, "rerolls.used"),
-    ({"colour": 1}, "colour"),
-    ({"format": "other"}, "format"),
-    ({"yellow": None}, "yellow"),
-    ({"blue": 5}, "blue"),
-    ({"blue": [2, 2]}, "blue[1]"),  # a cell listed twice
-    ({"yellow": [[1, 1], [1, 1]]}, "yellow[1]"),
-])
-def test_bad_sheet_names_the_field(change, field):
-    doc = sheetfile.blank()
-    doc.update(change)
-    with pytest.raises(UserError, match=re.escape(f"field '{field}'")):
-        sheetfile.to_kernel(doc)
-
-
-def test_sheet_commands(tmp_path):
-    out = CliRunner().invoke(commands(), ["sheet", "--new"]).output
-    doc = json.loads(out)
-    assert doc["format"] == sheetfile.FORMAT
-    doc["blue"] = [5, 9]
-    doc["rerolls"] = {"unlocked": 1, "used": 0}  # blue column 1 earned it
-    path = tmp_path / "sheet.json"
-    path.write_text(json.dumps(doc))
-    result = CliRunner().invoke(commands(), ["sheet", "--score", str(path), "--format", "json"])
-    assert json.loads(result.output)["areas"]["blue"] == 2
 
 
 def _sheet_file(tmp_path, **fields):
