@@ -749,3 +749,9 @@ def test_a_new_sheet_marked_and_scored(tmp_path, game, marks, area, points):
     result = CliRunner().invoke(cli, [game.id, "sheet", "--score", str(path), "--format",
                                       "json"])
     assert json.loads(result.output)["areas"][area] == points
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_the_blank_sheet_file_is_the_new_sheet(game):
+    np.testing.assert_array_equal(game.sheetfile.to_kernel(game.sheetfile.blank()),
+                                  game.layout.new_sheet())

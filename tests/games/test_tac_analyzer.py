@@ -6,7 +6,6 @@ Clever games share: test_clever_analyzer.py)."""
 import json
 import re
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -20,15 +19,12 @@ from analyzer.params import defaults
 from kernels.clever_base.game_rules import RULE_GAME, RULE_RETURN_ON_REROLL, RULE_SHEET_FLAGS
 from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, TAC
 from kernels.twice_as_clever import layout as L
+from tests.games.sheet_files import sheet_file
 
 
 @pytest.fixture(scope="module")
 def values():
     return defaults(PARAMS)
-
-
-def test_blank_sheet_is_the_new_sheet():
-    np.testing.assert_array_equal(sheetfile.to_kernel(sheetfile.blank()), L.new_sheet())
 
 
 def test_8_written_sheet_scores_by_the_rules():
@@ -134,11 +130,7 @@ def test_round_3_return_is_used(values):
 
 
 def _sheet_file(tmp_path, **fields):
-    doc = sheetfile.blank()
-    doc.update(fields)
-    path = tmp_path / "sheet.json"
-    path.write_text(json.dumps(doc))
-    return path
+    return sheet_file(GAME, tmp_path, **fields)
 
 
 def test_advise_ranks_choices_and_names_silver_rows(tmp_path):

@@ -5,7 +5,6 @@ and the strength target (what both Clever games share: test_clever_analyzer.py).
 import json
 import re
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -17,6 +16,7 @@ from analyzer.games.thats_pretty_clever import sheetfile
 from analyzer.games.thats_pretty_clever.model import GAME, PARAMS
 from analyzer.params import defaults
 from kernels.thats_pretty_clever import layout as L
+from tests.games.sheet_files import sheet_file
 
 K = 5
 
@@ -24,10 +24,6 @@ K = 5
 @pytest.fixture(scope="module")
 def values():
     return defaults(PARAMS)
-
-
-def test_blank_sheet_is_the_new_sheet():
-    np.testing.assert_array_equal(sheetfile.to_kernel(sheetfile.blank()), L.new_sheet())
 
 
 def test_written_sheet_scores_by_the_rules():
@@ -45,11 +41,7 @@ def test_written_sheet_scores_by_the_rules():
 
 
 def _sheet_file(tmp_path, **fields):
-    doc = sheetfile.blank()
-    doc.update(fields)
-    path = tmp_path / "sheet.json"
-    path.write_text(json.dumps(doc))
-    return path
+    return sheet_file(GAME, tmp_path, **fields)
 
 
 def test_advise_ranks_every_legal_choice(tmp_path):
