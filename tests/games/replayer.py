@@ -23,7 +23,9 @@ class RecordedGame:
     """One recorded game on the kernels' sheets and dice arrays. A subclass gives
     ``FORMAT``, ``DIE`` (die name: number), ``DIE_NAME``, ``AREA`` (area name: number),
     ``layout`` and ``rules`` (its kernels' modules), ``new_sheet()``, ``readable(sheet)``,
-    ``check``, ``round_bonus``, ``active_turn`` and ``solo_passive``."""
+    ``check``, ``round_bonus``, ``active_turn``, ``plus_ones``, ``solo_passive``,
+    ``move_of(spec)`` (a recorded use as a move row) and ``use(sheet, spec, candidates)``
+    (enter a recorded use, one of the legal ``candidates``)."""
 
     FORMAT = ""
     DIE: dict[str, int] = {}
@@ -85,6 +87,45 @@ class RecordedGame:
         self.at = f"end of round {r}"
         for player, expect in rnd["expect"].items():
             self.check(player, expect, "")
+
+    def end_active_turn(self, turn, head, player):
+        """After the active picks: fewer than three only when nothing is left to roll; the
+        dice still in play go to the platter; then the active player's +1s and every
+        passive pick."""
+        if len(turn["rolls"]) < 3:
+            assert self.mask(M.POOL) == 0, f"{self.at}: dice left to roll"
+        self.where[self.where == M.POOL] = M.PLATTER
+        assert self.names(M.PLATTER) == set(turn["platter"]), f"{head} platter"
+        self.at = f"{head} {player}"
+        self.plus_ones(player, turn.get("plus_ones", []))
+        for passive in turn.get("passive", []):
+            self.passive_pick(passive, head)
+
+    def passive_pick(self, entry, head):
+        """A passive pick: a platter die; a field die only when no platter die is usable
+        (``field_pick`` notes one)."""
+        player = entry["player"]
+        sheet = self.sheets[player]
+        self.at = f"{head} passive {player}"
+        n = M.passive_candidates(sheet, self.faces, self.where, self.buf)
+        candidates = {tuple(int(x) for x in self.buf[i]) for i in range(n)}
+        from_platter = self.legal(sheet, self.mask(M.PLATTER))
+        die = self.DIE[entry["pick"]["die"]]
+        if entry["from"] == "platter":
+            assert self.where[die] == M.PLATTER
+            assert candidates == from_platter
+        else:
+            assert self.where[die] == M.FIELD
+            assert from_platter == set(), f"{self.at}: a platter die is usable"
+            assert candidates == self.legal(sheet, self.mask(M.FIELD))
+            self.field_pick(entry)
+        for spec in entry.get("not_candidates", []):
+            assert self.move_of(spec) not in candidates, f"{self.at}: {spec}"
+        self.use(sheet, entry["pick"], candidates)
+        self.plus_ones(player, entry.get("plus_ones", []))
+
+    def field_pick(self, entry):
+        """A passive pick from the field was replayed (nothing to note here)."""
 
     def play(self, game, rounds=6):
         """Rules section 2: six rounds for 1 or 2 players (the first ``rounds`` of them)."""

@@ -330,36 +330,16 @@ class Replay(RecordedGame):
             assert self.names(M.PLATTER) == set(step["then"]["platter"]), self.at
             if "expect" in step["pick"]:
                 self.check(player, step["pick"]["expect"], "after the pick")
-        if len(turn["rolls"]) < 3:  # fewer picks only when nothing is left to roll
-            assert self.mask(M.POOL) == 0, f"{self.at}: dice left to roll"
-        self.where[self.where == M.POOL] = M.PLATTER  # after the third pick: the rest down
-        assert self.names(M.PLATTER) == set(turn["platter"]), f"{head} platter"
-        self.at = f"{head} {player}"
-        self.plus_ones(player, turn.get("plus_ones", []))
-        for passive in turn.get("passive", []):
-            self.passive_pick(passive, head)
+        self.end_active_turn(turn, head, player)  # then section 2's passive picks
 
-    def passive_pick(self, entry, head):
-        """Section 2: a platter die; a field die only when no platter die is usable."""
-        player = entry["player"]
-        sheet = self.sheets[player]
-        self.at = f"{head} passive {player}"
-        n = M.passive_candidates(sheet, self.faces, self.where, self.buf)
-        candidates = {tuple(int(x) for x in self.buf[i]) for i in range(n)}
-        from_platter = self.legal(sheet, self.mask(M.PLATTER))
-        die = DIE[entry["pick"]["die"]]
-        if entry["from"] == "platter":
-            assert self.where[die] == M.PLATTER
-            assert candidates == from_platter
-        else:
-            assert self.where[die] == M.FIELD
-            assert from_platter == set(), f"{self.at}: a platter die is usable"
-            assert candidates == self.legal(sheet, self.mask(M.FIELD))
-            self.events.append((self.at, "field pick", entry["pick"]["die"]))
-        for spec in entry.get("not_candidates", []):
-            assert move_of(spec, self.faces) not in candidates, f"{self.at}: {spec}"
-        self.enter_elsewhere(sheet, entry["pick"], candidates)
-        self.plus_ones(player, entry.get("plus_ones", []))
+    def move_of(self, spec):
+        return move_of(spec, self.faces)
+
+    def use(self, sheet, spec, candidates):
+        self.enter_elsewhere(sheet, spec, candidates)
+
+    def field_pick(self, entry):
+        self.events.append((self.at, "field pick", entry["pick"]["die"]))
 
     def solo_passive(self, spec, head):
         """Section 2 (solo): roll all six, the three lowest to the platter (``solo_platter``),
