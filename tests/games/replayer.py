@@ -23,8 +23,7 @@ class RecordedGame:
     """One recorded game on the kernels' sheets and dice arrays. A subclass gives
     ``FORMAT``, ``DIE`` (die name: number), ``DIE_NAME``, ``AREA`` (area name: number),
     ``layout`` and ``rules`` (its kernels' modules), ``new_sheet()``, ``readable(sheet)``,
-    ``check``, ``round_bonus``, ``active_turn``, ``plus_ones``, ``solo_passive``,
-    ``move_of(spec)`` (a recorded use as a move row) and ``use(sheet, spec, candidates)``
+    ``check``, ``round_bonus``, ``active_turn``, ``plus_ones``, ``move_of(spec)`` (a recorded use as a move row) and ``use(sheet, spec, candidates)``
     (enter a recorded use, one of the legal ``candidates``)."""
 
     FORMAT = ""
@@ -123,6 +122,31 @@ class RecordedGame:
             assert self.move_of(spec) not in candidates, f"{self.at}: {spec}"
         self.use(sheet, entry["pick"], candidates)
         self.plus_ones(player, entry.get("plus_ones", []))
+
+    def solo_passive(self, spec, head):
+        """The solo passive turn: all six dice rolled, the three lowest to the platter
+        (``place_solo_platter``), one of them used."""
+        sheet = self.sheets["solo"]
+        self.at = f"{head} solo passive"
+        self.where[:] = M.POOL
+        self.roll(spec["dice"])
+        platter = [self.DIE[name] for name in spec["platter"]]
+        others = [d for d in range(6) if d not in platter]
+        assert len(set(platter)) == 3
+        assert max(self.faces[platter]) <= min(self.faces[others]), "three lowest"
+        self.place_solo_platter(platter, others)
+        n = M.passive_candidates(sheet, self.faces, self.where, self.buf)
+        candidates = {tuple(int(x) for x in self.buf[i]) for i in range(n)}
+        assert candidates == self.legal(sheet, self.mask(M.PLATTER)), self.at
+        for other in spec.get("not_candidates", []):
+            assert self.move_of(other) not in candidates, f"{self.at}: {other}"
+        self.use(sheet, spec["pick"], candidates)
+        self.plus_ones("solo", spec.get("plus_ones", []))
+
+    def place_solo_platter(self, platter, others):
+        """The three lowest dice ``platter`` to the platter, the ``others`` to the field."""
+        self.where[:] = M.FIELD
+        self.where[platter] = M.PLATTER
 
     def field_pick(self, entry):
         """A passive pick from the field was replayed (nothing to note here)."""

@@ -341,26 +341,12 @@ class Replay(RecordedGame):
     def field_pick(self, entry):
         self.events.append((self.at, "field pick", entry["pick"]["die"]))
 
-    def solo_passive(self, spec, head):
-        """Section 2 (solo): roll all six, the three lowest to the platter (``solo_platter``),
-        use one of them; no field fallback."""
-        sheet = self.sheets["solo"]
-        self.at = f"{head} solo passive"
-        self.where[:] = M.POOL
-        self.roll(spec["dice"])
-        platter = [DIE[name] for name in spec["platter"]]
-        others = [d for d in range(6) if d not in platter]
-        assert len(set(platter)) == 3
-        assert max(self.faces[platter]) < min(self.faces[others]), "three lowest, no tie"
+    def place_solo_platter(self, platter, others):
+        """Section 2 (solo): the engine's own placement (``solo_platter``); the recorded
+        games have no tie for the three lowest (``solo_ties``), and no field fallback."""
+        assert max(self.faces[platter]) < min(self.faces[others]), f"{self.at}: a tie"
         M.solo_platter(self.faces, self.where, 0, False)
-        assert self.names(M.PLATTER) == set(spec["platter"]), self.at
-        n = M.passive_candidates(sheet, self.faces, self.where, self.buf)
-        candidates = {tuple(int(x) for x in self.buf[i]) for i in range(n)}
-        assert candidates == self.legal(sheet, self.mask(M.PLATTER))
-        for other in spec.get("not_candidates", []):
-            assert move_of(other, self.faces) not in candidates, f"{self.at}: {other}"
-        self.enter_elsewhere(sheet, spec["pick"], candidates)
-        self.plus_ones("solo", spec.get("plus_ones", []))
+        assert set(np.flatnonzero(self.where == M.PLATTER)) == set(platter), self.at
 
 
 def load(name):

@@ -204,26 +204,6 @@ class Replay(RecordedGame):
     def move_of(spec):
         return move_of(spec)
 
-    def solo_passive(self, spec, head):
-        """Section 6: roll all six, the three lowest to the platter, use one of them."""
-        sheet = self.sheets["solo"]
-        self.at = f"{head} solo passive"
-        self.where[:] = M.POOL
-        self.roll(spec["dice"])
-        platter = [DIE[name] for name in spec["platter"]]
-        assert len(set(platter)) == 3
-        others = [d for d in range(6) if d not in platter]
-        assert max(self.faces[platter]) <= min(self.faces[others]), "three lowest"
-        # as play.solo_passive places them: the three lowest on the platter, the rest FIELD
-        self.where[:] = M.FIELD
-        self.where[platter] = M.PLATTER
-        n = M.passive_candidates(sheet, self.faces, self.where, self.buf)
-        candidates = {tuple(int(x) for x in self.buf[i]) for i in range(n)}
-        assert all(self.where[d] == M.PLATTER for d, _, _ in candidates)
-        for other in spec.get("not_candidates", []):
-            assert move_of(other) not in candidates, f"{self.at}: {other}"
-        self.use(sheet, spec["pick"], candidates)
-        self.plus_ones("solo", spec.get("plus_ones", []))
 
 
 def load(name):
