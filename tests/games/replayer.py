@@ -23,7 +23,7 @@ class RecordedGame:
     """One recorded game on the kernels' sheets and dice arrays. A subclass gives
     ``FORMAT``, ``DIE`` (die name: number), ``DIE_NAME``, ``AREA`` (area name: number),
     ``layout`` and ``rules`` (its kernels' modules), ``new_sheet()``, ``readable(sheet)``,
-    ``check``, ``round_bonus``, ``active_turn``, ``plus_ones``, ``move_of(spec)`` (a recorded use as a move row) and ``use(sheet, spec, candidates)``
+    ``check``, ``round_bonus``, ``active_pick``, ``plus_ones``, ``move_of(spec)`` (a recorded use as a move row) and ``use(sheet, spec, candidates)``
     (enter a recorded use, one of the legal ``candidates``)."""
 
     FORMAT = ""
@@ -86,6 +86,39 @@ class RecordedGame:
         self.at = f"end of round {r}"
         for player, expect in rnd["expect"].items():
             self.check(player, expect, "")
+
+    def active_turn(self, turn):
+        """An active turn: up to three rolls, each after ``before_roll`` and with its
+        re-rolls, and one pick (``active_pick``); the dice left in play, the fields and the
+        platter checked after each pick; then ``end_active_turn``."""
+        player = turn["active"]
+        sheet = self.sheets[player]
+        head = self.at
+        self.where[:] = M.POOL
+        assert 1 <= len(turn["rolls"]) <= 3
+        for k, step in enumerate(turn["rolls"]):
+            self.at = f"{head} {player} roll {k + 1}"
+            self.before_roll(sheet, step, k)
+            self.roll(step["dice"])
+            for again in step.get("rerolls", []):
+                assert M.use_reroll(sheet), f"{self.at}: no re-roll left"
+                self.rerolled()
+                self.roll(again)
+            for bad in step.get("not_legal", []):
+                assert self.move_of(bad) not in self.legal(sheet, self.mask(M.POOL)), \
+                    f"{self.at}: {bad} should not be legal"
+            self.active_pick(sheet, step["pick"])
+            assert self.names(M.FIELD) == set(step["then"]["fields"]), self.at
+            assert self.names(M.PLATTER) == set(step["then"]["platter"]), self.at
+            if "expect" in step["pick"]:
+                self.check(player, step["pick"]["expect"], "after the pick")
+        self.end_active_turn(turn, head, player)
+
+    def before_roll(self, sheet, step, k):
+        """What a player may do before roll ``k`` (0-based) of a turn (nothing here)."""
+
+    def rerolled(self):
+        """A re-roll was used (nothing to note here)."""
 
     def end_active_turn(self, turn, head, player):
         """After the active picks: fewer than three only when nothing is left to roll; the

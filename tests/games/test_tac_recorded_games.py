@@ -306,31 +306,12 @@ class Replay(RecordedGame):
             self.resolve(sheet, pending, n, targets_of(entry))
             self.events.append((self.at, "chain", entry["die"], entry["row"]))
 
-    def active_turn(self, turn):
-        """Sections 2, 5 and 8.1: up to three rolls and picks, re-rolls, returns, the
-        platter rule and chain; then +1 actions and the passive picks."""
-        player = turn["active"]
-        sheet = self.sheets[player]
-        head = self.at
-        self.where[:] = M.POOL
-        assert 1 <= len(turn["rolls"]) <= 3
-        for k, step in enumerate(turn["rolls"]):
-            self.at = f"{head} {player} roll {k + 1}"
-            self.returns(sheet, step.get("returns", []), k)
-            self.roll(step["dice"])
-            for again in step.get("rerolls", []):
-                assert M.use_reroll(sheet), f"{self.at}: no re-roll left"
-                self.events.append((self.at, "re-roll"))
-                self.roll(again)
-            for bad in step.get("not_legal", []):
-                assert move_of(bad, self.faces) not in self.legal(sheet, self.mask(M.POOL)), \
-                    f"{self.at}: {bad} should not be legal"
-            self.active_pick(sheet, step["pick"])
-            assert self.names(M.FIELD) == set(step["then"]["fields"]), self.at
-            assert self.names(M.PLATTER) == set(step["then"]["platter"]), self.at
-            if "expect" in step["pick"]:
-                self.check(player, step["pick"]["expect"], "after the pick")
-        self.end_active_turn(turn, head, player)  # then section 2's passive picks
+    def before_roll(self, sheet, step, k):
+        """Section 5: returns before a roll."""
+        self.returns(sheet, step.get("returns", []), k)
+
+    def rerolled(self):
+        self.events.append((self.at, "re-roll"))
 
     def move_of(self, spec):
         return move_of(spec, self.faces)

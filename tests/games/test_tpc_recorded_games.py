@@ -176,29 +176,12 @@ class Replay(RecordedGame):
             if "expect" in spec:
                 self.check(player, spec["expect"], "after the +1")
 
-    def active_turn(self, turn):
-        """Sections 4, 7 and 10 (re-rolls): up to three rolls and picks, the platter rule."""
-        player = turn["active"]
-        sheet = self.sheets[player]
-        head = self.at
-        self.where[:] = M.POOL
-        assert 1 <= len(turn["rolls"]) <= 3
-        for k, step in enumerate(turn["rolls"]):
-            self.at = f"{head} {player} roll {k + 1}"
-            self.roll(step["dice"])
-            for again in step.get("rerolls", []):
-                assert M.use_reroll(sheet), f"{self.at}: no re-roll left"
-                self.roll(again)
-            pick = step["pick"]
-            move = move_of(pick)
-            assert move in self.legal(sheet, self.mask(M.POOL)), f"{self.at}: illegal {pick}"
-            used = M.take_die(sheet, self.faces, self.where, *move, targets_of(pick))
-            assert used == len(pick.get("targets", [])), f"{self.at}: targets"
-            assert self.names(M.FIELD) == set(step["then"]["fields"]), self.at
-            assert self.names(M.PLATTER) == set(step["then"]["platter"]), self.at
-            if "expect" in pick:
-                self.check(player, pick["expect"], "after the pick")
-        self.end_active_turn(turn, head, player)  # 4.4, 4.5, then section 5
+    def active_pick(self, sheet, pick):
+        """Sections 4 and 7: a legal use of a die in play, with its bonuses' targets."""
+        move = move_of(pick)
+        assert move in self.legal(sheet, self.mask(M.POOL)), f"{self.at}: illegal {pick}"
+        used = M.take_die(sheet, self.faces, self.where, *move, targets_of(pick))
+        assert used == len(pick.get("targets", [])), f"{self.at}: targets"
 
     @staticmethod
     def move_of(spec):
