@@ -11,6 +11,7 @@ import pytest
 
 from kernels.twice_as_clever import layout as L
 from kernels.twice_as_clever import rules as R
+from tests.games.sheet_position import SheetPosition, bits, sums
 
 SV, Y, B, G, P = L.SILVER_AREA, L.YELLOW_AREA, L.BLUE_AREA, L.GREEN_AREA, L.PINK_AREA
 REROLL, PLUS, RETURN, FOX = L.REROLL, L.PLUS_ONE, L.RETURN, L.FOX
@@ -30,29 +31,10 @@ def sc(row, value):
     return 6 * row + value - 1
 
 
-class Pos:
+class Pos(SheetPosition):
     """A sheet and its pending-bonus stack."""
 
-    def __init__(self, flags=0):
-        self.sheet = L.new_sheet()
-        self.sheet[L.S_FLAGS] |= flags
-        self.pending = np.zeros(R.MAX_PENDING, np.int64)
-        self.n = 0
-
-    def pushed_by_each(self, times, mark):
-        """The bonuses pushed by each of ``times`` calls of ``mark`` (a mark on this
-        sheet), mark by mark."""
-        got = []
-        for _ in range(times):
-            before = self.n
-            mark()
-            got.append(self.stack()[before:])
-        return got
-
-    def enter(self, area, value, target=0):
-        assert R.can_enter(self.sheet, area, value), (area, value)
-        self.n = int(R.enter(self.sheet, area, value, target, self.pending, self.n))
-        return self
+    layout, rules = L, R
 
     def silver(self, value, *rows):
         for r in rows:
@@ -79,22 +61,6 @@ class Pos:
             self.enter(P, f)
         return self
 
-    def stack(self):
-        return [int(x) for x in self.pending[:self.n]]
-
-    def pop(self, choice=0):
-        """Resolve the next pending bonus (``pop_pending`` order); returns its code."""
-        assert self.n > 0
-        code = int(R.pop_pending(self.sheet, self.pending, self.n))
-        self.n -= 1
-        self.n = int(R.resolve_bonus(self.sheet, code, choice, self.pending, self.n))
-        return code
-
-    def give(self, code, choice=0):
-        """Resolve a bonus from outside the sheet (round track, or a test setup)."""
-        self.n = int(R.resolve_bonus(self.sheet, code, choice, self.pending, self.n))
-        return self
-
     def drain(self):
         """Resolve pending bonuses that need no choice (set-up helper)."""
         while self.n:
@@ -102,29 +68,10 @@ class Pos:
             self.pop()
         return self
 
-    def scores(self):
-        out = np.zeros(5, np.int64)
-        R.area_scores(self.sheet, out)
-        return [int(x) for x in out]
-
-    def total(self):
-        return int(R.total_score(self.sheet))
-
-    def f(self, field):
-        return int(self.sheet[field])
-
     def values(self, area):
         start, count = {B: (L.S_BLUE_VALUES, L.S_BLUE), G: (L.S_GREEN_VALUES, L.S_GREEN),
                         P: (L.S_PINK_VALUES, L.S_PINK)}[area]
         return [int(x) for x in self.sheet[start:start + self.sheet[count]]]
-
-
-def bits(*idx):
-    return sum(1 << i for i in idx)
-
-
-def sums(*s):
-    return sum(1 << (v - 2) for v in s)
 
 
 def faces(*f):

@@ -13,6 +13,7 @@ from kernels.clever_base.sheet import MAX_BONUS_KINDS
 from kernels.thats_pretty_clever import layout as L
 from kernels.thats_pretty_clever import rules as R
 from kernels.thats_pretty_clever.layout import bonus
+from tests.games.sheet_position import SheetPosition, bits, sums
 
 Y, BL, G, ORA, P = L.YELLOW_AREA, L.BLUE_AREA, L.GREEN_AREA, L.ORANGE_AREA, L.PURPLE_AREA
 REROLL, PLUS, FOX = bonus(L.REROLL), bonus(L.PLUS_ONE), bonus(L.FOX)
@@ -30,28 +31,10 @@ def PU(v):
 PREPRINTED = (1 << 3) | (1 << 6) | (1 << 9) | (1 << 12)  # the anti-diagonal (8.1)
 
 
-class Pos:
+class Pos(SheetPosition):
     """A sheet and its pending-bonus stack."""
 
-    def __init__(self):
-        self.sheet = L.new_sheet()
-        self.pending = np.zeros(R.MAX_PENDING, np.int64)
-        self.n = 0
-
-    def pushed_by_each(self, times, mark):
-        """The bonuses pushed by each of ``times`` calls of ``mark`` (a mark on this
-        sheet), mark by mark."""
-        got = []
-        for _ in range(times):
-            before = self.n
-            mark()
-            got.append(self.stack()[before:])
-        return got
-
-    def enter(self, area, value, cell=0):
-        assert R.can_enter(self.sheet, area, value), (area, value)
-        self.n = int(R.enter(self.sheet, area, value, cell, self.pending, self.n))
-        return self
+    layout, rules = L, R
 
     def yellow(self, *cells):
         for c in cells:
@@ -68,22 +51,6 @@ class Pos:
             self.enter(area, v)
         return self
 
-    def stack(self):
-        return [int(x) for x in self.pending[:self.n]]
-
-    def pop(self, choice=0):
-        """Resolve the top pending bonus (depth-first); returns its code."""
-        assert self.n > 0
-        self.n -= 1
-        code = int(self.pending[self.n])
-        self.n = int(R.resolve_bonus(self.sheet, code, choice, self.pending, self.n))
-        return code
-
-    def give(self, code, choice=0):
-        """Resolve a bonus from outside the sheet (round track, or a test setup)."""
-        self.n = int(R.resolve_bonus(self.sheet, code, choice, self.pending, self.n))
-        return self
-
     def drain_unlocks(self):
         """Resolve pending bonuses that need no choice (set-up helper)."""
         while self.n:
@@ -91,27 +58,11 @@ class Pos:
             self.pop()
         return self
 
-    def scores(self):
-        out = np.zeros(5, np.int64)
-        R.area_scores(self.sheet, out)
-        return [int(x) for x in out]
-
-    def f(self, field):
-        return int(self.sheet[field])
-
     def orange(self):
         return [int(x) for x in self.sheet[L.S_ORANGE_VALUES:L.S_ORANGE_VALUES + 11]]
 
     def purple(self):
         return [int(x) for x in self.sheet[L.S_PURPLE_VALUES:L.S_PURPLE_VALUES + 11]]
-
-
-def bits(*idx):
-    return sum(1 << i for i in idx)
-
-
-def sums(*s):
-    return sum(1 << (v - 2) for v in s)
 
 
 # --- 8.1 yellow -----------------------------------------------------------------------------
