@@ -1,5 +1,6 @@
 """What both Clever games' heuristic values share: the weight set (stage) of a sheet by the
-rounds still to play, and one weighted, optionally recorded, feature term."""
+rounds still to play, and one weighted, optionally recorded, feature term (or the one-hot
+feature of a count)."""
 
 from kernels.clever_base.sheet import H_ROUND, H_ROUNDS
 from kernels.jit import njit
@@ -23,3 +24,11 @@ def term(w, base, out, index, x):
         if out.shape[0] > 0:
             out[index] += x
     return w[base + index] * x if w.shape[0] > 0 else 0.0
+
+
+@njit(cache=True, borrowed=True)
+def count_term(w, base, out, first, count):
+    """``term`` of the one-hot feature ``first + count - 1`` of a count (0 for none)."""
+    if count < 1:
+        return 0.0
+    return term(w, base, out, first + count - 1, 1.0)

@@ -11,7 +11,8 @@ are fitted to simulated games by ``scripts/train_clever.py --game tpc``.
 import numpy as np
 
 from kernels.clever_base.bits import count_bits
-from kernels.clever_base.value_terms import VALUE_STAGES, term, value_stage  # noqa: F401
+from kernels.clever_base.value_terms import (VALUE_STAGES, count_term, term,  # noqa: F401
+                                             value_stage)
 from kernels.jit import njit
 from kernels.thats_pretty_clever.layout import (BLUE_COLS, BLUE_ROWS, N_AREAS, S_BLUE, S_FOXES,
                                                 S_GREEN, S_ORANGE, S_PLUS_GOT, S_PLUS_USED,
@@ -60,36 +61,24 @@ def feature_value(sheet, w, out):
         k = count_bits(yellow & YELLOW_ROWS[i])
         if k >= 2:
             v += term(w, base, out, F_YELLOW_ROW + 3 * i + k - 2, 1.0)
-    k = count_bits(yellow & YELLOW_DIAGONAL)
-    if k >= 1:
-        v += term(w, base, out, F_YELLOW_DIAGONAL + k - 1, 1.0)
+    v += count_term(w, base, out, F_YELLOW_DIAGONAL, count_bits(yellow & YELLOW_DIAGONAL))
     blue = sheet[S_BLUE]
-    k = count_bits(blue)
-    if k >= 1:
-        v += term(w, base, out, F_BLUE + k - 1, 1.0)
+    v += count_term(w, base, out, F_BLUE, count_bits(blue))
     for i in range(3):
-        k = count_bits(blue & BLUE_ROWS[i])
-        if k >= 1:
-            v += term(w, base, out, F_BLUE_ROW + BLUE_ROW_OFFSETS[i] + k - 1, 1.0)
+        v += count_term(w, base, out, F_BLUE_ROW + BLUE_ROW_OFFSETS[i],
+                        count_bits(blue & BLUE_ROWS[i]))
     for i in range(4):
-        k = count_bits(blue & BLUE_COLS[i])
-        if k >= 1:
-            v += term(w, base, out, F_BLUE_COL + BLUE_COL_OFFSETS[i] + k - 1, 1.0)
+        v += count_term(w, base, out, F_BLUE_COL + BLUE_COL_OFFSETS[i],
+                        count_bits(blue & BLUE_COLS[i]))
     for area, first in ((S_GREEN, F_GREEN), (S_ORANGE, F_ORANGE), (S_PURPLE, F_PURPLE)):
-        if sheet[area] >= 1:
-            v += term(w, base, out, first + sheet[area] - 1, 1.0)
+        v += count_term(w, base, out, first, sheet[area])
     n = sheet[S_PURPLE]
     if 1 <= n < TRACK:
         v += term(w, base, out, F_PURPLE_LAST + sheet[S_PURPLE_VALUES + n - 1] - 1, 1.0)
-    k = min(sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 7)
-    if k >= 1:
-        v += term(w, base, out, F_REROLLS + k - 1, 1.0)
-    k = min(sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 7)
-    if k >= 1:
-        v += term(w, base, out, F_PLUS + k - 1, 1.0)
+    v += count_term(w, base, out, F_REROLLS, min(sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 7))
+    v += count_term(w, base, out, F_PLUS, min(sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 7))
     foxes = sheet[S_FOXES]
-    if foxes >= 1:
-        v += term(w, base, out, F_FOXES + min(foxes, 5) - 1, 1.0)
+    v += count_term(w, base, out, F_FOXES, min(foxes, 5))
     lowest, total = 1 << 30, 0
     for area in range(N_AREAS):
         a = area_score(sheet, area)

@@ -17,7 +17,8 @@ is worth the lowest area). The weights are fitted by
 
 import numpy as np
 
-from kernels.clever_base.value_terms import VALUE_STAGES, term, value_stage  # noqa: F401
+from kernels.clever_base.value_terms import (VALUE_STAGES, count_term, term,  # noqa: F401
+                                             value_stage)
 from kernels.jit import njit
 from kernels.twice_as_clever.layout import (BLUE_POINTS, GREEN_MULTIPLIER, N_AREAS, S_BLUE,
                                             S_BLUE_VALUES, S_FOXES, S_GREEN, S_GREEN_VALUES, S_PINK,
@@ -143,20 +144,12 @@ def feature_value(sheet, w, out):
     pink = 0
     for i in range(n):
         pink += sheet[S_PINK_VALUES + i]
-    if n >= 1:
-        v += term(w, base, out, F_PINK + min(n, 11) - 1, 1.0)
-    k = min(sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 3)
-    if k >= 1:
-        v += term(w, base, out, F_REROLLS + k - 1, 1.0)
-    k = min(sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 3)
-    if k >= 1:
-        v += term(w, base, out, F_PLUS + k - 1, 1.0)
-    k = min(sheet[S_RETURN_GOT] - sheet[S_RETURN_USED], 3)
-    if k >= 1:
-        v += term(w, base, out, F_RETURNS + k - 1, 1.0)
+    v += count_term(w, base, out, F_PINK, min(n, 11))
+    v += count_term(w, base, out, F_REROLLS, min(sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 3))
+    v += count_term(w, base, out, F_PLUS, min(sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 3))
+    v += count_term(w, base, out, F_RETURNS, min(sheet[S_RETURN_GOT] - sheet[S_RETURN_USED], 3))
     foxes = sheet[S_FOXES]
-    if foxes >= 1:
-        v += term(w, base, out, F_FOXES + min(foxes, 4) - 1, 1.0)
+    v += count_term(w, base, out, F_FOXES, min(foxes, 4))
     scores = (SILVER_ROW_SCORE[r0] + SILVER_ROW_SCORE[r1] + SILVER_ROW_SCORE[r2]
               + SILVER_ROW_SCORE[r3], YELLOW_SCORE[crossed], BLUE_POINTS[sheet[S_BLUE]],
               green, pink)
