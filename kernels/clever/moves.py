@@ -10,9 +10,10 @@ each sheet's ``die_uses``; area -1: a wasted pick). Dice live in ``faces`` int64
 
 import numpy as np
 
-from kernels.clever_base.sheet import H_PLUS_GOT, H_PLUS_USED, H_REROLL_GOT, H_REROLL_USED
-from kernels.clever.sheets import (MAX_PENDING, bonus_choices, can_enter_die, die_uses, enter_die,
-                                   may_waste, pop_pending, resolve_bonus)
+from kernels.clever_base.sheet import (FLAG_RETURN_EMPTY_POOL, H_FLAGS, H_PLUS_GOT, H_PLUS_USED,
+                                       H_REROLL_GOT, H_REROLL_USED, H_RETURN_GOT, H_RETURN_USED)
+from kernels.clever.sheets import (MAX_PENDING, bonus_choices, can_enter_die, choice_of_bit,
+                                   die_uses, enter_die, may_waste, pop_pending, resolve_bonus)
 from kernels.jit import njit
 from kernels.rng import uniform
 
@@ -51,8 +52,9 @@ def to_field(faces, where, die):
 def take_die(sheet, faces, where, die, area, cell, targets):
     """Replay one active pick with recorded choices: enter ``die`` in ``area`` (``cell``:
     the yellow cell or blue sum), resolve the bonuses it triggers depth-first with the free
-    marks going to ``targets`` (int64[k], in resolution order: yellow cell or blue sum), then
-    apply the platter rule. Returns the number of targets used."""
+    marks going to ``targets`` (int64[k], in resolution order: yellow cell or blue sum; a
+    target that is not one of its bonus's choices is a ``ValueError``), then apply the
+    platter rule. Returns the number of targets used."""
     pending = np.zeros(MAX_PENDING, np.int64)
     n = enter_die(sheet, faces, die, area, cell, pending, 0)
     used = 0
@@ -65,9 +67,21 @@ def take_die(sheet, faces, where, die, area, cell, targets):
                 raise ValueError("a free mark has no recorded target")
             target = targets[used]
             used += 1
+            if not _offered(sheet, code, target):
+                raise ValueError("a recorded free mark is not one of its bonus's choices")
         n = resolve_bonus(sheet, code, target, pending, n)
     to_field(faces, where, die)
     return used
+
+
+@njit(cache=True, borrowed=True)
+def _offered(sheet, code, target):
+    """Is ``target`` one of the choices (``bonus_choices``) of the bonus ``code``?"""
+    options = bonus_choices(sheet, code)
+    for bit in range(63):
+        if (options >> bit) & 1 and choice_of_bit(sheet, code, bit) == target:
+            return True
+    return False
 
 
 @njit(cache=True, borrowed=True)
@@ -123,6 +137,21 @@ def solo_platter(faces, where, order, fallback):
         for other in range(N_DICE):
             rank += faces[other] * 8 + ((places >> (3 * other)) & 7) < key
         where[d] = PLATTER if rank < 3 else FIELD if fallback else POOL
+
+
+@njit(cache=True, borrowed=True)
+def rolls_on(sheet, where):
+    """Section 5: may the active player roll again after a pick? While dice are in play;
+    with none left the turn's rolls end, unless the sheet's ``FLAG_RETURN_EMPTY_POOL``
+    lets a return bring a platter die back first (Twice As Clever, 12.9)."""
+    return _pool_mask(where) != 0 or (sheet[H_FLAGS] & FLAG_RETURN_EMPTY_POOL) != 0
+
+
+@njit(cache=True, borrowed=True)
+def may_return(sheet, where, die):
+    """Section 5 (Twice As Clever): may ``die`` come back into play by a return? A return
+    in hand and the die on the platter."""
+    return sheet[H_RETURN_GOT] - sheet[H_RETURN_USED] > 0 and where[die] == PLATTER
 
 
 @njit(cache=True, borrowed=True)

@@ -181,7 +181,7 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         where[:] = POOL
     slot = 16 * first_pick
     for pick in range(first_pick, 3):
-        if _pool_mask(where) == 0 and not sheet[H_FLAGS] & FLAG_RETURN_EMPTY_POOL:
+        if not rolls_on(sheet, where):
             break  # no dice left in play: fewer than three rolls (section 5)
         if not (proceed and pick == first_pick):
             slot = _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick)

@@ -1,7 +1,12 @@
 """The replayer both Clever games' recorded whole games share (``test_tpc_recorded_games``,
 ``test_tac_recorded_games``): the dice arrays, the legal moves and dice places, the round
-loop with its checks, and the final scores. Each game's subclass names its dice and areas,
-starts its sheets, and plays its turns and round-track bonuses through its kernels."""
+loop with its checks, and the final scores. Each game's subclass names its dice and areas
+and plays its picks and round-track bonuses through its kernels.
+
+A recorded game names the rule values it was played under (``rule_values``: the defaults
+but for those it lists); the sheets carry them, and every recorded action is checked to
+be legal under them with the engine's own move generator (``kernels.clever.moves``): an
+illegal one fails with the round, the roll and the move (``at``)."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.params import defaults
 from kernels.clever import moves as M
 from kernels.clever import sheets as SH
 
@@ -22,25 +28,37 @@ def load(folder: Path, name: str) -> dict:
 class RecordedGame:
     """One recorded game on the kernels' sheets and dice arrays. A subclass gives
     ``FORMAT``, ``DIE`` (die name: number), ``DIE_NAME``, ``AREA`` (area name: number),
-    ``layout`` and ``rules`` (its kernels' modules), ``new_sheet()``, ``readable(sheet)``,
-    ``check``, ``round_bonus``, ``active_pick``, ``plus_ones``, ``move_of(spec)`` (a recorded use as a move row) and ``use(sheet, spec, candidates)``
-    (enter a recorded use, one of the legal ``candidates``)."""
+    ``GAME`` (the analyzer's game), ``layout`` and ``rules`` (its kernels' modules),
+    ``check``, ``round_bonus``, ``active_pick``, ``plus_ones``, ``move_of(spec)`` (a
+    recorded use as a move row) and ``use(sheet, spec, candidates)`` (enter a recorded use,
+    one of the legal ``candidates``)."""
 
     FORMAT = ""
     DIE: dict[str, int] = {}
     DIE_NAME: dict[int, str] = {}
     AREA: dict[str, int] = {}
+    GAME = None
     layout = None
     rules = None
 
     def __init__(self, game: dict):
         assert game["format"] == self.FORMAT
         self.players = game["players"]
+        named = game["rule_values"]  # every recorded game names its rules
+        assert set(named) <= {p.name for p in self.GAME.params}, sorted(named)
+        self.values = {**defaults(self.GAME.params), "players": len(self.players), **named}
         self.sheets = {p: self.new_sheet() for p in self.players}
         self.faces = np.zeros(6, np.int64)
         self.where = np.full(6, M.POOL, np.int64)
         self.buf = np.zeros((M.MAX_MOVES, 3), np.int64)
         self.at = ""
+
+    def new_sheet(self):
+        """A blank sheet of the game's length, with the sheet flags of its rules."""
+        sheet = self.layout.new_sheet()
+        self.rules.start_sheet(sheet, self.GAME.rounds_for(self.values),
+                               self.GAME.sheet_flags(self.values))
+        return sheet
 
     def legal(self, sheet, mask):
         n = M.legal_moves(sheet, self.faces, mask, self.buf, False)
@@ -98,6 +116,8 @@ class RecordedGame:
         assert 1 <= len(turn["rolls"]) <= 3
         for k, step in enumerate(turn["rolls"]):
             self.at = f"{head} {player} roll {k + 1}"
+            assert k == 0 or M.rolls_on(sheet, self.where), \
+                f"{self.at}: the last pick left no die in play, so the turn's rolls end"
             self.before_roll(sheet, step, k)
             self.roll(step["dice"])
             for again in step.get("rerolls", []):
@@ -139,6 +159,12 @@ class RecordedGame:
         player = entry["player"]
         sheet = self.sheets[player]
         self.at = f"{head} passive {player}"
+        if entry.get("declines"):
+            assert self.values["passive_may_decline"], f"{self.at}: no decline allowed"
+            assert self.values["plus_after_decline"] or not entry.get("plus_ones"), \
+                f"{self.at}: no +1 after a decline"
+            self.plus_ones(player, entry.get("plus_ones", []))
+            return
         n = M.passive_candidates(sheet, self.faces, self.where, self.buf)
         candidates = {tuple(int(x) for x in self.buf[i]) for i in range(n)}
         from_platter = self.legal(sheet, self.mask(M.PLATTER))

@@ -18,6 +18,8 @@ descending (12.2), a silver third pick chains only lower dice (12.4), returns be
 of simultaneous bonuses (12.8, UNCONFIRMED).
 """
 
+import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -25,9 +27,9 @@ import pytest
 
 from kernels.clever import moves as M
 from kernels.clever import sheets as SH
-from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND
 from kernels.twice_as_clever import layout as L
 from kernels.twice_as_clever import rules as R
+from analyzer.games.twice_as_clever.model import GAME
 from tests.games import replayer
 from tests.games.replayer import RecordedGame
 
@@ -139,18 +141,12 @@ class Replay(RecordedGame):
     logs what the replay saw (chains, returns, refused +1s, field picks) for the focused
     tests."""
 
-    FORMAT, DIE, DIE_NAME, AREA, layout, rules = FORMAT, DIE, DIE_NAME, AREA, L, R
+    FORMAT, DIE, DIE_NAME, AREA, GAME, layout, rules = FORMAT, DIE, DIE_NAME, AREA, GAME, L, R
 
     def __init__(self, game):
         super().__init__(game)
         self.taken = {p: 0 for p in self.players}  # dice taken by +1 this round (12.1)
         self.events = []
-
-    @staticmethod
-    def new_sheet():
-        sheet = L.new_sheet()
-        R.start_sheet(sheet, 6, FLAG_PLUS_PER_ROUND)  # 2: 6 rounds for 1 or 2 players
-        return sheet
 
     def start_round(self):
         self.taken = {p: 0 for p in self.players}  # 12.1: a new round frees every die
@@ -262,8 +258,8 @@ class Replay(RecordedGame):
         for name in names:
             die = DIE[name]
             assert k > 0, f"{self.at}: no return before roll 1 (the platter is empty)"
-            assert self.where[die] == M.PLATTER, f"{self.at}: {name} is not on the platter"
-            assert sheet[L.S_RETURN_GOT] > sheet[L.S_RETURN_USED], f"{self.at}: no return"
+            assert M.may_return(sheet, self.where, die), \
+                f"{self.at}: return of {name}: not on the platter, or no return in hand"
             sheet[L.S_RETURN_USED] += 1
             self.where[die] = M.POOL
             self.events.append((self.at, "return", k + 1))
@@ -433,3 +429,69 @@ def test_2_passive_takes_a_field_die_when_no_platter_die_is_usable():
     green 5 from Ann's field."""
     events = [e for e in replay("two_players.json").events if e[1] == "field pick"]
     assert [(e[0], e[2]) for e in events] == [("round 2 passive ben", "green")]
+
+
+def _turn(game, rnd, k=0):
+    return game["rounds"][rnd - 1]["turns"][k]
+
+
+def _spoil_pick(game):  # the yellow die went to the platter in roll 1
+    _turn(game, 1)["rolls"][1]["pick"] = {"die": "yellow", "as": "yellow", "cell": [2, 1]}
+
+
+def _spoil_free_mark(game):  # the blue ? may not write more than the last sum, 9
+    _turn(game, 3)["rolls"][1]["pick"]["targets"][0] = {"blue": 12}
+
+
+def _spoil_reroll(game):  # round 1's one re-roll was spent on roll 1
+    _turn(game, 1)["rolls"][1]["rerolls"] = [{"white": 3}]
+
+
+def _spoil_plus_one(game):  # the yellow die shows 1, not the 4 of that cell
+    _turn(game, 1)["plus_ones"] = [{"die": "yellow", "as": "yellow", "cell": [3, 2]}]
+
+
+def _spoil_return(game):  # the silver die is on a field, not the platter
+    _turn(game, 3)["rolls"][1]["returns"] = ["silver"]
+
+
+def _spoil_chain(game):  # the yellow row holds the 3 already
+    _turn(game, 3)["rolls"][0]["pick"]["chain"][1]["row"] = "yellow"
+
+
+def _spoil_passive(game):  # white is usable on the platter, so no field die
+    _turn(game, 1)["passive"][0].update(
+        {"from": "field", "pick": {"die": "silver", "as": "silver", "row": "blue"}})
+
+
+def _spoil_decline(game):  # declines are refused under passive_may_decline=false
+    game["rule_values"]["passive_may_decline"] = False
+    _turn(game, 1)["passive"][0] = {"player": "ben", "declines": True}
+
+
+def _default_returns(game):  # its returns restart turns, legal only under return_allowed
+    game["rule_values"] = {}
+
+
+@pytest.mark.parametrize("name,spoil,words", [
+    ("solo.json", _spoil_pick, "round 1 solo roll 2: illegal"),
+    ("solo.json", _spoil_free_mark, "round 3 solo roll 2: free mark 12 of bonus"),
+    ("solo.json", _spoil_reroll, "round 1 solo roll 2: no re-roll left"),
+    ("solo.json", _spoil_plus_one, "round 1 solo +1 #1: {'die': 'yellow'"),
+    ("solo.json", _spoil_return, "round 3 solo roll 2: return of silver"),
+    ("solo.json", _spoil_chain, "round 3 solo roll 1: yellow may not mark the yellow row"),
+    ("two_players.json", _spoil_passive, "round 1 passive ben: a platter die is usable"),
+    ("two_players.json", _spoil_decline, "round 1 passive ben: no decline allowed"),
+    ("solo.json", _default_returns, "the turn's rolls end"),
+])
+def test_the_replayer_refuses_an_illegal_move_of_each_kind(tmp_path, name, spoil, words):
+    """Every recorded action is checked under the game's rules: a pick, a free mark, a
+    re-roll, a +1, a return, a chain mark, a passive pick and a decline made illegal each
+    fail the replay with the round, the roll and the move; so do the recorded games'
+    returns after a pick that left no die in play, under the default
+    return_empty_pool=ends_turn."""
+    game = load(name)
+    spoil(game)
+    (tmp_path / name).write_text(json.dumps(game))
+    with pytest.raises(AssertionError, match=re.escape(words)):
+        Replay.replay(tmp_path, name)

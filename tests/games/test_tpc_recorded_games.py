@@ -13,6 +13,7 @@ bonuses at once, so the games do not depend on the order of simultaneous bonuses
 section 11, UNCONFIRMED).
 """
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ import pytest
 from kernels.clever import moves as M
 from kernels.thats_pretty_clever import layout as L
 from kernels.thats_pretty_clever import rules as R
+from analyzer.games.thats_pretty_clever.model import GAME
 from tests.games import replayer
 from tests.games.replayer import RecordedGame
 
@@ -90,11 +92,7 @@ def readable(sheet):
 class Replay(RecordedGame):
     """One recorded That's Pretty Clever game on the kernels' sheets and dice arrays."""
 
-    FORMAT, DIE, DIE_NAME, AREA, layout, rules = FORMAT, DIE, DIE_NAME, AREA, L, R
-
-    @staticmethod
-    def new_sheet():
-        return L.new_sheet()
+    FORMAT, DIE, DIE_NAME, AREA, GAME, layout, rules = FORMAT, DIE, DIE_NAME, AREA, GAME, L, R
 
     def check(self, player, expect, what):
         got = readable(self.sheets[player])
@@ -125,13 +123,19 @@ class Replay(RecordedGame):
             n = R.resolve_bonus(sheet, c, target, pending, n)
         assert used == len(targets), f"{self.at}: unused targets"
 
+    def take(self, sheet, where, move, spec):
+        """``take_die`` of a recorded use, its free marks checked to be open."""
+        try:
+            return M.take_die(sheet, self.faces, where, *move, targets_of(spec))
+        except ValueError as exc:
+            raise AssertionError(f"{self.at}: {spec}: {exc}") from None
+
     def use(self, sheet, spec, candidates):
         """A pick outside the active player's pool (passive or solo passive): legal among
         ``candidates``, entered without moving any die."""
         move = move_of(spec)
         assert move in candidates, f"{self.at}: {spec} is not a candidate"
-        scratch_where = self.where.copy()
-        used = M.take_die(sheet, self.faces, scratch_where, *move, targets_of(spec))
+        used = self.take(sheet, self.where.copy(), move, spec)
         assert used == len(spec.get("targets", [])), f"{self.at}: targets"
 
     # --- steps --------------------------------------------------------------------------
@@ -180,7 +184,7 @@ class Replay(RecordedGame):
         """Sections 4 and 7: a legal use of a die in play, with its bonuses' targets."""
         move = move_of(pick)
         assert move in self.legal(sheet, self.mask(M.POOL)), f"{self.at}: illegal {pick}"
-        used = M.take_die(sheet, self.faces, self.where, *move, targets_of(pick))
+        used = self.take(sheet, self.where, move, pick)
         assert used == len(pick.get("targets", [])), f"{self.at}: targets"
 
     @staticmethod
@@ -278,3 +282,13 @@ def test_6_14_7_solo_passive_fallback():
     others = (1 << L.WHITE) | (1 << L.ORANGE) | (1 << L.PURPLE)
     assert n > 0 and n == M.legal_moves(sheet, faces, others, np.zeros_like(buf), False)
     assert {int(d) for d in buf[:n, 0]} <= {L.WHITE, L.ORANGE, L.PURPLE}
+
+
+def test_the_replayer_refuses_a_free_mark_that_is_not_open(tmp_path):
+    """Sections 7-8: a recorded pick's free mark must be one of its bonus's choices: the
+    yellow X of round 4 put on a pre-printed cross fails the replay there."""
+    game = load("solo_game.json")
+    game["rounds"][3]["turns"][0]["rolls"][2]["pick"]["targets"] = [{"yellow": [1, 4]}]
+    (tmp_path / "solo_game.json").write_text(json.dumps(game))
+    with pytest.raises(AssertionError, match="round 4 solo roll 3: .* not one of its bonus"):
+        Replay.replay(tmp_path, "solo_game.json")
