@@ -27,6 +27,7 @@ from kernels.clever.moves import (  # noqa: F401  (re-exported for callers)
     legal_moves,
     order_places,
     passive_candidates,
+    rolls_on,
     solo_platter,
     take_die,
     to_field,
@@ -67,7 +68,7 @@ from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     sheet_value,
 )
 from kernels.clever_base.seats import seat_sheets
-from kernels.clever_base.sheet import (FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, H_BONUSES,
+from kernels.clever_base.sheet import (FLAG_PLUS_PER_ROUND, H_BONUSES,
                                        H_EVENT, H_FLAGS, H_FOXES, H_LEAD, H_PLAYERS, H_PLUS_GOT,
                                        H_PLUS_TAKEN, H_PLUS_USED, H_REROLL_GOT, H_REROLL_USED,
                                        H_RETURN_GOT, H_RETURN_USED, H_ROUND, H_SEAT,
