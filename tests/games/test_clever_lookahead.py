@@ -39,7 +39,7 @@ def next_roll_best(row, sheet, faces, where, picks, k, rules, exact):
     """The oracle's best value of pick ``picks`` on roll ``k`` of the dice in play (sampled,
     or with ``exact`` the ``k``-th of every roll, the first die in play the fastest
     digit): every legal pick tried on a fresh work buffer (no gift, no re-roll in hand),
-    and where the rules let a roll go unused, the forfeit."""
+    and the forfeit where the rules let a roll go unused or no die of it is usable."""
     rolled = faces.copy()
     in_play = [d for d in range(6) if where[d] == POOL]
     for j, d in enumerate(in_play):
@@ -47,13 +47,12 @@ def next_roll_best(row, sheet, faces, where, picks, k, rules, exact):
         rolled[d] = k // 6 ** j % 6 + 1 if exact else int(u * 6.0) + 1
     moves = np.zeros((MAX_MOVES, 3), np.int64)
     n = legal_moves(sheet, rolled, mask(where), moves, False)
-    assert n > 0  # a blank sheet can use every die
     inner = np.zeros(WORK_LEN, np.int64)
     denial.no_gift(inner)
     forfeit = valued._forfeit(sheet, where, picks, row, inner, rules) \
-        if rules[RULE_SKIP_ROLL] else -np.inf
-    return max(forfeit, *(valued.pick_value(sheet, rolled, where, picks, moves, j, row,
-                                            STREAM, 0, inner) for j in range(n)))
+        if rules[RULE_SKIP_ROLL] or n == 0 else -np.inf  # no usable die: forfeited
+    return max([forfeit, *(valued.pick_value(sheet, rolled, where, picks, moves, j, row,
+                                             STREAM, 0, inner) for j in range(n))])
 
 
 def oracle(row, sheet, faces, where, moves, n, samples, branch, margin, rules):
