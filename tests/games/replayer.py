@@ -47,6 +47,7 @@ class RecordedGame:
         named = game["rule_values"]  # every recorded game names its rules
         assert set(named) <= {p.name for p in self.GAME.params}, sorted(named)
         self.values = {**defaults(self.GAME.params), "players": len(self.players), **named}
+        self.round_track = self.GAME.game_rules(self.values)[:6]  # each round's bonus
         self.sheets = {p: self.new_sheet() for p in self.players}
         self.faces = np.zeros(6, np.int64)
         self.where = np.full(6, M.POOL, np.int64)

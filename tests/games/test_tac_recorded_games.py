@@ -215,7 +215,7 @@ class Replay(RecordedGame):
         sheet = self.sheets[player]
         assert spec["bonus"] == ROUND_TRACK[rnd]
         code = BONUS[spec["bonus"]]
-        assert int(L.ROUND_BONUS[rnd - 1]) == code, f"round {rnd}: the engine's round track"
+        assert int(self.round_track[rnd - 1]) == code, f"round {rnd}: the rules' round track"
         if code != L.NO_BONUS:
             pending = np.zeros(R.MAX_PENDING, np.int64)
             pending[0] = code

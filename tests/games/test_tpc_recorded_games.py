@@ -144,7 +144,7 @@ class Replay(RecordedGame):
         """Section 3."""
         sheet = self.sheets[player]
         assert spec["bonus"] == ROUND_TRACK[rnd]
-        engine_code = int(L.ROUND_BONUS[rnd - 1])
+        engine_code = int(self.round_track[rnd - 1])
         if spec["bonus"] == "none":
             assert engine_code == 0
             return
