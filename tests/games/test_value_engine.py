@@ -624,3 +624,17 @@ def test_records_hold_the_chosen_afterstates_inputs_and_values(game):
         recorded = rec[valued.REC_VALUE:valued.REC_VALUE + 1].view(np.float64)[0]
         assert recorded == pytest.approx(rec[valued.REC_SCORE] + value_net.SCALE * estimate,
                                          rel=1e-5, abs=1e-3)
+
+
+def test_a_focused_training_table_gives_its_share_to_the_solo_default_game():
+    """``unified.sample``: with ``focus`` a share of the rows is the solo game on the
+    default rules (the rest drawn as without it); without, the rows are those every
+    shipped config drew."""
+    from analyzer.games.clever.training import unified
+
+    base = {**defaults(TAC_GAME.params), "players": 1}
+    plain = unified.sample(TAC_GAME, 4000, 70)
+    focused = unified.sample(TAC_GAME, 4000, 70, 0.5)
+    share = np.mean([row == base for row in focused]) - np.mean([row == base for row in plain])
+    assert share == pytest.approx(0.5 * (1 - np.mean([row == base for row in plain])), abs=0.03)
+    assert unified.sample(TAC_GAME, 50, 70, 0.0) == plain[:50]
