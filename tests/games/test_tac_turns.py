@@ -4,7 +4,7 @@ the silver platter chain, the return action, +1 once per round, and whole solo g
 import numpy as np
 
 from analyzer.run.driver import BlockLoop
-from kernels.clever import play
+from kernels.clever import moves, play
 from kernels.clever_base.game_rules import (N_GAME_RULES, RULE_GAME, RULE_RETURN_ON_REROLL,
                                             RULE_SHEET_FLAGS, RULE_SKIP_ROLL)
 from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, H_PLUS_TAKEN, TAC
@@ -205,6 +205,24 @@ def test_12_9_return_into_an_empty_pool():
         assert _turn_from_empty_pool(FLAG_PLUS_PER_ROUND, kind) == (0, 0)
     assert _turn_from_empty_pool(FLAG_PLUS_PER_ROUND | FLAG_RETURN_EMPTY_POOL,
                                  play.GREEDY) == (1, 1)
+
+
+def test_5_12_9_when_the_turn_rolls_on_and_a_return_may_be_used():
+    """5 / 12.9, the predicates the engine's turn and the recorded games share: the turn
+    rolls on while a die is in play, or with none when return_allowed lets a return bring
+    one back; a return needs one in hand and the die on the platter."""
+    sheet = L.new_sheet()
+    where = np.full(6, play.FIELD, np.int64)
+    where[Y] = play.PLATTER
+    assert not moves.rolls_on(sheet, where)
+    sheet[L.S_FLAGS] |= FLAG_RETURN_EMPTY_POOL
+    assert moves.rolls_on(sheet, where)
+    assert not moves.may_return(sheet, where, Y)  # no return in hand
+    sheet[L.S_RETURN_GOT] = 1
+    assert moves.may_return(sheet, where, Y) and not moves.may_return(sheet, where, B)
+    where[B] = play.POOL
+    sheet[L.S_FLAGS] &= ~FLAG_RETURN_EMPTY_POOL
+    assert moves.rolls_on(sheet, where)
 
 
 def _first_picks(skip_roll, turns=3000):
