@@ -111,3 +111,12 @@ def test_the_benchmark_page_is_one_table_of_a_run_against_its_targets(tmp_path):
     out = _run("bench.py", "--results", str(tmp_path / "run.json"))
     assert out.returncode == 2 and out.stderr.strip().splitlines() == [
         "bench.py: error: --results goes with --markdown FILE"]
+
+
+@pytest.mark.parametrize("value", ["2", "-0.1"])
+def test_a_focus_share_out_of_range_is_one_line(value):
+    """``train_value.py --focus``: a share of the games from 0 to 0.9, else one line."""
+    out = _run("train_value.py", "--game", "tac", "--focus", value)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    line, = out.stderr.strip().splitlines()
+    assert line.startswith("train_value.py: error:") and "--focus from 0 to 0.9" in line
