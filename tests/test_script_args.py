@@ -120,3 +120,29 @@ def test_a_focus_share_out_of_range_is_one_line(value):
     assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
     line, = out.stderr.strip().splitlines()
     assert line.startswith("train_value.py: error:") and "--focus from 0 to 0.9" in line
+
+
+def test_the_benchmark_advice_positions_are_possible_sheets(tmp_path):
+    """``bench.py`` times ``advise`` on sheets the sheet check accepts (every earned
+    action unlocked)."""
+    import importlib.util
+
+    from click.testing import CliRunner
+
+    from analyzer.cli import cli
+
+    spec = importlib.util.spec_from_file_location("bench", ROOT / "scripts" / "bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        spec.loader.exec_module(bench)
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    for game_id, (fields, _) in bench.ADVICE_POSITIONS.items():
+        from analyzer.registry import get_game
+
+        blank = get_game(game_id).load().GAME.sheetfile.blank()
+        path = tmp_path / f"{game_id}.json"
+        path.write_text(json.dumps({**blank, **fields}))
+        result = CliRunner().invoke(cli, [game_id, "sheet", "--score", str(path)])
+        assert result.exit_code == 0, result.output
