@@ -68,13 +68,15 @@ def test_measure_network_writes_the_cards_table():
                                                   ROOT / "scripts" / "measure_network.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    records = [{"players": n, "rounds": 5, "track": "no bonus", "games": 200,
+    records = [{"players": n, "rounds": r, "track": "no bonus", "games": 200,
                 "learned": 150.0, "network": 150.0 + d, "heuristic": 120.0, "diff": d,
-                "diff_ci95": [d - 1.5, d + 1.5]} for n, d in ((1, -2.25), (3, 1.0))]
+                "diff_ci95": [d - 1.5, d + 1.5]} for n, r, d in ((1, 5, -2.25), (1, 6, 4.25),
+                                                                 (3, 5, 1.0))]
     text = module.markdown(records, module.summary(records))
     assert "| 1 | 5 | no bonus | 200 | 147.8 | -2.2 (-3.8 to -0.8) | 150.0 | 120.0 |" in text
-    assert text.rstrip().endswith("Mean difference over the points: -0.62; worst: -2.25; "
-                                  "solo, the smallest margin over the heuristic: +27.75.")
+    assert text.rstrip().endswith("Mean difference over the points: +1.00; worst: -2.25; "
+                                  "solo, the margin over the heuristic: +31.00 on average, "
+                                  "+27.75 at the smallest.")
 
 
 def test_measure_network_refuses_an_unwritable_table_before_playing(tmp_path):
