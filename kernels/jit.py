@@ -14,13 +14,16 @@ from __future__ import annotations
 import os
 import threading
 
-import numba
-from numba import njit as _numba_njit
-from numba.core import types
-
 from kernels import cache_dir
 
-numba.config.CACHE_DIR = str(cache_dir())
+if not os.environ.get("NUMBA_CACHE_DIR"):  # numba's documented setting, read at every
+    os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())  # compile (and below, at once, for
+    # the caches of the functions decorated next)
+
+from numba import njit as _numba_njit  # noqa: E402
+from numba.core import config, types  # noqa: E402
+
+config.reload_config()
 
 
 def _plain_types(dispatcher):

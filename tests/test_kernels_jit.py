@@ -143,3 +143,22 @@ def _calls_a_counted_function(x):
 def test_a_borrowed_function_that_breaks_its_promise_is_refused(func, message):
     with pytest.raises(TypeError, match=message):
         func(np.zeros(3, np.int64))
+
+
+_CACHE_PROGRAM = """
+import numba.core.config as config
+import kernels, kernels.jit
+print(config.CACHE_DIR == str(kernels.cache_dir()), config.CACHE_DIR)
+"""
+
+
+@pytest.mark.parametrize("given", ["", "chosen"])
+def test_numba_caches_in_the_kernels_folder_or_where_the_user_says(tmp_path, given):
+    """numba's cache folder is set through its documented ``NUMBA_CACHE_DIR``: the kernels'
+    own folder when the variable is unset or empty, the user's folder when it is set."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / given) if given else ""
+    out = subprocess.run([sys.executable, "-c", _CACHE_PROGRAM], env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    assert out[0] == "True"
+    assert out[1] == str(tmp_path / given) if given else "dicelab-numba" in out[1]
