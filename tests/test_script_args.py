@@ -62,12 +62,7 @@ def test_a_bad_training_config_is_one_line(tmp_path, text, args, words):
 def test_measure_network_writes_the_cards_table():
     """``measure_network.py --markdown``: one row per point, the network's mean, its paired
     difference with its interval, and the summary line."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("measure_network",
-                                                  ROOT / "scripts" / "measure_network.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _script_module("measure_network")
     records = [{"players": n, "rounds": r, "track": "no bonus", "games": 200,
                 "learned": 150.0, "network": 150.0 + d, "heuristic": 120.0, "diff": d,
                 "diff_ci95": [d - 1.5, d + 1.5]} for n, r, d in ((1, 5, -2.25), (1, 6, 4.25),
@@ -148,3 +143,41 @@ def test_the_benchmark_advice_positions_are_possible_sheets(tmp_path):
         path.write_text(json.dumps({**blank, **fields}))
         result = CliRunner().invoke(cli, [game_id, "sheet", "--score", str(path)])
         assert result.exit_code == 0, result.output
+
+
+def _script_module(name: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_card_strength_summarises_the_measurements():
+    """``card_strength.py``: the learned row of each solo table by seed, each multiplayer
+    table's rows by seed, the shapes' summary with the mean solo margin, the cost."""
+    module = _script_module("card_strength")
+    solo = {"policy": "learned", "games": 10, "mean": 300.0, "ci95_low": 299.0,
+            "ci95_high": 301.0, "foxes": 3.0}
+    mirror = {"match": "learned mirror", "players": 2, "who": "seat 1", "games": 8,
+              "win_rate": 0.5, "win_ci95_low": 0.4, "win_ci95_high": 0.6, "mean_score": 1.0}
+    tables = {"twice-as-clever seed 7": [{**solo, "policy": "heuristic"}, solo],
+              "twice-as-clever multiplayer seed 7": [mirror]}
+    records = [{"players": 1, "network": 100.0 + m, "heuristic": 100.0} for m in (20, 30)]
+    found = module.strength(tables, {"records": records, "summary": {"mean_diff": 1.5}}, 3.2)
+    assert found == {
+        "solo_defaults": {"7": {"games": 10, "mean": 300.0, "ci95_low": 299.0,
+                                "ci95_high": 301.0}},
+        "multiplayer_defaults": {"7": [{k: v for k, v in mirror.items() if k != "mean_score"}]},
+        "shapes": {"points": 2, "mean_diff": 1.5, "solo_mean_margin_over_heuristic": 25.0},
+        "ms_per_solo_game": 3.2}
+
+
+def test_card_strength_refuses_unreadable_measurements_in_one_line(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    out = _run("card_strength.py", "--game", "tac", "--evaluation", str(bad), "--shapes",
+               str(bad), "--ms", "3")
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and "cannot be read" in out.stderr

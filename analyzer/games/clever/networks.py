@@ -11,7 +11,8 @@ The settings' ``"card"`` says who plays and what it learnt on::
      "config": "analyzer/games/thats_pretty_clever/value_net.toml",  # its training config
      "trained": {"rounds": [4, 5, 6, 7, 8],        # the round counts it played
                  "players": [1, 2, 3, 4],
-                 "rules": {parameter: [values]}}}   # each rule's values it played
+                 "rules": {parameter: [values]}},   # each rule's values it played
+     "strength": {...}}                             # as measured (scripts/card_strength.py)
 
 A rule the card does not name was played at its default only.
 """
