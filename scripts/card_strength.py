@@ -59,7 +59,7 @@ def main() -> None:
         found = strength(tables, shapes, opts.ms)
     except (OSError, ValueError, KeyError, TypeError, StopIteration, ZeroDivisionError) as exc:
         script_args.fail("card_strength.py", f"the measurements cannot be read ({exc!r})")
-    weights = GAMES[opts.game].weights_file
+    weights = GAMES[opts.game].learned_file
     try:
         networks.card(weights)
     except UserError as exc:
