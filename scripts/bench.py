@@ -217,11 +217,13 @@ def sly_dice(games: int) -> dict[str, float]:
 # a mid-game solo position (round 3) and the dice of an active roll, per Clever game
 ADVICE_POSITIONS = {
     "thats-pretty-clever": ({"yellow": [[1, 1], [2, 2]], "blue": [5, 7], "green": 3,
-                             "orange": [3, 4, 5], "purple": [2, 4]}, "W3 Y5 B2 G6 O4 P1"),
+                             "orange": [3, 4, 5], "purple": [2, 4],
+                             "rerolls": {"unlocked": 1, "used": 0}}, "W3 Y5 B2 G6 O4 P1"),
     "twice-as-clever": ({"silver": {"yellow": [2, 5], "blue": [4]},
                          "yellow": {"circled": [[2, 1], [3, 2]], "crossed": [[2, 1]]},
-                         "blue": [11, 9], "green": [8, 2, 10], "pink": [4, 5]},
-                        "W3 Y5 B2 G6 P4 S1"),
+                         "blue": [11, 9], "green": [8, 2, 10], "pink": [4, 5],
+                         "rerolls": {"unlocked": 1, "used": 0},
+                         "returns": {"unlocked": 1, "used": 0}}, "W3 Y5 B2 G6 P4 S1"),
 }
 
 
