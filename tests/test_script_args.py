@@ -59,6 +59,21 @@ def test_a_bad_training_config_is_one_line(tmp_path, text, args, words):
     assert line.startswith("train_value.py: error:") and words in line
 
 
+def _script_module(name: str):
+    """The script ``scripts/<name>.py`` loaded as a module (its folder importable while it
+    loads, as when it runs)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    return module
+
+
 def test_measure_network_writes_the_cards_table():
     """``measure_network.py --markdown``: one row per point, the network's mean, its paired
     difference with its interval, and the summary line."""
@@ -122,19 +137,11 @@ def test_a_focus_share_out_of_range_is_one_line(value):
 def test_the_benchmark_advice_positions_are_possible_sheets(tmp_path):
     """``bench.py`` times ``advise`` on sheets the sheet check accepts (every earned
     action unlocked)."""
-    import importlib.util
-
     from click.testing import CliRunner
 
     from analyzer.cli import cli
 
-    spec = importlib.util.spec_from_file_location("bench", ROOT / "scripts" / "bench.py")
-    bench = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        spec.loader.exec_module(bench)
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
+    bench = _script_module("bench")
     for game_id, (fields, _) in bench.ADVICE_POSITIONS.items():
         from analyzer.registry import get_game
 
@@ -143,15 +150,6 @@ def test_the_benchmark_advice_positions_are_possible_sheets(tmp_path):
         path.write_text(json.dumps({**blank, **fields}))
         result = CliRunner().invoke(cli, [game_id, "sheet", "--score", str(path)])
         assert result.exit_code == 0, result.output
-
-
-def _script_module(name: str):
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_card_strength_summarises_the_measurements():
