@@ -51,6 +51,9 @@ def main() -> None:
     parser.add_argument("--shapes", required=True, metavar="JSON")
     parser.add_argument("--ms", type=float, required=True)
     opts = parser.parse_args()
+    if not opts.ms > 0:  # also refuses nan
+        script_args.fail("card_strength.py", f"--ms {opts.ms}: expected the CPU milliseconds "
+                         "a solo game, a number above 0")
     try:
         tables: dict[str, list[dict]] = {}
         for path in opts.evaluation:

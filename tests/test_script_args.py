@@ -179,3 +179,11 @@ def test_card_strength_refuses_unreadable_measurements_in_one_line(tmp_path):
                str(bad), "--ms", "3")
     assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and "cannot be read" in out.stderr
+
+
+@pytest.mark.parametrize("ms", ["0", "-1", "nan"])
+def test_card_strength_refuses_a_cost_that_is_not_above_zero(ms):
+    out = _run("card_strength.py", "--game", "tac", "--evaluation", "x.json", "--shapes",
+               "x.json", "--ms", ms)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and "above 0" in out.stderr
