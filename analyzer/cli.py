@@ -212,13 +212,6 @@ def cheatsheet(game: str, output: str, rules_file: str | None,
 
 
 def main() -> None:
-    """Console entry point (``dicelab``, ``python -m analyzer``). A command of one game
-    compiles that game's kernels alone (``compile_alone``: the Clever games share an engine
-    that otherwise compiles for both sheets), but for ``train``,
-    whose self-play engine is the training scripts' (one numba cache for both)."""
+    """Console entry point (``dicelab``, ``python -m analyzer``)."""
     open_closed_streams()
-    spec = GAMES.get(sys.argv[1]) if len(sys.argv) > 1 else None
-    training = sys.argv[2:3] == ["train"]  # self-play compiles the engine of the scripts
-    if spec and not training:
-        spec.load().compile_alone()
     cli.main()

@@ -38,17 +38,9 @@ class GameModule(Protocol):
     def compile_kernels(self) -> None:
         """Compile them, running each once on the default rules."""
 
-    def compile_alone(self) -> None:
-        """Before one command of this game: compile what it needs that compiles for more
-        than this game otherwise (the Clever engine's other sheet), or nothing."""
-
 
 MEMBERS = ("PARAMS", "POLICY_HELP", "RULINGS", "commands", "report_section", "cheatsheet",
-           "kernels_compiled", "compile_kernels", "compile_alone")
-
-
-def compile_nothing_more() -> None:
-    """``compile_alone`` of a game whose kernels serve it alone: nothing to narrow."""
+           "kernels_compiled", "compile_kernels")
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ accumulators and the comeback record."""
 from kernels.jit import njit
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def add_products(out, x):
     """Add one game's metrics ``x`` (int64[V, M], V variants) to ``out`` (int64[V + 1, V, M]):
     row 0 gets the sums, row 1 + v the products of variant v's metrics with every variant's,
@@ -17,7 +17,7 @@ def add_products(out, x):
                 out[1 + v, w, k] += x[v, k] * x[w, k]
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def put_seat_wins(row, start, wins):
     """Write each seat's win units ``wins`` (int64[n]) to ``row[start:]`` (int64[M]), as
     far as ``row`` reaches: a what-if's per-seat win metrics, after its own."""
@@ -25,7 +25,7 @@ def put_seat_wins(row, start, wins):
         row[start + s] = wins[s]
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def seat_lineup(lineup, game, first, rotate, seated, slot_of, width=-1):
     """Seat the lineup for game ``game``: with ``rotate`` the slots move one seat a game, so
     each policy plays every seat equally often. ``lineup``, ``seated``: [n, k] policy rows;
@@ -46,7 +46,7 @@ def seat_lineup(lineup, game, first, rotate, seated, slot_of, width=-1):
             seated[seat, k] = lineup[slot_of[seat], k]
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def used_width(lineup):
     """How many leading numbers of the policy rows ``lineup`` ([n, k]) are used: the rest
     of every row is zero."""
@@ -65,7 +65,7 @@ GAP_BINS = 8  # bin 0: leading or level; bins 1..6: ``step`` points wide; bin 7:
 COMEBACK_LEN = STANDING_ROUNDS * GAP_BINS * 2  # per (round, bin): times, then win units
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def add_comebacks(row, col, standings, seat, won, rounds, step):
     """Add one game of ``seat`` to the comeback record ``row[col:col + COMEBACK_LEN]``:
     after each round ``r < rounds`` (at most ``STANDING_ROUNDS``), the seat's deficit to

@@ -22,7 +22,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def mix64(x):
     """splitmix64 finaliser. ``x``: uint64 -> uint64 (a bijection)."""
     x = (x ^ (x >> np.uint64(30))) * _M1
@@ -33,7 +33,7 @@ def mix64(x):
 MAX_TURNS_PER_GAME = 4096
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def turn_stream(key, game, turn):
     """Seed of the private stream of one turn (``turn < MAX_TURNS_PER_GAME``).
 
@@ -44,7 +44,7 @@ def turn_stream(key, game, turn):
     return mix64(np.uint64(key) + (counter + np.uint64(1)) * _GOLDEN)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def uniform(stream, slot):
     """The ``slot``-th uniform float64 in [0, 1) of a turn stream (53 random bits)."""
     h = mix64(stream + (np.uint64(slot) + np.uint64(1)) * _GOLDEN)
@@ -67,7 +67,7 @@ def make_die(cdf):
     return np.concatenate([cdf, guide])
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def draw(die, k, u):
     """Index 0..k-1 of the first cdf entry above ``u``: one roll of a ``k``-sided weighted
     ``die`` (from ``make_die``) for a uniform ``u`` in [0, 1)."""
@@ -77,7 +77,7 @@ def draw(die, k, u):
     return i
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def roll(die, k, stream, slot):
     """``draw(die, k, uniform(stream, slot))``, the ``slot``-th roll of a turn stream, with
     the guide bin taken from the top bits directly (the same result, fewer operations)."""

@@ -3,8 +3,8 @@
 A numba compile uses one core. Before a whole test-suite run, the Clever engine and the
 Sly Dice kernels compile side by side, one child process each (``python -m
 analyzer.run.compile_apart GAME``), into numba's on-disk cache, where the test workers then
-find them, with every helper they link (``kernels.jit.keep_helpers``): a test that
-compiles another kernel links those without typing them again. The report's lanes
+find them, and every helper numba compiled on the way: a test that compiles another kernel
+loads those instead of compiling them again. The report's lanes
 (``analyzer.report_lanes``) ask whether everything is cached to plan their work.
 
 Every game module has ``kernels_compiled()`` (are they in the cache?) and
@@ -57,9 +57,6 @@ def compile_side_by_side(game_ids: list[str]) -> list[str]:
 
 
 def main(argv: list[str]) -> None:
-    from kernels.jit import keep_helpers
-
-    keep_helpers()  # the processes that then compile other kernels link these helpers
     get_game(argv[0]).load().compile_kernels()
 
 

@@ -107,11 +107,10 @@ COLD_COMPILE_SECONDS = {"kernels.clever.play": 40, "kernels.sly_dice.play": 20,
 
 def first_compile(kernel: Callable) -> bool:
     """Will calling ``kernel`` (a numba dispatcher) compile it: nothing compiled in this
-    process and nothing in numba's on-disk cache (for this process's compile variant,
-    ``kernels.jit.in_cache``)?"""
+    process and nothing in numba's on-disk cache (``kernels.jit.in_cache``)?"""
     from kernels.jit import in_cache
 
-    if getattr(kernel, "signatures", None) or getattr(kernel, "_cache", None) is None:
+    if getattr(kernel, "signatures", None) or not getattr(kernel, "py_func", None):
         return False
     return not in_cache(kernel)
 

@@ -40,7 +40,7 @@ assert GIFT + GIFT_LEN == INNER  # the region ends the work buffer's own part (`
 GIFT_SLOT = 1 << 21  # random slots of the opponents' trial bonus marks
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def no_gift(scratch):
     """Weigh no gift until the next ``opponent_gains``."""
     scratch[GIFT + _COUNT] = 0
@@ -117,7 +117,7 @@ def gift(scratch, pol, where):
     return pol[W_GIFT] * total / k
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _best_of(row, dice):
     """The best gain in ``row`` over the dice of the bit mask ``dice`` (-inf: none)."""
     best = -np.inf

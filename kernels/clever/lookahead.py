@@ -36,7 +36,7 @@ from kernels.jit import njit
 from kernels.rng import uniform
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def looks(sheet, picks, n, pol, scratch):
     """Does the value policy look ahead at this pick: ``W_SAMPLES`` > 0, the game's player
     count in ``W_LOOK_PLAYERS``, pick 0 or 1 with more than one legal pick, not training?"""

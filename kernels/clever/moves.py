@@ -22,7 +22,7 @@ POOL, FIELD, PLATTER = 0, 1, 2
 MAX_MOVES = 64
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def legal_moves(sheet, faces, usable, moves, waste):
     """Every legal use of the dice whose bit is set in ``usable``; returns the count. With
     ``waste``, a die with no legal placement may be picked anyway (``sheets.may_waste``):
@@ -38,7 +38,7 @@ def legal_moves(sheet, faces, usable, moves, waste):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def to_field(faces, where, die):
     """Section 4: the picked die goes to a field and every die in play showing a strictly
     lower face goes to the silver platter."""
@@ -74,7 +74,7 @@ def take_die(sheet, faces, where, die, area, cell, targets):
     return used
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _offered(sheet, code, target):
     """Is ``target`` one of the choices (``bonus_choices``) of the bonus ``code``?"""
     options = bonus_choices(sheet, code)
@@ -84,7 +84,7 @@ def _offered(sheet, code, target):
     return False
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def passive_candidates(sheet, faces, where, moves):
     """Section 5: a passive player's choices are the platter dice; only when none of them
     can be used, the dice on the active player's fields. Returns the move count."""
@@ -104,7 +104,7 @@ def passive_candidates(sheet, faces, where, moves):
 N_ORDERS = 720  # the orders of the six dice
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def order_places(order):
     """The place of each die in the dice order number ``order`` (0 to ``N_ORDERS`` - 1; 0:
     colour order), packed 3 bits a die (a Lehmer code decoded)."""
@@ -123,7 +123,7 @@ def order_places(order):
     return places
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def solo_platter(faces, where, order, fallback):
     """Section 6: the three lowest of the six rolled dice go to the platter; ties go by
     the dice order number ``order`` (``order_places``; 0: white, yellow, ..., in colour
@@ -139,7 +139,7 @@ def solo_platter(faces, where, order, fallback):
         where[d] = PLATTER if rank < 3 else FIELD if fallback else POOL
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def rolls_on(sheet, where):
     """Section 5: may the active player roll again after a pick? While dice are in play;
     with none left the turn's rolls end, unless the sheet's ``FLAG_RETURN_EMPTY_POOL``
@@ -147,14 +147,14 @@ def rolls_on(sheet, where):
     return _pool_mask(where) != 0 or (sheet[H_FLAGS] & FLAG_RETURN_EMPTY_POOL) != 0
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def may_return(sheet, where, die):
     """Section 5 (Twice As Clever): may ``die`` come back into play by a return? A return
     in hand and the die on the platter."""
     return sheet[H_RETURN_GOT] - sheet[H_RETURN_USED] > 0 and where[die] == PLATTER
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def use_reroll(sheet):
     """Section 10: spend an unlocked re-roll; False if none is left."""
     if sheet[H_REROLL_GOT] - sheet[H_REROLL_USED] <= 0:
@@ -178,7 +178,7 @@ def use_plus_one(sheet, faces, die, area, cell, targets, taken):
     return taken | (1 << die)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _roll(faces, where, stream, slot):
     """Roll every die in the pool; returns the next free random slot."""
     for d in range(N_DICE):
@@ -187,7 +187,7 @@ def _roll(faces, where, stream, slot):
     return slot + N_DICE
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _pool_mask(where):
     mask = 0
     for d in range(N_DICE):

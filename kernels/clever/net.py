@@ -24,7 +24,7 @@ WIDTHS = (128, 256)  # the first hidden layer's widths a network may have
 MAX_H1 = 256
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def net_offsets(n_in, h1=H1):
     """``(b1, W2, b2, w3, b3, size)``: where each part of the flat weights starts."""
     b1 = n_in * h1
@@ -35,21 +35,21 @@ def net_offsets(n_in, h1=H1):
     return b1, w2, b2, w3, b3, b3 + 1
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def net_size(n_in, h1=H1):
     """How many float32 weights a network with ``n_in`` inputs and ``h1`` first-layer
     units has."""
     return net_offsets(n_in, h1)[5]
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def width_of(size, n_in):
     """The first hidden layer's width of a network of ``size`` weights and ``n_in``
     inputs."""
     return (size - 2 * H2 - 1) // (n_in + 1 + H2)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def forward(w, n_in, idx, val, nnz, a1, a2):
     """The network's output (float32) for the sparse input (``idx``, ``val``, ``nnz``);
     fills ``a1`` and ``a2`` with the hidden activations."""
@@ -58,7 +58,7 @@ def forward(w, n_in, idx, val, nnz, a1, a2):
     return _forward(w, n_in, idx, val, nnz, a1, a2, MAX_H1)
 
 
-@njit(cache=True, borrowed=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _forward(w, n_in, idx, val, nnz, a1, a2, h1):
     """``forward`` at the width ``h1``, inlined where it is a constant (a loop of a
     constant count is vectorised whole: 10% faster). (Rows are taken as slices: an
@@ -76,7 +76,7 @@ def _forward(w, n_in, idx, val, nnz, a1, a2, h1):
     return upper_layers(w, n_in, a1, a2, h1)
 
 
-@njit(cache=True, borrowed=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def upper_layers(w, n_in, a1, a2, h1):
     """The network's output from the first layer's sums ``a1`` (float32[h1], before the
     ReLU; left after it), with ``a2`` (float32[H2]) filled: the rest of ``forward``."""
@@ -102,7 +102,7 @@ def upper_layers(w, n_in, a1, a2, h1):
     return out
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2):
     """``grad += err * d(output)/d(w)`` (float32[w.size]) for the input ``forward`` last
     ran on (its activations in ``a1``, ``a2``; ``a1`` is left holding the error at each
@@ -113,7 +113,7 @@ def add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2):
         _add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2, MAX_H1)
 
 
-@njit(cache=True, borrowed=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2, h1):
     """``add_gradient`` at the width ``h1``, inlined where it is a constant."""
     b1, w2, b2, w3, b3, _ = net_offsets(n_in, h1)
@@ -146,7 +146,7 @@ def _add_gradient(w, n_in, idx, val, nnz, a1, a2, err, grad, d2, h1):
             grad_row[j] += x * a1[j]
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def adam_step(w, grad, m, v, t, lr, beta1=0.9, beta2=0.999, eps=1e-8):
     """One Adam step of ``w`` along ``grad`` (all float32[net_size]; ``m``, ``v``: the
     moment estimates), the ``t``-th step (1-based); ``grad`` is left zeroed."""

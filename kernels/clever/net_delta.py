@@ -35,14 +35,14 @@ def cache_len(max_inputs: int) -> int:
     return K_DENSE + 2 * max_inputs
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def reset(cache, max_inputs):
     """Make ``cache`` (int64[cache_len(max_inputs)]) empty."""
     cache[:] = 0
     cache[K_MAGIC] = _MAGIC
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def forward_cached(w, n_in, idx, val, nnz, a1, a2, cache, max_inputs):
     """``forward_exact`` of the sparse input (``idx`` int64, ``val`` float32, ``nnz`` in
     use) for the weights ``w``, from the sums of the last input in ``cache`` where they
@@ -63,7 +63,7 @@ def forward_exact(w, n_in, idx, val, nnz, a1, a2):
     return _finish(w, n_in, sums, a1, a2, h1)
 
 
-@njit(cache=True, borrowed=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _forward_cached(w, n_in, idx, val, nnz, a1, a2, cache, max_inputs, h1):
     """``forward_cached`` at the width ``h1``, inlined where it is a constant."""
     if cache[K_MAGIC] != _MAGIC:
@@ -94,7 +94,7 @@ def _forward_cached(w, n_in, idx, val, nnz, a1, a2, cache, max_inputs, h1):
     return _finish(w, n_in, sums, a1, a2, h1)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _probe(w, n_in, h1):
     """Two of the weights' numbers (the first row's first and the output bias), as bits:
     weights changed in place by training show here."""
@@ -103,7 +103,7 @@ def _probe(w, n_in, h1):
     return (np.int64(first) << 32) | np.int64(bias)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _changes(idx, val, nnz, last_nnz, dense):
     """How many inputs differ between the input (``idx``, ``val``) and the last one
     (``last_nnz`` inputs, ``dense``): those added, changed and taken away."""
@@ -115,7 +115,7 @@ def _changes(idx, val, nnz, last_nnz, dense):
     return added + changed + last_nnz - (nnz - added)
 
 
-@njit(cache=True, borrowed=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _update(w, idx, val, nnz, last, last_nnz, dense, mark, sums, h1):
     """Turn the last input's first-layer ``sums`` into this input's; the last input's
     ``dense`` copy is left all 0 and ``mark`` holds 1 at this input's numbers."""
@@ -133,7 +133,7 @@ def _update(w, idx, val, nnz, last, last_nnz, dense, mark, sums, h1):
         dense[i] = 0.0
 
 
-@njit(cache=True, borrowed=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _change_row(sums, w, i, old, new, h1):
     """``sums`` with input ``i``'s terms at ``old`` taken away and at ``new`` added, in
     one pass over its row."""
@@ -143,7 +143,7 @@ def _change_row(sums, w, i, old, new, h1):
         sums[j] += ((xn * row[j] + _GRID) - _GRID) - ((xo * row[j] + _GRID) - _GRID)
 
 
-@njit(cache=True, borrowed=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _add_row(sums, w, i, x, h1):
     """``sums += x * W1[i, :]``, each product rounded to the grid (an exact sum; taking
     a term away with ``-x`` removes exactly what adding it added)."""
@@ -153,7 +153,7 @@ def _add_row(sums, w, i, x, h1):
         sums[j] += (xf * row[j] + _GRID) - _GRID
 
 
-@njit(cache=True, borrowed=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _finish(w, n_in, sums, a1, a2, h1):
     """The output from the first layer's exact ``sums``: each unit's sum plus its bias,
     rounded once to float32, then the upper layers."""

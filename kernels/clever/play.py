@@ -80,44 +80,9 @@ from kernels.clever_base.turn import (PH_ACTIVE_PLUS, PH_OVER, PH_PASSIVE, PH_PA
 from kernels.clever.lookahead import choose_looking
 from kernels.clever.valued import (choice_turn, choose_passive, choose_plus, choose_return, finish,
                                    reroll_instead, start_round)
-from kernels.clever import policies, value_net, valued
-from kernels.jit import declare_variant, njit, set_variant, variant_part
+from kernels.jit import njit
 from kernels.rng import turn_stream, uniform
 from kernels.thats_pretty_clever.layout import ROUND4_OPTIONS
-
-# The learned policy compiles in this process, or it alone (``compile_policies``); numba
-# reads the flags when it compiles and leaves out the decisions of the policies left out:
-# in ``LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE`` (the value policy decides) each
-# flag alone can settle the branch.
-LEARNED_IN = True
-LEARNED_ONLY = False
-POLICY_LEVELS = {"one-step": (RANDOM, GREEDY), "heuristic": (RANDOM, GREEDY, HEURISTIC),
-                 "learned": (VALUE,),
-                 "all": (RANDOM, GREEDY, HEURISTIC, VALUE)}  # what each level compiles
-declare_variant(__package__, "policies", "all")
-
-
-def compile_policies(kinds) -> str:
-    """Compile the engine in this process for the policy ``kinds`` (``KIND`` values) and
-    whatever the least level holding them holds (``POLICY_LEVELS``), without self-play
-    training (``valued.TRAINING_IN``); returns the level. Random and greedy alone compile
-    in about half the time of all kinds. ``RuntimeError`` once the engine has compiled
-    otherwise."""
-    level = next(name for name, held in POLICY_LEVELS.items() if set(kinds) <= set(held))
-    set_variant(__package__, "policies", level)
-    global LEARNED_IN, LEARNED_ONLY
-    policies.HEURISTIC_IN = HEURISTIC in POLICY_LEVELS[level]
-    policies.LEARNED_IN = LEARNED_IN = VALUE in POLICY_LEVELS[level]
-    LEARNED_ONLY = POLICY_LEVELS[level] == (VALUE,)
-    set_variant(__package__, "training", "off")
-    valued.TRAINING_IN = value_net.TRAINING_IN = False
-    return level
-
-
-def compiled_kinds() -> tuple:
-    """The policy kinds the engine compiles (or compiled) for in this process."""
-    return POLICY_LEVELS[variant_part(__package__, "policies")]
-
 
 N_AREAS = 5
 N_BONUS_KINDS = MAX_BONUS_KINDS
@@ -189,7 +154,7 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         if _pool_mask(where) == 0:
             break
         slot = _roll(faces, where, stream, slot)
-        if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:
+        if pol[KIND] == VALUE:
             i, slot = _valued_roll(sheets, me, faces, where, pick, moves, pol, stream,
                                    slot, scratch, rules, log)
         else:
@@ -209,7 +174,7 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
         log[LOG_PICKS + pick] += 1
         log[LOG_DICE + moves[i, 1]] += moves[i, 1] >= 0
         log[LOG_PLATTER + pick] += _platter_cost(faces, where, die)
-        if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:  # the chosen afterstate,
+        if pol[KIND] == VALUE:  # the chosen afterstate,
             # chain marks included
             copy_sheet(sheet, scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN])
         else:
@@ -300,7 +265,7 @@ def _valued_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scrat
         slot = _roll(faces, where, stream, slot + 1)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def gain_bin(points):
     """The ``GAIN_BINS`` bin of a pick that scores ``points`` at once."""
     if points <= 3:
@@ -308,7 +273,7 @@ def gain_bin(points):
     return 4 if points <= 5 else 5 if points <= 7 else 6 if points <= 10 else 7
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _log_round(sheet):
     """The round being played, as the log's round index (the last logged one beyond)."""
     return min(sheet[H_ROUND], LOG_ROUNDS - 1)
@@ -323,7 +288,7 @@ def work_buffers():
             np.zeros(N_DICE, np.int64), np.zeros(LOG_LEN, np.int64))
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _count(where, place):
     """How many dice are at ``place``."""
     k = 0
@@ -338,7 +303,7 @@ def _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick):
     dice the policy brings back into the pool, while returns are in hand (none before the
     first roll: the platter is empty). Returns the next random slot."""
     while sheet[H_RETURN_GOT] - sheet[H_RETURN_USED] > 0:
-        if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:
+        if pol[KIND] == VALUE:
             back = choose_return(sheet, where, pick, pol, scratch) if \
                 _count(where, PLATTER) > 0 else -1
         else:
@@ -368,7 +333,7 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn, passiv
         n = legal_moves(sheet, faces, ((1 << N_DICE) - 1) & ~taken, moves, False)
         if n == 0:
             break
-        if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:
+        if pol[KIND] == VALUE:
             stop = PH_OVER if last_turn else (PH_ROUND_END if passive else PH_PASSIVE)
             i = choose_plus(sheet, faces, moves, n, taken,
                             PH_PASSIVE_PLUS if passive else PH_ACTIVE_PLUS, stop, pol,
@@ -411,7 +376,7 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
     n = passive_candidates(sheet, faces, where, moves)
     # a field die (none of the platter's usable) is only ever a "may" (section 5)
     may_decline = rules[RULE_PASSIVE_DECLINE] == 1 or (n > 0 and where[moves[0, 0]] != PLATTER)
-    if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:
+    if pol[KIND] == VALUE:
         i = choose_passive(sheet, faces, where, moves, n, may_decline, pol, stream, slot + 1,
                            scratch)
         if i >= 0:
@@ -451,7 +416,7 @@ def round_bonus(sheet, rnd, game_rules, pol, stream, scratch):
     """Rounds 1-4 (section 3): re-roll, +1, re-roll, then a choice of black X or black 6
     (random: any option; greedy: the one with the best score after it)."""
     sheet[H_PLUS_TAKEN] = 0  # a new round: +1 may take every die again
-    if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:
+    if pol[KIND] == VALUE:
         start_round(scratch)  # a choice of bonus is valued before the round's first roll
     code = game_rules[rnd] if rnd < 6 else 0
     if code == 0:
@@ -562,7 +527,7 @@ def advice_choice(s, f, w, die, area, target, pol, stream, phase, last, scratch,
         if plus:
             s[H_PLUS_USED] += 1
             s[H_PLUS_TAKEN] |= 1 << die
-        if LEARNED_ONLY or LEARNED_IN and pol[KIND] == VALUE:  # its free marks' turn state
+        if pol[KIND] == VALUE:  # its free marks' turn state
             window = (PH_ROLL if phase < ADVISE_PASSIVE else PH_PASSIVE if phase == ADVISE_PASSIVE
                       else PH_ACTIVE_PLUS if phase == ADVISE_PLUS else PH_PASSIVE_PLUS)
             choice_turn(s, f, w, die, window, phase, scratch)
@@ -621,7 +586,7 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
                                       scratch, buffer, log, last_round)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def begin_turn(sheets, event):
     """Turn ``event`` of the round begins (-1: the round begins; ``kernels.clever_base.seats``):
     every sheet's ``H_EVENT`` and lead over the best opponent ``H_LEAD`` (0 solo; each
@@ -709,7 +674,7 @@ def _row(rows, p):
     return rows[p % rows.shape[0]]
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _log_round_end(sheets, rnd, logs):
     """Add each player's bonuses, marked cells and standing after round ``rnd`` to
     ``logs``."""

@@ -31,8 +31,6 @@ POLICY_NAMES = ("random", "greedy", "heuristic", "learned")  # by KIND; from HEU
 # ``play.compile_policies`` narrowed them. Numba reads these flags when it compiles and
 # leaves out the branches of the kinds left out: random and greedy alone compile without
 # the heuristic's estimate (``value.feature_value``) and the learned policy's networks.
-HEURISTIC_IN = True  # the heuristic compiles
-LEARNED_IN = True  # the learned policy compiles (set with ``play.LEARNED_IN``)
 KIND = 0
 W_PLATTER = 1  # per die an active pick sends to the platter while a later pick could use it
 W_REROLL_BELOW = 2  # re-roll when the best pick gains less than this
@@ -83,7 +81,7 @@ LOOK_SLOT = 1 << 20  # random slots of the sampled re-rolls, far from the play l
 MAX_CHOICE_BITS = 32  # free-mark choices are bit masks of at most this many bits
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def new_game_work(scratch):
     """Ready the work buffer ``scratch`` (int64[>= WORK_LEN]) for a game: the value
     network forgets the inputs it last valued (``value_net.forget_inputs``) and values
@@ -100,13 +98,11 @@ def sheet_value(sheet, pol, scratch):
     estimate of the points still to come (``value.feature_value``); the value policy
     values the afterstate of the sheet and the turn state in ``scratch``'s ``TURN``
     (``value_net.afterstate_value``)."""
-    if not HEURISTIC_IN and not LEARNED_IN or pol[KIND] < HEURISTIC:
+    if pol[KIND] < HEURISTIC:
         return float(total_score(sheet))
-    if LEARNED_IN and pol[KIND] == VALUE:
+    if pol[KIND] == VALUE:
         return afterstate_value(sheet, scratch[TURN:TURN + TS_LEN], pol, W_NET,
                                 scratch[_NET_BUF:_NET_BUF + NET_BUF_LEN], pol[W_VALUE:W_NET])
-    if not HEURISTIC_IN:  # not reached: no heuristic row runs where it is not compiled
-        return float(total_score(sheet))
     weights = pol[W_VALUE:]
     score, estimate = feature_value(sheet, weights, None)  # None: record no features
     return score + estimate
@@ -287,7 +283,7 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
     return best
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _platter_cost(faces, where, die):
     """How many dice in play a pick of ``die`` sends to the platter."""
     k = 0
@@ -437,7 +433,7 @@ def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slo
     weighs what the platter gives them (``W_GIFT``)."""
     sheet = sheets[me]
     where_cost = where if picks_left > 1 else faces[:0]  # no platter cost
-    if not HEURISTIC_IN or pol[KIND] != HEURISTIC:
+    if pol[KIND] != HEURISTIC:
         return choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where_cost)
     if picks_left <= 1 and pol[W_GIFT] != 0 and sheets.shape[0] > 1 and n > 1:
         return _last_pick(sheets, me, faces, where, moves, n, pol, stream, slot, scratch)

@@ -72,7 +72,7 @@ def no_curriculum():
     return curriculum
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def spot_area(areas, u):
     """The area a spotlight game favours: one of the bit mask ``areas`` picked by the
     uniform number ``u``; -1 (the lowest area and the fox points) when the mask is 0."""
@@ -90,7 +90,7 @@ def spot_area(areas, u):
     return -1
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def players_of(key, g, curriculum):
     """The player count of training game ``g``: drawn by the curriculum's shares of 1-4
     players (all 0: solo)."""
@@ -128,7 +128,7 @@ def _start_records(key, g, seat, epsilon, curriculum, scratch):
     head[R_SPOT_AREA] = spot_area(np.int64(curriculum[C_SPOT_AREAS]), uniform(stream, 1))
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def variant_of(key, g, n_variants):
     """The row of the variant table training game ``g`` plays (uniform; 0 for a table of
     one row, with no draw)."""
@@ -193,7 +193,7 @@ def play_snapshot(key, first_game, pol, rounds_of, variants, epsilon, curriculum
                            curriculum, games[j], finals[j])
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def skip_step(pol, skip_grad, moments, t, lr):
     """One Adam step of the row's skip head (``value_net.P_SKIP``) along ``skip_grad``
     (float64[N_SKIP], left zeroed); ``moments`` float64[2, N_SKIP]; ``t`` the step
@@ -209,7 +209,7 @@ def skip_step(pol, skip_grad, moments, t, lr):
         skip_grad[i] = 0.0
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _skip_gradient(n_in, idx, val, nnz, err, skip_grad):
     """``skip_grad += err * d(output)/d(skip head)``: the seat and rules blocks' inputs."""
     for k in range(nnz):
@@ -218,7 +218,7 @@ def _skip_gradient(n_in, idx, val, nnz, err, skip_grad):
             skip_grad[slot] += err * val[k]
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _returns(records, k, goal, lam, targets):
     """The forward-view lambda-returns of the ``k`` chosen records, in ``SCALE`` points
     to come, into ``targets``: ``G_t = (1 - lam) V(t + 1) + lam G_(t + 1)``, the last

@@ -8,8 +8,8 @@ policy and play loops run either game's sheet unchanged.
 from kernels.clever_base.dice import die_value
 from kernels.clever_base.game_rules import (RULE_GAME, RULE_INPUT_BITS, RULE_INPUT_BITS_MULTI,
                                             RULE_SHEET_FLAGS)
-from kernels.clever_base.sheet import H_FLAGS, H_GAME, H_RULE_BITS, TAC, TPC
-from kernels.jit import declare_variant, njit, set_variant
+from kernels.clever_base.sheet import H_FLAGS, H_GAME, H_RULE_BITS, TAC
+from kernels.jit import njit
 from kernels.thats_pretty_clever.encode import encode as tpc_encode
 from kernels.thats_pretty_clever import rules as tpc
 from kernels.thats_pretty_clever import value as tpc_value
@@ -27,27 +27,11 @@ from kernels.twice_as_clever.encode import encode as tac_encode
 
 MAX_PENDING = 32
 
-# The sheets the engine is compiled for in this process: both, unless ``compile_only``
-# named one. Numba reads these when it compiles and drops the other game's branches, so
-# a one-game process compiles a sixth less. Every dispatch below tests
-# ``TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC)``: each flag alone decides a branch.
-TPC_IN = True
-TAC_IN = True
-declare_variant(__package__, "sheet", "both")
-
-
-def compile_only(game: int) -> None:
-    """Compile the engine for ``game``'s sheet alone (``TPC`` or ``TAC``) in this process;
-    a sheet of the other game is refused then (``start_sheet``). ``RuntimeError`` once the
-    engine has compiled for both."""
-    global TPC_IN, TAC_IN
-    set_variant(__package__, "sheet", {TPC: "tpc", TAC: "tac"}[game])
-    TPC_IN, TAC_IN = game == TPC, game == TAC
 NO_TOTAL = tac.NO_TOTAL  # below any total score (``quiet_total``: the use fires a bonus)
 assert tpc.NO_TOTAL == NO_TOTAL
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def copy_sheet(dst, src):
     """Copy the fields of ``src`` its game uses, and its rules block's bits, into ``dst``
     (both int64[SHEET_LEN])."""
@@ -57,133 +41,133 @@ def copy_sheet(dst, src):
     dst[H_RULE_BITS] = src[H_RULE_BITS]
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def die_uses(sheet, faces, die, moves, n):
     """Append the legal uses of ``die`` to ``moves`` from row ``n``; the new row count."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac.die_uses(sheet, faces, die, moves, n)
     return tpc.die_uses(sheet, faces, die, moves, n)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def enter_die(sheet, faces, die, area, target, pending, n):
     """Enter a die (a row of ``die_uses``); the bonuses it fires go on ``pending``."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac.enter(sheet, area, die_value(faces, die, area, TAC_BLUE), target,
                          pending, n)
     return tpc.enter(sheet, area, die_value(faces, die, area, TPC_BLUE), target, pending, n)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def can_enter_die(sheet, faces, die, area):
     """Can ``die`` be entered in ``area`` (somewhere)?"""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac.can_enter(sheet, area, die_value(faces, die, area, TAC_BLUE))
     return tpc.can_enter(sheet, area, die_value(faces, die, area, TPC_BLUE))
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def chain_rows(sheet, faces, picked, die):
     """Twice As Clever's platter chain: the silver rows ``die`` (sent to the platter by a
     pick of ``picked`` into silver) may mark; 0 for That's Pretty Clever."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac.chain_rows(sheet, faces, picked, die)
     return 0
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def chain_leftovers(sheet):
     """Twice As Clever, open point 12.4: does a silver third pick chain every leftover die
     (``FLAG_CHAIN_LEFTOVERS``) rather than only the lower ones?"""
     return sheet[H_GAME] == TAC and (sheet[H_FLAGS] & FLAG_CHAIN_LEFTOVERS) != 0
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def may_waste(sheet, die):
     """May a wasted pick (``wasted_pick``) take ``die``? Any die, but Twice As Clever's
     silver die (section 8.1: a player who cannot mark its number cannot choose it)."""
     return not (sheet[H_GAME] == TAC and die == TAC_SILVER_DIE)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def chain_area(sheet):
     """The area whose picks start a platter chain (Twice As Clever's silver), else -1."""
     return SILVER_AREA if sheet[H_GAME] == TAC else -1
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def bonus_choices(sheet, code):
     """Bit mask of a free mark's choices (-1: none needed; 0: the bonus is lost)."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac.bonus_choices(sheet, code)
     return tpc.bonus_choices(sheet, code)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def choice_of_bit(sheet, code, bit):
     """The ``resolve_bonus`` choice that bit ``bit`` of ``bonus_choices`` stands for."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac.choice_of_bit(code, bit)
     return tpc.choice_of_bit(code, bit)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def resolve_bonus(sheet, code, choice, pending, n):
     """Pay a bonus (free marks at ``choice``); the new stack size."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac.resolve_bonus(sheet, code, choice, pending, n)
     return tpc.resolve_bonus(sheet, code, choice, pending, n)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def pop_pending(sheet, pending, n):
     """The next pending bonus to resolve (the caller's stack then holds n - 1)."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac.pop_pending(sheet, pending, n)
     return tpc.pop_pending(sheet, pending, n)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def total_score(sheet):
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac.total_score(sheet)
     return tpc.total_score(sheet)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def mark_total(sheet, scores, code, choice):
     """``total_score`` after ``resolve_bonus(code, choice)`` of a free mark (``choice``: one
     of its ``bonus_choices``), the bonuses it fires unresolved, the sheet left unchanged;
     ``scores``: int64[5] the sheet's ``area_scores``."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac.mark_total(sheet, scores, code, choice)
     return tpc.mark_total(sheet, scores, code, choice)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def enter_total(sheet, scores, faces, die, area, target):
     """``total_score`` after ``enter_die`` (a row of ``die_uses``), the bonuses it fires
     unresolved, the sheet left unchanged; ``scores``: int64[5] the sheet's ``area_scores``."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac.enter_total(sheet, scores, area, die_value(faces, die, area, TAC_BLUE),
                                target)
     return tpc.enter_total(sheet, scores, area, die_value(faces, die, area, TPC_BLUE), target)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def best_enter_total(sheet, scores, faces, die):
     """The most ``enter_total`` of any legal use of ``die`` (faces ``faces``), below any
     score (``NO_TOTAL``) if it has none; ``scores``: int64[5] the sheet's ``area_scores``."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac.best_enter_total(sheet, scores, faces, die)
     return tpc.best_enter_total(sheet, scores, faces, die)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def quiet_total(sheet, scores, faces, die, area, target):
     """``enter_total`` of a use of ``die`` that fires no bonus; ``NO_TOTAL`` (below any
     score) if it fires one. The sheet is left unchanged."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         value = die_value(faces, die, area, TAC_BLUE)
         if tac.enter_fires(sheet, area, value, target):
             return NO_TOTAL
@@ -197,11 +181,11 @@ def quiet_total(sheet, scores, faces, die, area, target):
 MAX_CELLS = max(tpc_layout.N_CELLS, tac_layout.N_CELLS)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def marked_cells(sheet, out):
     """Fill ``out`` (int64[MAX_CELLS]) with 1 for each of the sheet's cells that is marked,
     0 otherwise (the cells of its game's ``layout.CELL_*``; the rest of ``out`` 0)."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         field, bit, index = tac_layout.CELL_FIELD, tac_layout.CELL_BIT, tac_layout.CELL_INDEX
     else:
         field, bit, index = tpc_layout.CELL_FIELD, tpc_layout.CELL_BIT, tpc_layout.CELL_INDEX
@@ -211,39 +195,36 @@ def marked_cells(sheet, out):
         out[c] = (value >> bit[c]) & 1 if bit[c] >= 0 else value > index[c]
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def area_scores(sheet, out):
     """Fill ``out`` (int64[5]) with the five area scores."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         tac.area_scores(sheet, out)
     else:
         tpc.area_scores(sheet, out)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def feature_value(sheet, w, out):
     """``(score, weighted feature sum)`` of the heuristic's value (see each game's
     ``value`` module): ``w`` holds at least the game's ``N_VALUE_WEIGHTS`` (or is empty),
     ``out`` is float64[the game's N_FEATURES], empty or ``None`` (the fastest: no
     features recorded)."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac_value.feature_value(sheet, w, out)
     return tpc_value.feature_value(sheet, w, out)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def start_sheet(sheet, game, rounds, flags):
-    """A blank sheet of ``game`` (TPC or TAC) for ``rounds`` rounds with rule ``flags``;
-    ``ValueError`` for a game the engine was not compiled for (``compile_only``)."""
-    if (game == TAC and not TAC_IN) or (game != TAC and not TPC_IN):
-        raise ValueError("the Clever engine was compiled for the other game only")
-    if TAC_IN and (not TPC_IN or game == TAC):
+    """A blank sheet of ``game`` (TPC or TAC) for ``rounds`` rounds with rule ``flags``."""
+    if game == TAC:
         tac.start_sheet(sheet, rounds, flags)
     else:
         tpc.start_sheet(sheet, rounds, flags)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def start_game_sheet(sheet, game_rules, rounds, players):
     """A blank sheet for a game of ``players`` players and ``rounds`` rounds under the
     game-rules vector ``game_rules`` (int64[N_GAME_RULES]): its game, its rule flags and
@@ -252,24 +233,24 @@ def start_game_sheet(sheet, game_rules, rounds, players):
     sheet[H_RULE_BITS] = game_rules[RULE_INPUT_BITS if players == 1 else RULE_INPUT_BITS_MULTI]
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def encode_afterstate(sheet, ts, idx, val, n_in):
     """The game's first ``n_in`` network inputs of the afterstate (``sheet``, ``ts``) into
     ``idx`` and ``val``; returns how many are nonzero."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac_encode(sheet, ts, idx, val, n_in)
     return tpc_encode(sheet, ts, idx, val, n_in)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def value_stage(sheet):
     """The heuristic value's stage (weight set) of a sheet of either game."""
-    if TAC_IN and (not TPC_IN or sheet[H_GAME] == TAC):
+    if sheet[H_GAME] == TAC:
         return tac_value.value_stage(sheet)
     return tpc_value.value_stage(sheet)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def chosen_bonus(sheet, code, choice):
     """The bonus a choice of ``code`` hands on (Twice As Clever's black ?: the ? of the
     chosen area), or 0 when ``code`` places its own mark."""

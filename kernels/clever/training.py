@@ -26,7 +26,7 @@ def value_stages(game: int) -> int:
     return tac_value.VALUE_STAGES if game == TAC else tpc_value.VALUE_STAGES
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _record(sheet, features, score, stage, row):
     features[row, :] = 0.0
     score[row], _ = feature_value(sheet, NO_FEATURES, features[row])

@@ -54,9 +54,6 @@ N_SKIP = N_SEAT + N_HEAD  # the skip head's weights: the seat block's inputs', t
 # block's scaled ones'
 P_WEIGHTS = P_SKIP + N_SKIP
 MAX_MEMBERS = 3  # an ensemble's networks
-# The teacher's mix compiles in this process: a training device (``play.compile_policies``
-# turns it off with self-play training; a policy row for play has a teacher weight of 0).
-TRAINING_IN = True
 _IDX = 0
 _VAL = MAX_INPUTS  # float32[MAX_INPUTS]
 _A1 = _VAL + MAX_INPUTS // 2  # float32[MAX_H1]
@@ -70,7 +67,7 @@ NET_BUF_LEN = _CACHED + 1
 MAX_ROW_SIZE = P_WEIGHTS + MAX_MEMBERS * ((net_offsets.py_func(MAX_INPUTS)[5] + 1) // 2)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def n_inputs(game, blocks):
     """The input count of a game's encoding (``kernels.clever_base.sheet.TPC`` or ``TAC``):
     ``blocks`` 0 (or False) the base inputs, 1 (or True) with the bonus block, 2 with the
@@ -82,26 +79,26 @@ def n_inputs(game, blocks):
         else TPC_INPUTS if blocks else TPC_BASE
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def member_span(n_in, h1=H1):
     """How many float64 numbers of a policy row one member network's weights take."""
     return (net_size(n_in, h1) + 1) // 2
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def row_size(n_in, members, h1=H1):
     """How many numbers of a policy row, from ``start``, the value policy's weights take."""
     return P_WEIGHTS + members * member_span(n_in, h1)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def hidden_of(pol, start):
     """The first hidden layer's width of the row's member networks."""
     h1 = np.int64(pol[start + P_HIDDEN])
     return h1 if h1 > 0 else H1
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def member_place(pol, start, n_in, k):
     """``(first, span, size)``: member network ``k``'s weights in the row at ``start``
     begin at ``pol[first]`` and take ``span`` float64 numbers, ``size`` float32 weights."""
@@ -118,7 +115,7 @@ def member_weights(pol, start, n_in, k):
     return pol[first:first + span].view(np.float32)[:size]
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def forget_inputs(buf, cached):
     """Empty the work space's caches of the last input each member network valued (for
     a new game, and wherever the weights change in place); ``cached`` 1: the members
@@ -129,7 +126,7 @@ def forget_inputs(buf, cached):
     buf[_CACHED] = cached
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def member_output(w, n_in, idx, val, nnz, a1, a2, buf, k):
     """Member network ``k``'s output (weights ``w``) for the sparse input: from its
     cache where the work space ``buf`` says so (``forget_inputs``)."""
@@ -145,7 +142,7 @@ def input_views(buf):
     return buf[_IDX:_IDX + MAX_INPUTS], buf[_VAL:_VAL + MAX_INPUTS // 2].view(np.float32)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def seat_first(n_in):
     """The seat block's first input in an encoding of ``n_in`` inputs (``n_in``: the
     encoding has none)."""
@@ -158,7 +155,7 @@ def seat_first(n_in):
     return n_in
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def skip_slot(n_in, i):
     """The skip head's weight of input ``i`` in an encoding of ``n_in`` inputs: the seat
     block's inputs take slots ``0 .. N_SEAT - 1``, the rules block's scaled inputs (its
@@ -171,7 +168,7 @@ def skip_slot(n_in, i):
     return -1
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def skip_output(pol, start, n_in, idx, val, nnz):
     """The skip head's term for the encoded input: its weights times the seat block's
     and the rules block's inputs."""
@@ -219,7 +216,7 @@ def afterstate_value(sheet, ts, pol, start, buf, heuristic_weights):
         nnz = encode_afterstate(sheet, ts, idx, val, np.int64(pol[start + P_INPUTS]))
         v = (1.0 - teacher) * (score + SCALE * network_output(
             pol, start, idx, val, nnz, buf, sheet[H_PLAYERS]))
-    if TRAINING_IN and teacher > 0.0:
+    if teacher > 0.0:
         base, estimate = feature_value(sheet, heuristic_weights, None)
         v += teacher * (base + estimate)
     return v

@@ -48,7 +48,7 @@ from kernels.clever_base.turn import (ALL_DICE, PH_ACTIVE_PLUS, PH_OVER, PH_PASS
                                       PH_PASSIVE_PLUS, PH_ROLL, TS_LEN, TS_PHASE, set_turn)
 from kernels.clever.sheets import encode_afterstate
 from kernels.clever.value_net import MAX_INPUTS, P_INPUTS
-from kernels.jit import declare_variant, njit
+from kernels.jit import njit
 from kernels.rng import uniform
 
 # the training region after WORK_LEN: a header, then one record per decision
@@ -76,20 +76,14 @@ MAX_RECORDS = 320  # of the chosen afterstates
 TRAIN_LEN = R_HEADER + MAX_RECORDS * REC_STRIDE
 
 
-# Self-play training compiles in this process (``play.compile_policies`` turns it off in
-# a process that runs one command: no command trains). Numba reads the flag when it
-# compiles and leaves out exploration and records without it.
-TRAINING_IN = True
-declare_variant(__package__, "training", "on")
 
-
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def training(scratch):
     """Is this a self-play training work buffer (longer than ``WORK_LEN``)?"""
     return scratch.shape[0] > WORK_LEN
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _masks(where):
     """``(pool, platter)`` bit masks of the dice."""
     pool, platter = 0, 0
@@ -101,7 +95,7 @@ def _masks(where):
     return pool, platter
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def round_taken(sheet):
     """The dice +1 has taken that still count (Twice As Clever: this round; else none
     outside a +1 window)."""
@@ -112,7 +106,7 @@ def round_taken(sheet):
 def _explore(scratch, k):
     """In training, with the exploration rate's chance: a uniformly random candidate of
     ``k`` to take; else -1 (take the best)."""
-    if not TRAINING_IN or not training(scratch) or k <= 1:
+    if not training(scratch) or k <= 1:
         return -1
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     epsilon = head[R_EPSILON:R_EPSILON + 1].view(np.float64)[0]
@@ -126,14 +120,14 @@ def _explore(scratch, k):
     return np.int64(uniform(stream, draws + 1) * k)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _keep(scratch, sheet):
     """The candidate ``sheet`` with the turn state in ``TURN``, valued last, is the best so
     far."""
     copy_sheet(scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN], sheet)
     for k in range(TS_LEN):
         scratch[BEST_TURN + k] = scratch[TURN + k]
-    if TRAINING_IN and training(scratch):
+    if training(scratch):
         scratch[WORK_LEN + R_BEST_VALUE] = scratch[WORK_LEN + R_VALUE]
 
 
@@ -143,7 +137,7 @@ def _value(sheet, pol, scratch):
     ``sheet_value``, plus in a spotlight training game its bias. In training the unbiased
     value is kept for the record."""
     v = sheet_value(sheet, pol, scratch)
-    if not TRAINING_IN or not training(scratch):
+    if not training(scratch):
         return v
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     head[R_VALUE:R_VALUE + 1].view(np.float64)[0] = v
@@ -160,12 +154,12 @@ def _value(sheet, pol, scratch):
     return v
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _capped(scratch, moves, n):
     """In a capped training game whose cap is reached: drop the ``n`` ``moves`` into the
     capped area, unless none would be left (the rows kept move up in place). Returns the
     count left."""
-    if not TRAINING_IN or not training(scratch):
+    if not training(scratch):
         return n
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     area = head[R_CAP_AREA]
@@ -184,14 +178,14 @@ def _capped(scratch, moves, n):
     return k
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _chosen_area(scratch, area):
     """The decision under way keeps a move into ``area`` (-1: none)."""
-    if TRAINING_IN and training(scratch):
+    if training(scratch):
         scratch[WORK_LEN + R_CHOSEN_AREA] = area
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _better(i, v, forced, best_v):
     """Does candidate ``i`` worth ``v`` replace the best so far (worth ``best_v``)? The
     explored candidate ``forced`` (if >= 0) replaces it, and no other."""
@@ -223,7 +217,7 @@ def finish(scratch, pol):
     policy's network."""
     for k in range(TS_LEN):
         scratch[TURN + k] = scratch[BEST_TURN + k]
-    if not TRAINING_IN or not training(scratch):
+    if not training(scratch):
         return
     head = scratch[WORK_LEN:WORK_LEN + R_HEADER]
     if head[R_CHOSEN_AREA] >= 0 and head[R_CHOSEN_AREA] == head[R_CAP_AREA]:
@@ -412,7 +406,7 @@ def choose_passive(sheet, faces, where, moves, n, may_decline, pol, stream, slot
     return best
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def choice_turn(sheet, faces, where, die, window, picks, scratch):
     """Put in ``TURN`` the turn state after a move of ``die`` as the choosers above value
     it, so that the free marks the move fires are placed as in play. ``window``: the
@@ -438,7 +432,7 @@ def choice_turn(sheet, faces, where, die, window, picks, scratch):
         set_turn(ts, PH_ROLL, picks + 1, left, on_platter, taken)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def start_round(scratch):
     """The turn state of a round's start (before the active roll): round-track bonus
     choices are valued there."""

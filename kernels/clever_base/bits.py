@@ -3,7 +3,7 @@
 from kernels.jit import njit
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def count_bits(x):
     """How many bits of ``x`` (a non-negative int64) are set."""
     k = 0

@@ -5,7 +5,7 @@ from kernels.jit import njit
 WHITE, BLUE = 0, 2
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def die_value(faces, die, area, blue_area):
     """The face of ``die`` (int64[6] ``faces``), or blue + white when it enters the blue
     area (``blue_area``), wherever the other die is."""
@@ -14,7 +14,7 @@ def die_value(faces, die, area, blue_area):
     return faces[die]
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def enters(die, area, die_area):
     """Whether ``die`` may enter ``area``: the white die any area, the others their own
     (``die_area``: int64[6], each die's area)."""

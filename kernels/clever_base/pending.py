@@ -3,7 +3,7 @@
 from kernels.jit import njit
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def push(pending, n, code):
     """Add bonus ``code`` (0 = none) to ``pending`` (int64[k]) holding ``n``; the new size."""
     if code != 0 and n < pending.shape[0]:
@@ -12,7 +12,7 @@ def push(pending, n, code):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def pop(pending, n, earliest_first):
     """The next of ``n`` pending bonuses to resolve (the caller's stack then holds n - 1):
     the latest triggered (depth-first), or with ``earliest_first`` the earliest (a queue)."""

@@ -37,7 +37,7 @@ N_RULES = RULES_SCALED + N_RULE_BITS
 N_HEAD = N_RULES - RULES_FEWER_LEFT  # the inputs the skip head reads: the scaled ones
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def rules_block(idx, val, n, first, sheet):
     """The rules block from input ``first`` for the afterstate ``sheet``
     (int64[SHEET_LEN]); the new count of nonzero inputs."""
@@ -60,7 +60,7 @@ def rules_block(idx, val, n, first, sheet):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def seat_and_rules(idx, val, n, sheet, n_in, seat_first, rules_first):
     """The blocks a network of ``n_in`` inputs adds after its bonus block: the seat block
     from input ``seat_first`` when ``n_in`` reaches past it, then the rules block from

@@ -40,13 +40,13 @@ N_SEAT = 12
 NEXT_NONE, NEXT_ACTIVE, NEXT_PASSIVE = 0, 1, 2
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _is_active(players, seat, turn):
     """Is turn ``turn`` of a round this player's active turn?"""
     return turn == 0 if players <= 1 else turn == seat
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def turns_ahead(players, seat, event, rnd, rounds):
     """``(active turns, passive picks, next)`` still to come for the player in ``seat``
     after turn ``event`` of round ``rnd`` (0-based, of ``rounds``; ``event`` -1: before
@@ -68,7 +68,7 @@ def turns_ahead(players, seat, event, rnd, rounds):
     return active, passive, nxt
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def seat_block(idx, val, n, first, sheet):
     """The seat block from input ``first`` for the afterstate ``sheet`` (int64[SHEET_LEN]);
     the new count of nonzero inputs."""
@@ -91,7 +91,7 @@ def seat_block(idx, val, n, first, sheet):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def seat_sheets(sheets):
     """Seat the players of a game (``sheets`` int64[n, SHEET_LEN]): player count and seat."""
     n = sheets.shape[0]

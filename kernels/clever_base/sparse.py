@@ -32,7 +32,7 @@ TURN_TAKEN = TURN_PLATTER + 6
 TURN_INPUTS = TURN_TAKEN + 6
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def round_seen(rnd, rounds, players):
     """The round the turn block's one-hot shows for round ``rnd`` (0-based) of a game of
     ``rounds`` and ``players``: a game of the player count's own length (``NATURAL_ROUNDS``)
@@ -46,7 +46,7 @@ def round_seen(rnd, rounds, players):
     return last if rnd >= rounds - 1 else min(rnd, last - 1)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def put(idx, val, n, i, x):
     """Append input ``i`` = ``x`` (skipped when 0); the new count. (Borrowed: with numba's
     reference counts, this branch cost half a learned game's time, ``kernels.jit``.)"""
@@ -57,7 +57,7 @@ def put(idx, val, n, i, x):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def thermometer(idx, val, n, first, count, cap):
     """Inputs ``first .. first + min(count, cap) - 1`` = 1; the new count."""
     for k in range(min(count, cap)):
@@ -67,7 +67,7 @@ def thermometer(idx, val, n, first, count, cap):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def turn_block(idx, val, n, first, rnd, rounds, players, ts):
     """The turn block from input ``first`` (round ``rnd`` of ``rounds`` in a game of
     ``players``, turn state ``ts`` int64[TS_LEN]); the new count. The round's one-hot is
@@ -83,7 +83,7 @@ def turn_block(idx, val, n, first, rnd, rounds, players, ts):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def fox_inputs(idx, val, n, first, foxes):
     """The foxes from input ``first``: a thermometer to 6, then ``foxes`` / 10; the new
     count."""

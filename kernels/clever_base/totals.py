@@ -6,7 +6,7 @@ import numpy as np
 from kernels.jit import njit
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def parts_with(scores, area, score):
     """``(sum, lowest, whether one scores exactly 0)`` of the area scores ``scores``
     (int64[5]) with ``score`` in place of ``area``'s."""

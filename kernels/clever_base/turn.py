@@ -23,7 +23,7 @@ N_PHASES = 5  # the phases a value network sees (PH_OVER is valued exactly)
 ALL_DICE = 63
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def set_turn(ts, phase, picks, pool, platter, taken):
     """Fill the turn state ``ts`` (int64[TS_LEN])."""
     ts[TS_PHASE] = phase

@@ -8,13 +8,13 @@ from kernels.jit import njit
 VALUE_STAGES = 6  # weight sets: rounds still to play after this one, 0..5 (more count as 5)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def value_stage(sheet):
     """The weight set of a sheet: rounds still to play after the current one (at most 5)."""
     return min(max(sheet[H_ROUNDS] - sheet[H_ROUND] - 1, 0), VALUE_STAGES - 1)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def term(w, base, out, index, x):
     """Weight ``x`` of feature ``index`` (weights ``w[base:]``, float64; empty ``w``: 0);
     with a non-empty ``out`` (float64[n_features]) the feature is recorded there too.
@@ -26,7 +26,7 @@ def term(w, base, out, index, x):
     return w[base + index] * x if w.shape[0] > 0 else 0.0
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def count_term(w, base, out, first, count):
     """``term`` of the one-hot feature ``first + count - 1`` of a count (0 for none)."""
     if count < 1:

@@ -19,12 +19,12 @@ FIXED = 1  # the player follows policies[table]
 FIXED_SITUATIONAL = 2  # the player follows policies[table + situation_index(...)]
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _final(diff):
     return 1.0 if diff > 0 else (0.5 if diff == 0 else 0.0)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _next_round(W, rnd, rounds, diff, max_diff):
     """Win chance of the first seat at the start of round ``rnd`` with ``diff``."""
     if rnd == rounds:

@@ -37,7 +37,7 @@ COL_TRIPLE_SIXES_SQ = 6
 COL_HIST = 7
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def situation_index(rnd, seat, diff, opp_round_score, max_diff):
     """Index of a two-player game situation (all ints): round (0-based), seat in turn order,
     own running total minus the opponent's (clipped to +-max_diff), the opponent's score
@@ -46,7 +46,7 @@ def situation_index(rnd, seat, diff, opp_round_score, max_diff):
     return ((rnd * 2 + seat) * (2 * max_diff + 1) + d) * (MAX_POINTS + 1) + opp_round_score
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def play_turn(stream, policy, die, rules, roll_end, ds_start, stop_outcome):
     """Play one turn; returns its outcome code (``layout``).
 
@@ -87,7 +87,7 @@ def play_turn(stream, policy, die, rules, roll_end, ds_start, stop_outcome):
         new_clovers = (r0 & (n0 == CLOVER)) + (r1 & (n1 == CLOVER)) + (r2 & (n2 == CLOVER))
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def turns_block(key, n_turns, out, policy, die, rules, roll_end, ds_start, stop_outcome):
     """Play ``n_turns`` independent turns of block ``key``; add the outcome counts to
     ``out`` (int64[N_OUTCOMES])."""
@@ -97,7 +97,7 @@ def turns_block(key, n_turns, out, policy, die, rules, roll_end, ds_start, stop_
         out[o] += 1
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _turn_points(outcome, instant_win_points):
     if outcome == TRIPLE_SIX:
         return 18
@@ -106,7 +106,7 @@ def _turn_points(outcome, instant_win_points):
     return outcome
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def play_game(key, game, lineup, rounds, triple_six_effect, outcome_dice, table_of, max_diff,
               totals, round_scores, triple_sixes):
     """Play one game; fills ``totals`` and ``triple_sixes`` (int64[n_players] each: final

@@ -9,7 +9,7 @@ from kernels.cloverup.layout import (CLOVER, INSTANT_WIN, MULTISET_DICE, N_MULTI
 from kernels.jit import njit
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def score_final_dice(a, b, c, clover_floor, clover_triple_from):
     """Outcome code of stopping with sorted dice ``a <= b <= c`` (faces 1..7).
 
@@ -32,7 +32,7 @@ def score_final_dice(a, b, c, clover_floor, clover_triple_from):
     return a + b + c
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def roll_ending(a, b, c):
     """Outcome that ends the turn right after a roll showing ``a <= b <= c``, or -1.
 
@@ -48,13 +48,13 @@ def roll_ending(a, b, c):
     return -1
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def starts_double_six(a, b, c):
     """True when the roll shows two natural sixes and a number die (``x 6 6``, x < 6)."""
     return a < SIX and b == SIX and c == SIX
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def rerollable_positions(a, b, c, double_six):
     """Bit mask of the sorted positions that may be rerolled: not clovers, and in the
     double-six state only the third die (position 0)."""
@@ -70,7 +70,7 @@ def rerollable_positions(a, b, c, double_six):
     return mask
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def sort3(a, b, c):
     """Three faces in ascending order (a sorting network)."""
     if a > b:
@@ -82,7 +82,7 @@ def sort3(a, b, c):
     return a, b, c
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def after_roll(multiset, rerolls, double_six, new_clovers, rules, roll_end, ds_start,
                stop_outcome):
     """The rules checked after every roll (rules page, *A turn* steps 2-4).

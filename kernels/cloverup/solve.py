@@ -20,7 +20,7 @@ from kernels.jit import njit
 _TIE = 1e-12
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def position_index(multiset, rerolls, double_six, max_rerolls):
     """Flat index of a position (all ints)."""
     return (multiset * (max_rerolls + 1) + rerolls) * 2 + double_six
@@ -62,7 +62,7 @@ def _roll_results(probs, k):
     return faces, prob
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def canonical_mask(mask, dice, double_six):
     """The choice a reroll mask makes on sorted ``dice`` (int64[3]): positions that may not
     be rerolled are dropped, and among equal faces the lower positions are rerolled first."""
@@ -172,7 +172,7 @@ def build_transitions(probs, rules, roll_end, ds_start, stop_outcome):
             res_prob[:e].copy(), order, start_next[:n_start], start_prob[:n_start])
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _expect(lo, hi, res_next, res_prob, value, utility):
     total = 0.0
     for i in range(lo, hi):

@@ -43,7 +43,7 @@ NEVER, THRESHOLD, EXPECTED, EQUILIBRIUM = 0, 1, 2, 3  # EQUILIBRIUM: claims and 
 # the claim/accuse equilibrium of each public state (``equilibrium_play``)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def list_open_cards(open_mask, open_cards):
     """Write the open dice cards of ``open_mask`` first in ``open_cards`` (int64[DICE_CARDS]);
     returns how many."""
@@ -55,7 +55,7 @@ def list_open_cards(open_mask, open_cards):
     return n_open
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def best_action(q, actions, open_cards, n_open, weights):
     """Action (0 stop, a = lock face a) whose best open card is worth most.
 
@@ -75,7 +75,7 @@ def best_action(q, actions, open_cards, n_open, weights):
     return best_a
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def rolling_ends(c_idx, open_mask, weights, q1, q2, rerolls, open_cards, none, one, two):
     """Where a bot rolling by the action values ``q1``/``q2`` (as ``play.roll_own``) for the
     cards of ``open_mask`` ends its rolling, exactly; the chances are added to the outputs
@@ -103,7 +103,7 @@ def rolling_ends(c_idx, open_mask, weights, q1, q2, rerolls, open_cards, none, o
                 two[min(a, b) - 1, max(a, b) - 1] += p1 * p2 / 6.0
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def choose_claim(counts, made, open_mask, hol_ev, points, bluff_below, plaus_row, bluff_next):
     """The claim of a bot: ``(card, k, value, true)``; card -1 if it has nothing to claim.
 
@@ -153,7 +153,7 @@ def choose_claim(counts, made, open_mask, hol_ev, points, bluff_below, plaus_row
     return best_card, best_k, best_value, True
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def accuses(mode, below, plausibility, value, claimant_bluffs, accuser_falses, bonus,
             opponents):
     """Whether a bot accuses a claim of ``value`` points that holds with chance
@@ -173,7 +173,7 @@ def accuses(mode, below, plausibility, value, claimant_bluffs, accuser_falses, b
     return False
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _claim_mass(out, prob, common, own, vis_code, n_locked, card, k, open_mask, hol_ev,
                 points, bluff_below, plaus, made, bluff_next):
     """Add ``prob`` to ``out[1]`` (true) or ``out[0]`` (false) if a bot holding ``own``

@@ -37,7 +37,7 @@ SUSPICION = 1e-7  # points: each accused row tightened by this much (module docs
 OPTIMAL, INFEASIBLE, UNBOUNDED, TOO_LONG = 0, 1, 2, 3
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _pivot(tab, basis, row, col):
     """Pivot the tableau ``tab`` (float64[m + 1, n + 1], objective last) on (row, col)."""
     m1, n1 = tab.shape
@@ -53,7 +53,7 @@ def _pivot(tab, basis, row, col):
     basis[row] = col
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _simplex(tab, basis, allowed):
     """Maximise from a feasible basis: the objective row holds the reduced costs
     (entering when > TOL) and minus the value in its last entry. Only columns with

@@ -15,7 +15,7 @@ from kernels.sly_dice.layout import (DICE_CARDS, EVENS, FIVE_OF_A_KIND, FOUR_OF_
                                      THREE_PAIRS, TWENTY_SIX_OR_HIGHER)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _max_kind(counts):
     best = 0
     for v in range(1, 7):
@@ -23,7 +23,7 @@ def _max_kind(counts):
     return best
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _runs(counts, lo, hi):
     for v in range(lo, hi + 1):
         if counts[v] == 0:
@@ -31,7 +31,7 @@ def _runs(counts, lo, hi):
     return True
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def holds(counts, card, k):
     """True when dice with value counts ``counts`` make ``card`` (a number card needs at
     least ``k`` dice of its face; ``k`` is ignored otherwise). Higher or Lower is never
@@ -82,7 +82,7 @@ def holds(counts, card, k):
     return False
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def card_value(counts, card, points):
     """Points the best true claim of ``card`` scores with these dice, 0 if none.
 

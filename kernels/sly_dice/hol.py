@@ -27,7 +27,7 @@ def _sum_prob():
 SUM_PROB = _sum_prob()
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _call_values(target, after):
     """Chance of success calling higher and lower against ``target``, given the chance
     ``after[s]`` (float64[19]) of finishing from a roll with sum ``s``."""

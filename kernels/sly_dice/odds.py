@@ -81,7 +81,7 @@ _F3 = _faces(_M3)
 _F2 = _faces(_M2)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _value(counts, objective, card, k, points):
     """Terminal value of value counts ``counts`` (int64[>=7]) for one objective."""
     if objective == PROBABILITY:
@@ -95,7 +95,7 @@ def _value(counts, objective, card, k, points):
     return best
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _changed_value(counts, own, objective, card, k, points):
     """Best value when one own die (``own`` int64[7] counts) may turn to any face."""
     best = _value(counts, objective, card, k, points)
@@ -112,7 +112,7 @@ def _changed_value(counts, own, objective, card, k, points):
     return best
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _merged_value(counts, objective, card, k, points):
     """Best value when two of the 6 dice may be used as one die showing their sum."""
     best = _value(counts, objective, card, k, points)
@@ -170,7 +170,7 @@ def own_terminal(common_counts, objective, card, k, points, power):
     return out
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _or_restart(value, restart_value):
     """``value``, or the restart value when the restart power is held and worth more."""
     if restart_value >= 0.0 and restart_value > value:
@@ -332,7 +332,7 @@ def q_tables(rerolls):
     return q1, q2
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _best_action(q, v, restart_value):
     """The action attaining ``v`` (within ``_TIE``): stop first, then ``RESTART`` (when
     held), then the lowest face to lock."""

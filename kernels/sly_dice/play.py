@@ -67,18 +67,18 @@ SLOT_HOL = 16  # Higher or Lower rolls use slots from here
 SLOT_CLAIM = 32  # the equilibrium claimant's draw of its claim, then its accusers' draws
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _die(stream, slot):
     return np.int64(uniform(stream, slot) * 6.0) + 1
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def bonus_total(cards, base, step):
     """Worth of ``cards`` escalating bonus cards: base + (base+step) + ..."""
     return cards * base + step * cards * (cards - 1) // 2
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def roll_own(stream, c_idx, open_mask, weights, q1, q2, rerolls, open_cards):
     """Roll a player's dice with the action-value policy.
 
@@ -105,7 +105,7 @@ def roll_own(stream, c_idx, open_mask, weights, q1, q2, rerolls, open_cards):
     return locked + FACE_CODE[_die(stream, 5)], locked, 2
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def hol_challenge(stream, target, calls):
     """Play Higher or Lower from ``target`` with the best calls (int64[3, 19]); True if
     all three calls come right."""
@@ -119,7 +119,7 @@ def hol_challenge(stream, target, calls):
     return True
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _shuffle_deck(key, game, deck):
     stream = turn_stream(key, game, DECK_TURN)
     for i in range(DICE_CARDS):
@@ -260,7 +260,7 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
         total[s] += _bonus_balance(tally[s], bonus)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _bonus_balance(tally, bonus):
     """The points of a seat's Successful Bluffing cards less its False Accusation cards
     (``tally``: int64[COL_HIST], the seat's row; ``bonus``: float64[4])."""
@@ -268,7 +268,7 @@ def _bonus_balance(tally, bonus):
         - bonus_total(tally[COL_FALSE_CARDS], np.int64(bonus[2]), np.int64(bonus[3]))
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def award_wins(total, bluff_cards, wins):
     """Split ``WIN_UNITS``: highest total, then most Successful Bluffing cards, then shared."""
     n = total.shape[0]

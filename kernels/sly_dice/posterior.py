@@ -10,7 +10,7 @@ from kernels.sly_dice.bots import (ACTIONS_2, ACTIONS_3, MS_COUNTS_6, best_actio
 from kernels.sly_dice.layout import CODE_INDEX, DICE_CARDS, FACE_CODE, MS_CODE, MS_PROB, N_CARDS
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _record(out, prob, common, own, locked, n_locked, args):
     (open_mask, hol_ev, points, bluff_below, plaus, made, bluff_next) = args
     six = CODE_INDEX[common + own]

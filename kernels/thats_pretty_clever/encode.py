@@ -90,13 +90,13 @@ GROUP_IS_BLUE = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1], np.int64)
 TRACK_BONUS = np.stack((GREEN_BONUS, ORANGE_BONUS, PURPLE_BONUS))
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _fraction(mask, group):
     """The fraction of the cells of ``group`` (a bit mask) marked in ``mask``."""
     return np.float32(count_bits(mask & group) / count_bits(group))
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def encode(sheet, ts, idx, val, n_in):
     """Write the first ``n_in`` inputs (``N_BASE``, ``N_INPUTS``, ``N_SEATED`` or
     ``N_RULED``) of the afterstate (``sheet`` int64[SHEET_LEN], turn state ``ts``
@@ -154,7 +154,7 @@ def encode(sheet, ts, idx, val, n_in):
     return seat_and_rules(idx, val, n, sheet, n_in, N_INPUTS, N_SEATED)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _bonus_block(sheet, idx, val, n):
     """The bonus block's inputs after the ``n`` written; the new count. The one-away and
     pull sums are added up in ``val``'s last 16 numbers, past any input (no allocation)."""

@@ -35,7 +35,7 @@ BLUE_SCORE = np.array([BLUE_POINTS[bin(m).count("1")] for m in range(BLUE_CELLS 
                       np.int64)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def yellow_cells(sheet, value):
     """Bit mask of the open yellow cells showing ``value`` (two per value, 0 if both are
     marked)."""
@@ -46,7 +46,7 @@ def yellow_cells(sheet, value):
     return mask
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def can_enter(sheet, area, value):
     """Whether a die of ``value`` (blue: the blue + white sum) can be entered in ``area``."""
     if area == YELLOW_AREA:
@@ -69,7 +69,7 @@ def can_enter(sheet, area, value):
 _push = push
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _completed(before, after, groups, bonuses, pending, n):
     for g in range(groups.shape[0]):
         if (after & groups[g]) == groups[g] and (before & groups[g]) != groups[g]:
@@ -77,7 +77,7 @@ def _completed(before, after, groups, bonuses, pending, n):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def mark_yellow(sheet, cell, pending, n):
     """Cross yellow ``cell`` (0..15, must be open); completed rows and the diagonal push
     their bonuses."""
@@ -91,7 +91,7 @@ def mark_yellow(sheet, cell, pending, n):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def mark_blue(sheet, total, pending, n):
     """Cross the blue cell of ``total`` (2..12, must be open); completed rows and columns
     push their bonuses."""
@@ -102,7 +102,7 @@ def mark_blue(sheet, total, pending, n):
     return _completed(before, after, BLUE_COLS, BLUE_COL_BONUS, pending, n)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def write_track(sheet, area, value, pending, n):
     """Fill the next green, orange or purple slot with ``value`` (no checks: callers use
     ``can_enter``, bonuses skip the green threshold and the purple order); its bonus is
@@ -122,7 +122,7 @@ def write_track(sheet, area, value, pending, n):
     return _push(pending, n, PURPLE_BONUS[slot])
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def enter(sheet, area, value, cell, pending, n):
     """Enter a die in ``area`` (``can_enter`` must hold). Yellow needs the ``cell``
     (one of ``yellow_cells``); blue takes the sum as ``value``. Returns the stack size."""
@@ -133,7 +133,7 @@ def enter(sheet, area, value, cell, pending, n):
     return write_track(sheet, area, value, pending, n)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def bonus_choices(sheet, code):
     """Where a free-mark bonus may go: a bit mask of open yellow cells (yellow X) or of
     open blue sums (blue X); -1 for bonuses with no choice; 0 when it would be lost."""
@@ -145,7 +145,7 @@ def bonus_choices(sheet, code):
     return -1
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def pop_pending(sheet, pending, n):
     """The next of ``n`` pending bonuses to resolve (the caller's stack then holds n - 1):
     the latest triggered (depth-first), or with ``FLAG_EARLIEST_FIRST`` the earliest
@@ -153,7 +153,7 @@ def pop_pending(sheet, pending, n):
     return pop(pending, n, sheet[S_FLAGS] & FLAG_EARLIEST_FIRST)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _unlock(sheet, got):
     if sheet[got] < ACTION_SLOTS or sheet[S_FLAGS] & FLAG_KEEP_OVERFLOW:
         sheet[got] += 1
@@ -161,7 +161,7 @@ def _unlock(sheet, got):
         sheet[S_LOST] += 1
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def resolve_bonus(sheet, code, choice, pending, n):
     """Pay bonus ``code``: unlock an action (at most 7 circles a track, more are lost
 unless ``FLAG_KEEP_OVERFLOW``),
@@ -194,7 +194,7 @@ unless ``FLAG_KEEP_OVERFLOW``),
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def area_score(sheet, area):
     """The score of one area (section 12)."""
     if area == YELLOW_AREA:
@@ -214,14 +214,14 @@ def area_score(sheet, area):
     return total
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def area_scores(sheet, out):
     """Fill ``out`` (int64[5]) with the yellow, blue, green, orange and purple scores."""
     for area in range(N_AREAS):
         out[area] = area_score(sheet, area)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def score_parts(sheet):
     """``(sum of the five areas, lowest area)`` without allocating."""
     total, lowest = 0, 1 << 30
@@ -232,14 +232,14 @@ def score_parts(sheet):
     return total, lowest
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def total_score(sheet):
     """Final score: the five areas plus each fox worth the lowest area (0 if any is 0)."""
     total, lowest = score_parts(sheet)
     return total + sheet[S_FOXES] * lowest
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _area_after(sheet, area, value, cell):
     """The score ``area`` would have after a mark there (the yellow ``cell``, the blue sum
     ``value``, or a track ``value`` in the next slot), the sheet left unchanged."""
@@ -259,7 +259,7 @@ def _area_after(sheet, area, value, cell):
     return area_score(sheet, PURPLE_AREA) + value
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _total_with(sheet, scores, area, score):
     """``total_score`` of the sheet whose area scores are ``scores`` (int64[5]) but with
     ``score`` for ``area``."""
@@ -267,7 +267,7 @@ def _total_with(sheet, scores, area, score):
     return total + sheet[S_FOXES] * lowest
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def mark_total(sheet, scores, code, choice):
     """``total_score`` after ``resolve_bonus(code, choice)`` of a free X (``choice`` one of
     its ``bonus_choices``: the yellow cell or blue sum), its own bonuses unresolved;
@@ -278,14 +278,14 @@ def mark_total(sheet, scores, code, choice):
     return _total_with(sheet, scores, BLUE_AREA, _area_after(sheet, BLUE_AREA, choice, 0))
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def enter_total(sheet, scores, area, value, target):
     """``total_score`` after ``enter(area, value, target)``, its bonuses unresolved;
     ``scores``: int64[5] the sheet's ``area_scores``. The sheet is left unchanged."""
     return _total_with(sheet, scores, area, _area_after(sheet, area, value, target))
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def best_enter_total(sheet, scores, faces, die):
     """The most ``enter_total`` of any legal use of ``die`` (a row of ``die_uses``), or
     ``NO_TOTAL`` when it has none; ``scores``: int64[5] the sheet's ``area_scores``.
@@ -308,7 +308,7 @@ def best_enter_total(sheet, scores, faces, die):
     return best
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _completes(before, after, groups):
     for g in range(groups.shape[0]):
         if (after & groups[g]) == groups[g] and (before & groups[g]) != groups[g]:
@@ -316,7 +316,7 @@ def _completes(before, after, groups):
     return False
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def enter_fires(sheet, area, value, target):
     """Would ``enter(area, value, target)`` push a bonus? (The sheet is left unchanged.)"""
     if area == YELLOW_AREA:
@@ -342,7 +342,7 @@ DIE_AREA = np.array([-1, YELLOW_AREA, BLUE_AREA, GREEN_AREA, ORANGE_AREA, PURPLE
                     np.int64)  # die colour -> its own area (white, -1, is wild)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def die_uses(sheet, faces, die, moves, n):
     """Append every legal use of ``die`` as rows ``(die, area, target)`` of ``moves``
     (int64[k, 3]) from row ``n``; ``target``: the yellow cell, the blue sum, else -1.
@@ -366,13 +366,13 @@ def die_uses(sheet, faces, die, moves, n):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def choice_of_bit(code, bit):
     """The ``resolve_bonus`` choice of bit ``bit`` of ``bonus_choices`` (blue: sum - 2)."""
     return bit + 2 if code // 8 == CROSS_BLUE else bit
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def start_sheet(sheet, rounds, flags):
     """A blank sheet (pre-printed yellow crosses) for a game of ``rounds`` rounds."""
     sheet[:] = 0

@@ -45,7 +45,7 @@ BLUE_COL_OFFSETS = np.array([0, 2, 5, 8], np.int64)
 NO_FEATURES = np.zeros(0, np.float64)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def feature_value(sheet, w, out):
     """``(score, weighted feature sum)`` of ``sheet`` (int64[SHEET_LEN]) under ``w``
     (float64[N_VALUE_WEIGHTS], or empty for 0) with the weight set of its stage; adds the

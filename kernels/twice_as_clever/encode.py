@@ -97,7 +97,7 @@ N_SEATED = N_INPUTS + N_SEAT  # with the seat block too (``kernels.clever_base.s
 N_RULED = N_SEATED + N_RULES  # with the rules block too (``kernels.clever_base.rule_block``)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def lowest_area(sheet):
     """``(lowest area score, fox points)`` (each fox: ``rules.fox_worth``)."""
     lowest, zero = np.int64(1 << 30), False
@@ -108,7 +108,7 @@ def lowest_area(sheet):
     return lowest, sheet[S_FOXES] * fox_worth(sheet, lowest, zero)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def encode(sheet, ts, idx, val, n_in):
     """Write the first ``n_in`` inputs (``N_BASE``, ``N_INPUTS``, ``N_SEATED`` or
     ``N_RULED``) of the afterstate (``sheet`` int64[SHEET_LEN], turn state ``ts``
@@ -178,7 +178,7 @@ def encode(sheet, ts, idx, val, n_in):
     return seat_and_rules(idx, val, n, sheet, n_in, N_INPUTS, N_SEATED)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _bonus_block(sheet, idx, val, n):
     """The bonus block's inputs after the ``n`` written; the new count. The one-away and
     pull sums are added up in ``val``'s last 2 x ``N_KINDS`` numbers, past any input (no

@@ -39,7 +39,7 @@ YELLOW_SCORE = np.array([YELLOW_POINTS[bin(m).count("1")] for m in range(1 << YE
                         np.int64)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def silver_rows(sheet, value):
     """Bit mask of the silver rows (0-3) where ``value`` (1-6) is still open."""
     rows = 0
@@ -49,7 +49,7 @@ def silver_rows(sheet, value):
     return rows
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def yellow_cells(sheet, value):
     """Bit mask of the yellow cells a die of ``value`` may mark: uncircled cells showing it
     (to circle) and circled, uncrossed ones (to cross)."""
@@ -60,7 +60,7 @@ def yellow_cells(sheet, value):
     return cells
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def can_enter(sheet, area, value):
     """Can ``value`` (a face; the blue + white sum for blue) be entered in ``area``?"""
     if area == SILVER_AREA:
@@ -75,7 +75,7 @@ def can_enter(sheet, area, value):
     return sheet[S_PINK] < TRACK
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def mark_silver(sheet, cell, pending, n):
     """Mark silver ``cell`` (row * 6 + value - 1, must be open); a number marked in all
     four rows pays its column bonus."""
@@ -86,7 +86,7 @@ def mark_silver(sheet, cell, pending, n):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def mark_yellow(sheet, cell, pending, n):
     """Circle yellow ``cell``, or cross it if it is circled already (must not be crossed);
     a row or column with every cell circled pays its bonus once."""
@@ -103,7 +103,7 @@ def mark_yellow(sheet, cell, pending, n):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def write_track(sheet, area, value, pending, n):
     """Fill the next blue, green or pink slot (``can_enter`` must hold; bonuses skip the
     checks where the rules say so). Green writes ``value`` times the slot's multiplier;
@@ -124,7 +124,7 @@ def write_track(sheet, area, value, pending, n):
     return push(pending, n, PINK_BONUS[slot] if value >= PINK_MIN[slot] else 0)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def enter(sheet, area, value, target, pending, n):
     """Enter a die in ``area`` (``can_enter`` must hold). Silver needs the row as
     ``target``, yellow the cell; tracks ignore it. Returns the stack size."""
@@ -135,7 +135,7 @@ def enter(sheet, area, value, target, pending, n):
     return write_track(sheet, area, value, pending, n)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def bonus_choices(sheet, code):
     """Where a "?" may go, as a bit mask: silver cells, yellow cells (circle or cross),
     blue sums (bit sum - 2), green or pink faces (bit face - 1), or for the black ? the
@@ -164,7 +164,7 @@ def bonus_choices(sheet, code):
     return -1
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _unlock(sheet, got, last_bonus, pending, n):
     """Circle the next circle of an action track; the 6th pays the track's bonus. Beyond
     the 6th the unlock is lost unless ``FLAG_KEEP_OVERFLOW``."""
@@ -177,7 +177,7 @@ def _unlock(sheet, got, last_bonus, pending, n):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def resolve_bonus(sheet, code, choice, pending, n):
     """Pay bonus ``code``: unlock an action (re-roll track's 6th circle: fox; return's:
     pink ?; +1's: silver ?), add a fox, or make a "?" mark at ``choice`` (one of
@@ -209,14 +209,14 @@ def resolve_bonus(sheet, code, choice, pending, n):
                        pending, n)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def pop_pending(sheet, pending, n):
     """The next of ``n`` pending bonuses to resolve (latest first, or earliest first with
     ``FLAG_EARLIEST_FIRST``); the caller's stack then holds n - 1."""
     return pop(pending, n, sheet[S_FLAGS] & FLAG_EARLIEST_FIRST)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def area_score(sheet, area):
     """The score of one area (section 8); green may be negative."""
     if area == SILVER_AREA:
@@ -238,14 +238,14 @@ def area_score(sheet, area):
     return total
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def area_scores(sheet, out):
     """Fill ``out`` (int64[5]) with the silver, yellow, blue, green and pink scores."""
     for area in range(N_AREAS):
         out[area] = area_score(sheet, area)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def fox_worth(sheet, lowest, zero_area):
     """What each fox is worth (section 7), given the ``lowest`` area score and whether an
     area scores exactly 0: the lowest score, negative included; 0 when an area scores 0
@@ -258,7 +258,7 @@ def fox_worth(sheet, lowest, zero_area):
     return lowest
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def total_score(sheet):
     """Final score (section 7): the five areas plus the foxes (``fox_worth`` each)."""
     total, lowest, zero = 0, np.int64(1 << 30), False
@@ -270,7 +270,7 @@ def total_score(sheet):
     return total + sheet[S_FOXES] * fox_worth(sheet, lowest, zero)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _area_after(sheet, area, value, cell):
     """The score ``area`` would have after a mark there (the silver or yellow ``cell``, or a
     track ``value`` in the next slot), the sheet left unchanged."""
@@ -294,7 +294,7 @@ def _area_after(sheet, area, value, cell):
     return area_score(sheet, PINK_AREA) + value
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def _total_with(sheet, scores, area, score):
     """``total_score`` of the sheet whose area scores are ``scores`` (int64[5]) but with
     ``score`` for ``area``."""
@@ -302,7 +302,7 @@ def _total_with(sheet, scores, area, score):
     return total + sheet[S_FOXES] * fox_worth(sheet, lowest, zero)
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def mark_total(sheet, scores, code, choice):
     """``total_score`` after ``resolve_bonus(code, choice)`` of a coloured "?" (``choice``
     one of its ``bonus_choices``), its own bonuses unresolved; ``scores``: int64[5] the
@@ -317,7 +317,7 @@ def mark_total(sheet, scores, code, choice):
     return _total_with(sheet, scores, area, _area_after(sheet, area, value, cell))
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def enter_total(sheet, scores, area, value, target):
     """``total_score`` after ``enter(area, value, target)``, its bonuses unresolved;
     ``scores``: int64[5] the sheet's ``area_scores``. The sheet is left unchanged."""
@@ -325,7 +325,7 @@ def enter_total(sheet, scores, area, value, target):
     return _total_with(sheet, scores, area, _area_after(sheet, area, value, cell))
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def best_enter_total(sheet, scores, faces, die):
     """The most ``enter_total`` of any legal use of ``die`` (a row of ``die_uses``), or
     ``NO_TOTAL`` when it has none; ``scores``: int64[5] the sheet's ``area_scores``.
@@ -358,7 +358,7 @@ def best_enter_total(sheet, scores, faces, die):
     return best
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def enter_fires(sheet, area, value, target):
     """Would ``enter(area, value, target)`` push a bonus? (The sheet is left unchanged.)"""
     if area == SILVER_AREA:  # the last open cell of the value's column
@@ -383,7 +383,7 @@ def enter_fires(sheet, area, value, target):
 
 # --- the sheet interface of the shared Clever turn engine (kernels.clever.sheets) ----------
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def die_uses(sheet, faces, die, moves, n):
     """Append every legal use of ``die`` as rows ``(die, area, target)`` of ``moves``
     (int64[k, 3]) from row ``n``; ``target``: the silver row, the yellow cell, else -1.
@@ -407,7 +407,7 @@ def die_uses(sheet, faces, die, moves, n):
     return n
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def chain_rows(sheet, faces, picked, die):
     """Section 8.1, the platter chain: the silver rows (bit mask) where ``die``, sent to the
     platter by a pick of ``picked`` into silver, may be marked at its face: a coloured die
@@ -419,7 +419,7 @@ def chain_rows(sheet, faces, picked, die):
     return rows & (1 << own) if own >= 0 else 0
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def choice_of_bit(code, bit):
     """The ``resolve_bonus`` choice of bit ``bit`` of ``bonus_choices``: a blue sum is
     bit + 2, a green or pink face bit + 1, else the bit (cell or area)."""
@@ -430,7 +430,7 @@ def choice_of_bit(code, bit):
     return bit
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def start_sheet(sheet, rounds, flags):
     """A blank sheet for a game of ``rounds`` rounds."""
     sheet[:] = 0

@@ -90,7 +90,7 @@ SILVER_ROW_FEATURE, YELLOW_CROSSED_FEATURE, YELLOW_OPEN_FEATURE, YELLOW_GROUP_FE
     LOW_BIT = _feature_tables()
 
 
-@njit(cache=True, borrowed=True)
+@njit(cache=True, _nrt=False)
 def feature_value(sheet, w, out):
     """``(score, weighted feature sum)`` of ``sheet`` (int64[SHEET_LEN], a Twice As Clever
     sheet) under ``w`` (float64[>= N_VALUE_WEIGHTS], or empty for 0) with the weight set of

@@ -3,10 +3,7 @@ shares, identical results for any thread count, the decision log, and one-line e
 bad input to simulate, advise and coach."""
 
 import json
-import os
 import re
-import subprocess
-import sys
 
 import numba
 import numpy as np
@@ -398,98 +395,6 @@ def test_the_report_table_policy_plays_as_well_as_the_tuned_heuristic(game):
                               progress=False)
     row = run.tables["policies"].set_index("policy").loc[game.table_policy]
     assert row["win_ci95_high"] >= 0.48
-
-
-_OTHER_SHEET = """
-import numpy as np
-from kernels.clever_base.sheet import SHEET_LEN, TAC, TPC
-from kernels.clever.sheets import compile_only, start_sheet
-compile_only(TAC)
-try:
-    start_sheet(np.zeros(SHEET_LEN, np.int64), TPC, 6, 0)
-except ValueError as error:
-    print(error)
-"""
-
-
-_ONE_COMMAND = """
-import sys
-from analyzer.cli import main
-from kernels.clever import policies, sheets, value_net
-sys.argv = ["dicelab", *sys.argv[1:]]
-try:
-    main()
-except SystemExit:
-    pass
-typed = [value_net.afterstate_value, sheets.feature_value, policies._next_roll_value,
-         policies.return_die]
-print(*(int(bool(helper.signatures)) for helper in typed), file=sys.stderr)
-"""
-
-
-def _advice_sheet(path) -> str:
-    """A mid-game Twice As Clever sheet file, written to ``path``."""
-    from tests.games.test_value_policy import ADVICE_SHEETS
-
-    path.write_text(json.dumps({**TAC_GAME.sheetfile.blank(),
-                                **ADVICE_SHEETS["twice-as-clever"]}))
-    return str(path)
-
-
-@pytest.mark.slow  # compiles the engine twice in child processes: about 50 s
-@pytest.mark.parametrize("command,typed", [
-    (["simulate", "--games", "256", "--policy", "greedy"], "0 0 0 1"),
-    (["advise", "--roll", "W3 Y5 B2 G6 P4 S1", "--round", "3", "--rollouts", "40"],
-     "1 0 0 0"),
-], ids=["greedy", "learned"])
-def test_a_one_game_command_compiles_the_engine_for_that_sheet_and_its_policies_alone(
-        tmp_path, command, typed):
-    """A command of one Clever game compiles the shared engine for that sheet and for the
-    kinds of policy it plays alone: greedy without the networks, the heuristic's estimate
-    and lookahead; the learned policy (advise's default) without the heuristic and the
-    one-step policies' decisions (a process that runs one command never trains: no
-    exploration, records or teacher). It answers exactly as the whole engine, which this
-    process runs; a process compiled for one sheet refuses the other's."""
-    if command[0] == "advise":
-        command = [*command, "--sheet", _advice_sheet(tmp_path / "sheet.json")]
-    args = ["twice-as-clever", *command, "--seed", "5", "--format", "json", "--quiet"]
-    alone = subprocess.run([sys.executable, "-c", _ONE_COMMAND, *args], check=True,
-                           capture_output=True, text=True,
-                           env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")})
-    assert alone.stdout and alone.stdout == CliRunner().invoke(cli, args).output
-    assert alone.stderr.split() == typed.split()
-    refused = subprocess.run([sys.executable, "-c", _OTHER_SHEET], check=True,
-                             capture_output=True, text=True).stdout
-    assert "compiled for the other game only" in refused
-
-
-_NARROWED = """
-from analyzer.games.clever.compiling import compile_alone, compile_for_policies
-from analyzer.games.thats_pretty_clever.model import GAME
-from kernels.clever import play
-compile_alone(GAME.kernel_game)
-compile_for_policies(["greedy", "random"])
-print(play.compiled_kinds() == (play.RANDOM, play.GREEDY))
-try:
-    GAME.parse_policy("heuristic:2")
-except RuntimeError as error:
-    print(error)
-"""
-
-
-def test_a_one_command_process_compiles_the_policies_it_names_and_refuses_others():
-    """In a process running one command, the engine compiles for the named policies' kinds
-    (and a heuristic row is refused there); elsewhere, as in this process, for every kind."""
-    out = subprocess.run([sys.executable, "-c", _NARROWED], check=True, capture_output=True,
-                         text=True).stdout.splitlines()
-    assert out == ["True", "the Clever engine compiles without the heuristic policy in this "
-                   "process (compiling.compile_for_policies)"]
-    from analyzer.games.clever.compiling import compile_for_policies
-    from kernels.clever import play
-
-    compile_for_policies(["greedy"])  # not a one-command process: nothing narrows
-    assert play.compiled_kinds() == play.POLICY_LEVELS["all"]
-    assert TPC_GAME.parse_policy("heuristic:2")[play.KIND] == play.HEURISTIC
 
 
 def test_report_shows_the_table_policys_seats_beside_only_where_a_seat_is_off(monkeypatch):

@@ -9,8 +9,6 @@ from pathlib import Path
 
 import click
 
-from analyzer.games.clever import trained_on
-from analyzer.games.clever.compiling import compile_for_policies
 from analyzer.games.clever.game import CleverGame
 from analyzer.cli_options import (StrictGroup, early_output_check, given_not_empty, output_options,
                                   precision_options, rule_values, rules_options, run_to_output,
@@ -56,8 +54,6 @@ def simulate(game: CleverGame) -> click.Command:
         values = rule_values(game.params, rules_file, assignments, players=players)
         played = game.with_network(network)
         check_win_precision(precision, values["players"])
-        compile_for_policies(split_specs(policy_specs),
-                             bool(trained_on.differences(played, values)))
         emit(simulation.simulate(played, values, split_specs(policy_specs), games,
                                  check_seed(seed), threads, rotate, precision, not quiet),
              fmt, output)
@@ -119,8 +115,6 @@ def whatif(game: CleverGame) -> click.Command:
                                       players=players),
             rule_variants, lineups, base_policy)
         played = game.with_network(network)
-        compile_for_policies((name for _, _, lineup in variants for name in lineup),
-                             any(trained_on.differences(played, v) for _, v, _ in variants))
         emit(simulation.whatif(played, variants, games, check_seed(seed), threads, not quiet,
                                precision), fmt, output)
 
@@ -145,7 +139,6 @@ def tune(game: CleverGame) -> click.Command:
         combination of the free parameters, played on the same dice, with 95% intervals."""
         from analyzer.games.clever.tune import tune as find
 
-        compile_for_policies([policy], untrained=True)  # some combination may be
         values = rule_values(game.params, rules_file, assignments, players=players)
         played = game.with_network(network)
         played.parse_policy(policy)
@@ -198,7 +191,6 @@ def advise(game: CleverGame) -> click.Command:
         from analyzer.games.clever import sheetfile
         from analyzer.games.clever.advise import advise as run_advice
 
-        compile_for_policies([policy])
         values = rule_values(game.params, rules_file, assignments)
         driver.set_threads(threads)
         played = game.with_network(network)
@@ -251,7 +243,6 @@ def coach(game: CleverGame) -> click.Command:
 
         if "stdin" in CLOSED:
             raise UserError("standard input is closed: coach reads your rolls from it")
-        compile_for_policies([policy])
         values = rule_values(game.params, None, ())
         sheet = (sheetfile.read(game, sheet_file, values) if sheet_file
                  else game.blank_sheet(values))

@@ -237,9 +237,6 @@ class CleverGame:
                             f"{base}:N with N a whole number from 0 to "
                             f"{LOOKAHEAD_LIMITS[base]}")
         kind = play.POLICY_NAMES.index(base)
-        if kind not in play.compiled_kinds():
-            raise RuntimeError(f"the Clever engine compiles without the {base} policy in "
-                               "this process (compiling.compile_for_policies)")
         if base == "learned":
             row = self.learned_row(values)
             if samples:

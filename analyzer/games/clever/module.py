@@ -38,13 +38,6 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
 
         return all_cached(play.games_block, play.paired_block)
 
-    def compile_alone() -> None:
-        """This process runs one command of this game: compile the engine for its sheet
-        and the command's policies alone (``analyzer.games.clever.compiling``)."""
-        from analyzer.games.clever.compiling import compile_alone as alone
-
-        alone(game.kernel_game)
-
     def compile_kernels() -> None:
         """Compile the engine's play loops: one game and one paired game, default rules."""
         from analyzer.games.clever.report import compile_kernels
@@ -55,8 +48,7 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
                            RULINGS=game.rulings,
                            commands=commands, report_section=report_section,
                            cheatsheet=cheatsheet, kernels_compiled=kernels_compiled,
-                           compile_kernels=compile_kernels,
-                           compile_alone=compile_alone)
+                           compile_kernels=compile_kernels)
 
 
 def export_interface(game: CleverGame, namespace: dict[str, Any]) -> None:

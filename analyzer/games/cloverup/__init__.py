@@ -4,7 +4,7 @@ Its game contract (``analyzer.registry.GameModule``).
 """
 
 from analyzer.games.cloverup.params import PARAMS, POLICY_HELP  # noqa: F401 (the game contract)
-from analyzer.registry import MEMBERS, compile_nothing_more
+from analyzer.registry import MEMBERS
 
 
 def commands():
@@ -43,7 +43,6 @@ def compile_kernels() -> None:
     compile_them()
 
 
-compile_alone = compile_nothing_more
 RULINGS: tuple[str, ...] = ()  # the rules page settles every reading with a parameter
 
 __all__ = list(MEMBERS)

@@ -4,7 +4,7 @@ Its game contract (``analyzer.registry.GameModule``).
 """
 
 from analyzer.games.sly_dice.params import PARAMS, POLICY_HELP  # noqa: F401 (the game contract)
-from analyzer.registry import MEMBERS, compile_nothing_more
+from analyzer.registry import MEMBERS
 
 
 def commands():
@@ -44,7 +44,6 @@ def compile_kernels() -> None:
     compile_kernels()
 
 
-compile_alone = compile_nothing_more
 RULINGS: tuple[str, ...] = ()  # the rules page settles every reading with a parameter
 
 __all__ = list(MEMBERS)
