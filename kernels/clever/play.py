@@ -188,7 +188,8 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
     for d in range(N_DICE):
         if where[d] == POOL:
             where[d] = PLATTER
-    spent = plus_ones(sheet, faces, pol, stream, slot, moves, scratch, False, False, log)
+    spent = plus_ones(sheet, faces, pol, stream, slot, moves, scratch, np.bool_(False),
+                      np.bool_(False), log)
     log[LOG_PLUS] += spent
 
 
@@ -408,7 +409,8 @@ def solo_passive(sheet, faces, where, pol, stream, moves, scratch, last_turn, ru
     _roll(faces, where, stream, 0)
     order = 0 if rules[RULE_SOLO_TIES_BY_COLOUR] else np.int64(uniform(stream, 7) * N_ORDERS)
     solo_platter(faces, where, min(order, N_ORDERS - 1), rules[RULE_SOLO_FALLBACK] == 1)
-    passive_pick(sheet, faces, where, pol, stream, 8, moves, scratch, last_turn, rules, log)
+    passive_pick(sheet, faces, where, pol, stream, np.int64(8), moves, scratch, last_turn, rules,
+                 log)
 
 
 @njit(cache=True)
@@ -429,11 +431,11 @@ def round_bonus(sheet, rnd, game_rules, pol, stream, scratch):
             best_v = -np.inf
             for option in ROUND4_OPTIONS:
                 copy_sheet(trial, sheet)
-                apply_bonus_chain(trial, option, pol, stream, 2, scratch)
+                apply_bonus_chain(trial, option, pol, stream, np.int64(2), scratch)
                 v = sheet_value(trial, pol, scratch)
                 if v > best_v:
                     code, best_v = option, v
-    apply_bonus_chain(sheet, code, pol, stream, 3, scratch)
+    apply_bonus_chain(sheet, code, pol, stream, np.int64(3), scratch)
 
 
 @njit(cache=True)
@@ -441,7 +443,7 @@ def apply_bonus_chain(sheet, code, pol, stream, slot, scratch):
     """Resolve one bonus and everything it triggers, depth-first."""
     pending = scratch[MOVE_PENDING:MOVE_PENDING + MAX_PENDING]
     pending[0] = code
-    resolve_pending(sheet, pending, 1, pol, stream, slot, scratch)
+    resolve_pending(sheet, pending, np.int64(1), pol, stream, slot, scratch)
 
 
 @njit(cache=True)
@@ -531,7 +533,7 @@ def advice_choice(s, f, w, die, area, target, pol, stream, phase, last, scratch,
             window = (PH_ROLL if phase < ADVISE_PASSIVE else PH_PASSIVE if phase == ADVISE_PASSIVE
                       else PH_ACTIVE_PLUS if phase == ADVISE_PLUS else PH_PASSIVE_PLUS)
             choice_turn(s, f, w, die, window, phase, scratch)
-        apply_move(s, f, die, area, target, pol, stream, 0, scratch)
+        apply_move(s, f, die, area, target, pol, stream, np.int64(0), scratch)
         if phase < ADVISE_PASSIVE:
             if area == chain_area(s):
                 chain_marks(s, f, w, die, phase == 2, pol, stream, 4096, scratch)
@@ -543,7 +545,7 @@ def advice_choice(s, f, w, die, area, target, pol, stream, phase, last, scratch,
         s[H_PLUS_TAKEN] = s[H_PLUS_TAKEN] if s[H_FLAGS] & FLAG_PLUS_PER_ROUND else 0
         return 4
     if phase == ADVISE_PASSIVE or area != CHOICE_STOP:  # the passive window goes on
-        plus_ones(s, f, pol, stream, 100, buffer, scratch, last, True, log)
+        plus_ones(s, f, pol, stream, np.int64(100), buffer, scratch, last, np.bool_(True), log)
     s[H_PLUS_TAKEN] = s[H_PLUS_TAKEN] if s[H_FLAGS] & FLAG_PLUS_PER_ROUND else 0
     return 5
 
@@ -664,8 +666,8 @@ def final_plus_ones(key, game, policy, rounds, game_rules, sheets, scratch, move
         if p == n - 1 or game_rules[RULE_FINAL_PLUS_ALL]:
             stream = turn_stream(key, game, base + 1 if p == n - 1 else
                                  rounds * (n + 1) * (n + 1) + p)
-            plus_ones(sheets[p], faces, _row(policy, p), stream, 0, moves, _row(scratch, p),
-                      True, False, logs[p])
+            plus_ones(sheets[p], faces, _row(policy, p), stream, np.int64(0), moves,
+                      _row(scratch, p), np.bool_(True), np.bool_(False), logs[p])
 
 
 @njit(cache=True)

@@ -370,7 +370,7 @@ def _next_roll_value(sheet, faces, where, picks_left, pol, stream, scratch):
         if n == 0:
             total += sheet_value(sheet, pol, scratch)  # a forfeited roll
             continue
-        i, value = choose_move(sheet, faces, moves, n, pol, stream, LOOK_SLOT, scratch,
+        i, value = choose_move(sheet, faces, moves, n, pol, stream, np.int64(LOOK_SLOT), scratch,
                                where if after_leaf else faces[:0])
         if after_leaf:
             value -= pol[W_PLATTER] * _platter_cost(faces, where, moves[i, 0])

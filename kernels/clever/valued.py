@@ -374,7 +374,7 @@ def choose_plus(sheet, faces, moves, n, taken, phase, stop_phase, pol, stream, s
     _keep(scratch, sheet)
     for i in range(n):
         set_turn(ts, phase, 0, 0, 0, taken | (1 << moves[i, 0]))
-        best, best_v = _try_move(sheet, faces, moves, i, 1, pol, stream, slot, scratch,
+        best, best_v = _try_move(sheet, faces, moves, i, np.int64(1), pol, stream, slot, scratch,
                                  forced, best, best_v)
     _chosen_area(scratch, moves[best, 1] if best >= 0 else -1)
     finish(scratch, pol)
@@ -399,7 +399,7 @@ def choose_passive(sheet, faces, where, moves, n, may_decline, pol, stream, slot
         _keep(scratch, sheet)
     for i in range(n):
         set_turn(ts, PH_PASSIVE_PLUS, 0, 0, platter, taken)
-        best, best_v = _try_move(sheet, faces, moves, i, 0, pol, stream, slot, scratch,
+        best, best_v = _try_move(sheet, faces, moves, i, np.int64(0), pol, stream, slot, scratch,
                                  forced, best, best_v)
     _chosen_area(scratch, moves[best, 1] if best >= 0 else -1)
     finish(scratch, pol)
