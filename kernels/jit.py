@@ -33,10 +33,16 @@ config.reload_config()
 __all__ = ["njit", "in_cache"]
 
 
+def cache_folder() -> Path:
+    """The folder numba caches compiled kernels in."""
+    return Path(config.CACHE_DIR)
+
+
 def in_cache(dispatcher) -> bool:
     """Has numba's on-disk cache compiled code of ``dispatcher``'s function? (The cache
     folder is named after the kernels' sources, so whatever it holds was compiled from
     them.)"""
     func = dispatcher.py_func
-    name = f"*{func.__qualname__}-{func.__code__.co_firstlineno}.py*.nbi"
-    return any(Path(config.CACHE_DIR).rglob(name))
+    qualname = func.__qualname__.replace("<", "").replace(">", "")  # as numba names it
+    name = f"*{qualname}-{func.__code__.co_firstlineno}.py*.nbi"
+    return any(cache_folder().rglob(name))

@@ -78,22 +78,25 @@ def test_the_thread_count_reaches_the_chunks():
         driver.set_threads(None)
 
 
-def test_a_run_that_compiles_first_says_so(capsys):
+def test_a_run_that_compiles_first_says_so(capsys, tmp_path, monkeypatch):
     """A run whose kernel is neither compiled nor in numba's cache starts with a one-line
     notice and the expected wait; a cached or compiled kernel starts silently."""
     from types import SimpleNamespace
 
+    import kernels.jit
     from analyzer.run import driver
 
-    def kernel(index, signatures=()):
-        cache = SimpleNamespace(_cache_file=SimpleNamespace(_load_index=lambda: index))
-        return SimpleNamespace(_cache=cache, signatures=list(signatures),
-                               py_func=SimpleNamespace(__module__="kernels.cloverup.play"))
+    def play():
+        """A kernel's Python function, as numba names its cache files after it."""
 
-    cached = {("sig", "magic", ("code hash", "closure hash")): "kernel.0.nbc"}
-    for fake, says in ((kernel({}), True), (kernel(cached), False),
-                       (kernel({}, ["sig"]), False)):
-        driver.notice_first_compile(fake)
+    play.__module__, play.__qualname__ = "kernels.cloverup.play", "play"
+    monkeypatch.setattr(kernels.jit, "cache_folder", lambda: tmp_path)
+    index = tmp_path / "cloverup" / f"play.play-{play.__code__.co_firstlineno}.py311.nbi"
+    for signatures, cached, says in (((), False, True), ((), True, False), (["sig"], False, False)):
+        if cached:
+            index.parent.mkdir()
+            index.write_bytes(b"")
+        driver.notice_first_compile(SimpleNamespace(signatures=list(signatures), py_func=play))
         err = capsys.readouterr().err
         wait = f"about {driver.COLD_COMPILE_SECONDS['kernels.cloverup.play']} s"
         assert ("compiling the kernels" in err and wait in err) == says, err

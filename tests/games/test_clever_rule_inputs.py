@@ -388,4 +388,4 @@ def test_the_network_option_plays_the_named_file_and_refuses_a_damaged_one(tmp_p
     (tmp_path / "bad.json").write_text("{}")
     bad = CliRunner().invoke(cli, [*args, "--network", str(tmp_path / "bad.npy")])
     assert bad.exit_code == 2 and bad.output.count("\n") == 1, bad.output
-    assert "bad.json': its card must name the player" in bad.output
+    assert "bad.npy' (with bad.json): cannot be read" in bad.output
