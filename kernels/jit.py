@@ -1,17 +1,11 @@
 """numba's ``njit``, with its on-disk cache in the kernels' own folder.
 
-Every kernel function is ``njit(cache=True)``, numba's own decorator and nothing more. Numba
-compiles a function called from compiled code as a kernel of its own, with every function
-it calls linked in, optimised and turned into machine code again; in a call tree as deep
-as the Clever engine's, a helper's code is made again at every level above it. A helper
-that one function alone calls is therefore ``inline="always"`` (numba's documented
-inlining): it is typed and compiled as part of its caller, and the tree is that much
-shallower. Helpers called from many places stay functions of their own, compiled once
-each and cached.
-
-Constants passed to a kernel function from compiled code are ``np.int64`` values (the
-layouts' constants are): numba compiles a function anew for every literal argument
-(``f(x, 4)`` and ``f(x, 5)`` are two compiles), but once for an ``int64``.
+Every kernel function is ``njit(cache=True)``, numba's own decorator and nothing more.
+Numba compiles a function once for each set of argument types it is called with, so
+constants passed from one kernel function to another are ``np.int64(...)`` or
+``np.bool_(...)`` values: a plain constant reaches the callee as a literal type, and
+``f(x, 4)`` and ``f(x, 5)`` would be two compiles of ``f`` and everything it calls
+(``tests/test_numba_as_is.py`` reads every call).
 """
 
 from __future__ import annotations

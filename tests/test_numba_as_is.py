@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from numba.core.registry import CPUDispatcher
 
@@ -107,3 +108,83 @@ def test_numba_caches_in_the_kernels_folder_or_where_the_user_says(tmp_path, giv
                          capture_output=True, text=True).stdout.split()
     assert out[0] == "True"
     assert out[1] == str(tmp_path / given) if given else "dicelab-numba" in out[1]
+
+
+def _constant(node: ast.expr, names: dict):
+    """The int or bool a call argument always is (a literal or a module's int), or None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _constant(node.operand, names)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant):
+        value = node.value
+    elif isinstance(node, ast.Name):
+        value = names.get(node.id)
+    elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        value = getattr(names.get(node.value.id), node.attr, None)
+    else:
+        return None
+    return value if type(value) in (int, bool) else None
+
+
+def _callee(node: ast.expr, names: dict):
+    if isinstance(node, ast.Name):
+        return names.get(node.id)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return getattr(names.get(node.value.id), node.attr, None)
+    return None
+
+
+def _constant_locals(tree: ast.AST, names: dict) -> dict:
+    """The local names a function sets to a constant somewhere: numba types the constant as
+    a literal, and while it infers types it compiles a callee for that literal too, even
+    where the name is set again later (a loop's ``best = -1``)."""
+    found = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                pairs = zip(target.elts, node.value.elts) if isinstance(target, ast.Tuple) \
+                    and isinstance(node.value, ast.Tuple) else [(target, node.value)]
+                for name, value in pairs:
+                    constant = _constant(value, names)
+                    if isinstance(name, ast.Name) and constant is not None:
+                        found[name.id] = constant
+    return found
+
+
+def _literal_calls_in(tree: ast.AST, names: dict, where: str) -> list[str]:
+    names = {**names, **_constant_locals(tree, names)}
+    found = []
+    for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+        callee = _callee(call.func, names)
+        if not isinstance(callee, CPUDispatcher) \
+                or callee.targetoptions.get("inline") == "always":
+            continue
+        arguments = call.args + [k.value for k in call.keywords]
+        found += [f"{where}: {ast.unparse(call)[:80]} (argument {i + 1})"
+                  for i, arg in enumerate(arguments) if _constant(arg, names) is not None]
+    return found
+
+
+def literal_calls(dispatchers: list) -> list[str]:
+    """Calls from one kernel function to another (not inlined) that pass a constant int or
+    bool: numba types such an argument as a literal and compiles the callee once more for
+    it, with everything it calls."""
+    return [line for d in dispatchers for line in _literal_calls_in(
+        ast.parse(inspect.getsource(d.py_func).lstrip()), d.py_func.__globals__,
+        f"{d.py_func.__module__}.{d.py_func.__name__}")]
+
+
+def test_no_kernel_function_is_called_with_a_constant():
+    """Constants passed between kernel functions are ``np.int64`` / ``np.bool_`` values, so
+    that each function compiles once for each layout of its arguments."""
+    assert literal_calls(_kernel_dispatchers()) == []
+
+
+def test_the_check_finds_a_constant_argument():
+    from kernels.clever_base import sparse
+
+    source = ("put(idx, val, n, 4, 1.0)\nsparse.put(idx, val, n, -N, 1.0)\n"
+              "put(idx, val, n, np.int64(4), F)\nput(idx, val, n, N + 1, True)\n")
+    names = {"put": sparse.put, "sparse": sparse, "np": np, "N": 4, "F": False}
+    assert [line.split("(argument ")[1] for line in
+            _literal_calls_in(ast.parse(source), names, "caller")] == ["4)", "4)", "5)", "5)"]

@@ -66,7 +66,7 @@ def opponent_gains(sheets, me, faces, where, pol, stream, scratch, may_decline):
     moves = scratch[_LOOK_MOVES:_LOOK_MOVES + 3 * MAX_MOVES].reshape((MAX_MOVES, 3))
     trial = scratch[_LOOK_SHEET:_LOOK_SHEET + SHEET_LEN]
     ts = scratch[TURN:TURN + TS_LEN]
-    off_fields = 0
+    off_fields = np.int64(0)
     for d in range(N_DICE):
         if where[d] != FIELD:
             off_fields |= 1 << d
@@ -77,11 +77,11 @@ def opponent_gains(sheets, me, faces, where, pol, stream, scratch, may_decline):
             continue
         opp = sheets[p]
         taken = opp[H_PLUS_TAKEN] if opp[H_FLAGS] & FLAG_PLUS_PER_ROUND else 0
-        set_turn(ts, PH_PASSIVE_PLUS, 0, 0, off_fields, taken)
+        set_turn(ts, np.int64(PH_PASSIVE_PLUS), np.int64(0), np.int64(0), off_fields, taken)
         base = sheet_value(opp, pol, scratch)
         row = gains[k * N_DICE:(k + 1) * N_DICE]
         row[:] = -np.inf
-        for j in range(legal_moves(opp, faces, ALL_DICE, moves, False)):
+        for j in range(legal_moves(opp, faces, np.int64(ALL_DICE), moves, np.bool_(False))):
             copy_sheet(trial, opp)
             apply_move(trial, faces, moves[j, 0], moves[j, 1], moves[j, 2], pol, stream,
                        GIFT_SLOT + 64 * j, scratch)
@@ -100,7 +100,7 @@ def gift(scratch, pol, where):
     k = scratch[GIFT + _COUNT]
     if k == 0:
         return 0.0
-    platter, fields = 0, 0
+    platter, fields = np.int64(0), np.int64(0)
     for d in range(N_DICE):
         if where[d] == PLATTER or where[d] == POOL:
             platter |= 1 << d

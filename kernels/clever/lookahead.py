@@ -106,7 +106,7 @@ def _next_roll_mean(faces, picks, one_step, samples, pol, stream, slot, scratch,
         trial = inner[CAND_SHEET:CAND_SHEET + SHEET_LEN]
         copy_sheet(trial, sheet)
         trial[H_REROLL_USED] += 1
-        set_turn(inner[TURN:TURN + TS_LEN], PH_ROLL, picks, pool, platter,
+        set_turn(inner[TURN:TURN + TS_LEN], np.int64(PH_ROLL), picks, pool, platter,
                  round_taken(sheet))
         reroll = sheet_value(trial, pol, inner)
     rolled = scratch[_LOOK_FACES:_LOOK_FACES + N_DICE]
@@ -127,7 +127,7 @@ def _next_roll_mean(faces, picks, one_step, samples, pol, stream, slot, scratch,
             else:
                 u = uniform(stream, LOOK_SLOT + picks * 4096 + k * N_DICE + d)
                 rolled[d] = np.int64(u * 6.0) + 1
-        n = legal_moves(sheet, rolled, pool, moves, False)
+        n = legal_moves(sheet, rolled, pool, moves, np.bool_(False))
         _, v = choose_active(sheet, rolled, where, picks, moves, n, pol, stream, slot,
                              inner, rules)
         total += max(v, reroll)

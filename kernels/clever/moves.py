@@ -27,7 +27,7 @@ def legal_moves(sheet, faces, usable, moves, waste):
     """Every legal use of the dice whose bit is set in ``usable``; returns the count. With
     ``waste``, a die with no legal placement may be picked anyway (``sheets.may_waste``):
     move ``(die, -1, -1)``."""
-    n = 0
+    n = np.int64(0)
     for die in range(N_DICE):
         if (usable >> die) & 1:
             before = n
@@ -56,12 +56,12 @@ def take_die(sheet, faces, where, die, area, cell, targets):
     target that is not one of its bonus's choices is a ``ValueError``), then apply the
     platter rule. Returns the number of targets used."""
     pending = np.zeros(MAX_PENDING, np.int64)
-    n = enter_die(sheet, faces, die, area, cell, pending, 0)
+    n = enter_die(sheet, faces, die, area, cell, pending, np.int64(0))
     used = 0
     while n > 0:
         code = pop_pending(sheet, pending, n)
         n -= 1
-        target = 0
+        target = np.int64(0)
         if bonus_choices(sheet, code) > 0:
             if used >= targets.shape[0]:
                 raise ValueError("a free mark has no recorded target")
@@ -88,16 +88,16 @@ def _offered(sheet, code, target):
 def passive_candidates(sheet, faces, where, moves):
     """Section 5: a passive player's choices are the platter dice; only when none of them
     can be used, the dice on the active player's fields. Returns the move count."""
-    platter = 0
-    fields = 0
+    platter = np.int64(0)
+    fields = np.int64(0)
     for d in range(N_DICE):
         if where[d] == PLATTER:
             platter |= 1 << d
         elif where[d] == FIELD:
             fields |= 1 << d
-    n = legal_moves(sheet, faces, platter, moves, False)
+    n = legal_moves(sheet, faces, platter, moves, np.bool_(False))
     if n == 0:
-        n = legal_moves(sheet, faces, fields, moves, False)
+        n = legal_moves(sheet, faces, fields, moves, np.bool_(False))
     return n
 
 

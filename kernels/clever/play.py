@@ -243,11 +243,11 @@ def _valued_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scrat
                            rules[RULE_PASSIVE_DECLINE] == 1)
         else:
             no_gift(scratch)
-        n = legal_moves(sheet, faces, _pool_mask(where), moves, False)
+        n = legal_moves(sheet, faces, _pool_mask(where), moves, np.bool_(False))
         i, keep = choose_looking(sheet, faces, where, pick, moves, n, pol, stream, slot,
                                  scratch, rules)
         in_hand = sheet[H_REROLL_GOT] - sheet[H_REROLL_USED] > 0
-        gain = 0
+        gain = np.int64(0)
         if in_hand and i >= 0:  # the best pick's afterstate, before a re-roll replaces it
             gain = total_score(scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN]) - total_score(sheet)
         again, _ = reroll_instead(sheet, where, pick, keep, pol, scratch)
@@ -306,7 +306,7 @@ def _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick):
     while sheet[H_RETURN_GOT] - sheet[H_RETURN_USED] > 0:
         if pol[KIND] == VALUE:
             back = choose_return(sheet, where, pick, pol, scratch) if \
-                _count(where, PLATTER) > 0 else -1
+                _count(where, np.int64(PLATTER)) > 0 else -1
         else:
             back = return_die(sheet, faces, where, pol, stream, slot + 8, scratch)
         if back < 0:
@@ -331,7 +331,7 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn, passiv
     taken = sheet[H_PLUS_TAKEN]  # once per turn: 0, unless the window is resumed (advice)
     spent = 0
     while sheet[H_PLUS_GOT] - sheet[H_PLUS_USED] > 0:
-        n = legal_moves(sheet, faces, ((1 << N_DICE) - 1) & ~taken, moves, False)
+        n = legal_moves(sheet, faces, ((1 << N_DICE) - 1) & ~taken, moves, np.bool_(False))
         if n == 0:
             break
         if pol[KIND] == VALUE:
@@ -395,7 +395,7 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
         log[LOG_DICE + moves[i, 1]] += 1
     if i >= 0 or rules[RULE_PLUS_AFTER_DECLINE]:
         spent = plus_ones(sheet, faces, pol, stream, slot + 100, moves, scratch, last_turn,
-                          True, log)
+                          np.bool_(True), log)
         log[LOG_PLUS_PASSIVE] += spent
 
 
@@ -406,8 +406,9 @@ def solo_passive(sheet, faces, where, pol, stream, moves, scratch, last_turn, ru
     ``RULE_SOLO_TIES_BY_COLOUR``), use one of them (with ``RULE_SOLO_FALLBACK``, one of the
     other three when none of them is usable), then +1 actions."""
     where[:] = POOL
-    _roll(faces, where, stream, 0)
-    order = 0 if rules[RULE_SOLO_TIES_BY_COLOUR] else np.int64(uniform(stream, 7) * N_ORDERS)
+    _roll(faces, where, stream, np.int64(0))
+    order = 0 if rules[RULE_SOLO_TIES_BY_COLOUR] else np.int64(uniform(stream,
+                                                                       np.int64(7)) * N_ORDERS)
     solo_platter(faces, where, min(order, N_ORDERS - 1), rules[RULE_SOLO_FALLBACK] == 1)
     passive_pick(sheet, faces, where, pol, stream, np.int64(8), moves, scratch, last_turn, rules,
                  log)
@@ -424,7 +425,7 @@ def round_bonus(sheet, rnd, game_rules, pol, stream, scratch):
     if code == 0:
         return
     if code < 0:
-        k = np.int64(uniform(stream, 1) * ROUND4_OPTIONS.shape[0])
+        k = np.int64(uniform(stream, np.int64(1)) * ROUND4_OPTIONS.shape[0])
         code = ROUND4_OPTIONS[k]
         if pol[KIND] != RANDOM:
             trial = np.empty(SHEET_LEN, np.int64)
@@ -477,7 +478,7 @@ def finish_solo_until(key, game, pol, rnd, rounds, game_rules, sheet, faces, whe
         # at 3 no pick is left: the pool goes to the platter, then +1s
         if start & (PROCEED - 1) <= 3:
             sheet[H_EVENT] = 0
-            active_turn(sheet.reshape((1, SHEET_LEN)), 0, faces, where, pol,
+            active_turn(sheet.reshape((1, SHEET_LEN)), np.int64(0), faces, where, pol,
                         turn_stream(key, game, base + 1), moves, scratch, game_rules, log,
                         start)
         if start & (PROCEED - 1) <= 4:
@@ -486,7 +487,8 @@ def finish_solo_until(key, game, pol, rnd, rounds, game_rules, sheet, faces, whe
                          scratch, last, game_rules, log)
     if last_round >= rounds - 1:
         return float(total_score(sheet))
-    set_turn(scratch[TURN:TURN + TS_LEN], PH_ROUND_END, 0, 0, 0, 0)
+    set_turn(scratch[TURN:TURN + TS_LEN], np.int64(PH_ROUND_END), np.int64(0), np.int64(0),
+             np.int64(0), np.int64(0))
     return sheet_value(sheet, pol, scratch)
 
 
@@ -536,7 +538,7 @@ def advice_choice(s, f, w, die, area, target, pol, stream, phase, last, scratch,
         apply_move(s, f, die, area, target, pol, stream, np.int64(0), scratch)
         if phase < ADVISE_PASSIVE:
             if area == chain_area(s):
-                chain_marks(s, f, w, die, phase == 2, pol, stream, 4096, scratch)
+                chain_marks(s, f, w, die, phase == 2, pol, stream, np.int64(4096), scratch)
             to_field(f, w, die)
             return phase + 1
         if phase == ADVISE_PLUS:
@@ -579,7 +581,7 @@ def advise_rollouts(sheet, faces, where, moves, pol, rnd, rounds, game_rules, ph
         new_game_work(scratch)
         buffer = np.zeros((MAX_MOVES, 3), np.int64)
         log = np.zeros(LOG_LEN, np.int64)
-        stream = turn_stream(key, r, 4095)
+        stream = turn_stream(key, r, np.int64(4095))
         s[H_PLAYERS], s[H_SEAT], s[H_LEAD] = 1, 0, 0  # solo: the turn under way
         s[H_EVENT] = 1 if phase == ADVISE_PASSIVE or phase == ADVISE_PASSIVE_PLUS else 0
         start = advice_choice(s, f, w, moves[i, 0], moves[i, 1], moves[i, 2], pol, stream,
@@ -626,7 +628,7 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
     seat_sheets(sheets)
     for rnd in range(rounds):
         base = rnd * (n + 1) * (n + 1)
-        begin_turn(sheets, -1)
+        begin_turn(sheets, np.int64(-1))
         for p in range(n):
             sheets[p, H_ROUND] = rnd
             round_bonus(sheets[p], rnd, game_rules, _row(policy, p),
@@ -639,15 +641,15 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
                         turn_stream(key, game, turn), moves, _row(scratch, a), game_rules,
                         logs[a])
             if n == 1:
-                begin_turn(sheets, 1)
-                solo_passive(sheets[0], faces, where, _row(policy, 0),
-                             turn_stream(key, game, turn + 1), moves, _row(scratch, 0),
+                begin_turn(sheets, np.int64(1))
+                solo_passive(sheets[0], faces, where, _row(policy, np.int64(0)),
+                             turn_stream(key, game, turn + 1), moves, _row(scratch, np.int64(0)),
                              last, game_rules, logs[0])
                 continue
             for p in range(n):
                 if p != a:
                     passive_pick(sheets[p], faces, where, _row(policy, p),
-                                 turn_stream(key, game, turn + 1 + p), 0, moves,
+                                 turn_stream(key, game, turn + 1 + p), np.int64(0), moves,
                                  _row(scratch, p), last, game_rules, logs[p])
         if rnd == rounds - 1 and n > 1:
             final_plus_ones(key, game, policy, rounds, game_rules, sheets, scratch, moves,
@@ -759,8 +761,9 @@ def games_block(key, first, end, out, lineup, rotate, rounds, game_rules):
             for k in range(LOG_LEN):
                 row[COL_LOG + k] += logs[p, k]
             if n > 1:
-                add_comebacks(row, COL_COMEBACK, logs[:, LOG_STANDINGS:], p, wins[p], rounds,
-                              COMEBACK_STEP)
+                add_comebacks(row, np.int64(COL_COMEBACK), logs[:, LOG_STANDINGS:], p, wins[p],
+                              rounds,
+                              np.int64(COMEBACK_STEP))
             row[COL_HIST + min(totals[p], HIST_BINS - 1)] += 1
 
 
@@ -804,5 +807,5 @@ def paired_block(key, first, end, out, lineups, rounds, game_rules):
             x[v, PAIRED_SCORE_SUM] = totals.sum()
             x[v, PAIRED_FIRST_SEAT_WIN] = wins[0]
             x[v, PAIRED_FOXES] = foxes
-            put_seat_wins(x[v], N_PAIRED, wins)
+            put_seat_wins(x[v], np.int64(N_PAIRED), wins)
         add_products(out, x)

@@ -88,8 +88,8 @@ def new_game_work(scratch):
     each candidate from the last one's first layer, but in the inner part, where the
     look's sampled rolls are valued from scratch (measured: a two-player game of That's
     Pretty Clever, which looks, took 21.5 ms with the cache there and 19.3 without)."""
-    forget_inputs(scratch[_NET_BUF:_NET_BUF + NET_BUF_LEN], 1)
-    forget_inputs(scratch[INNER + _NET_BUF:INNER + _NET_BUF + NET_BUF_LEN], 0)
+    forget_inputs(scratch[_NET_BUF:_NET_BUF + NET_BUF_LEN], np.int64(1))
+    forget_inputs(scratch[INNER + _NET_BUF:INNER + _NET_BUF + NET_BUF_LEN], np.int64(0))
 
 
 @njit(cache=True)
@@ -101,7 +101,7 @@ def sheet_value(sheet, pol, scratch):
     if pol[KIND] < HEURISTIC:
         return float(total_score(sheet))
     if pol[KIND] == VALUE:
-        return afterstate_value(sheet, scratch[TURN:TURN + TS_LEN], pol, W_NET,
+        return afterstate_value(sheet, scratch[TURN:TURN + TS_LEN], pol, np.int64(W_NET),
                                 scratch[_NET_BUF:_NET_BUF + NET_BUF_LEN], pol[W_VALUE:W_NET])
     weights = pol[W_VALUE:]
     score, estimate = feature_value(sheet, weights, None)  # None: record no features
@@ -130,7 +130,7 @@ def _best_mark(sheet, code, pol, scratch):
         if (options >> i) & 1:
             target = choice_of_bit(sheet, code, i)
             copy_sheet(trial, sheet)
-            resolve_bonus(trial, code, target, pending, 0)
+            resolve_bonus(trial, code, target, pending, np.int64(0))
             v = sheet_value(trial, pol, scratch)
             if v > best_v:
                 best, best_v = target, v
@@ -155,7 +155,7 @@ def _pick_bonus_target(sheet, code, pol, stream, slot, scratch):
                 if k == 0:
                     return choice_of_bit(sheet, code, i)
                 k -= 1
-    if chosen_bonus(sheet, code, choice_of_bit(sheet, code, 0)) == 0:
+    if chosen_bonus(sheet, code, choice_of_bit(sheet, code, np.int64(0))) == 0:
         return _best_mark(sheet, code, pol, scratch)[0]
     best, best_v = -1, -np.inf
     for i in range(MAX_CHOICE_BITS):
@@ -174,7 +174,7 @@ def apply_move(sheet, faces, die, area, cell, pol, stream, slot, scratch):
     if area < 0:
         return  # a wasted pick: the die is moved, nothing is entered
     pending = scratch[MOVE_PENDING:MOVE_PENDING + MAX_PENDING]
-    n = enter_die(sheet, faces, die, area, cell, pending, 0)
+    n = enter_die(sheet, faces, die, area, cell, pending, np.int64(0))
     resolve_pending(sheet, pending, n, pol, stream, slot + 32, scratch)
 
 
@@ -206,7 +206,7 @@ def chain_marks(sheet, faces, where, picked, last_pick, pol, stream, slot, scrat
         rows = chain_rows(sheet, faces, picked, d)
         if rows == 0:
             continue
-        best, best_v = -1, -np.inf
+        best, best_v = np.int64(-1), -np.inf
         scores = scratch[_SCORES:_SCORES + 5]
         if pol[KIND] == GREEDY:
             area_scores(sheet, scores)
@@ -218,11 +218,11 @@ def chain_marks(sheet, faces, where, picked, last_pick, pol, stream, slot, scrat
                     v = float(enter_total(sheet, scores, faces, d, area, r))
                 else:
                     copy_sheet(trial, sheet)
-                    enter_die(trial, faces, d, area, r, pending, 0)
+                    enter_die(trial, faces, d, area, r, pending, np.int64(0))
                     v = sheet_value(trial, pol, scratch)
                 if v > best_v:
                     best, best_v = r, v
-        n = enter_die(sheet, faces, d, area, best, pending, 0)
+        n = enter_die(sheet, faces, d, area, best, pending, np.int64(0))
         resolve_pending(sheet, pending, n, pol, stream, slot + 64 + 8 * d, scratch)
 
 
@@ -271,11 +271,11 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
                 top = max(now, float(best_enter_total(sheet, scores, trial_faces, d)))
                 gain += (top - now) / 6.0
                 continue
-            n = legal_moves(sheet, trial_faces, 1 << d, moves, False)
+            n = legal_moves(sheet, trial_faces, 1 << d, moves, np.bool_(False))
             top = now
             for i in range(n):
                 copy_sheet(trial, sheet)
-                enter_die(trial, trial_faces, d, moves[i, 1], moves[i, 2], pending, 0)
+                enter_die(trial, trial_faces, d, moves[i, 1], moves[i, 2], pending, np.int64(0))
                 top = max(top, sheet_value(trial, pol, scratch))
             gain += (top - now) / 6.0
         if gain > best_gain:
@@ -339,7 +339,7 @@ def _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where
         return False, -1
     if pol[KIND] == RANDOM:
         return uniform(stream, slot) < 0.5, -1
-    n = legal_moves(sheet, faces, usable, moves, False)
+    n = legal_moves(sheet, faces, usable, moves, np.bool_(False))
     if pol[KIND] == GREEDY:
         return n == 0, n
     if n == 0:
@@ -366,7 +366,7 @@ def _next_roll_value(sheet, faces, where, picks_left, pol, stream, scratch):
             if where[d] == POOL:
                 u = uniform(stream, LOOK_SLOT + picks_left * 4096 + k * N_DICE + d)
                 faces[d] = np.int64(u * 6.0) + 1
-        n = legal_moves(sheet, faces, pool, moves, False)
+        n = legal_moves(sheet, faces, pool, moves, np.bool_(False))
         if n == 0:
             total += sheet_value(sheet, pol, scratch)  # a forfeited roll
             continue
@@ -383,7 +383,7 @@ def platter_gift(sheets, me, faces, where, die, scratch):
     """The mean over the opponents of ``me`` (rows of ``sheets`` int64[n, SHEET_LEN]) of the
     best immediate score gain (the die's own mark, bonuses not counted) from the platter
     that a last pick of ``die`` leaves: the platter and every other die still in play."""
-    platter = 0
+    platter = np.int64(0)
     for d in range(N_DICE):
         if d != die and (where[d] == PLATTER or where[d] == POOL):
             platter |= 1 << d
@@ -396,9 +396,9 @@ def platter_gift(sheets, me, faces, where, die, scratch):
             continue
         before = total_score(sheets[p])
         best = 0
-        for j in range(legal_moves(sheets[p], faces, platter, moves, False)):
+        for j in range(legal_moves(sheets[p], faces, platter, moves, np.bool_(False))):
             copy_sheet(trial, sheets[p])
-            enter_die(trial, faces, moves[j, 0], moves[j, 1], moves[j, 2], pending, 0)
+            enter_die(trial, faces, moves[j, 0], moves[j, 1], moves[j, 2], pending, np.int64(0))
             best = max(best, total_score(trial) - before)
         total += best
     return total / max(sheets.shape[0] - 1, 1)

@@ -98,7 +98,7 @@ def players_of(key, g, curriculum):
     total = shares.sum()
     if total <= 0.0:
         return 1
-    u = uniform(turn_stream(key, g, CURRICULUM_TURN), 2) * total
+    u = uniform(turn_stream(key, g, np.int64(CURRICULUM_TURN)), np.int64(2)) * total
     for n in range(MAX_PLAYERS - 1):
         u -= shares[n]
         if u < 0.0:
@@ -121,11 +121,11 @@ def _start_records(key, g, seat, epsilon, curriculum, scratch):
     head[R_CAP] = np.int64(curriculum[C_CAP])
     head[R_CAPPED_USED] = 0
     head[R_CHOSEN_AREA] = -1
-    stream = turn_stream(key, g, CURRICULUM_TURN)
-    spot = uniform(stream, 0) < curriculum[C_SPOT_SHARE]
+    stream = turn_stream(key, g, np.int64(CURRICULUM_TURN))
+    spot = uniform(stream, np.int64(0)) < curriculum[C_SPOT_SHARE]
     head[R_SPOTLIGHT:R_SPOTLIGHT + 1].view(np.float64)[0] = \
         curriculum[C_SPOT_BIAS] if spot else 0.0
-    head[R_SPOT_AREA] = spot_area(np.int64(curriculum[C_SPOT_AREAS]), uniform(stream, 1))
+    head[R_SPOT_AREA] = spot_area(np.int64(curriculum[C_SPOT_AREAS]), uniform(stream, np.int64(1)))
 
 
 @njit(cache=True, _nrt=False)
@@ -134,7 +134,7 @@ def variant_of(key, g, n_variants):
     one row, with no draw)."""
     if n_variants <= 1:
         return 0
-    u = uniform(turn_stream(key, g, CURRICULUM_TURN), 3)
+    u = uniform(turn_stream(key, g, np.int64(CURRICULUM_TURN)), np.int64(3))
     return min(np.int64(u * n_variants), n_variants - 1)
 
 
@@ -172,11 +172,12 @@ def _play_solo(key, g, pol, rounds, game_rules, scratch):
     by ``_start_records``); returns its final score."""
     sheet, _, moves, faces, where, log = work_buffers()
     new_game_work(scratch)
-    start_game_sheet(sheet, game_rules, rounds, 1)
+    start_game_sheet(sheet, game_rules, rounds, np.int64(1))
     sheet[H_ROUND] = 0
     sheet[H_EVENT] = -1
-    round_bonus(sheet, 0, game_rules, pol, turn_stream(key, g, 0), scratch)
-    return finish_solo(key, g, pol, 0, rounds, game_rules, sheet, faces, where, 0, scratch,
+    round_bonus(sheet, np.int64(0), game_rules, pol, turn_stream(key, g, np.int64(0)), scratch)
+    return finish_solo(key, g, pol, np.int64(0), rounds, game_rules, sheet, faces, where,
+                       np.int64(0), scratch,
                        moves, log)
 
 
@@ -265,7 +266,7 @@ def _learn_seat(key, g, seat, players, pol, w, n_in, scratch, final, adam_m, ada
             val = rec[REC_VAL:REC_STRIDE].view(np.float32)
             nnz = rec[REC_NNZ]
             out = forward(w, n_in, idx, val, nnz, a1, a2) \
-                + skip_output(pol, W_NET, n_in, idx, val, nnz)
+                + skip_output(pol, np.int64(W_NET), n_in, idx, val, nnz)
             err = out - targets[t]
             stats[STAT_ERR_SQ] += err * err * SCALE * SCALE
             stats[STAT_SAMPLES] += 1
@@ -289,7 +290,7 @@ def learn_snapshot(key, first_game, pol, games, finals, players, adam_m, adam_v,
     players weighs ``1 / n``; the rest is work space); returns the Adam steps taken in
     all."""
     n_in = np.int64(pol[W_NET + P_INPUTS])
-    w = member_weights(pol, W_NET, n_in, 0)
+    w = member_weights(pol, np.int64(W_NET), n_in, np.int64(0))
     for j in range(games.shape[0]):
         n = players[j]
         share = 1.0 / n if per_game else 1.0
@@ -322,7 +323,7 @@ def train_block(key, first_game, n_games, pol, rounds_of, variants, adam_m, adam
     block, in every game) with ``skip_learns``. Adds seat-games, score sums, squared
     errors (points^2), samples and dice put into a capped area to ``stats``
     (float64[N_STATS]); returns the Adam steps taken in all."""
-    grad = np.zeros(net_size(np.int64(pol[W_NET + P_INPUTS]), hidden_of(pol, W_NET)),
+    grad = np.zeros(net_size(np.int64(pol[W_NET + P_INPUTS]), hidden_of(pol, np.int64(W_NET))),
                     np.float32)
     a1 = np.zeros(MAX_H1, np.float32)
     a2 = np.zeros(H2, np.float32)

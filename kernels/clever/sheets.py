@@ -5,6 +5,8 @@ policy and play loops run either game's sheet unchanged.
 ``moves``: int64[k, 3] rows ``(die, area, target)``; ``pending``: int64[MAX_PENDING].
 """
 
+import numpy as np
+
 from kernels.clever_base.dice import die_value
 from kernels.clever_base.game_rules import (RULE_GAME, RULE_INPUT_BITS, RULE_INPUT_BITS_MULTI,
                                             RULE_SHEET_FLAGS)
@@ -53,17 +55,18 @@ def die_uses(sheet, faces, die, moves, n):
 def enter_die(sheet, faces, die, area, target, pending, n):
     """Enter a die (a row of ``die_uses``); the bonuses it fires go on ``pending``."""
     if sheet[H_GAME] == TAC:
-        return tac.enter(sheet, area, die_value(faces, die, area, TAC_BLUE), target,
+        return tac.enter(sheet, area, die_value(faces, die, area, np.int64(TAC_BLUE)), target,
                          pending, n)
-    return tpc.enter(sheet, area, die_value(faces, die, area, TPC_BLUE), target, pending, n)
+    return tpc.enter(sheet, area, die_value(faces, die, area, np.int64(TPC_BLUE)), target,
+                     pending, n)
 
 
 @njit(cache=True, _nrt=False)
 def can_enter_die(sheet, faces, die, area):
     """Can ``die`` be entered in ``area`` (somewhere)?"""
     if sheet[H_GAME] == TAC:
-        return tac.can_enter(sheet, area, die_value(faces, die, area, TAC_BLUE))
-    return tpc.can_enter(sheet, area, die_value(faces, die, area, TPC_BLUE))
+        return tac.can_enter(sheet, area, die_value(faces, die, area, np.int64(TAC_BLUE)))
+    return tpc.can_enter(sheet, area, die_value(faces, die, area, np.int64(TPC_BLUE)))
 
 
 @njit(cache=True, _nrt=False)
@@ -149,9 +152,10 @@ def enter_total(sheet, scores, faces, die, area, target):
     """``total_score`` after ``enter_die`` (a row of ``die_uses``), the bonuses it fires
     unresolved, the sheet left unchanged; ``scores``: int64[5] the sheet's ``area_scores``."""
     if sheet[H_GAME] == TAC:
-        return tac.enter_total(sheet, scores, area, die_value(faces, die, area, TAC_BLUE),
+        return tac.enter_total(sheet, scores, area, die_value(faces, die, area, np.int64(TAC_BLUE)),
                                target)
-    return tpc.enter_total(sheet, scores, area, die_value(faces, die, area, TPC_BLUE), target)
+    return tpc.enter_total(sheet, scores, area, die_value(faces, die, area, np.int64(TPC_BLUE)),
+                           target)
 
 
 @njit(cache=True, _nrt=False)
@@ -168,11 +172,11 @@ def quiet_total(sheet, scores, faces, die, area, target):
     """``enter_total`` of a use of ``die`` that fires no bonus; ``NO_TOTAL`` (below any
     score) if it fires one. The sheet is left unchanged."""
     if sheet[H_GAME] == TAC:
-        value = die_value(faces, die, area, TAC_BLUE)
+        value = die_value(faces, die, area, np.int64(TAC_BLUE))
         if tac.enter_fires(sheet, area, value, target):
             return NO_TOTAL
         return tac.enter_total(sheet, scores, area, value, target)
-    value = die_value(faces, die, area, TPC_BLUE)
+    value = die_value(faces, die, area, np.int64(TPC_BLUE))
     if tpc.enter_fires(sheet, area, value, target):
         return NO_TOTAL
     return tpc.enter_total(sheet, scores, area, value, target)

@@ -43,13 +43,13 @@ def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, s
     sheet, scratch, moves, faces, where, log = work_buffers()
     per_game = 2 * rounds
     for g in range(n_games):
-        start_game_sheet(sheet, game_rules, rounds, 1)
+        start_game_sheet(sheet, game_rules, rounds, np.int64(1))
         row = g * per_game
         for r in range(rounds):
             base = 4 * r
             sheet[H_ROUND] = r
             round_bonus(sheet, r, game_rules, pol, turn_stream(key, g, base), scratch)
-            active_turn(sheet.reshape((1, SHEET_LEN)), 0, faces, where, pol,
+            active_turn(sheet.reshape((1, SHEET_LEN)), np.int64(0), faces, where, pol,
                         turn_stream(key, g, base + 1), moves, scratch, game_rules, log)
             _record(sheet, features, score, stage, row + 2 * r)
             solo_passive(sheet, faces, where, pol, turn_stream(key, g, base + 2), moves,

@@ -122,7 +122,7 @@ def forget_inputs(buf, cached):
     value from them (``net_delta.forward_cached``), 0: from scratch (``net.forward``; a
     work space never set here does so too)."""
     for k in range(MAX_MEMBERS):
-        reset(buf[_CACHES + k * CACHE_LEN:_CACHES + (k + 1) * CACHE_LEN], MAX_INPUTS)
+        reset(buf[_CACHES + k * CACHE_LEN:_CACHES + (k + 1) * CACHE_LEN], np.int64(MAX_INPUTS))
     buf[_CACHED] = cached
 
 
@@ -133,7 +133,7 @@ def member_output(w, n_in, idx, val, nnz, a1, a2, buf, k):
     if buf[_CACHED] != 1:
         return forward(w, n_in, idx, val, nnz, a1, a2)
     cache = buf[_CACHES + k * CACHE_LEN:_CACHES + (k + 1) * CACHE_LEN]
-    return forward_cached(w, n_in, idx, val, nnz, a1, a2, cache, MAX_INPUTS)
+    return forward_cached(w, n_in, idx, val, nnz, a1, a2, cache, np.int64(MAX_INPUTS))
 
 
 @njit(cache=True)

@@ -253,12 +253,13 @@ def _forfeit(sheet, where, picks, pol, scratch, rules):
     the pool or, by the rules, go to the platter), kept as the best afterstate so far."""
     pool, platter = _masks(where)
     if rules[RULE_FORFEIT_TO_PLATTER]:
-        pool, platter = 0, platter | pool
+        pool, platter = np.int64(0), platter | pool
     ts = scratch[TURN:TURN + TS_LEN]
     if picks + 1 >= 3 or pool == 0:
-        set_turn(ts, PH_ACTIVE_PLUS, picks + 1, 0, platter | pool, round_taken(sheet))
+        set_turn(ts, np.int64(PH_ACTIVE_PLUS), picks + 1, np.int64(0), platter | pool,
+                 round_taken(sheet))
     else:
-        set_turn(ts, PH_ROLL, picks + 1, pool, platter, round_taken(sheet))
+        set_turn(ts, np.int64(PH_ROLL), picks + 1, pool, platter, round_taken(sheet))
     v = _value(sheet, pol, scratch) - gift(scratch, pol, where)  # ``denial``
     _keep(scratch, sheet)
     return v
@@ -272,7 +273,7 @@ def choose_active(sheet, faces, where, picks, moves, n, pol, stream, slot, scrat
     ``RULE_SKIP_ROLL``, as one more candidate (leaving a usable roll unused)."""
     if n == 0:
         v = _forfeit(sheet, where, picks, pol, scratch, rules)
-        _chosen_area(scratch, -1)
+        _chosen_area(scratch, np.int64(-1))
         return -1, v
     n = _capped(scratch, moves, n)
     skip = rules[RULE_SKIP_ROLL] == 1
@@ -296,7 +297,7 @@ def pick_value(sheet, faces, where, picks, moves, i, pol, stream, slot, scratch)
     ``CAND_SHEET``, ``CAND_WHERE`` and ``TURN``."""
     die = moves[i, 0]
     cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
-    choice_turn(sheet, faces, where, die, PH_ROLL, picks, scratch)
+    choice_turn(sheet, faces, where, die, np.int64(PH_ROLL), picks, scratch)
     copy_sheet(cand, sheet)
     apply_move(cand, faces, die, moves[i, 1], moves[i, 2], pol, stream, slot, scratch)
     if moves[i, 1] == chain_area(cand):
@@ -312,16 +313,17 @@ def reroll_instead(sheet, where, picks, keep_value, pol, scratch):
     dice to roll) becomes the best."""
     if sheet[H_REROLL_GOT] - sheet[H_REROLL_USED] <= 0:
         return False, -np.inf
-    forced = _explore(scratch, 2)  # 0: keep, 1: re-roll
+    forced = _explore(scratch, np.int64(2))  # 0: keep, 1: re-roll
     pool, platter = _masks(where)
     cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
     copy_sheet(cand, sheet)
     cand[H_REROLL_USED] += 1
-    set_turn(scratch[TURN:TURN + TS_LEN], PH_ROLL, picks, pool, platter, round_taken(sheet))
+    set_turn(scratch[TURN:TURN + TS_LEN], np.int64(PH_ROLL), picks, pool, platter,
+             round_taken(sheet))
     v = _value(cand, pol, scratch) - gift(scratch, pol, where)
-    if _better(1, v, forced, keep_value):
+    if _better(np.int64(1), v, forced, keep_value):
         _keep(scratch, cand)
-        _chosen_area(scratch, -1)
+        _chosen_area(scratch, np.int64(-1))
         return True, v
     return False, v  # ``finish`` restores the kept pick's turn state
 
@@ -337,18 +339,18 @@ def choose_return(sheet, where, picks, pol, scratch):
         count += (platter >> d) & 1
     forced = _explore(scratch, count + 1)  # 0: proceed, k: the k-th platter die
     ts = scratch[TURN:TURN + TS_LEN]
-    set_turn(ts, PH_ROLL, picks, pool, platter, taken)
+    set_turn(ts, np.int64(PH_ROLL), picks, pool, platter, taken)
     best, best_v = -1, _value(sheet, pol, scratch)
     _keep(scratch, sheet)
     cand = scratch[CAND_SHEET:CAND_SHEET + SHEET_LEN]
-    k = 0
+    k = np.int64(0)
     for d in range(N_DICE):
         if not (platter >> d) & 1:
             continue
         k += 1
         copy_sheet(cand, sheet)
         cand[H_RETURN_USED] += 1
-        set_turn(ts, PH_ROLL, picks, pool | (1 << d), platter & ~(1 << d), taken)
+        set_turn(ts, np.int64(PH_ROLL), picks, pool | (1 << d), platter & ~(1 << d), taken)
         v = _value(cand, pol, scratch)
         if _better(k, v, forced, best_v):
             best, best_v = d, v
@@ -369,11 +371,11 @@ def choose_plus(sheet, faces, moves, n, taken, phase, stop_phase, pol, stream, s
     n = _capped(scratch, moves, n)
     forced = _explore(scratch, n + 1)  # n: stop
     keep_taken = taken if per_round and stop_phase == PH_PASSIVE else 0
-    set_turn(ts, stop_phase, 0, 0, 0, keep_taken)
-    best, best_v = -1, _value(sheet, pol, scratch)
+    set_turn(ts, stop_phase, np.int64(0), np.int64(0), np.int64(0), keep_taken)
+    best, best_v = np.int64(-1), _value(sheet, pol, scratch)
     _keep(scratch, sheet)
     for i in range(n):
-        set_turn(ts, phase, 0, 0, 0, taken | (1 << moves[i, 0]))
+        set_turn(ts, phase, np.int64(0), np.int64(0), np.int64(0), taken | (1 << moves[i, 0]))
         best, best_v = _try_move(sheet, faces, moves, i, np.int64(1), pol, stream, slot, scratch,
                                  forced, best, best_v)
     _chosen_area(scratch, moves[best, 1] if best >= 0 else -1)
@@ -392,13 +394,13 @@ def choose_passive(sheet, faces, where, moves, n, may_decline, pol, stream, slot
     ts = scratch[TURN:TURN + TS_LEN]
     n = _capped(scratch, moves, n)
     forced = _explore(scratch, n + (1 if may_decline else 0))  # n: decline
-    best, best_v = -1, -np.inf
-    set_turn(ts, PH_PASSIVE_PLUS, 0, 0, platter, taken)
+    best, best_v = np.int64(-1), -np.inf
+    set_turn(ts, np.int64(PH_PASSIVE_PLUS), np.int64(0), np.int64(0), platter, taken)
     if may_decline:
         best_v = _value(sheet, pol, scratch)
         _keep(scratch, sheet)
     for i in range(n):
-        set_turn(ts, PH_PASSIVE_PLUS, 0, 0, platter, taken)
+        set_turn(ts, np.int64(PH_PASSIVE_PLUS), np.int64(0), np.int64(0), platter, taken)
         best, best_v = _try_move(sheet, faces, moves, i, np.int64(0), pol, stream, slot, scratch,
                                  forced, best, best_v)
     _chosen_area(scratch, moves[best, 1] if best >= 0 else -1)
@@ -415,11 +417,11 @@ def choice_turn(sheet, faces, where, die, window, picks, scratch):
     a +1 (``sheet[H_PLUS_TAKEN]`` with the die taken already)."""
     ts = scratch[TURN:TURN + TS_LEN]
     if window == PH_ACTIVE_PLUS or window == PH_PASSIVE_PLUS:
-        set_turn(ts, window, 0, 0, 0, sheet[H_PLUS_TAKEN])
+        set_turn(ts, window, np.int64(0), np.int64(0), np.int64(0), sheet[H_PLUS_TAKEN])
         return
     taken = round_taken(sheet)
     if window == PH_PASSIVE:
-        set_turn(ts, PH_PASSIVE_PLUS, 0, 0, _masks(where)[1], taken)
+        set_turn(ts, np.int64(PH_PASSIVE_PLUS), np.int64(0), np.int64(0), _masks(where)[1], taken)
         return
     cand_where = scratch[CAND_WHERE:CAND_WHERE + N_DICE]
     for k in range(N_DICE):
@@ -427,13 +429,14 @@ def choice_turn(sheet, faces, where, die, window, picks, scratch):
     to_field(faces, cand_where, die)
     left, on_platter = _masks(cand_where)
     if picks + 1 >= 3 or left == 0:
-        set_turn(ts, PH_ACTIVE_PLUS, picks + 1, 0, on_platter | left, taken)
+        set_turn(ts, np.int64(PH_ACTIVE_PLUS), picks + 1, np.int64(0), on_platter | left, taken)
     else:
-        set_turn(ts, PH_ROLL, picks + 1, left, on_platter, taken)
+        set_turn(ts, np.int64(PH_ROLL), picks + 1, left, on_platter, taken)
 
 
 @njit(cache=True, _nrt=False)
 def start_round(scratch):
     """The turn state of a round's start (before the active roll): round-track bonus
     choices are valued there."""
-    set_turn(scratch[TURN:TURN + TS_LEN], PH_ROLL, 0, ALL_DICE, 0, 0)
+    set_turn(scratch[TURN:TURN + TS_LEN], np.int64(PH_ROLL), np.int64(0), np.int64(ALL_DICE),
+             np.int64(0), np.int64(0))

@@ -64,7 +64,7 @@ def turns_ahead(players, seat, event, rnd, rounds):
     active += later
     passive += later * (per_round - 1)
     if nxt == NEXT_NONE and later > 0:
-        nxt = NEXT_ACTIVE if _is_active(players, seat, 0) else NEXT_PASSIVE
+        nxt = NEXT_ACTIVE if _is_active(players, seat, np.int64(0)) else NEXT_PASSIVE
     return active, passive, nxt
 
 

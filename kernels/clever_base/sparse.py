@@ -87,5 +87,5 @@ def turn_block(idx, val, n, first, rnd, rounds, players, ts):
 def fox_inputs(idx, val, n, first, foxes):
     """The foxes from input ``first``: a thermometer to 6, then ``foxes`` / 10; the new
     count."""
-    n = thermometer(idx, val, n, first, foxes, 6)
+    n = thermometer(idx, val, n, first, foxes, np.int64(6))
     return put(idx, val, n, first + 6, np.float32(foxes / 10.0))

@@ -68,7 +68,7 @@ def two_player_game(trans, stop_outcome, rounds, triple_six_effect, max_diff, mo
                     u[TRIPLE_SIX] = 1.0 - _next_round(W, rnd + 1, rounds,
                                                       -(diff + MAX_POINTS + s), max_diff)
                 u[INSTANT_WIN] = 1.0
-                sit = situation_index(rnd, 1, diff, s, max_diff)
+                sit = situation_index(rnd, np.int64(1), diff, s, max_diff)
                 W[rnd, 1, diff + max_diff, s] = _turn_value(
                     trans, stop_outcome, u, modes[1], tables[1], policies, record, sit)
         # first seat
@@ -80,7 +80,7 @@ def two_player_game(trans, stop_outcome, rounds, triple_six_effect, max_diff, mo
             else:
                 u[TRIPLE_SIX] = u[MAX_POINTS]
             u[INSTANT_WIN] = 1.0
-            sit = situation_index(rnd, 0, diff, 0, max_diff)
+            sit = situation_index(rnd, np.int64(0), diff, np.int64(0), max_diff)
             W[rnd, 0, diff + max_diff, 0] = _turn_value(
                 trans, stop_outcome, u, modes[0], tables[0], policies, record, sit)
     return W

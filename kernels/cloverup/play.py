@@ -56,13 +56,13 @@ def play_turn(stream, policy, die, rules, roll_end, ds_start, stop_outcome):
     the double-six state, on the sixes) are ignored. The dice stay where they lie; lookups
     translate between them and the sorted positions that policies speak of.
     """
-    d0 = roll(die, N_FACES, stream, 0) + 1
-    d1 = roll(die, N_FACES, stream, 1) + 1
-    d2 = roll(die, N_FACES, stream, 2) + 1
+    d0 = roll(die, np.int64(N_FACES), stream, np.int64(0)) + 1
+    d1 = roll(die, np.int64(N_FACES), stream, np.int64(1)) + 1
+    d2 = roll(die, np.int64(N_FACES), stream, np.int64(2)) + 1
     new_clovers = (d0 == CLOVER) + (d1 == CLOVER) + (d2 == CLOVER)
     rerolls = rules[RULE_BASE_REROLLS]
-    double_six = 0
-    slot = 0
+    double_six = np.int64(0)
+    slot = np.int64(0)
     while True:
         code = 49 * (d0 - 1) + 7 * (d1 - 1) + (d2 - 1)
         m = TRIPLE_MULTISET[code]
@@ -77,9 +77,9 @@ def play_turn(stream, policy, die, rules, roll_end, ds_start, stop_outcome):
         rerolls -= 1
         slot += 4
         # roll all three and keep the new faces only where the mask says (no branches)
-        n0 = roll(die, N_FACES, stream, slot) + 1
-        n1 = roll(die, N_FACES, stream, slot + 1) + 1
-        n2 = roll(die, N_FACES, stream, slot + 2) + 1
+        n0 = roll(die, np.int64(N_FACES), stream, slot) + 1
+        n1 = roll(die, np.int64(N_FACES), stream, slot + 1) + 1
+        n2 = roll(die, np.int64(N_FACES), stream, slot + 2) + 1
         r0, r1, r2 = mask & 1, (mask >> 1) & 1, (mask >> 2) & 1
         d0 = n0 * r0 + d0 * (1 - r0)
         d1 = n1 * r1 + d1 * (1 - r1)
@@ -92,7 +92,7 @@ def turns_block(key, n_turns, out, policy, die, rules, roll_end, ds_start, stop_
     """Play ``n_turns`` independent turns of block ``key``; add the outcome counts to
     ``out`` (int64[N_OUTCOMES])."""
     for t in range(n_turns):
-        o = play_turn(turn_stream(key, t, 0), policy, die, rules, roll_end, ds_start,
+        o = play_turn(turn_stream(key, t, np.int64(0)), policy, die, rules, roll_end, ds_start,
                       stop_outcome)
         out[o] += 1
 
@@ -131,13 +131,13 @@ def play_game(key, game, lineup, rounds, triple_six_effect, outcome_dice, table_
                 opp = 1 - seat
                 diff = totals[seat] - totals[opp] - round_scores[opp]
                 table += situation_index(rnd, seat, diff, round_scores[opp], max_diff)
-            o = roll(outcome_dice[table_of[table]], N_OUTCOMES,
-                     turn_stream(key, game, rnd * n + seat), 0)
+            o = roll(outcome_dice[table_of[table]], np.int64(N_OUTCOMES),
+                     turn_stream(key, game, rnd * n + seat), np.int64(0))
             if o == INSTANT_WIN:
                 for j in range(n):
                     totals[j] += round_scores[j]
                 return seat
-            round_scores[seat] = _turn_points(o, 0)
+            round_scores[seat] = _turn_points(o, np.int64(0))
             if o == TRIPLE_SIX:
                 triple_sixes[seat] += 1
                 if triple_six_effect:
@@ -238,7 +238,7 @@ def paired_block(key, first, end, out, lineups, rounds, triple_six_effect, outco
             x[v, PAIRED_INSTANT_WIN] = winner >= 0
             x[v, PAIRED_FIRST_SEAT_WIN] = wins[0]
             x[v, PAIRED_TRIPLE_SIXES] = t6.sum()
-            put_seat_wins(x[v], N_PAIRED, wins)
+            put_seat_wins(x[v], np.int64(N_PAIRED), wins)
         add_products(out, x)
 
 

@@ -89,7 +89,7 @@ def _append_roll(kept, n_kept, rerolls, double_six, rules, tables, results, nxt,
     faces, prob = results[3 - n_kept]
     for j in range(prob.shape[0]):
         d = np.empty(3, np.int64)
-        new_clovers = 0
+        new_clovers = np.int64(0)
         for t in range(3):
             if t < n_kept:
                 d[t] = kept[t]
@@ -122,8 +122,8 @@ def build_transitions(probs, rules, roll_end, ds_start, stop_outcome):
     """
     rmax = rules[RULE_MAX_REROLLS]
     n_pos = N_MULTISETS * (rmax + 1) * 2
-    results = (_roll_results(probs, 0), _roll_results(probs, 1),
-               _roll_results(probs, 2), _roll_results(probs, 3))
+    results = (_roll_results(probs, np.int64(0)), _roll_results(probs, np.int64(1)),
+               _roll_results(probs, np.int64(2)), _roll_results(probs, np.int64(3)))
     tables = (roll_end, ds_start, stop_outcome)
     cap = n_pos * 7 * 84
     act_ptr = np.zeros(n_pos + 1, np.int64)
@@ -134,7 +134,7 @@ def build_transitions(probs, rules, roll_end, ds_start, stop_outcome):
     potential = np.full(n_pos, -1, np.int64)
     kept = np.empty(3, np.int64)
     a = 0
-    e = 0
+    e = np.int64(0)
     for m in range(N_MULTISETS):
         dice = MULTISET_DICE[m]
         clovers = (dice[0] == CLOVER) + (dice[1] == CLOVER) + (dice[2] == CLOVER)
@@ -150,7 +150,7 @@ def build_transitions(probs, rules, roll_end, ds_start, stop_outcome):
                 for mask in range(1, 8):
                     if canonical_mask(mask, dice, ds) != mask:
                         continue  # forbidden, or the same choice as a canonical mask
-                    n_kept = 0
+                    n_kept = np.int64(0)
                     for t in range(3):
                         if not (mask >> t) & 1:
                             kept[n_kept] = dice[t]
@@ -166,8 +166,9 @@ def build_transitions(probs, rules, roll_end, ds_start, stop_outcome):
     order = order[potential[order] >= 0]
     start_next = np.zeros(84, np.int64)
     start_prob = np.zeros(84, np.float64)
-    n_start = _append_roll(kept, 0, rules[RULE_BASE_REROLLS], 0, rules, tables, results,
-                           start_next, start_prob, 0)
+    n_start = _append_roll(kept, np.int64(0), rules[RULE_BASE_REROLLS], np.int64(0), rules,
+                           tables, results,
+                           start_next, start_prob, np.int64(0))
     return (act_ptr, act_mask[:a].copy(), res_ptr[:a + 1].copy(), res_next[:e].copy(),
             res_prob[:e].copy(), order, start_next[:n_start], start_prob[:n_start])
 
@@ -211,8 +212,8 @@ def optimize_turn(trans, stop_outcome, utility):
         p_win[s] = best_iw
         policy[s] = best_mask
     n = start_next.shape[0]
-    v0 = _expect(0, n, start_next, start_prob, value, utility)
-    w0 = _expect(0, n, start_next, start_prob, p_win, iw)
+    v0 = _expect(np.int64(0), n, start_next, start_prob, value, utility)
+    w0 = _expect(np.int64(0), n, start_next, start_prob, p_win, iw)
     return value, p_win, policy, v0, w0
 
 
@@ -235,7 +236,7 @@ def evaluate_turn(trans, stop_outcome, policy, utility):
             if act_mask[a] == chosen:
                 v = _expect(res_ptr[a], res_ptr[a + 1], res_next, res_prob, value, utility)
         value[s] = v
-    return value, _expect(0, start_next.shape[0], start_next, start_prob, value, utility)
+    return value, _expect(np.int64(0), start_next.shape[0], start_next, start_prob, value, utility)
 
 
 @njit(cache=True)

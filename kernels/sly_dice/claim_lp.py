@@ -62,7 +62,7 @@ def _simplex(tab, basis, allowed):
     n = tab.shape[1] - 1
     degenerate = 0
     for _ in range(MAX_PIVOTS):
-        col = -1
+        col = np.int64(-1)
         best = TOL
         for j in range(n):
             if allowed[j] and tab[m, j] > best:
@@ -72,7 +72,7 @@ def _simplex(tab, basis, allowed):
                 best = tab[m, j]
         if col < 0:
             return OPTIMAL
-        row = -1
+        row = np.int64(-1)
         ratio = 0.0
         for i in range(m):
             a = tab[i, col]

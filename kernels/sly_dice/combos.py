@@ -59,9 +59,9 @@ def holds(counts, card, k):
             pairs += counts[v] // 2
         return pairs >= 3
     if card == SMALL_STRAIGHT:
-        return _runs(counts, 1, 5) or _runs(counts, 2, 6)
+        return _runs(counts, np.int64(1), np.int64(5)) or _runs(counts, np.int64(2), np.int64(6))
     if card == LARGE_STRAIGHT:
-        return _runs(counts, 1, 6)
+        return _runs(counts, np.int64(1), np.int64(6))
     if card == HIGHER_OR_LOWER:
         return False
     total = 0
@@ -90,7 +90,7 @@ def card_value(counts, card, points):
     so their entry is unused)."""
     if card < N_NUMBER_CARDS:
         return float((card + 1) * counts[card + 1])
-    if holds(counts, card, 1):
+    if holds(counts, card, np.int64(1)):
         return points[card]
     return 0.0
 
@@ -100,7 +100,7 @@ def _masks(sets):
     out = np.zeros(sets.shape[0], np.int64)
     for i in range(sets.shape[0]):
         for card in range(N_NUMBER_CARDS, DICE_CARDS):
-            if holds(sets[i], card, 1):
+            if holds(sets[i], card, np.int64(1)):
                 out[i] |= 1 << card
     return out
 

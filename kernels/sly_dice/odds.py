@@ -252,7 +252,7 @@ def solve_rolling(terminal, rerolls, restart_value):
 
 @njit(cache=True)
 def _start_value(common_counts, objective, card, points, rerolls):
-    terminal = own_terminal(common_counts, objective, card, 1, points, NO_POWER)
+    terminal = own_terminal(common_counts, objective, card, np.int64(1), points, np.int64(NO_POWER))
     return solve_rolling(terminal, rerolls, -1.0)[0]
 
 
@@ -281,10 +281,10 @@ def odds_table(points, rerolls):
     for ci in range(N_COMMON_SETS):
         common = _M3[ci]
         for card in range(DICE_CARDS):
-            p = _start_value(common, PROBABILITY, card, points, rerolls)
+            p = _start_value(common, np.int64(PROBABILITY), card, points, rerolls)
             out[ci, card, 0] = p
             if card < N_NUMBER_CARDS:
-                e = _start_value(common, EXPECTED_POINTS, card, points, rerolls)
+                e = _start_value(common, np.int64(EXPECTED_POINTS), card, points, rerolls)
                 out[ci, card, 1] = e
                 out[ci, card, 2] = e / (card + 1)
             else:
@@ -322,10 +322,12 @@ def q_tables(rerolls):
     for ci in range(N_COMMON_SETS):
         for card in range(DICE_CARDS):
             if card < N_NUMBER_CARDS:
-                t = own_terminal(_M3[ci], EXPECTED_POINTS, card, 1, points, NO_POWER)
+                t = own_terminal(_M3[ci], np.int64(EXPECTED_POINTS), card, np.int64(1), points,
+                                 np.int64(NO_POWER))
                 t = t / (card + 1)
             else:
-                t = own_terminal(_M3[ci], PROBABILITY, card, 1, points, NO_POWER)
+                t = own_terminal(_M3[ci], np.int64(PROBABILITY), card, np.int64(1), points,
+                                 np.int64(NO_POWER))
             _, a1, a2, _, _ = solve_rolling(t, rerolls, -1.0)
             q1[ci, card] = a1
             q2[ci, card] = a2

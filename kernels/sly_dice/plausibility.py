@@ -22,7 +22,7 @@ def _fill(visible_sets, hidden_sets, hidden_probs, out):
                     for k in range(1, 7):
                         if six[card + 1] >= k:
                             out[v, card, k] += p
-                elif holds(six, card, 1):
+                elif holds(six, card, np.int64(1)):
                     out[v, card, 1] += p
 
 

@@ -87,14 +87,15 @@ def roll_own(stream, c_idx, open_mask, weights, q1, q2, rerolls, open_cards):
     scratch. Returns
     ``(own_code, locked_code, n_locked)`` as multiset codes (``layout``)."""
     n_open = list_open_cards(open_mask, open_cards)
-    hidden = FACE_CODE[_die(stream, 0)] + FACE_CODE[_die(stream, 1)] + FACE_CODE[_die(stream, 2)]
+    hidden = (FACE_CODE[_die(stream, np.int64(0))] + FACE_CODE[_die(stream, np.int64(1))]
+              + FACE_CODE[_die(stream, np.int64(2))])
     if rerolls < 1:
         return hidden, 0, 0
     h = CODE_INDEX[hidden]
     a = best_action(q1[c_idx, h], ACTIONS_3[h], open_cards, n_open, weights)
     if a == 0:
         return hidden, 0, 0
-    hidden = FACE_CODE[_die(stream, 3)] + FACE_CODE[_die(stream, 4)]
+    hidden = FACE_CODE[_die(stream, np.int64(3))] + FACE_CODE[_die(stream, np.int64(4))]
     if rerolls < 2:
         return FACE_CODE[a] + hidden, FACE_CODE[a], 1
     h = CODE_INDEX[hidden]
@@ -102,7 +103,7 @@ def roll_own(stream, c_idx, open_mask, weights, q1, q2, rerolls, open_cards):
     if b == 0:
         return FACE_CODE[a] + hidden, FACE_CODE[a], 1
     locked = FACE_CODE[a] + FACE_CODE[b]
-    return locked + FACE_CODE[_die(stream, 5)], locked, 2
+    return locked + FACE_CODE[_die(stream, np.int64(5))], locked, 2
 
 
 @njit(cache=True, _nrt=False)
@@ -121,7 +122,7 @@ def hol_challenge(stream, target, calls):
 
 @njit(cache=True, _nrt=False)
 def _shuffle_deck(key, game, deck):
-    stream = turn_stream(key, game, DECK_TURN)
+    stream = turn_stream(key, game, np.int64(DECK_TURN))
     for i in range(DICE_CARDS):
         deck[i] = i
     for i in range(DICE_CARDS - 1, 0, -1):
@@ -170,7 +171,7 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
     for rnd in range(rounds):
         base_turn = rnd * (n + 1)
         stream = turn_stream(key, game, base_turn)
-        dice = (_die(stream, 0), _die(stream, 1), _die(stream, 2))
+        dice = (_die(stream, np.int64(0)), _die(stream, np.int64(1)), _die(stream, np.int64(2)))
         common = FACE_CODE[dice[0]] + FACE_CODE[dice[1]] + FACE_CODE[dice[2]]
         c_idx = CODE_INDEX[common]
         c_sum = dice[0] + dice[1] + dice[2]
@@ -190,7 +191,7 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
             if policy[s, ACCUSE_MODE] == EQUILIBRIUM:
                 nxt = (s + 1) % n
                 card, k, value, true, next_accuses = equilibrium_claim(
-                    uniform(claim_stream, SLOT_CLAIM), c_idx, common, own[s], locked[s],
+                    uniform(claim_stream, np.int64(SLOT_CLAIM)), c_idx, common, own[s], locked[s],
                     n_locked[s], available & ~scored[s], weights, q1, q2, rerolls,
                     open_cards, made, points, hol_ev, bluff_next,
                     bonus[2] + bonus[3] * tally[nxt, COL_FALSE_CARDS])
@@ -316,8 +317,9 @@ def games_block(key, first, end, out, lineup, rotate, rounds, points, weights, q
             row[COL_SCORE_SQ] += total[seat] * total[seat]
             row[COL_WIN_UNITS] += wins[seat]
             if n > 1:
-                add_comebacks(row, COL_COMEBACK, tally[:, COL_STANDINGS:], seat, wins[seat],
-                              rounds, COMEBACK_STEP)
+                add_comebacks(row, np.int64(COL_COMEBACK), tally[:, COL_STANDINGS:], seat,
+                              wins[seat],
+                              rounds, np.int64(COMEBACK_STEP))
             b = min(max(total[seat] - HIST_LOW, 0), HIST_BINS - 1)
             row[COL_HIST + b] += 1
 
@@ -361,7 +363,7 @@ def paired_block(key, first, end, out, lineups, rounds, points, weights, q1, q2,
             x[v, PAIRED_BLUFFS] = tally[:, COL_BLUFFS].sum()
             x[v, PAIRED_BLUFFS_CAUGHT] = tally[:, COL_BLUFFS_CAUGHT].sum()
             x[v, PAIRED_ACCUSATIONS] = tally[:, COL_ACCUSATIONS].sum()
-            put_seat_wins(x[v], N_PAIRED, wins)
+            put_seat_wins(x[v], np.int64(N_PAIRED), wins)
         add_products(out, x)
 
 

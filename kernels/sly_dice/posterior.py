@@ -41,7 +41,7 @@ def claim_distribution(common, c_idx, weights, q1, q2, rerolls, open_mask, hol_e
         a = best_action(q1[c_idx, h], ACTIONS_3[h], open_cards, n_open, weights) \
             if rerolls >= 1 else 0
         if a == 0:
-            _record(out, p1, common, first, 0, 0, args)
+            _record(out, p1, common, first, np.int64(0), np.int64(0), args)
             continue
         for h2 in range(MS_CODE[2].shape[0]):
             p2 = p1 * MS_PROB[2][h2]
@@ -49,9 +49,9 @@ def claim_distribution(common, c_idx, weights, q1, q2, rerolls, open_mask, hol_e
             b = best_action(q2[c_idx, a - 1, h2], ACTIONS_2[h2], open_cards, n_open,
                              weights) if rerolls >= 2 else 0
             if b == 0:
-                _record(out, p2, common, FACE_CODE[a] + second, FACE_CODE[a], 1, args)
+                _record(out, p2, common, FACE_CODE[a] + second, FACE_CODE[a], np.int64(1), args)
                 continue
             locked = FACE_CODE[a] + FACE_CODE[b]
             for f in range(1, 7):
-                _record(out, p2 / 6.0, common, locked + FACE_CODE[f], locked, 2, args)
+                _record(out, p2 / 6.0, common, locked + FACE_CODE[f], locked, np.int64(2), args)
     return out

@@ -102,63 +102,66 @@ def encode(sheet, ts, idx, val, n_in):
     ``N_RULED``) of the afterstate (``sheet`` int64[SHEET_LEN], turn state ``ts``
     int64[TS_LEN]) into
     ``idx`` int64[>= n_in] and ``val`` float32[>= n_in + 16]; returns how many are nonzero."""
-    n = 0
+    n = np.int64(0)
     yellow = sheet[S_YELLOW]
     for k in range(12):
         n = put(idx, val, n, I_YELLOW_CELL + k, (yellow >> YELLOW_OPEN_CELLS[k]) & 1)
     for g in range(4):
         n = put(idx, val, n, I_YELLOW_GROUP + g, _fraction(yellow, YELLOW_ROWS[g]))
         n = put(idx, val, n, I_YELLOW_GROUP + 4 + g, _fraction(yellow, YELLOW_COLS[g]))
-    n = put(idx, val, n, I_YELLOW_GROUP + 8, _fraction(yellow, YELLOW_DIAGONAL))
+    n = put(idx, val, n, I_YELLOW_GROUP + 8, _fraction(yellow, np.int64(YELLOW_DIAGONAL)))
     blue = sheet[S_BLUE]
-    count = 0
+    count = np.int64(0)
     for s in range(11):
         bit = (blue >> s) & 1
         count += bit
         n = put(idx, val, n, I_BLUE_SUM + s, bit)
-    n = thermometer(idx, val, n, I_BLUE_COUNT, count, 11)
+    n = thermometer(idx, val, n, np.int64(I_BLUE_COUNT), count, np.int64(11))
     for g in range(3):
         n = put(idx, val, n, I_BLUE_GROUP + g, _fraction(blue, BLUE_ROWS[g]))
     for g in range(4):
         n = put(idx, val, n, I_BLUE_GROUP + 3 + g, _fraction(blue, BLUE_COLS[g]))
     green = sheet[S_GREEN]
-    n = thermometer(idx, val, n, I_GREEN, green, TRACK)
+    n = thermometer(idx, val, n, np.int64(I_GREEN), green, np.int64(TRACK))
     if green < TRACK:
-        n = put(idx, val, n, I_GREEN_EASE, np.float32((7 - GREEN_MIN[green]) / 6.0))
+        n = put(idx, val, n, np.int64(I_GREEN_EASE), np.float32((7 - GREEN_MIN[green]) / 6.0))
     orange = sheet[S_ORANGE]
-    n = thermometer(idx, val, n, I_ORANGE, orange, TRACK)
-    n = put(idx, val, n, I_ORANGE_SUM, np.float32(area_score(sheet, 3) / 96.0))
+    n = thermometer(idx, val, n, np.int64(I_ORANGE), orange, np.int64(TRACK))
+    n = put(idx, val, n, np.int64(I_ORANGE_SUM), np.float32(area_score(sheet, np.int64(3)) / 96.0))
     n = put(idx, val, n, I_ORANGE_NEXT + (ORANGE_MULTIPLIER[orange] - 1 if orange < TRACK
                                            else 3), 1.0)
     purple = sheet[S_PURPLE]
-    n = thermometer(idx, val, n, I_PURPLE, purple, TRACK)
+    n = thermometer(idx, val, n, np.int64(I_PURPLE), purple, np.int64(TRACK))
     last = sheet[S_PURPLE_VALUES + purple - 1] if purple > 0 else 0
     n = put(idx, val, n, I_PURPLE_LAST + last, 1.0)
-    n = put(idx, val, n, I_PURPLE_SUM, np.float32(area_score(sheet, 4) / 66.0))
-    n = thermometer(idx, val, n, I_REROLLS, sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 4)
-    n = thermometer(idx, val, n, I_PLUS, sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 4)
+    n = put(idx, val, n, np.int64(I_PURPLE_SUM), np.float32(area_score(sheet, np.int64(4)) / 66.0))
+    n = thermometer(idx, val, n, np.int64(I_REROLLS), sheet[S_REROLL_GOT] - sheet[S_REROLL_USED],
+                    np.int64(4))
+    n = thermometer(idx, val, n, np.int64(I_PLUS), sheet[S_PLUS_GOT] - sheet[S_PLUS_USED],
+                    np.int64(4))
     foxes = sheet[S_FOXES]
-    n = fox_inputs(idx, val, n, I_FOXES, foxes)
+    n = fox_inputs(idx, val, n, np.int64(I_FOXES), foxes)
     total, lowest = 0, 1 << 30
     for a in range(N_AREAS):
         score = area_score(sheet, a)
         total += score
         lowest = min(lowest, score)
         n = put(idx, val, n, I_AREAS + a, np.float32(score) / AREA_TOPS[a])
-    n = put(idx, val, n, I_LOWEST, np.float32(lowest / 40.0))
-    n = put(idx, val, n, I_TOTAL, np.float32((total + foxes * lowest) / 300.0))
-    n = turn_block(idx, val, n, I_ROUND, sheet[S_ROUND], sheet[S_ROUNDS], sheet[H_PLAYERS],
+    n = put(idx, val, n, np.int64(I_LOWEST), np.float32(lowest / 40.0))
+    n = put(idx, val, n, np.int64(I_TOTAL), np.float32((total + foxes * lowest) / 300.0))
+    n = turn_block(idx, val, n, np.int64(I_ROUND), sheet[S_ROUND], sheet[S_ROUNDS],
+                   sheet[H_PLAYERS],
                    ts)
     if n_in > N_BASE:
         n = _bonus_block(sheet, idx, val, n)
-    return seat_and_rules(idx, val, n, sheet, n_in, N_INPUTS, N_SEATED)
+    return seat_and_rules(idx, val, n, sheet, n_in, np.int64(N_INPUTS), np.int64(N_SEATED))
 
 
 @njit(cache=True, _nrt=False)
 def _bonus_block(sheet, idx, val, n):
     """The bonus block's inputs after the ``n`` written; the new count. The one-away and
     pull sums are added up in ``val``'s last 16 numbers, past any input (no allocation)."""
-    n = put(idx, val, n, I_UNLOCKED, np.float32(sheet[S_REROLL_GOT] / 7.0))
+    n = put(idx, val, n, np.int64(I_UNLOCKED), np.float32(sheet[S_REROLL_GOT] / 7.0))
     n = put(idx, val, n, I_UNLOCKED + 1, np.float32(sheet[S_PLUS_GOT] / 7.0))
     away = val[val.shape[0] - 16:val.shape[0] - 8]
     pull = val[val.shape[0] - 8:]
@@ -180,7 +183,7 @@ def _bonus_block(sheet, idx, val, n):
                 if slot == filled:
                     away[kind - 1] += 0.5
                 pull[kind - 1] += 1.0 / (1.0 + slot - filled)
-    n = put(idx, val, n, I_GROUPS_DONE, np.float32(done / N_GROUPS))
+    n = put(idx, val, n, np.int64(I_GROUPS_DONE), np.float32(done / N_GROUPS))
     for k in range(8):
         n = put(idx, val, n, I_ONE_AWAY + k, min(away[k], np.float32(1.0)))
         n = put(idx, val, n, I_PULL + k, min(pull[k], np.float32(1.0)))

@@ -87,7 +87,7 @@ def mark_yellow(sheet, cell, pending, n):
     n = _completed(before, after, YELLOW_ROWS, YELLOW_ROW_BONUS, pending, n)
     if (after & YELLOW_DIAGONAL) == YELLOW_DIAGONAL and (before & YELLOW_DIAGONAL) != \
             YELLOW_DIAGONAL:
-        n = _push(pending, n, YELLOW_DIAGONAL_BONUS)
+        n = _push(pending, n, np.int64(YELLOW_DIAGONAL_BONUS))
     return n
 
 
@@ -170,9 +170,9 @@ unless ``FLAG_KEEP_OVERFLOW``),
     kind, value = code // 8, code % 8
     sheet[S_BONUSES + kind] += 1
     if kind == REROLL:
-        _unlock(sheet, S_REROLL_GOT)
+        _unlock(sheet, np.int64(S_REROLL_GOT))
     elif kind == PLUS_ONE:
-        _unlock(sheet, S_PLUS_GOT)
+        _unlock(sheet, np.int64(S_PLUS_GOT))
     elif kind == FOX:
         sheet[S_FOXES] += 1
     elif kind == CROSS_YELLOW or kind == CROSS_BLUE:
@@ -255,8 +255,8 @@ def _area_after(sheet, area, value, cell):
     if area == GREEN_AREA:
         return GREEN_POINTS[sheet[S_GREEN] + 1]
     if area == ORANGE_AREA:
-        return area_score(sheet, ORANGE_AREA) + value * ORANGE_MULTIPLIER[sheet[S_ORANGE]]
-    return area_score(sheet, PURPLE_AREA) + value
+        return area_score(sheet, np.int64(ORANGE_AREA)) + value * ORANGE_MULTIPLIER[sheet[S_ORANGE]]
+    return area_score(sheet, np.int64(PURPLE_AREA)) + value
 
 
 @njit(cache=True, _nrt=False)
@@ -272,10 +272,10 @@ def mark_total(sheet, scores, code, choice):
     """``total_score`` after ``resolve_bonus(code, choice)`` of a free X (``choice`` one of
     its ``bonus_choices``: the yellow cell or blue sum), its own bonuses unresolved;
     ``scores``: int64[5] the sheet's ``area_scores``. The sheet is left unchanged."""
+    yellow, blue, zero = np.int64(YELLOW_AREA), np.int64(BLUE_AREA), np.int64(0)
     if code // 8 == CROSS_YELLOW:
-        return _total_with(sheet, scores, YELLOW_AREA, _area_after(sheet, YELLOW_AREA, 0,
-                                                                   choice))
-    return _total_with(sheet, scores, BLUE_AREA, _area_after(sheet, BLUE_AREA, choice, 0))
+        return _total_with(sheet, scores, yellow, _area_after(sheet, yellow, zero, choice))
+    return _total_with(sheet, scores, blue, _area_after(sheet, blue, choice, zero))
 
 
 @njit(cache=True, _nrt=False)
@@ -295,7 +295,7 @@ def best_enter_total(sheet, scores, faces, die):
     for area in range(N_AREAS):
         if not enters(die, area, DIE_AREA):
             continue
-        value = die_value(faces, die, area, BLUE_AREA)
+        value = die_value(faces, die, area, np.int64(BLUE_AREA))
         if not can_enter(sheet, area, value):
             continue
         if area == YELLOW_AREA:
@@ -350,7 +350,7 @@ def die_uses(sheet, faces, die, moves, n):
     for area in range(N_AREAS):
         if not enters(die, area, DIE_AREA):
             continue
-        value = die_value(faces, die, area, BLUE_AREA)
+        value = die_value(faces, die, area, np.int64(BLUE_AREA))
         if not can_enter(sheet, area, value):
             continue
         if area == YELLOW_AREA:

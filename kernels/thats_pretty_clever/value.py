@@ -61,9 +61,9 @@ def feature_value(sheet, w, out):
         k = count_bits(yellow & YELLOW_ROWS[i])
         if k >= 2:
             v += term(w, base, out, F_YELLOW_ROW + 3 * i + k - 2, 1.0)
-    v += count_term(w, base, out, F_YELLOW_DIAGONAL, count_bits(yellow & YELLOW_DIAGONAL))
+    v += count_term(w, base, out, np.int64(F_YELLOW_DIAGONAL), count_bits(yellow & YELLOW_DIAGONAL))
     blue = sheet[S_BLUE]
-    v += count_term(w, base, out, F_BLUE, count_bits(blue))
+    v += count_term(w, base, out, np.int64(F_BLUE), count_bits(blue))
     for i in range(3):
         v += count_term(w, base, out, F_BLUE_ROW + BLUE_ROW_OFFSETS[i],
                         count_bits(blue & BLUE_ROWS[i]))
@@ -75,17 +75,18 @@ def feature_value(sheet, w, out):
     n = sheet[S_PURPLE]
     if 1 <= n < TRACK:
         v += term(w, base, out, F_PURPLE_LAST + sheet[S_PURPLE_VALUES + n - 1] - 1, 1.0)
-    v += count_term(w, base, out, F_REROLLS, min(sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 7))
-    v += count_term(w, base, out, F_PLUS, min(sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 7))
+    v += count_term(w, base, out, np.int64(F_REROLLS),
+                    min(sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 7))
+    v += count_term(w, base, out, np.int64(F_PLUS), min(sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 7))
     foxes = sheet[S_FOXES]
-    v += count_term(w, base, out, F_FOXES, min(foxes, 5))
+    v += count_term(w, base, out, np.int64(F_FOXES), min(foxes, 5))
     lowest, total = 1 << 30, 0
     for area in range(N_AREAS):
         a = area_score(sheet, area)
         lowest = min(lowest, a)
         total += a
         v += term(w, base, out, F_AREAS + area, a / 10.0)
-    v += term(w, base, out, F_LOWEST, lowest / 10.0)
-    v += term(w, base, out, F_FOX_POINTS, foxes * lowest / 10.0)
-    v += term(w, base, out, F_CONSTANT, 1.0)
+    v += term(w, base, out, np.int64(F_LOWEST), lowest / 10.0)
+    v += term(w, base, out, np.int64(F_FOX_POINTS), foxes * lowest / 10.0)
+    v += term(w, base, out, np.int64(F_CONSTANT), 1.0)
     return total + foxes * lowest, v

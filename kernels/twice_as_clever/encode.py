@@ -100,7 +100,7 @@ N_RULED = N_SEATED + N_RULES  # with the rules block too (``kernels.clever_base.
 @njit(cache=True, _nrt=False)
 def lowest_area(sheet):
     """``(lowest area score, fox points)`` (each fox: ``rules.fox_worth``)."""
-    lowest, zero = np.int64(1 << 30), False
+    lowest, zero = np.int64(1 << 30), np.bool_(False)
     for a in range(N_AREAS):
         score = area_score(sheet, a)
         lowest = min(lowest, score)
@@ -114,13 +114,13 @@ def encode(sheet, ts, idx, val, n_in):
     ``N_RULED``) of the afterstate (``sheet`` int64[SHEET_LEN], turn state ``ts``
     int64[TS_LEN]) into ``idx`` int64[>= n_in] and ``val`` float32[>= n_in + 18]; returns
     how many are nonzero."""
-    n = 0
+    n = np.int64(0)
     silver = sheet[S_SILVER]
     for c in range(24):
         n = put(idx, val, n, I_SILVER_CELL + c, (silver >> c) & 1)
     for r in range(SILVER_ROWS):
         n = thermometer(idx, val, n, I_SILVER_ROW + 6 * r,
-                         count_bits((silver >> (6 * r)) & 63), 6)
+                         count_bits((silver >> (6 * r)) & 63), np.int64(6))
     for v in range(6):
         n = put(idx, val, n, I_SILVER_COL + v,
                  np.float32(count_bits(silver & SILVER_COLUMN[v]) / SILVER_ROWS))
@@ -128,54 +128,57 @@ def encode(sheet, ts, idx, val, n_in):
     for c in range(YELLOW_CELLS):
         n = put(idx, val, n, I_YELLOW_CIRCLED + c, (circled >> c) & 1)
         n = put(idx, val, n, I_YELLOW_CROSSED + c, (crossed >> c) & 1)
-    n = thermometer(idx, val, n, I_CIRCLED_COUNT, count_bits(circled), YELLOW_CELLS)
-    n = thermometer(idx, val, n, I_CROSSED_COUNT, count_bits(crossed), YELLOW_CELLS)
+    n = thermometer(idx, val, n, np.int64(I_CIRCLED_COUNT), count_bits(circled),
+                    np.int64(YELLOW_CELLS))
+    n = thermometer(idx, val, n, np.int64(I_CROSSED_COUNT), count_bits(crossed),
+                    np.int64(YELLOW_CELLS))
     for g in range(N_YELLOW_GROUPS):
         group = YELLOW_GROUPS[g]
         n = put(idx, val, n, I_YELLOW_GROUP + g,
                  np.float32(count_bits(circled & group) / count_bits(group)))
     blue = sheet[S_BLUE]
-    n = thermometer(idx, val, n, I_BLUE, blue, TRACK)
+    n = thermometer(idx, val, n, np.int64(I_BLUE), blue, np.int64(TRACK))
     floor = sheet[S_BLUE_VALUES + blue - 1] if blue > 0 else 12
     n = put(idx, val, n, I_BLUE_FLOOR + floor - 2, 1.0)
     green = sheet[S_GREEN]
-    n = thermometer(idx, val, n, I_GREEN, green, TRACK)
+    n = thermometer(idx, val, n, np.int64(I_GREEN), green, np.int64(TRACK))
     if green < TRACK:
         n = put(idx, val, n, I_GREEN_NEXT + GREEN_MULTIPLIER[green] - 1, 1.0)
     if green % 2 == 1:
-        n = put(idx, val, n, I_GREEN_OPEN, 1.0)
-        n = put(idx, val, n, I_GREEN_FIRST,
+        n = put(idx, val, n, np.int64(I_GREEN_OPEN), 1.0)
+        n = put(idx, val, n, np.int64(I_GREEN_FIRST),
                  np.float32(sheet[S_GREEN_VALUES + green - 1] / 24.0))
-    green_score = area_score(sheet, 3)
-    n = put(idx, val, n, I_GREEN_PLUS, np.float32(max(green_score, 0) / 60.0))
-    n = put(idx, val, n, I_GREEN_MINUS, np.float32(max(-green_score, 0) / 60.0))
+    green_score = area_score(sheet, np.int64(3))
+    n = put(idx, val, n, np.int64(I_GREEN_PLUS), np.float32(max(green_score, 0) / 60.0))
+    n = put(idx, val, n, np.int64(I_GREEN_MINUS), np.float32(max(-green_score, 0) / 60.0))
     pink = sheet[S_PINK]
-    n = thermometer(idx, val, n, I_PINK, pink, TRACK)
+    n = thermometer(idx, val, n, np.int64(I_PINK), pink, np.int64(TRACK))
     if pink < TRACK:
         need = PINK_MIN[pink] if PINK_BONUS[pink] != 0 else 0
         n = put(idx, val, n, I_PINK_NEXT + max(need - 1, 0), 1.0)
-    n = put(idx, val, n, I_PINK_SUM, np.float32(area_score(sheet, 4) / 72.0))
+    n = put(idx, val, n, np.int64(I_PINK_SUM), np.float32(area_score(sheet, np.int64(4)) / 72.0))
     for bar in range(3):
         got = sheet[S_REROLL_GOT + 2 * bar]  # got, used pairs: re-roll, +1, return
         n = thermometer(idx, val, n, I_IN_HAND + 4 * bar,
-                         got - sheet[S_REROLL_USED + 2 * bar], 4)
-        n = thermometer(idx, val, n, I_CIRCLES + 6 * bar, got, ACTION_SLOTS)
+                         got - sheet[S_REROLL_USED + 2 * bar], np.int64(4))
+        n = thermometer(idx, val, n, I_CIRCLES + 6 * bar, got, np.int64(ACTION_SLOTS))
     foxes = sheet[S_FOXES]
-    n = fox_inputs(idx, val, n, I_FOXES, foxes)
+    n = fox_inputs(idx, val, n, np.int64(I_FOXES), foxes)
     total = 0
     for a in range(N_AREAS):
         score = area_score(sheet, a)
         total += score
         n = put(idx, val, n, I_AREAS + a, np.float32(score) / AREA_TOPS[a])
     lowest, fox_points = lowest_area(sheet)
-    n = put(idx, val, n, I_LOWEST, np.float32(lowest / 40.0))
-    n = put(idx, val, n, I_FOX_POINTS, np.float32(fox_points / 150.0))
-    n = put(idx, val, n, I_TOTAL, np.float32((total + fox_points) / 400.0))
-    n = turn_block(idx, val, n, I_ROUND, sheet[S_ROUND], sheet[S_ROUNDS], sheet[H_PLAYERS],
+    n = put(idx, val, n, np.int64(I_LOWEST), np.float32(lowest / 40.0))
+    n = put(idx, val, n, np.int64(I_FOX_POINTS), np.float32(fox_points / 150.0))
+    n = put(idx, val, n, np.int64(I_TOTAL), np.float32((total + fox_points) / 400.0))
+    n = turn_block(idx, val, n, np.int64(I_ROUND), sheet[S_ROUND], sheet[S_ROUNDS],
+                   sheet[H_PLAYERS],
                    ts)
     if n_in > N_BASE:
         n = _bonus_block(sheet, idx, val, n)
-    return seat_and_rules(idx, val, n, sheet, n_in, N_INPUTS, N_SEATED)
+    return seat_and_rules(idx, val, n, sheet, n_in, np.int64(N_INPUTS), np.int64(N_SEATED))
 
 
 @njit(cache=True, _nrt=False)
@@ -214,7 +217,7 @@ def _bonus_block(sheet, idx, val, n):
                 if slot == filled:
                     away[kind - 1] += 0.5
                 pull[kind - 1] += 1.0 / (1.0 + slot - filled)
-    n = put(idx, val, n, I_GROUPS_DONE, np.float32(done / 15.0))
+    n = put(idx, val, n, np.int64(I_GROUPS_DONE), np.float32(done / 15.0))
     for k in range(N_KINDS):
         n = put(idx, val, n, I_ONE_AWAY + k, min(away[k], np.float32(1.0)))
         n = put(idx, val, n, I_PULL + k, min(pull[k], np.float32(1.0)))

@@ -186,11 +186,11 @@ def resolve_bonus(sheet, code, choice, pending, n):
     stack size."""
     sheet[S_BONUSES + code] += 1
     if code == REROLL:
-        return _unlock(sheet, S_REROLL_GOT, FOX, pending, n)
+        return _unlock(sheet, np.int64(S_REROLL_GOT), np.int64(FOX), pending, n)
     if code == RETURN:
-        return _unlock(sheet, S_RETURN_GOT, Q_PINK, pending, n)
+        return _unlock(sheet, np.int64(S_RETURN_GOT), np.int64(Q_PINK), pending, n)
     if code == PLUS_ONE:
-        return _unlock(sheet, S_PLUS_GOT, Q_SILVER, pending, n)
+        return _unlock(sheet, np.int64(S_PLUS_GOT), np.int64(Q_SILVER), pending, n)
     if code == FOX:
         sheet[S_FOXES] += 1
         return n
@@ -204,7 +204,7 @@ def resolve_bonus(sheet, code, choice, pending, n):
     if code == Q_YELLOW:
         return mark_yellow(sheet, choice, pending, n)
     if code == Q_BLUE:
-        return write_track(sheet, BLUE_AREA, choice, pending, n)
+        return write_track(sheet, np.int64(BLUE_AREA), choice, pending, n)
     return write_track(sheet, GREEN_AREA if code == Q_GREEN else PINK_AREA, choice,
                        pending, n)
 
@@ -261,7 +261,7 @@ def fox_worth(sheet, lowest, zero_area):
 @njit(cache=True, _nrt=False)
 def total_score(sheet):
     """Final score (section 7): the five areas plus the foxes (``fox_worth`` each)."""
-    total, lowest, zero = 0, np.int64(1 << 30), False
+    total, lowest, zero = 0, np.int64(1 << 30), np.bool_(False)
     for area in range(N_AREAS):
         a = area_score(sheet, area)
         total += a
@@ -287,11 +287,11 @@ def _area_after(sheet, area, value, cell):
         return BLUE_POINTS[sheet[S_BLUE] + 1]
     if area == GREEN_AREA:
         slot = sheet[S_GREEN]
-        total = area_score(sheet, GREEN_AREA)
+        total = area_score(sheet, np.int64(GREEN_AREA))
         if slot % 2 == 1:  # the value completes a pair
             total += sheet[S_GREEN_VALUES + slot - 1] - value * GREEN_MULTIPLIER[slot]
         return total
-    return area_score(sheet, PINK_AREA) + value
+    return area_score(sheet, np.int64(PINK_AREA)) + value
 
 
 @njit(cache=True, _nrt=False)
@@ -308,12 +308,12 @@ def mark_total(sheet, scores, code, choice):
     one of its ``bonus_choices``), its own bonuses unresolved; ``scores``: int64[5] the
     sheet's ``area_scores``. The sheet is left unchanged."""
     if code == Q_SILVER:
-        area, value, cell = SILVER_AREA, 0, choice
+        area, value, cell = np.int64(SILVER_AREA), np.int64(0), choice
     elif code == Q_YELLOW:
-        area, value, cell = YELLOW_AREA, 0, choice
+        area, value, cell = np.int64(YELLOW_AREA), np.int64(0), choice
     else:
         area = BLUE_AREA if code == Q_BLUE else (GREEN_AREA if code == Q_GREEN else PINK_AREA)
-        value, cell = choice, 0
+        value, cell = choice, np.int64(0)
     return _total_with(sheet, scores, area, _area_after(sheet, area, value, cell))
 
 
@@ -335,7 +335,7 @@ def best_enter_total(sheet, scores, faces, die):
     for area in range(N_AREAS):
         if not enters(die, area, DIE_AREA):
             continue
-        value = die_value(faces, die, area, BLUE_AREA)
+        value = die_value(faces, die, area, np.int64(BLUE_AREA))
         # the total is not monotone in an area's score (an area leaving 0 may make the
         # foxes count a negative lowest area), so every distinct outcome is totalled
         if area == SILVER_AREA:
@@ -354,7 +354,7 @@ def best_enter_total(sheet, scores, faces, die):
                     sheet[S_YELLOW_CROSSED] | (crossable & -crossable)]))
         elif can_enter(sheet, area, value):
             best = max(best, _total_with(sheet, scores, area,
-                                         _area_after(sheet, area, value, 0)))
+                                         _area_after(sheet, area, value, np.int64(0))))
     return best
 
 
@@ -391,7 +391,7 @@ def die_uses(sheet, faces, die, moves, n):
     for area in range(N_AREAS):
         if not enters(die, area, DIE_AREA):
             continue
-        value = die_value(faces, die, area, BLUE_AREA)
+        value = die_value(faces, die, area, np.int64(BLUE_AREA))
         if not can_enter(sheet, area, value):
             continue
         if area == SILVER_AREA or area == YELLOW_AREA:

@@ -139,21 +139,23 @@ def feature_value(sheet, w, out):
             first = sheet[S_GREEN_VALUES + n - 1]
             face = first // GREEN_MULTIPLIER[n - 1]
             v += term(w, base, out, F_GREEN_OPEN + face - 1, 1.0)
-            v += term(w, base, out, F_GREEN_PENDING, first / 10.0)
+            v += term(w, base, out, np.int64(F_GREEN_PENDING), first / 10.0)
     n = sheet[S_PINK]
     pink = 0
     for i in range(n):
         pink += sheet[S_PINK_VALUES + i]
-    v += count_term(w, base, out, F_PINK, min(n, 11))
-    v += count_term(w, base, out, F_REROLLS, min(sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 3))
-    v += count_term(w, base, out, F_PLUS, min(sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 3))
-    v += count_term(w, base, out, F_RETURNS, min(sheet[S_RETURN_GOT] - sheet[S_RETURN_USED], 3))
+    v += count_term(w, base, out, np.int64(F_PINK), min(n, 11))
+    v += count_term(w, base, out, np.int64(F_REROLLS),
+                    min(sheet[S_REROLL_GOT] - sheet[S_REROLL_USED], 3))
+    v += count_term(w, base, out, np.int64(F_PLUS), min(sheet[S_PLUS_GOT] - sheet[S_PLUS_USED], 3))
+    v += count_term(w, base, out, np.int64(F_RETURNS),
+                    min(sheet[S_RETURN_GOT] - sheet[S_RETURN_USED], 3))
     foxes = sheet[S_FOXES]
-    v += count_term(w, base, out, F_FOXES, min(foxes, 4))
+    v += count_term(w, base, out, np.int64(F_FOXES), min(foxes, 4))
     scores = (SILVER_ROW_SCORE[r0] + SILVER_ROW_SCORE[r1] + SILVER_ROW_SCORE[r2]
               + SILVER_ROW_SCORE[r3], YELLOW_SCORE[crossed], BLUE_POINTS[sheet[S_BLUE]],
               green, pink)
-    lowest, total, zero = np.int64(1 << 30), 0, False
+    lowest, total, zero = np.int64(1 << 30), 0, np.bool_(False)
     for area in range(N_AREAS):
         a = scores[area]
         lowest = min(lowest, a)
@@ -162,7 +164,7 @@ def feature_value(sheet, w, out):
         v += term(w, base, out, F_AREAS + area, a / 10.0)
         v += term(w, base, out, F_AREAS_CAPPED + area, min(a, AREA_CAP) / 10.0)
     lowest = fox_worth(sheet, lowest, zero)  # as ``rules.total_score``
-    v += term(w, base, out, F_LOWEST, lowest / 10.0)
-    v += term(w, base, out, F_FOX_POINTS, foxes * lowest / 10.0)
-    v += term(w, base, out, F_CONSTANT, 1.0)
+    v += term(w, base, out, np.int64(F_LOWEST), lowest / 10.0)
+    v += term(w, base, out, np.int64(F_FOX_POINTS), foxes * lowest / 10.0)
+    v += term(w, base, out, np.int64(F_CONSTANT), 1.0)
     return total + foxes * lowest, v
