@@ -16,8 +16,8 @@ from analyzer.run.progress import clock
 # the run): a first run from an empty numba cache (compiles included; scripts/bench.py's
 # report rows) and a run once compiled; used until this machine has run the report so once
 ESTIMATES = {
-    (False, False): {"cloverup": 55, "sly-dice": 110, "thats-pretty-clever": 200,
-                     "twice-as-clever": 140},
+    (False, False): {"cloverup": 60, "sly-dice": 125, "thats-pretty-clever": 205,
+                     "twice-as-clever": 70},
     (False, True): {"cloverup": 5, "sly-dice": 33, "thats-pretty-clever": 151,
                     "twice-as-clever": 135},
     (True, False): {"cloverup": 60, "sly-dice": 100, "thats-pretty-clever": 120,

@@ -21,6 +21,10 @@ WHAT = {  # a measure's meaning, for the page; measures not named here are shown
         "Twice As Clever, the learned player's milliseconds a solo game",
     "tpc_whatif_default_warm_s": "That's Pretty Clever, a default one-variant `whatif`, warm",
     "tac_whatif_default_warm_s": "Twice As Clever, a default one-variant `whatif`, warm",
+    "tpc_whatif_default_cold_s": "That's Pretty Clever, a default one-variant `whatif` from an "
+                                 "empty cache, compile included",
+    "tac_whatif_default_cold_s": "Twice As Clever, a default one-variant `whatif` from an empty "
+                                 "cache, compile included",
     "tpc_advise_round1_warm_s": "That's Pretty Clever, `advise` in round 1, warm, seconds",
     "tac_advise_round1_warm_s": "Twice As Clever, `advise` in round 1, warm, seconds",
     "tac_selfplay_training_games_per_s_all_threads":

@@ -97,9 +97,9 @@ def test_neighbouring_games_and_keys_are_independent(sample):
 def test_deterministic(sample):
     """Every number is a pure function of (key, game, turn, slot)."""
     np.testing.assert_array_equal(_uniforms(np.uint64(12345), 100_000, 10), sample)
-    s = turn_stream(np.uint64(99), 7, 3)
+    s = np.uint64(turn_stream(np.uint64(99), 7, 3))  # a stream, as the kernels hold it
     assert s == turn_stream(np.uint64(99), 7, 3)
-    assert uniform(s, 5) == uniform(s, 5)
+    assert uniform(s, np.int64(5)) == uniform(s, np.int64(5))
 
 
 def test_slots_turns_games_keys_differ():
