@@ -7,7 +7,8 @@ kernels it calls, so a cached play loop could outlive an edit of the rules it in
 that out, the cache lives in a folder named after a hash of every kernel source file (unless
 ``NUMBA_CACHE_DIR`` is set): any change to any kernel starts from a clean cache.
 :mod:`kernels.jit` points numba there; importing this package imports no numba, so
-``cache_dir()`` also serves answers kept on disk that are read without compiled code.
+``cache_dir()`` also serves answers kept on disk that are read without compiled code;
+:mod:`kernels.cache_check` checks numba's files there before any is used.
 """
 
 import functools

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from kernels import cache_dir
+from kernels import cache_check, cache_dir
 
 if not os.environ.get("NUMBA_CACHE_DIR"):  # numba's documented setting, read at every
     os.environ["NUMBA_CACHE_DIR"] = str(cache_dir())  # compile (and below, at once, for
@@ -23,6 +23,7 @@ from numba import njit  # noqa: E402
 from numba.core import config  # noqa: E402
 
 config.reload_config()
+cache_check.check(Path(config.CACHE_DIR))
 
 __all__ = ["njit", "in_cache"]
 

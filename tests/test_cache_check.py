@@ -1,0 +1,80 @@
+"""numba's on-disk cache is checked before it is used (``kernels.cache_check``): a damaged
+compiled kernel is found, removed and compiled again, never loaded."""
+
+import json
+import os
+import subprocess
+import sys
+
+from kernels import cache_check
+
+
+def _cache(folder):
+    (folder / "m").mkdir()
+    files = {"m/a.f-10.py311.nbi": b"index a", "m/a.f-10.py311.1.nbc": b"code a",
+             "m/b.g-20.py311.nbi": b"index b", "m/b.g-20.py311.1.nbc": b"code b"}
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    cache_check.record(folder)
+    return files
+
+
+def test_a_changed_or_empty_file_marks_its_function_damaged(tmp_path):
+    _cache(tmp_path)
+    assert cache_check.damaged(tmp_path) == set()
+    (tmp_path / "m/a.f-10.py311.1.nbc").write_bytes(b"code A")
+    assert cache_check.damaged(tmp_path) == {"m/a.f-10"}
+    (tmp_path / "m/b.g-20.py311.nbi").write_bytes(b"")
+    assert cache_check.damaged(tmp_path) == {"m/a.f-10", "m/b.g-20"}
+
+
+def test_removing_a_function_takes_all_its_files_and_no_others(tmp_path):
+    _cache(tmp_path)
+    cache_check.remove(tmp_path, {"m/a.f-10"})
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == [
+        "b.g-20.py311.1.nbc", "b.g-20.py311.nbi"]
+
+
+def test_files_not_yet_recorded_are_recorded_as_they_are(tmp_path):
+    _cache(tmp_path)
+    (tmp_path / "m/c.h-30.py311.nbi").write_bytes(b"index c")
+    assert cache_check.damaged(tmp_path) == set()
+    cache_check.record(tmp_path)
+    manifest = json.loads((tmp_path / cache_check.MANIFEST).read_text())
+    assert "m/c.h-30.py311.nbi" in manifest and len(manifest) == 5
+    (tmp_path / cache_check.MANIFEST).write_text("{not json")
+    assert cache_check.damaged(tmp_path) == set()  # an unreadable record vouches for nothing
+
+
+def _simulate(cache):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    return subprocess.run([sys.executable, "-m", "analyzer", "cloverup", "simulate", "--games",
+                           "500", "--seed", "3", "--format", "csv", "--quiet"], env=env,
+                          capture_output=True, text=True)
+
+
+def _flip(path):
+    data = bytearray(path.read_bytes())
+    for i in range(100, len(data), 997):
+        data[i] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+def test_a_damaged_compiled_kernel_is_compiled_again_not_loaded(tmp_path):
+    """Bytes flipped in a play loop's code, an empty code file and a damaged index: the next
+    run says so in one note, compiles them again and answers as before."""
+    first = _simulate(tmp_path)
+    assert first.returncode == 0, first.stderr
+    folder = next(tmp_path.glob("cloverup_*"))
+    for path in folder.glob("play.games_block-*.nbc"):
+        _flip(path)
+    next(folder.glob("play.play_game-*.nbc")).write_bytes(b"")
+    _flip(next(folder.glob("play.award_wins-*.nbi")))
+    again = _simulate(tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == first.stdout
+    assert [line for line in again.stderr.splitlines() if "damaged" in line] == [
+        "note: 3 damaged compiled kernel(s) found in the kernel cache and removed; they "
+        "compile again"]
+    assert "Traceback" not in again.stderr
+    assert _simulate(tmp_path).stderr.count("damaged") == 0
