@@ -57,6 +57,9 @@ class GameGroup(StrictGroup):
             _interrupted(str(exc))
         except click.exceptions.Abort:  # Ctrl-C (or end of input) at a click prompt
             _interrupted("interrupted")
+        except Exception as exc:
+            _retry_without_damaged_kernels(exc)
+            raise
         sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
@@ -74,6 +77,31 @@ class GameGroup(StrictGroup):
             formatter.write_dl(generic)
         with formatter.section("Games (dicelab GAME --help)"):
             formatter.write_dl(games)
+
+
+MAX_CACHE_RETRIES = 10
+
+
+def _retry_without_damaged_kernels(exc: Exception) -> None:
+    """When ``exc`` came from reading a damaged compiled kernel that no record vouched for
+    (``kernels.cache_check``): remove it, say so in one line and run the command again,
+    for each damaged function (nothing was written yet: outputs are written whole at the
+    end)."""
+    retries = int(os.environ.get("DICELAB_CACHE_RETRY", "0") or 0)
+    if "kernels.jit" not in sys.modules or retries >= MAX_CACHE_RETRIES:
+        return
+    from kernels import cache_check
+    from kernels.jit import cache_folder
+
+    folder = cache_folder()
+    damaged = cache_check.unreadable(exc, folder)
+    if not damaged:
+        return
+    cache_check.remove(folder, damaged)
+    print(f"note: {len(damaged)} damaged compiled kernel(s) found in the kernel cache and "
+          "removed; they compile again", file=sys.stderr, flush=True)
+    os.environ["DICELAB_CACHE_RETRY"] = str(retries + 1)
+    os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
 
 
 def _fail(message: str) -> None:

@@ -139,6 +139,26 @@ def check(folder: Path) -> None:
     atexit.register(_record_quietly, folder)
 
 
+def unreadable(exc: BaseException, folder: Path) -> set[str]:
+    """The functions (``_function``) whose cache files numba was reading in ``folder``
+    when ``exc`` was raised (a damaged file no record vouched for); none when ``exc`` did
+    not come from reading the cache."""
+    found, seen = set(), set()
+    while exc is not None and id(exc) not in seen:  # numba may raise its own error from it
+        seen.add(id(exc))
+        tb = exc.__traceback__
+        while tb is not None:
+            frame = tb.tb_frame
+            if frame.f_code.co_filename.endswith(os.path.join("numba", "core", "caching.py")):
+                owner = frame.f_locals.get("self")
+                for path in (frame.f_locals.get("path"), getattr(owner, "_index_path", None)):
+                    if isinstance(path, (str, Path)) and Path(path).is_relative_to(folder):
+                        found.add(_function(str(Path(path).relative_to(folder))))
+            tb = tb.tb_next
+        exc = exc.__cause__ or exc.__context__
+    return found
+
+
 def _record_quietly(folder: Path) -> None:
     try:
         record(folder)

@@ -78,3 +78,20 @@ def test_a_damaged_compiled_kernel_is_compiled_again_not_loaded(tmp_path):
         "compile again"]
     assert "Traceback" not in again.stderr
     assert _simulate(tmp_path).stderr.count("damaged") == 0
+
+
+def test_a_damaged_kernel_no_record_vouches_for_is_compiled_again_when_read(tmp_path):
+    """Without the manifest, damage shows only when numba reads the file: the command removes
+    the function, says so in one line and runs again, as often as there are damaged
+    functions."""
+    first = _simulate(tmp_path)
+    folder = next(tmp_path.glob("cloverup_*"))
+    (tmp_path / cache_check.MANIFEST).unlink()
+    for path in folder.glob("play.games_block-*.nbc"):
+        _flip(path)
+    _flip(next(folder.glob("play.award_wins-*.nbi")))
+    again = _simulate(tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == first.stdout
+    assert again.stderr.count("damaged compiled kernel(s)") >= 1
+    assert "Traceback" not in again.stderr
