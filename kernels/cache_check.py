@@ -3,13 +3,14 @@
 
 Numba stores each function's compiled code as an index (``*.nbi``) and data files
 (``*.nbc``) and reads them back without a check: a flipped byte gives a traceback or a
-crash in every later run. So a manifest beside them (``MANIFEST``) holds the SHA-256 of
-each file: every process that uses the kernels checks the files against it when the
-kernels are first imported, and records what it compiled after each compile (numba's
+crash in every later run. So a manifest beside them (``MANIFEST``) holds each file's size,
+mtime and SHA-256: every process that uses the kernels checks the files against it when
+the kernels are first imported, and records what it compiled after each compile (numba's
 event API) and when it ends, under a lock, as processes run side by side. A function with
-a file that differs from its record, or is empty, loses all its files, and one note on
-stderr says so. A file not yet recorded (its process ended before it could record it) is
-recorded as it is.
+a file that is empty, or changed in content alone, loses all its files, and one note on
+stderr says so. A file written again since its record cannot be told from one numba
+rewrote in another process: if it is damaged, reading it fails, and the command removes
+it, says so and runs again (``unreadable``, ``analyzer.cli``).
 """
 
 from __future__ import annotations
@@ -39,14 +40,17 @@ def _digest(path: Path) -> str | None:
         return None
 
 
-def _read(folder: Path) -> dict[str, str]:
-    """The recorded digests; none when the manifest is missing or unreadable."""
+def _read(folder: Path) -> dict[str, tuple[int, int, str]]:
+    """The recorded size, mtime and digest of each file; none when the manifest is
+    missing or unreadable."""
     try:
         data = json.loads((folder / MANIFEST).read_text())
     except (OSError, ValueError):
         return {}
-    return {k: v for k, v in data.items() if isinstance(v, str)} if isinstance(data, dict) \
-        else {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: tuple(v) for k, v in data.items() if isinstance(v, list) and len(v) == 3
+            and isinstance(v[0], int) and isinstance(v[1], int) and isinstance(v[2], str)}
 
 
 def _function(name: str) -> str:
@@ -77,11 +81,15 @@ def _scan(folder: Path) -> dict[str, tuple[int, int, str, bool]]:
 
 
 def damaged(folder: Path) -> set[str]:
-    """The functions (``_function``) with a cache file that is empty or differs from its
-    record."""
+    """The functions (``_function``) with a cache file that is empty, or that differs from
+    its record in content alone (its size and mtime as recorded). A file written again
+    since (numba adds a signature to an index, or two processes compile the same function
+    at once) is not judged here: if it is damaged, reading it fails, and the command
+    removes it and runs again (``unreadable``)."""
     recorded = _read(folder)
-    return {_function(name) for name, (size, _, digest, _) in _scan(folder).items()
-            if size == 0 or name in recorded and recorded[name] != digest}
+    return {_function(name) for name, (size, mtime, digest, _) in _scan(folder).items()
+            if size == 0 or recorded.get(name, (size, mtime, digest)) != (size, mtime, digest)
+            and recorded[name][:2] == (size, mtime)}
 
 
 def remove(folder: Path, functions: set[str]) -> None:
@@ -100,9 +108,9 @@ def record(folder: Path) -> None:
     with open(folder / (MANIFEST + ".lock"), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         now, recorded = _scan(folder), _read(folder)
-        kept = {name: digest for name, digest in recorded.items() if name in now}
-        kept.update({name: digest for name, (_, _, digest, changed) in now.items()
-                     if changed or name not in kept})
+        kept = {name: entry for name, entry in recorded.items() if name in now}
+        kept.update({name: entry[:3] for name, entry in now.items()
+                     if entry[3] or name not in kept})
         if kept == recorded:
             return
         part = folder / f"{MANIFEST}.{os.getpid()}"

@@ -23,7 +23,11 @@ def _cache(folder):
 def test_a_changed_or_empty_file_marks_its_function_damaged(tmp_path):
     _cache(tmp_path)
     assert cache_check.damaged(tmp_path) == set()
-    (tmp_path / "m/a.f-10.py311.1.nbc").write_bytes(b"code A")
+    path = tmp_path / "m/a.f-10.py311.1.nbc"
+    stat = path.stat()
+    path.write_bytes(b"code B")  # rewritten since: judged when numba reads it
+    assert cache_check.damaged(tmp_path) == set()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # the content alone changed
     assert cache_check.damaged(tmp_path) == {"m/a.f-10"}
     (tmp_path / "m/b.g-20.py311.nbi").write_bytes(b"")
     assert cache_check.damaged(tmp_path) == {"m/a.f-10", "m/b.g-20"}
@@ -69,9 +73,8 @@ def _damaged_notes(run) -> int:
 
 def test_a_damaged_compiled_kernel_is_compiled_again_not_loaded(tmp_path):
     """Bytes flipped in a play loop's code, an empty code file and a damaged index: the next
-    run says so in one note, compiles them again and answers as before. Without the
-    manifest, the damage shows only when numba reads the file: the command removes that
-    function, says so and runs again."""
+    run finds them (the empty file at once, the others as numba reads them), says so,
+    compiles them again and answers as before; so it does without the manifest."""
     from kernels.jit import cache_folder
 
     for folder in cache_folder().glob("*_*"):  # what this session compiled: fewer compiles
@@ -85,7 +88,7 @@ def test_a_damaged_compiled_kernel_is_compiled_again_not_loaded(tmp_path):
     next(folder.glob("play.play_game-*.nbc")).write_bytes(b"")
     _flip(next(folder.glob("play.award_wins-*.nbi")))
     again = _simulate(tmp_path)
-    assert _damaged_notes(again) == 1 and again.stdout == first.stdout
+    assert _damaged_notes(again) >= 1 and again.stdout == first.stdout
     assert _damaged_notes(_simulate(tmp_path)) == 0
     (tmp_path / cache_check.MANIFEST).unlink()
     for path in folder.glob("play.games_block-*.nbc"):
