@@ -83,11 +83,12 @@ MAX_CACHE_RETRIES = 10
 
 
 def _retry_without_damaged_kernels(exc: Exception) -> None:
-    """When ``exc`` came from reading a damaged compiled kernel that no record vouched for
-    (``kernels.cache_check``): remove it, say so in one line and run the command again,
-    for each damaged function (nothing was written yet: outputs are written whole at the
-    end)."""
-    retries = int(os.environ.get("DICELAB_CACHE_RETRY", "0") or 0)
+    """When ``exc`` came from reading a damaged compiled kernel that the start-up check
+    could not judge (``kernels.cache_check``): remove it, say so in one line and run the
+    command again, for each damaged function (nothing was written yet: outputs are written
+    whole at the end)."""
+    count = os.environ.get("DICELAB_CACHE_RETRY", "0")
+    retries = int(count) if count.isdigit() else MAX_CACHE_RETRIES
     if "kernels.jit" not in sys.modules or retries >= MAX_CACHE_RETRIES:
         return
     from kernels import cache_check
