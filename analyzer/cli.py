@@ -99,8 +99,7 @@ def _retry_without_damaged_kernels(exc: Exception) -> None:
     if not damaged:
         return
     cache_check.remove(folder, damaged)
-    print(f"note: {len(damaged)} damaged compiled kernel(s) found in the kernel cache and "
-          "removed; they compile again", file=sys.stderr, flush=True)
+    cache_check.say_removed(len(damaged))
     os.environ["DICELAB_CACHE_RETRY"] = str(retries + 1)
     os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
 

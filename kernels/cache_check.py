@@ -134,6 +134,12 @@ class _AfterCompiles(event.Listener):
             _record_quietly(self.folder)
 
 
+def say_removed(count: int) -> None:
+    """The one note on stderr for ``count`` damaged functions removed."""
+    print(f"note: {count} damaged compiled kernel(s) found in the kernel cache and removed; "
+          "they compile again", file=sys.stderr, flush=True)
+
+
 def check(folder: Path) -> None:
     """Remove the damaged functions of ``folder`` (one note on stderr names how many), and
     record the cache after each compile and when this process ends."""
@@ -141,8 +147,7 @@ def check(folder: Path) -> None:
         bad = damaged(folder)
         if bad:
             remove(folder, bad)
-            print(f"note: {len(bad)} damaged compiled kernel(s) found in the kernel cache "
-                  "and removed; they compile again", file=sys.stderr)
+            say_removed(len(bad))
     event.register("numba:compile", _AfterCompiles(folder))
     atexit.register(_record_quietly, folder)
 
