@@ -114,20 +114,21 @@ def every_note(on: bool = True):
 def shown_notes(notes: list[str], every: bool) -> list[str]:
     """The note lines a text or Markdown result shows: with ``every``, all of them; else
     the notes that are not about assumed rule parameters (a note on an untrained network
-    first, then those naming the network that played), then those parameters in one line,
-    at most ``MAX_NOTES`` lines in all, the rest counted in the last."""
+    first, then those naming the network that played), at most ``MAX_NOTES`` lines in all
+    with the rest counted in one line, and last, never counted away, the assumed rule
+    parameters in force in one line."""
     if every:
         return list(notes)
     assumed = [n.split(ASSUMED_MARK)[0].replace(" = ", "=") for n in notes if ASSUMED_MARK in n]
     others = sorted((n for n in notes if ASSUMED_MARK not in n),
                     key=lambda n: ("not trained on" not in n, "learned plays" not in n))
+    if len(others) > MAX_NOTES:
+        hidden = len(others) - MAX_NOTES + 1
+        others = others[:MAX_NOTES - 1] + [f"{hidden} more notes: --verbose shows every note"]
     if assumed:
         others.append(f"assumed rule parameters in force (marked ASSUMED by `dicelab rules "
                       f"GAME`; --verbose says why each is assumed): {', '.join(assumed)}")
-    if len(others) <= MAX_NOTES:
-        return others
-    hidden = len(others) - MAX_NOTES + 1
-    return others[:MAX_NOTES - 1] + [f"{hidden} more notes: --verbose shows every note"]
+    return others
 
 
 def render(result: Result, fmt: str, every: bool | None = None) -> str:
