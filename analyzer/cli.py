@@ -171,7 +171,8 @@ def games(fmt: str, output: str | None) -> None:
 @output_options
 def rules(game: str, rules_file: str | None, assignments: tuple[str, ...], fmt: str,
           output: str | None) -> None:
-    """Print every rule parameter of GAME with its default (and the value in force)."""
+    """Print every rule parameter of GAME with its plain words, its default and the value in
+    force (in words too)."""
     import pandas as pd
 
     from analyzer.output import Result, emit
@@ -180,7 +181,8 @@ def rules(game: str, rules_file: str | None, assignments: tuple[str, ...], fmt: 
     spec = get_game(game)
     module = spec.load()
     values = rule_values(module.PARAMS, rules_file, assignments)
-    rows = [{"parameter": p.name, "default": p.show(p.default), "value": p.show(values[p.name]),
+    rows = [{"parameter": p.name, "rule": p.label, "default": p.show(p.default),
+             "value": p.show(values[p.name]), "in_words": p.words(values[p.name]),
              "assumed": "ASSUMED" if p.assumed else "", "accepted": p.accepted(),
              "meaning": p.help} for p in module.PARAMS]
     policies = pd.DataFrame([{"policy": k, "meaning": v} for k, v in module.POLICY_HELP.items()])

@@ -2,7 +2,8 @@
 (``--rules FILE.toml``) and then by ``--set key=value``.
 
 A parameter marked ``assumed`` is a default that the rules page chose where the source text
-is silent or vague; every output that depends on one says so.
+is silent or vague; every output that depends on one says so. Each parameter also declares
+its plain words (``Words``), which reports and cards print instead of its name.
 """
 
 from __future__ import annotations
@@ -21,13 +22,64 @@ MAX_WEIGHT = 1e6  # a weight past it says nothing a smaller one could not (they 
 
 
 @dataclass(frozen=True)
+class Words:
+    """How a person reads one rule parameter.
+
+    ``label`` names the rule. A value reads as its own phrase in ``fixed`` (true and false,
+    each choice, a sentinel such as 0 = by player count), otherwise as ``template`` with
+    the value in place of ``{}`` (``{s}``: "s" unless the value is 1); ``even`` is the
+    phrase of weights that are all equal.
+    """
+
+    label: str
+    template: str = ""
+    fixed: tuple[tuple[Any, str], ...] = ()
+    even: str = ""
+
+    @classmethod
+    def number(cls, label: str, template: str, special: dict[float, str] | None = None
+               ) -> Words:
+        """A number's words: ``template`` such as "{} re-roll{s} a turn", and ``special``
+        phrases for sentinel values, e.g. ``{0: "rounds by player count"}``."""
+        return cls(label, template, tuple((special or {}).items()))
+
+    @classmethod
+    def switch(cls, label: str, on: str, off: str) -> Words:
+        """A yes/no rule's words: its phrase when true, and when false."""
+        return cls(label, fixed=((True, on), (False, off)))
+
+    @classmethod
+    def choice(cls, label: str, **phrases: str) -> Words:
+        """A choice's words: one phrase per choice, keyed by the choice."""
+        return cls(label, fixed=tuple(phrases.items()))
+
+    @classmethod
+    def weights(cls, label: str, template: str, even: str) -> Words:
+        """Weights' words: ``template`` with the weights for ``{}``, ``even`` when equal."""
+        return cls(label, template, even=even)
+
+    def phrase(self, value: Any, shown: str) -> str | None:
+        """The phrase of ``value`` (``shown``: as typed), or None where none is declared."""
+        for key, text in self.fixed:
+            if key == value and isinstance(key, bool) == isinstance(value, bool):
+                return text
+        if self.even and isinstance(value, (tuple, list)) and len(set(value)) == 1:
+            return self.even
+        if not self.template or isinstance(value, (bool, str)):
+            return None
+        return self.template.format(shown, s="" if value == 1 else "s")
+
+
+@dataclass(frozen=True)
 class Param:
     """One rule parameter.
 
     ``kind`` is ``int``, ``float``, ``bool``, ``choice`` (one of ``choices``) or
     ``weights`` (``size`` non-negative numbers with a positive sum, each at most ``high``,
     default ``MAX_WEIGHT``). ``low``/``high`` bound numbers inclusively; ``search``, where
-    set, is the documented range a search (``tune``) tries, ``(low, high)``.
+    set, is the documented range a search (``tune``) tries, ``(low, high)``. ``plain``
+    is how a person reads it (``Words``): ``label`` and ``words(value)``; the helpers that
+    use them are in ``analyzer.param_words``.
     """
 
     name: str
@@ -40,6 +92,25 @@ class Param:
     assumed: bool = False
     choices: tuple[str, ...] = ()
     search: tuple[int, int] | None = None
+    plain: Words | None = None
+
+    @property
+    def label(self) -> str:
+        """A few plain words naming the rule, e.g. "re-rolls a turn"."""
+        return self._plain().label
+
+    def words(self, value: Any) -> str:
+        """The rule at ``value`` in plain words, e.g. "1 re-roll a turn", "fair dice"."""
+        text = self._plain().phrase(value, self.show(value))
+        if text is None:
+            raise ValueError(f"rule parameter {self.name} has no words for the value "
+                             f"{self.show(value)}")
+        return text
+
+    def _plain(self) -> Words:
+        if self.plain is None:
+            raise ValueError(f"rule parameter {self.name} has no plain words (Param.plain)")
+        return self.plain
 
     def accepted(self) -> str:
         """What values are accepted, for error messages and ``dicelab rules``."""

@@ -4,7 +4,9 @@ rules-page sections its help texts cite."""
 
 from __future__ import annotations
 
-from analyzer.params import Param
+from collections.abc import Callable
+
+from analyzer.params import Param, Words
 
 SEARCHED_ROUNDS = (4, 8)  # the round counts the learned player trains on, and tune tries
 # where the engine departs from the rules pages' recommendation on an open point
@@ -48,48 +50,103 @@ def shared_params(round_bonuses: tuple[tuple[int, str], ...], sections: dict[str
     def open_point(name: str, text: str) -> str:
         return f"UNCONFIRMED (section {sections[name]}): {text}"
 
+    return (_count_params() + _round_params(round_bonuses) + _turn_points(open_point)
+            + _solo_and_plus_points(open_point, solo_tie_order) + (
+        Param("ties", "choice", "best_area", f"tied totals (section {sections['ties']}): the "
+              "best single area wins, then the win is shared; or shared at once",
+              choices=("best_area", "shared"),
+              plain=Words.choice("tied totals", best_area="ties broken by the best area",
+                                 shared="ties shared at once")),
+    ))
+
+
+def _count_params() -> tuple[Param, ...]:
+    """The players and the rounds."""
     return (
-        Param("players", "int", 1, "players in a game (1 = solo)", low=1, high=4),
+        Param("players", "int", 1, "players in a game (1 = solo)", low=1, high=4,
+              plain=Words.number("players in a game", "{} player{s}", {1: "a solo game"})),
         Param("rounds", "int", 0, "rounds in a game; 0 = by player count (6, 6, 5, 4 for "
               "1-4); tune tries 4 to 8, the round counts the learned player was trained on",
-              low=0, high=12, search=SEARCHED_ROUNDS),
-    ) + tuple(
-        Param(f"round_{r}_bonus", "bool", True, f"the round track's round-{r} bonus ({label})")
-        for r, label in round_bonuses) + (
+              low=0, high=12, search=SEARCHED_ROUNDS, plain=Words.number(
+                  "rounds in a game", "{} round{s}", {0: "rounds by player count"})),
+    )
+
+
+def _round_params(round_bonuses: tuple[tuple[int, str], ...]) -> tuple[Param, ...]:
+    """One yes/no parameter per round-track bonus ((round, what its bonus is))."""
+    return tuple(
+        Param(f"round_{r}_bonus", "bool", True, f"the round track's round-{r} bonus ({label})",
+              plain=Words.switch(f"the round-{r} bonus", f"{label} in round {r}",
+                                 f"no round-{r} bonus"))
+        for r, label in round_bonuses)
+
+
+def _turn_points(open_point: Callable[[str, str], str]) -> tuple[Param, ...]:
+    """The open points of the picks, the dice and the bonuses."""
+    return (
         Param("wasted_pick", "bool", False, open_point(
             "wasted_pick", "an active player may pick a die that has no legal placement (it "
-            "moves, nothing is entered); only the random policy uses it"), assumed=True),
+            "moves, nothing is entered); only the random policy uses it"), assumed=True,
+              plain=Words.switch("picking a die that cannot be entered",
+                                 "a die may be picked and not entered",
+                                 "every picked die is entered")),
         Param("forfeited_dice", "choice", "stay", open_point(
             "forfeited_dice", "after a roll with no usable die the dice stay in play or go "
-            "to the platter"), assumed=True, choices=("stay", "platter")),
+            "to the platter"), assumed=True, choices=("stay", "platter"),
+              plain=Words.choice("dice of an unusable roll",
+                                 stay="an unusable roll's dice stay in play",
+                                 platter="an unusable roll's dice go to the platter")),
         Param("passive_may_decline", "bool", True, open_point(
             "passive_may_decline", "a passive player may decline to pick; the random and "
-            "learned policies use it"), assumed=True),
+            "learned policies use it"), assumed=True,
+              plain=Words.switch("declining the passive pick",
+                                 "passive players may take no die",
+                                 "passive players must take a die")),
         Param("bonus_order", "choice", "latest_first", open_point(
             "bonus_order", "bonuses fired by one mark resolve depth-first, the latest "
             "triggered first (free marks placed by the policy), or earliest_first (a "
-            "queue)"), assumed=True, choices=("latest_first", "earliest_first")),
+            "queue)"), assumed=True, choices=("latest_first", "earliest_first"),
+              plain=Words.choice("the order of bonuses fired together",
+                                 latest_first="the latest bonus first",
+                                 earliest_first="bonuses in the order fired")),
         Param("action_overflow", "choice", "lost", open_point(
             "action_overflow", "an action unlocked with every circle of its track circled "
-            "is lost, or kept"), assumed=True, choices=("lost", "kept")),
+            "is lost, or kept"), assumed=True, choices=("lost", "kept"),
+              plain=Words.choice("actions beyond a full track",
+                                 lost="actions beyond a full track lost",
+                                 kept="actions beyond a full track kept")),
+    )
+
+
+def _solo_and_plus_points(open_point: Callable[[str, str], str],
+                          solo_tie_order: str) -> tuple[Param, ...]:
+    """The open points of the solo passive turn and of the +1 windows."""
+    return (
         Param("solo_ties", "choice", "random", open_point(
             "solo_ties", "ties for the solo passive turn's three lowest dice are broken at "
             f"random, or in colour order ({solo_tie_order})"), assumed=True,
-              choices=("random", "colour_order")),
+              choices=("random", "colour_order"),
+              plain=Words.choice("solo platter ties", random="solo ties broken at random",
+                                 colour_order="solo ties broken by colour")),
         Param("solo_fallback", "choice", "none", open_point(
             "solo_fallback", "when none of the solo passive turn's three platter dice can be "
             "used, the pick is lost (none), or one of the other three dice may be taken "
             "(other_dice), as a passive player takes the active player's field dice"),
-              assumed=True, choices=("none", "other_dice")),
+              assumed=True, choices=("none", "other_dice"),
+              plain=Words.choice("a solo pick with no usable platter die",
+                                 none="a solo pick lost with no usable platter die",
+                                 other_dice="a solo pick may take one of the other dice")),
         Param("plus_after_decline", "bool", True, open_point(
             "plus_after_decline", "a passive player who takes no die (declined, or none "
-            "usable) may still use +1 actions after the pick"), assumed=True),
+            "usable) may still use +1 actions after the pick"), assumed=True,
+              plain=Words.switch("a +1 after taking no die", "a +1 after taking no die",
+                                 "no +1 after taking no die")),
         Param("final_plus", "choice", "last_player", open_point(
             "final_plus", "after the game's last turn, +1 actions may still be used: by the "
             "last active player, whose +1 window after its picks came before the passive "
             "picks (last_player), or by every player, in a window of its own "
-            "(every_player)"), assumed=True, choices=("last_player", "every_player")),
-        Param("ties", "choice", "best_area", f"tied totals (section {sections['ties']}): the "
-              "best single area wins, then the win is shared; or shared at once",
-              choices=("best_area", "shared")),
+            "(every_player)"), assumed=True, choices=("last_player", "every_player"),
+              plain=Words.choice("a +1 after the last turn",
+                                 last_player="a last +1 for the last player only",
+                                 every_player="a last +1 for every player")),
     )
