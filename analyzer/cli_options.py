@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 import click
 
 from analyzer.errors import UserError
 from analyzer.files import check_writable, own_descriptor, remove_dead_temporaries
-from analyzer.output import FORMATS, MAX_NOTES, every_note
+from analyzer.output import FORMATS, MAX_NOTES, Result, every_note
 from analyzer.params import Param, resolve
 from analyzer.seeding import DEFAULT_SEED, MAX_COUNT, check_count
 
@@ -110,9 +111,10 @@ run_options = _stack(
 
 
 def simulate_options(default_cap: int, default_policy: str, accepted: str,
-                     players: str) -> Callable:
-    """The options of every game's ``simulate``: players, games, policies, seat rotation
-    and the precision (``precision_options``)."""
+                     players: str, tables: Callable[[], Sequence[str]]) -> Callable:
+    """The options of every game's ``simulate``: players, games, policies, seat rotation,
+    the precision (``precision_options``) and the tables to give (``tables_option``;
+    ``tables()``: the names of every table, loaded when the option is read)."""
     return _stack(
         click.option("--players", default=None, type=str, help=f"Players, {players}."),
         click.option("--policy", "policy_specs", multiple=True, default=(default_policy,),
@@ -121,7 +123,62 @@ def simulate_options(default_cap: int, default_policy: str, accepted: str,
         click.option("--rotate/--no-rotate", default=True, show_default=True,
                      help="Move the policies one seat each game, so each plays every seat."),
         precision_options(default_cap, "every mean score's", "every win rate's"),
+        tables_option(tables),
     )
+
+
+SUMMARY_TABLE = "summary"
+
+
+def tables_option(tables: Callable[[], Sequence[str]]) -> Callable:
+    """``--tables NAME[,NAME...]`` or ``--tables all``: the tables a result gives, in
+    every format; they reach the command as ``tables``, a tuple of names checked against
+    ``tables()`` (``chosen_tables``)."""
+    def check(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+        return chosen_tables(value, tables())
+
+    def words() -> str:
+        return ("The tables to give, comma-separated, or all; the same in every format "
+                f"(text, CSV, JSON, Markdown). Accepted: {', '.join(tables())}. The "
+                "summary: each policy's mean score, spread (standard deviation) and win "
+                "rate, over all its seats and in each seat, with 95% intervals.")
+
+    return click.option(
+        "--tables", "tables", cls=HelpWhenShown, words=words, default=SUMMARY_TABLE,
+        show_default=True, metavar="NAME[,NAME...]|all", callback=check)
+
+
+class HelpWhenShown(click.Option):
+    """An option whose help is written when it is shown (``words()``), so that what it
+    names can be loaded then rather than whenever the command is built."""
+
+    def __init__(self, *args: Any, words: Callable[[], str], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.words = words
+
+    def get_help_record(self, ctx: click.Context):  # type: ignore[override]
+        self.help = self.words()
+        return super().get_help_record(ctx)
+
+
+def chosen_tables(text: str, accepted: Sequence[str]) -> tuple[str, ...]:
+    """The table names ``--tables`` gives (``all``: every one of ``accepted``), in the
+    order given; a name not among them is one line naming it and the accepted names."""
+    not_empty("--tables", text)
+    given = [n.strip() for n in text.split(",") if n.strip()]
+    names = [n.lower().replace("-", "_") for n in given]
+    for typed, name in zip(given, names):
+        if name != "all" and name not in accepted:
+            raise UserError(f"bad --tables name {typed!r}; accepted: "
+                            f"{', '.join(accepted)}, or all")
+    if not names:
+        raise UserError(f"--tables names no table; accepted: {', '.join(accepted)}, or all")
+    return tuple(accepted) if "all" in names else tuple(dict.fromkeys(names))
+
+
+def only_tables(result: Result, names: Sequence[str]) -> Result:
+    """``result`` with only the tables ``names``, in that order."""
+    return dataclasses.replace(result, tables={name: result.tables[name] for name in names})
 
 
 def precision_options(default_cap: int, scores: str, wins: str) -> Callable:

@@ -62,6 +62,16 @@ class Notes:
     after: Callable[[dict[str, Any], int], list[str]] = lambda policies, played: []
 
 
+# The tables of every game's simulate: these first, then the game's own, then the last.
+FIRST_TABLES = ("summary", "policies", "seats")
+LAST_TABLES = ("score_distribution",)
+
+
+def table_names(own: Sequence[str] = ()) -> tuple[str, ...]:
+    """The names of a game's ``simulate`` tables, in order, with ``own`` its own."""
+    return (*FIRST_TABLES, *own, *LAST_TABLES)
+
+
 def check_games(games: int) -> int:
     """A game count of 1 to ``seeding.MAX_COUNT`` (a one-line error otherwise)."""
     return check_count(games)
@@ -87,9 +97,10 @@ def play(family: Family, seated: np.ndarray, args: tuple, names: Sequence[str], 
 def games_result(family: Family, values: dict[str, Any], names: Sequence[str],
                  run: tuple[np.ndarray, int], reading: Reading, notes: Notes = Notes(),
                  **meta: Any) -> Result:
-    """The result of a lineup's games ``run`` (``play``'s): the policies table (the
-    family's record of each), its own tables, the seats and score distributions, the
-    headline and the notes. ``meta`` carries ``seed``, ``games`` (the cap), ``precision``,
+    """The result of a lineup's games ``run`` (``play``'s): the summary
+    (``seats.summary_rows``), the policies table (the family's record of each), the seats,
+    its own tables and the score distributions (``table_names``' order), the headline and
+    the notes. ``meta`` carries ``seed``, ``games`` (the cap), ``precision``,
     ``rotate`` and ``threads`` and goes to the family's ``meta``."""
     acc, played = run
     players, rotate = values["players"], meta.get("rotate", True)
@@ -106,7 +117,8 @@ def games_result(family: Family, values: dict[str, Any], names: Sequence[str],
     lines = assumed_notes(family.params, values, notes.unused) + list(notes.rulings) \
         + seats.precision_note(precision, cap, played, reached, players) \
         + notes.after(policies, played)
-    tables = {"policies": pd.DataFrame([reading.record(name, row, stats_of[name])
+    tables = {"summary": pd.DataFrame(seats.summary_rows(acc, family.columns, list(names))),
+              "policies": pd.DataFrame([reading.record(name, row, stats_of[name])
                                         for name, row in rows.items()]),
               "seats": pd.DataFrame(seat_rows), **reading.tables(rows),
               "score_distribution": pd.DataFrame(dist + seat_dist)}

@@ -126,6 +126,59 @@ def spread(row: np.ndarray, cols: Columns) -> dict[str, float]:
     return out
 
 
+def sd_ci95(row: np.ndarray, cols: Columns) -> tuple[float, list[float]]:
+    """The standard deviation of a row's final scores (``spread``'s) with its 95%
+    interval: the normal approximation of its sampling error (``stats.sd_se``, the fourth
+    central moment from the score histogram), the low end at least 0."""
+    sd = spread(row, cols)["sd"]  # from the exact sums
+    hist = row[cols.hist:].astype(np.float64)
+    counted = hist.sum()
+    if counted < 2 or not np.isfinite(sd):
+        return sd, [float("nan"), float("nan")]
+    scores = np.arange(len(hist)) + cols.hist_low
+    mean = float(row[cols.score_sum]) / float(row[cols.games])
+    m4 = float((hist * (scores - mean) ** 4).sum() / counted)
+    low, high = stats.ci95(sd, stats.sd_se(float(row[cols.games]), sd, m4))
+    return sd, [max(low, 0.0), high]
+
+
+def summary_rows(acc: np.ndarray, cols: Columns, names: Sequence[str]) -> list[dict]:
+    """The summary: each policy's mean score, spread (standard deviation) and, with two
+    or more players, win rate, each with its 95% interval; over all its seats (seat
+    "all"), then in each seat it played (a policy in one seat: that seat's row alone). A
+    policy in every seat wins 1/players of its player-games exactly: no interval."""
+    players = len(names)
+    rows = []
+    for name in dict.fromkeys(names):
+        slots = [slot for slot, other in enumerate(names) if other == name]
+        by_seat = acc[slots].sum(axis=0)
+        played = [seat for seat in range(players) if by_seat[seat, cols.games] > 0]
+        seat = "all" if len(played) > 1 else str(played[0] + 1)
+        rows.append(summary_row(name, seat, by_seat.sum(axis=0), cols, players))
+        if len(slots) == players > 1:
+            rows[-1].update(win_rate=1 / players, win_ci95_low=1 / players,
+                            win_ci95_high=1 / players)
+        if len(played) > 1:
+            rows += [summary_row(name, str(seat + 1), by_seat[seat], cols, players)
+                     for seat in played]
+    return rows
+
+
+def summary_row(name: str, seat: str, row: np.ndarray, cols: Columns, players: int
+                ) -> dict[str, Any]:
+    """One row of the summary (``summary_rows``)."""
+    s = row_stats(row, cols, players)
+    sd, sd_ci = sd_ci95(row, cols)
+    record = {"policy": name, "seat": seat, "seat_games": s["games"],
+              "mean_score": s["mean_score"], "ci95_low": s["ci95"][0],
+              "ci95_high": s["ci95"][1], "sd": sd, "sd_ci95_low": sd_ci[0],
+              "sd_ci95_high": sd_ci[1]}
+    if players > 1:
+        record.update(win_rate=s["win_rate"], win_ci95_low=s["win_ci95"][0],
+                      win_ci95_high=s["win_ci95"][1])
+    return record
+
+
 @dataclass(frozen=True)
 class Precision:
     """When a run may stop early: every policy's mean-score 95% half-width at most

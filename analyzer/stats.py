@@ -40,6 +40,19 @@ def proportion_ci95(n: float, hits: float) -> list[float]:
     return [low, high]
 
 
+def sd_se(n: float, sd: float, m4: float) -> float:
+    """The standard error of a sample standard deviation ``sd`` of ``n`` values whose
+    fourth central moment is ``m4``: the sample variance's large-sample variance,
+    ``(m4 - sd**4 (n - 3) / (n - 1)) / n`` (no normal scores assumed), carried to the
+    standard deviation by the delta method."""
+    if n < 2 or not math.isfinite(sd):
+        return math.nan
+    if sd == 0:
+        return 0.0
+    var_of_variance = max(m4 - sd ** 4 * (n - 3) / (n - 1), 0.0) / n
+    return math.sqrt(var_of_variance) / (2 * sd)
+
+
 def ci95(mean: float, se: float) -> list[float]:
     """The normal-approximation 95% interval ``[mean - z*se, mean + z*se]``."""
     return [mean - Z95 * se, mean + Z95 * se]

@@ -5,16 +5,19 @@ one free parameter, bounded least squares otherwise.
 A game gives ``evaluate(x) -> achieved`` (float64[len(free)] -> float64[len(targets)]) and
 the tolerance its figures allow (1e-6 for exact ones, the confidence interval for Monte
 Carlo ones); this module parses ``NAME=VALUE`` targets and ``NAME=LOW:HIGH`` bounds, finds
-the values and says when a target is out of reach.
+the values and says when a target is out of reach. The answer's side effects are a table of
+the game's other headline figures at the found values against the baseline (the rules in
+force), each difference with its 95% interval (``whatif_effects``, ``effect_row``).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
+import pandas as pd
 
 from analyzer.errors import UserError
 
@@ -179,3 +182,80 @@ def _least_squares(achieved, free: list[Free], wanted: np.ndarray) -> np.ndarray
     fit = least_squares(lambda x: (achieved(x) - wanted) / scale, start, bounds=(low, high),
                         xtol=1e-14, ftol=1e-14, gtol=1e-14, max_nfev=200 * len(free))
     return fit.x
+
+
+# ---------------------------------------------------------------- side effects
+
+SIDE_EFFECTS = "side_effects"  # the result table of the found values' side effects
+
+
+@dataclass(frozen=True)
+class SideEffectRun:
+    """How ``tune`` plays the simulated side effects: a paired what-if of the found values
+    against the baseline (the rules in force), ``lineup`` cycled over the seats, at most
+    ``games`` games (fewer once ``precision``, a ``seats.Precision``, holds), on ``seed``."""
+
+    lineup: list[str]
+    games: int
+    seed: int
+    precision: Any = None
+    threads: int | None = None
+    progress: bool = True
+
+
+def effect_row(name: str, words: str, baseline: float, found: float,
+               interval: tuple[float, float] | None = None,
+               source: str = "exact") -> dict[str, Any]:
+    """One row of the side-effects table: a figure at the baseline and at the found
+    values, their difference and its 95% interval (an exact figure's: the difference)."""
+    difference = float(found) - float(baseline)
+    low, high = interval if interval is not None else (difference, difference)
+    return {"metric": words, "baseline": float(baseline), "found": float(found),
+            "difference": difference, "difference_ci95_low": float(low),
+            "difference_ci95_high": float(high), "source": source, "name": name}
+
+
+def whatif_effects(whatif: Any, found_label: str, words: Callable[[str], str | None],
+                   exact: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Side-effect rows from a what-if ``Result`` whose first variant is the baseline:
+    every metric of the variant ``found_label`` that ``words`` names (None: left out),
+    with its paired difference's 95% interval; ``exact`` names the exact metrics."""
+    table = whatif.tables["variants"]
+    base_label = table["variant"].iloc[0]
+    base = table[table["variant"] == base_label].set_index("metric")
+    rows = []
+    for _, row in table[table["variant"] == found_label].iterrows():
+        text = words(row["metric"])
+        if text is None:
+            continue
+        same = found_label == base_label  # the answer is the baseline itself
+        interval = (0.0, 0.0) if same else (row["diff_ci95_low"], row["diff_ci95_high"])
+        source = "exact" if row["metric"] in exact else "simulated"
+        rows.append(effect_row(row["metric"], text, base.loc[row["metric"], "value"],
+                               row["value"], interval, source))
+    return rows
+
+
+def effects_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """The side-effects table from ``effect_row`` rows (its columns even when empty)."""
+    columns = ["metric", "baseline", "found", "difference", "difference_ci95_low",
+               "difference_ci95_high", "source", "name"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def effects_note(games: int, seed: int, lineup: Sequence[str]) -> str:
+    """The note that says what the side-effects table is."""
+    return (f"{SIDE_EFFECTS}: the other headline figures at the found values against the "
+            "baseline (the rules in force), each difference with its 95% interval; the "
+            f"simulated ones from a paired what-if (the same {games:,} games for both, seed "
+            f"{seed}, lineup {','.join(lineup)})")
+
+
+def metric_words(name: str, lineup: Sequence[str], words: dict[str, str]) -> str | None:
+    """A what-if metric in words: each seat's win rate with its policy, the others as
+    ``words`` names them (None: left out, as ``first_seat_win_rate``: seat 1's)."""
+    from analyzer.paired import SEAT_WIN, seat_policy
+
+    if name.startswith(SEAT_WIN):
+        return f"seat {name[len(SEAT_WIN):]}'s win rate ({seat_policy(list(lineup), name)})"
+    return words.get(name)

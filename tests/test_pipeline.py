@@ -32,11 +32,13 @@ def _runs():
 
 @pytest.mark.parametrize("index", range(3), ids=["cloverup", "sly-dice", "clever"])
 def test_every_family_gives_the_shared_tables_and_columns(index):
-    """Whole games: the policies, seats and score-distribution tables, the headline's
-    per-policy figures, the games played in the title; what-ifs: one table of the same
-    columns for every game (CloverUp's exact turn score rows among its rows)."""
+    """Whole games: the summary, policies, seats and score-distribution tables, in the
+    order its ``simulate`` names them (``--tables``), the headline's per-policy figures,
+    the games played in the title; what-ifs: one table of the same columns for every game
+    (CloverUp's exact turn score rows among its rows)."""
     games, whatif = list(_runs())[index]
-    assert list(games.tables)[:2] == ["policies", "seats"]
+    assert list(games.tables) == list((cloverup, sly, clever)[index].TABLES)
+    assert list(games.tables)[:3] == ["summary", "policies", "seats"]
     assert list(games.tables)[-1] == "score_distribution"
     played = games.headline["games"]
     assert f"{played} games" in games.title and games.meta["games"] == played

@@ -31,6 +31,12 @@ def test_the_round_count_of_a_known_mean_score_is_found():
                     (known["ci95"][1] - known["ci95"][0]) / 3.92)
     assert abs(best["mean_score"] - known["mean_score"]) < 5 * se
     assert "common random numbers" in " ".join(doc["notes"])
+    effects, = doc["tables"]["side_effects"]  # solo: the foxes (the mean score is the target)
+    assert effects["name"] == "foxes_per_player" and effects["source"] == "simulated"
+    assert effects["found"] < effects["baseline"]  # 4 rounds against the 6 in force
+    assert effects["difference"] == pytest.approx(effects["found"] - effects["baseline"])
+    assert effects["difference_ci95_low"] <= effects["difference"] \
+        <= effects["difference_ci95_high"] < 0
 
 
 def test_tune_stays_inside_the_documented_range():
@@ -42,6 +48,25 @@ def test_tune_stays_inside_the_documented_range():
     assert out.exit_code == 0, out.output
     rounds = sorted(c["rounds"] for c in json.loads(out.output)["tables"]["combinations"])
     assert rounds == [4, 5, 6, 7, 8]
+
+
+def test_side_effects_are_paired_with_the_rules_in_force_even_outside_the_search():
+    """With a round count in force outside the searched 4 to 8, the rules in force are
+    still played (first, on the same games) and are the side effects' baseline; with two
+    players the side effects give each seat's win rate, found minus baseline."""
+    out = CliRunner().invoke(cli, [
+        "thats-pretty-clever", "tune", "--target", "mean_score=160", "--free", "rounds",
+        "--policy", "greedy", "--players", "2", "--set", "rounds=3", "--games", "256",
+        "--format", "json", "--quiet"])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert sorted(c["rounds"] for c in doc["tables"]["combinations"]) == [4, 5, 6, 7, 8]
+    table = {row["name"]: row for row in doc["tables"]["side_effects"]}
+    assert set(table) == {"foxes_per_player", "win_rate_seat_1", "win_rate_seat_2"}
+    for row in table.values():
+        assert row["difference"] == pytest.approx(row["found"] - row["baseline"])
+        assert row["difference_ci95_low"] <= row["difference"] <= row["difference_ci95_high"]
+    assert table["foxes_per_player"]["found"] > table["foxes_per_player"]["baseline"]
 
 
 @pytest.mark.parametrize("args, needle", [

@@ -1,6 +1,7 @@
 """``dicelab cloverup tune`` (the inverse what-if, ``analyzer.tune``): every answer is
-checked by solving again with the weights it found; targets out of reach, unknown names
-and impossible bounds are one line and exit 2."""
+checked by solving again with the weights it found, and its side effects against the
+solver and the what-if; targets out of reach, unknown names and impossible bounds are one
+line and exit 2."""
 
 import json
 
@@ -16,8 +17,11 @@ from analyzer.params import defaults
 from analyzer.tune import Free, Target, solve
 
 
+SIDE_GAMES = ["--games", "1024", "--quiet"]  # the side effects' games: few, to stay quick
+
+
 def tune_json(*args):
-    out = CliRunner().invoke(cli, ["cloverup", "tune", *args, "--format", "json"])
+    out = CliRunner().invoke(cli, ["cloverup", "tune", *args, *SIDE_GAMES, "--format", "json"])
     assert out.exit_code == 0, out.output
     return json.loads(out.output)
 
@@ -85,6 +89,12 @@ def test_a_target_beyond_the_bounds_gives_the_nearest_values_and_says_so():
      "impossible bounds"),
     (["--target", "expected_score=13", "--free", "clover", "--bounds", "six=1:3"],
      "not free"),
+    (["--target", "expected_score=13", "--free", "clover", "--policy", "best"],
+     "unknown policy 'best'"),
+    (["--target", "expected_score=13", "--free", "clover", "--policy", "win",
+      "--players", "3"], "the win policy is solved for two players"),
+    (["--target", "expected_score=13", "--free", "clover", "--games", "0"],
+     "bad game count 0"),
 ])
 def test_bad_targets_parameters_and_bounds_are_one_line(args, needle):
     out = CliRunner().invoke(cli, ["cloverup", "tune", *args])
@@ -118,3 +128,70 @@ def test_the_report_examples_solve_again_to_their_targets():
         weights[5] = weights[5] if np.isnan(row.six_weight) else row.six_weight
         weights[6] = row.clover_weight
         assert abs(resolved(weights)[name] - float(value)) < 1e-6
+
+
+def test_side_effects_are_the_other_figures_against_the_rules_in_force():
+    """The side effects of a clover weight for 13 points: every other exact figure at the
+    found weights is the solver's, against its value under the rules in force; the game
+    figures are the paired what-if's of the found weights against the baseline, on the
+    same games and seed; every difference is found minus baseline, inside its interval."""
+    from analyzer.games.cloverup.model import Model
+    from analyzer.games.cloverup.simulation import whatif
+
+    doc = tune_json("--target", "expected_score=13", "--free", "clover", "--seed", "5")
+    table = {row["name"]: row for row in doc["tables"]["side_effects"]}
+    assert "expected_score" not in table  # the target is the targets table's
+    assert {"p_instant_win", "p_triple_six", "first_seat_win", "mean_score",
+            "p_instant_win_game", "win_rate_seat_1", "win_rate_seat_2"} <= set(table)
+    for row in table.values():
+        assert row["difference"] == pytest.approx(row["found"] - row["baseline"], abs=1e-12)
+        assert row["difference_ci95_low"] <= row["difference"] <= row["difference_ci95_high"]
+        assert row["metric"] and row["source"] in ("exact", "simulated")
+    before, after = resolved(defaults(PARAMS)["weights"]), resolved(doc["weights"])
+    instant = table["p_instant_win"]
+    assert instant["found"] == pytest.approx(after["p_instant_win"], abs=1e-12)
+    assert instant["baseline"] == pytest.approx(before["p_instant_win"], abs=1e-12)
+    assert instant["difference_ci95_low"] == instant["difference_ci95_high"]
+    found_values = {**defaults(PARAMS), "weights": tuple(doc["weights"])}
+    assert table["first_seat_win"]["found"] == pytest.approx(
+        Model(found_values).first_seat_win_chance(), abs=1e-12)
+    paired = whatif([("baseline", defaults(PARAMS), ["optimal"]),
+                     ("found", found_values, ["optimal"])], 1024, 5, progress=False)
+    rows = paired.tables["variants"].set_index(["variant", "metric"])
+    score = table["mean_score"]
+    assert score["source"] == "simulated" and doc["meta"]["side_effect_games"] == 1024
+    assert score["baseline"] == pytest.approx(rows.loc[("baseline", "mean_score"), "value"])
+    assert score["found"] == pytest.approx(rows.loc[("found", "mean_score"), "value"])
+    assert score["difference_ci95_low"] == pytest.approx(
+        rows.loc[("found", "mean_score"), "diff_ci95_low"])
+
+
+def test_the_library_tune_plays_no_games_without_a_side_effect_run():
+    """The report's worked examples call ``tune`` without a side-effect run: the answer
+    alone, no games played."""
+    from analyzer.games.cloverup.tune import tune
+
+    result = tune(defaults(PARAMS), ["expected_score=13"], "clover")
+    assert set(result.tables) == {"targets"} and "side_effect_games" not in result.meta
+
+
+def test_side_effects_of_an_answer_that_is_the_baseline_are_zero():
+    """``whatif_effects`` on a what-if whose answer is its first variant (the rules in
+    force): no difference and an interval of zero; a metric without words is left out."""
+    import pandas as pd
+
+    from analyzer.output import Result
+    from analyzer.tune import whatif_effects
+
+    rows = pd.DataFrame([{"variant": "baseline", "metric": "mean_score", "value": 60.0,
+                          "diff": float("nan"), "diff_ci95_low": float("nan"),
+                          "diff_ci95_high": float("nan")},
+                         {"variant": "baseline", "metric": "hidden", "value": 1.0,
+                          "diff": float("nan"), "diff_ci95_low": float("nan"),
+                          "diff_ci95_high": float("nan")}])
+    out = whatif_effects(Result("x", tables={"variants": rows}), "baseline",
+                         {"mean_score": "mean game score"}.get)
+    assert out == [{"metric": "mean game score", "baseline": 60.0, "found": 60.0,
+                    "difference": 0.0, "difference_ci95_low": 0.0,
+                    "difference_ci95_high": 0.0, "source": "simulated",
+                    "name": "mean_score"}]

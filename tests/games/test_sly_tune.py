@@ -14,11 +14,12 @@ from analyzer.params import defaults
 
 VALUES = defaults(PARAMS)
 STATES = 56  # one state per common-dice multiset: quick, and the same states every time
+SIDE_GAMES = ["--policy", "honest", "--games", "512", "--quiet"]  # quick side effects
 
 
 def tune_json(*args):
     out = CliRunner().invoke(cli, ["sly-dice", "tune", *args, "--states", str(STATES),
-                                   "--format", "json"])
+                                   *SIDE_GAMES, "--format", "json"])
     assert out.exit_code == 0, out.output
     return json.loads(out.stdout)
 
@@ -94,6 +95,35 @@ def test_worths_weight_each_common_multiset_by_its_chance():
     assert np.allclose(mean, 1.0) and np.allclose(se, 0.0)
 
 
+def test_side_effects_are_the_other_figures_against_the_points_in_force():
+    """The side effects of a fair full house: the claim/accuse equilibrium's figures over
+    the tune's states (a claim's value re-solved state by state), and the paired
+    what-if's game figures of the found points against the points in force, the same
+    games and seed; every difference is found minus baseline, inside its interval."""
+    from analyzer.games.sly_dice import claim_game, simulation
+
+    answer = tune_json("--target", "equal-expected-points=8", "--free", "full-house",
+                       "--precision", "1", "--seed", "9")
+    table = {row["name"]: row for row in answer["tables"]["side_effects"]}
+    assert {"claim_value", "bluff_rate", "accusation_rate", "mean_score",
+            "win_rate_seat_1", "win_rate_seat_2"} <= set(table)
+    for row in table.values():
+        assert row["difference"] == pytest.approx(row["found"] - row["baseline"], abs=1e-12)
+        assert row["difference_ci95_low"] <= row["difference"] <= row["difference_ci95_high"]
+    found = {**VALUES, **answer["values"]}
+    states, weights = fair_values.stratified_states(found, STATES, 9)
+    claim = [claim_game.solve_state(found, s["common"], s["locked"], s["cards"]).value
+             for s in states]
+    assert table["claim_value"]["found"] == pytest.approx(float(np.dot(claim, weights)))
+    paired = simulation.whatif([("baseline", VALUES, ["honest"]), ("found", found, ["honest"])],
+                               512, 9, progress=False)
+    rows = paired.tables["variants"].set_index(["variant", "metric"])
+    for name in ("mean_score", "win_rate_seat_1"):
+        assert table[name]["baseline"] == pytest.approx(rows.loc[("baseline", name), "value"])
+        assert table[name]["found"] == pytest.approx(rows.loc[("found", name), "value"])
+    assert answer["meta"]["side_effect_games"] == 512
+
+
 @pytest.mark.parametrize("args,needle", [
     (["--target", "equal-points", "--free", "odds"], "bad target"),
     (["--free", "odds"], "bad target"),
@@ -105,6 +135,10 @@ def test_worths_weight_each_common_multiset_by_its_chance():
      "which is not free"),
     (["--target", "equal-expected-points", "--free", "odds", "--states", "0"],
      "bad state count"),
+    (["--target", "equal-expected-points", "--free", "odds", "--policy", "liar"],
+     "unknown policy"),
+    (["--target", "equal-expected-points", "--free", "odds", "--games", "0"],
+     "bad game count 0"),
 ])
 def test_bad_tune_input_is_one_line_exit_2(args, needle):
     result = CliRunner().invoke(cli, ["sly-dice", "tune", *args])

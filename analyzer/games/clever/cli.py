@@ -10,10 +10,10 @@ from pathlib import Path
 import click
 
 from analyzer.games.clever.game import CleverGame
-from analyzer.cli_options import (StrictGroup, early_output_check, given_not_empty, output_options,
-                                  precision_options, rule_values, rules_options, run_to_output,
-                                  simulate_options, split_specs, tune_options, whatif_options,
-                                  with_output_check)
+from analyzer.cli_options import (StrictGroup, early_output_check, given_not_empty, only_tables,
+                                  output_options, precision_options, rule_values, rules_options,
+                                  run_to_output, simulate_options, split_specs, tune_options,
+                                  whatif_options, with_output_check)
 from analyzer.errors import Interrupted, UserError, readable
 from analyzer.files import write_output
 from analyzer.output import emit
@@ -41,24 +41,30 @@ def make_group(game: CleverGame) -> click.Group:
 def simulate(game: CleverGame) -> click.Command:
     @click.command()
     @simulate_options(100_000, "learned", ", ".join(game.policy_help),
-                      "1 to 4 (default 1 = solo)")
+                      "1 to 4 (default 1 = solo)", lambda: _simulation().TABLES)
     @network_option
     @rules_options
     @run_to_output
-    def simulate(players, games, policy_specs, rotate, precision, network, rules_file,
+    def simulate(players, games, policy_specs, rotate, precision, tables, network, rules_file,
                  assignments, seed, threads, quiet, fmt, output):
         """Play whole games: total and per-area scores, foxes, bonuses, solo ratings and
-        win rates, with 95% intervals."""
-        from analyzer.games.clever import simulation
-
+        win rates, with 95% intervals (a summary; --tables all: every table)."""
         values = rule_values(game.params, rules_file, assignments, players=players)
         played = game.with_network(network)
         check_win_precision(precision, values["players"])
-        emit(simulation.simulate(played, values, split_specs(policy_specs), games,
-                                 check_seed(seed), threads, rotate, precision, not quiet),
-             fmt, output)
+        result = _simulation().simulate(played, values, split_specs(policy_specs), games,
+                                        check_seed(seed), threads, rotate, precision,
+                                        not quiet)
+        emit(only_tables(result, tables), fmt, output)
 
     return simulate
+
+
+def _simulation():
+    """The simulation module, loaded when a command needs it."""
+    from analyzer.games.clever import simulation
+
+    return simulation
 
 
 def sheet(game: CleverGame) -> click.Command:

@@ -120,6 +120,11 @@ def decision_rows(game: CleverGame, name: str, row: np.ndarray) -> tuple[list[di
     return first_rows, pick_rows
 
 
+OWN_TABLES = ("areas", "bonuses", "ratings", "first_picks", "picks", "bonus_rounds", "cells",
+              "rerolls", "first_by_round", "actions_by_round", "decision_rules")
+TABLES = pipeline.table_names(OWN_TABLES)  # simulate's tables (``--tables``)
+
+
 def simulate(game: CleverGame, values: dict[str, Any], policies: Sequence[str], games: int,
              seed: int, threads: int | None = None, rotate: bool = True,
              precision: float | None = None, progress: bool = True,
@@ -174,9 +179,7 @@ def policy_tables(game: CleverGame, values: dict[str, Any], rows: dict[str, np.n
     """The game's own tables from every policy's row: areas, bonuses, rating bands, first
     picks, picks, bonuses by round, cells, re-rolls and the decisions by round."""
     rounds = game.rounds_for(values)
-    out: dict[str, list] = {name: [] for name in (
-        "areas", "bonuses", "ratings", "first_picks", "picks", "bonus_rounds", "cells",
-        "rerolls", "first_by_round", "actions_by_round", "decision_rules")}
+    out: dict[str, list] = {name: [] for name in OWN_TABLES}
     for name, row in rows.items():
         out["areas"] += area_rows(game, name, row)
         out["bonuses"] += bonus_rows(game, name, row)

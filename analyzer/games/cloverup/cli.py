@@ -6,7 +6,8 @@ from typing import Any
 
 import click
 
-from analyzer.cli_options import (StrictGroup, output_options, rule_values, rules_options,
+from analyzer.cli_options import (StrictGroup, only_tables, output_options,
+                                  precision_options, rule_values, rules_options,
                                   run_to_output, simulate_options, split_specs, tune_options,
                                   whatif_options, with_output_check)
 from analyzer.games.cloverup.params import PARAMS, accepted_policies
@@ -56,30 +57,51 @@ def solve(weights, instant_win_points, objective, rules_file, assignments, fmt, 
               "first_seat_win", "face weights 1, 2, 3, 4, 5, 6, clover")
 @click.option("--bounds", multiple=True, metavar="NAME=LOW:HIGH",
               help="Range of a free weight (repeatable; default 0.01:100).")
+@click.option("--policy", "base_policy", default="optimal", show_default=True,
+              metavar="P[,P...]", help="The lineup of the side effects' games. Accepted: "
+                                       f"{accepted_policies()}.")
+@click.option("--players", default=None, type=str,
+              help="Players in the side effects' games, 1 to 6 (default 2).")
+@precision_options(DEFAULT_GAMES, "every paired difference in mean score's",
+                   "every paired difference in a win rate's")
 @rules_options
-@output_options
-@with_output_check
-def tune(targets, free, bounds, rules_file, assignments, fmt, output):
+@run_to_output
+def tune(targets, free, bounds, base_policy, players, games, precision, rules_file,
+         assignments, seed, threads, quiet, fmt, output):
     """Find the face weights that give exact figures the values asked for (one target
-    and one weight: a root; more: bounded least squares), met to 1e-6."""
+    and one weight: a root; more: bounded least squares), met to 1e-6; then the side
+    effects: the other headline figures at those weights against the rules in force
+    (exact, and from paired games with 95% intervals)."""
     from analyzer.games.cloverup.tune import tune as find
+    from analyzer.tune import SideEffectRun
 
-    emit(find(_values(rules_file, assignments), targets, free, bounds), fmt, output)
+    run = SideEffectRun(split_specs((base_policy,)), games, check_seed(seed), precision,
+                        threads, not quiet)
+    emit(find(_values(rules_file, assignments, players=players), targets, free, bounds,
+              run), fmt, output)
 
 
 @group.command()
-@simulate_options(DEFAULT_GAMES, "optimal", accepted_policies(), "1 to 6 (default 2)")
+@simulate_options(DEFAULT_GAMES, "optimal", accepted_policies(), "1 to 6 (default 2)",
+                  lambda: _simulation().TABLES)
 @rules_options
 @run_to_output
-def simulate(players, games, policy_specs, rotate, precision, rules_file, assignments, seed,
-             threads, quiet, fmt, output):
-    """Play whole games: scores and win rates per policy and per seat, with 95% intervals."""
+def simulate(players, games, policy_specs, rotate, precision, tables, rules_file, assignments,
+             seed, threads, quiet, fmt, output):
+    """Play whole games: scores and win rates per policy and per seat, with 95% intervals
+    (a summary; --tables all: every table)."""
+    values = _values(rules_file, assignments, players=players)
+    result = _simulation().simulate(values, split_specs(policy_specs), games,
+                                    check_seed(seed), threads, rotate, precision,
+                                    progress=not quiet)
+    emit(only_tables(result, tables), fmt, output)
+
+
+def _simulation():
+    """The simulation module, loaded when a command needs it (it loads numba)."""
     from analyzer.games.cloverup import simulation
 
-    values = _values(rules_file, assignments, players=players)
-    result = simulation.simulate(values, split_specs(policy_specs), games, check_seed(seed),
-                                 threads, rotate, precision, progress=not quiet)
-    emit(result, fmt, output)
+    return simulation
 
 
 @group.command()

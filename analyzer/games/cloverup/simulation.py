@@ -159,6 +159,9 @@ def exact_win_rates(values: dict[str, Any], lineup: list[Policy],
             lineup[1].name: 0.5 * (second + 1 - first)}
 
 
+TABLES = pipeline.table_names()  # simulate's tables (``--tables``)
+
+
 def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: int,
              threads: int | None = None, rotate: bool = True, precision: float | None = None,
              progress: bool = True) -> Result:

@@ -6,9 +6,9 @@ from typing import Any
 
 import click
 
-from analyzer.cli_options import (StrictGroup, once_each, output_options, rule_values,
-                                  rules_options, run_to_output, simulate_options, split_specs,
-                                  tune_options, whatif_options, with_output_check)
+from analyzer.cli_options import (StrictGroup, once_each, only_tables, output_options,
+                                  rule_values, rules_options, run_to_output, simulate_options,
+                                  split_specs, tune_options, whatif_options, with_output_check)
 from analyzer.errors import UserError
 from analyzer.games.sly_dice.params import ASSUMED_POINTS, PARAMS, accepted_policies, points_param
 from analyzer.output import emit, emit_kept
@@ -272,6 +272,39 @@ def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, stat
                             cards, prior, bluffs_held, false_held), fmt, output)
 
 
+def side_effect_options(fn):
+    """``--policy``, ``--players``, ``--games`` and ``--max-games`` of ``tune``'s side
+    effects, reaching the command as ``lineup``, ``players``, ``games`` and
+    ``side_precision`` (the what-if's default widths without ``--games``)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, base_policy: str, games: int | None, max_games: int,
+                **kwargs: Any) -> Any:
+        from analyzer.seats import DEFAULT
+
+        check_count(max_games if games is None else games)
+        return fn(*args, lineup=split_specs((base_policy,)),
+                  games=max_games if games is None else games,
+                  side_precision=DEFAULT if games is None else None, **kwargs)
+
+    for option in reversed([
+        click.option("--policy", "base_policy", default="equilibrium", show_default=True,
+                     metavar="P[,P...]", help="The lineup of the side effects' games. "
+                                              f"Accepted: {accepted_policies()}."),
+        click.option("--players", default=None, type=str,
+                     help="Players in the side effects' games, 2 to 4 (default 2)."),
+        click.option("--games", default=None, type=int,
+                     help="Side effects: play exactly this many games. Default: until "
+                          "every paired difference is within +-1 point a player and +-2 "
+                          "percentage points for win rates (95%)."),
+        click.option("--max-games", default=DEFAULT_GAMES, show_default=True, type=int,
+                     help="Without --games: the most side-effect games to play."),
+    ]):
+        wrapper = option(wrapper)
+    return wrapper
+
+
 @group.command()
 @tune_options("equal-expected-points (or equal-expected-points=LEVEL, a worth in points; "
               "default: every fixed card's median worth now)",
@@ -283,36 +316,49 @@ def equilibrium(common, locked, open_cards, prior, bluffs_held, false_held, stat
                    "for each common-dice multiset).")
 @click.option("--precision", type=float, default=0.25, show_default=True,
               help="Stop when every free card's worth is this close to the level (points).")
+@side_effect_options
 @points_options
 @run_to_output
-def tune(targets, free, bounds, states, precision, rules_file, assignments, points_file,
-         point_settings, seed, threads, quiet, fmt, output):
+def tune(targets, free, bounds, states, precision, lineup, players, games, side_precision,
+         rules_file, assignments, points_file, point_settings, seed, threads, quiet, fmt,
+         output):
     """Fair points for the fixed cards: the values that give every free card the same
     worth (the expected points of aiming for it in a round where it is open: rolling for
     it alone, then claiming it, true or a bluff, against the accuser of the claim/accuse
-    equilibrium) at the public states a game reaches."""
+    equilibrium) at the public states a game reaches; then the side effects: the other
+    headline figures at those points against the points in force, with 95% intervals."""
     from analyzer.run.driver import set_threads
     from analyzer.games.sly_dice.fair_values import tune as find
+    from analyzer.games.sly_dice.tune_effects import with_side_effects
+    from analyzer.tune import SideEffectRun
 
-    values = _values(rules_file, assignments, points_file, point_settings)
+    values = _values(rules_file, assignments, points_file, point_settings, players=players)
     set_threads(threads)
-    emit(find(values, targets, free, bounds, states, check_seed(seed), precision), fmt,
-         output)
+    run = SideEffectRun(lineup, games, check_seed(seed), side_precision, threads, not quiet)
+    found = find(values, targets, free, bounds, states, check_seed(seed), precision, run)
+    emit(with_side_effects(found, values, states, run), fmt, output)
 
 
 @group.command()
-@simulate_options(DEFAULT_GAMES, "equilibrium", accepted_policies(), "2 to 4 (default 2)")
+@simulate_options(DEFAULT_GAMES, "equilibrium", accepted_policies(), "2 to 4 (default 2)",
+                  lambda: _simulation().TABLES)
 @points_options
 @run_to_output
-def simulate(players, games, policy_specs, rotate, precision, rules_file, assignments,
+def simulate(players, games, policy_specs, rotate, precision, tables, rules_file, assignments,
              points_file, point_settings, seed, threads, quiet, fmt, output):
     """Play whole games: scores, win rates, bluffs, accusations and cards per policy and
-    per seat, with 95% intervals."""
+    per seat, with 95% intervals (a summary; --tables all: every table)."""
+    values = _values(rules_file, assignments, points_file, point_settings, players=players)
+    result = _simulation().simulate(values, split_specs(policy_specs), games,
+                                    check_seed(seed), threads, rotate, precision, not quiet)
+    emit(only_tables(result, tables), fmt, output)
+
+
+def _simulation():
+    """The simulation module, loaded when a command needs it (it loads numba)."""
     from analyzer.games.sly_dice import simulation
 
-    values = _values(rules_file, assignments, points_file, point_settings, players=players)
-    emit(simulation.simulate(values, split_specs(policy_specs), games, check_seed(seed), threads,
-                             rotate, precision, not quiet), fmt, output)
+    return simulation
 
 
 @group.command()

@@ -43,7 +43,7 @@ from analyzer.games.sly_dice.model import card_notes, run_meta
 from analyzer.games.sly_dice.params import ASSUMED_POINTS, points_param
 from analyzer.output import Result
 from analyzer.seeding import DEFAULT_SEED
-from analyzer.tune import parse_free
+from analyzer.tune import SideEffectRun, parse_free
 from kernels.sly_dice import layout
 
 TARGET = "equal-expected-points"
@@ -174,15 +174,13 @@ def parse_target(texts: Sequence[str]) -> float | None:
 
 def tune(values: dict[str, Any], targets: Sequence[str], free_text: str,
          bounds: Sequence[str], n_states: int = STATES, seed: int = DEFAULT_SEED,
-         precision: float = PRECISION) -> Result:
-    """The free cards' points that give each the same worth (``TARGET``)."""
+         precision: float = PRECISION, side_effects: SideEffectRun | None = None) -> Result:
+    """The free cards' points that give each the same worth (``TARGET``); with
+    ``side_effects``, its lineup is checked before the search (``tune_effects`` then adds
+    what those points do to the other headline figures)."""
     level = parse_target(targets)
     free = parse_cards(free_text, bounds, values)
-    if not precision > 0:
-        raise UserError(f"bad precision {precision!r}: expected a number of points > 0")
-    if not 1 <= n_states <= 100_000:
-        raise UserError(f"bad state count {n_states}: expected 1 to 100,000 (rounded up to "
-                        f"a multiple of {layout.N_COMMON_SETS})")
+    _check_run(values, n_states, precision, side_effects)
     low = np.array([f.low for f in free])
     high = np.array([f.high for f in free])
     names = [f.name for f in free]
@@ -203,8 +201,24 @@ def tune(values: dict[str, Any], targets: Sequence[str], free_text: str,
     _solve(free_worths, start, low, high, level, precision)
     best = min(seen, key=lambda key: float(np.max(np.abs(free_worths(key) - level))))
     in_force = worths([values[points_param(n)] for n in names])
-    return _result(values, free, np.array(best), in_force, seen[best], level, n_states, seed,
-                   precision, len(seen))
+    result = _result(values, free, np.array(best), in_force, seen[best], level, n_states,
+                     seed, precision, len(seen))
+    return result
+
+
+def _check_run(values: dict[str, Any], n_states: int, precision: float,
+               side_effects: SideEffectRun | None) -> None:
+    """One line for a bad precision, state count or side effects' lineup, before the
+    search."""
+    if not precision > 0:
+        raise UserError(f"bad precision {precision!r}: expected a number of points > 0")
+    if not 1 <= n_states <= 100_000:
+        raise UserError(f"bad state count {n_states}: expected 1 to 100,000 (rounded up to "
+                        f"a multiple of {layout.N_COMMON_SETS})")
+    if side_effects is not None:
+        from analyzer.games.sly_dice.simulation import lineup_of
+
+        lineup_of(side_effects.lineup, values)
 
 
 def _solve(free_worths, start: np.ndarray, low: np.ndarray, high: np.ndarray, level: float,

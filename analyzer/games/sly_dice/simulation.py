@@ -24,6 +24,9 @@ def lineup_of(policies: Sequence[str], values: dict[str, Any]) -> list[Policy]:
     return seats.cycle_lineup([parse_policy(p, stable) for p in policies], values["players"])
 
 
+TABLES = pipeline.table_names(("cards",))  # simulate's tables (``--tables``)
+
+
 def simulate(values: dict[str, Any], policies: Sequence[str], games: int, seed: int,
              threads: int | None = None, rotate: bool = True, precision: float | None = None,
              progress: bool = True) -> Result:
