@@ -45,20 +45,15 @@ def report_values(specs: list[GameSpec], rules_file: str | None,
 
 
 def build_sections(specs: list[GameSpec], values: dict[str, dict[str, Any]], seed: int,
-                   quick: bool, threads: int | None, progress: bool
-                   ) -> tuple[list[Any], int, str]:
-    """Every game's section in ``specs`` order; the simulation chunks they ran and where
-    they ran, in words. In lanes of worker processes where the games' kernels differ and
-    the run is neither on a cluster nor checkpointed."""
+                   quick: bool, threads: int | None, progress: bool) -> list[Any]:
+    """Every game's section in ``specs`` order. In lanes of worker processes where the
+    games' kernels differ and the run is neither on a cluster nor checkpointed."""
     where = current()
     lanes = 1 if where.cluster is not None or where.checkpoint else \
         min(default_lanes(), threads or default_lanes())
     if lanes > 1 and len({spec.kernel_family for spec in specs}) > 1:
-        sections, chunks = build_in_lanes(specs, values, seed, quick, threads, progress,
-                                          lanes)
-        return sections, chunks, f"{lanes} processes x {where.where()}"
-    sections = _one_after_another(specs, values, seed, quick, progress)
-    return sections, where.meta()["chunks"], where.where()
+        return build_in_lanes(specs, values, seed, quick, threads, progress, lanes)[0]
+    return _one_after_another(specs, values, seed, quick, progress)
 
 
 def _one_after_another(specs: list[GameSpec], values: dict[str, dict[str, Any]], seed: int,

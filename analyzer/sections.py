@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.seats import MIN_COMEBACK_GAMES
+from analyzer.verdicts import MATTERS, imbalanced, rests_on
 
 
 @dataclass
@@ -146,9 +147,10 @@ def policy_words(name: str, words: dict[str, str]) -> str:
 
 
 def provenance(seed: int, params: Any, values: dict[str, Any]) -> dict[str, Any]:
-    """The seed and the rules in force (``name=value; ...``), for every CSV of a section
-    (not the player count, which the section sets per figure and table)."""
-    return {"seed": seed, "rules": "; ".join(f"{p.name}={p.show(values[p.name])}"
+    """The seed and the rules in force in plain words (``Param.words``, "; " between
+    rules), for every CSV of a section (not the player count, which the section sets per
+    figure and table)."""
+    return {"seed": seed, "rules": "; ".join(p.words(values[p.name])
                                              for p in params if p.name != "players")}
 
 
@@ -225,61 +227,20 @@ def comebacks_shown(table: Any, name: str, title: str, who: str,
     return [figure], [finding]
 
 
-def seat_finding(seats: Any, source: str, players_word: str) -> Finding:
+def seat_finding(seats: Any, source: str, players_word: str, basis: str = "") -> Finding:
     """The seat furthest from a fair share, beside the seat furthest on the other side
     at that table, as a finding (``seats`` from :func:`fair_share`): a seat effect where
-    some seat's interval leaves out its fair share, else none detected (no "largest"
-    claim: the intervals do not separate the seats)."""
+    some seat is beyond noise and ``verdicts.MATTERS`` from its share, else none that
+    matters; ``basis``: the assumed rule values it rests on (``verdicts.rests_on``)."""
     row = seats.loc[seats.vs_fair_share.abs().idxmax()]
     table = seats[seats.players == row.players]
     other = table.loc[(table.vs_fair_share * (1 if row.vs_fair_share < 0 else -1)).idxmax()]
-    detected = (seats.vs_fair_share_ci95_low > 0) | (seats.vs_fair_share_ci95_high < 0)
-    head = ("Seat effect" if detected.any() else
-            "No seat effect detected (every seat's interval holds its fair share); the "
-            "furthest")
-    return Finding(f"{head}: with {row.players} {players_word}, {row.seat} wins "
-                   f"{row.win_rate:.1%} and {other.seat} {other.win_rate:.1%} (fair share "
-                   f"{row.fair_share:.1%}).", row.vs_fair_share,
+    detected = [imbalanced(r.vs_fair_share, r.vs_fair_share_ci95_low,
+                           r.vs_fair_share_ci95_high) for r in seats.itertuples()]
+    head = ("Seat effect" if any(detected) else
+            f"No seat effect to act on (none beyond the noise and {100 * MATTERS:.0f} points "
+            "from a fair share); the furthest")
+    return Finding(rests_on(f"{head}: with {row.players} {players_word}, {row.seat} wins "
+                            f"{row.win_rate:.1%} and {other.seat} {other.win_rate:.1%} "
+                            f"(fair share {row.fair_share:.1%}).", basis), row.vs_fair_share,
                    source, (row.vs_fair_share_ci95_low, row.vs_fair_share_ci95_high), "pp")
-
-
-# --- verdicts ------------------------------------------------------------------------------
-def seat_verdict(seats: Any, who: str) -> str:
-    """A verdict on the seats (``seats`` from :func:`fair_share`; ``who``: the players and
-    their policy): balanced where every seat's interval holds its fair share, else the seat
-    furthest from it."""
-    counts = seats.players.astype(int)
-    span = f"{counts.min()}-{counts.max()}" if counts.nunique() > 1 else f"{counts.iloc[0]}"
-    off = seats[(seats.vs_fair_share_ci95_low > 0) | (seats.vs_fair_share_ci95_high < 0)]
-    if off.empty:
-        far = seats.vs_fair_share.abs().max()
-        return (f"Balanced: the seats, {who}, at {span} players. No seat's win rate differs "
-                f"from a fair share (every 95% interval holds it; the furthest is "
-                f"{100 * far:.1f} pp off).")
-    row = off.loc[off.vs_fair_share.abs().idxmax()]
-    return (f"Not balanced: the seats, {who}. With {row.players} players {row.seat} wins "
-            f"{row.win_rate:.1%} against a fair share of {row.fair_share:.1%} (95% CI "
-            f"{row.ci95_low:.1%} to {row.ci95_high:.1%}).")
-
-
-def lever_words(changes: Any, value: str, show: Any, low: str = "", high: str = "",
-                label: str = "change") -> str:
-    """The row of ``changes`` (one rule change each) whose ``value`` is furthest from 0,
-    in words: its ``label``, its value by ``show`` (a function of a number) and its 95%
-    interval (columns ``low``/``high``; none: exact). "Most" only where that interval
-    clears the next change's; else the runner-up is named."""
-    rows = changes[changes[value].notna()]
-    order = rows[value].abs().sort_values(ascending=False).index
-    top = rows.loc[order[0]]
-    interval = f"95% CI {show(top[low])} to {show(top[high])}" if low else "exact"
-    text = f"{top[label]} ({show(top[value])}, {interval})"
-    if len(order) < 2:
-        return text
-    second = rows.loc[order[1]]
-    if low:
-        apart = (min(abs(top[low]), abs(top[high])) > max(abs(second[low]), abs(second[high]))
-                 and top[low] * top[high] > 0)
-    else:
-        apart = abs(top[value]) > abs(second[value])
-    return text if apart else (f"{text}, within the interval of {second[label]} "
-                               f"({show(second[value])})")

@@ -34,10 +34,10 @@ def build_report(out_dir: Path, game_ids: tuple[str, ...] = (), seed: int = DEFA
     check_seed(seed)
     driver.set_threads(threads)
     values = report_values(specs, rules_file, assignments)
-    sections, chunks, ran_on = build_sections(specs, values, seed, quick, threads, progress)
+    sections = build_sections(specs, values, seed, quick, threads, progress)
     changed = rules_file is not None or bool(assignments)
-    meta = [f"dicelab {__version__}, {date.today().isoformat()}", f"seed {seed}",
-            f"simulations: {chunks} chunks on {ran_on}",
+    meta = [f"dicelab {__version__}, {date.today().isoformat()}",
+            f"seed {seed}: the same seed gives the same numbers on any machine",
             "rules changed by --rules/--set (see each section)" if changed
             else "built-in default rules", "quick run (smaller samples)" if quick
             else "full run"]

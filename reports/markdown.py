@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analyzer.sections import Section
+from analyzer.verdicts import THRESHOLDS
 from reports.layout import fmt_cell
 
 
@@ -68,7 +69,7 @@ def summary_markdown(sections: list[Section], title: str, meta_lines: list[str],
     out += ["", "Full report: [report.pdf](report.pdf); tables, notes and more figures: "
             "[appendix.pdf](appendix.pdf)", ""]
     if any(sec.findings for sec in sections):
-        out += ["## Key findings", ""]
+        out += ["## Key findings", "", THRESHOLDS, ""]
         links = {**table_links, **figure_links}  # a figure of the same name wins
         for sec in sections:
             out += [f"- **{sec.title}**: {f.text} ({f.number()}, {f.interval()}; "

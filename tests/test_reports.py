@@ -544,7 +544,8 @@ def test_no_text_is_cut_and_no_table_title_ends_a_page(tmp_path: Path,
 
 def test_a_seat_effect_is_claimed_only_where_an_interval_leaves_out_a_fair_share() -> None:
     """No "largest seat effect" of -0.1 pp; a seat effect is named only where a
-    seat's interval leaves out its fair share, and the finding names who played."""
+    seat's interval leaves out its fair share by a margin worth acting on, and the finding
+    names who played."""
     from analyzer.sections import fair_share, seat_finding
 
     def seats(rates, half):
@@ -554,7 +555,7 @@ def test_a_seat_effect_is_claimed_only_where_an_interval_leaves_out_a_fair_share
                                         "ci95_high": [r + half for r in rates]}))
 
     none = seat_finding(seats([0.499, 0.501], 0.01), "t", "optimal players")
-    assert none.text.startswith("No seat effect detected") and "optimal players" in none.text
+    assert none.text.startswith("No seat effect to act on") and "optimal players" in none.text
     some = seat_finding(seats([0.54, 0.46], 0.01), "t", "optimal players")
     assert some.text.startswith("Seat effect: with 2 optimal players, seat 1 wins 54.0%")
 

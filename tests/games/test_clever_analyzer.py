@@ -47,6 +47,20 @@ def test_policies_are_ordered(game):
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_simulate_gives_the_summary_or_the_tables_named(game):
+    """By default the summary alone (each policy over all seats and in each); --tables
+    all: every table, the summary first; --tables NAME: that one."""
+    args = [game.id, "simulate", "--players", "2", "--policy", "greedy", "--games", "16",
+            "--quiet", "--format", "json"]
+    docs = [json.loads(CliRunner().invoke(cli, [*args, *extra]).output)
+            for extra in ([], ["--tables", "all"], ["--tables", "cells"])]
+    assert list(docs[0]["tables"]) == ["summary"]
+    assert [r["seat"] for r in docs[0]["tables"]["summary"]] == ["all", "1", "2"]
+    assert list(docs[1]["tables"]) == list(simulation.TABLES)
+    assert list(docs[2]["tables"]) == ["cells"]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
 def test_multiplayer_win_shares_add_up(game):
     values = {**defaults(game.params), "players": 3}
     result = simulation.simulate(game, values, ["greedy", "random"], 2000, seed=2,
@@ -194,6 +208,8 @@ def test_coach_plays_along_from_piped_input(game):
     (["simulate", "--players", "5"], "players"),
     (["simulate", "--games", "0"], "game count"),
     (["simulate", "--set", "solo_ties=closest"], "one of random, colour_order"),
+    (["simulate", "--tables", "summary,cellz"], "bad --tables name 'cellz'; accepted: "
+                                                "summary, policies, seats, areas"),
     (["whatif", "--vary", "rounds=-1"], "rounds"),
     (["sheet"], "exactly one of --new or --score"),
     (["sheet", "--score", "no/such/sheet.json"], "does not exist"),
@@ -537,7 +553,7 @@ def test_the_solo_score_distribution_sums_to_one_per_policy():
 
 def test_the_seats_lever_is_measured_only_where_the_rules_create_a_seat_effect(monkeypatch):
     """Where a seat is off its fair share under both the learned policy
-    and the table policy, the verdict names the rule change that moves that seat's win
+    and the table policy, the verdict names the rule changes that bring that seat's win
     rate most (the table policy's paired games); where only learned's seat is off, it says
     the effect comes from its play; balanced seats need no lever."""
     from dataclasses import replace
@@ -563,8 +579,11 @@ def test_the_seats_lever_is_measured_only_where_the_rules_create_a_seat_effect(m
     monkeypatch.setattr(report, "SEAT_LEVER_GAMES", 64)
     words = report.seat_lever_words(game, values, table([0.56, 0.44], [0.56, 0.44]), 1,
                                     False)
-    assert "moves that seat's win rate most" in words and "(64 each)" in words
-    assert "no round" in words or "=" in words
+    assert "bring that seat closest to a fair share" in words or "No rule change" in words
+    assert "(64 each, where that seat wins" in words
+    flips = [p.words(report._alternative(p)) for p in game.params
+             if p.assumed and p.kind in ("bool", "choice")]
+    assert "no round" in words or "No rule change" in words or any(f in words for f in flips)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)

@@ -16,8 +16,9 @@ from analyzer.games.clever.game import ROUND_BONUS_ROUNDS, CleverGame
 from analyzer.games.clever.params import SOLO_INERT
 from analyzer.games.clever.simulation import COLUMNS, GAME_BLOCK, play_games, simulate, whatif
 from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Table, comebacks_shown,
-                               fair_share, lever_words, policy_words, provenance, seat_figure,
-                               seat_finding, seat_verdict)
+                               fair_share, policy_words, provenance, seat_figure, seat_finding)
+from analyzer.verdicts import (assumed_in_force, closest_to_fair, imbalanced, lever_words,
+                               rests_on, seat_verdict)
 from analyzer.params import defaults
 from analyzer.seeding import DEFAULT_SEED
 from kernels.clever import play
@@ -278,32 +279,39 @@ def table_policy_beside(game: CleverGame, values: dict[str, Any], seated: str,
 
 
 def rules_seat(game: CleverGame, seat_table: pd.DataFrame) -> pd.Series | None:
-    """The seat furthest from a fair share among those off it under both the seated policy
-    and ``table_policy`` (columns of ``table_policy_beside``): a seat effect the rules
+    """The seat furthest from a fair share among those the verdict calls not balanced
+    (``verdicts.imbalanced``) under the seated policy and off it beyond noise under
+    ``table_policy`` too (columns of ``table_policy_beside``): a seat effect the rules
     create; None where there is none."""
     prefix = f"{beside_prefix(game)}_"
     if prefix + "ci95_low" not in seat_table:
         return None
-    both = seat_table[((seat_table.vs_fair_share_ci95_low > 0)
-                       | (seat_table.vs_fair_share_ci95_high < 0))
+    both = seat_table[_imbalanced_seats(seat_table)
                       & ((seat_table[prefix + "ci95_low"] > seat_table.fair_share)
                          | (seat_table[prefix + "ci95_high"] < seat_table.fair_share))]
     return None if both.empty else both.loc[both.vs_fair_share.abs().idxmax()]
+
+
+def _imbalanced_seats(seat_table: pd.DataFrame) -> pd.Series:
+    """Which seats the verdict calls not balanced (``verdicts.imbalanced``)."""
+    return pd.Series([imbalanced(r.vs_fair_share, r.vs_fair_share_ci95_low,
+                                 r.vs_fair_share_ci95_high) for r in seat_table.itertuples()],
+                     index=seat_table.index, dtype=bool)
 
 
 SEAT_LEVER_GAMES = 2_048  # paired games of ``table_policy`` per rule change, for the seats
 
 
 def seat_lever(game: CleverGame, values: dict[str, Any], row: pd.Series, seed: int,
-               progress: Any) -> str:
-    """The rule change (a round bonus removed, an assumed reading flipped) that moves the
-    win rate of the seat of ``row`` (``rules_seat``) most, in ``table_policy``'s paired
-    mirror games at that player count, in words."""
+                progress: Any) -> str:
+    """The rule changes (a round bonus removed, an assumed reading flipped) that bring the
+    win rate of the seat of ``row`` (``rules_seat``) closest to its fair share, in
+    ``table_policy``'s paired mirror games at that player count, in words."""
     players = int(row.players)
     base = {**values, "players": players}
     changes = [(f"no round {r} bonus", {**base, f"round_{r}_bonus": False})
                for r in ROUND_BONUS_ROUNDS]
-    changes += [(f"{p.name} = {_alternative(p)}", {**base, p.name: _alternative(p)})
+    changes += [(p.words(_alternative(p)), {**base, p.name: _alternative(p)})
                 for p in game.params if p.assumed and values[p.name] == p.default
                 and p.kind in ("bool", "choice")]
     lineup = [game.table_policy]
@@ -311,13 +319,17 @@ def seat_lever(game: CleverGame, values: dict[str, Any], row: pd.Series, seed: i
                                                               for label, v in changes],
                     SEAT_LEVER_GAMES, seed, progress=progress, untrained_notes=False)
     table = result.tables["variants"]
-    moved = table[(table.metric == f"win_rate_seat_{row.seat.split()[-1]}")
-                  & table["diff"].notna()].rename(columns={"variant": "change"})
+    metric = table[table.metric == f"win_rate_seat_{row.seat.split()[-1]}"]
+    start = metric[metric["diff"].isna()].value.iloc[0]
+    moved = metric[metric["diff"].notna()].rename(columns={"variant": "change"})
     pp = lambda x: f"{100 * x:+.1f} pp"  # noqa: E731
-    return (f" The one rule change that moves that seat's win rate most, in the "
-            f"{game.table_policy} policy's paired games of {players} players "
-            f"({SEAT_LEVER_GAMES:,} each): "
-            f"{lever_words(moved, 'diff', pp, 'diff_ci95_low', 'diff_ci95_high')}.")
+    closest = closest_to_fair(moved, start, row.fair_share, "diff", pp, "diff_ci95_low",
+                              "diff_ci95_high")
+    where = (f"in the {game.table_policy} policy's paired games of {players} players "
+             f"({SEAT_LEVER_GAMES:,} each, where that seat wins {start:.1%})")
+    if not closest:
+        return f" No rule change tried brings that seat closer to a fair share {where}."
+    return f" The rule changes that bring that seat closest to a fair share, {where}: {closest}."
 
 
 def compile_kernels(game: CleverGame) -> None:
@@ -375,7 +387,7 @@ def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int,
     solo = {**values, "players": 1}
     without = [(f"without round {r}", {**solo, f"round_{r}_bonus": False})
                for r in ROUND_BONUS_ROUNDS]
-    flips = [(f"{p.name} = {_alternative(p)}", {**solo, p.name: _alternative(p)})
+    flips = [(p.words(_alternative(p)), {**solo, p.name: _alternative(p)})
              for p in _assumed(game, values)] if readings else []
     reader = rules_policy(game, values)
     games = samples.strong_paired if reader == game.strongest_policy else samples.rules_paired
@@ -393,7 +405,7 @@ def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int,
     bonus[["value", "ci95_low", "ci95_high"]] = lost  # its absence costs
     if not readings:
         return bonus, None
-    inert = pd.DataFrame([{"variant": f"{p.name} = {_alternative(p)}", "value": 0.0,
+    inert = pd.DataFrame([{"variant": p.words(_alternative(p)), "value": 0.0,
                            "ci95_low": 0.0, "ci95_high": 0.0} for p in _inert(game, values)],
                          columns=rules.columns)
     played = rules.attrs["games"]
@@ -474,7 +486,7 @@ def readings_note(game: CleverGame, values: dict[str, Any]) -> str:
     text = ("each open point of the rules page flipped alone, on the same games as the "
             "rules in force; an interval that holds 0 means the reading does not matter to "
             "this bot")
-    text += "".join(f"; {p.name} is worth exactly 0, not played: {SOLO_INERT[p.name]}"
+    text += "".join(f"; {p.label} is worth exactly 0, not played: {SOLO_INERT[p.name]}"
                     for p in _inert(game, values))
     if rules_policy(game, values) != "learned":
         return text
@@ -691,20 +703,21 @@ def _notes(d: SimpleNamespace) -> list[str]:
 
 
 def _findings(d: SimpleNamespace) -> list[Finding]:
-    """The section's headline findings."""
+    """The section's headline findings, each naming the assumed readings it rests on."""
     game, p, bot, best, richest = d.game, d.p, d.bot, d.best, d.richest
+    basis = assumed_basis(game, d.values)
     return [
-        Finding(f"The strongest bot ({bot}: {policy_words(bot, WORDS)}) averages "
-                f"{best.mean_score:.1f} points solo.", best.mean_score,
+        Finding(rests_on(f"The strongest bot ({bot}: {policy_words(bot, WORDS)}) averages "
+                         f"{best.mean_score:.1f} points solo.", basis), best.mean_score,
                 f"{p}_policies", (best.ci95_low, best.ci95_high), "points"),
-        seat_finding(d.seat_table, f"{p}_seat_win_rates", f"{d.seated} players"),
-        Finding(f"The {richest.variant.replace('without ', '')} bonus is worth "
-                f"{most_words(richest, d.runner_up)}: {richest.value:.1f} points a solo game "
-                f"of the {bot} policy"
-                + (", whose network trained over variants without it "
-                   if _trained_without_bonuses(game, d.values)
-                   else ", whose network never trained without it ")
-                + f"({game.table_policy}: {d.beside.value:.1f}).",
+        seat_finding(d.seat_table, f"{p}_seat_win_rates", f"{d.seated} players", basis),
+        Finding(rests_on(f"The {richest.variant.replace('without ', '')} bonus is worth "
+                         f"{most_words(richest, d.runner_up)}: {richest.value:.1f} points a "
+                         f"solo game of the {bot} policy"
+                         + (", whose network trained over variants without it "
+                            if _trained_without_bonuses(game, d.values)
+                            else ", whose network never trained without it ")
+                         + f"({game.table_policy}: {d.beside.value:.1f}).", basis),
                 richest.value,
                 f"{p}_round_bonus_value", (richest.ci95_low, richest.ci95_high), "points"),
     ]
@@ -717,8 +730,7 @@ def seat_lever_words(game: CleverGame, values: dict[str, Any], seat_table: pd.Da
     row = rules_seat(game, seat_table)
     if row is not None:
         return seat_lever(game, values, row, seed, progress)
-    off = seat_table[(seat_table.vs_fair_share_ci95_low > 0)
-                     | (seat_table.vs_fair_share_ci95_high < 0)]
+    off = seat_table[_imbalanced_seats(seat_table)]
     prefix = f"{beside_prefix(game)}_"
     if off.empty or prefix + "win_rate" not in off:
         return ""
@@ -727,6 +739,14 @@ def seat_lever_words(game: CleverGame, values: dict[str, Any], seat_table: pd.Da
             f"{worst[prefix + 'win_rate']:.1%} (95% CI {worst[prefix + 'ci95_low']:.1%} to "
             f"{worst[prefix + 'ci95_high']:.1%}), so the effect comes from the learned "
             "policy's play, not from the rules: no rule change is needed for it.")
+
+
+def assumed_basis(game: CleverGame, values: dict[str, Any]) -> str:
+    """The assumed readings of the rules a Clever figure rests on, in words ("" if none):
+    every figure of play rests on all of them."""
+    n = len(assumed_in_force(game.params, values))
+    return "" if not n else (f"{n} assumed reading{'s' * (n > 1)} of the rules (the "
+                             "appendix lists them)")
 
 
 def verdict(game: CleverGame, values: dict[str, Any], bot: str, best: pd.Series,
@@ -741,16 +761,18 @@ def verdict(game: CleverGame, values: dict[str, Any], bot: str, best: pd.Series,
     by_count = pd.DataFrame(seat_rows).groupby("players", sort=False)["score"].mean()
     words = ", ".join(f"{by_count[n]:.0f} with {n} players" for n in by_count.index)
     rounds = ", ".join(str(game.rounds_for({**values, "players": n})) for n in (1, 2, 3, 4))
+    basis = assumed_basis(game, values)
     lines = [
-        seat_verdict(seat_table, f"{seated} in every seat") + seat_lever_text,
-        f"Score: {bot} averages {best.mean_score:.1f} points solo (95% CI {best.ci95_low:.1f} "
-        f"to {best.ci95_high:.1f}). Of the round-track bonuses, the one whose removal moves "
-        f"it most: {lever_words(lost, 'value', points, 'ci95_low', 'ci95_high')} (paired "
-        "games; " + ("its network trained over variants without each bonus)."
-                     if _trained_without_bonuses(game, values)
-                     else "its network never trained without a bonus)."),
-        f"Player count: a {seated} player averages {words}; tables of more players play "
-        f"fewer rounds ({rounds} rounds for 1-4 players).",
+        seat_verdict(seat_table, f"{seated} in every seat", basis) + seat_lever_text,
+        rests_on(f"Score: {bot} averages {best.mean_score:.1f} points solo (95% CI "
+                 f"{best.ci95_low:.1f} to {best.ci95_high:.1f}). Of the round-track bonuses, "
+                 "the one whose removal moves it most: "
+                 f"{lever_words(lost, 'value', points, 'ci95_low', 'ci95_high')} (paired "
+                 "games; " + ("its network trained over variants without each bonus)."
+                              if _trained_without_bonuses(game, values)
+                              else "its network never trained without a bonus)."), basis),
+        rests_on(f"Player count: a {seated} player averages {words}; tables of more players "
+                 f"play fewer rounds ({rounds} rounds for 1-4 players).", basis),
     ]
     if assumed_rules is not None and len(assumed_rules):
         rules = assumed_rules.rename(columns={"variant": "change"})
@@ -815,8 +837,7 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
         Block("What to take first", first_pick_lines(run.tables["first_picks"])),
         Block("The platter", platter_lines(run.tables["picks"], run.tables["bonuses"])),
     ]
-    assumed = ", ".join(f"{p.name}={p.show(values[p.name])}" for p in game.params
-                        if p.assumed)
+    assumed = ", ".join(p.words(values[p.name]) for p in game.params if p.assumed)
     return CheatSheet(f"{game.title} strategy card",
                       f"Rules of thumb fitted to the choices of dicelab's strongest bot "
                       f"({bot}: {policy_words(bot, WORDS)}) in "

@@ -21,8 +21,9 @@ from analyzer.games.cloverup.simulation import (COLUMNS, _by_policy, _row_stats,
                                                 play_games)
 from analyzer.params import assumed_notes
 from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Table, fair_share,
-                               lever_words, policy_words, provenance, seat_figure, seat_finding,
-                               seat_verdict)
+                               policy_words, provenance, seat_figure, seat_finding)
+from analyzer.verdicts import (MATTERS, assumed_in_force, closest_to_fair, imbalanced,
+                               lever_words, rests_on, seat_verdict)
 from kernels.cloverup import layout
 
 TURN_POLICIES = ("optimal", "reach:15", "threshold:5", "threshold:4", "never")
@@ -222,9 +223,6 @@ def matchups(values, games, seed, progress) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-FAIR_TOLERANCE = 0.01  # an exact win rate within 1 pp of a fair share reads as balanced
-
-
 def rule_figures(changes: pd.DataFrame) -> list[Figure]:
     """What each one-rule change does to a turn's expected score and to the first seat's
     two-player chance (``sensitivity.rule_changes``; its first row is the rules in force)."""
@@ -277,30 +275,41 @@ def length_figure(values: dict[str, Any], opt: pd.Series) -> tuple[Figure, pd.Da
                 "short."), lengths
 
 
+def assumed_basis(values: dict[str, Any], turn: bool = False) -> str:
+    """The assumed rule values a CloverUp figure rests on, in words ("" if none): the
+    face weights, and for a single turn's worth the points an instant win counts for."""
+    names = ("weights", "instant_win_points") if turn else ("weights",)
+    words = {"weights": "face weights", "instant_win_points": "points of an instant win"}
+    shown = [f"{words[p.name]} ({p.show(values[p.name])})"
+             for p in assumed_in_force(PARAMS, values, names)]
+    return "the assumed " + " and ".join(shown) if shown else ""
+
+
 def verdict(first: pd.DataFrame, changes: pd.DataFrame, opt: pd.Series,
-            seat_table: pd.DataFrame, win_row: pd.Series) -> list[str]:
-    """The section's verdict: the seats, the first seat of two, a turn's worth and how much
-    the policy matters; each headline with the one rule change that moves it most, and
-    the one besides the face weights."""
+            seat_table: pd.DataFrame, values: dict[str, Any]) -> list[str]:
+    """The section's verdict: the seats, the first seat of two with the rule changes that
+    bring it closest to fair, and a turn's worth with the one that moves it most (and the
+    one besides the face weights); each saying which assumed rule values it rests on."""
     rest = changes.iloc[1:]
     others = rest[rest.parameter != "weights"]
     first_win = first.loc["win", "first_seat_win_rate"]
-    fair = abs(first_win - 0.5) <= FAIR_TOLERANCE
-
-    def levers(column: str, show: Any) -> str:
-        return (f"The one rule change that moves it most: {lever_words(rest, column, show)}; "
-                f"besides the face weights: {lever_words(others, column, show)}.")
-
+    pp = lambda x: f"{100 * x:+.1f} pp"  # noqa: E731
+    points = lambda x: f"{x:+.2f} points"  # noqa: E731
+    closest = closest_to_fair(rest, first_win, 0.5, "first_seat_change", pp)
+    basis = assumed_basis(values)
     return [
-        seat_verdict(seat_table, "everyone playing for the highest average (optimal)"),
-        f"{'Balanced' if fair else 'Not balanced'}: two players both playing to win. The "
-        f"first seat wins {first_win:.1%} (exact; balanced means within "
-        f"{100 * FAIR_TOLERANCE:.0f} pp of 50%). "
-        + levers("first_seat_change", lambda x: f"{100 * x:+.1f} pp"),
-        f"A turn is worth {opt.expected_points:.2f} points (optimal play, exact). "
-        + levers("expected_points_change", lambda x: f"{x:+.2f} points"),
-        f"Luck over skill: playing to win beats playing for the highest average in "
-        f"{win_row.exact_win_rate:.1%} of two-player games (exact).",
+        seat_verdict(seat_table, "everyone playing for the highest average (optimal)", basis),
+        rests_on(f"{'Not balanced' if imbalanced(first_win - 0.5) else 'Balanced'}: two "
+                 f"players both playing to win. The first seat wins {first_win:.1%} (exact; "
+                 f"fair is 50%, and {100 * MATTERS:.0f} points off is worth acting on). "
+                 + (f"Closest to fair: {closest}. " if closest else "")
+                 + "The one rule change that moves it most: "
+                 + f"{lever_words(rest, 'first_seat_change', pp)}.", basis),
+        rests_on(f"A turn is worth {opt.expected_points:.2f} points (optimal play, exact). "
+                 f"The one rule change that moves it most: "
+                 f"{lever_words(rest, 'expected_points_change', points)}; besides the face "
+                 f"weights: {lever_words(others, 'expected_points_change', points)}.",
+                 assumed_basis(values, turn=True)),
     ]
 
 
@@ -324,7 +333,7 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
              "policy mixes are simulated.")
     return Section("cloverup", "CloverUp", intro, figures, _tables(d), _notes(d, seed),
                    _findings(d), provenance(seed, PARAMS, values),
-                   verdict(d.first, d.changes, d.opt, d.seat_table, d.win_row))
+                   verdict(d.first, d.changes, d.opt, d.seat_table, values))
 
 
 def _turn_data(d: SimpleNamespace, model: Model) -> None:
@@ -530,16 +539,19 @@ def _tables(d: SimpleNamespace) -> list[Table]:
 
 
 def _findings(d: SimpleNamespace) -> list[Finding]:
-    """The section's headline findings."""
+    """The section's headline findings, each naming the assumed values it rests on."""
+    basis = assumed_basis(d.values)
     return [
-        Finding(f"A turn played for the highest average is worth {d.opt.expected_points:.2f} "
-                f"points; never rerolling, {d.never.expected_points:.2f}.",
+        Finding(rests_on(f"A turn played for the highest average is worth "
+                         f"{d.opt.expected_points:.2f} points; never rerolling, "
+                         f"{d.never.expected_points:.2f}.", assumed_basis(d.values, turn=True)),
                 d.opt.expected_points, "cloverup_turn_scores", unit="points", digits=2),
-        Finding(f"When both players play to win, the first seat wins "
-                f"{d.first.loc['win', 'first_seat_win_rate']:.1%} of two-player games.",
+        Finding(rests_on(f"When both players play to win, the first seat wins "
+                         f"{d.first.loc['win', 'first_seat_win_rate']:.1%} of two-player "
+                         "games.", basis),
                 d.first.loc["win", "first_seat_win_rate"], "cloverup_first_seat", unit="%"),
         seat_finding(d.seat_table, "cloverup_seat_win_rates",
-                     "players playing for the highest average (optimal)"),
+                     "players playing for the highest average (optimal)", basis),
     ]
 
 

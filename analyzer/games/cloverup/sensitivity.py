@@ -16,6 +16,7 @@ STEPPED = ("rerolls", "clover_bonus_rerolls", "double_six_rule", "double_six_bon
            "one_clover_floor", "one_clover_triples_from", "triple_six_effect", "rounds")
 FLOOR_STEP = 2  # points the clover floor moves by (one point changes little)
 TURN_ONLY = ("rounds",)  # rules a single turn does not see
+BY_NAME = {param.name: param for param in PARAMS}
 
 
 def _steps(values: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -34,10 +35,8 @@ def _steps(values: dict[str, Any]) -> list[tuple[str, Any]]:
 
 
 def change_words(name: str, value: Any) -> str:
-    """A rule change in a few words, e.g. ``"rerolls 3"`` or ``"no double_six_rule"``."""
-    if isinstance(value, bool):
-        return f"{name} {'on' if value else 'off'}"
-    return f"{name} {value:g}"
+    """A rule change in plain words, e.g. "3 re-rolls a turn" (``Param.words``)."""
+    return BY_NAME[name].words(value)
 
 
 def _row(values: dict[str, Any], label: str, param: str) -> dict[str, Any]:
@@ -56,7 +55,7 @@ def rule_changes(values: dict[str, Any], weight_sets: tuple = ()) -> pd.DataFram
     for name, value in _steps(values):
         rows.append(_row({**values, name: value}, change_words(name, value), name))
     for name, weights in weight_sets:
-        rows.append(_row({**values, "weights": tuple(weights)}, f"weights: {name}", "weights"))
+        rows.append(_row({**values, "weights": tuple(weights)}, name, "weights"))
     table = pd.DataFrame(rows)
     base = table.iloc[0]
     table["expected_points_change"] = table.expected_points - base.expected_points

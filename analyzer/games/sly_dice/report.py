@@ -3,6 +3,7 @@ numbers computed here (exact odds, or simulations with their intervals)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -19,8 +20,8 @@ from analyzer.games.sly_dice.params import PARAMS
 from analyzer.games.sly_dice.runs import COLUMNS, card_table, play_games
 from analyzer.games.sly_dice.simulation import lineup_of, whatif
 from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Table, comebacks_shown,
-                               fair_share, lever_words, policy_words, provenance, seat_figure,
-                               seat_verdict)
+                               fair_share, policy_words, provenance, seat_figure)
+from analyzer.verdicts import UNEVEN, assumed_in_force, lever_words, rests_on, seat_verdict
 from analyzer.seeding import DEFAULT_SEED
 from kernels.sly_dice import hol, layout, odds, play
 
@@ -154,38 +155,61 @@ def bonus_sweeps(values: dict[str, Any], games: int, seed: int, progress: bool
     return pd.DataFrame(rows)
 
 
-UNEVEN = 1.25  # fixed cards whose worths differ by this factor read as not balanced
+def assumed_basis(values: dict[str, Any]) -> str:
+    """The assumed rule values Sly Dice's figures rest on, in words ("" if none): the
+    fixed cards' points, placeholders no public source gives."""
+    cards = assumed_in_force(PARAMS, values)
+    if not cards:
+        return ""
+    return ("the assumed card points" if len(cards) > 1
+            else f"the assumed points of {cards[0].name.removeprefix('points_').replace('_', '-')}")
+
+
+def card_words(cards: pd.DataFrame, fair: pd.DataFrame) -> str:
+    """The fixed cards' verdict: the richest and poorest worth (aimed for alone, exact), not
+    balanced where one is ``UNEVEN`` times the other, and the fair points that even them."""
+    fixed = cards.iloc[layout.N_NUMBER_CARDS:]
+    rich = fixed.loc[fixed.expected_points.idxmax()]
+    poor = fixed.loc[fixed.expected_points.idxmin()]
+    ratio = rich.expected_points / poor.expected_points
+    met = fair[fair.met.astype(bool)] if "met" in fair else fair.iloc[:0]
+    fair_points = pd.to_numeric(met.answer, errors="coerce")  # met cards: whole points
+    moved = met.assign(points=fair_points,
+                       move=(fair_points - met.points_in_force).abs() / met.points_in_force)
+    moved = moved.sort_values("move", ascending=False).head(2)
+    examples = ", ".join(f"{r.card} {r.points:.0f} instead of {r.points_in_force:.0f}"
+                         for r in moved.itertuples())
+    head = "Not balanced" if ratio >= UNEVEN else "Balanced"
+    return (f"{head}: the cards. Aimed for alone, {rich.card} is worth "
+            f"{rich.expected_points:.1f} points and {poor.card} {poor.expected_points:.1f}, "
+            f"{ratio:.1f} times as much (exact). Closest to fair: each fixed card at its fair "
+            f"points, at which every fixed card is worth the same in a round it is open "
+            f"(found within 1-200 for {len(met)} of {len(fair)} cards"
+            + (f"; furthest from today's: {examples}" if examples else "") + ").")
 
 
 def verdict(values: dict[str, Any], seat_rows: pd.DataFrame, fair: pd.DataFrame,
             cards: pd.DataFrame, sweeps: pd.DataFrame, honest_row: pd.Series,
             value: pd.Series, honest_value: pd.Series) -> list[str]:
     """The section's verdict: the seats, the cards' worth (with their fair points), what
-    bluffing is worth, and the bonus or penalty that moves a bluffer's win rate most."""
-    fixed = cards.iloc[layout.N_NUMBER_CARDS:]
-    worth = fixed.expected_points
-    rich, poor = fixed.loc[worth.idxmax()], fixed.loc[worth.idxmin()]
-    met = fair[fair.met.astype(bool)] if "met" in fair else fair.iloc[:0]
+    bluffing is worth, and the bonus or penalty that moves a bluffer's win rate most; each
+    saying which assumed rule values it rests on."""
     steps = sweeps[sweeps.change != 0].assign(
         label=sweeps.parameter + " at " + sweeps.points.astype(str) + " points")
     pp = lambda x: f"{100 * x:+.1f} pp"  # noqa: E731
+    lever = lever_words(steps, "change", pp, "change_ci95_low", "change_ci95_high", "label")
     rounds = ", ".join(f"{rounds_for({**values, 'players': n})}" for n in (2, 3, 4))
+    basis = assumed_basis(values)
     return [
-        seat_verdict(seat_rows, "equilibrium players"),
-        f"{'Not balanced' if rich.expected_points > UNEVEN * poor.expected_points else 'Balanced'}"
-        f": the cards. Aimed for alone, {rich.card} is worth "
-        f"{rich.expected_points:.1f} points and {poor.card} {poor.expected_points:.1f} "
-        f"(exact). Fair points, at which every fixed card is worth the same in a round it is "
-        f"open, exist within 1-200 for {len(met)} of {len(fair)} cards (the fair points "
-        "table, in the appendix).",
-        f"Bluffing pays: against a player who never accuses, the best bluffing gains "
-        f"{honest_row.as_accuser:.1f} points a claim; at the claim/accuse equilibrium a claim "
-        f"is worth {value['mean']:.1f} points against {honest_value['mean']:.1f} for honest "
-        "claims (exact per state).",
-        "The one rule change that moves a bluffer's win rate (bluffs under 10 points, against "
-        "an accuser of plausibility under 30%) most: "
-        f"{lever_words(steps, 'change', pp, 'change_ci95_low', 'change_ci95_high', 'label')} "
-        "(paired games).",
+        seat_verdict(seat_rows, "equilibrium players", basis),
+        rests_on(card_words(cards, fair), basis),
+        rests_on(f"Bluffing pays: against a player who never accuses, the best bluffing "
+                 f"gains {honest_row.as_accuser:.1f} points a claim. At the claim/accuse "
+                 f"equilibrium a claim is worth {value['mean']:.1f} points against "
+                 f"{honest_value['mean']:.1f} for honest claims (exact per state).", basis),
+        rests_on("The one rule change that moves a bluffer's win rate (bluffs under 10 "
+                 "points, against an accuser of plausibility under 30%) most: "
+                 f"{lever} (paired games).", basis),
         f"Game length is fixed: {rounds} rounds for 2, 3 and 4 players.",
     ]
 
@@ -311,6 +335,11 @@ def _card_figures(d: SimpleNamespace) -> list[Figure]:
     ]
 
 
+def bot_words(policy: str) -> str:
+    """What a policy does, in words ("accuses when it pays"), for a sentence."""
+    return policy_words(policy, WORDS) or policy
+
+
 def _bluff_figure(d: SimpleNamespace) -> Figure:
     """Bluffing and accusing bots against each other (simulated)."""
     b10, b10r, stable, exploit = d.b10, d.b10r, d.stable, d.exploit
@@ -322,8 +351,8 @@ def _bluff_figure(d: SimpleNamespace) -> Figure:
         reading=f"Against a bot that never accuses, bluffing whenever the best honest "
                 f"claim is under 10 points wins {b10.win_rate:.1%}; against the "
                 f"expected-points accuser it wins {b10r.win_rate:.1%}. Fictitious play "
-                f"ends on {stable}; the best grid reply to it "
-                f"({d.exploiter}) wins {exploit:.1%} against it"
+                f"settles on a bot that {bot_words(stable)}; the best grid reply to it (a "
+                f"bot that {bot_words(d.exploiter)}) wins {exploit:.1%} against it"
                 + (" - close to even, so no bluffing or accusing threshold of the "
                    "grid exploits it (an exact best response still may: see the "
                    "exploitability table)." if exploit < 0.55
@@ -438,18 +467,20 @@ def _notes(d: SimpleNamespace) -> list[str]:
 
 
 def _findings(d: SimpleNamespace) -> list[Finding]:
-    """The section's headline findings."""
+    """The section's headline findings, each naming the assumed values it rests on."""
     value, honest_value, honest_row = d.value, d.honest_value, d.honest_row
+    basis = assumed_basis(d.values)
     return [
-        Finding(f"At the bluff/accuse equilibrium a claim is worth {value['mean']:.1f} points, "
-                f"against {honest_value['mean']:.1f} for honest claims (exact per state).",
+        Finding(rests_on(f"At the bluff/accuse equilibrium a claim is worth {value['mean']:.1f} "
+                         f"points, against {honest_value['mean']:.1f} for honest claims (exact "
+                         "per state).", basis),
                 value["mean"], "sly_dice_exploitability",
                 (value["ci95_low"], value["ci95_high"]), "points"),
-        Finding(f"Against a player who never accuses, the best bluffing gains "
-                f"{honest_row.as_accuser:.1f} points a claim.", honest_row.as_accuser,
-                "sly_dice_exploitability",
+        Finding(rests_on(f"Against a player who never accuses, the best bluffing gains "
+                         f"{honest_row.as_accuser:.1f} points a claim.", basis),
+                honest_row.as_accuser, "sly_dice_exploitability",
                 (honest_row.as_accuser_ci95_low, honest_row.as_accuser_ci95_high), "points"),
-        *d.comeback_findings,
+        *[replace(f, text=rests_on(f.text, basis)) for f in d.comeback_findings],
     ]
 
 
