@@ -23,13 +23,17 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure as MplFigure
 
 from analyzer.files import process_alive
 from analyzer.report_lanes import ctrl_c_held, end_workers, quiet_worker
 from analyzer.sections import Figure, Finding, Section, Table
+from analyzer.verdicts import THRESHOLDS
+from reports.chart_fit import settle
 from reports.figures import plot_into, save_pngs, validate_figure
 from reports.layout import (column_chunks, fit_line, mono_chars, reader_table, wrap, transposed,
                             wrapped_rows, wrapped_widths)
@@ -40,6 +44,7 @@ from reports.style import TEXT_GREY, style_context
 
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 PLOT_HEIGHT = 3.4  # inches of a chart on a report page
+MIN_AXES = 1.8  # inches of a chart's axes at least, its slot made taller for long names
 BODY_PT = 9.5
 TABLE_PT = (7.5,)  # monospace sizes tried for tables, largest first (none under 7.5 pt)
 TRANSPOSE_ROWS = 10  # a table too wide for the page with at most this many rows turns
@@ -103,18 +108,37 @@ def _appendix_intro(flow: PageFlow, sec: Section) -> None:
     flow.skip(0.25)
 
 
+def _chart(flow: PageFlow, spec: Figure, page: MplFigure,
+           rect: tuple[float, float, float, float]) -> Axes:
+    """Draw ``spec`` in the slot ``rect`` of ``page``, its names and legend fitted."""
+    ax = page.add_axes((rect[0], rect[1], rect[2] - rect[0], rect[3] - rect[1]))
+    plot_into(ax, spec, title_pt=TITLE_SHARE * (rect[2] - rect[0]) * flow.page_w * 72)
+    settle(ax, lambda: flow.fit_axes(ax, rect))  # names and legend fitted to the axes' size
+    return ax
+
+
+def _around_axes(spec: Figure) -> float:
+    """Inches a chart's title, category names, axis labels and legend take above and
+    below its axes at the text width (measured on a scratch page)."""
+    scratch = PageFlow()
+    page, rect = scratch.slot(PLOT_HEIGHT)
+    ax = _chart(scratch, spec, page, rect)
+    tight = ax.get_tightbbox(page.canvas.get_renderer())
+    return (tight.height - ax.bbox.height) / page.dpi
+
+
 def _figure(flow: PageFlow, spec: Figure) -> int:
-    """Place a chart and its reading; return its page number."""
+    """Place a chart and its reading; return its page number. The chart's slot is tall
+    enough to leave its axes ``MIN_AXES`` inches beside long names (page allowing)."""
     reading = spec.reading.strip()
     text_h = len(wrap(reading, flow.width_pt, BODY_PT)) * BODY_PT * LEADING * PT if reading else 0.0
     usable = flow.bottom - flow.top
     wanted = flow.width_pt * PT * aspect(spec) + 0.45 if spec.kind == "sheet" else PLOT_HEIGHT
+    wanted = max(wanted, _around_axes(spec) + MIN_AXES)
     plot_h = min(wanted, max(2.5, usable - text_h - 0.4))
     flow.ensure(min(plot_h + text_h + 0.4, usable))
     page, rect = flow.slot(plot_h)
-    ax = page.add_axes((rect[0], rect[1], rect[2] - rect[0], rect[3] - rect[1]))
-    plot_into(ax, spec, title_pt=TITLE_SHARE * (rect[2] - rect[0]) * flow.page_w * 72)
-    flow.fit_axes(ax, rect)
+    _chart(flow, spec, page, rect)
     number = flow.page_number
     flow.skip(0.1)
     if reading:
@@ -143,17 +167,17 @@ def _laid_out(tab: Table, width_pt: float) -> tuple[list[str], list[list[str]], 
     (else its columns are split into groups, the first column repeated)."""
     printed = tab.data.drop(columns=[c for c in tab.hidden if c in tab.data.columns])
     headers, rows, right = reader_table(printed.head(max(tab.max_rows, 0)), tab.percent)
-    widths = wrapped_widths(headers, rows)
     for size in TABLE_PT:
+        widths = wrapped_widths(headers, rows, room=mono_chars(width_pt, size))
         if _fits(widths, width_pt, size):
             return headers, rows, right, widths, size
     if rows and len(rows) <= TRANSPOSE_ROWS:
         t_headers, t_rows, t_right = transposed(headers, rows)
-        t_widths = wrapped_widths(t_headers, t_rows)
         for size in TABLE_PT:
+            t_widths = wrapped_widths(t_headers, t_rows, room=mono_chars(width_pt, size))
             if _fits(t_widths, width_pt, size):
                 return t_headers, t_rows, t_right, t_widths, size
-    return headers, rows, right, widths, TABLE_PT[-1]
+    return headers, rows, right, wrapped_widths(headers, rows), TABLE_PT[-1]
 
 
 def _table(flow: PageFlow, tab: Table) -> int:
@@ -207,7 +231,8 @@ def _findings(flow: PageFlow, sections: list[Section], where: Where) -> None:
     flow.rule(after=0.1)
     flow.paragraph("The numbers this run produced, each with its 95% interval when it is "
                    "simulated (or marked exact), and the figure or table that shows it; pp "
-                   "are percentage points.", 8.5, color=TEXT_GREY, after=0.15)
+                   "are percentage points.", 8.5, color=TEXT_GREY, after=0.06)
+    flow.paragraph(THRESHOLDS, 8.5, color=TEXT_GREY, after=0.15)
     if not any(sec.findings for sec in sections):
         flow.paragraph("No section states findings.", BODY_PT)
     for sec in sections:
@@ -282,14 +307,14 @@ def _body(sections: list[Section]) -> tuple[PageFlow, PageFlow, list, list, Wher
     where: Where = {}
     for sec in sections:
         if report.space_left() < SECTION_ROOM:
-            report.running_head = sec.title
             report.new_page()
         else:  # a section starts below the last one's end when most of a page is left
             report.skip(0.2)
+        report.running_head = sec.title  # heads every page the section's content is on
         r_contents.append((0, sec.title, report.page_number))
         _section_intro(report, sec)
-        appendix.running_head = f"Appendix \u2014 {sec.title}"
         appendix.new_page()
+        appendix.running_head = f"Appendix \u2014 {sec.title}"
         a_contents.append((0, sec.title, appendix.page_number))
         _appendix_intro(appendix, sec)
         for fig in sec.figures:
@@ -313,24 +338,45 @@ def _appendix_front(title: str, contents: list[tuple[int, str, int]]) -> PageFlo
     return flow
 
 
+class Documents(NamedTuple):
+    """The report's and the appendix's pages, each beginning with ``*_front`` pages of
+    front matter (title, contents, key findings) before the sections' pages."""
+
+    report: PageFlow
+    appendix: PageFlow
+    report_front: int
+    appendix_front: int
+
+
+def lay_out_documents(sections: list[Section], title: str,
+                      meta_lines: list[str]) -> Documents:
+    """Lay out every page of the report and of its appendix (nothing written yet; each
+    flow's :meth:`~reports.pdfflow.PageFlow.finish` adds running heads and numbers)."""
+    with style_context():
+        report, appendix, r_contents, a_contents, where = _body(sections)
+        front = len(_appendix_front(title, a_contents).pages)
+        a_front = _appendix_front(title, [(lv, t, p + front) for lv, t, p in a_contents])
+        where = {k: (kind, t, p + front * bool(doc), doc)
+                 for k, (kind, t, p, doc) in where.items()}
+        args = (title, meta_lines, sections, r_contents, where)
+        first, found = _front_matter(*args, 0, 0)
+        doc, _ = _front_matter(*args, len(first.pages), found)
+    r_front, a_front_n = len(doc.pages), len(a_front.pages)
+    doc.extend(report)
+    a_front.extend(appendix)
+    return Documents(doc, a_front, r_front, a_front_n)
+
+
 def _write_pdfs(sections: list[Section], title: str, meta_lines: list[str],
                 folder: Path) -> int:
     """Write report.pdf (and its first page as a PNG) and the appendix into ``folder``;
     return the report's number of pages."""
-    report, appendix, r_contents, a_contents, where = _body(sections)
-    front = len(_appendix_front(title, a_contents).pages)
-    a_front = _appendix_front(title, [(lv, t, p + front) for lv, t, p in a_contents])
-    where = {k: (kind, t, p + front * bool(doc), doc) for k, (kind, t, p, doc) in where.items()}
-    args = (title, meta_lines, sections, r_contents, where)
-    first, found = _front_matter(*args, 0, 0)
-    doc, _ = _front_matter(*args, len(first.pages), found)
-    doc.pages.extend(report.pages)
+    docs = lay_out_documents(sections, title, meta_lines)
     meta = {"Title": title, "Creator": "dicelab reports"}
-    n = doc.save(folder / "report.pdf", metadata=meta)
-    doc.pages[0].savefig(folder / FIRST_PAGE, format="png", dpi=PREVIEW_DPI,
-                         facecolor="white")
-    a_front.pages.extend(appendix.pages)
-    a_front.save(folder / APPENDIX, metadata={**meta, "Title": f"{title}: appendix"})
+    n = docs.report.save(folder / "report.pdf", metadata=meta)
+    docs.report.pages[0].savefig(folder / FIRST_PAGE, format="png", dpi=PREVIEW_DPI,
+                                 facecolor="white")
+    docs.appendix.save(folder / APPENDIX, metadata={**meta, "Title": f"{title}: appendix"})
     return n
 
 

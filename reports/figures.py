@@ -1,8 +1,10 @@
 """Charts of :class:`analyzer.sections.Figure` specifications.
 
 :func:`plot_into` draws a specification on existing axes (the PDF report uses it to
-keep charts as vector graphics on its pages); :func:`draw_figure` makes a stand-alone
-matplotlib figure and :func:`save_png` writes it.
+keep charts as vector graphics on its pages), then :func:`reports.chart_fit.settle`
+fits its category names, end labels and legend to the size the axes end up with;
+:func:`draw_figure` does both for a stand-alone matplotlib figure and :func:`save_png`
+writes it.
 """
 
 from __future__ import annotations
@@ -15,19 +17,20 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes  # noqa: E402  (after the backend is chosen)
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure as MplFigure  # noqa: E402
 from matplotlib.font_manager import FontProperties  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
-from matplotlib.transforms import ScaledTranslation  # noqa: E402
 
 from analyzer.sections import Figure  # noqa: E402
+from reports.chart_fit import (GUIDE, INSIDE, categories, end_label,  # noqa: E402
+                               legend_beside, settle)
 from reports.layout import wrap  # noqa: E402
 from reports.sheet_picture import aspect, check_sheet, draw_sheet  # noqa: E402
 from reports.style import PNG_DPI, PNG_SIZE, series_style, style_context  # Agg first
 
 KINDS = ("bar", "dot", "line", "step", "sheet")
 LEGEND_WRAP = 26  # characters per legend line
-TICK_WRAP = 13  # characters per line of an explained x label
 _SINGLE = "__single_series__"
 
 
@@ -90,14 +93,6 @@ def _legend_label(spec: Figure, value: Any) -> str:
     return "\n".join(textwrap.wrap(text, LEGEND_WRAP)) or text
 
 
-def _tick_label(spec: Figure, value: Any) -> str:
-    """A category's x label, its description in brackets on the lines below."""
-    words = _words(spec, value)
-    if not words:
-        return _label(value)
-    return "\n".join([_label(value)] + textwrap.wrap(f"({words})", TICK_WRAP))
-
-
 def _groups(spec: Figure) -> list[tuple[str, pd.DataFrame]]:
     """(legend label, rows) per series; a single unnamed group when ``series`` is None."""
     df = spec.data
@@ -116,23 +111,6 @@ def _yerr(rows: pd.DataFrame, spec: Figure) -> np.ndarray | None:
     high = rows[spec.err_high].to_numpy(dtype=float)
     # clip tiny negative lengths from rounding; NaN stays NaN (no bar drawn)
     return np.clip(np.vstack([y - low, high - y]), 0.0, None)
-
-
-def _categorical_ticks(ax: Axes, labels: list[str]) -> None:
-    """Put category labels on the x axis, rotated when they would collide."""
-    ax.set_xticks(range(len(labels)), labels)
-    ax.grid(False, axis="x")
-    longest = max((len(line) for s in labels for line in s.split("\n")), default=0)
-    across = longest * len(labels)
-    if len(labels) > 40:
-        ax.tick_params(axis="x", labelrotation=90, labelsize=6)
-    elif any("\n" in s for s in labels) and across <= 90:  # explained: upright, maybe smaller
-        ax.tick_params(axis="x", labelsize=8 if across <= 65 else 6.5)
-    elif across > 60 or longest > 20:
-        for tick in ax.get_xticklabels():
-            tick.set_rotation(35)
-            tick.set_horizontalalignment("right")
-            tick.set_rotation_mode("anchor")
 
 
 def _draw_groups(ax: Axes, spec: Figure) -> list[str]:
@@ -159,10 +137,10 @@ def _draw_groups(ax: Axes, spec: Figure) -> list[str]:
         if yerr is not None:
             ax.errorbar(xs, ys, yerr=yerr, fmt="none", ecolor="black", elinewidth=0.8,
                         capsize=min(3.0, 40 * width / max(len(cats), 1) + 1), zorder=3)
-    _categorical_ticks(ax, [_tick_label(spec, c) for c in cats])
+    categories(ax, [_label(c) for c in cats], [_words(spec, c) for c in cats])
     if spec.kind == "dot":
         for edge in range(1, len(cats)):  # thin separators between the groups
-            ax.axvline(edge - 0.5, color="0.8", linewidth=0.5, zorder=0)
+            ax.axvline(edge - 0.5, color="0.8", linewidth=0.5, zorder=0, gid=GUIDE)
         ax.set_xlim(-0.5, len(cats) - 0.5)
     return [g[0] for g in groups]
 
@@ -203,7 +181,7 @@ def _draw_lines(ax: Axes, spec: Figure) -> list[str]:
             ax.errorbar(xs, ys, yerr=yerr, fmt="none", ecolor=st["color"], elinewidth=0.7,
                         capsize=2.0 if len(xs) <= 30 else 0.0)
     if mapping is not None:
-        _categorical_ticks(ax, labels)
+        categories(ax, labels)
     elif pd.api.types.is_integer_dtype(spec.data[spec.x].dtype):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if spec.kind == "step":
@@ -214,20 +192,17 @@ def _draw_lines(ax: Axes, spec: Figure) -> list[str]:
 
 
 def _end_labels(ax: Axes, ends: list[tuple[float, float, str]]) -> None:
-    """Name every line just right of its last point, nudged apart so none overlap, in
-    room added at the right of the axes."""
+    """Name every line just right of its last point, in room added at the right of the
+    axes, when all lines end at the right edge (a name at an earlier end would stand on
+    the lines that go on; the legend names those)."""
+    last = max(x for x, _, _ in ends)
+    if any(x < last for x, _, _ in ends):
+        return
     left, right = ax.get_xlim()
     ax.set_xticks([t for t in ax.get_xticks() if left <= t <= right])  # none in the room
     ax.set_xlim(left, right + 0.15 * (right - left))
-    low, high = ax.get_ylim()
-    gap = 0.07 * (high - low)
-    shift = ax.transData + ScaledTranslation(4 / 72, 0, ax.figure.dpi_scale_trans)
-    placed: list[float] = []
-    for x, y, name in sorted(ends, key=lambda e: e[1]):
-        y = max(y, placed[-1] + gap) if placed else y
-        placed.append(y)
-        ax.text(x, y, name, transform=shift, va="center", ha="left", fontsize=7.5,
-                clip_on=False)
+    for x, y, name in ends:
+        end_label(ax, x, y, name)  # moved apart once the axes have their size (settle)
 
 
 def _percent_tick(signed: bool) -> Any:
@@ -251,7 +226,8 @@ def _title(spec: Figure, width: int, width_pt: float | None) -> str:
 
 def plot_into(ax: Axes, spec: Figure, *, title_width: int = 70,
               title_pt: float | None = None) -> None:
-    """Draw ``spec`` on ``ax``: data, title, axis labels, legend and grid.
+    """Draw ``spec`` on ``ax``: data, title, axis labels, legend and grid; once the axes
+    are laid out, :func:`reports.chart_fit.settle` fits names and legend to their size.
 
     Parameters
     ----------
@@ -283,7 +259,7 @@ def plot_into(ax: Axes, spec: Figure, *, title_width: int = 70,
     else:
         labels = _draw_lines(ax, spec)
     if spec.ref_line is not None:
-        ax.axhline(spec.ref_line, color="black", linewidth=1.0, zorder=1.5)
+        ax.axhline(spec.ref_line, color="black", linewidth=1.0, zorder=1.5, gid=GUIDE)
     if spec.percent:
         signed = bool((pd.to_numeric(spec.data[spec.y], errors="coerce") < 0).any())
         ax.yaxis.set_major_formatter(FuncFormatter(_percent_tick(signed)))
@@ -292,10 +268,9 @@ def plot_into(ax: Axes, spec: Figure, *, title_width: int = 70,
     ax.set_ylabel(spec.ylabel or spec.y)
     title = (spec.series or "").replace("_", " ")
     if len(labels) > 4 or any("\n" in s or "(" in s for s in labels):
-        # a big or wordy legend would hide data: put it beside the axes
-        ax.legend(title=title, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    elif len(labels) > 1:
-        ax.legend(title=title, loc="best")
+        legend_beside(ax, title)  # a big or wordy legend would hide data
+    elif len(labels) > 1:  # inside for now: settle finds it a place clear of the data
+        ax.legend(title=title, loc=INSIDE[0])
 
 
 def draw_figure(fig: Figure) -> MplFigure:
@@ -321,7 +296,10 @@ def draw_figure(fig: Figure) -> MplFigure:
     size = PNG_SIZE if fig.kind != "sheet" else (PNG_SIZE[0], PNG_SIZE[0] * aspect(fig) + 0.6)
     with style_context():
         out = MplFigure(figsize=size, layout="constrained")
-        plot_into(out.add_subplot(), fig)
+        FigureCanvasAgg(out)  # a renderer for measuring text while settling
+        ax = out.add_subplot()
+        plot_into(ax, fig)
+        settle(ax, out.draw_without_rendering)
     return out
 
 

@@ -224,32 +224,52 @@ def _intervals_joined(headers: list[str], rows: list[list[str]], right: list[boo
     return [joined.get(j, headers[j]) for j in keep], out_rows, [right[j] for j in keep]
 
 
-CELL_WIDTH = 16  # characters a table column wraps at (a longer word widens it)
+CELL_WIDTH = 16  # characters a table column wraps at when the page is too narrow
+HANG = "  "  # indent of a wrapped cell's further lines (so they read as one entry)
 
 
-def wrap_chars(text: str, width: int) -> list[str]:
-    """``text`` broken at spaces into lines of at most ``width`` characters (a longer
-    word stands alone on its line, whole)."""
+def wrap_chars(text: str, width: int, hang: str = "") -> list[str]:
+    """``text`` broken at spaces into lines of at most ``width`` characters, lines after
+    the first starting with ``hang`` (a longer word stands alone on its line, whole)."""
     lines: list[str] = []
     for word in text.split():
         if lines and len(lines[-1]) + 1 + len(word) <= width:
             lines[-1] += " " + word
         else:
-            lines.append(word)
+            lines.append(hang + word if lines else word)
     return lines or [""]
 
 
-def wrapped_widths(headers: list[str], rows: list[list[str]],
-                   cap: int = CELL_WIDTH) -> list[int]:
+def wrapped_widths(headers: list[str], rows: list[list[str]], cap: int = CELL_WIDTH,
+                   room: int | None = None) -> list[int]:
     """Each column's width: its longest cell, and room for its heading on two lines, at
-    most ``cap`` characters unless a single word is longer."""
-    widths = []
+    most ``cap`` characters unless a single word (indented, in a cell that wraps) is
+    longer; then, within ``room`` characters in all, columns whose cells would wrap are
+    widened to their longest cell, those that need least first."""
+    widths, full = [], []
     for j, h in enumerate(headers):
         cells = [r[j] for r in rows]
         longest_word = max(len(w) for c in [h, *cells] for w in (c.split() or [""]))
         longest = max([len(c) for c in cells] + [math.ceil(len(h) / 2)])
-        widths.append(max(min(longest, cap), longest_word))
+        width = max(min(longest, cap), longest_word)
+        if any(len(c) > width for c in cells):  # a further line starts indented
+            width = max(width, max((len(w) for c in cells for w in c.split()[1:]),
+                                   default=0) + len(HANG))
+        widths.append(width)
+        full.append(max(longest, width))
+    if room is not None:
+        _widen(widths, full, room)
     return widths
+
+
+def _widen(widths: list[int], full: list[int], room: int, gap: int = 2) -> None:
+    """Widen columns to ``full`` (least extra first) while the table fits ``room``."""
+    spare = room - sum(widths) - gap * (len(widths) - 1)
+    for j in sorted(range(len(widths)), key=lambda k: full[k] - widths[k]):
+        extra = full[j] - widths[j]
+        if 0 < extra <= spare:
+            widths[j] = full[j]
+            spare -= extra
 
 
 def transposed(headers: list[str], rows: list[list[str]]
@@ -266,12 +286,12 @@ def wrapped_rows(headers: list[str], rows: list[list[str]], right: list[bool],
                  ) -> tuple[list[str], list[list[str]]]:
     """Monospace lines of the columns ``cols``: the heading's lines (ending with a rule)
     and, per row, its lines; a cell longer than its column's width wraps onto more
-    lines of its row, nothing is cut."""
+    lines of its row (indented by ``HANG``), nothing is cut."""
     sep = " " * gap
 
-    def block(cells: list[str]) -> list[str]:
-        parts = [wrap_chars(cells[j], widths[j]) if len(cells[j]) > widths[j] else [cells[j]]
-                 for j in cols]
+    def block(cells: list[str], hang: str = HANG) -> list[str]:
+        parts = [wrap_chars(cells[j], widths[j], hang) if len(cells[j]) > widths[j]
+                 else [cells[j]] for j in cols]
         height = max(len(p) for p in parts)
         out = []
         for k in range(height):
@@ -280,7 +300,7 @@ def wrapped_rows(headers: list[str], rows: list[list[str]], right: list[bool],
                                 for t, j in zip(texts, cols)).rstrip())
         return out
 
-    head = block(headers) + [sep.join("-" * widths[j] for j in cols)]
+    head = block(headers, "") + [sep.join("-" * widths[j] for j in cols)]
     return head, [block(r) for r in rows]
 
 

@@ -3,7 +3,9 @@
 A :class:`PageFlow` keeps a cursor on the current page and opens a new page whenever
 the next item does not fit. Pages are plain matplotlib figures (not registered with
 pyplot), kept until :meth:`PageFlow.save` writes them, so that page numbers (and a
-contents list built from them) are known before anything is written.
+contents list built from them) are known before anything is written. Running heads and
+page numbers are drawn last (:meth:`PageFlow.finish`): a page's head names every
+running head in force while something was placed on it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from reports.style import (A4_PORTRAIT, MONO, MONO_ADVANCE, PAGE_MARGIN_BOTTOM, 
                            PAGE_MARGIN_X, SANS, TEXT_GREY, style_context)
 
 LEADING = 1.3  # line height as a multiple of the font size
+HEAD_JOIN = " \u00b7 "  # between the running heads of a page shared by sections
+RUNNING_HEAD, PAGE_NUMBER = "running-head", "page-number"  # gids of a page's furniture
 PT = 1.0 / 72.0  # inches per point
 
 
@@ -32,7 +36,8 @@ class PageFlow:
     Parameters
     ----------
     running_head : str
-        Small grey text at the top of every page (may be changed between pages).
+        Small grey text at the top of the pages that content placed from now on lands on
+        (change it where a section starts; a page shared by two sections names both).
     """
 
     page_w, page_h = A4_PORTRAIT
@@ -45,6 +50,8 @@ class PageFlow:
     def __init__(self, running_head: str = "") -> None:
         self.running_head = running_head
         self.pages: list[MplFigure] = []
+        self.heads: list[list[str]] = []  # per page, the running heads of its content
+        self.finished = 0  # pages whose running head and number are drawn
         self.y = self.bottom  # inches from the top edge; "full" until a page is opened
 
     # --- pages and space ---------------------------------------------------------------
@@ -61,17 +68,18 @@ class PageFlow:
         return self.pages[-1]
 
     def new_page(self) -> MplFigure:
-        """Open a fresh page with the running head and put the cursor at its top."""
+        """Open a fresh page and put the cursor at its top."""
         fig = MplFigure(figsize=A4_PORTRAIT)
         FigureCanvasAgg(fig)  # a renderer for measuring text while laying out charts
-        if self.running_head:
-            fig.text(self.left / self.page_w, 1 - 0.5 / self.page_h,
-                     fit_line(self.running_head, self.width_pt, 7.5), fontsize=7.5,
-                     color=TEXT_GREY, va="baseline", family=SANS)
-            self._rule(fig, 0.56, 0.4, "0.6")
         self.pages.append(fig)
+        self.heads.append([])
         self.y = self.top
         return fig
+
+    def _mark_head(self) -> None:
+        """Note the running head in force on the current page (content lands on it)."""
+        if self.pages and self.running_head and self.running_head not in self.heads[-1]:
+            self.heads[-1].append(self.running_head)
 
     def space_left(self) -> float:
         """Inches left between the cursor and the bottom margin."""
@@ -85,6 +93,7 @@ class PageFlow:
         """Start a new page unless ``height`` inches fit below the cursor."""
         if not self.pages or (height > self.space_left() and not self.at_top()):
             self.new_page()
+        self._mark_head()
 
     def skip(self, height: float) -> None:
         """Move the cursor down (never past the bottom margin)."""
@@ -127,6 +136,7 @@ class PageFlow:
         """One line whose top is ``top`` inches from the page top, on the current page,
         without moving the cursor (e.g. a left column beside text placed with :meth:`line`)."""
         y = 1 - (top + size * PT) / self.page_h
+        self._mark_head()
         self.fig.text((self.left + indent) / self.page_w, y, text, fontsize=size, color=color,
                       va="baseline", family=SANS, fontweight=weight)
 
@@ -208,27 +218,46 @@ class PageFlow:
             y0 = bottom + (pos.y0 - tight.y0)
             x1 = right - (tight.x1 - pos.x1)
             y1 = top - (tight.y1 - pos.y1)
-            if x1 - x0 < 0.2 or y1 - y0 < 0.1:
+            if x1 - x0 < 0.2:
                 break  # degenerate labels; keep the last usable size
+            y0 = min(y0, y1 - 0.1)  # names too tall for the slot: keep some height
             if max(abs(x0 - pos.x0), abs(y0 - pos.y0), abs(x1 - pos.x1),
                    abs(y1 - pos.y1)) < 1e-4:
                 break  # settled: the labels fit the slot (within 0.01% of the page)
             ax.set_position([x0, y0, x1 - x0, y1 - y0])
 
     # --- output ----------------------------------------------------------------------------
+    def extend(self, other: PageFlow) -> None:
+        """Append the pages of ``other`` (not yet finished) after this flow's pages."""
+        self.pages.extend(other.pages)
+        self.heads.extend(other.heads)
+
+    def finish(self) -> list[MplFigure]:
+        """Draw each page's running head (the heads of its content, in order) and its
+        number ("page i of n"), once; return every page, ready to save."""
+        n = len(self.pages)
+        for i in range(self.finished, n):
+            fig, heads = self.pages[i], self.heads[i]
+            if heads:
+                fig.text(self.left / self.page_w, 1 - 0.5 / self.page_h,
+                         fit_line(HEAD_JOIN.join(heads), self.width_pt, 7.5), fontsize=7.5,
+                         color=TEXT_GREY, va="baseline", family=SANS, gid=RUNNING_HEAD)
+                self._rule(fig, 0.56, 0.4, "0.6")
+            fig.text(0.5, 0.45 / self.page_h, f"page {i + 1} of {n}", ha="center",
+                     fontsize=7.5, color=TEXT_GREY, family=SANS, gid=PAGE_NUMBER)
+        self.finished = n
+        return self.pages
+
     def save(self, path: Path, metadata: dict[str, Any] | None = None) -> int:
-        """Number every page ("page i of n") and write all pages to one PDF.
+        """Finish every page (:meth:`finish`) and write all pages to one PDF.
 
         Returns
         -------
         int
             The number of pages written.
         """
-        n = len(self.pages)
         with style_context(), PdfPages(path, metadata=metadata) as pdf:
-            for i, fig in enumerate(self.pages, start=1):
-                fig.text(0.5, 0.45 / self.page_h, f"page {i} of {n}", ha="center",
-                         fontsize=7.5, color=TEXT_GREY, family=SANS)
+            for fig in self.finish():
                 pdf.savefig(fig)
-        return n
+        return len(self.pages)
 

@@ -32,12 +32,29 @@ def shade(share: float) -> float:
 
 
 LABEL_ROOM = 3.6  # a box shows its label only when this many times the smallest text wide
+TEXT_HEIGHT = 1.05  # height of a line of text (a size, and a little room), in font sizes
+LABEL_TOP, ROUND_BOTTOM = 0.1, 0.92  # where a box's label starts and its mean round ends
+
+
+def stacked(box_pt: float, big: float, small: float, label: bool,
+            mean_round: bool) -> tuple[float, bool, bool]:
+    """Where a box's share (``big`` points) is centred, in box heights from its top,
+    between its label above and its mean round below (``small`` points), and which of
+    those two stay: the round goes first, then the label, where the share lacks room."""
+    share, line = TEXT_HEIGHT * big / box_pt, TEXT_HEIGHT * small / box_pt
+    for label_on, round_on in ((label, mean_round), (label, False), (False, False)):
+        top = LABEL_TOP + line if label_on else 0.06
+        bottom = ROUND_BOTTOM - line if round_on else 0.94
+        if bottom - top >= share:
+            return (top + bottom) / 2, label_on, round_on
+    return 0.5, False, False
 
 
 def draw_sheet(ax: Axes, spec: Figure, rounds: bool = True, min_pt: float = 7.5) -> None:
     """Draw the boxes of ``spec.data`` (columns ``spec.x``, ``row``, ``spec.y`` the share,
     ``spec.series`` the area, ``label``, ``mean_round``) on ``ax``, with each box's mean
-    round when ``rounds``; no text smaller than ``min_pt``."""
+    round when ``rounds`` (label and round only where they leave the share room,
+    :func:`stacked`); no text smaller than ``min_pt``."""
     check_sheet(spec)
     data = spec.data
     width = float(data[spec.x].max()) + 1
@@ -56,15 +73,18 @@ def draw_sheet(ax: Axes, spec: Figure, rounds: bool = True, min_pt: float = 7.5)
         ink = "white" if grey < 0.55 else "black"
         ax.add_patch(Rectangle((x + 0.04, y + 0.04), 0.92, 0.92, facecolor=str(grey),
                                edgecolor="black", linewidth=0.6))
-        if cell["label"] and box_pt >= LABEL_ROOM * min_pt:  # else the label would cover
-            ax.text(x + 0.1, y + 0.12, str(cell["label"]), ha="left", va="top",
+        middle, label, mean_round = stacked(
+            box_pt, big, small, bool(cell["label"]) and box_pt >= LABEL_ROOM * min_pt,
+            rounds and share >= ROUND_SHOWN_FROM and not math.isnan(float(cell["mean_round"])))
+        if label:
+            ax.text(x + 0.1, y + LABEL_TOP, str(cell["label"]), ha="left", va="top",
                     fontsize=small, color=ink)
         shown = "<1%" if 0 < share < ROUND_SHOWN_FROM else f"{share:.0%}"
-        ax.text(x + 0.5, y + 0.55, shown, ha="center", va="center", fontsize=big,
+        ax.text(x + 0.5, y + middle, shown, ha="center", va="center", fontsize=big,
                 color=ink, weight="bold")
-        if rounds and share >= ROUND_SHOWN_FROM and not math.isnan(float(cell["mean_round"])):
-            ax.text(x + 0.5, y + 0.9, f"r{float(cell['mean_round']):.1f}", ha="center",
-                    va="bottom", fontsize=small, color=ink)
+        if mean_round:
+            ax.text(x + 0.5, y + ROUND_BOTTOM, f"r{float(cell['mean_round']):.1f}",
+                    ha="center", va="bottom", fontsize=small, color=ink)
     for area, cells in data.groupby(spec.series, sort=False):
         ax.text(float(cells[spec.x].min()) + 0.04, float(cells["row"].min()) - 0.08,
                 str(area), ha="left", va="bottom", fontsize=big, weight="bold")
