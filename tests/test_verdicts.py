@@ -79,11 +79,13 @@ def test_cloverup_verdict_names_the_assumed_weights_and_the_fairest_changes():
                             "expected_points_change": [0.0, 3.97, -1.31],
                             "first_seat_change": [0.0, 0.051, 0.004]})
     opt = pd.Series({"expected_points": 12.46})
-    lines = cloverup_report.verdict(first, changes, opt, seats([0.5, 0.5], 0.01), values)
+    skill = cloverup_report.skill_duels(values)
+    lines = cloverup_report.verdict(first, changes, opt, seats([0.5, 0.5], 0.01), values,
+                                    skill)
     assert all("on the assumed face weights (6,5,5,3,3,1,1)" in line for line in lines)
     assert lines[1].startswith("Balanced: two players both playing to win")
     assert "Closest to fair: rerolls 1 (+0.4 pp, exact)." in lines[1]
     assert "points of an instant win (18)" in lines[2]
     chosen = {**values, "weights": (1, 1, 1, 1, 1, 1, 1)}
     assert "assumed" not in cloverup_report.verdict(first, changes, opt,
-                                                    seats([0.5, 0.5], 0.01), chosen)[0]
+                                                    seats([0.5, 0.5], 0.01), chosen, skill)[0]

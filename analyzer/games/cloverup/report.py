@@ -20,6 +20,7 @@ from analyzer.games.cloverup.sensitivity import rule_changes
 from analyzer.games.cloverup.simulation import (COLUMNS, _by_policy, _row_stats, lineup_of,
                                                 play_games)
 from analyzer.params import assumed_notes
+from analyzer.skill import skill_parts, skill_row, skill_table, skill_verdict
 from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Table, fair_share,
                                policy_words, provenance, seat_figure, seat_finding)
 from analyzer.verdicts import (MATTERS, assumed_in_force, closest_to_fair, imbalanced,
@@ -206,6 +207,24 @@ def first_seat(values) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+SKILL_OPPONENTS = (("never", "never re-rolls"), ("threshold:4", "re-rolls every die below 4"),
+                   ("optimal", "plays for the highest average"))  # weakest first
+
+
+def skill_duels(values: dict[str, Any]) -> pd.DataFrame:
+    """Restricted play, exact: the chance that a player playing to win (the game solver)
+    wins a two-player game, seats alternating, against each of ``SKILL_OPPONENTS``."""
+    model = get_model({**values, "players": 2})
+    best = parse_policy("win")
+    rows = []
+    for name, words in SKILL_OPPONENTS:
+        weaker = parse_policy(name)
+        chance = 0.5 * (model.game_win_chance(best, weaker)
+                        + 1 - model.game_win_chance(weaker, best))
+        rows.append(skill_row("win", name, words, chance))
+    return skill_table(rows)
+
+
 def matchups(values, games, seed, progress) -> pd.DataFrame:
     """Two-player win rates of each policy against the expected-score policy: exact (game
     solver) and simulated, seats rotating."""
@@ -286,7 +305,7 @@ def assumed_basis(values: dict[str, Any], turn: bool = False) -> str:
 
 
 def verdict(first: pd.DataFrame, changes: pd.DataFrame, opt: pd.Series,
-            seat_table: pd.DataFrame, values: dict[str, Any]) -> list[str]:
+            seat_table: pd.DataFrame, values: dict[str, Any], skill: pd.DataFrame) -> list[str]:
     """The section's verdict: the seats, the first seat of two with the rule changes that
     bring it closest to fair, and a turn's worth with the one that moves it most (and the
     one besides the face weights); each saying which assumed rule values it rests on."""
@@ -310,6 +329,7 @@ def verdict(first: pd.DataFrame, changes: pd.DataFrame, opt: pd.Series,
                  f"{lever_words(rest, 'expected_points_change', points)}; besides the face "
                  f"weights: {lever_words(others, 'expected_points_change', points)}.",
                  assumed_basis(values, turn=True)),
+        rests_on(skill_verdict(skill, "a player playing to win"), basis),
     ]
 
 
@@ -327,13 +347,17 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     figures = _turn_figures(d) + _seat_and_duel_figures(d) + [_comeback_figure(d)]
     figures[1:1] = rule_figures(d.changes)
     figures.append(d.length)
+    skill_figure, skill_tab = skill_parts("cloverup", d.skill, "a player playing to win",
+                                          "Exact: the game solver, from both seats.")
+    figures.append(skill_figure)
     intro = ("CloverUp is analysed exactly for a single turn (every keep/reroll choice "
              "solved by dynamic programming) and for two-player games (backward induction "
              "over rounds, seats and score difference); games with more players and "
              "policy mixes are simulated.")
-    return Section("cloverup", "CloverUp", intro, figures, _tables(d), _notes(d, seed),
+    return Section("cloverup", "CloverUp", intro, figures, _tables(d) + [skill_tab],
+                   _notes(d, seed),
                    _findings(d), provenance(seed, PARAMS, values),
-                   verdict(d.first, d.changes, d.opt, d.seat_table, values))
+                   verdict(d.first, d.changes, d.opt, d.seat_table, values, d.skill))
 
 
 def _turn_data(d: SimpleNamespace, model: Model) -> None:
@@ -392,6 +416,7 @@ def _exact_data(d: SimpleNamespace) -> None:
     d.last_round = d.comeback[d.comeback.rounds_left == "1 round left"].set_index(
         "behind_by")["win_chance"]
     d.first = first_seat(values).set_index("both_play")
+    d.skill = skill_duels(values)
 
 
 def _seat_data(d: SimpleNamespace, games: int, seed: int, progress: bool) -> None:

@@ -23,6 +23,7 @@ from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Tabl
                                fair_share, policy_words, provenance, seat_figure)
 from analyzer.verdicts import UNEVEN, assumed_in_force, lever_words, rests_on, seat_verdict
 from analyzer.seeding import DEFAULT_SEED
+from analyzer.skill import skill_parts, skill_row, skill_table, skill_verdict
 from kernels.sly_dice import hol, layout, odds, play
 
 WORDS = {"honest": "never bluffs or accuses",  # keyed like POLICY_HELP
@@ -75,6 +76,10 @@ STABLE_GAMES = 40_960  # games of the stable strategy against itself (cards, spr
 BLUFF_WIN_POINTS = 1.0  # the bluffing duels run until their win rates are this precise
 EQUILIBRIUM_WIN_POINTS = 2.0  # ... and the equilibrium policy's (a linear program a claim)
 CHECK_BLOCKS = 2  # precision checked every 2 blocks of games (the same stop on any machine)
+
+
+SKILL_OPPONENTS = (("honest", "never bluffs or accuses"),
+                   ("rational", "claims honestly and accuses when it pays"))  # weakest first
 
 
 def bluff_value(values, games, seed, progress) -> pd.DataFrame:
@@ -229,10 +234,18 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     intro = ("Sly Dice is analysed exactly for the rolling phase (dynamic programming over "
              "every lock/reroll position, for every card and every set of common dice) and by "
              "simulation for whole games with bots that claim, bluff and accuse.")
-    return Section("sly-dice", "Sly Dice", intro, _figures(d) + d.comeback_figures,
-                   _tables(d), _notes(d), _findings(d), provenance(seed, PARAMS, values),
-                   verdict(values, d.seat_rows, d.fair, d.cards, d.sweeps, d.honest_row,
-                           d.value, d.honest_value))
+    skill_figure, skill_tab = skill_parts(
+        "sly_dice", d.skill, "the equilibrium player",
+        "Simulated: the report's bluffing duels, each until its win rate is known to "
+        f"{EQUILIBRIUM_WIN_POINTS:g} percentage points.")
+    lines = verdict(values, d.seat_rows, d.fair, d.cards, d.sweeps, d.honest_row, d.value,
+                    d.honest_value)
+    lines.insert(-1, rests_on(skill_verdict(d.skill, "the equilibrium player"),
+                              assumed_basis(values)))
+    return Section("sly-dice", "Sly Dice", intro,
+                   _figures(d) + d.comeback_figures + [skill_figure],
+                   _tables(d) + [skill_tab], _notes(d), _findings(d),
+                   provenance(seed, PARAMS, values), lines)
 
 
 def _card_data(d: SimpleNamespace, quick: bool) -> None:
@@ -259,6 +272,10 @@ def _bot_data(d: SimpleNamespace, progress: bool) -> None:
     d.b10 = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "honest")].iloc[0]
     d.b10r = bluffs[(bluffs.policy == "bluffer:10") & (bluffs.opponent == "rational")].iloc[0]
     d.eq_rows = bluffs[bluffs.policy == "equilibrium"].set_index("opponent")
+    d.skill = skill_table([skill_row("equilibrium", name, words, row.win_rate,
+                                     (row.ci95_low, row.ci95_high), row.games)
+                           for name, words in SKILL_OPPONENTS
+                           for row in [d.eq_rows.loc[name]]])
 
 
 def _stable_data(d: SimpleNamespace, progress: bool) -> None:
