@@ -106,6 +106,8 @@ class Section:
     provenance: dict[str, Any] = field(default_factory=dict)  # columns added to every CSV
     verdict: list[str] = field(default_factory=list)  # opens the section: what is balanced,
     # what is not, and the rule change that moves each headline figure most
+    glossary: dict[str, str] = field(default_factory=dict)  # names the tables and notes
+    # still use (players, rules) -> their meaning, for the appendix's first page
 
 
 @dataclass
@@ -152,6 +154,17 @@ def provenance(seed: int, params: Any, values: dict[str, Any]) -> dict[str, Any]
     figure and table)."""
     return {"seed": seed, "rules": "; ".join(p.words(values[p.name])
                                              for p in params if p.name != "players")}
+
+
+def glossary(players: dict[str, str], params: Any, notes: list[str]) -> dict[str, str]:
+    """A section's glossary: each player's name (``players``: name -> what it does; those
+    without words left out) and each rule parameter named in ``notes``, with its plain
+    label."""
+    named = {name: words for name, words in players.items() if words and words != name}
+    text = " ".join(notes)
+    named.update({p.name: p.label for p in params
+                  if re.search(rf"\b{re.escape(p.name)}\b", text)})
+    return named
 
 
 def fair_share(seats: Any) -> Any:

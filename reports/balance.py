@@ -243,7 +243,10 @@ def _findings(flow: PageFlow, sections: list[Section], where: Where) -> None:
             flow.skip(0.06)
 
 
-def _title_block(flow: PageFlow, title: str, meta_lines: list[str]) -> None:
+def _title_block(flow: PageFlow, title: str, meta_lines: list[str],
+                 sections: list[Section] = ()) -> None:
+    """A document's first page down to its contents heading; with ``sections``, their
+    glossaries first (``_glossary``)."""
     flow.new_page()
     flow.skip(0.4)
     flow.paragraph(title, 22, weight="bold", after=0.2)
@@ -251,7 +254,21 @@ def _title_block(flow: PageFlow, title: str, meta_lines: list[str]) -> None:
         flow.paragraph(line, 10, color=TEXT_GREY, after=0.02)
     flow.skip(0.2)
     flow.rule(lw=0.8, after=0.2)
+    _glossary(flow, sections)
     flow.paragraph("Contents", 13, weight="bold", after=0.1)
+
+
+def _glossary(flow: PageFlow, sections: list[Section]) -> None:
+    """The names the tables and notes still use (players, rules), each with its meaning,
+    one paragraph per section."""
+    named = [sec for sec in sections if sec.glossary]
+    if not named:
+        return
+    flow.paragraph("Names used in the tables and notes", 13, weight="bold", after=0.06)
+    for sec in named:
+        entries = "; ".join(f"{name}: {words}" for name, words in sec.glossary.items())
+        flow.paragraph(f"{sec.title}. {entries}.", 8.5, after=0.06)
+    flow.skip(0.12)
 
 
 def _contents(flow: PageFlow, contents: list[tuple[int, str, int]], offset: int) -> None:
@@ -329,11 +346,13 @@ def _body(sections: list[Section]) -> tuple[PageFlow, PageFlow, list, list, Wher
     return report, appendix, r_contents, a_contents, where
 
 
-def _appendix_front(title: str, contents: list[tuple[int, str, int]]) -> PageFlow:
-    """The appendix's contents pages (its body pages follow them)."""
+def _appendix_front(title: str, contents: list[tuple[int, str, int]],
+                    sections: list[Section]) -> PageFlow:
+    """The appendix's first pages: the glossary and the contents (its body pages follow
+    them)."""
     flow = PageFlow()
     _title_block(flow, f"{title}: appendix", ["notes on rules and samples, tables and "
-                                              "more figures, section by section"])
+                                              "more figures, section by section"], sections)
     _contents(flow, contents, 0)
     return flow
 
@@ -354,8 +373,9 @@ def lay_out_documents(sections: list[Section], title: str,
     flow's :meth:`~reports.pdfflow.PageFlow.finish` adds running heads and numbers)."""
     with style_context():
         report, appendix, r_contents, a_contents, where = _body(sections)
-        front = len(_appendix_front(title, a_contents).pages)
-        a_front = _appendix_front(title, [(lv, t, p + front) for lv, t, p in a_contents])
+        front = len(_appendix_front(title, a_contents, sections).pages)
+        a_front = _appendix_front(title, [(lv, t, p + front) for lv, t, p in a_contents],
+                                  sections)
         where = {k: (kind, t, p + front * bool(doc), doc)
                  for k, (kind, t, p, doc) in where.items()}
         args = (title, meta_lines, sections, r_contents, where)

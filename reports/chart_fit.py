@@ -31,8 +31,8 @@ END_LABEL = "end-label"  # gid of the names at the lines' ends
 BESIDE = "legend-beside"  # gid of a legend placed beside the axes
 TICK_PT = (8.0, 7.5)  # sizes tried for category names, largest first (none under 7.5 pt)
 TICK_GAP = 0.5  # em of space kept between neighbouring category names
-TICK_LINES = 8  # lines an upright category name with its description may take
-TICK_ROOM = 1.2 * 72  # points a name turned on its side (with its description) may run
+TICK_LINES = 8  # lines an upright category name may take
+TICK_ROOM = 1.2 * 72  # points a name turned on its side may run
 LINE_HEIGHT = 1.2  # matplotlib's line height, in font sizes
 INSIDE = ("upper right", "upper left", "lower right", "lower left", "center right",
           "center left", "upper center", "lower center")  # legend places tried, in order
@@ -42,7 +42,6 @@ LEGEND_CLEARANCE = 2.0  # points kept between a legend and the data
 @dataclass
 class _Ticks:
     names: list[str]
-    words: list[str]
     stage: int = 0  # the first layout of _layouts still tried (layouts only get denser)
     pitch: float = math.inf  # the least room between categories met so far, in points
     shown: tuple = field(default_factory=tuple)  # (labels, size, rotation) applied
@@ -51,12 +50,10 @@ class _Ticks:
 _TICKS: WeakKeyDictionary[Axes, _Ticks] = WeakKeyDictionary()
 
 
-def categories(ax: Axes, names: list[str], words: list[str] | None = None) -> None:
-    """Category ``names`` at x = 0, 1, ... under ``ax``, each with its description in
-    ``words`` ("" for none); turned on their side for now, taking little width
-    (:func:`settle` fits them)."""
-    words = list(words) if words else [""] * len(names)
-    _TICKS[ax] = _Ticks(list(names), words)
+def categories(ax: Axes, names: list[str]) -> None:
+    """Category ``names`` at x = 0, 1, ... under ``ax``; turned on their side for now,
+    taking little width (:func:`settle` fits them)."""
+    _TICKS[ax] = _Ticks(list(names))
     _apply(ax, _TICKS[ax], (list(names), TICK_PT[-1], 90.0))
     ax.grid(False, axis="x")
 
@@ -98,18 +95,15 @@ def _whole(lines: list[str], text: str) -> bool:
     return " ".join(lines).split() == text.split()
 
 
-def _upright(names: list[str], words: list[str], width: float,
-             size: float) -> list[str] | None:
-    """Each name on one line with its description wrapped below it, all within
-    ``width`` points; None if a name or a word is wider, or a label too tall."""
+def _upright(names: list[str], width: float, size: float) -> list[str] | None:
+    """Each name wrapped within ``width`` points; None if a word is wider, or a label
+    taller than ``TICK_LINES`` lines."""
     labels = []
-    for name, said in zip(names, words):
-        if text_width_pt(name, size) > width:
+    for name in names:
+        lines = wrap(name, width, size)
+        if not _whole(lines, name) or len(lines) > TICK_LINES:
             return None
-        below = wrap(f"({said})", width, size) if said else []
-        if said and not _whole(below, f"({said})") or 1 + len(below) > TICK_LINES:
-            return None
-        labels.append("\n".join([name, *below]))
+        labels.append("\n".join(lines))
     return labels
 
 
@@ -129,37 +123,25 @@ def _shortened(name: str, size: float, most: int) -> list[str]:
     return [name]
 
 
-def _turned(names: list[str], words: list[str], size: float, most: int,
-            described: bool) -> list[str]:
+def _turned(names: list[str], size: float, most: int) -> list[str]:
     """Labels to turn on their side, of at most ``most`` lines where a long name can be
-    shortened so: each name, and when ``described`` its description wrapped beside it."""
-    labels = []
-    for name, said in zip(names, words):
-        lines = _shortened(name, size, most)
-        if described and said:
-            room = max(TICK_ROOM, *(text_width_pt(line, size) for line in lines))
-            below = wrap(f"({said})", room, size)
-            lines += below if _whole(below, f"({said})") else []
-        labels.append("\n".join(lines))
-    return labels
+    shortened so."""
+    return ["\n".join(_shortened(name, size, most)) for name in names]
 
 
 def _layouts(ticks: _Ticks, pitch: float) -> list[Callable[[], tuple | None]]:
-    """The layouts tried, sparest first: upright at each size of ``TICK_PT``, turned with
-    descriptions, turned names only; the last, every few names turned, always fits."""
-    names, words = ticks.names, ticks.words
+    """The layouts tried, sparest first: upright at each size of ``TICK_PT``, then turned;
+    the last, every few names turned, always fits."""
+    names = ticks.names
 
     def upright(size: float) -> Callable[[], tuple | None]:
-        return lambda: _fitting(_upright(names, words, pitch - TICK_GAP * size, size), size,
-                                0.0, pitch)
-
-    def turned(size: float, described: bool) -> Callable[[], tuple | None]:
-        most = _lines_across(pitch, size)
-        return lambda: _fitting(_turned(names, words, size, most, described), size, 90.0,
+        return lambda: _fitting(_upright(names, pitch - TICK_GAP * size, size), size, 0.0,
                                 pitch)
 
     small = TICK_PT[-1]  # turned, the smallest size: more lines, so shorter names
-    return ([upright(s) for s in TICK_PT] + [turned(small, True), turned(small, False)]
+    most = _lines_across(pitch, small)
+    return ([upright(s) for s in TICK_PT]
+            + [lambda: _fitting(_turned(names, small, most), small, 90.0, pitch)]
             + [lambda: _thinned(names, pitch)])
 
 

@@ -86,10 +86,15 @@ def _words(spec: Figure, value: Any) -> str:
     return spec.labels.get(value, spec.labels.get(_label(value), ""))
 
 
+def _shown(spec: Figure, value: Any) -> str:
+    """What a person reads for a value: its plain description (``spec.labels``) where
+    there is one, never beside the code name; else the value itself."""
+    return _words(spec, value) or _label(value)
+
+
 def _legend_label(spec: Figure, value: Any) -> str:
-    """``name (description)``, wrapped for the legend."""
-    words = _words(spec, value)
-    text = f"{_label(value)} ({words})" if words else _label(value)
+    """The value as a person reads it (``_shown``), wrapped for the legend."""
+    text = _shown(spec, value)
     return "\n".join(textwrap.wrap(text, LEGEND_WRAP)) or text
 
 
@@ -137,7 +142,7 @@ def _draw_groups(ax: Axes, spec: Figure) -> list[str]:
         if yerr is not None:
             ax.errorbar(xs, ys, yerr=yerr, fmt="none", ecolor="black", elinewidth=0.8,
                         capsize=min(3.0, 40 * width / max(len(cats), 1) + 1), zorder=3)
-    categories(ax, [_label(c) for c in cats], [_words(spec, c) for c in cats])
+    categories(ax, [_shown(spec, c) for c in cats])
     if spec.kind == "dot":
         for edge in range(1, len(cats)):  # thin separators between the groups
             ax.axvline(edge - 0.5, color="0.8", linewidth=0.5, zorder=0, gid=GUIDE)

@@ -22,7 +22,7 @@ from analyzer.games.cloverup.simulation import (COLUMNS, _by_policy, _row_stats,
 from analyzer.params import assumed_notes
 from analyzer.skill import skill_parts, skill_row, skill_table, skill_verdict
 from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Table, fair_share,
-                               policy_words, provenance, seat_figure, seat_finding)
+                               glossary, policy_words, provenance, seat_figure, seat_finding)
 from analyzer.verdicts import (MATTERS, assumed_in_force, closest_to_fair, imbalanced,
                                lever_words, rests_on, seat_verdict)
 from kernels.cloverup import layout
@@ -354,10 +354,11 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
              "solved by dynamic programming) and for two-player games (backward induction "
              "over rounds, seats and score difference); games with more players and "
              "policy mixes are simulated.")
-    return Section("cloverup", "CloverUp", intro, figures, _tables(d) + [skill_tab],
-                   _notes(d, seed),
+    notes = _notes(d, seed)
+    return Section("cloverup", "CloverUp", intro, figures, _tables(d) + [skill_tab], notes,
                    _findings(d), provenance(seed, PARAMS, values),
-                   verdict(d.first, d.changes, d.opt, d.seat_table, values, d.skill))
+                   verdict(d.first, d.changes, d.opt, d.seat_table, values, d.skill),
+                   glossary(d.labels, PARAMS, notes))
 
 
 def _turn_data(d: SimpleNamespace, model: Model) -> None:

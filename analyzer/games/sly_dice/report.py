@@ -20,7 +20,7 @@ from analyzer.games.sly_dice.params import PARAMS
 from analyzer.games.sly_dice.runs import COLUMNS, card_table, play_games
 from analyzer.games.sly_dice.simulation import lineup_of, whatif
 from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Table, comebacks_shown,
-                               fair_share, policy_words, provenance, seat_figure)
+                               fair_share, glossary, policy_words, provenance, seat_figure)
 from analyzer.verdicts import UNEVEN, assumed_in_force, lever_words, rests_on, seat_verdict
 from analyzer.seeding import DEFAULT_SEED
 from analyzer.skill import skill_parts, skill_row, skill_table, skill_verdict
@@ -242,10 +242,12 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                     d.honest_value)
     lines.insert(-1, rests_on(skill_verdict(d.skill, "the equilibrium player"),
                               assumed_basis(values)))
-    return Section("sly-dice", "Sly Dice", intro,
-                   _figures(d) + d.comeback_figures + [skill_figure],
-                   _tables(d) + [skill_tab], _notes(d), _findings(d),
-                   provenance(seed, PARAMS, values), lines)
+    figures = _figures(d) + d.comeback_figures + [skill_figure]
+    notes = _notes(d)
+    players = {**d.labels, **{name: policy_words(name, WORDS) for name in d.steps.strategy}}
+    return Section("sly-dice", "Sly Dice", intro, figures, _tables(d) + [skill_tab], notes,
+                   _findings(d), provenance(seed, PARAMS, values), lines,
+                   glossary(players, PARAMS, notes))
 
 
 def _card_data(d: SimpleNamespace, quick: bool) -> None:
