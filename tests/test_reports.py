@@ -417,6 +417,7 @@ def test_cheatsheet_single_page(rows: int, tmp_path: Path) -> None:
     assert path.read_bytes().startswith(b"%PDF")
     assert pdf_pages(path) == 1
     check_card(path)
+    assert not internal_names(" ".join(pdf_text(path)))
     assert [p.name for p in path.parent.iterdir()] == ["card.pdf"]
 
 
@@ -486,6 +487,22 @@ def test_dicelab_report_quick_end_to_end(tmp_path):
     assert pdf_pages(out / "report.pdf") <= 16
     check_layout(out / "report.pdf")
     check_layout(out / "appendix.pdf")
+    assert not internal_names(" ".join(pdf_text(out / "report.pdf")))
+
+
+INTERNAL = re.compile(r"\b[a-z]+:[0-9.]+(?::[a-z0-9.]+)?\b|\b[a-z0-9]+_[a-z0-9_]+\b")
+
+
+def internal_names(text: str) -> list[str]:
+    """Code spellings a person should not have to read: policy names with arguments
+    (``reach:15``) and parameter or file names (``round_4_bonus``, ``value_net``)."""
+    return INTERNAL.findall(text)
+
+
+def test_internal_names_are_found():
+    assert internal_names("reach:15 and sly:10:rational, round_4_bonus") == [
+        "reach:15", "sly:10:rational", "round_4_bonus"]
+    assert internal_names("a +1 in round 2: 48.8% (95% CI 1.2 to 3.4)") == []
 
 
 @pytest.mark.parametrize("game", ["cloverup", "sly-dice",
@@ -494,7 +511,7 @@ def test_dicelab_report_quick_end_to_end(tmp_path):
 def test_every_game_cheatsheet_fills_one_page(game: str, tmp_path: Path) -> None:
     """Each game's real strategy card, on its default rules, fits one A4
     page with no text under 7.5 pt, none cut or off the page (the renderer shrinks the
-    type down to 7.5 pt and refuses what still overflows)."""
+    type down to 7.5 pt and refuses what still overflows), and no code spellings."""
     from analyzer.params import defaults
     from analyzer.registry import get_game
 
