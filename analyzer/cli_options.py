@@ -141,7 +141,10 @@ def tables_option(tables: Callable[[], Sequence[str]]) -> Callable:
         return ("The tables to give, comma-separated, or all; the same in every format "
                 f"(text, CSV, JSON, Markdown). Accepted: {', '.join(tables())}. The "
                 "summary: each policy's mean score, spread (standard deviation) and win "
-                "rate, over all its seats and in each seat, with 95% intervals.")
+                "rate, over all its seats and in each seat, with 95% intervals. The "
+                "policies and seats tables add the margin (a player's final score minus "
+                "the best other player's), the tie rate (games whose top score is shared) "
+                "and the decisions a player makes a game, with 95% intervals.")
 
     return click.option(
         "--tables", "tables", cls=HelpWhenShown, words=words, default=SUMMARY_TABLE,

@@ -177,7 +177,8 @@ def render(result: Result, fmt: str, every: bool | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-RATE_COLUMNS = ("win_ci95_low", "win_ci95_high")  # besides every column named *rate
+RATE_COLUMNS = ("win_ci95_low", "win_ci95_high", "tie_ci95_low", "tie_ci95_high")  # besides
+# every column named *rate
 PAIRED_COLUMNS = ("value", "ci95_low", "ci95_high")  # a what-if row's figure of a *rate
 PAIRED_DIFFS = ("diff", "diff_ci95_low", "diff_ci95_high")  # ... and its differences
 

@@ -98,10 +98,12 @@ def games_result(family: Family, values: dict[str, Any], names: Sequence[str],
                  run: tuple[np.ndarray, int], reading: Reading, notes: Notes = Notes(),
                  **meta: Any) -> Result:
     """The result of a lineup's games ``run`` (``play``'s): the summary
-    (``seats.summary_rows``), the policies table (the family's record of each), the seats,
-    its own tables and the score distributions (``table_names``' order), the headline and
-    the notes. ``meta`` carries ``seed``, ``games`` (the cap), ``precision``,
-    ``rotate`` and ``threads`` and goes to the family's ``meta``."""
+    (``seats.summary_rows``), the policies table (the family's record of each, then its
+    contest columns: ``seats.contest_record``), the seats, its own tables and the score
+    distributions (``table_names``' order), the headline (with the run's ``contest``
+    figures: ``seats.game_contest``) and the notes. ``meta`` carries ``seed``, ``games``
+    (the cap), ``precision``, ``rotate`` and ``threads`` and goes to the family's
+    ``meta``."""
     acc, played = run
     players, rotate = values["players"], meta.get("rotate", True)
     rows = seats.by_name(acc, list(names))
@@ -118,17 +120,29 @@ def games_result(family: Family, values: dict[str, Any], names: Sequence[str],
         + seats.precision_note(precision, cap, played, reached, players) \
         + notes.after(policies, played)
     tables = {"summary": pd.DataFrame(seats.summary_rows(acc, family.columns, list(names))),
-              "policies": pd.DataFrame([reading.record(name, row, stats_of[name])
+              "policies": pd.DataFrame([{**reading.record(name, row, stats_of[name]),
+                                         **seats.contest_record(row, family.columns, players)}
                                         for name, row in rows.items()]),
               "seats": pd.DataFrame(seat_rows), **reading.tables(rows),
               "score_distribution": pd.DataFrame(dist + seat_dist)}
     return Result(
         f"{family.title} games: {players} player{'s' if players > 1 else ''}, "
         f"{played} games",
-        headline={"players": players, "games": played, "policies": policies},
+        headline={"players": players, "games": played, "policies": policies,
+                  **contest_headline(acc, family.columns, players)},
         tables=tables, notes=lines,
         meta=family.meta(values, meta.pop("seed"), games=played, **meta,
                          lineup=list(names)))
+
+
+def contest_headline(acc: np.ndarray, cols: seats.Columns, players: int) -> dict[str, Any]:
+    """The run's contest figures for the headline (``seats.game_contest``), under
+    ``contest``; none where the columns are not kept."""
+    if cols.decisions_sum < 0:
+        return {}
+    figures = seats.game_contest(acc, cols, players)
+    figures.pop("games")
+    return {"contest": figures}
 
 
 @dataclass(frozen=True)

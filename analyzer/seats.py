@@ -25,6 +25,17 @@ class Columns:
     hist: int  # first histogram column; bin i counts final score ``hist_low + i``
     units_per_win: int
     hist_low: int = 0
+    # the contest record (``kernels.accumulate.add_contest``; -1: not kept): sums of each
+    # game's margin to the best other player and its square, of the lead (the margin where
+    # it is above 0: the top player's over the runner-up) and its square, games whose top
+    # score is shared, and sums of the decisions made and their squares
+    margin_sum: int = -1
+    margin_sq: int = -1
+    lead_sum: int = -1
+    lead_sq: int = -1
+    ties: int = -1
+    decisions_sum: int = -1
+    decisions_sq: int = -1
 
 
 def cycle_lineup(parsed: Sequence[Any], players: int) -> list[Any]:
@@ -47,6 +58,51 @@ def row_stats(row: np.ndarray, cols: Columns, players: int) -> dict[str, Any]:
         wins = row[cols.win_units] / cols.units_per_win
         win, win_se = stats.proportion_se(n, wins)
         out.update(win_rate=win, win_se=win_se, win_ci95=stats.proportion_ci95(n, wins))
+    return out
+
+
+def contest_record(row: np.ndarray, cols: Columns, players: int) -> dict[str, Any]:
+    """A row's (a seat's or a policy's) contest columns with their 95% intervals: with two
+    or more players the mean ``margin`` (the final score minus the best other player's;
+    below 0 when behind) and the ``tie_rate`` (games whose top score is shared), then the
+    ``decisions`` made a game; empty where the columns are not kept."""
+    if cols.decisions_sum < 0:
+        return {}
+    n = float(row[cols.games])
+    out: dict[str, Any] = {}
+    if players > 1:
+        margin, se = stats.mean_se(n, float(row[cols.margin_sum]), float(row[cols.margin_sq]))
+        low, high = stats.ci95(margin, se)
+        ties = float(row[cols.ties])
+        tie_low, tie_high = stats.proportion_ci95(n, ties)
+        out.update(margin=margin, margin_ci95_low=low, margin_ci95_high=high,
+                   tie_rate=stats.proportion_se(n, ties)[0], tie_ci95_low=tie_low,
+                   tie_ci95_high=tie_high)
+    mean, se = stats.mean_se(n, float(row[cols.decisions_sum]), float(row[cols.decisions_sq]))
+    low, high = stats.ci95(mean, se)
+    return {**out, "decisions": mean, "decisions_ci95_low": low, "decisions_ci95_high": high}
+
+
+def game_contest(acc: np.ndarray, cols: Columns, players: int) -> dict[str, Any]:
+    """A whole run's contest figures, each game counted once (``acc``: int64[slot, seat,
+    column], every seat of every game): ``games``; with two or more players the mean
+    ``win_margin`` (first place's score minus second's, 0 when the top is shared) with
+    its 95% interval ``win_margin_ci95`` (exact sums: a game's margin sits in one row),
+    the ``tie_rate`` with its ``tie_ci95``; and the ``decisions`` a player makes a game
+    with ``decisions_ci95`` (over player-games)."""
+    total = acc.reshape(-1, acc.shape[-1]).sum(axis=0)
+    games = float(total[cols.games]) / players
+    out: dict[str, Any] = {"games": int(games)}
+    if players > 1:
+        margin, se = stats.mean_se(games, float(total[cols.lead_sum]),
+                                   float(total[cols.lead_sq]))
+        tied = float(total[cols.ties]) / players
+        out.update(win_margin=margin, win_margin_ci95=stats.ci95(margin, se),
+                   tie_rate=stats.proportion_se(games, tied)[0],
+                   tie_ci95=stats.proportion_ci95(games, tied))
+    mean, se = stats.mean_se(float(total[cols.games]), float(total[cols.decisions_sum]),
+                             float(total[cols.decisions_sq]))
+    out.update(decisions=mean, decisions_ci95=stats.ci95(mean, se))
     return out
 
 
@@ -275,10 +331,12 @@ def width_words(points: float, win: float, prefix: str = "") -> str:
     return ", ".join(parts)
 
 
-def stop_rule(names: Sequence[str], cols: Columns, precision: Precision | float | None
-              ) -> StopRule | None:
+def stop_rule(names: Sequence[str], cols: Columns,
+              precision: Precision | float | StopRule | None) -> StopRule | None:
     """The driver's stop callback for ``--precision`` / ``--win-precision`` (None without
-    them)."""
+    them; a ``StopRule`` given is that rule)."""
+    if isinstance(precision, StopRule):
+        return precision
     precision = as_precision(precision)
     if precision is None:
         return None
@@ -302,8 +360,8 @@ def check_win_precision(precision: Precision | float | None, players: int) -> No
 
 
 def seat_rows(acc: np.ndarray, cols: Columns, names: Sequence[str], rotate: bool):
-    """Per-seat rows (mean score, win rate with intervals) and per-seat score
-    distributions."""
+    """Per-seat rows (mean score, win rate, the contest columns of ``contest_record``,
+    with intervals) and per-seat score distributions."""
     players = len(names)
     rows, dist = [], []
     for seat in range(players):
@@ -317,7 +375,7 @@ def seat_rows(acc: np.ndarray, cols: Columns, names: Sequence[str], rotate: bool
         if players > 1:
             record.update(win_rate=s["win_rate"], win_ci95_low=s["win_ci95"][0],
                           win_ci95_high=s["win_ci95"][1])
-        rows.append(record)
+        rows.append({**record, **contest_record(row, cols, players)})
     return rows, dist
 
 

@@ -83,3 +83,58 @@ def add_comebacks(row, col, standings, seat, won, rounds, step):
         at = col + 2 * (GAP_BINS * r + b)
         row[at] += 1
         row[at + 1] += won
+
+
+# --- the contest record: margins, ties and decisions, common to every game ---------------
+CONTEST_MARGIN = 0  # + the seat's score minus the best other seat's (0 solo), summed
+CONTEST_MARGIN_SQ = 1  # its squares
+CONTEST_LEAD = 2  # + max(margin, 0): the top seat's lead over the runner-up, 0 elsewhere
+CONTEST_LEAD_SQ = 3  # its squares
+CONTEST_TIES = 4  # + 1 in every seat's row for a game whose top score is shared
+CONTEST_DECISIONS = 5  # + the decisions the seat made in the game
+CONTEST_DECISIONS_SQ = 6  # their squares
+CONTEST_LEN = 7
+CONTEST_NAMES = ("margin_sum", "margin_sq", "lead_sum", "lead_sq", "ties", "decisions_sum",
+                 "decisions_sq")  # ``analyzer.seats.Columns``' names of the columns above
+
+
+def contest_columns(col):
+    """The ``analyzer.seats.Columns`` fields of a contest record that starts at column
+    ``col`` (a plain dict, for Python callers)."""
+    return {name: col + k for k, name in enumerate(CONTEST_NAMES)}
+
+
+@njit(cache=True, _nrt=False)
+def add_contest(out, slot_of, totals, decisions, col, decided):
+    """Add one game's contest record to every seat's row ``out[slot_of[seat], seat, col:]``
+    (``CONTEST_*``; ``out``: int64[slots, seats, M]). ``totals``: int64[n] final scores;
+    ``decisions``: int64[n] each seat's decisions in the game; ``col``: int64; ``decided``:
+    int64, the seat that won outside the scores (CloverUp's instant win) or -1. Summed
+    over every row, the leads give each game's gap between first and second place once
+    (0 when the top is shared); a game is a tie when its top score is shared and no seat
+    ``decided`` it. A solo game has margins 0 and no tie."""
+    n = totals.shape[0]
+    top = totals[0]
+    for s in range(1, n):
+        top = max(top, totals[s])
+    at_top = 0
+    for s in range(n):
+        at_top += totals[s] == top
+    tied = n > 1 and at_top > 1 and decided < 0
+    for seat in range(n):
+        best_other = top
+        if at_top == 1 and totals[seat] == top:
+            best_other = totals[(seat + 1) % n]
+            for s in range(n):
+                if s != seat:
+                    best_other = max(best_other, totals[s])
+        margin = totals[seat] - best_other if n > 1 else 0
+        lead = max(margin, 0)
+        slot, d = slot_of[seat], decisions[seat]
+        out[slot, seat, col + CONTEST_MARGIN] += margin
+        out[slot, seat, col + CONTEST_MARGIN_SQ] += margin * margin
+        out[slot, seat, col + CONTEST_LEAD] += lead
+        out[slot, seat, col + CONTEST_LEAD_SQ] += lead * lead
+        out[slot, seat, col + CONTEST_TIES] += tied
+        out[slot, seat, col + CONTEST_DECISIONS] += d
+        out[slot, seat, col + CONTEST_DECISIONS_SQ] += d * d

@@ -31,7 +31,7 @@ def shade(share: float) -> float:
     return 1.0 - (1.0 - DARKEST) * min(max(share, 0.0), 1.0)
 
 
-LABEL_ROOM = 3.6  # a box shows its label only when this many times the smallest text wide
+LABEL_WIDTH = 0.62  # a label's characters are at most this many font sizes wide
 TEXT_HEIGHT = 1.05  # height of a line of text (a size, and a little room), in font sizes
 LABEL_TOP, ROUND_BOTTOM = 0.1, 0.92  # where a box's label starts and its mean round ends
 
@@ -48,6 +48,12 @@ def stacked(box_pt: float, big: float, small: float, label: bool,
         if bottom - top >= share:
             return (top + bottom) / 2, label_on, round_on
     return 0.5, False, False
+
+
+def label_fits(label: str, size: float, box_pt: float) -> bool:
+    """Does the printed ``label`` (a number, a sum, a minimum) at ``size`` points fit
+    across a box ``box_pt`` points wide, inside its edges?"""
+    return bool(label) and len(label) * LABEL_WIDTH * size <= 0.8 * box_pt
 
 
 def draw_sheet(ax: Axes, spec: Figure, rounds: bool = True, min_pt: float = 7.5) -> None:
@@ -74,7 +80,7 @@ def draw_sheet(ax: Axes, spec: Figure, rounds: bool = True, min_pt: float = 7.5)
         ax.add_patch(Rectangle((x + 0.04, y + 0.04), 0.92, 0.92, facecolor=str(grey),
                                edgecolor="black", linewidth=0.6))
         middle, label, mean_round = stacked(
-            box_pt, big, small, bool(cell["label"]) and box_pt >= LABEL_ROOM * min_pt,
+            box_pt, big, small, label_fits(str(cell["label"]), small, box_pt),
             rounds and share >= ROUND_SHOWN_FROM and not math.isnan(float(cell["mean_round"])))
         if label:
             ax.text(x + 0.1, y + LABEL_TOP, str(cell["label"]), ha="left", va="top",

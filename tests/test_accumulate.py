@@ -1,8 +1,12 @@
-"""The block loops' shared accumulators: the comeback record's deficit bins."""
+"""The block loops' shared accumulators: the comeback record's deficit bins and the
+contest record (margins, ties and decisions)."""
 
 import numpy as np
 
-from kernels.accumulate import COMEBACK_LEN, GAP_BINS, STANDING_ROUNDS, add_comebacks
+from kernels.accumulate import (COMEBACK_LEN, CONTEST_DECISIONS, CONTEST_DECISIONS_SQ,
+                                CONTEST_LEAD, CONTEST_LEAD_SQ, CONTEST_LEN, CONTEST_MARGIN,
+                                CONTEST_MARGIN_SQ, CONTEST_TIES, GAP_BINS, STANDING_ROUNDS,
+                                add_comebacks, add_contest)
 
 
 def _record(row):
@@ -67,3 +71,63 @@ def test_comeback_figures_follow_the_rounds_recorded():
     assert "A curve ends where fewer than 30 player-games" in figures[0].reading
     assert comebacks_shown(pd.DataFrame(seats.comebacks(row, cols, 0, 1, 5)), "x", "t",
                            "w") == ([], [])
+
+
+# --- the contest record: margins, ties and decisions -------------------------------------
+def _contest(totals, decisions=None, decided=-1, slot_of=None, col=2):
+    n = len(totals)
+    out = np.zeros((n, n, col + CONTEST_LEN + 1), np.int64)
+    slot_of = np.arange(n, dtype=np.int64) if slot_of is None else np.array(slot_of, np.int64)
+    decisions = np.zeros(n, np.int64) if decisions is None else np.array(decisions, np.int64)
+    add_contest(out, slot_of, np.array(totals, np.int64), decisions, np.int64(col),
+                np.int64(decided))
+    return out, slot_of
+
+
+def _reference(totals, decided=-1):
+    """Each seat's margin to the best other seat, lead and tie, written out directly."""
+    n = len(totals)
+    margins = [0 if n == 1 else t - max(totals[:s] + totals[s + 1:])
+               for s, t in enumerate(totals)]
+    tied = n > 1 and totals.count(max(totals)) > 1 and decided < 0
+    return margins, [max(m, 0) for m in margins], tied
+
+
+def test_the_contest_record_matches_a_direct_computation():
+    """Random games of 1 to 6 seats, seated in a shuffled order: each seat's row holds its
+    margin to the best other seat, the lead (the margin where above 0) and a tie when the
+    top is shared, with their squares, and its decisions; the columns before and after
+    are untouched; over all rows the leads add up to first place minus second."""
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        n = int(rng.integers(1, 7))
+        totals = [int(t) for t in rng.integers(0, 6, n)]
+        decisions = [int(d) for d in rng.integers(0, 40, n)]
+        out, slot_of = _contest(totals, decisions, slot_of=rng.permutation(n))
+        margins, leads, tied = _reference(totals)
+        for seat in range(n):
+            row = out[slot_of[seat], seat, 2:2 + CONTEST_LEN]
+            assert row[CONTEST_MARGIN] == margins[seat]
+            assert row[CONTEST_MARGIN_SQ] == margins[seat] ** 2
+            assert row[CONTEST_LEAD] == leads[seat] and row[CONTEST_LEAD_SQ] == leads[seat] ** 2
+            assert row[CONTEST_TIES] == tied
+            assert row[CONTEST_DECISIONS] == decisions[seat]
+            assert row[CONTEST_DECISIONS_SQ] == decisions[seat] ** 2
+        ordered = sorted(totals, reverse=True)
+        gap = ordered[0] - ordered[1] if n > 1 else 0
+        assert out[..., 2 + CONTEST_LEAD].sum() == gap
+        assert out[..., :2].sum() == 0 and out[..., -1].sum() == 0
+
+
+def test_a_game_decided_outside_the_scores_is_no_tie():
+    """CloverUp's instant win: level totals are not a shared top; margins stay the
+    scores'."""
+    out, _ = _contest([0, 0, 0], decided=1, col=0)
+    assert out[..., CONTEST_TIES].sum() == 0 and out[..., CONTEST_MARGIN].sum() == 0
+    out, _ = _contest([0, 0, 0], col=0)
+    assert out[..., CONTEST_TIES].sum() == 3
+
+
+def test_a_solo_game_has_margin_0_and_no_tie():
+    out, _ = _contest([57], [12], col=0)
+    assert out[0, 0, :CONTEST_LEN].tolist() == [0, 0, 0, 0, 0, 12, 144]

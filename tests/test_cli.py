@@ -276,8 +276,9 @@ def test_report_with_changed_rules(tmp_path):
     assert (out / "report.pdf").read_bytes().startswith(b"%PDF")
     assert (out / "appendix.pdf").read_bytes().startswith(b"%PDF")
     figures = {p.stem for p in (out / "figures").glob("*.png")}
-    assert len(figures) == 11 and {"cloverup_comeback", "cloverup_rule_first_seat",
-                                   "cloverup_game_length"} <= figures
+    assert len(figures) == 13 and {"cloverup_comeback", "cloverup_rule_first_seat",
+                                   "cloverup_game_length", "cloverup_skill",
+                                   "cloverup_player_counts"} <= figures
 
 
 @pytest.mark.parametrize("args,needle", [(["--set", "rounds=3"], "GAME.KEY=VALUE"),

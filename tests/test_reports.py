@@ -154,6 +154,21 @@ def test_sheet_picture_shades_each_box_by_its_share(tmp_path: Path) -> None:
         draw_figure(spec)
 
 
+def test_sheet_picture_labels_small_boxes_too() -> None:
+    """On a card the boxes are about 23 pt: each box still prints its number, sum,
+    minimum or multiplier (at 7.5 pt) above its share, where the label fits across it."""
+    from reports.sheet_picture import draw_sheet, label_fits
+
+    assert label_fits(">=5", 7.5, 23.0) and label_fits("12", 7.5, 23.0)
+    assert not label_fits(">=5", 7.5, 10.0) and not label_fits("", 7.5, 50.0)
+    fig = MplFigure(figsize=(8.27, 11.69))
+    ax = fig.add_axes((0.1, 0.5, 0.4, 23 * 5 / (11.69 * 72)))  # 4 rows: boxes of 23 pt
+    draw_sheet(ax, sheet_fig(), rounds=False, min_pt=7.5)
+    texts = [t for t in ax.texts]
+    assert {"1", "2", "4"} <= {t.get_text() for t in texts}
+    assert min(t.get_fontsize() for t in texts) >= 7.5
+
+
 # --- balance report ------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, list[Section]]:
@@ -366,6 +381,7 @@ def test_seat_figure_is_a_difference_from_a_fair_share() -> None:
 
 
 def test_policy_words_follow_policy_help() -> None:
+    from analyzer.games.clever import card as clever_card
     from analyzer.games.clever import report as clever
     from analyzer.games.clever.game import POLICY_HELP as CLEVER_HELP
     from analyzer.games.cloverup import POLICY_HELP as CLOVER_HELP
@@ -374,7 +390,7 @@ def test_policy_words_follow_policy_help() -> None:
     from analyzer.games.sly_dice import report as sly
 
     for words, helps in ((cloverup.WORDS, CLOVER_HELP), (sly.WORDS, SLY_HELP),
-                         (clever.WORDS, CLEVER_HELP)):
+                         ({**clever.WORDS, **clever_card.WORDS}, CLEVER_HELP)):
         kinds = {key.split(":")[0] for key in helps}
         assert {key.split(":")[0] for key in words} == kinds
     assert policy_words("reach:15", cloverup.WORDS) == "aims for 15+"

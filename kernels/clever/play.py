@@ -7,8 +7,9 @@ Turn mechanics live in ``moves``, decisions in ``policies``; both are re-exporte
 
 import numpy as np
 
-from kernels.accumulate import (COMEBACK_LEN, STANDING_ROUNDS, add_comebacks, add_products,
-                                put_seat_wins, seat_lineup, used_width)
+from kernels.accumulate import (COMEBACK_LEN, CONTEST_LEN, STANDING_ROUNDS, add_comebacks,
+                                add_contest, add_products, put_seat_wins, seat_lineup,
+                                used_width)
 from kernels.clever.denial import no_gift, opponent_gains
 from kernels.clever_base.game_rules import (RULE_FINAL_PLUS_ALL, RULE_FORFEIT_TO_PLATTER,
                                             RULE_PASSIVE_DECLINE, RULE_PLUS_AFTER_DECLINE,
@@ -34,8 +35,11 @@ from kernels.clever.moves import (  # noqa: F401  (re-exported for callers)
     use_plus_one,
     use_reroll,
 )
+from kernels.clever.card import (C_PASSIVE, C_RETURN_FROM, card_passive, card_pick, card_plus,
+                                 card_rerolls)
 from kernels.clever.policies import (  # noqa: F401  (re-exported for callers)
     BEST_SHEET,
+    CARD,
     GREEDY,
     HEURISTIC,
     KIND,
@@ -111,7 +115,8 @@ LOG_ACTION_ROUNDS = LOG_FIRST_ROUND + N_AREAS * LOG_ROUNDS  # + 3 * round + ACTI
 ACTION_REROLL, ACTION_PLUS, ACTION_RETURN = 0, 1, 2
 LOG_REROLL_ROUND = LOG_ACTION_ROUNDS + 3 * LOG_ROUNDS  # + 2 * (GAIN_BINS * round + gain
 # bin) + re-rolled: the same choices by round
-LOG_LEN = LOG_REROLL_ROUND + 2 * GAIN_BINS * LOG_ROUNDS
+LOG_PASSIVE_PICKS = LOG_REROLL_ROUND + 2 * GAIN_BINS * LOG_ROUNDS  # passive picks taken
+LOG_LEN = LOG_PASSIVE_PICKS + 1
 # game accumulator columns per (lineup slot, seat), then the score histogram
 COL_GAMES, COL_SCORE_SUM, COL_SCORE_SQ, COL_WIN_UNITS, COL_FOXES = range(5)
 COL_FOXES_SQ = 5
@@ -123,7 +128,8 @@ COL_FOX_POINTS = COL_BONUSES_SQ + N_BONUS_KINDS  # points the foxes scored
 COL_LOWEST = COL_FOX_POINTS + 1  # the lowest area's score
 COL_LOG = COL_LOWEST + 1  # + LOG_*: the decision log, summed
 COL_COMEBACK = COL_LOG + LOG_LEN  # ``accumulate.add_comebacks``, 10-point gaps (2+ players)
-COL_HIST = COL_COMEBACK + COMEBACK_LEN
+COL_CONTEST = COL_COMEBACK + COMEBACK_LEN  # ``accumulate.add_contest`` (``log_decisions``)
+COL_HIST = COL_CONTEST + CONTEST_LEN
 HIST_BINS = 400
 WIN_UNITS = 12
 COMEBACK_STEP = 10  # points per deficit bin of the comeback record
@@ -197,14 +203,18 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
 def _policy_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scratch, rules,
                  log):
     """After the roll of pick ``pick``: the re-rolls and the pick of the policies that
-    decide by their own rules (random, greedy, heuristic; where a usable roll may go
-    unused, only random ever leaves one). Returns the chosen move's index (-1: the roll is
-    forfeited) and the next random slot."""
+    decide by their own rules (random, greedy, heuristic, the card; where a usable roll
+    may go unused, only random ever leaves one). Returns the chosen move's index (-1: the
+    roll is forfeited) and the next random slot."""
     sheet = sheets[me]
     usable = _pool_mask(where)
     while True:
-        again, listed = _wants_reroll(sheet, faces, usable, moves, pol, stream, slot,
-                                      scratch, where)
+        if pol[KIND] == CARD:
+            again, listed = card_rerolls(sheets, me, faces, where, pick, usable, moves, pol,
+                                         stream, slot, scratch), -1
+        else:
+            again, listed = _wants_reroll(sheet, faces, usable, moves, pol, stream, slot,
+                                          scratch, where)
         if not again:
             break
         sheet[H_REROLL_USED] += 1
@@ -220,8 +230,11 @@ def _policy_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scrat
         n = listed
     else:
         n = legal_moves(sheet, faces, usable, moves, waste)
-    i, _ = choose_pick(sheets, me, faces, where, 3 - pick, moves, n, pol, stream, slot,
-                       scratch)
+    if pol[KIND] == CARD:
+        i, _ = card_pick(sheets, me, faces, where, pick, moves, n, pol, stream, slot, scratch)
+    else:
+        i, _ = choose_pick(sheets, me, faces, where, 3 - pick, moves, n, pol, stream, slot,
+                           scratch)
     if rules[RULE_SKIP_ROLL] and pol[KIND] == RANDOM and n > 0 and \
             uniform(stream, slot + 3000) * (n + 1) >= n:
         i = -1  # leaving the roll unused is one more legal choice for the random policy
@@ -304,6 +317,8 @@ def _use_returns(sheet, faces, where, pol, stream, slot, scratch, log, pick):
     dice the policy brings back into the pool, while returns are in hand (none before the
     first roll: the platter is empty). Returns the next random slot."""
     while sheet[H_RETURN_GOT] - sheet[H_RETURN_USED] > 0:
+        if pol[KIND] == CARD and sheet[H_ROUND] + 1 < pol[C_RETURN_FROM]:
+            break  # the card keeps its returns until that round
         if pol[KIND] == VALUE:
             back = choose_return(sheet, where, pick, pol, scratch) if \
                 _count(where, np.int64(PLATTER)) > 0 else -1
@@ -349,11 +364,17 @@ def plus_ones(sheet, faces, pol, stream, slot, moves, scratch, last_turn, passiv
             continue
         if pol[KIND] == RANDOM and uniform(stream, slot) < 0.5:
             break
-        i, after = choose_move(sheet, faces, moves, n, pol, stream, slot + 1, scratch, faces[:0])
-        threshold = pol[W_PLUS_ABOVE] if pol[KIND] >= HEURISTIC else 0.0
-        if pol[KIND] != RANDOM and not last_turn and \
-                after - sheet_value(sheet, pol, scratch) <= threshold:
-            break
+        if pol[KIND] == CARD:
+            i = card_plus(sheet, faces, moves, n, pol, stream, slot + 1, scratch, last_turn)
+            if i < 0:
+                break
+        else:
+            i, after = choose_move(sheet, faces, moves, n, pol, stream, slot + 1, scratch,
+                                   faces[:0])
+            threshold = pol[W_PLUS_ABOVE] if pol[KIND] >= HEURISTIC else 0.0
+            if pol[KIND] != RANDOM and not last_turn and \
+                    after - sheet_value(sheet, pol, scratch) <= threshold:
+                break
         sheet[H_PLUS_USED] += 1
         log[LOG_DICE + moves[i, 1]] += 1
         spent += 1
@@ -371,9 +392,10 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
                  log):
     """A passive player's pick (section 5): one platter die; only if none is usable, one
     of the active player's field dice (which may always be declined). Where the rules let
-    a passive player decline, the random policy counts declining as one more choice and
-    the value policy values it (the others always pick). Then +1 actions (after a decline
-    only with ``RULE_PLUS_AFTER_DECLINE``); declines and +1s are added to ``log``."""
+    a passive player decline, the random policy counts declining as one more choice, the
+    value policy values it and the card declines below its ``C_DECLINE`` (the others always
+    pick). Then +1 actions (after a decline only with ``RULE_PLUS_AFTER_DECLINE``);
+    declines and +1s are added to ``log``."""
     n = passive_candidates(sheet, faces, where, moves)
     # a field die (none of the platter's usable) is only ever a "may" (section 5)
     may_decline = rules[RULE_PASSIVE_DECLINE] == 1 or (n > 0 and where[moves[0, 0]] != PLATTER)
@@ -383,7 +405,10 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
         if i >= 0:
             copy_sheet(sheet, scratch[BEST_SHEET:BEST_SHEET + SHEET_LEN])
     else:
-        i, _ = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, faces[:0])
+        if pol[KIND] == CARD and pol[C_PASSIVE] > 0:
+            i = card_passive(sheet, faces, moves, n, pol, stream, slot, scratch, may_decline)
+        else:
+            i, _ = choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, faces[:0])
         if may_decline and pol[KIND] == RANDOM and uniform(stream, slot + 99) * (n + 1) >= n:
             i = -1  # declining is one more legal choice for the random policy
         if i >= 0:
@@ -391,6 +416,7 @@ def passive_pick(sheet, faces, where, pol, stream, slot, moves, scratch, last_tu
                        slot + 1, scratch)
     if i < 0 and n > 0:
         log[LOG_DECLINED] += 1
+    log[LOG_PASSIVE_PICKS] += i >= 0
     if i >= 0 and moves[i, 1] >= 0:
         log[LOG_DICE + moves[i, 1]] += 1
     if i >= 0 or rules[RULE_PLUS_AFTER_DECLINE]:
@@ -730,6 +756,7 @@ def games_block(key, first, end, out, lineup, rotate, rounds, game_rules):
     best_area = np.empty(n, np.int64)
     wins = np.empty(n, np.int64)
     scores = np.empty(N_AREAS, np.int64)
+    decisions = np.empty(n, np.int64)
     width = used_width(lineup)
     for g in range(first, end):
         seat_lineup(lineup, g, first, rotate, seated, slot_of, width)
@@ -740,7 +767,9 @@ def games_block(key, first, end, out, lineup, rotate, rounds, game_rules):
             totals[p] = total_score(sheets[p])
             area_scores(sheets[p], scores)
             best_area[p] = scores.max()
+            decisions[p] = log_decisions(logs[p])
         award_wins(totals, best_area, wins, game_rules[RULE_TIES_SHARED])
+        add_contest(out, slot_of, totals, decisions, np.int64(COL_CONTEST), np.int64(-1))
         for p in range(n):
             row = out[slot_of[p], p]
             area_scores(sheets[p], scores)
@@ -765,6 +794,19 @@ def games_block(key, first, end, out, lineup, rotate, rounds, game_rules):
                               rounds,
                               np.int64(COMEBACK_STEP))
             row[COL_HIST + min(totals[p], HIST_BINS - 1)] += 1
+
+
+@njit(cache=True, _nrt=False)
+def log_decisions(log):
+    """The decisions a player's game log (int64[LOG_LEN]) records: the active picks, the
+    passive picks taken or declined (where one was possible), and every re-roll, +1 and
+    return spent."""
+    d = log[LOG_PASSIVE_PICKS] + log[LOG_DECLINED]
+    for k in range(3):
+        d += log[LOG_PICKS + k]
+    for k in range(3 * LOG_ROUNDS):
+        d += log[LOG_ACTION_ROUNDS + k]
+    return d
 
 
 # metrics of one game compared across variants (paired_block)

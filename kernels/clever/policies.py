@@ -22,11 +22,12 @@ from kernels.rng import uniform
 from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS as TPC_VALUE_WEIGHTS
 from kernels.twice_as_clever.value import N_VALUE_WEIGHTS as TAC_VALUE_WEIGHTS
 
-RANDOM, GREEDY, HEURISTIC, VALUE = 0, 1, 2, 3
-POLICY_NAMES = ("random", "greedy", "heuristic", "learned")  # by KIND; from HEURISTIC
-# on, a policy values sheets by an estimate of the final score (``sheet_value``); VALUE
+RANDOM, GREEDY, HEURISTIC, VALUE, CARD = 0, 1, 2, 3, 4
+POLICY_NAMES = ("random", "greedy", "heuristic", "learned", "card")  # by KIND; HEURISTIC
+# and VALUE value sheets by an estimate of the final score (``sheet_value``); VALUE
 # (the ``learned`` policy) decides every choice by the value of the afterstate it leaves
-# (``valued``)
+# (``valued``); CARD plays a strategy card's rules (``card``) and, where the card is
+# silent, as greedy
 # The policy kinds the engine compiles for in this process: all of them, unless
 # ``play.compile_policies`` narrowed them. Numba reads these flags when it compiles and
 # leaves out the branches of the kinds left out: random and greedy alone compile without
@@ -92,13 +93,26 @@ def new_game_work(scratch):
     forget_inputs(scratch[INNER + _NET_BUF:INNER + _NET_BUF + NET_BUF_LEN], np.int64(0))
 
 
+@njit(cache=True, _nrt=False)
+def scores_only(pol):
+    """Does the policy value a sheet by its score alone (random, greedy, the card)?"""
+    return pol[KIND] < HEURISTIC or pol[KIND] == CARD
+
+
+@njit(cache=True, _nrt=False)
+def greedy_like(pol):
+    """Does the policy choose as greedy where it has no rule of its own (greedy, the
+    card)?"""
+    return pol[KIND] == GREEDY or pol[KIND] == CARD
+
+
 @njit(cache=True)
 def sheet_value(sheet, pol, scratch):
-    """How good a sheet is for a policy: greedy counts the score; the heuristic adds its
-    estimate of the points still to come (``value.feature_value``); the value policy
-    values the afterstate of the sheet and the turn state in ``scratch``'s ``TURN``
-    (``value_net.afterstate_value``)."""
-    if pol[KIND] < HEURISTIC:
+    """How good a sheet is for a policy: greedy (and the card) counts the score; the
+    heuristic adds its estimate of the points still to come (``value.feature_value``); the
+    value policy values the afterstate of the sheet and the turn state in ``scratch``'s
+    ``TURN`` (``value_net.afterstate_value``)."""
+    if scores_only(pol):
         return float(total_score(sheet))
     if pol[KIND] == VALUE:
         return afterstate_value(sheet, scratch[TURN:TURN + TS_LEN], pol, np.int64(W_NET),
@@ -114,7 +128,7 @@ def _best_mark(sheet, code, pol, scratch):
     ``sheet_value`` (ties: the lowest choice)."""
     options = bonus_choices(sheet, code)
     best, best_v = -1, -np.inf
-    if pol[KIND] < HEURISTIC:  # the score after the mark, without a trial sheet
+    if scores_only(pol):  # the score after the mark, without a trial sheet
         scores = scratch[_SCORES:_SCORES + 5]
         area_scores(sheet, scores)
         for i in range(MAX_CHOICE_BITS):
@@ -208,13 +222,13 @@ def chain_marks(sheet, faces, where, picked, last_pick, pol, stream, slot, scrat
             continue
         best, best_v = np.int64(-1), -np.inf
         scores = scratch[_SCORES:_SCORES + 5]
-        if pol[KIND] == GREEDY:
+        if greedy_like(pol):
             area_scores(sheet, scores)
         for r in range(MAX_CHOICE_BITS):  # the rows are bits of ``rows``
             if (rows >> r) & 1:
                 if pol[KIND] == RANDOM:
                     v = uniform(stream, slot + 8 * d + r)
-                elif pol[KIND] == GREEDY:  # the score after the mark, without a trial
+                elif greedy_like(pol):  # the score after the mark, without a trial
                     v = float(enter_total(sheet, scores, faces, d, area, r))
                 else:
                     copy_sheet(trial, sheet)
@@ -254,7 +268,7 @@ def return_die(sheet, faces, where, pol, stream, slot, scratch):
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
     pending = scratch[MOVE_PENDING:MOVE_PENDING + MAX_PENDING]
     now = sheet_value(sheet, pol, scratch)
-    greedy = pol[KIND] < HEURISTIC
+    greedy = scores_only(pol)
     scores = scratch[_SCORES:_SCORES + 5]
     if greedy:  # scores after a mark come without trial sheets
         area_scores(sheet, scores)
@@ -305,7 +319,7 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
         return np.int64(uniform(stream, slot) * n), -np.inf
     best, best_v, best_value = 0, -np.inf, -np.inf
     trial = scratch[_MOVE_TRIAL:_MOVE_TRIAL + SHEET_LEN]
-    greedy = pol[KIND] == GREEDY
+    greedy = greedy_like(pol)
     scores = scratch[_MOVE_SCORES:_MOVE_SCORES + 5]
     if greedy:  # a move that fires no bonus is scored without a trial sheet
         area_scores(sheet, scores)
@@ -322,7 +336,7 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
                        scratch)
             value = sheet_value(trial, pol, scratch)
         v = value - 1e-3 * faces[die]
-        if where.shape[0] > 0 and pol[KIND] >= HEURISTIC:
+        if where.shape[0] > 0 and not scores_only(pol):
             v -= pol[W_PLATTER] * _platter_cost(faces, where, die)
         if v > best_v:
             best, best_v, best_value = i, v, value

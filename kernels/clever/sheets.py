@@ -9,8 +9,9 @@ import numpy as np
 
 from kernels.clever_base.dice import die_value
 from kernels.clever_base.game_rules import (RULE_GAME, RULE_INPUT_BITS, RULE_INPUT_BITS_MULTI,
-                                            RULE_SHEET_FLAGS)
-from kernels.clever_base.sheet import H_FLAGS, H_GAME, H_RULE_BITS, TAC
+                                            RULE_SHEET_FLAGS, RULE_START_PLUS,
+                                            RULE_START_REROLLS)
+from kernels.clever_base.sheet import H_FLAGS, H_GAME, H_PLUS_GOT, H_REROLL_GOT, H_RULE_BITS, TAC
 from kernels.jit import njit
 from kernels.thats_pretty_clever.encode import encode as tpc_encode
 from kernels.thats_pretty_clever import rules as tpc
@@ -231,9 +232,12 @@ def start_sheet(sheet, game, rounds, flags):
 @njit(cache=True, _nrt=False)
 def start_game_sheet(sheet, game_rules, rounds, players):
     """A blank sheet for a game of ``players`` players and ``rounds`` rounds under the
-    game-rules vector ``game_rules`` (int64[N_GAME_RULES]): its game, its rule flags and
+    game-rules vector ``game_rules`` (int64[N_GAME_RULES]): its game, its rule flags, the
+    re-rolls and +1s circled at the start (``start_rerolls``, ``start_plus_ones``) and
     the rules block's bits of that player count (``kernels.clever_base.rule_block``)."""
     start_sheet(sheet, game_rules[RULE_GAME], rounds, game_rules[RULE_SHEET_FLAGS])
+    sheet[H_REROLL_GOT] = game_rules[RULE_START_REROLLS]
+    sheet[H_PLUS_GOT] = game_rules[RULE_START_PLUS]
     sheet[H_RULE_BITS] = game_rules[RULE_INPUT_BITS if players == 1 else RULE_INPUT_BITS_MULTI]
 
 

@@ -1,7 +1,8 @@
 """The game-rules vector (int64[N_GAME_RULES]) the Clever play loops take: the round-track
 bonuses of rounds 1-6 (0: none; -1: That's Pretty Clever's round-4 choice), then the
 switches for the rules pages' open points, which sheet the game is played on, the rules
-block's bits, the round count and (self-play) the player count."""
+block's bits, the round count, (self-play) the player count and the actions every player
+starts with. What a fox is worth travels in the sheet flags (``sheet.FOX_FIXED_SHIFT``)."""
 
 RULE_WASTED_PICK = 6  # 1: a die with no legal placement may still be picked (not entered)
 RULE_FORFEIT_TO_PLATTER = 7  # 1: after a roll with no usable die, the dice go to the platter
@@ -24,4 +25,6 @@ RULE_ROUNDS = 19  # the round count in force (0: the player count's own); the pl
 RULE_INPUT_BITS_MULTI = 20  # the same bits for a game of 2-4 players
 RULE_PLAYERS = 21  # self-play over a table of variants: the player count of the games of
 # this row (0: drawn by the curriculum's shares); the play loops take it as an argument
-N_GAME_RULES = 22
+RULE_START_REROLLS = 22  # re-rolls every player has circled before round 1 (start_rerolls)
+RULE_START_PLUS = 23  # +1 actions every player has circled before round 1 (start_plus_ones)
+N_GAME_RULES = 24

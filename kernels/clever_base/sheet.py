@@ -36,3 +36,5 @@ FLAG_KEEP_OVERFLOW = 2  # an unlock beyond the printed circles is kept, not lost
 FLAG_PLUS_PER_ROUND = 16  # +1 takes each die once per round, not once per turn
 FLAG_RETURN_EMPTY_POOL = 128  # a return may bring a platter die back after a pick left no
 # dice in play, and the turn goes on (Twice As Clever; else the turn ends there)
+FOX_FIXED_SHIFT = 16  # H_FLAGS >> FOX_FIXED_SHIFT: the points each fox is worth (fox_value;
+# 0: the lowest area, the rulebook); the FLAG_* bits stay below it

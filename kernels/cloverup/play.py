@@ -16,13 +16,13 @@ hold 893 distinct ones.
 import numpy as np
 from numba import prange
 
-from kernels.accumulate import add_products, put_seat_wins, seat_lineup
+from kernels.accumulate import CONTEST_LEN, add_contest, add_products, put_seat_wins, seat_lineup
 from kernels.cloverup.layout import (CLOVER, INSTANT_WIN, MAX_POINTS, N_FACES, N_OUTCOMES,
                                      RULE_BASE_REROLLS, SORTED_TO_PHYSICAL, TRIPLE_MULTISET,
                                      TRIPLE_SIX)
 from kernels.cloverup.rules import REROLLABLE, after_roll
 from kernels.jit import njit
-from kernels.rng import roll, turn_stream
+from kernels.rng import draw, roll, turn_stream, uniform
 
 WIN_UNITS = 60  # a game's win is split in 60ths so that ties of up to 6 players stay integers
 
@@ -34,7 +34,8 @@ COL_WIN_UNITS = 3
 COL_INSTANT_WINS = 4
 COL_TRIPLE_SIXES = 5
 COL_TRIPLE_SIXES_SQ = 6
-COL_HIST = 7
+COL_CONTEST = 7  # ``accumulate.add_contest``: margins, ties and keep/reroll decisions
+COL_HIST = COL_CONTEST + CONTEST_LEN
 
 
 @njit(cache=True, _nrt=False)
@@ -107,10 +108,26 @@ def _turn_points(outcome, instant_win_points):
 
 
 @njit(cache=True, _nrt=False)
+def turn_decisions(die, decision_cdf, outcome, u):
+    """The keep/reroll decisions of a turn whose outcome ``outcome`` was drawn by the
+    uniform ``u`` from the weighted ``die`` (float64[N_OUTCOMES + GUIDE_SIZE]): drawn from
+    their exact distribution given the outcome (``decision_cdf``: float64[N_OUTCOMES, K],
+    each row a cdf over 0..K-1 decisions) by where ``u`` lies within the outcome's share
+    of the unit interval, itself uniform given the outcome (no further random number)."""
+    low = die[outcome - 1] if outcome > 0 else 0.0
+    v = (u - low) / (die[outcome] - low)
+    k = np.int64(0)
+    while k < decision_cdf.shape[1] - 1 and v >= decision_cdf[outcome, k]:
+        k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False)
 def play_game(key, game, lineup, rounds, triple_six_effect, outcome_dice, table_of, max_diff,
-              totals, round_scores, triple_sixes):
-    """Play one game; fills ``totals`` and ``triple_sixes`` (int64[n_players] each: final
-    scores and triple sixes rolled per seat) and returns the seat that won instantly, or -1.
+              totals, round_scores, triple_sixes, decision_cdf, decisions):
+    """Play one game; fills ``totals``, ``triple_sixes`` and ``decisions`` (int64[n_players]
+    each: final scores, triple sixes rolled and keep/reroll decisions made per seat) and
+    returns the seat that won instantly, or -1.
 
     A turn is its outcome, drawn from the exact outcome distribution of the seat's policy
     table (``outcome_dice``: float64[D, N_OUTCOMES + GUIDE_SIZE], one ``make_die`` row a
@@ -118,11 +135,14 @@ def play_game(key, game, lineup, rounds, triple_six_effect, outcome_dice, table_
     table's outcome distribution is exact (``kernels.cloverup.solve``), so one draw a turn
     plays the turn that the dice would (``play_turn``, checked against the same
     distributions). ``lineup``: int64[n_players, 2] seat policies in turn order;
-    ``round_scores``: int64[n_players] scratch.
+    ``round_scores``: int64[n_players] scratch; ``decision_cdf``: float64[D, N_OUTCOMES, K],
+    row ``table_of[table]`` the decisions' cdf given each outcome (``turn_decisions``; K 0:
+    decisions are not drawn and stay 0). The outcomes drawn do not depend on it.
     """
     n = lineup.shape[0]
     totals[:] = 0
     triple_sixes[:] = 0
+    decisions[:] = 0
     for rnd in range(rounds):
         round_scores[:] = 0
         for seat in range(n):
@@ -131,8 +151,11 @@ def play_game(key, game, lineup, rounds, triple_six_effect, outcome_dice, table_
                 opp = 1 - seat
                 diff = totals[seat] - totals[opp] - round_scores[opp]
                 table += situation_index(rnd, seat, diff, round_scores[opp], max_diff)
-            o = roll(outcome_dice[table_of[table]], np.int64(N_OUTCOMES),
-                     turn_stream(key, game, rnd * n + seat), np.int64(0))
+            row = table_of[table]
+            u = uniform(turn_stream(key, game, rnd * n + seat), np.int64(0))
+            o = draw(outcome_dice[row], np.int64(N_OUTCOMES), u)  # as ``roll`` slot 0 draws
+            if decision_cdf.shape[2] > 0:
+                decisions[seat] += turn_decisions(outcome_dice[row], decision_cdf[row], o, u)
             if o == INSTANT_WIN:
                 for j in range(n):
                     totals[j] += round_scores[j]
@@ -167,7 +190,7 @@ def award_wins(totals, instant_winner, wins):
 
 @njit(cache=True, nogil=True)
 def games_block(key, first, end, out, lineup, rotate, rounds, triple_six_effect, outcome_dice,
-                table_of, max_diff):
+                table_of, max_diff, decision_cdf):
     """Play games ``first`` to ``end - 1`` of block ``key`` and accumulate into ``out``
     (int64[n_players slots, n_players seats, COL_HIST + max_total + 1]). Without the GIL:
     blocks, or pieces of them, run side by side on threads (``analyzer.run.block_loop``; a
@@ -175,6 +198,7 @@ def games_block(key, first, end, out, lineup, rotate, rounds, triple_six_effect,
 
     ``lineup``: int64[n_players, 2], the policies of the lineup slots; with ``rotate`` the
     slots move one seat on every game so each policy sits in every seat equally often.
+    ``decision_cdf``: float64[D, N_OUTCOMES, K] as ``play_game`` reads it.
     """
     n = lineup.shape[0]
     seated = np.empty_like(lineup)
@@ -183,11 +207,13 @@ def games_block(key, first, end, out, lineup, rotate, rounds, triple_six_effect,
     scratch = np.empty(n, np.int64)
     wins = np.empty(n, np.int64)
     t6 = np.empty(n, np.int64)
+    decisions = np.empty(n, np.int64)
     for g in range(first, end):
         seat_lineup(lineup, g, first, rotate, seated, slot_of)
         winner = play_game(key, g, seated, rounds, triple_six_effect, outcome_dice, table_of,
-                           max_diff, totals, scratch, t6)
+                           max_diff, totals, scratch, t6, decision_cdf, decisions)
         award_wins(totals, winner, wins)
+        add_contest(out, slot_of, totals, decisions, np.int64(COL_CONTEST), winner)
         for seat in range(n):
             row = out[slot_of[seat], seat]
             s = totals[seat]
@@ -228,11 +254,14 @@ def paired_block(key, first, end, out, lineups, rounds, triple_six_effect, outco
     scratch = np.empty(n, np.int64)
     wins = np.empty(n, np.int64)
     t6 = np.empty(n, np.int64)
+    no_decisions = np.zeros((1, N_OUTCOMES, 0))  # not drawn by the paired loop
+    decisions = np.empty(n, np.int64)
     x = np.zeros((n_var, out.shape[2]), np.int64)
     for g in range(first, end):
         for v in range(n_var):
             winner = play_game(key, g, lineups[v], rounds[v], triple_six_effect[v],
-                               outcome_dice, table_of, max_diff[v], totals, scratch, t6)
+                               outcome_dice, table_of, max_diff[v], totals, scratch, t6,
+                               no_decisions, decisions)
             award_wins(totals, winner, wins)
             x[v, PAIRED_SCORE_SUM] = totals.sum()
             x[v, PAIRED_INSTANT_WIN] = winner >= 0

@@ -259,3 +259,48 @@ def outcome_distributions(trans, stop_outcome, policies):
     for t in range(policies.shape[0]):
         out[t] = outcome_distribution(trans, stop_outcome, policies[t])
     return out
+
+
+@njit(cache=True)
+def outcome_decisions(trans, stop_outcome, policy, n_counts):
+    """Exact joint probability of each turn outcome and of the keep/reroll decisions made
+    on the way (the times ``policy``, int8[S] reroll masks read through ``canonical_mask``,
+    is asked: every roll that leaves the turn open, the last one answered by stopping or
+    by a reroll whose result ends it): float64[N_OUTCOMES, n_counts], column k for k
+    decisions (``n_counts`` > the most a turn can take, or the excess is lost). Forward
+    over the positions, the latest first: a reroll lowers ``order``'s potential by one."""
+    act_ptr, act_mask, res_ptr, res_next, res_prob, order, start_next, start_prob = trans
+    n_pos = act_ptr.shape[0] - 1
+    per_multiset = n_pos // N_MULTISETS
+    mass = np.zeros((n_pos, n_counts), np.float64)  # reaching a position after k decisions
+    joint = np.zeros((N_OUTCOMES, n_counts), np.float64)
+    for e in range(start_next.shape[0]):
+        _flow(start_next[e], start_prob[e], np.int64(0), mass, joint)
+    for i in range(order.shape[0] - 1, -1, -1):
+        s = order[i]
+        m = s // per_multiset
+        chosen = canonical_mask(policy[s], MULTISET_DICE[m], s % 2)
+        hit = -1
+        for a in range(act_ptr[s], act_ptr[s + 1]):
+            if act_mask[a] == chosen:
+                hit = a
+        for k in range(n_counts - 1):
+            p = mass[s, k]
+            if p == 0.0:
+                continue
+            if hit < 0:
+                joint[stop_outcome[m], k + 1] += p
+                continue
+            for e in range(res_ptr[hit], res_ptr[hit + 1]):
+                _flow(res_next[e], p * res_prob[e], np.int64(k + 1), mass, joint)
+    return joint
+
+
+@njit(cache=True, _nrt=False)
+def _flow(nxt, p, k, mass, joint):
+    """Add probability ``p`` after ``k`` decisions to the result ``nxt`` of a roll: a
+    position (``mass``) or an outcome (``joint``, stored as ``-1 - outcome``)."""
+    if nxt >= 0:
+        mass[nxt, k] += p
+    else:
+        joint[-1 - nxt, k] += p

@@ -11,8 +11,9 @@ decision the bot takes the action whose best open card has the highest expected 
 
 import numpy as np
 
-from kernels.accumulate import (COMEBACK_LEN, STANDING_ROUNDS, add_comebacks, add_products,
-                                put_seat_wins, seat_lineup)
+from kernels.accumulate import (COMEBACK_LEN, CONTEST_DECISIONS, CONTEST_LEN, STANDING_ROUNDS,
+                                add_comebacks, add_contest, add_products, put_seat_wins,
+                                seat_lineup)
 from kernels.jit import njit
 from kernels.rng import turn_stream, uniform
 from kernels.sly_dice.bots import (  # noqa: F401  (policy columns re-exported for callers)
@@ -56,7 +57,10 @@ COL_FALSE_CARDS_SQ = 15
 COL_CARDS = 16  # + card id: times the card was scored
 COL_STANDINGS = COL_CARDS + N_CARDS  # + round: the score at its end, bonus cards counted
 COL_COMEBACK = COL_STANDINGS + STANDING_ROUNDS  # ``accumulate.add_comebacks``, 5-point gaps
-COL_HIST = COL_COMEBACK + COMEBACK_LEN
+COL_CONTEST = COL_COMEBACK + COMEBACK_LEN  # ``accumulate.add_contest``: margins, ties, decisions
+COL_DECISIONS = COL_CONTEST + CONTEST_DECISIONS  # in ``play_game``'s tally: a game's re-roll
+# choices, claims, Higher or Lower calls and accuse-or-not choices
+COL_HIST = COL_CONTEST + CONTEST_LEN
 COMEBACK_STEP = 5  # points per deficit bin of the comeback record
 HIST_LOW = -200  # score of histogram bin 0
 HIST_BINS = 701
@@ -108,16 +112,27 @@ def roll_own(stream, c_idx, open_mask, weights, q1, q2, rerolls, open_cards):
 
 @njit(cache=True, _nrt=False)
 def hol_challenge(stream, target, calls):
-    """Play Higher or Lower from ``target`` with the best calls (int64[3, 19]); True if
-    all three calls come right."""
+    """Play Higher or Lower from ``target`` with the best calls (int64[3, 19]); returns
+    ``(won, calls_made)``: True if all three calls come right, and how many were made
+    (the first wrong one ends it)."""
     for stage in range(3):
         total = _die(stream, SLOT_HOL + 3 * stage) + _die(stream, SLOT_HOL + 3 * stage + 1) \
             + _die(stream, SLOT_HOL + 3 * stage + 2)
         higher = calls[stage, target] == 1
         if (higher and total <= target) or (not higher and total >= target):
-            return False
+            return False, stage + 1
         target = total
-    return True
+    return True, 3
+
+
+@njit(cache=True, _nrt=False)
+def reroll_choices(n_locked, rerolls):
+    """The keep-or-reroll choices ``roll_own`` made for a player who ended with
+    ``n_locked`` dice locked, ``rerolls`` allowed: one after each roll with a reroll left,
+    none after keeping all."""
+    if rerolls < 1:
+        return 0
+    return 1 if n_locked == 0 or rerolls < 2 else 2
 
 
 @njit(cache=True, _nrt=False)
@@ -153,7 +168,8 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
 
     ``made``: int64[462] bit masks of the fixed cards each six-dice multiset makes.
     Fills ``total`` (int64[n], final scores with bonus cards) and ``tally``
-    (int64[n, COL_HIST], per-seat counts in the accumulator's columns COL_CLAIMS..);
+    (int64[n, COL_HIST], per-seat counts in the accumulator's columns COL_CLAIMS.. and
+    the game's decisions in ``COL_DECISIONS``);
     ``scratch``: int64[n + DICE_CARDS + 4 * n] work space.
     """
     n = policy.shape[0]
@@ -179,6 +195,7 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
             own[s], locked[s], n_locked[s] = roll_own(
                 turn_stream(key, game, base_turn + 1 + s), c_idx, available & ~scored[s],
                 weights, q1, q2, rerolls, open_cards)
+            tally[s, COL_DECISIONS] += reroll_choices(n_locked[s], rerolls)
         first = rnd % n
         for i in range(n):
             s = (first + i) % n
@@ -202,9 +219,13 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
             if card < 0:
                 continue
             tally[s, COL_CLAIMS] += 1
+            tally[s, COL_DECISIONS] += 1
             if card == HIGHER_OR_LOWER:
                 tally[s, COL_HOL_TRIES] += 1
-                if hol_challenge(turn_stream(key, game, base_turn + 1 + s), c_sum, hol_calls):
+                won, calls_made = hol_challenge(turn_stream(key, game, base_turn + 1 + s),
+                                                c_sum, hol_calls)
+                tally[s, COL_DECISIONS] += calls_made
+                if won:
                     tally[s, COL_HOL_WINS] += 1
                     tally[s, COL_CARDS + card] += 1
                     total[s] += np.int64(value)
@@ -216,6 +237,7 @@ def play_game(key, game, rounds, policy, points, weights, q1, q2, rerolls, hol_s
                 p_true = -1.0  # the chance it holds for a claimant of known rules, if asked
                 for j in range(1, n):
                     a = (s + j) % n
+                    tally[a, COL_DECISIONS] += 1  # to accuse or not
                     p = plaus_row[card, k]
                     if policy[a, ACCUSE_MODE] == EXPECTED:
                         if p_true < 0.0:
@@ -300,14 +322,18 @@ def games_block(key, first, end, out, lineup, rotate, rounds, points, weights, q
     wins = np.empty(n, np.int64)
     tally = np.zeros((n, COL_HIST), np.int64)
     scratch = np.zeros(2 * DICE_CARDS + 4 * n, np.int64)
+    decisions = np.empty(n, np.int64)
     for g in range(first, end):
         seat_lineup(lineup, g, first, rotate, seated, slot_of)
         play_game(key, g, rounds, seated, points, weights, q1, q2, rerolls, hol_success,
                   hol_calls, plaus, made, bonus, total, tally, scratch)
         award_wins(total, tally[:, COL_BLUFF_CARDS], wins)
         for seat in range(n):
+            decisions[seat] = tally[seat, COL_DECISIONS]
+        add_contest(out, slot_of, total, decisions, np.int64(COL_CONTEST), np.int64(-1))
+        for seat in range(n):
             row = out[slot_of[seat], seat]
-            for c in range(COL_CLAIMS, COL_HIST):
+            for c in range(COL_CLAIMS, COL_CONTEST):
                 row[c] += tally[seat, c]
             row[COL_ACCUSATIONS_SQ] += tally[seat, COL_ACCUSATIONS] ** 2
             row[COL_BLUFF_CARDS_SQ] += tally[seat, COL_BLUFF_CARDS] ** 2

@@ -45,7 +45,7 @@ from kernels.thats_pretty_clever.layout import (BLUE_COL_BONUS, BLUE_COLS, BLUE_
                                                 S_YELLOW, TRACK, YELLOW_COLS, YELLOW_DIAGONAL,
                                                 YELLOW_DIAGONAL_BONUS, YELLOW_PREPRINTED,
                                                 YELLOW_ROW_BONUS, YELLOW_ROWS)
-from kernels.thats_pretty_clever.rules import area_score
+from kernels.thats_pretty_clever.rules import area_score, fox_worth
 
 YELLOW_OPEN_CELLS = np.array([c for c in range(16) if not (YELLOW_PREPRINTED >> c) & 1],
                              np.int64)
@@ -148,7 +148,8 @@ def encode(sheet, ts, idx, val, n_in):
         lowest = min(lowest, score)
         n = put(idx, val, n, I_AREAS + a, np.float32(score) / AREA_TOPS[a])
     n = put(idx, val, n, np.int64(I_LOWEST), np.float32(lowest / 40.0))
-    n = put(idx, val, n, np.int64(I_TOTAL), np.float32((total + foxes * lowest) / 300.0))
+    n = put(idx, val, n, np.int64(I_TOTAL),
+            np.float32((total + foxes * fox_worth(sheet, lowest)) / 300.0))
     n = turn_block(idx, val, n, np.int64(I_ROUND), sheet[S_ROUND], sheet[S_ROUNDS],
                    sheet[H_PLAYERS],
                    ts)

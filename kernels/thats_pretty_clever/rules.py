@@ -10,7 +10,7 @@ import numpy as np
 
 from kernels.clever_base.dice import die_value, enters
 from kernels.clever_base.pending import pop, push
-from kernels.clever_base.totals import parts_with
+from kernels.clever_base.totals import fixed_fox, parts_with
 from kernels.jit import njit
 from kernels.thats_pretty_clever.layout import (ACTION_SLOTS, BLUE_AREA, BLUE_CELLS, BLUE_COL_BONUS,
                                                 BLUE_COLS, BLUE_POINTS, BLUE_ROW_BONUS, BLUE_ROWS,
@@ -233,10 +233,18 @@ def score_parts(sheet):
 
 
 @njit(cache=True, _nrt=False)
+def fox_worth(sheet, lowest):
+    """What each fox is worth (section 12), given the ``lowest`` area score: that score (0
+    when an area scores 0), or the fixed points of ``fox_value`` (14.11)."""
+    fixed = fixed_fox(sheet)
+    return fixed if fixed > 0 else lowest
+
+
+@njit(cache=True, _nrt=False)
 def total_score(sheet):
-    """Final score: the five areas plus each fox worth the lowest area (0 if any is 0)."""
+    """Final score: the five areas plus the foxes (``fox_worth`` each)."""
     total, lowest = score_parts(sheet)
-    return total + sheet[S_FOXES] * lowest
+    return total + sheet[S_FOXES] * fox_worth(sheet, lowest)
 
 
 @njit(cache=True, _nrt=False)
@@ -264,7 +272,7 @@ def _total_with(sheet, scores, area, score):
     """``total_score`` of the sheet whose area scores are ``scores`` (int64[5]) but with
     ``score`` for ``area``."""
     total, lowest, _ = parts_with(scores, area, score)
-    return total + sheet[S_FOXES] * lowest
+    return total + sheet[S_FOXES] * fox_worth(sheet, lowest)
 
 
 @njit(cache=True, _nrt=False)

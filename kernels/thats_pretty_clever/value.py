@@ -4,7 +4,8 @@ function of sparse sheet features, one weight set per number of rounds still to 
 Features (``N_FEATURES``; one-hot unless marked linear): marks per yellow column, row and
 the diagonal; blue marks and marks per blue row and column (bonus progress); green, orange
 and purple marks; the last purple value; re-rolls and +1s in hand; foxes; and, linear, the
-five area scores, the lowest one and foxes times the lowest (tenths of points). The weights
+five area scores, the lowest one and the fox points (foxes times each fox's worth:
+the lowest, or ``fox_value``; tenths of points). The weights
 are fitted to simulated games by ``scripts/train_clever.py --game tpc``.
 """
 
@@ -19,7 +20,7 @@ from kernels.thats_pretty_clever.layout import (BLUE_COLS, BLUE_ROWS, N_AREAS, S
                                                 S_PURPLE, S_PURPLE_VALUES, S_REROLL_GOT,
                                                 S_REROLL_USED, S_YELLOW, TRACK, YELLOW_COLS,
                                                 YELLOW_DIAGONAL, YELLOW_ROWS)
-from kernels.thats_pretty_clever.rules import area_score
+from kernels.thats_pretty_clever.rules import area_score, fox_worth
 
 F_YELLOW_COL = 0  # + 3 * column + marks - 2 (2..4 marks; every column has a printed mark)
 F_YELLOW_ROW = 12  # + 3 * row + marks - 2
@@ -36,7 +37,7 @@ F_PLUS = 107
 F_FOXES = 114  # + foxes - 1 (at most 5 counted)
 F_AREAS = 119  # + area: its score / 10 (linear)
 F_LOWEST = 124  # lowest area / 10 (linear)
-F_FOX_POINTS = 125  # foxes x lowest area / 10 (linear)
+F_FOX_POINTS = 125  # foxes x a fox's worth (``rules.fox_worth``) / 10 (linear)
 F_CONSTANT = 126
 N_FEATURES = 127
 N_VALUE_WEIGHTS = VALUE_STAGES * N_FEATURES
@@ -87,6 +88,7 @@ def feature_value(sheet, w, out):
         total += a
         v += term(w, base, out, F_AREAS + area, a / 10.0)
     v += term(w, base, out, np.int64(F_LOWEST), lowest / 10.0)
-    v += term(w, base, out, np.int64(F_FOX_POINTS), foxes * lowest / 10.0)
+    worth = fox_worth(sheet, lowest)  # as ``rules.total_score``
+    v += term(w, base, out, np.int64(F_FOX_POINTS), foxes * worth / 10.0)
     v += term(w, base, out, np.int64(F_CONSTANT), 1.0)
-    return total + foxes * lowest, v
+    return total + foxes * worth, v

@@ -11,7 +11,7 @@ import numpy as np
 
 from kernels.clever_base.dice import die_value, enters
 from kernels.clever_base.pending import pop, push
-from kernels.clever_base.totals import parts_with
+from kernels.clever_base.totals import fixed_fox, parts_with
 from kernels.jit import njit
 from kernels.twice_as_clever.layout import (ACTION_SLOTS, BLUE_AREA, BLUE_BONUS, BLUE_POINTS,
                                             DIE_AREA, FLAG_BLUE_Q_ANY, FLAG_EARLIEST_FIRST,
@@ -250,7 +250,11 @@ def fox_worth(sheet, lowest, zero_area):
     """What each fox is worth (section 7), given the ``lowest`` area score and whether an
     area scores exactly 0: the lowest score, negative included; 0 when an area scores 0
     (``FLAG_FOX_ZERO_AREA``, the rulebook), or when the lowest is negative
-    (``FLAG_FOX_FLOOR_ZERO``)."""
+    (``FLAG_FOX_FLOOR_ZERO``); the fixed points of ``fox_value`` (12.12) whatever the
+    areas score."""
+    fixed = fixed_fox(sheet)
+    if fixed > 0:
+        return fixed
     if zero_area and sheet[S_FLAGS] & FLAG_FOX_ZERO_AREA:
         return np.int64(0)
     if lowest < 0 and sheet[S_FLAGS] & FLAG_FOX_FLOOR_ZERO:

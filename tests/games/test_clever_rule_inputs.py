@@ -17,6 +17,7 @@ from analyzer.games.clever.training import state as training_state
 from analyzer.errors import UserError
 from analyzer.games.thats_pretty_clever.model import GAME as TPC_GAME
 from analyzer.games.twice_as_clever.model import GAME as TAC_GAME
+from analyzer.param_words import sample_values
 from analyzer.params import defaults
 from kernels.clever import net, play, value_net
 from kernels.clever_base.game_rules import RULE_INPUT_BITS, RULE_INPUT_BITS_MULTI, RULE_ROUNDS
@@ -26,6 +27,7 @@ from kernels.clever_base.sparse import round_seen
 from kernels.clever_base.turn import TS_LEN
 
 GAMES = pytest.mark.parametrize("game", [TPC_GAME, TAC_GAME], ids=lambda g: g.id)
+ON_THE_SHEET = ("start_rerolls", "start_plus_ones")  # a new sheet shows these actions
 
 
 def _inputs(game, values: dict) -> dict[int, float]:
@@ -45,15 +47,16 @@ def _inputs(game, values: dict) -> dict[int, float]:
 @pytest.mark.parametrize("players", [1, 2])
 def test_a_variants_inputs_differ_from_the_defaults_in_exactly_its_parameters(game, players):
     """Every value of every named parameter but the player count sets its own rules-block
-    input(s), and nothing else moves, where a game of the player count reads it; the
-    rounds set the rounds inputs (rules: the game's rules page, every parameter)."""
+    input(s), and nothing else moves (but the sheet's inputs of the actions it starts
+    with), where a game of the player count reads it; the rounds set the rounds inputs
+    (rules: the game's rules page, every parameter)."""
     base = {**defaults(game.params), "players": players}
     home = _inputs(game, base)
     first = int(value_net.n_inputs(game.kernel_game, 2))
     assert all(i < first for i in home)  # the defaults leave the rules block empty
     seen = set()
-    for param in variants.drawn_params(game):
-        for value in variants.other_values(param):
+    for param in [p for p in game.params if p.name != "players"]:
+        for value in _other_values(param):
             changed = _inputs(game, {**base, param.name: value})
             moved = {i for i in set(home) | set(changed) if home.get(i) != changed.get(i)}
             block = {i for i in moved if i >= first}
@@ -68,10 +71,18 @@ def test_a_variants_inputs_differ_from_the_defaults_in_exactly_its_parameters(ga
             assert len(block) == 2, (param.name, value)  # its bit, and scaled (5/6 left)
             assert sorted(changed[i] for i in block) == pytest.approx([5 / 6, 1.0])
             seen |= block
-            assert not moved - block
+            assert param.name in ON_THE_SHEET or not moved - block
     read = [n for n in rule_inputs.input_names(game.params)
             if n.split("=")[0] not in unread_at(players)]
     assert len(seen) == 2 * len(read)
+
+
+def _other_values(param) -> list:
+    """A parameter's values other than its default: those training draws, or for one it
+    leaves at its default (``variants.UNTRAINED``) those a person may read about."""
+    if param.name in variants.UNTRAINED:
+        return [v for v in sample_values(param) if v != param.default]
+    return variants.other_values(param)
 
 
 @GAMES
@@ -274,14 +285,14 @@ def test_the_report_names_who_played_the_assumed_rules(game):
     """The report's simulations note names the policy that played the open readings:
     learned where its network was trained on every reading (the defaults),
     the table policy where the rules lie outside its training (12 rounds)."""
-    from analyzer.games.clever.report import rules_policy, table_words
+    from analyzer.games.clever.report import player, rules_policy, table_words
 
     values = defaults(game.params)
     assert rules_policy(game, values) == "learned"
     assert table_words(game, values).startswith("the learned policy (")
     outside = {**values, "rounds": 12}
     assert rules_policy(game, outside) == game.table_policy
-    assert table_words(game, outside).startswith(f"the {game.table_policy} policy (")
+    assert table_words(game, outside).startswith(f"the {player(game.table_policy)} policy (")
 
 
 def test_the_last_round_shows_as_the_last():

@@ -150,8 +150,9 @@ def simulate_games(model, lineup, policies, n_blocks, block_size, triple_six_eff
     dist = solve.outcome_distributions(model.trans, model.stop, policies)
     dice = np.stack([outcome_die(d) for d in dist])
     every = np.arange(policies.shape[0], dtype=np.int32)  # each table stored as it is
+    no_decisions = np.zeros((dice.shape[0], layout.N_OUTCOMES, 0))  # not drawn
     BlockLoop.of(play.games_block)(keys, sizes, out, lineup, False, ROUNDS,
-                                   triple_six_effect, dice, every, max_diff)
+                                   triple_six_effect, dice, every, max_diff, no_decisions)
     return out.sum(axis=0)
 
 

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.games.clever import simulation, value_weights
+from analyzer.games.clever.variants import UNTRAINED
 from analyzer.games.clever.advise import DECLINE, REROLL, STOP, advise
 from analyzer.cli import cli
 from analyzer.errors import UserError
@@ -32,8 +33,9 @@ def test_shipped_networks_load_with_their_settings(game):
     policy row."""
     members, info = value_weights.load(game.learned_file, game.kernel_game)
     assert info["inputs"] == value_net.n_inputs(game.kernel_game, 3)
-    assert set(info["card"]["trained"]["rules"]) | {"players", "rounds"} == \
-        {p.name for p in game.params}  # every rule was drawn in training
+    assert set(info["card"]["trained"]["rules"]) | {"players", "rounds"} | set(UNTRAINED) \
+        == {p.name for p in game.params}  # every rule drawn in training but those added since
+    assert not set(info["card"]["trained"]["rules"]) & set(UNTRAINED)
     assert info["hidden"] in ([h, net.H2] for h in net.WIDTHS)
     assert len(members) == info["members"] == 1
     assert all(np.isfinite(m).all() and np.abs(m).max() > 0 for m in members)

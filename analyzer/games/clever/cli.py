@@ -29,11 +29,11 @@ network_option = click.option(
 
 
 def make_group(game: CleverGame) -> click.Group:
-    """The ``dicelab <game>`` click group: simulate, sheet, whatif, tune, advise, coach,
-    train."""
+    """The ``dicelab <game>`` click group: simulate, players, sheet, whatif, tune, advise,
+    coach, train."""
     group = StrictGroup(name=game.id, help=f"{game.title}: whole-game simulation, "
                         "what-ifs, advice, coaching and score sheets.")
-    for command in (simulate, sheet, whatif, tune, advise, coach, train):
+    for command in (simulate, players, sheet, whatif, tune, advise, coach, train):
         group.add_command(command(game))
     return group
 
@@ -60,6 +60,31 @@ def simulate(game: CleverGame) -> click.Command:
     return simulate
 
 
+PLAYERS_GAMES = 16_384  # the most games of each player count (``players``)
+
+
+def players(game: CleverGame) -> click.Command:
+    @click.command()
+    @precision_options(PLAYERS_GAMES, "each player count's mean score's",
+                       "every seat's win rate's")
+    @network_option
+    @rules_options
+    @run_to_output
+    def players(games, precision, network, rules_file, assignments, seed, threads, quiet, fmt,
+                output):
+        """Every player count, 1 to 4, the learned policy in every seat: the mean score,
+        its spread, the winner's margin over the runner-up, ties and the decisions a player
+        makes a game, with 95% intervals, and the player count to recommend."""
+        from analyzer.player_counts import check_assignments, players_result
+
+        check_assignments(assignments)
+        values = rule_values(game.params, rules_file, assignments)
+        emit(players_result(game.with_network(network), values, check_seed(seed), games,
+                            precision, threads, not quiet), fmt, output)
+
+    return players
+
+
 def _simulation():
     """The simulation module, loaded when a command needs it."""
     from analyzer.games.clever import simulation
@@ -84,7 +109,7 @@ def sheet(game: CleverGame) -> click.Command:
         if new == bool(score_file):
             raise UserError("give exactly one of --new or --score SHEET.json")
         if new:
-            text = json.dumps(game.sheetfile.blank(), indent=1) + "\n"
+            text = json.dumps(sheetfile.blank_document(game, values), indent=1) + "\n"
             if output:
                 write_output(output, text)
             else:

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from analyzer.games.clever import rule_inputs, rule_rows, value_weights
+from analyzer.games.clever import card_rules, rule_inputs, rule_rows, value_weights
 from analyzer.errors import UserError
 from analyzer.params import Param
 from kernels.clever import play, value_net
@@ -22,7 +22,9 @@ from kernels.clever_base.game_rules import (N_GAME_RULES, RULE_FINAL_PLUS_ALL,
                                             RULE_INPUT_BITS_MULTI, RULE_PASSIVE_DECLINE,
                                             RULE_PLUS_AFTER_DECLINE, RULE_ROUNDS, RULE_SHEET_FLAGS,
                                             RULE_SOLO_FALLBACK, RULE_SOLO_TIES_BY_COLOUR,
+                                            RULE_START_PLUS, RULE_START_REROLLS,
                                             RULE_TIES_SHARED, RULE_WASTED_PICK)
+from kernels.clever_base.sheet import H_PLUS_GOT, H_REROLL_GOT
 
 KNOBS = {"platter": play.W_PLATTER, "reroll_below": play.W_REROLL_BELOW,
          "plus_above": play.W_PLUS_ABOVE, "samples": play.W_SAMPLES, "branch": play.W_BRANCH,
@@ -48,6 +50,13 @@ POLICY_HELP = {
                  "sampled rolls, in games of every player count (learned:0 = never looks; "
                  "solo, learned:16 scores 3 points more in That's Pretty Clever at 7 times "
                  "the time, and gains nothing in Twice As Clever)",
+    "card": "the game's strategy card (`dicelab cheatsheet GAME` prints it), rule by rule: "
+            "its count of each use (points now plus the card's points for the area), good "
+            "uses, dice kept in play, re-rolls, +1s, passive picks and the platter left to "
+            "opponents; greedy where the card is silent (free marks, the round-4 bonus, "
+            "returns)",
+    "card:-RULE": "the card without its rule RULE (each line's gain on the card is measured "
+                  "against it)",
 }
 
 
@@ -131,8 +140,8 @@ class CleverGame:
     def game_rules(self, values: dict[str, Any]) -> np.ndarray:
         """The kernels' game-rules vector (int64[N_GAME_RULES]): the round-track bonuses
         in force (a switched-off one is 0), the switches for the open points, the sheet,
-        the value network's rules-block bits (a solo game's and a game of 2-4 players') and
-        the round count (0: by player count)."""
+        the value network's rules-block bits (a solo game's and a game of 2-4 players'),
+        the round count (0: by player count) and the actions every player starts with."""
         out = np.zeros(N_GAME_RULES, np.int64)
         out[:6] = self.layout.ROUND_BONUS
         for r in ROUND_BONUS_ROUNDS:
@@ -151,6 +160,8 @@ class CleverGame:
         out[RULE_INPUT_BITS] = self.rule_bits({**values, "players": 1})
         out[RULE_INPUT_BITS_MULTI] = self.rule_bits({**values, "players": 2})
         out[RULE_ROUNDS] = values["rounds"]
+        out[RULE_START_REROLLS] = values["start_rerolls"]
+        out[RULE_START_PLUS] = values["start_plus_ones"]
         self.extra_rules(values, out)
         return out
 
@@ -229,6 +240,8 @@ class CleverGame:
         ``values``, see ``network_file``); a ``UserError`` listing the names otherwise."""
         text = name.strip().lower()
         base, _, samples = text.partition(":")
+        if base == "card":
+            return card_rules.parse(self, samples)
         if base not in play.POLICY_NAMES or (samples and base not in LOOKAHEAD_LIMITS):
             raise UserError(f"unknown policy {name!r}; accepted: "
                             f"{', '.join(self.policy_help)}")
@@ -250,9 +263,12 @@ class CleverGame:
         return row
 
     def blank_sheet(self, values: dict[str, Any]) -> np.ndarray:
-        """A blank kernel sheet carrying the flags of ``values``."""
+        """A blank kernel sheet carrying the flags of ``values`` and the actions every
+        player starts with."""
         sheet = self.layout.new_sheet()
         sheet[self.layout.S_FLAGS] = self.sheet_flags(values)
+        sheet[H_REROLL_GOT] = values["start_rerolls"]
+        sheet[H_PLUS_GOT] = values["start_plus_ones"]
         return sheet
 
 

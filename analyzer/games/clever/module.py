@@ -27,7 +27,7 @@ def game_interface(game: CleverGame) -> SimpleNamespace:
 
     def cheatsheet(values):
         """The game's strategy card."""
-        from analyzer.games.clever.report import build_cheatsheet
+        from analyzer.games.clever.card import build_cheatsheet
 
         return build_cheatsheet(game, values)
 

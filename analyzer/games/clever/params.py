@@ -1,6 +1,7 @@
 """The rule parameters both Clever games share: players and rounds, the round-track
-bonuses, the open points both rules pages list and the tie rule. Each game passes the
-rules-page sections its help texts cite."""
+bonuses, the open points both rules pages list and the tie rule, and the rules a designer
+varies (the actions at the start, what a fox is worth). Each game passes the rules-page
+sections its help texts cite."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from collections.abc import Callable
 from analyzer.params import Param, Words
 
 SEARCHED_ROUNDS = (4, 8)  # the round counts the learned player trains on, and tune tries
+MOST_AT_START = 3  # the most re-rolls or +1s a designer may give every player at the start
+MOST_FOX_POINTS = 50  # the most points a fixed fox may be worth (fox_value)
 # where the engine departs from the rules pages' recommendation on an open point
 RULINGS = (
     "bonuses fired together: the policy places each free mark but does not choose their "
@@ -58,6 +61,29 @@ def shared_params(round_bonuses: tuple[tuple[int, str], ...], sections: dict[str
               plain=Words.choice("tied totals", best_area="ties broken by the best area",
                                  shared="ties shared at once")),
     ))
+
+
+def designer_params(sections: dict[str, str]) -> tuple[Param, ...]:
+    """The rules a designer varies that the rulebooks settle (both games: each player
+    starts with no action circled, and each fox is worth the lowest area), at the
+    rulebooks' values by default; ``sections``: the rules-page sections of each
+    (keys: the parameter names)."""
+    def starting(name: str, what: str, one: str, label: str) -> Param:
+        return Param(name, "int", 0, f"{what} every player has circled before round 1 "
+                     f"(section {sections[name]}): 0 as the rulebook (the round track gives "
+                     "the first); they count among the track's circles", low=0,
+                     high=MOST_AT_START, plain=Words.number(
+                         label, f"{{}} {one}{{s}} at the start", {0: f"no {one} at the start"}))
+
+    return (
+        starting("start_rerolls", "re-rolls", "re-roll", "re-rolls at the start"),
+        starting("start_plus_ones", "+1 actions", "+1 action", "+1 actions at the start"),
+        Param("fox_value", "int", 0, f"what each fox scores at the end (section "
+              f"{sections['fox_value']}): 0 = the lowest area's score, as the rulebook; N = "
+              "N points a fox, whatever the areas score", low=0, high=MOST_FOX_POINTS,
+              plain=Words.number("what a fox is worth", "each fox worth {} point{s}",
+                                 {0: "each fox worth the lowest area"})),
+    )
 
 
 def _count_params() -> tuple[Param, ...]:

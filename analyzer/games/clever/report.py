@@ -11,16 +11,19 @@ import numpy as np
 import pandas as pd
 
 from analyzer import seats
-from analyzer.games.clever import trained_on
+from analyzer.games.clever import rule_effects, trained_on
+from analyzer.games.clever.card import build_cheatsheet  # noqa: F401  (re-exported)
 from analyzer.games.clever.game import ROUND_BONUS_ROUNDS, CleverGame
 from analyzer.games.clever.params import SOLO_INERT
 from analyzer.games.clever.simulation import COLUMNS, GAME_BLOCK, play_games, simulate, whatif
-from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Table, comebacks_shown,
-                               fair_share, policy_words, provenance, seat_figure, seat_finding)
+from analyzer.sections import (Figure, Finding, Section, Table, comebacks_shown, fair_share,
+                               glossary, policy_words, provenance, seat_figure, seat_finding)
 from analyzer.verdicts import (assumed_in_force, closest_to_fair, imbalanced, lever_words,
                                rests_on, seat_verdict)
 from analyzer.params import defaults
 from analyzer.seeding import DEFAULT_SEED
+from analyzer.player_counts import player_count_section_parts
+from analyzer.skill import skill_parts, skill_row, skill_table, skill_verdict
 from kernels.clever import play
 
 POLICIES = ("random", "greedy", "heuristic", "learned")  # and the game's strongest
@@ -28,8 +31,17 @@ BOT_NAMES = {"heuristic": "the tuned heuristic",
              "learned": "the learned policy (a value network trained by self-play that "
                         "decides every choice, re-rolls, returns and +1s included)"}
 WORDS = {"random": "random legal choices", "greedy": "best score now",  # keyed like POLICY_HELP
-         "heuristic": "fitted estimate, looks ahead", "heuristic:N": "heuristic, N rolls ahead",
+         "heuristic": "fitted estimate, looks ahead",
+         "heuristic:0": "fitted estimate, no look-ahead", "heuristic:N": "heuristic, N rolls ahead",
          "learned": "self-play value network"}
+SHOWN = {"heuristic:0": "heuristic without look-ahead"}  # spellings a person reads otherwise
+
+
+def player(policy: str) -> str:
+    """A policy's name where a person reads it (``SHOWN``: a clearer one)."""
+    return SHOWN.get(policy, policy)
+
+
 ACTIONS = ("re-roll", "+1", "return", "fox")  # bonus kinds kept apart; the rest are free marks
 
 
@@ -56,6 +68,7 @@ class Samples:
     strong_paired: int
     more_players: int
     seat_cap: int  # the most games of each player count for the seats' verdict
+    skill_cap: int  # the most two-player games of each restricted-play duel
 
     def describe(self, played: dict[str, int], paired: dict[str, int]) -> str:
         solo = ", ".join(f"{p} {n:,}" for p, n in played.items())
@@ -76,9 +89,11 @@ class Samples:
 
 CHECK_BLOCKS = 2
 FULL = Samples(points=1.5, cap=40_960, paired_points=2.0, paired=4_096, rules_paired=2_048,
-               per_player_count=1_024, strong_paired=512, more_players=768, seat_cap=8_192)
+               per_player_count=1_024, strong_paired=512, more_players=768, seat_cap=8_192,
+               skill_cap=4_096)
 QUICK = Samples(points=3.0, cap=4_096, paired_points=4.0, paired=1_024, rules_paired=512,
-                per_player_count=512, strong_paired=512, more_players=512, seat_cap=512)
+                per_player_count=512, strong_paired=512, more_players=512, seat_cap=512,
+                skill_cap=1_024)
 # What rules are worth is played by the game's ``table_policy`` (the tuned heuristic, or
 # a cheaper reading of it that plays as well) beside learned, and by learned alone where
 # its network was trained with each open reading changed (``rules_policy``). The
@@ -94,7 +109,7 @@ def table_words(game: CleverGame, values: dict[str, Any]) -> str:
                 "trained on every reading)")
     why = ("the same policy on every variant" if _trained_without_bonuses(game, values)
            else "the learned network trained with every round bonus")
-    return f"the {game.table_policy} policy ({policy_words(game.table_policy, WORDS)}; {why})"
+    return f"the {player(game.table_policy)} policy ({policy_words(game.table_policy, WORDS)}; {why})"
 
 
 def seat_policy(game: CleverGame, values: dict[str, Any]) -> str:
@@ -145,22 +160,28 @@ def round_gains(row: np.ndarray, rounds: int) -> list[float]:
 
 
 def gains_words(gains: list[float]) -> str:
-    """The points each round adds, in words (what a deficit after a round is up against)."""
+    """The points each round adds, in words, and why a deficit weighs little early: most
+    points come late, the foxes (each worth the lowest area) at the very end."""
     if not gains:
         return ""
+    last = gains[-1] / max(sum(gains), 1e-12)
     return (" Mean points a player scores in each round: "
-            + ", ".join(f"{g:.0f}" for g in gains) + ".")
+            + ", ".join(f"{g:.0f}" for g in gains)
+            + f". The last round alone adds {last:.0%} of a game's points (the foxes, each "
+            "worth the player's lowest area, count only at the end), so a deficit after an "
+            "early round is small against the points still to come.")
 
 
 def mirror_seats(game: CleverGame, values: dict[str, Any], policy: str,
                  counts: tuple[int, ...], samples: Any, seed: int, progress: Any,
-                 verdict: bool = True) -> tuple[list[dict], list[dict], list[float]]:
+                 verdict: bool = True, runs: dict | None = None
+                 ) -> tuple[list[dict], list[dict], list[float]]:
     """``policy`` in every seat, at each player count of ``counts``: with ``verdict``,
     until every seat's win rate has the commands' default 95% half-width
     (``seats.SEAT_VERDICT``, at most ``samples.seat_cap`` games), else the games of
     ``samples`` (a comparison beside a verdict); each seat's win rate (rows of the seat
     table) and, with two players, the comeback rows and the mean points a player scores in
-    each round."""
+    each round; ``runs``, where given, gets each count's ``(accumulator, games)``."""
     seat_rows, comeback_rows, gains = [], [], []
     for players in counts:
         games = samples.seat_cap if verdict else \
@@ -168,6 +189,8 @@ def mirror_seats(game: CleverGame, values: dict[str, Any], policy: str,
         acc, n = play_games(game, {**values, "players": players}, [policy] * players,
                             games, seed, False, seats.SEAT_VERDICT if verdict else None,
                             progress, CHECK_BLOCKS)
+        if runs is not None:
+            runs[players] = (acc, n)
         if players == 2:
             rounds = game.rounds_for({**values, "players": 2})
             comeback_rows = seats.comebacks(acc.sum(axis=(0, 1)), COLUMNS, play.COL_COMEBACK,
@@ -181,6 +204,28 @@ def mirror_seats(game: CleverGame, values: dict[str, Any], policy: str,
                               "score": s["mean_score"], "score_ci95_low": s["ci95"][0],
                               "score_ci95_high": s["ci95"][1]})
     return seat_rows, comeback_rows, gains
+
+
+SKILL_OPPONENTS = (("random", "makes random legal choices"),
+                   ("greedy", "takes the most points each time"),
+                   ("heuristic", "plays the tuned heuristic"))  # weakest first
+
+
+def skill_duels(game: CleverGame, values: dict[str, Any], bot: str, samples: Samples,
+                seed: int, progress: Any) -> pd.DataFrame:
+    """Restricted play: ``bot`` against each of ``SKILL_OPPONENTS`` in two-player games,
+    seats alternating, until the win rate's 95% half-width is the commands' default
+    (``seats.SEAT_VERDICT``), at most ``samples.skill_cap`` games."""
+    vals = {**values, "players": 2}
+    rows = []
+    for name, words in SKILL_OPPONENTS:
+        if name == bot:
+            continue
+        acc, n = play_games(game, vals, [bot, name], samples.skill_cap, seed, True,
+                            seats.SEAT_VERDICT, progress, CHECK_BLOCKS)
+        s = seats.row_stats(seats.by_name(acc, [bot, name])[bot], COLUMNS, 2)
+        rows.append(skill_row(bot, name, words, s["win_rate"], tuple(s["win_ci95"]), n))
+    return skill_table(rows)
 
 
 SCORE_COLUMNS = ["score", "score_ci95_low", "score_ci95_high"]  # of ``mirror_seats`` rows
@@ -270,7 +315,7 @@ def table_policy_beside(game: CleverGame, values: dict[str, Any], seated: str,
     theirs = other.loc[(worst.players, worst.seat)]
     low, high = (theirs[prefix + k] for k in ("ci95_low", "ci95_high"))
     name = beside_prefix(game)
-    spec = f" ({game.table_policy})" if game.table_policy != name else ""
+    spec = f" ({player(game.table_policy)})" if game.table_policy != name else ""
     return joined, (f" With {worst.players} players, {worst.seat} of the {seated} policy "
                     f"wins {worst.win_rate:.1%} (a fair share is {worst.fair_share:.1%}); in "
                     f"the {name}'s own mirror games{spec} that seat wins "
@@ -325,7 +370,7 @@ def seat_lever(game: CleverGame, values: dict[str, Any], row: pd.Series, seed: i
     pp = lambda x: f"{100 * x:+.1f} pp"  # noqa: E731
     closest = closest_to_fair(moved, start, row.fair_share, "diff", pp, "diff_ci95_low",
                               "diff_ci95_high")
-    where = (f"in the {game.table_policy} policy's paired games of {players} players "
+    where = (f"in the {player(game.table_policy)} policy's paired games of {players} players "
              f"({SEAT_LEVER_GAMES:,} each, where that seat wins {start:.1%})")
     if not closest:
         return f" No rule change tried brings that seat closer to a fair share {where}."
@@ -383,10 +428,21 @@ def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int,
     ``attrs["games"]``: the games played. Every variant plays the same games whichever
     others run, so where ``bot`` plays the readings too, on as many games, one comparison
     measures both (the rules in force played once)."""
+    bonus, rules, _ = rule_runs(game, values, seed, samples, progress, readings, bot)
+    return bonus, rules
+
+
+def rule_runs(game: CleverGame, values: dict[str, Any], seed: int, samples: Samples,
+              progress: bool, readings: bool = True, bot: str | None = None,
+              extra: list = ()) -> tuple[pd.DataFrame, pd.DataFrame | None,
+                                         pd.DataFrame | None]:
+    """``paired_rule_values``, and the rule changes ``extra`` (``(label, values)`` each,
+    solo) measured on the same games as the round bonuses: their paired changes in
+    ``bot``'s solo mean score, signed (columns as the bonuses'; None without ``extra``)."""
     bot = bot or game.table_policy
     solo = {**values, "players": 1}
     without = [(f"without round {r}", {**solo, f"round_{r}_bonus": False})
-               for r in ROUND_BONUS_ROUNDS]
+               for r in ROUND_BONUS_ROUNDS] + list(extra)
     flips = [(p.words(_alternative(p)), {**solo, p.name: _alternative(p)})
              for p in _assumed(game, values)] if readings else []
     reader = rules_policy(game, values)
@@ -394,24 +450,35 @@ def paired_rule_values(game: CleverGame, values: dict[str, Any], seed: int,
     together = reader == bot and games == samples.paired
     bonus = _paired_diffs(solo, without + flips if together else without, samples.paired,
                           samples.paired_points, game, seed, progress, bot)
+    changes = _rows(bonus, len(ROUND_BONUS_ROUNDS), len(without)) if extra else None
     if together:
-        rules = bonus.iloc[len(without):].reset_index(drop=True)
-        rules.attrs["games"] = bonus.attrs["games"]
-        bonus = bonus.iloc[:len(without)].copy()
+        rules = _rows(bonus, len(without), len(bonus))
     elif readings:
         rules = _paired_diffs(solo, flips, games, samples.paired_points, game, seed,
                               progress, reader)
+    bonus = _rows(bonus, 0, len(ROUND_BONUS_ROUNDS))
     lost = -bonus[["value", "ci95_high", "ci95_low"]].to_numpy()  # a bonus is worth what
     bonus[["value", "ci95_low", "ci95_high"]] = lost  # its absence costs
-    if not readings:
-        return bonus, None
+    return bonus, _with_inert(game, values, rules) if readings else None, changes
+
+
+def _rows(table: pd.DataFrame, start: int, end: int) -> pd.DataFrame:
+    """Rows ``start`` to ``end`` of a ``_paired_diffs`` table, its games kept."""
+    out = table.iloc[start:end].reset_index(drop=True).copy()
+    out.attrs["games"] = table.attrs["games"]
+    return out
+
+
+def _with_inert(game: CleverGame, values: dict[str, Any], rules: pd.DataFrame
+                ) -> pd.DataFrame:
+    """The open readings' values ``rules`` with the solo-inert ones at exactly 0."""
     inert = pd.DataFrame([{"variant": p.words(_alternative(p)), "value": 0.0,
                            "ci95_low": 0.0, "ci95_high": 0.0} for p in _inert(game, values)],
                          columns=rules.columns)
     played = rules.attrs["games"]
     rules = pd.concat([rules, inert], ignore_index=True) if len(inert) else rules
     rules.attrs["games"] = played
-    return bonus, rules
+    return rules
 
 
 def _assumed(game: CleverGame, values: dict[str, Any]) -> list:
@@ -451,21 +518,27 @@ def _trained_on_all(game: CleverGame, solo: dict[str, Any], variants: list[dict[
 
 def round_bonus_values(game: CleverGame, values: dict[str, Any], seed: int,
                        samples: Samples, progress: bool, table_bonus: pd.DataFrame,
-                       readings: bool = False) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+                       readings: bool = False
+                       ) -> tuple[pd.DataFrame, pd.DataFrame | None, pd.DataFrame]:
     """What each round-track bonus is worth solo to the game's strongest policy, with the
     ``table_policy``'s figures (``table_bonus``, from ``paired_rule_values``) beside: the
     rows of both, column ``policy`` naming who played them (the strongest first); with
-    ``readings``, the open readings' worth to the strongest policy too (else None)."""
+    ``readings``, the open readings' worth to the strongest policy too (else None); and
+    on the same games every rule effect a designer would try
+    (``rule_effects.effect_rows``), at most ``strong_paired`` games."""
     bot = game.strongest_policy
     table = table_bonus.assign(policy=game.table_policy)
+    strong_samples = replace(samples, paired=samples.strong_paired)
+    designs = rule_effects.design_variants(game, values)
     if bot == game.table_policy:
-        return table, None
-    strong, rules = paired_rule_values(game, values, seed,
-                                       replace(samples, paired=samples.strong_paired),
-                                       progress, readings, bot)
+        strong, _, changes = rule_runs(game, values, seed, strong_samples, progress, False,
+                                       bot, designs)
+        return table, None, rule_effects.effect_rows(game, values, bot, strong, changes)
+    strong, rules, changes = rule_runs(game, values, seed, strong_samples, progress,
+                                       readings, bot, designs)
     both = pd.concat([strong.assign(policy=bot), table], ignore_index=True)
     both.attrs["games"] = strong.attrs["games"] + table_bonus.attrs["games"]
-    return both, rules
+    return both, rules, rule_effects.effect_rows(game, values, bot, strong, changes)
 
 
 def bonus_note(game: CleverGame, values: dict[str, Any]) -> str:
@@ -475,9 +548,9 @@ def bonus_note(game: CleverGame, values: dict[str, Any]) -> str:
     if _trained_without_bonuses(game, values):
         return text + (f"{game.strongest_policy} plays {trained_on.network_words(game)}"
                        f", so every game here lies inside its training; "
-                       f"{game.table_policy}'s figures stand beside it")
+                       f"{player(game.table_policy)}'s figures stand beside it")
     return text + (f"{game.strongest_policy}'s network was trained with every round bonus, so "
-                   f"without one it plays rules it was not trained on: {game.table_policy}'s "
+                   f"without one it plays rules it was not trained on: {player(game.table_policy)}'s "
                    "figures stand beside it")
 
 
@@ -525,11 +598,27 @@ def build_section(game: CleverGame, values: dict[str, Any], seed: int, quick: bo
              "picks, actions, every bonus and chain, foxes); the numbers come from the "
              "random, greedy, tuned heuristic and learned policies"
              + (f" and the {bot} policy." if bot not in POLICIES else "."))
-    return Section(game.id, game.title, intro, _solo_figures(d) + _seat_figures(d),
-                   _tables(d), _notes(d), _findings(d), provenance(seed, game.params, values),
-                   verdict(game, values, bot, d.best, d.ranked, d.assumed_rules, d.seat_table,
-                           d.seated, d.seat_rows, seat_lever_words(
-                               game, values, d.seat_table, seed, progress)))
+    skill = skill_duels(game, values, bot, d.samples, seed, progress)
+    who = f"the {bot} player"
+    skill_figure, skill_tab = skill_parts(
+        d.p, skill, who, "Simulated, each duel until its win rate is known to "
+        f"+-{seats.SEAT_VERDICT.win_points:g} percentage points (95%).")
+    lines = verdict(game, values, bot, d.best, d.ranked, d.assumed_rules, d.seat_table,
+                    d.seated, d.seat_rows, seat_lever_words(game, values, d.seat_table, seed,
+                                                            progress))
+    lines.insert(2, rests_on(skill_verdict(skill, who), assumed_basis(game, values)))
+    count_figure, count_tab, count_line = player_count_section_parts(
+        game.id, values, seed, quick, progress,
+        runs=d.seat_runs if d.seated == bot else None)
+    lines.append(rests_on(count_line, assumed_basis(game, values)))
+    notes = _notes(d)
+    players = {name: policy_words(name, WORDS)
+               for name in (*POLICIES, bot, game.table_policy, d.seated)}
+    return Section(game.id, game.title, intro,
+                   _solo_figures(d) + _seat_figures(d) + [skill_figure, count_figure],
+                   _tables(d) + [skill_tab, count_tab], notes, _findings(d),
+                   provenance(seed, game.params, values), lines,
+                   glossary(players, game.params, notes))
 
 
 def _solo_data(d: SimpleNamespace) -> None:
@@ -555,13 +644,14 @@ def _solo_data(d: SimpleNamespace) -> None:
 
 
 def _rule_data(d: SimpleNamespace) -> None:
-    """The assumed readings and the round-track bonuses, each worth measured (paired)."""
+    """The assumed readings, the round-track bonuses and every rule effect a designer
+    would try, each worth measured (paired)."""
     game = d.game
     strong_reads = rules_policy(game, d.values) == game.strongest_policy != game.table_policy
     d.table_bonus, d.assumed_rules = paired_rule_values(game, d.values, d.seed, d.samples,
                                                         d.progress, not strong_reads)
-    d.round_value, strong_rules = round_bonus_values(game, d.values, d.seed, d.samples,
-                                                     d.progress, d.table_bonus, strong_reads)
+    d.round_value, strong_rules, d.effects = round_bonus_values(
+        game, d.values, d.seed, d.samples, d.progress, d.table_bonus, strong_reads)
     if strong_reads:  # the strongest policy's bonuses and readings: one comparison
         d.assumed_rules = strong_rules
     d.ranked = d.round_value[d.round_value.policy == d.bot].sort_values("value")
@@ -573,8 +663,10 @@ def _seat_data(d: SimpleNamespace) -> None:
     """Games of 2-4 players: win rates by seat and comebacks."""
     game, values = d.game, d.values
     d.seated = seated = seat_policy(game, values)
+    d.seat_runs = {}
     d.seat_rows, comeback_rows, gains = mirror_seats(game, values, seated, (2, 3, 4),
-                                                     d.samples, d.seed, d.progress)
+                                                     d.samples, d.seed, d.progress,
+                                                     runs=d.seat_runs)
     d.seat_table = fair_share(pd.DataFrame(d.seat_rows).drop(columns=SCORE_COLUMNS))
     d.seat_beside = ""
     if seated != game.table_policy:
@@ -589,7 +681,8 @@ def _seat_data(d: SimpleNamespace) -> None:
 
 
 def _solo_figures(d: SimpleNamespace) -> list[Figure]:
-    """Solo play: areas, bonuses and when they fire, the round bonuses' worth."""
+    """Solo play: areas, bonuses and when they fire, every rule effect a designer would
+    try (the report), the round bonuses' worth by policy (the appendix)."""
     game, p, bot, best, h_areas = d.game, d.p, d.bot, d.best, d.h_areas
     top_area, low_area = h_areas.idxmax(), h_areas.idxmin()
     richest, runner_up, round_value = d.richest, d.runner_up, d.round_value
@@ -614,16 +707,17 @@ def _solo_figures(d: SimpleNamespace) -> list[Figure]:
                reading=f"Foxes come late: {d.last_share:.0%} of the {bot} policy's foxes arrive "
                        f"in the last round; they add {d.fox_points:.1f} points a game (total "
                        f"minus the five areas), each worth the lowest area."),
+        rule_effects.effects_figure(p, bot, d.effects),
         Figure(f"{p}_round_bonus_value", "What each round-track bonus is worth (paired "
                "simulation, solo, by policy)", "bar", round_value, "variant", "value",
                "policy", "ci95_low", "ci95_high", xlabel="bonus removed",
-               ylabel="points lost",
+               ylabel="points lost", appendix=True,
                labels={name: policy_words(name, WORDS) for name in round_value.policy.unique()},
                reading=f"Removing {richest.variant.replace('without ', 'the bonus of ')} "
                        f"costs {bot} {most_words(richest, runner_up)}: {richest.value:.1f} "
                        f"points (95% CI "
                        f"{richest.ci95_low:.1f} to {richest.ci95_high:.1f}; "
-                       f"{game.table_policy}: {d.beside.value:.1f}). "
+                       f"{player(game.table_policy)}: {d.beside.value:.1f}). "
                        f"{bonus_note(game, d.values)}."),
         replace(sheet_figure(game, bot, d.runs[bot]), appendix=True),
         distribution_figure(game, d.runs),
@@ -654,6 +748,7 @@ def _tables(d: SimpleNamespace) -> list[Table]:
             Table(f"{p}_ratings", f"Rulebook solo ratings, {bot}", d.ratings),
             Table(f"{p}_round_bonus_value", "Value of the round-track bonuses", d.round_value,
                   note=bonus_note(game, values)),
+            rule_effects.effects_table(p, bot, d.effects),
             Table(f"{p}_assumed_rules", f"Assumed rules read the other way: change in "
                   f"{rules_policy(game, values)}'s solo mean score (paired games)",
                   d.assumed_rules, note=readings_note(game, values)),
@@ -694,7 +789,7 @@ def _notes(d: SimpleNamespace) -> list[str]:
         f"simulations: seed {d.seed}; {d.samples.describe(played, paired_played)}; the solo "
         f"figures but the policy comparison play {BOT_NAMES[bot]}, dicelab's strongest; "
         f"the seats and comebacks are played by {seat_words(game, values)}; the values of "
-        f"the round bonuses by {bot} and {game.table_policy}, those of the assumed rules "
+        f"the round bonuses by {bot} and {player(game.table_policy)}, those of the assumed rules "
         f"by {table_words(game, values)}",
         "the heuristic values a sheet by its score plus a linear estimate of the points "
         "still to come (fitted to simulated games by scripts/train_clever.py) and looks one "
@@ -717,7 +812,7 @@ def _findings(d: SimpleNamespace) -> list[Finding]:
                          + (", whose network trained over variants without it "
                             if _trained_without_bonuses(game, d.values)
                             else ", whose network never trained without it ")
-                         + f"({game.table_policy}: {d.beside.value:.1f}).", basis),
+                         + f"({player(game.table_policy)}: {d.beside.value:.1f}).", basis),
                 richest.value,
                 f"{p}_round_bonus_value", (richest.ci95_low, richest.ci95_high), "points"),
     ]
@@ -735,7 +830,7 @@ def seat_lever_words(game: CleverGame, values: dict[str, Any], seat_table: pd.Da
     if off.empty or prefix + "win_rate" not in off:
         return ""
     worst = off.loc[off.vs_fair_share.abs().idxmax()]
-    return (f" In the {game.table_policy} policy's own mirror games that seat wins "
+    return (f" In the {player(game.table_policy)} policy's own mirror games that seat wins "
             f"{worst[prefix + 'win_rate']:.1%} (95% CI {worst[prefix + 'ci95_low']:.1%} to "
             f"{worst[prefix + 'ci95_high']:.1%}), so the effect comes from the learned "
             "policy's play, not from the rules: no rule change is needed for it.")
@@ -771,8 +866,8 @@ def verdict(game: CleverGame, values: dict[str, Any], bot: str, best: pd.Series,
                  "games; " + ("its network trained over variants without each bonus)."
                               if _trained_without_bonuses(game, values)
                               else "its network never trained without a bonus)."), basis),
-        rests_on(f"Player count: a {seated} player averages {words}; tables of more players "
-                 f"play fewer rounds ({rounds} rounds for 1-4 players).", basis),
+        rests_on(f"Scores by player count: a {seated} player averages {words}; tables of "
+                 f"more players play fewer rounds ({rounds} rounds for 1-4 players).", basis),
     ]
     if assumed_rules is not None and len(assumed_rules):
         rules = assumed_rules.rename(columns={"variant": "change"})
@@ -802,93 +897,3 @@ def sheet_figure(game: CleverGame, bot: str, run, rounds: bool = True) -> Figure
                 f"{by_area.index[0]} fills earliest (mean round {by_area.iloc[0]:.1f}) and "
                 f"{by_area.index[-1]} latest ({by_area.iloc[-1]:.1f}). Boxes reached in "
                 f"fewer than 1 game in 10: {rare_text}.")
-
-
-def build_cheatsheet(game: CleverGame, values: dict[str, Any]) -> CheatSheet:
-    """Rules of thumb from simulations of the game's strongest policy (solo): the
-    report's own sample at its default seed, so the numbers match the report's."""
-    bot = game.strongest_policy
-    row = game.parse_policy(bot, {**values, "players": 1})
-    knobs = None if row[play.KIND] == play.VALUE else {  # thresholds the bot decides by
-        "reroll_below": row[play.W_REROLL_BELOW], "plus_above": row[play.W_PLUS_ABOVE]}
-    run = solo_runs(game, values, DEFAULT_SEED, FULL, (bot,), False)[bot]
-    by_area = run.tables["areas"].set_index("area")
-    areas, dice = by_area["mean_score"], by_area["dice_per_game"]
-    policy = run.tables["policies"].iloc[0]
-    rules = run.tables["decision_rules"]
-    mean = run.headline["policies"][bot]["mean_score"]
-    blocks = [
-        Block("Where the points come from", [
-            f"The bot averages {mean:.0f} points solo:"] + [
-            f"  {a}: {areas[a]:.0f} (from {dice[a]:.1f} dice)"
-            for a in areas.sort_values(ascending=False).index] + [
-            f"Foxes pay the weakest area: {policy['foxes']:.1f} foxes a game are worth "
-            f"{policy['fox_points']:.0f} points (the lowest area ends at "
-            f"{policy['lowest_area']:.0f} on average), so keep all five growing."]),
-        Block("When to re-roll", rule_lines(rules, "re-roll") + (
-            ["  (points at once: what the die scores the moment it is marked; the rounds "
-             "and points are those that agree most with the bot's own choices)"]
-            if knobs is None else
-            [f"The bot re-rolls when its best pick is worth less than "
-             f"{knobs['reroll_below']:.0f} points of its estimate, and spends a +1 for a "
-             f"gain over {knobs['plus_above']:.0f}."])),
-        Block("First die of a turn, by round", rule_lines(rules, "first die")),
-        Block("When to spend the actions", rule_lines(rules, "actions")),
-        Block("What to take first", first_pick_lines(run.tables["first_picks"])),
-        Block("The platter", platter_lines(run.tables["picks"], run.tables["bonuses"])),
-    ]
-    assumed = ", ".join(p.words(values[p.name]) for p in game.params if p.assumed)
-    return CheatSheet(f"{game.title} strategy card",
-                      f"Rules of thumb fitted to the choices of dicelab's strongest bot "
-                      f"({bot}: {policy_words(bot, WORDS)}) in "
-                      f"{run.headline['policies'][bot]['games']:,} solo games (the report's "
-                      f"sample, seed {DEFAULT_SEED}).",
-                      blocks, f"Simulated with the {bot} policy's shipped weights; a "
-                      "stronger policy may change these numbers. Assumed rules (open points of the "
-                      f"rules page): {assumed}."
-                      + "".join(f" {n[0].upper()}{n[1:]}." for n in run.notes
-                                if "not trained on" in n),
-                      figure=sheet_figure(game, bot, run, rounds=False))
-
-
-def first_pick_lines(first_picks: pd.DataFrame) -> list[str]:
-    """Where the bot's first picks go, as a rule of thumb and by area."""
-    by_area = first_picks.groupby("area", sort=False)["share"].sum().sort_values(
-        ascending=False)
-    low = first_picks[first_picks.face <= 3]["share"].sum()
-    lines = [f"{low:.0%} of the bot's first picks are 1s, 2s or 3s. Where its first picks "
-             "go, with the faces it takes most there:"]
-    for area, share in by_area.items():
-        faces = first_picks[first_picks.area == area].nlargest(2, "share")
-        lines.append(f"  {area}: {share:.0%} (mostly {faces.face.iloc[0]}s and "
-                     f"{faces.face.iloc[1]}s)")
-    return lines
-
-
-def platter_lines(picks: pd.DataFrame, bonuses: pd.DataFrame) -> list[str]:
-    """Dice sent to the platter and the picks made, pick by pick (and the returns)."""
-    rows = picks.set_index("pick")
-    return [
-        f"The 1st pick sends {rows.loc[1, 'platter_per_pick']:.1f} dice to the platter, the "
-        f"2nd {rows.loc[2, 'platter_per_pick']:.1f} (after the 3rd, all go there anyway).",
-        f"Turns with a 2nd pick: {rows.loc[2, 'per_game'] / rows.loc[1, 'per_game']:.0%}; "
-        f"with a 3rd: {rows.loc[3, 'per_game'] / rows.loc[1, 'per_game']:.0%}.",
-    ] + return_lines(rows, bonuses)
-
-
-def rule_lines(rules: pd.DataFrame, topic: str) -> list[str]:
-    """The bot's rules of thumb on ``topic``, each with how much of its play it describes
-    (``decisions.rule_rows``)."""
-    lines = [f"{r.rule}: {r.check}." for r in rules[rules.topic == topic].itertuples()]
-    return lines or ["(no such choices in the bot's games)"]
-
-
-def return_lines(rows: pd.DataFrame, bonuses: pd.DataFrame) -> list[str]:
-    """Twice As Clever's returns, before which roll the bot uses them (none without)."""
-    if "returns_per_game" not in rows:
-        return []
-    returns = rows["returns_per_game"]
-    unlocked = bonuses.set_index("bonus")["per_game"]["return"]
-    return [f"Returns ({unlocked:.1f} unlocked a game, {returns.sum():.1f} used): "
-            f"{returns.loc[2] / max(returns.sum(), 1e-12):.0%} of them bring a die back for "
-            "the 2nd roll, the rest for the 3rd."]

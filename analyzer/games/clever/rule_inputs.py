@@ -1,9 +1,11 @@
 """The rules block's bits (``kernels.clever_base.rule_block``) of a Clever game: one bit for
 every value of a named rule parameter other than its default, in the order the game
 declares its parameters (booleans: one bit, set when the value is not the default;
-choices: one bit per choice but the default). The player count and the round count have
-inputs of their own (the seat block and the rules block's rounds inputs), so they take no
-bit here; nor does a parameter at a player count whose games never read it."""
+choices: one bit per choice but the default; whole numbers: one bit, ``NAME=changed``, set
+when the value is not the default, the sheet inputs showing the rest, such as the actions
+in hand). The player count and the round count have inputs of their own (the seat block
+and the rules block's rounds inputs), so they take no bit here; nor does a parameter at a
+player count whose games never read it."""
 
 from __future__ import annotations
 
@@ -26,6 +28,8 @@ def input_names(params: tuple[Param, ...]) -> list[str]:
             names.append(f"{param.name}={not param.default}")
         elif param.kind == "choice":
             names.extend(f"{param.name}={c}" for c in param.choices if c != param.default)
+        elif param.kind == "int":
+            names.append(f"{param.name}=changed")
         else:
             raise ValueError(f"rule parameter {param.name!r} of kind {param.kind!r} has no "
                              "rules-block input; give it one in analyzer.games.clever.rule_inputs")
@@ -45,7 +49,12 @@ def input_bits(params: tuple[Param, ...], values: dict[str, Any]) -> int:
         if param.name in OWN_INPUTS or param.name in unread \
                 or values[param.name] == param.default:
             continue
-        value = values[param.name]
-        shown = str(bool(value)) if param.kind == "bool" else str(value)
-        bits |= 1 << names.index(f"{param.name}={shown}")
+        bits |= 1 << names.index(f"{param.name}={_shown(param, values[param.name])}")
     return bits
+
+
+def _shown(param: Param, value: Any) -> str:
+    """How the bit of ``param`` at ``value`` (not its default) names the value."""
+    if param.kind == "bool":
+        return str(bool(value))
+    return "changed" if param.kind == "int" else str(value)

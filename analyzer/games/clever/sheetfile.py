@@ -15,7 +15,7 @@ from analyzer.errors import UserError
 from analyzer.files import read_document
 from analyzer.output import Result
 from kernels.clever import sheets
-from kernels.clever_base.sheet import H_FOXES
+from kernels.clever_base.sheet import FOX_FIXED_SHIFT, H_FLAGS, H_FOXES
 
 
 class FieldReader:
@@ -83,26 +83,40 @@ def read(game: CleverGame, path: str | Path, values: dict[str, Any]) -> np.ndarr
     return sheet
 
 
+START_OF_TRACK = {"rerolls": lambda values: values["start_rerolls"],  # circled at the start
+                  "plus_ones": lambda values: values["start_plus_ones"]}
+
+
 def check_actions(game: CleverGame, sheet: np.ndarray, values: dict[str, Any],
                   reader: FieldReader) -> None:
-    """Each action track holds every action the marks earned (a sheet is a position with
-    every bonus resolved; beyond the printed circles they are lost) and no more than the
-    marks and the round track in force give."""
+    """Each action track holds every action the marks earned and those circled at the
+    start (a sheet is a position with every bonus resolved; beyond the printed circles
+    they are lost) and no more than those and the round track in force give."""
     files = game.sheetfile
     slots = game.layout.ACTION_SLOTS
     played = min(game.rounds_for(values), len(game.layout.ROUND_BONUS))
     track = [files.kind_of(code) for code in game.game_rules(values)[:played] if code > 0]
     earned = [files.kind_of(code) for code in files.earned_bonuses(sheet)]
     for kind, (key, got, _) in files.ACTION_OF_KIND.items():
-        least, most = min(earned.count(kind), slots), earned.count(kind) + track.count(kind)
+        count, start = earned.count(kind), START_OF_TRACK.get(key, lambda v: 0)(values)
+        least, most = min(count + start, slots), count + start + track.count(kind)
         if not least <= sheet[got] <= most:
-            count = earned.count(kind)
             what = {"rerolls": "re-roll", "plus_ones": "+1 action", "returns": "return"}[key]
             raise reader.fail(f"{key}.unlocked", f"{sheet[got]}, but the marks earned "
-                                                 f"{count} {what}{'s' * (count != 1)} and the "
-                                                 f"round track gives at most "
+                                                 f"{count} {what}{'s' * (count != 1)}"
+                                                 f"{f', the start {start},' if start else ''}"
+                                                 " and the round track gives at most "
                                                  f"{track.count(kind)}: expected {least} to "
                                                  f"{most}")
+
+
+def blank_document(game: CleverGame, values: dict[str, Any]) -> dict[str, Any]:
+    """A blank sheet document of ``game`` under the rule ``values``: its action tracks
+    hold the actions every player starts with."""
+    doc = game.sheetfile.blank()
+    for key, start in START_OF_TRACK.items():
+        doc[key] = {"unlocked": start(values), "used": 0}
+    return doc
 
 
 def score_result(game: CleverGame, sheet: np.ndarray) -> Result:
@@ -120,5 +134,13 @@ def score_result(game: CleverGame, sheet: np.ndarray) -> Result:
                   headline={"total": total, "foxes": foxes,
                             "areas": {n: int(scores[a]) for a, n in enumerate(names)}},
                   tables={"score": pd.DataFrame(rows)},
-                  notes=["each fox is worth the lowest area score; nothing if any area is 0"
-                         + game.fox_note])
+                  notes=[fox_words(game, sheet)])
+
+
+def fox_words(game: CleverGame, sheet: np.ndarray) -> str:
+    """What each fox of ``sheet`` is worth, in words: the lowest area's score, or the fixed
+    points of ``fox_value`` its flags carry."""
+    fixed = int(sheet[H_FLAGS]) >> FOX_FIXED_SHIFT
+    if fixed:
+        return f"each fox is worth {fixed} points, whatever the areas score (fox_value={fixed})"
+    return "each fox is worth the lowest area score; nothing if any area is 0" + game.fox_note

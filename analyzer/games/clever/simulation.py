@@ -15,12 +15,14 @@ from analyzer.games.clever.cells import cell_rows
 from analyzer.games.clever.game import CleverGame
 from analyzer.games.clever.params import unread_at
 from analyzer.output import Result
+from kernels.accumulate import contest_columns
 from kernels.clever import play
-from kernels.clever.policies import HEURISTIC, KIND
+from kernels.clever.policies import HEURISTIC, KIND, VALUE
 
 GAME_BLOCK = 1 << 9
 COLUMNS = seats.Columns(play.COL_GAMES, play.COL_SCORE_SUM, play.COL_SCORE_SQ,
-                        play.COL_WIN_UNITS, play.COL_HIST, play.WIN_UNITS)
+                        play.COL_WIN_UNITS, play.COL_HIST, play.WIN_UNITS,
+                        **contest_columns(play.COL_CONTEST))
 
 
 def run_meta(game: CleverGame, values: dict[str, Any], seed: int | None = None,
@@ -31,15 +33,22 @@ def run_meta(game: CleverGame, values: dict[str, Any], seed: int | None = None,
 def chunk_blocks(codes: np.ndarray) -> int:
     """Blocks per chunk of work for policy rows ``codes`` (float64[..., N_POL]): about a
     second on one core (random and greedy: 64 blocks, ~0.8 s; the valued policies, 20 to
-    200 times slower: 4 blocks, 1-3 s for the heuristic and learned ones)."""
-    return 4 if (codes[..., KIND] >= HEURISTIC).any() else 64
+    200 times slower: 4 blocks, 1-3 s for the heuristic and learned ones; the card plays
+    as fast as greedy)."""
+    return 4 if _valued(codes).any() else 64
 
 
 def check_blocks(codes: np.ndarray) -> int:
     """Blocks between two looks at a precision for policy rows ``codes``: 2 (1,024 games)
     for the valued policies, so that a run of the learned one stops within a second or
     two of its precision; 64 for the others."""
-    return 2 if (codes[..., KIND] >= HEURISTIC).any() else 64
+    return 2 if _valued(codes).any() else 64
+
+
+def _valued(codes: np.ndarray) -> np.ndarray:
+    """Which policy rows value sheets by an estimate (the heuristic and learned ones)."""
+    kinds = codes[..., KIND]
+    return (kinds == HEURISTIC) | (kinds == VALUE)
 
 
 def family(game: CleverGame) -> pipeline.Family:

@@ -2,7 +2,8 @@
 the check set it is measured on.
 
 The training distribution draws every named rule parameter but the player count (the
-training's player mix decides it) from its documented values: each game keeps the
+training's player mix decides it) and those added since the networks were trained
+(``UNTRAINED``) from its documented values: each game keeps the
 defaults with ``DEFAULT_SHARE``; any other game keeps each parameter's default with
 ``1 - CHANGE_CHANCE`` and otherwise draws one of its other values (rounds: any count of
 ``ROUNDS_RANGE`` but the player count's own). A variant lies inside the distribution when
@@ -26,7 +27,10 @@ from analyzer.params import Param, defaults
 DEFAULT_SHARE = 0.4  # training games on the default rules
 CHANGE_CHANCE = 0.25  # in the other games, each parameter's chance to leave its default
 ROUNDS_RANGE = SEARCHED_ROUNDS  # the round counts the distribution draws from
-NOT_DRAWN = ("players",)  # parameters the training's player mix decides
+UNTRAINED = ("start_rerolls", "start_plus_ones", "fox_value")  # rules added since the
+# networks were trained: kept at their defaults in training, so that each config still
+# reproduces its network bit for bit (its card: never trained with them changed)
+NOT_DRAWN = ("players",) + UNTRAINED  # and the parameters the training's player mix decides
 
 
 def distribution(game: CleverGame) -> dict[str, Any]:
@@ -84,14 +88,15 @@ def inside(game: CleverGame, values: dict[str, Any]) -> bool:
     """Does the variant ``values`` lie inside the training distribution?"""
     own = defaults(game.params)
     return all(values[p.name] == own[p.name] or values[p.name] in other_values(p)
-               for p in drawn_params(game))
+               for p in drawn_params(game)) and all(values[n] == own[n] for n in UNTRAINED)
 
 
 def changes(game: CleverGame, values: dict[str, Any]) -> dict[str, Any]:
     """The parameters of ``values`` that differ from the defaults (the player count
     aside)."""
     own = defaults(game.params)
-    return {p.name: values[p.name] for p in drawn_params(game) if values[p.name] != own[p.name]}
+    return {p.name: values[p.name] for p in game.params
+            if p.name != "players" and values[p.name] != own[p.name]}
 
 
 def label(game: CleverGame, values: dict[str, Any]) -> str:

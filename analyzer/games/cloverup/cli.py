@@ -15,6 +15,7 @@ from analyzer.output import emit, emit_kept
 from analyzer.seeding import check_seed
 
 DEFAULT_GAMES = 200_000
+PLAYERS_GAMES = 200_000  # the most games of each player count (``players``)
 
 
 def _values(rules_file, assignments, **typed: Any) -> dict[str, Any]:
@@ -95,6 +96,21 @@ def simulate(players, games, policy_specs, rotate, precision, tables, rules_file
                                     check_seed(seed), threads, rotate, precision,
                                     progress=not quiet)
     emit(only_tables(result, tables), fmt, output)
+
+
+@group.command()
+@precision_options(PLAYERS_GAMES, "each player count's mean score's", "every seat's win rate's")
+@rules_options
+@run_to_output
+def players(games, precision, rules_file, assignments, seed, threads, quiet, fmt, output):
+    """Every player count, 2 to 6, the optimal policy in every seat: the mean score, its
+    spread, the winner's margin over the runner-up, ties and the keep/reroll decisions a
+    player makes a game, with 95% intervals, and the player count to recommend."""
+    from analyzer.player_counts import check_assignments, players_result
+
+    check_assignments(assignments)
+    emit(players_result("cloverup", _values(rules_file, assignments), check_seed(seed), games,
+                        precision, threads, not quiet), fmt, output)
 
 
 def _simulation():

@@ -137,13 +137,35 @@ class Model:
         exact outcome distribution of each of its distinct tables as a weighted die
         (float64[D, N_OUTCOMES + GUIDE_SIZE]), and the row of each of its tables
         (int32[T]: one for a static policy, the win policy's one a game situation)."""
-        if policy.kind == "win":
-            stack = self.win_solution()[0]
-        else:
-            stack = self.turn_policy(policy)[None, :]
-        tables, row_of = distinct_rows(stack)
+        tables, row_of = self.distinct_tables(policy)
         dist = solve.outcome_distributions(self.trans, self.stop_outcome, tables)
         return np.stack([outcome_die(d) for d in dist]), row_of
+
+    @functools.lru_cache(maxsize=32)
+    def distinct_tables(self, policy: Policy) -> tuple[np.ndarray, np.ndarray]:
+        """The distinct reroll-mask tables of ``policy`` (int8[D, S]) and the row of each
+        of its tables among them (int32[T]; ``distinct_rows``)."""
+        if policy.kind == "win":
+            return distinct_rows(self.win_solution()[0])
+        return distinct_rows(self.turn_policy(policy)[None, :])
+
+    @property
+    def decision_counts(self) -> int:
+        """Columns of a turn's decision distribution: 0 to one more than the most
+        decisions a turn can take (every reroll a turn can earn, and a stop)."""
+        r = self.rules
+        return int(r[0] + 3 * r[1] + r[2] + 2)
+
+    @functools.lru_cache(maxsize=32)
+    def decision_cdf(self, policy: Policy) -> np.ndarray:
+        """The keep/reroll decisions of a turn given its outcome, for each distinct table
+        of ``policy`` (rows as ``outcome_dice``'s): float64[D, N_OUTCOMES, K], each row a
+        cdf over 0..K-1 decisions (exact, ``solve.outcome_decisions``; an outcome a table
+        never ends in: all 1.0)."""
+        tables, _ = self.distinct_tables(policy)
+        return np.stack([decision_cdf(solve.outcome_decisions(
+            self.trans, self.stop_outcome, t, np.int64(self.decision_counts)))
+            for t in tables])
 
     def first_seat_win_chance(self) -> float:
         """Exact chance that the first seat wins a two-player game when both play to win
@@ -192,6 +214,18 @@ def outcome_die(dist: np.ndarray) -> np.ndarray:
     cdf = np.cumsum(dist)
     cdf[np.flatnonzero(dist)[-1]:] = 1.0
     return make_die(cdf)
+
+
+def decision_cdf(joint: np.ndarray) -> np.ndarray:
+    """Each outcome's decisions as a cdf (``kernels.cloverup.play.turn_decisions``) from
+    the joint probabilities ``joint`` (float64[N_OUTCOMES, K]): 1.0 from the last count
+    it can have on; all 1.0 for an outcome of probability 0."""
+    out = np.ones_like(joint)
+    for o, row in enumerate(joint):
+        if row.sum() > 0:
+            out[o] = np.cumsum(row) / row.sum()
+            out[o, np.flatnonzero(row)[-1]:] = 1.0
+    return out
 
 
 def _freeze(values: dict[str, Any]) -> tuple:

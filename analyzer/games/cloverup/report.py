@@ -20,6 +20,7 @@ from analyzer.games.cloverup.sensitivity import rule_changes
 from analyzer.games.cloverup.simulation import (COLUMNS, _by_policy, _row_stats, lineup_of,
                                                 play_games)
 from analyzer.params import assumed_notes
+from analyzer.player_counts import player_count_section_parts
 from analyzer.skill import skill_parts, skill_row, skill_table, skill_verdict
 from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Table, fair_share,
                                glossary, policy_words, provenance, seat_figure, seat_finding)
@@ -178,20 +179,22 @@ def tuning_examples(values: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def seat_win_rates(values, games, seed, progress) -> pd.DataFrame:
+def seat_win_rates(values, games, seed, progress) -> tuple[pd.DataFrame, dict]:
     """Each seat's win rate with the optimal policy in every seat, 2-6 players, each
     count until every seat's 95% half-width is the commands' default
-    (``seats.SEAT_VERDICT``), at most ``games`` games."""
-    rows = []
+    (``seats.SEAT_VERDICT``), at most ``games`` games; and the runs by player count
+    (``{players: (accumulator, games)}``, for ``player_counts``)."""
+    rows, runs = [], {}
     for players in range(2, 7):
         acc, n, _ = _game_rows({**values, "players": players}, ["optimal"], games, seed,
                                progress, seats.SEAT_VERDICT)
+        runs[players] = (acc, n)
         for seat in range(players):
             s = _row_stats(acc[:, seat].sum(axis=0), players)
             rows.append({"players": str(players), "seat": f"seat {seat + 1}",
                          "win_rate": s["win_rate"], "ci95_low": s["win_ci95"][0],
                          "ci95_high": s["win_ci95"][1], "games": n})
-    return fair_share(pd.DataFrame(rows))
+    return fair_share(pd.DataFrame(rows)), runs
 
 
 def first_seat(values) -> pd.DataFrame:
@@ -349,15 +352,19 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
     figures.append(d.length)
     skill_figure, skill_tab = skill_parts("cloverup", d.skill, "a player playing to win",
                                           "Exact: the game solver, from both seats.")
-    figures.append(skill_figure)
+    count_figure, count_tab, count_line = player_count_section_parts(
+        "cloverup", values, seed, quick, progress, runs=d.seat_runs)
+    figures += [skill_figure, count_figure]
     intro = ("CloverUp is analysed exactly for a single turn (every keep/reroll choice "
              "solved by dynamic programming) and for two-player games (backward induction "
              "over rounds, seats and score difference); games with more players and "
              "policy mixes are simulated.")
     notes = _notes(d, seed)
-    return Section("cloverup", "CloverUp", intro, figures, _tables(d) + [skill_tab], notes,
-                   _findings(d), provenance(seed, PARAMS, values),
-                   verdict(d.first, d.changes, d.opt, d.seat_table, values, d.skill),
+    lines = verdict(d.first, d.changes, d.opt, d.seat_table, values, d.skill)
+    return Section("cloverup", "CloverUp", intro, figures,
+                   _tables(d) + [skill_tab, count_tab], notes, _findings(d),
+                   provenance(seed, PARAMS, values),
+                   lines + [rests_on(count_line, assumed_basis(values))],
                    glossary(d.labels, PARAMS, notes))
 
 
@@ -422,7 +429,7 @@ def _exact_data(d: SimpleNamespace) -> None:
 
 def _seat_data(d: SimpleNamespace, games: int, seed: int, progress: bool) -> None:
     """Win rates by seat and the two-player matchups (simulated, half the games each)."""
-    d.seat_table = seat_win_rates(d.values, games // 2, seed, progress)
+    d.seat_table, d.seat_runs = seat_win_rates(d.values, games // 2, seed, progress)
     d.duel = matchups(d.values, games // 2, seed, progress)
     d.win_row = d.duel.set_index("policy").loc["win"]
     d.two = d.seat_table[d.seat_table.players == "2"].set_index("seat")["win_rate"]

@@ -18,6 +18,7 @@ from analyzer.games.cloverup.params import GAME_ONLY, PARAMS
 from analyzer.output import Result
 from analyzer.params import assumed_notes
 from analyzer.seeding import STREAM_TURNS, check_count, check_seed
+from kernels.accumulate import contest_columns
 from kernels.cloverup import layout, play
 
 TURN_BLOCK = 1 << 16  # turns per seed block (fixed: results must not depend on batching)
@@ -32,6 +33,12 @@ def lineup_dice(model: Model, policies: Sequence[Policy]
     distinct = list(dict.fromkeys(policies))
     dice, rows, starts = stacked([model.outcome_dice(p) for p in distinct])
     return dice, rows, {p: (starts[k], int(p.kind == "win")) for k, p in enumerate(distinct)}
+
+
+def lineup_decisions(model: Model, policies: Sequence[Policy]) -> np.ndarray:
+    """The decisions' cdf given each outcome of every distinct table of a lineup
+    (``Model.decision_cdf``), in the rows of ``lineup_dice``'s dice."""
+    return np.concatenate([model.decision_cdf(p) for p in dict.fromkeys(policies)])
 
 
 def stacked(parts: list[tuple[np.ndarray, np.ndarray]]
@@ -99,7 +106,8 @@ def turns(values: dict[str, Any], policy: str, n_turns: int, seed: int,
 # ---------------------------------------------------------------- games
 
 COLUMNS = seats.Columns(play.COL_GAMES, play.COL_SCORE_SUM, play.COL_SCORE_SQ,
-                        play.COL_WIN_UNITS, play.COL_HIST, play.WIN_UNITS)
+                        play.COL_WIN_UNITS, play.COL_HIST, play.WIN_UNITS,
+                        **contest_columns(play.COL_CONTEST))
 FAMILY = pipeline.Family("CloverUp", PARAMS, play.games_block, play.paired_block, COLUMNS,
                          play.N_PAIRED, GAME_BLOCK, run_meta)
 
@@ -137,7 +145,8 @@ def play_games(values: dict[str, Any], lineup: list[Policy], games: int, seed: i
     dice, row_of, where = lineup_dice(model, lineup)
     seat_policies = np.array([where[p] for p in lineup], np.int64)
     max_total = layout.MAX_POINTS * values["rounds"]
-    args = (values["rounds"], values["triple_six_effect"], dice, row_of, model.max_diff)
+    args = (values["rounds"], values["triple_six_effect"], dice, row_of, model.max_diff,
+            lineup_decisions(model, lineup))
     return pipeline.play(FAMILY, seat_policies, args, [p.name for p in lineup],
                          play.COL_HIST + max_total + 1, games, seed, rotate, precision,
                          progress, batch_blocks)

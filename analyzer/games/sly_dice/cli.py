@@ -7,8 +7,9 @@ from typing import Any
 import click
 
 from analyzer.cli_options import (StrictGroup, once_each, only_tables, output_options,
-                                  rule_values, rules_options, run_to_output, simulate_options,
-                                  split_specs, tune_options, whatif_options, with_output_check)
+                                  precision_options, rule_values, rules_options, run_to_output,
+                                  simulate_options, split_specs, tune_options, whatif_options,
+                                  with_output_check)
 from analyzer.errors import UserError
 from analyzer.games.sly_dice.params import ASSUMED_POINTS, PARAMS, accepted_policies, points_param
 from analyzer.output import emit, emit_kept
@@ -16,6 +17,7 @@ from analyzer.params import parse_assignment, read_toml, shown_value
 from analyzer.seeding import check_count, check_seed
 
 DEFAULT_GAMES = 100_000
+PLAYERS_GAMES = 16_384  # the most games of each player count (``players``)
 
 
 def points_options(fn):
@@ -352,6 +354,23 @@ def simulate(players, games, policy_specs, rotate, precision, tables, rules_file
     result = _simulation().simulate(values, split_specs(policy_specs), games,
                                     check_seed(seed), threads, rotate, precision, not quiet)
     emit(only_tables(result, tables), fmt, output)
+
+
+@group.command()
+@precision_options(PLAYERS_GAMES, "each player count's mean score's", "every seat's win rate's")
+@points_options
+@run_to_output
+def players(games, precision, rules_file, assignments, points_file, point_settings, seed,
+            threads, quiet, fmt, output):
+    """Every player count, 2 to 4, the equilibrium in every seat: the mean score, its
+    spread, the winner's margin over the runner-up, ties and the decisions a player makes
+    a game, with 95% intervals, and the player count to recommend."""
+    from analyzer.player_counts import check_assignments, players_result
+
+    check_assignments(assignments)
+    values = _values(rules_file, assignments, points_file, point_settings)
+    emit(players_result("sly-dice", values, check_seed(seed), games, precision, threads,
+                        not quiet), fmt, output)
 
 
 def _simulation():

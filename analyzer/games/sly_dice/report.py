@@ -23,6 +23,7 @@ from analyzer.sections import (Block, CheatSheet, Figure, Finding, Section, Tabl
                                fair_share, glossary, policy_words, provenance, seat_figure)
 from analyzer.verdicts import UNEVEN, assumed_in_force, lever_words, rests_on, seat_verdict
 from analyzer.seeding import DEFAULT_SEED
+from analyzer.player_counts import player_count_section_parts
 from analyzer.skill import skill_parts, skill_row, skill_table, skill_verdict
 from kernels.sly_dice import hol, layout, odds, play
 
@@ -52,22 +53,24 @@ def card_summary(values: dict[str, Any]) -> pd.DataFrame:
 SEAT_POLICY = "equilibrium"  # the strongest player, in every seat of the seat table
 
 
-def seat_table(values, games, seed, progress) -> pd.DataFrame:
+def seat_table(values, games, seed, progress) -> tuple[pd.DataFrame, dict]:
     """Each seat's win rate with ``SEAT_POLICY`` in every seat, 2-4 players, each count
     until every seat's 95% half-width is the commands' default (``seats.SEAT_VERDICT``),
-    at most ``games`` games."""
-    rows = []
+    at most ``games`` games; and the runs by player count (``{players: (accumulator,
+    games)}``, for ``player_counts``)."""
+    rows, runs = [], {}
     for players in (2, 3, 4):
         vals = {**values, "players": players}
         lineup = lineup_of([SEAT_POLICY], vals)
         acc, n = play_games(vals, lineup, games, seed, False, seats.SEAT_VERDICT, progress,
                             CHECK_BLOCKS)
+        runs[players] = (acc, n)
         for seat in range(players):
             s = seats.row_stats(acc[:, seat].sum(axis=0), COLUMNS, players)
             rows.append({"players": str(players), "seat": f"seat {seat + 1}",
                          "win_rate": s["win_rate"], "ci95_low": s["win_ci95"][0],
                          "ci95_high": s["win_ci95"][1], "games": n})
-    return fair_share(pd.DataFrame(rows))
+    return fair_share(pd.DataFrame(rows)), runs
 
 
 FAIR_COLUMNS = ["card", "points_in_force", "worth_in_force", "answer",
@@ -242,10 +245,14 @@ def build_section(values: dict[str, Any], seed: int, quick: bool = False,
                     d.honest_value)
     lines.insert(-1, rests_on(skill_verdict(d.skill, "the equilibrium player"),
                               assumed_basis(values)))
-    figures = _figures(d) + d.comeback_figures + [skill_figure]
+    count_figure, count_tab, count_line = player_count_section_parts(
+        "sly-dice", values, seed, quick, progress, runs=d.seat_runs)
+    lines.append(rests_on(count_line, assumed_basis(values)))
+    figures = _figures(d) + d.comeback_figures + [skill_figure, count_figure]
     notes = _notes(d)
     players = {**d.labels, **{name: policy_words(name, WORDS) for name in d.steps.strategy}}
-    return Section("sly-dice", "Sly Dice", intro, figures, _tables(d) + [skill_tab], notes,
+    return Section("sly-dice", "Sly Dice", intro, figures,
+                   _tables(d) + [skill_tab, count_tab], notes,
                    _findings(d), provenance(seed, PARAMS, values), lines,
                    glossary(players, PARAMS, notes))
 
@@ -264,7 +271,7 @@ def _card_data(d: SimpleNamespace, quick: bool) -> None:
 def _bot_data(d: SimpleNamespace, progress: bool) -> None:
     """Seats, bluffing duels and the bonus/penalty sweeps (simulated)."""
     values, games, seed = d.values, d.games, d.seed
-    d.seat_rows = seat_table(values, games // 2, seed, progress)
+    d.seat_rows, d.seat_runs = seat_table(values, games // 2, seed, progress)
     d.bluffs = bluff_value(values, games // 4, seed, progress)
     d.sweeps = bonus_sweeps(values, games // 8, seed, progress)
     d.at_zero = d.sweeps[d.sweeps.points == 0].set_index("parameter")["bluffer_win_rate"]

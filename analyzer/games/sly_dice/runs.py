@@ -11,11 +11,13 @@ import pandas as pd
 from analyzer import pipeline, seats, stats
 from analyzer.games.sly_dice.model import Policy, get_model, run_meta
 from analyzer.games.sly_dice.params import PARAMS
+from kernels.accumulate import contest_columns
 from kernels.sly_dice import layout, play
 
 GAME_BLOCK = 1 << 11
 COLUMNS = seats.Columns(play.COL_GAMES, play.COL_SCORE_SUM, play.COL_SCORE_SQ,
-                        play.COL_WIN_UNITS, play.COL_HIST, play.WIN_UNITS, play.HIST_LOW)
+                        play.COL_WIN_UNITS, play.COL_HIST, play.WIN_UNITS, play.HIST_LOW,
+                        **contest_columns(play.COL_CONTEST))
 FAMILY = pipeline.Family("Sly Dice", PARAMS, play.games_block, play.paired_block, COLUMNS,
                          play.N_PAIRED, GAME_BLOCK, run_meta)
 RATES = (  # (name, numerator, denominator column or None, squares column for per-game counts)

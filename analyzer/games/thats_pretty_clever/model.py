@@ -9,9 +9,10 @@ from typing import Any
 import numpy as np
 
 from analyzer.games.clever.game import CleverGame
-from analyzer.games.clever.params import RULINGS, shared_params
+from analyzer.games.clever.params import RULINGS, designer_params, shared_params
 from analyzer.games.thats_pretty_clever import sheetfile, text
-from kernels.clever_base.sheet import FLAG_EARLIEST_FIRST, FLAG_KEEP_OVERFLOW, TPC
+from kernels.clever_base.sheet import (FLAG_EARLIEST_FIRST, FLAG_KEEP_OVERFLOW,
+                                       FOX_FIXED_SHIFT, TPC)
 from kernels.thats_pretty_clever import layout
 from kernels.thats_pretty_clever.value import N_VALUE_WEIGHTS
 
@@ -21,7 +22,8 @@ PARAMS = shared_params(
      "bonus_order": "11, 14.4", "action_overflow": "14.5", "solo_ties": "14.6",
      "solo_fallback": "14.7", "plus_after_decline": "14.8", "final_plus": "14.9",
      "ties": "12"},
-    "white, yellow, blue, green, orange, purple")
+    "white, yellow, blue, green, orange, purple") + designer_params(
+    {"start_rerolls": "10, 14.10", "start_plus_ones": "10, 14.10", "fox_value": "12, 14.11"})
 RATING_BANDS = (  # (lowest score, label) from the rulebook's solo table (section 13)
     (281, "You're So Clever"), (260, "Are you Einstein?"), (240, "What a genius!"),
     (220, "Impressive!"), (200, "Hat's off to you!"), (180, "Great result!"),
@@ -31,9 +33,11 @@ RATING_BANDS = (  # (lowest score, label) from the rulebook's solo table (sectio
 
 
 def sheet_flags(values: dict[str, Any]) -> int:
-    """The sheet flag bits for the rulings its own rules follow."""
+    """The sheet flag bits for the rulings its own rules follow, and what a fox is worth
+    (``fox_value``, from bit ``FOX_FIXED_SHIFT``)."""
     return (FLAG_EARLIEST_FIRST * (values["bonus_order"] == "earliest_first")
-            + FLAG_KEEP_OVERFLOW * (values["action_overflow"] == "kept"))
+            + FLAG_KEEP_OVERFLOW * (values["action_overflow"] == "kept")
+            + (values["fox_value"] << FOX_FIXED_SHIFT))
 
 
 def _no_extra_rules(values: dict[str, Any], out: np.ndarray) -> None:

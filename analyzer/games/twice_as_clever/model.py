@@ -9,11 +9,12 @@ from typing import Any
 import numpy as np
 
 from analyzer.games.clever.game import CleverGame
-from analyzer.games.clever.params import RULINGS, shared_params
+from analyzer.games.clever.params import RULINGS, designer_params, shared_params
 from analyzer.games.twice_as_clever import sheetfile, text
 from analyzer.params import Param, Words
 from kernels.clever_base.game_rules import RULE_RETURN_ON_REROLL, RULE_SKIP_ROLL
-from kernels.clever_base.sheet import FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL, TAC
+from kernels.clever_base.sheet import (FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL,
+                                       FOX_FIXED_SHIFT, TAC)
 from kernels.twice_as_clever import layout
 from kernels.twice_as_clever.value import N_VALUE_WEIGHTS
 
@@ -72,7 +73,8 @@ PARAMS = shared_params(
           plain=Words.choice("a return once the dice run out",
                              ends_turn="no dice left ends the turn",
                              return_allowed="a return may restart a turn out of dice")),
-)
+) + designer_params(
+    {"start_rerolls": "5, 12.11", "start_plus_ones": "5, 12.11", "fox_value": "7, 12.12"})
 RATING_BANDS = (  # (lowest score, label) from the rulebook's solo table (section 11)
     (320, "Twice as clever!"), (300, "Points = IQ!"), (280, "Respect!"),
     (260, "This can't be luck!"), (240, "People, look at this!"),
@@ -83,7 +85,8 @@ RATING_BANDS = (  # (lowest score, label) from the rulebook's solo table (sectio
 
 
 def sheet_flags(values: dict[str, Any]) -> int:
-    """The sheet flag bits for the rulings its own rules follow."""
+    """The sheet flag bits for the rulings its own rules follow, and what a fox is worth
+    (``fox_value``, from bit ``FOX_FIXED_SHIFT``)."""
     return (layout.FLAG_EARLIEST_FIRST * (values["bonus_order"] == "earliest_first")
             + layout.FLAG_KEEP_OVERFLOW * (values["action_overflow"] == "kept")
             + layout.FLAG_BLUE_Q_ANY * (values["blue_question"] == "any")
@@ -91,7 +94,8 @@ def sheet_flags(values: dict[str, Any]) -> int:
             + layout.FLAG_FOX_ZERO_AREA * (values["fox_negative"] == "rulebook")
             + FLAG_PLUS_PER_ROUND * (values["plus_one_scope"] == "round")
             + layout.FLAG_CHAIN_LEFTOVERS * (values["chain_third_pick"] == "all")
-            + FLAG_RETURN_EMPTY_POOL * (values["return_empty_pool"] == "return_allowed"))
+            + FLAG_RETURN_EMPTY_POOL * (values["return_empty_pool"] == "return_allowed")
+            + (values["fox_value"] << FOX_FIXED_SHIFT))
 
 
 def extra_rules(values: dict[str, Any], out: np.ndarray) -> None:
