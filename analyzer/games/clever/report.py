@@ -12,7 +12,6 @@ import pandas as pd
 
 from analyzer import seats
 from analyzer.games.clever import rule_effects, trained_on
-from analyzer.games.clever.card import build_cheatsheet  # noqa: F401  (re-exported)
 from analyzer.games.clever.game import ROUND_BONUS_ROUNDS, CleverGame
 from analyzer.games.clever.params import SOLO_INERT
 from analyzer.games.clever.simulation import COLUMNS, GAME_BLOCK, play_games, simulate, whatif
