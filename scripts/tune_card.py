@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer import script_args
+from analyzer.files import write_atomic
 from analyzer.games.clever import card_rules
 from analyzer.games.clever.card_measure import head_to_head, paired_scores
 from analyzer.games.thats_pretty_clever.model import GAME as TPC
@@ -92,7 +93,7 @@ def write(path: Path, card, opts) -> None:
                      f"{opts.games:,} paired solo games ({opts.table_games:,} two-player "
                      f"games for a rule measured at the table), {opts.passes} "
                      f"pass{'es' * (opts.passes != 1)} over the numbers")
-    path.write_text(json.dumps(data, indent=1) + "\n")
+    write_atomic(path, json.dumps(data, indent=1) + "\n")
     print(f"wrote {path}")
 
 
