@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.seats import MIN_COMEBACK_GAMES
-from analyzer.verdicts import MATTERS, imbalanced, rests_on
+from analyzer.verdicts import MATTERS, imbalanced_seats, rests_on
 
 
 @dataclass
@@ -248,9 +248,7 @@ def seat_finding(seats: Any, source: str, players_word: str, basis: str = "") ->
     row = seats.loc[seats.vs_fair_share.abs().idxmax()]
     table = seats[seats.players == row.players]
     other = table.loc[(table.vs_fair_share * (1 if row.vs_fair_share < 0 else -1)).idxmax()]
-    detected = [imbalanced(r.vs_fair_share, r.vs_fair_share_ci95_low,
-                           r.vs_fair_share_ci95_high) for r in seats.itertuples()]
-    head = ("Seat effect" if any(detected) else
+    head = ("Seat effect" if imbalanced_seats(seats).any() else
             f"No seat effect to act on (none beyond the noise and {100 * MATTERS:.0f} points "
             "from a fair share); the furthest")
     return Finding(rests_on(f"{head}: with {row.players} {players_word}, {row.seat} wins "

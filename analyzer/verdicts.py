@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+import pandas as pd
+
 MATTERS = 0.02  # a win share this far from fair (2 percentage points) is worth acting on
 UNEVEN = 1.25  # cards of one kind whose worths differ by this factor are worth acting on
 
@@ -29,6 +31,14 @@ def imbalanced(diff: float, low: float | None = None, high: float | None = None,
     is both beyond noise and at least ``matters``."""
     beyond_noise = low is None or low > 0 or high < 0
     return bool(beyond_noise and abs(diff) >= matters)
+
+
+def imbalanced_seats(seats: Any) -> Any:
+    """Which rows of a seat table (``sections.fair_share``) are ``imbalanced`` (a boolean
+    Series on its index)."""
+    return pd.Series([imbalanced(r.vs_fair_share, r.vs_fair_share_ci95_low,
+                                 r.vs_fair_share_ci95_high) for r in seats.itertuples()],
+                     index=seats.index, dtype=bool)
 
 
 def rests_on(text: str, basis: str) -> str:
@@ -54,8 +64,7 @@ def seat_verdict(seats: Any, who: str, basis: str = "") -> str:
     fair share (the furthest such seat named), else balanced, with the furthest seat."""
     counts = seats.players.astype(int)
     span = f"{counts.min()}-{counts.max()}" if counts.nunique() > 1 else f"{counts.iloc[0]}"
-    off = seats[[imbalanced(r.vs_fair_share, r.vs_fair_share_ci95_low,
-                            r.vs_fair_share_ci95_high) for r in seats.itertuples()]]
+    off = seats[imbalanced_seats(seats)]
     if off.empty:
         row = seats.loc[seats.vs_fair_share.abs().idxmax()]
         return rests_on(

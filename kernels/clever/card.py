@@ -7,12 +7,12 @@ unlocks (``C_UNLOCK``); it picks among the game's good uses (``good_use``, when 
 has one) the use that counts most, on the turn's first two picks among those that send at
 most ``C_KEEP`` dice to the platter (the fewest when none does), each die sent there
 costing ``C_PLATTER`` points. It re-rolls when the pick it would make counts fewer than
-``C_REROLL`` points (from round ``C_REROLL_FROM``), spends a +1 on a use that counts more than ``C_PLUS`` (from
-round ``C_PLUS_FROM``; any use on the game's last turn), picks passively by the same count
-(``C_PASSIVE``; none below ``C_DECLINE``), uses returns from round ``C_RETURN_FROM`` and,
-with opponents, counts on its last pick ``C_GIFT`` points lost per point the best use of
-the platter it leaves counts for an opponent (by the card's count on that opponent's
-sheet).
+``C_REROLL`` points (from round ``C_REROLL_FROM``), spends a +1 on a use that counts more
+than ``C_PLUS`` (from round ``C_PLUS_FROM``; any use on the game's last turn), picks
+passively by the same count (``C_PASSIVE``; none below ``C_DECLINE``), uses returns from
+round ``C_RETURN_FROM`` and, with opponents, counts on its last pick ``C_GIFT`` points lost
+per point the best use of the platter it leaves counts for an opponent (by the card's count
+on that opponent's sheet).
 
 Its numbers sit in the policy row (float64[N_POL]) from ``W_VALUE`` on: the card has no
 value weights. Every rule has a value that turns it off, which leaves greedy's choice.

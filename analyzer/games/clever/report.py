@@ -17,8 +17,8 @@ from analyzer.games.clever.params import SOLO_INERT
 from analyzer.games.clever.simulation import COLUMNS, GAME_BLOCK, play_games, simulate, whatif
 from analyzer.sections import (Figure, Finding, Section, Table, comebacks_shown, fair_share,
                                glossary, policy_words, provenance, seat_figure, seat_finding)
-from analyzer.verdicts import (assumed_in_force, closest_to_fair, imbalanced, lever_words,
-                               rests_on, seat_verdict)
+from analyzer.verdicts import (assumed_in_force, closest_to_fair, imbalanced_seats,
+                               lever_words, rests_on, seat_verdict)
 from analyzer.params import defaults
 from analyzer.seeding import DEFAULT_SEED
 from analyzer.player_counts import player_count_section_parts
@@ -108,7 +108,8 @@ def table_words(game: CleverGame, values: dict[str, Any]) -> str:
                 "trained on every reading)")
     why = ("the same policy on every variant" if _trained_without_bonuses(game, values)
            else "the learned network trained with every round bonus")
-    return f"the {player(game.table_policy)} policy ({policy_words(game.table_policy, WORDS)}; {why})"
+    table = game.table_policy
+    return f"the {player(table)} policy ({policy_words(table, WORDS)}; {why})"
 
 
 def seat_policy(game: CleverGame, values: dict[str, Any]) -> str:
@@ -330,17 +331,10 @@ def rules_seat(game: CleverGame, seat_table: pd.DataFrame) -> pd.Series | None:
     prefix = f"{beside_prefix(game)}_"
     if prefix + "ci95_low" not in seat_table:
         return None
-    both = seat_table[_imbalanced_seats(seat_table)
+    both = seat_table[imbalanced_seats(seat_table)
                       & ((seat_table[prefix + "ci95_low"] > seat_table.fair_share)
                          | (seat_table[prefix + "ci95_high"] < seat_table.fair_share))]
     return None if both.empty else both.loc[both.vs_fair_share.abs().idxmax()]
-
-
-def _imbalanced_seats(seat_table: pd.DataFrame) -> pd.Series:
-    """Which seats the verdict calls not balanced (``verdicts.imbalanced``)."""
-    return pd.Series([imbalanced(r.vs_fair_share, r.vs_fair_share_ci95_low,
-                                 r.vs_fair_share_ci95_high) for r in seat_table.itertuples()],
-                     index=seat_table.index, dtype=bool)
 
 
 SEAT_LEVER_GAMES = 2_048  # paired games of ``table_policy`` per rule change, for the seats
@@ -549,8 +543,8 @@ def bonus_note(game: CleverGame, values: dict[str, Any]) -> str:
                        f", so every game here lies inside its training; "
                        f"{player(game.table_policy)}'s figures stand beside it")
     return text + (f"{game.strongest_policy}'s network was trained with every round bonus, so "
-                   f"without one it plays rules it was not trained on: {player(game.table_policy)}'s "
-                   "figures stand beside it")
+                   "without one it plays rules it was not trained on: "
+                   f"{player(game.table_policy)}'s figures stand beside it")
 
 
 def readings_note(game: CleverGame, values: dict[str, Any]) -> str:
@@ -824,7 +818,7 @@ def seat_lever_words(game: CleverGame, values: dict[str, Any], seat_table: pd.Da
     row = rules_seat(game, seat_table)
     if row is not None:
         return seat_lever(game, values, row, seed, progress)
-    off = seat_table[_imbalanced_seats(seat_table)]
+    off = seat_table[imbalanced_seats(seat_table)]
     prefix = f"{beside_prefix(game)}_"
     if off.empty or prefix + "win_rate" not in off:
         return ""
