@@ -210,6 +210,21 @@ class Param:
         return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def choice_param(name: str, help: str, label: str, *, assumed: bool = False,
+                 **phrases: str) -> Param:
+    """A choice among the keys of ``phrases`` (each one's words), the first the default;
+    ``label`` names the rule in plain words."""
+    return Param(name, "choice", next(iter(phrases)), help, assumed=assumed,
+                 choices=tuple(phrases), plain=Words.choice(label, **phrases))
+
+
+def switch_param(name: str, default: bool, help: str, label: str, on: str, off: str, *,
+                 assumed: bool = False) -> Param:
+    """A yes/no rule: ``on`` and ``off`` are its words when true and when false."""
+    return Param(name, "bool", default, help, assumed=assumed,
+                 plain=Words.switch(label, on, off))
+
+
 def shown_value(value: Any) -> str:
     """A value read from a file or typed, as a message shows it: a TOML table named so
     (never a Python dict), a long value cut short."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from analyzer.params import Param, Words
+from analyzer.params import Param, Words, choice_param, switch_param
 
 SEARCHED_ROUNDS = (4, 8)  # the round counts the learned player trains on, and tune tries
 MOST_AT_START = 3  # the most re-rolls or +1s a designer may give every player at the start
@@ -55,11 +55,9 @@ def shared_params(round_bonuses: tuple[tuple[int, str], ...], sections: dict[str
 
     return (_count_params() + _round_params(round_bonuses) + _turn_points(open_point)
             + _solo_and_plus_points(open_point, solo_tie_order) + (
-        Param("ties", "choice", "best_area", f"tied totals (section {sections['ties']}): the "
-              "best single area wins, then the win is shared; or shared at once",
-              choices=("best_area", "shared"),
-              plain=Words.choice("tied totals", best_area="ties broken by the best area",
-                                 shared="ties shared at once")),
+        choice_param("ties", f"tied totals (section {sections['ties']}): the best single "
+                     "area wins, then the win is shared; or shared at once", "tied totals",
+                     best_area="ties broken by the best area", shared="ties shared at once"),
     ))
 
 
@@ -101,46 +99,38 @@ def _count_params() -> tuple[Param, ...]:
 def _round_params(round_bonuses: tuple[tuple[int, str], ...]) -> tuple[Param, ...]:
     """One yes/no parameter per round-track bonus ((round, what its bonus is))."""
     return tuple(
-        Param(f"round_{r}_bonus", "bool", True, f"the round track's round-{r} bonus ({label})",
-              plain=Words.switch(f"the round-{r} bonus", f"{label} in round {r}",
-                                 f"no round-{r} bonus"))
+        switch_param(f"round_{r}_bonus", True, f"the round track's round-{r} bonus ({label})",
+                     f"the round-{r} bonus", f"{label} in round {r}", f"no round-{r} bonus")
         for r, label in round_bonuses)
 
 
 def _turn_points(open_point: Callable[[str, str], str]) -> tuple[Param, ...]:
     """The open points of the picks, the dice and the bonuses."""
     return (
-        Param("wasted_pick", "bool", False, open_point(
+        switch_param("wasted_pick", False, open_point(
             "wasted_pick", "an active player may pick a die that has no legal placement (it "
-            "moves, nothing is entered); only the random policy uses it"), assumed=True,
-              plain=Words.switch("picking a die that cannot be entered",
-                                 "a die may be picked and not entered",
-                                 "every picked die is entered")),
-        Param("forfeited_dice", "choice", "stay", open_point(
+            "moves, nothing is entered); only the random policy uses it"),
+            "picking a die that cannot be entered", "a die may be picked and not entered",
+            "every picked die is entered", assumed=True),
+        choice_param("forfeited_dice", open_point(
             "forfeited_dice", "after a roll with no usable die the dice stay in play or go "
-            "to the platter"), assumed=True, choices=("stay", "platter"),
-              plain=Words.choice("dice of an unusable roll",
-                                 stay="an unusable roll's dice stay in play",
-                                 platter="an unusable roll's dice go to the platter")),
-        Param("passive_may_decline", "bool", True, open_point(
+            "to the platter"), "dice of an unusable roll", assumed=True,
+            stay="an unusable roll's dice stay in play",
+            platter="an unusable roll's dice go to the platter"),
+        switch_param("passive_may_decline", True, open_point(
             "passive_may_decline", "a passive player may decline to pick; the random and "
-            "learned policies use it"), assumed=True,
-              plain=Words.switch("declining the passive pick",
-                                 "passive players may take no die",
-                                 "passive players must take a die")),
-        Param("bonus_order", "choice", "latest_first", open_point(
+            "learned policies use it"), "declining the passive pick",
+            "passive players may take no die", "passive players must take a die",
+            assumed=True),
+        choice_param("bonus_order", open_point(
             "bonus_order", "bonuses fired by one mark resolve depth-first, the latest "
             "triggered first (free marks placed by the policy), or earliest_first (a "
-            "queue)"), assumed=True, choices=("latest_first", "earliest_first"),
-              plain=Words.choice("the order of bonuses fired together",
-                                 latest_first="the latest bonus first",
-                                 earliest_first="bonuses in the order fired")),
-        Param("action_overflow", "choice", "lost", open_point(
+            "queue)"), "the order of bonuses fired together", assumed=True,
+            latest_first="the latest bonus first", earliest_first="bonuses in the order fired"),
+        choice_param("action_overflow", open_point(
             "action_overflow", "an action unlocked with every circle of its track circled "
-            "is lost, or kept"), assumed=True, choices=("lost", "kept"),
-              plain=Words.choice("actions beyond a full track",
-                                 lost="actions beyond a full track lost",
-                                 kept="actions beyond a full track kept")),
+            "is lost, or kept"), "actions beyond a full track", assumed=True,
+            lost="actions beyond a full track lost", kept="actions beyond a full track kept"),
     )
 
 
@@ -148,31 +138,27 @@ def _solo_and_plus_points(open_point: Callable[[str, str], str],
                           solo_tie_order: str) -> tuple[Param, ...]:
     """The open points of the solo passive turn and of the +1 windows."""
     return (
-        Param("solo_ties", "choice", "random", open_point(
+        choice_param("solo_ties", open_point(
             "solo_ties", "ties for the solo passive turn's three lowest dice are broken at "
-            f"random, or in colour order ({solo_tie_order})"), assumed=True,
-              choices=("random", "colour_order"),
-              plain=Words.choice("solo platter ties", random="solo ties broken at random",
-                                 colour_order="solo ties broken by colour")),
-        Param("solo_fallback", "choice", "none", open_point(
+            f"random, or in colour order ({solo_tie_order})"), "solo platter ties",
+            assumed=True, random="solo ties broken at random",
+            colour_order="solo ties broken by colour"),
+        choice_param("solo_fallback", open_point(
             "solo_fallback", "when none of the solo passive turn's three platter dice can be "
             "used, the pick is lost (none), or one of the other three dice may be taken "
             "(other_dice), as a passive player takes the active player's field dice"),
-              assumed=True, choices=("none", "other_dice"),
-              plain=Words.choice("a solo pick with no usable platter die",
-                                 none="a solo pick lost with no usable platter die",
-                                 other_dice="a solo pick may take one of the other dice")),
-        Param("plus_after_decline", "bool", True, open_point(
+            "a solo pick with no usable platter die", assumed=True,
+            none="a solo pick lost with no usable platter die",
+            other_dice="a solo pick may take one of the other dice"),
+        switch_param("plus_after_decline", True, open_point(
             "plus_after_decline", "a passive player who takes no die (declined, or none "
-            "usable) may still use +1 actions after the pick"), assumed=True,
-              plain=Words.switch("a +1 after taking no die", "a +1 after taking no die",
-                                 "no +1 after taking no die")),
-        Param("final_plus", "choice", "last_player", open_point(
+            "usable) may still use +1 actions after the pick"), "a +1 after taking no die",
+            "a +1 after taking no die", "no +1 after taking no die", assumed=True),
+        choice_param("final_plus", open_point(
             "final_plus", "after the game's last turn, +1 actions may still be used: by the "
             "last active player, whose +1 window after its picks came before the passive "
             "picks (last_player), or by every player, in a window of its own "
-            "(every_player)"), assumed=True, choices=("last_player", "every_player"),
-              plain=Words.choice("a +1 after the last turn",
-                                 last_player="a last +1 for the last player only",
-                                 every_player="a last +1 for every player")),
+            "(every_player)"), "a +1 after the last turn", assumed=True,
+            last_player="a last +1 for the last player only",
+            every_player="a last +1 for every player"),
     )

@@ -11,7 +11,7 @@ import numpy as np
 from analyzer.games.clever.game import CleverGame
 from analyzer.games.clever.params import RULINGS, designer_params, shared_params
 from analyzer.games.twice_as_clever import sheetfile, text
-from analyzer.params import Param, Words
+from analyzer.params import choice_param
 from kernels.clever_base.game_rules import RULE_RETURN_ON_REROLL, RULE_SKIP_ROLL
 from kernels.clever_base.sheet import (FLAG_PLUS_PER_ROUND, FLAG_RETURN_EMPTY_POOL,
                                        FOX_FIXED_SHIFT, TAC)
@@ -25,54 +25,46 @@ PARAMS = shared_params(
      "solo_fallback": "12.10", "plus_after_decline": "12.10", "final_plus": "12.10",
      "ties": "7"},
     "white, yellow, blue, green, pink, silver") + (
-    Param("plus_one_scope", "choice", "round", "UNCONFIRMED (section 12.1): +1 actions take "
-          "each die once per round (the English text) or once per turn (the base game)",
-          assumed=True, choices=("round", "turn"),
-          plain=Words.choice("how often a +1 may take a die",
-                             round="a +1 takes each die once a round",
-                             turn="a +1 takes each die once a turn")),
-    Param("blue_question", "choice", "descending", "UNCONFIRMED (section 12.2): a blue ? "
-          "writes a sum no higher than the last (descending) or any sum 2-12 (any)",
-          assumed=True, choices=("descending", "any"),
-          plain=Words.choice("the blue ?", descending="a blue ? no higher than the last",
-                             any="a blue ? may write any sum")),
-    Param("fox_negative", "choice", "rulebook", "UNCONFIRMED (section 12.3): each fox is "
-          "worth the lowest area score, negative (green) included, but 0 whenever an area "
-          "scores exactly 0, as the rulebook says, even beside a negative one (rulebook); the "
-          "lowest score even then (literal); or 0 for a negative lowest (zero)",
-          assumed=True, choices=("rulebook", "literal", "zero"),
-          plain=Words.choice("foxes beside a negative area",
-                             rulebook="a fox worth 0 whenever an area scores 0",
-                             literal="a fox always worth the lowest area",
-                             zero="a fox never worth less than 0")),
-    Param("chain_third_pick", "choice", "lower", "UNCONFIRMED (section 12.4): a silver third "
-          "pick chains only the dice lower than it (lower) or every die left (all)",
-          assumed=True, choices=("lower", "all"),
-          plain=Words.choice("dice a silver third pick marks",
-                             lower="a silver third pick marks lower dice only",
-                             all="a silver third pick marks every die left")),
-    Param("return_timing", "choice", "rolls_and_rerolls", "UNCONFIRMED (section 12.5): "
-          "returns are used before a roll and also between a roll and its re-roll (the "
-          "returned die joins the re-roll), or only before rolls 2 and 3; several may be "
-          "used before one roll", assumed=True, choices=("rolls_and_rerolls", "rolls_only"),
-          plain=Words.choice("when returns may be used",
-                             rolls_and_rerolls="returns before rolls and re-rolls",
-                             rolls_only="returns before rolls only")),
-    Param("skip_roll", "choice", "allowed", "section 2: the active player may leave a usable "
-          "roll unused, entering nothing (allowed: the rulebook's 'can't use or does not want "
-          "to use'; only the random and learned policies do), or must pick a usable die "
-          "(never: the public bots' engine)", choices=("allowed", "never"),
-          plain=Words.choice("leaving a usable roll unused",
-                             allowed="a usable roll may go unused",
-                             never="a usable roll must be used")),
-    Param("return_empty_pool", "choice", "ends_turn", "UNCONFIRMED (section 12.9): a pick "
-          "that leaves no dice in play ends the turn's rolls, fewer than three (ends_turn, "
-          "the rulebook's words and the public bots' engine), or a return may still bring a "
-          "platter die back and the turn goes on (return_allowed)", assumed=True,
-          choices=("ends_turn", "return_allowed"),
-          plain=Words.choice("a return once the dice run out",
-                             ends_turn="no dice left ends the turn",
-                             return_allowed="a return may restart a turn out of dice")),
+    choice_param("plus_one_scope", "UNCONFIRMED (section 12.1): +1 actions take each die "
+                 "once per round (the English text) or once per turn (the base game)",
+                 "how often a +1 may take a die", assumed=True,
+                 round="a +1 takes each die once a round",
+                 turn="a +1 takes each die once a turn"),
+    choice_param("blue_question", "UNCONFIRMED (section 12.2): a blue ? writes a sum no "
+                 "higher than the last (descending) or any sum 2-12 (any)", "the blue ?",
+                 assumed=True, descending="a blue ? no higher than the last",
+                 any="a blue ? may write any sum"),
+    choice_param("fox_negative", "UNCONFIRMED (section 12.3): each fox is worth the lowest "
+                 "area score, negative (green) included, but 0 whenever an area scores "
+                 "exactly 0, as the rulebook says, even beside a negative one (rulebook); the "
+                 "lowest score even then (literal); or 0 for a negative lowest (zero)",
+                 "foxes beside a negative area", assumed=True,
+                 rulebook="a fox worth 0 whenever an area scores 0",
+                 literal="a fox always worth the lowest area",
+                 zero="a fox never worth less than 0"),
+    choice_param("chain_third_pick", "UNCONFIRMED (section 12.4): a silver third pick chains "
+                 "only the dice lower than it (lower) or every die left (all)",
+                 "dice a silver third pick marks", assumed=True,
+                 lower="a silver third pick marks lower dice only",
+                 all="a silver third pick marks every die left"),
+    choice_param("return_timing", "UNCONFIRMED (section 12.5): returns are used before a roll "
+                 "and also between a roll and its re-roll (the returned die joins the "
+                 "re-roll), or only before rolls 2 and 3; several may be used before one roll",
+                 "when returns may be used", assumed=True,
+                 rolls_and_rerolls="returns before rolls and re-rolls",
+                 rolls_only="returns before rolls only"),
+    choice_param("skip_roll", "section 2: the active player may leave a usable roll unused, "
+                 "entering nothing (allowed: the rulebook's 'can't use or does not want to "
+                 "use'; only the random and learned policies do), or must pick a usable die "
+                 "(never: the public bots' engine)", "leaving a usable roll unused",
+                 allowed="a usable roll may go unused", never="a usable roll must be used"),
+    choice_param("return_empty_pool", "UNCONFIRMED (section 12.9): a pick that leaves no dice "
+                 "in play ends the turn's rolls, fewer than three (ends_turn, the rulebook's "
+                 "words and the public bots' engine), or a return may still bring a platter "
+                 "die back and the turn goes on (return_allowed)",
+                 "a return once the dice run out", assumed=True,
+                 ends_turn="no dice left ends the turn",
+                 return_allowed="a return may restart a turn out of dice"),
 ) + designer_params(
     {"start_rerolls": "5, 12.11", "start_plus_ones": "5, 12.11", "fox_value": "7, 12.12"})
 RATING_BANDS = (  # (lowest score, label) from the rulebook's solo table (section 11)
