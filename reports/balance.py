@@ -83,14 +83,25 @@ def _check(sections: list[Section]) -> None:
 APPENDIX = "appendix.pdf"  # the tables, notes and secondary figures, beside the report
 
 
+def _title(flow: PageFlow, title: str, rule_after: float) -> None:
+    """A section's title and the rule under it."""
+    flow.paragraph(title, 16, weight="bold", after=0.02)
+    flow.rule(after=rule_after)
+
+
+def _dashed(flow: PageFlow, heading: str, lines: list[str], heading_pt: float, pt: float,
+            gap: float, **style) -> None:
+    """A bold heading and one dashed, indented paragraph per line, ``gap`` inches apart."""
+    flow.paragraph(heading, heading_pt, weight="bold", after=gap)
+    for line in lines:
+        flow.paragraph(f"\u2013 {line}", pt, indent=0.15, after=gap, **style)
+
+
 def _section_intro(flow: PageFlow, sec: Section) -> None:
     """A section's opening in the report: its title, verdict and introduction."""
-    flow.paragraph(sec.title, 16, weight="bold", after=0.02)
-    flow.rule(after=0.12)
+    _title(flow, sec.title, 0.12)
     if sec.verdict:
-        flow.paragraph("Verdict", 11, weight="bold", after=0.04)
-        for line in sec.verdict:
-            flow.paragraph(f"\u2013 {line}", BODY_PT, indent=0.15, after=0.04)
+        _dashed(flow, "Verdict", sec.verdict, 11, BODY_PT, 0.04)
         flow.skip(0.08)
     if sec.intro.strip():
         flow.paragraph(sec.intro.strip(), 8.5, color=TEXT_GREY, after=0.1)
@@ -99,12 +110,9 @@ def _section_intro(flow: PageFlow, sec: Section) -> None:
 
 def _appendix_intro(flow: PageFlow, sec: Section) -> None:
     """A section's opening in the appendix: its title and notes (rules, samples, seeds)."""
-    flow.paragraph(sec.title, 16, weight="bold", after=0.02)
-    flow.rule(after=0.15)
+    _title(flow, sec.title, 0.15)
     if sec.notes:
-        flow.paragraph("Notes", 10, weight="bold", after=0.03)
-        for note in sec.notes:
-            flow.paragraph(f"\u2013 {note}", 8.5, color=TEXT_GREY, indent=0.15, after=0.03)
+        _dashed(flow, "Notes", sec.notes, 10, 8.5, 0.03, color=TEXT_GREY)
     flow.skip(0.25)
 
 
