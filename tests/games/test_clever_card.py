@@ -289,3 +289,25 @@ def test_card_lines_are_the_rules_words_with_their_worth():
                      {"win_rate": 0.53, "win_ci95": [0.52, 0.54]})
     assert both.endswith("wins 53.0% of two-player games against the card without it "
                          "(52.0% to 54.0%)]")
+
+
+def test_a_cards_measured_worth_is_kept_and_measured_again_when_a_number_changes(
+        tmp_path, monkeypatch):
+    """The card's rule measurements are kept on disk under its policy rows: asked again,
+    they are read back; with a number changed, or other rules, they are measured again."""
+    from analyzer.games.clever.card import _kept
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    measured = []
+
+    def measure():
+        measured.append(1)
+        return {"keep": {"gain": 2.0 + len(measured), "low": 1.0, "high": 3.0, "games": 8}}
+
+    solo = {**defaults(TPC.params), "players": 1}
+    first = _kept("card-solo-gains", TPC, card(), solo, measure)
+    assert _kept("card-solo-gains", TPC, card(), solo, measure) == first
+    assert len(measured) == 1 and first["keep"]["gain"] == 3.0
+    _kept("card-solo-gains", TPC, card().with_numbers(keep_1=1), solo, measure)
+    _kept("card-solo-gains", TPC, card(), {**solo, "round_4_bonus": False}, measure)
+    assert len(measured) == 3

@@ -13,6 +13,7 @@ from analyzer.games.clever import card_rules
 from analyzer.games.clever.card_measure import head_to_head, paired_scores
 from analyzer.games.clever.game import CleverGame
 from analyzer.games.clever.simulation import simulate
+from analyzer.run import kept
 from analyzer.sections import Block, CheatSheet, Figure
 from analyzer.seeding import DEFAULT_SEED
 
@@ -36,8 +37,9 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any],
     score = run.headline["policies"]["card"]
     beside = {p: simulate(game, solo, [p], BESIDE_GAMES, DEFAULT_SEED, progress=False)
               .headline["policies"][p] for p in BESIDE}
-    gains = solo_gains(game, card, solo)
-    table = table_gains(game, card, values)
+    gains = _kept("card-solo-gains", game, card, solo, lambda: solo_gains(game, card, solo))
+    table = _kept("card-table-gains", game, card, values,
+                  lambda: table_gains(game, card, values))
     blocks = [Block(heading, ([card.intros[heading]] if heading in card.intros else [])
                     + [rule_line(r, gains.get(r.name), table.get(r.name))
                        for r in card.rules if r.block == heading])
@@ -45,6 +47,20 @@ def build_cheatsheet(game: CleverGame, values: dict[str, Any],
     blocks.append(points_block(run.tables["areas"], run.tables["policies"].iloc[0]))
     return CheatSheet(f"{game.title} strategy card", subtitle(score, beside), blocks,
                       footer(game, values, card), figure=card_figure(game, run))
+
+
+def _kept(kind: str, game: CleverGame, card: card_rules.Card, values: dict[str, Any],
+          compute) -> dict[str, dict[str, Any]]:
+    """What ``compute()`` measures of each rule of ``card`` under ``values``, kept on disk
+    (``analyzer.run.kept``) under the card's policy rows: a second card asks for nothing."""
+    key = {"game": game.id, "values": values, "card": card.row().tolist(),
+           "rules": {r.name: [r.players, card.row((r.name,)).tolist()] for r in card.rules}}
+    return kept.answer(kind, key, compute, _is_gains)
+
+
+def _is_gains(value: Any) -> bool:
+    """A kept answer of ``_kept``: a rule's name to its measured figures."""
+    return isinstance(value, dict) and all(isinstance(v, dict) for v in value.values())
 
 
 def subtitle(score: dict[str, Any], beside: dict[str, dict[str, Any]]) -> str:
@@ -65,7 +81,7 @@ def solo_gains(game: CleverGame, card: card_rules.Card, solo: dict[str, Any]
     rows = [card.row()] + [card.row((r.name,)) for r in rules]
     measured, n = paired_scores(game, solo, rows, RULE_GAMES, DEFAULT_SEED)
     return {r.name: {"gain": -m["diff"], "low": -m["diff_ci95_high"],
-                     "high": -m["diff_ci95_low"], "games": n}
+                     "high": -m["diff_ci95_low"], "games": int(n)}
             for r, m in zip(rules, measured[1:])}
 
 

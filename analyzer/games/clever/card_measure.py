@@ -49,6 +49,7 @@ def head_to_head(game, values: dict[str, Any], row: np.ndarray, against: np.ndar
                            check_blocks=FAST_BLOCKS)
     mine = seats.row_stats(acc[0].sum(axis=0), simulation.COLUMNS, 2)
     theirs = seats.row_stats(acc[1].sum(axis=0), simulation.COLUMNS, 2)
-    return {"games": n, "win_rate": mine["win_rate"], "win_ci95": mine["win_ci95"],
-            "score": mine["mean_score"], "score_ci95": mine["ci95"],
-            "other_score": theirs["mean_score"], "other_ci95": theirs["ci95"]}
+    figures = {"win_rate": mine["win_rate"], "win_ci95": mine["win_ci95"],
+               "score": mine["mean_score"], "score_ci95": mine["ci95"],
+               "other_score": theirs["mean_score"], "other_ci95": theirs["ci95"]}
+    return {"games": int(n), **{k: np.asarray(v, float).tolist() for k, v in figures.items()}}
