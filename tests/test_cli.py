@@ -45,6 +45,22 @@ def test_solve_json_contract():
     assert 0 < reach["probability"] < 1 and "p_instant_win" in reach
 
 
+def test_solve_one_position_is_its_row_of_the_policy_table():
+    """``--dice``: the best play of one position, as the whole table has it; a position no
+    turn reaches, or a position's option without ``--dice``, is one line."""
+    table = json.loads(run(["cloverup", "solve", "--format", "json"]).output)["tables"]
+    row = next(r for r in table["policy"] if r["dice"] == "2 6 C" and r["rerolls_left"] == 1
+               and not r["double_six"])
+    doc = json.loads(run(["cloverup", "solve", "--dice", "c,6,2", "--rerolls-left", "1",
+                          "--format", "json"]).output)
+    assert (doc["dice"], doc["best_choice"]) == ("2 6 C", row["choice"])
+    assert doc["expected_score"] == row["value"]
+    for args, words in ((["--dice", "C C C", "--rerolls-left", "1"], "no turn reaches"),
+                        (["--dice", "1 2 9"], "bad dice"),
+                        (["--rerolls-left", "1"], "give --dice too")):
+        _assert_one_line_error(run(["cloverup", "solve", *args]), words)
+
+
 def test_solve_uniform_weights_reproduce_rules_page():
     doc = json.loads(run(["cloverup", "solve", "--weights", "1,1,1,1,1,1,1", "--format",
                           "json"]).output)

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import output
-from analyzer.errors import UserError
+from analyzer.errors import UserError, shortened
 from analyzer.games.cloverup.model import Model, Policy, get_model, parse_policy
 from analyzer.games.cloverup.params import GAME_ONLY, PARAMS
 from analyzer.output import Result
@@ -83,8 +83,8 @@ def reach_table(model: Model) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def solve(values: dict[str, Any], objective: str = "ev") -> Result:
-    """Exact best play of one turn for ``objective`` (``ev`` or ``reach:T``)."""
+def _turn_objective(objective: str) -> Policy:
+    """A turn's objective: ``ev`` (the expected score) or ``reach:T``."""
     try:
         obj = parse_policy(objective)
     except UserError:
@@ -92,26 +92,72 @@ def solve(values: dict[str, Any], objective: str = "ev") -> Result:
     if obj is None or obj.kind not in ("optimal", "reach"):
         raise UserError(f"unknown objective {objective!r}; accepted: ev, reach:T (T = 3..18), "
                         "win")
-    model = get_model(values)
-    _, _, _, start_value, start_iw = model.optimize(obj)
+    return obj
+
+
+def _headline(obj: Policy, value: float, p_instant_win: float) -> dict[str, Any]:
+    """A turn's value under ``obj``: the expected score, or the chance of reaching T."""
     headline: dict[str, Any] = {}
     if obj.kind == "optimal":
-        headline["expected_score"] = start_value
+        headline["expected_score"] = value
     else:
-        headline["probability"] = start_value
+        headline["probability"] = value
         headline["target"] = obj.arg
-    headline["p_instant_win"] = start_iw
-    label = "highest expected turn score" if obj.kind == "optimal" else (
-        f"highest chance of at least {obj.arg} points")
+    headline["p_instant_win"] = p_instant_win
+    return headline
+
+
+def _label(obj: Policy) -> str:
+    return ("highest expected turn score" if obj.kind == "optimal"
+            else f"highest chance of at least {obj.arg} points")
+
+
+def solve(values: dict[str, Any], objective: str = "ev") -> Result:
+    """Exact best play of one turn for ``objective`` (``ev`` or ``reach:T``)."""
+    obj = _turn_objective(objective)
+    model = get_model(values)
+    _, _, _, start_value, start_iw = model.optimize(obj)
     return Result(
-        title=f"CloverUp exact turn solver: {label}",
-        headline=headline,
+        title=f"CloverUp exact turn solver: {_label(obj)}",
+        headline=_headline(obj, start_value, start_iw),
         tables={"outcomes": outcome_table(model.outcome_distribution(obj)),
                 "reach": reach_table(model),
                 "policy": policy_table(model, obj)},
         meta=run_meta(values, objective=obj.name),
         notes=assumed_notes(PARAMS, values),
     )
+
+
+def parse_dice(text: str) -> tuple[int, ...]:
+    """Three dice as text ('2 6 C', '2,6,c'): their faces 1-7 (7 a clover), sorted."""
+    parts = text.replace(",", " ").upper().split()
+    faces = [layout.FACE_LABELS.index(p) + 1 for p in parts if p in layout.FACE_LABELS]
+    if len(parts) != 3 or len(faces) != 3:
+        raise UserError(f"bad dice {shortened(text)!r}: expected three of 1 to 6 and C "
+                        "(a clover), e.g. '2 6 C'")
+    return tuple(sorted(faces))
+
+
+def position(values: dict[str, Any], objective: str, dice: str, rerolls_left: int,
+             double_six: bool) -> Result:
+    """The best choice at one position of a turn (``dice`` showing, ``rerolls_left``, the
+    double-six rule started or not), with its value under ``objective``."""
+    obj = _turn_objective(objective)
+    model = get_model(values)
+    multiset = layout.MULTISET_INDEX[tuple(f - 1 for f in parse_dice(dice))]
+    label = layout.dice_label(multiset)
+    where = f"{label} with {rerolls_left} re-roll{'s' if rerolls_left != 1 else ''} left" + (
+        " and the double-six rule started" if double_six else "")
+    state = (multiset * (model.max_rerolls + 1) + rerolls_left) * 2 + int(double_six)
+    if not 0 <= rerolls_left <= model.max_rerolls or state not in set(_reachable(model)):
+        raise UserError(f"no turn reaches {where} with a choice left under these rules")
+    value, p_iw, policy, _, _ = model.optimize(obj)
+    headline = {"dice": label, "rerolls_left": rerolls_left, "double_six": double_six,
+                "best_choice": action_label(multiset, int(policy[state])),
+                **_headline(obj, float(value[state]), float(p_iw[state]))}
+    return Result(title=f"CloverUp, the {_label(obj)}: the best play of {where}",
+                  headline=headline, meta=run_meta(values, objective=obj.name),
+                  notes=assumed_notes(PARAMS, values))
 
 
 def solve_game(values: dict[str, Any]) -> Result:

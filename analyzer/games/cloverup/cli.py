@@ -10,6 +10,7 @@ from analyzer.cli_options import (StrictGroup, only_tables, output_options,
                                   precision_options, rule_values, rules_options,
                                   run_to_output, simulate_options, split_specs, tune_options,
                                   whatif_options, with_output_check)
+from analyzer.errors import UserError
 from analyzer.games.cloverup.params import PARAMS, accepted_policies
 from analyzer.output import emit, emit_kept
 from analyzer.seeding import check_seed
@@ -35,22 +36,41 @@ def group() -> None:
 @click.option("--objective", default="ev", show_default=True,
               help="ev (expected score), reach:T (chance of at least T points, T = 3..18) "
                    "or win (two-player game solver).")
+@click.option("--dice", default=None, metavar="'A B C'",
+              help="One position: the three dice showing (1-6, C for a clover), e.g. "
+                   "'2 6 C'; its best choice instead of the whole table.")
+@click.option("--rerolls-left", type=int, default=None,
+              help="With --dice: the re-rolls left (default: the turn's first roll's).")
+@click.option("--double-six", is_flag=True,
+              help="With --dice: the double-six rule has started this turn.")
 @rules_options
 @output_options
 @with_output_check
-def solve(weights, instant_win_points, objective, rules_file, assignments, fmt, output):
-    """Exact best play of a turn: value, instant-win chance and the full policy table."""
+def solve(weights, instant_win_points, objective, dice, rerolls_left, double_six, rules_file,
+          assignments, fmt, output):
+    """Exact best play of a turn: value, instant-win chance and the full policy table (or,
+    with --dice, one position's best choice)."""
     values = _values(rules_file, assignments, weights=weights,
                      instant_win_points=instant_win_points)
+    if dice is None and (rerolls_left is not None or double_six):
+        raise UserError("--rerolls-left and --double-six describe the position of --dice: "
+                        "give --dice too")
+    left = values["rerolls"] if rerolls_left is None else rerolls_left
 
     def compute():
         from analyzer.games.cloverup import analyses
 
         if objective.strip().lower() == "win":
+            if dice is not None:
+                raise UserError("--dice asks for one position's best choice: give the "
+                                "objective ev or reach:T")
             return analyses.solve_game(values)
+        if dice is not None:
+            return analyses.position(values, objective, dice, left, double_six)
         return analyses.solve(values, objective)
 
-    emit_kept("cloverup-solve", [values, objective], compute, fmt, output)
+    key = [values, objective] + ([dice, left, double_six] if dice is not None else [])
+    emit_kept("cloverup-solve", key, compute, fmt, output)
 
 
 @group.command()
