@@ -108,6 +108,21 @@ def check_phase(phase: str, on_fields: dict, on_platter: dict, taken: str) -> No
                         "with --roll: give no --fields or --platter")
 
 
+@dataclasses.dataclass
+class Choices:
+    """A position's choices: the kernel sheet (the round and rules set), the dice's faces
+    and places, the choices as kernel move rows with their labels, and the kernel's phase
+    (``pick``: 0-2, ``play.ADVISE_PASSIVE``, ``play.ADVISE_*PLUS``)."""
+
+    sheet: np.ndarray
+    faces: np.ndarray
+    where: np.ndarray
+    moves: np.ndarray
+    labels: list[str]
+    pick: int
+    rounds: int
+
+
 def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, rnd: int,
            policy: str, rollouts: int, seed: int, fields: str = "",
            platter: str = "", taken: str = "", horizon: int | None = None) -> Result:
@@ -115,14 +130,23 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
     the dice +1 took already; ``horizon``: the rounds a rollout plays after this one
     before the rollout policy's value of that round's end stands for the final score,
     ``None``: to the game's end)."""
+    check_rollouts(rollouts)
+    if horizon is not None and horizon < 0:
+        raise UserError(f"bad horizon {horizon}: expected 0 or more rounds, or 'full'")
+    c = position_choices(game, values, sheet, roll, phase, rnd, fields, platter, taken)
+    return _rank(game, values, c.sheet, c.faces, c.where, c.moves, c.labels, c.pick, policy,
+                 rollouts, seed, rnd, c.rounds, phase, horizon)
+
+
+def position_choices(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str,
+                     rnd: int, fields: str = "", platter: str = "", taken: str = ""
+                     ) -> Choices:
+    """Every legal choice of a position, each checked against its phase."""
     if phase not in PHASES:
         raise UserError(f"unknown phase {phase!r}; accepted: {', '.join(PHASES)}")
     rounds = game.rounds_for({**values, "players": 1})
     if not 1 <= rnd <= rounds:
         raise UserError(f"bad round {rnd}: expected 1 to {rounds}")
-    check_rollouts(rollouts)
-    if horizon is not None and horizon < 0:
-        raise UserError(f"bad horizon {horizon}: expected 0 or more rounds, or 'full'")
     if phase == "return" and not game.has_returns:
         raise UserError(f"{game.title} has no return action; accepted phases: "
                         f"{', '.join(PHASES[:-1])}")
@@ -139,6 +163,18 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
     on_fields = parse_dice(game, fields, "fields")
     on_platter = parse_dice(game, platter, "platter")
     check_phase(phase, on_fields, on_platter, taken)
+    faces, where = _placed(game, pool, on_fields, on_platter)
+    if phase == "return":
+        where, moves, labels, pick = _return_window(game, sheet, where)
+        return Choices(sheet, faces, where, moves, labels, pick, rounds)
+    moves, labels = _moves(game, values, sheet, faces, where, phase, len(pool), taken)
+    return Choices(sheet, faces, where, moves, labels, PHASES.index(phase), rounds)
+
+
+def _placed(game: CleverGame, pool: dict, on_fields: dict, on_platter: dict
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """The dice's faces and places (``play.POOL``, ``FIELD``, ``PLATTER``; -1: not given),
+    each die given once."""
     names = game.layout.DIE_NAMES
     faces = np.zeros(N_DICE, np.int64)
     where = np.full(N_DICE, -1, np.int64)
@@ -150,35 +186,51 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
                 raise UserError(f"die {names[die]} is given twice: {places[where[die]]} and "
                                 f"{places[place]}")
             faces[die], where[die] = face, place
+    return faces, where
+
+
+def _usable(game: CleverGame, sheet: np.ndarray, faces: np.ndarray, where: np.ndarray,
+            phase: str, rolled: int, taken: str) -> int:
+    """The dice the phase may use, as a bit mask (``where`` set for a passive pick or a +1
+    window: the three lowest dice on the platter, the rest on the fields)."""
+    names = game.layout.DIE_NAMES
     window = phase in ("plus", "passive-plus")
-    if phase == "return":
-        return _rank(game, values, sheet, faces, *_return_window(game, sheet, where),
-                     policy, rollouts, seed, rnd, rounds, phase, horizon)
     if phase == "passive" or window:
-        if len(pool) != 6:
+        if rolled != 6:
             example = " ".join(f"{c}{f}" for c, f in zip(game.letters, "352641"))
             raise UserError(f"a {'+1 window' if window else 'passive roll'} lists all six "
                             f"dice, e.g. '{example}'")
         for die in np.argsort(faces, kind="stable")[:3]:
             where[die] = play.PLATTER
         where[where == play.POOL] = play.FIELD
-        usable_place = play.PLATTER
-    else:
-        if (where < 0).any():
-            missing = ", ".join(names[d] for d in np.nonzero(where < 0)[0])
-            raise UserError(f"every die needs a place: {missing} missing (use --fields and "
-                            "--platter for dice no longer in the roll)")
-        usable_place = play.POOL
-    usable = sum(1 << d for d in range(N_DICE) if where[d] == usable_place)
-    if window:
-        if sheet[H_PLUS_GOT] - sheet[H_PLUS_USED] <= 0:
-            raise UserError("no +1 in hand: nothing to choose in a +1 window")
-        taken_dice = parse_dice_letters(game, taken)
-        if len(taken_dice) > sheet[H_PLUS_USED]:
-            raise UserError(f"--taken names {len(taken_dice)} dice, but the sheet shows "
-                            f"{sheet[H_PLUS_USED]} +1 action(s) used: each die taken used one")
-        sheet[H_PLUS_TAKEN] = sum(1 << d for d in taken_dice)
-        usable = ALL_DICE & ~sheet[H_PLUS_TAKEN]
+        return sum(1 << d for d in range(N_DICE) if where[d] == play.PLATTER) if not window \
+            else _plus_dice(game, sheet, taken)
+    if (where < 0).any():
+        missing = ", ".join(names[d] for d in np.nonzero(where < 0)[0])
+        raise UserError(f"every die needs a place: {missing} missing (use --fields and "
+                        "--platter for dice no longer in the roll)")
+    return sum(1 << d for d in range(N_DICE) if where[d] == play.POOL)
+
+
+def _plus_dice(game: CleverGame, sheet: np.ndarray, taken: str) -> int:
+    """A +1 window's dice: those no +1 has taken yet (``taken``), with a +1 in hand."""
+    if sheet[H_PLUS_GOT] - sheet[H_PLUS_USED] <= 0:
+        raise UserError("no +1 in hand: nothing to choose in a +1 window")
+    taken_dice = parse_dice_letters(game, taken)
+    if len(taken_dice) > sheet[H_PLUS_USED]:
+        raise UserError(f"--taken names {len(taken_dice)} dice, but the sheet shows "
+                        f"{sheet[H_PLUS_USED]} +1 action(s) used: each die taken used one")
+    sheet[H_PLUS_TAKEN] = sum(1 << d for d in taken_dice)
+    return ALL_DICE & ~sheet[H_PLUS_TAKEN]
+
+
+def _moves(game: CleverGame, values, sheet: np.ndarray, faces: np.ndarray,
+           where: np.ndarray, phase: str, rolled: int, taken: str
+           ) -> tuple[np.ndarray, list[str]]:
+    """The phase's moves as kernel rows with their labels, and the choices beside them
+    (re-roll, leave the roll unused, decline, stop)."""
+    usable = _usable(game, sheet, faces, where, phase, rolled, taken)
+    window = phase in ("plus", "passive-plus")
     moves = np.zeros((play.MAX_MOVES, 3), np.int64)
     n = play.legal_moves(sheet, faces, usable, moves, False)
     if n == 0 and not window:
@@ -193,13 +245,11 @@ def advise(game: CleverGame, values, sheet: np.ndarray, roll: str, phase: str, r
         extra.append((play.CHOICE_DECLINE, DECLINE))
     if window:
         extra.append((play.CHOICE_STOP, STOP))
-    pick = PHASES.index(phase)  # the kernel's phase: 0-2, ADVISE_PASSIVE, ADVISE_*PLUS
     labels = [("+1: " if window else "") + game.describe(sheet, faces, m) for m in moves]
     labels += [label for _, label in extra]
     moves = np.concatenate([moves, np.array([(-1, area, 0) for area, _ in extra],
                                             np.int64).reshape(-1, 3)])
-    return _rank(game, values, sheet, faces, where, moves, labels, pick, policy, rollouts,
-                 seed, rnd, rounds, phase, horizon)
+    return moves, labels
 
 
 MARKS_PER_ROUND = 12  # far more than a solo round's picks, +1s and bonus marks give

@@ -18,7 +18,7 @@ from analyzer.errors import Interrupted, UserError, readable
 from analyzer.files import write_output
 from analyzer.output import emit
 from analyzer.seats import check_win_precision
-from analyzer.seeding import check_count, check_seed
+from analyzer.seeding import DEFAULT_SEED, check_count, check_seed
 
 
 network_option = click.option(
@@ -30,10 +30,10 @@ network_option = click.option(
 
 def make_group(game: CleverGame) -> click.Group:
     """The ``dicelab <game>`` click group: simulate, players, sheet, whatif, tune, advise,
-    coach, train."""
+    take, coach, train."""
     group = StrictGroup(name=game.id, help=f"{game.title}: whole-game simulation, "
                         "what-ifs, advice, coaching and score sheets.")
-    for command in (simulate, players, sheet, whatif, tune, advise, coach, train):
+    for command in (simulate, players, sheet, whatif, tune, advise, take, coach, train):
         group.add_command(command(game))
     return group
 
@@ -179,30 +179,42 @@ def tune(game: CleverGame) -> click.Command:
     return tune
 
 
-def advise(game: CleverGame) -> click.Command:
+def position_options(game: CleverGame):
+    """The options naming a position: the sheet, the dice, the phase and the round."""
     letters = " ".join(game.letters)
+    options = [
+        click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False), required=True,
+                     help="The sheet so far, a JSON file (docs/sheet-format.md; "
+                          "`sheet --new` writes a blank one)."),
+        click.option("--roll", default="", metavar=f"'{game.letters[0]}3 ...'",
+                     help=f"The dice in front of you: colour letter {letters} and face."),
+        click.option("--phase", default="active1", show_default=True,
+                     help="active1, active2, active3 (which pick of your active turn), "
+                          "passive, plus (the +1 window after your active turn's picks) or "
+                          "passive-plus (after your passive pick); the +1 windows and "
+                          "passive take all six dice in --roll."
+                          + (" return: before the roll of pick 2 or 3, return a platter die "
+                             "or not (no --roll; the dice not in --fields or --platter are "
+                             "rolled)." if game.has_returns else "")),
+        click.option("--taken", default="",
+                     help="+1 windows: the dice +1 has taken already, e.g. 'Y B'."),
+        click.option("--round", "rnd", type=int, default=1, show_default=True,
+                     help="The round."),
+        click.option("--fields", default="",
+                     help="Active picks 2-3: dice on your fields, e.g. 'G6'."),
+        click.option("--platter", default="", help="Active picks 2-3: dice on the platter."),
+    ]
 
+    def decorate(fn):
+        for option in reversed(options):
+            fn = option(fn)
+        return fn
+    return decorate
+
+
+def advise(game: CleverGame) -> click.Command:
     @click.command()
-    @click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False), required=True,
-                  help="The sheet so far, a JSON file (docs/sheet-format.md; "
-                       "`sheet --new` writes a blank one).")
-    @click.option("--roll", default="", metavar=f"'{game.letters[0]}3 ...'",
-                  help=f"The dice in front of you: colour letter {letters} and face.")
-    @click.option("--phase", default="active1", show_default=True,
-                  help="active1, active2, active3 (which pick of your active turn), "
-                       "passive, plus (the +1 window after your active turn's picks) or "
-                       "passive-plus (after your passive pick); the +1 windows and passive "
-                       "take all six dice in --roll."
-                       + (" return: before the roll of pick 2 or 3, return a platter die or "
-                          "not (no --roll; the dice not in --fields or --platter are rolled)."
-                          if game.has_returns else ""))
-    @click.option("--taken", default="",
-                  help="+1 windows: the dice +1 has taken already, e.g. 'Y B'.")
-    @click.option("--round", "rnd", type=int, default=1, show_default=True,
-                  help="The round.")
-    @click.option("--fields", default="",
-                  help="Active picks 2-3: dice on your fields, e.g. 'G6'.")
-    @click.option("--platter", default="", help="Active picks 2-3: dice on the platter.")
+    @position_options(game)
     @click.option("--policy", default=game.rollout_policy, show_default=True,
                   help=f"Policy of the rollouts: {', '.join(game.policy_help)}.")
     @click.option("--rollouts", default=game.advice_rollouts, show_default=True, type=int,
@@ -215,7 +227,7 @@ def advise(game: CleverGame) -> click.Command:
     @network_option
     @rules_options
     @run_to_output
-    def advise(sheet_file, roll, phase, rnd, taken, fields, platter, policy, rollouts,
+    def advise(sheet_file, roll, phase, taken, rnd, fields, platter, policy, rollouts,
                horizon, network, rules_file, assignments, seed, threads, quiet, fmt, output):
         """Rank every legal choice by its expected final score (solo rollouts, 95% CIs)."""
         from analyzer.run import driver
@@ -230,6 +242,40 @@ def advise(game: CleverGame) -> click.Command:
                         platter, taken, parse_horizon(horizon)), fmt, output)
 
     return advise
+
+
+def take(game: CleverGame) -> click.Command:
+    @click.command()
+    @position_options(game)
+    @click.option("--choice", required=True, callback=given_not_empty,
+                  help="The choice taken, as advise names it, e.g. 'blue 2 -> blue 2+3 = 5'.")
+    @click.option("--policy", default=game.rollout_policy, show_default=True,
+                  help=f"Who places the free marks the choice fires: "
+                       f"{', '.join(game.policy_help)}.")
+    @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
+                  help="Root seed (the random policy's free marks).")
+    @rules_options
+    @click.option("--output", "-o", "output", type=click.Path(dir_okay=False), default=None,
+                  help="Write the sheet to this file instead of standard output.")
+    def take(sheet_file, roll, phase, taken, rnd, fields, platter, choice, policy, seed,
+             rules_file, assignments, output):
+        """Mark a choice on a sheet: the sheet file after it, its bonuses resolved (free
+        marks placed by --policy), as the coach enters it."""
+        from analyzer.games.clever import sheetfile
+        from analyzer.games.clever.take import take as take_choice
+
+        early_output_check(output)
+        values = rule_values(game.params, rules_file, assignments)
+        after = take_choice(game, values, sheetfile.read(game, sheet_file, values), choice,
+                            roll, phase.lower(), rnd, policy, check_seed(seed), fields,
+                            platter, taken)
+        text = json.dumps(game.sheetfile.to_document(after), indent=1) + "\n"
+        if output:
+            write_output(output, text)
+        else:
+            click.echo(text, nl=False)
+
+    return take
 
 
 def horizon_words(horizon: int | None) -> str:

@@ -16,6 +16,7 @@ import numpy as np
 from analyzer.games.clever.advise import (DECLINE, PROCEED, REROLL, SKIP, STOP, advise,
                                           check_rollouts, parse_dice, untrained_note)
 from analyzer.games.clever.game import CleverGame
+from analyzer.games.clever.take import apply_choice
 from analyzer.errors import UserError
 from kernels.clever import play
 from kernels.clever.moves import N_DICE
@@ -135,17 +136,11 @@ class Coach:
                 faces[die], where[die] = face, place
         moves = np.zeros((play.MAX_MOVES, 3), np.int64)
         n = play.legal_moves(self.sheet, faces, ALL_DICE, moves, False)
-        stream = np.uint64(turn_stream(np.uint64(self.seed), 0, 0))
         for i in range(n):
-            if self.game.describe(self.sheet, faces, moves[i]) != choice:
-                continue
-            die, area = moves[i, 0], moves[i, 1]
-            play.apply_move(self.sheet, faces, die, area, moves[i, 2], self.pol, stream, 0,
-                            self.scratch)
-            if phase != "passive" and area == play.chain_area(self.sheet):
-                play.chain_marks(self.sheet, faces, where, die, phase == "active3",
-                                 self.pol, stream, 4096, self.scratch)
-            return
+            if self.game.describe(self.sheet, faces, moves[i]) == choice:
+                apply_choice(self.sheet, faces, where, *(int(v) for v in moves[i]), phase,
+                             self.pol, self.seed, self.scratch)
+                return
 
     def run(self) -> int:
         rules = self.game.game_rules(self.values)
@@ -302,19 +297,25 @@ class Coach:
 
     def _after_pick(self, chosen: str, roll: str, fields: str,
                     platter: str) -> tuple[str, str]:
-        """Move the chosen die to the fields and the lower dice of the roll to the
-        platter."""
-        colour, face = chosen.split()
-        letter = self.game.letters[self.game.layout.DIE_NAMES.index(colour)]
-        kept = [t for t in roll.upper().split() if t[0] != letter]
-        low = [t for t in kept if int(t[1]) < int(face)]
-        return (f"{fields} {letter}{face}".strip(),
-                " ".join([platter] + low).strip())
+        return after_pick(self.game, chosen, roll, fields, platter)
 
     def finish(self) -> int:
         total = int(total_score(self.sheet))
         self.write(f"final: {summary(self.game, self.sheet)}\n")
         return total
+
+
+def after_pick(game: CleverGame, chosen: str, roll: str, fields: str,
+               platter: str) -> tuple[str, str]:
+    """The fields and the platter after an active pick: the chosen die (``chosen``: its
+    colour and face, e.g. "blue 2") to the fields, the lower dice of the roll to the
+    platter."""
+    colour, face = chosen.split()
+    letter = game.letters[game.layout.DIE_NAMES.index(colour)]
+    kept = [t for t in roll.upper().split() if t[0] != letter]
+    low = [t for t in kept if int(t[1]) < int(face)]
+    return (f"{fields} {letter}{face}".strip(),
+            " ".join([platter] + low).strip())
 
 
 def run_coach(game: CleverGame, values, policy: str, rollouts: int, seed: int,

@@ -113,3 +113,19 @@ def marks(sheet: np.ndarray) -> int:
     return (bin(int(sheet[L.S_YELLOW]) & ~L.YELLOW_PREPRINTED).count("1")
             + bin(int(sheet[L.S_BLUE])).count("1") + int(sheet[L.S_GREEN])
             + int(sheet[L.S_ORANGE]) + int(sheet[L.S_PURPLE]))
+
+
+def to_document(sheet: np.ndarray) -> dict[str, Any]:
+    """The sheet document of a kernel sheet (``to_kernel``'s inverse)."""
+    yellow = int(sheet[L.S_YELLOW]) & ~L.YELLOW_PREPRINTED
+    blue = int(sheet[L.S_BLUE])
+    return {"format": FORMAT,
+            "yellow": [[i // 4 + 1, i % 4 + 1] for i in range(16) if yellow >> i & 1],
+            "blue": [s + 2 for s in range(11) if blue >> s & 1],
+            "green": int(sheet[L.S_GREEN]),
+            "orange": [int(v) for v in sheet[L.S_ORANGE_VALUES:
+                                             L.S_ORANGE_VALUES + sheet[L.S_ORANGE]]],
+            "purple": [int(v) for v in sheet[L.S_PURPLE_VALUES:
+                                             L.S_PURPLE_VALUES + sheet[L.S_PURPLE]]],
+            **{key: {"unlocked": int(sheet[got]), "used": int(sheet[used])}
+               for key, got, used in ACTIONS}}

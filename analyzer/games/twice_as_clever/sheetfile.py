@@ -153,3 +153,27 @@ def marks(sheet: np.ndarray) -> int:
             + bin(int(sheet[L.S_YELLOW_CIRCLED])).count("1")
             + bin(int(sheet[L.S_YELLOW_CROSSED])).count("1")
             + int(sheet[L.S_BLUE]) + int(sheet[L.S_GREEN]) + int(sheet[L.S_PINK]))
+
+
+def _yellow_document(mask: int) -> list[list[int]]:
+    return [[int(L.YELLOW_CELL_ROW[i]) + 1, int(L.YELLOW_CELL_COL[i]) + 1]
+            for i in range(L.YELLOW_CELLS) if mask >> i & 1]
+
+
+def to_document(sheet: np.ndarray) -> dict[str, Any]:
+    """The sheet document of a kernel sheet (``to_kernel``'s inverse)."""
+    silver = int(sheet[L.S_SILVER])
+
+    def track(count_at: int, values_at: int) -> list[int]:
+        return [int(v) for v in sheet[values_at:values_at + sheet[count_at]]]
+
+    return {"format": FORMAT,
+            "silver": {name: [v + 1 for v in range(6) if silver >> (6 * row + v) & 1]
+                       for row, name in enumerate(SILVER_ROW_NAMES)},
+            "yellow": {"circled": _yellow_document(int(sheet[L.S_YELLOW_CIRCLED])),
+                       "crossed": _yellow_document(int(sheet[L.S_YELLOW_CROSSED]))},
+            "blue": track(L.S_BLUE, L.S_BLUE_VALUES),
+            "green": track(L.S_GREEN, L.S_GREEN_VALUES),
+            "pink": track(L.S_PINK, L.S_PINK_VALUES),
+            **{key: {"unlocked": int(sheet[got]), "used": int(sheet[used])}
+               for key, got, used in ACTIONS}}
