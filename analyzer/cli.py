@@ -1,6 +1,6 @@
 """The ``dicelab`` command line.
 
-Generic commands (``games``, ``rules``, ``report``, ``cheatsheet``) work for every registered
+Generic commands (``games``, ``rules``, ``report``, ``cheatsheet``, ``serve``) work for every
 game; each game adds its own group (``dicelab cloverup solve ...``), loaded only when used.
 Bad input of any kind ends in one line on stderr and exit status 2.
 """
@@ -239,6 +239,19 @@ def cheatsheet(game: str, output: str, rules_file: str | None,
     values = rule_values(module.PARAMS, rules_file, assignments)
     render_cheatsheet(module.cheatsheet(values), Path(output))
     click.echo(f"wrote {output}")
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (another than loopback opens the app to "
+                   "other machines).")
+@click.option("--port", type=int, default=0, help="The port (default: a free one).")
+def serve(host: str, port: int) -> None:
+    """Start the web app (a coach for the Clever games, the CloverUp and Sly Dice helpers
+    and a what-if bench) and print its address; Ctrl-C stops it."""
+    from analyzer.web.serve import serve as run
+
+    run(host, port)
 
 
 def main() -> None:

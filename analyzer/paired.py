@@ -161,6 +161,16 @@ def check_variants(variants: list, games: int) -> int:
 
 
 SEAT_WIN = "win_rate_seat_"  # + seat number: a what-if's per-seat win rate
+FIGURE_WORDS = {  # every game's what-if figures in words (a seat's win rate: ``SEAT_WIN``)
+    "mean_score": "mean score a player",
+    "first_seat_win_rate": "the first seat's share of wins",
+    "foxes_per_player": "foxes a player",
+    "p_instant_win_game": "instant-win chance a game",
+    "triple_sixes_per_game": "triple sixes a game",
+    "bluffs_per_game": "bluffs a game",
+    "bluffs_caught_per_game": "bluffs caught a game",
+    "accusations_per_game": "accusations a game",
+}
 
 
 def seat_metrics(start: int, players: int, win_units: float) -> tuple:

@@ -15,6 +15,8 @@ Measured:
   1,000 rollouts per choice) and on a new sheet in round 1 (the slowest position); and
   the shared engine's cold compile; a default one-variant ``whatif`` (every default:
   the learned player, until 95% half-widths of 1 point a player), warm;
+- the web app (``dicelab serve``): its page's load, and advice through it against the
+  command line's ``advise`` on the same position (``scripts/bench_web.py``);
 - the main job, ``dicelab report`` on built-in defaults, cold (empty numba cache) and warm,
   and each game's first query (a short ``simulate``) from an empty cache (``--no-report``
   leaves these out: together they take several minutes).
@@ -39,6 +41,7 @@ import time
 from pathlib import Path
 
 import bench_page
+import bench_web
 
 from analyzer import script_args
 from analyzer.errors import UserError
@@ -81,6 +84,9 @@ TARGETS = {
     "tac_whatif_default_warm_s": "<= 30",
     "tpc_whatif_default_cold_s": "<= 60",
     "tac_whatif_default_cold_s": "<= 60",
+    "web_page_load_s": "< 1",
+    "web_page_first_load_s": "< 1",
+    "tpc_web_advise_extra_s": "<= 0.5",
 }
 WHATIF = "round_4_bonus=false"  # the default what-if benchmarked: one variant, every
 # default (the learned player, until 95% half-widths of 1 point a player)
@@ -379,6 +385,21 @@ def main_job() -> dict[str, float]:
     return out
 
 
+def web() -> dict[str, float]:
+    """``dicelab serve``'s page load and advice beside the command line's
+    (``scripts/bench_web.py``); nothing without the web extra."""
+    try:
+        import starlette  # noqa: F401
+    except ImportError:
+        return {}
+    from analyzer.registry import get_game
+
+    game = get_game("thats-pretty-clever").load().GAME
+    fields, roll = ADVICE_POSITIONS[game.id]
+    return bench_web.web_times(game, fields, roll,
+                               lambda args: _timed_cli(args, dict(os.environ)))
+
+
 def clever_cold() -> dict[str, float]:
     """The shared Clever engine compiled from an empty numba cache (a heuristic
     simulate)."""
@@ -518,6 +539,7 @@ def main() -> None:
     results.update(training_rate("thats-pretty-clever", 16_384 // scale))
     results.update(training_rate("twice-as-clever", 8_192 // scale))
     results.update(clever_cold())
+    results.update(web())
     if not opts.no_report:
         results.update(main_job())
     _show(results, opts.json)

@@ -53,3 +53,21 @@ def dicelab_process(*args, **popen):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def dicelab_json(*args):
+    """The JSON answer of ``python -m analyzer ARGS --format json``."""
+    import json
+
+    run = subprocess.run([sys.executable, "-m", "analyzer", *args, "--format", "json"],
+                         capture_output=True, text=True, check=True, cwd=REPO)
+    return json.loads(run.stdout)
+
+
+def dicelab_error(*args):
+    """The one line ``python -m analyzer ARGS`` refuses with (exit status 2), without its
+    "dicelab: error: "."""
+    run = subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True,
+                         text=True, cwd=REPO)
+    assert run.returncode == 2, run.stderr
+    return run.stderr.strip().removeprefix("dicelab: error: ")

@@ -1,9 +1,15 @@
-"""A small progress bar on stderr, shown only when stderr is a terminal."""
+"""A small progress bar on stderr, shown only when stderr is a terminal; with
+``DICELAB_PROGRESS=lines`` in the environment, lines a program reads instead (the web app:
+``dicelab-progress DONE TOTAL SECONDS_LEFT STATUS``)."""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
+
+MACHINE_PROGRESS = "DICELAB_PROGRESS"  # the environment variable; "lines" turns them on
+LINE_PREFIX = "dicelab-progress "
 
 
 class Progress:
@@ -14,7 +20,8 @@ class Progress:
         self.label = label
         self.unit = unit
         self.done = 0
-        self.enabled = enabled and sys.stderr.isatty()
+        self.lines = enabled and os.environ.get(MACHINE_PROGRESS) == "lines"
+        self.enabled = enabled and sys.stderr.isatty() and not self.lines
         self.start = time.perf_counter()
         self.status = ""  # shown after the time left, e.g. the precision reached
 
@@ -23,12 +30,17 @@ class Progress:
 
     def advance(self, n: int) -> None:
         self.done += int(n)
-        if not self.enabled:
+        if not (self.enabled or self.lines):
             return
         frac = min(self.done / self.total, 1.0)
         rate = self.done / max(time.perf_counter() - self.start, 1e-9)
         bar = "#" * int(frac * 30)
-        left = (self.total - self.done) / rate if self.done else 0.0
+        left = max(self.total - self.done, 0) / rate if self.done else 0.0
+        if self.lines:
+            sys.stderr.write(f"{LINE_PREFIX}{self.done} {self.total} {left:.1f} "
+                             f"{self.status}\n")
+            sys.stderr.flush()
+            return
         sys.stderr.write(
             f"\r{self.label} [{bar:<30}] {frac:6.1%} {_si(self.done)} {self.unit}"
             f" ({_si(rate)}/s, {clock(left)} left{'; ' + self.status if self.status else ''}) "
