@@ -148,6 +148,21 @@ def _run(game, tmp_path, name: str, max_games: int = 0) -> training_run.Run:
         hidden=int(net.width_of(start.size, n_in)))
 
 
+def test_a_damaged_training_checkpoint_is_refused(tmp_path):
+    """A checkpoint whose bytes changed since its digest was taken is refused in one line."""
+    arrays = {"weights": np.arange(4096, dtype=np.float32), "settings": np.asarray("{}")}
+    path = tmp_path / "run.npz"
+    np.savez(path, digest=np.asarray(training_state._digest(arrays)), **arrays)
+    np.testing.assert_array_equal(training_state.read_checkpoint(path)["weights"],
+                                  arrays["weights"])
+    raw = bytearray(path.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    with pytest.raises(UserError, match="checkpoint .*run.npz"):
+        training_state.read_checkpoint(path)
+
+
+@pytest.mark.slow  # the training scripts' own resume tests run by default
 def test_a_training_run_resumes_bit_for_bit(tmp_path):
     """A run stopped after an evaluation and run again ends with the same weights, Adam
     state and curve as a run in one go; a damaged checkpoint is refused."""

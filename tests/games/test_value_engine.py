@@ -482,7 +482,8 @@ def run_trainer(tmp_path, name, game, stage, chunk, *extra):
     return {key: saved[key] for key in saved.files}
 
 
-@pytest.mark.parametrize("game", ["tpc", "tac"])
+# Twice As Clever's training resumes bit for bit by default in tests/test_training_configs
+@pytest.mark.parametrize("game", ["tpc", pytest.param("tac", marks=pytest.mark.slow)])
 def test_training_script_resumes_from_its_checkpoint_bit_for_bit(tmp_path, game):
     """scripts/train_value.py stopped at an evaluation (--max-games) and run again ends
     with the weights, Adam state and learning curve of an uninterrupted run (the warm
