@@ -15,6 +15,9 @@ WHAT = {  # a measure's meaning, for the page; measures not named here are shown
     "solve_warm_s": "`dicelab cloverup solve` again, seconds",
     "sly_games_per_s_1_thread": "Sly Dice two-player games a second, one thread",
     "sly_odds_cli_warm_s": "`dicelab sly-dice odds`, warm, seconds",
+    "web_page_first_load_s": "`dicelab serve`'s page, scripts and catalogues, first load, s",
+    "web_page_load_s": "the same page loaded again, seconds",
+    "tpc_web_advise_extra_s": "advice through `dicelab serve` less the CLI's `advise`, s",
     "tpc_learned_ms_per_solo_game_1_thread":
         "That's Pretty Clever, the learned player's milliseconds a solo game",
     "tac_learned_ms_per_solo_game_1_thread":

@@ -50,7 +50,7 @@ def web_advice(address: str, form: dict) -> float:
 
 def web_times(game, fields: dict, roll: str, cli_seconds) -> dict[str, float]:
     """The page's first and warm load, and the web's advice time less the command line's
-    (``cli_seconds(args)``: one timed run) for the same position, each the best of two."""
+    (``cli_seconds(args)``: one timed run) for the same position, each the best of three."""
     doc = {**game.sheetfile.blank(), **fields}
     with subprocess.Popen([sys.executable, "-m", "analyzer", "serve"], text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as server:
@@ -61,7 +61,7 @@ def web_times(game, fields: dict, roll: str, cli_seconds) -> dict[str, float]:
             form = {"game": game.id, "players": 1, "sheet": doc, "roll": roll,
                     "round": 3, "phase": "active1"}
             web_advice(address, form)  # the kernels loaded once, as the command line's are
-            web = min(web_advice(address, form) for _ in range(2))
+            web = min(web_advice(address, form) for _ in range(3))
         finally:
             server.terminate()
     with tempfile.TemporaryDirectory() as folder:
@@ -70,7 +70,7 @@ def web_times(game, fields: dict, roll: str, cli_seconds) -> dict[str, float]:
             json.dump(doc, fh)
         args = [game.id, "advise", "--sheet", path, "--roll", roll, "--round", "3",
                 "--set", "rounds=6"]
-        cli = min(cli_seconds(args) for _ in range(2))
+        cli = min(cli_seconds(args) for _ in range(3))
     return {"web_page_first_load_s": first, "web_page_load_s": warm,
             f"{game.prefix}_web_advise_s": web, f"{game.prefix}_cli_advise_s": cli,
             f"{game.prefix}_web_advise_extra_s": web - cli}
