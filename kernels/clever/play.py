@@ -302,31 +302,6 @@ def work_buffers():
             np.zeros(N_DICE, np.int64), np.zeros(LOG_LEN, np.int64))
 
 
-@njit(cache=True)
-def table_buffers(n):
-    """The work arrays a loop of ``n``-player games needs: ``(sheets, scratch, moves, faces,
-    where, logs)`` (int64[n, SHEET_LEN], [1, WORK_LEN] shared by the players, [MAX_MOVES, 3],
-    [N_DICE], [N_DICE], [n, LOG_LEN]), and each player's ``(totals, best_area, wins)``
-    (int64[n] each)."""
-    work = (np.empty((n, SHEET_LEN), np.int64), np.empty((1, WORK_LEN), np.int64),
-            np.zeros((MAX_MOVES, 3), np.int64), np.zeros(N_DICE, np.int64),
-            np.zeros(N_DICE, np.int64), np.zeros((n, LOG_LEN), np.int64))
-    return work, (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64))
-
-
-@njit(cache=True)
-def score_players(sheets, totals, best_area, scores):
-    """Each player's total and best area score (int64[n] each) from ``sheets`` (int64[n,
-    SHEET_LEN]); ``scores``: int64[N_AREAS] work space. Returns the foxes of all players."""
-    foxes = 0
-    for p in range(sheets.shape[0]):
-        totals[p] = total_score(sheets[p])
-        area_scores(sheets[p], scores)
-        best_area[p] = scores.max()
-        foxes += sheets[p, H_FOXES]
-    return foxes
-
-
 @njit(cache=True, _nrt=False)
 def _count(where, place):
     """How many dice are at ``place``."""
@@ -769,9 +744,17 @@ def games_block(key, first, end, out, lineup, rotate, rounds, game_rules):
     (``analyzer.run.block_loop``; a numba parallel loop around the engine would compile
     it a second time)."""
     n = lineup.shape[0]
-    (sheets, scratch, moves, faces, where, logs), (totals, best_area, wins) = table_buffers(n)
+    sheets = np.empty((n, SHEET_LEN), np.int64)
+    scratch = np.empty((1, WORK_LEN), np.int64)  # shared by the players
+    moves = np.zeros((MAX_MOVES, 3), np.int64)
+    faces = np.zeros(N_DICE, np.int64)
+    where = np.zeros(N_DICE, np.int64)
+    logs = np.zeros((n, LOG_LEN), np.int64)
     seated = np.zeros_like(lineup)  # seat_lineup copies the used width
     slot_of = np.empty(n, np.int64)
+    totals = np.empty(n, np.int64)
+    best_area = np.empty(n, np.int64)
+    wins = np.empty(n, np.int64)
     scores = np.empty(N_AREAS, np.int64)
     decisions = np.empty(n, np.int64)
     width = used_width(lineup)
@@ -780,8 +763,10 @@ def games_block(key, first, end, out, lineup, rotate, rounds, game_rules):
         logs[:] = 0
         play_game(key, g, seated, rounds, game_rules, sheets, scratch, moves, faces, where,
                   logs)
-        score_players(sheets, totals, best_area, scores)
         for p in range(n):
+            totals[p] = total_score(sheets[p])
+            area_scores(sheets[p], scores)
+            best_area[p] = scores.max()
             decisions[p] = log_decisions(logs[p])
         award_wins(totals, best_area, wins, game_rules[RULE_TIES_SHARED])
         add_contest(out, slot_of, totals, decisions, np.int64(COL_CONTEST), np.int64(-1))
@@ -839,15 +824,27 @@ def paired_block(key, first, end, out, lineups, rounds, game_rules):
     int64[V, N_GAME_RULES]; ``out`` int64[V + 1, V, N_PAIRED]
     (``kernels.accumulate.add_products``)."""
     n_var, n = lineups.shape[0], lineups.shape[1]
-    # the logs are not reported by the paired loop
-    (sheets, scratch, moves, faces, where, logs), (totals, best_area, wins) = table_buffers(n)
+    sheets = np.empty((n, SHEET_LEN), np.int64)
+    scratch = np.empty((1, WORK_LEN), np.int64)  # shared by the players
+    moves = np.zeros((MAX_MOVES, 3), np.int64)
+    faces = np.zeros(N_DICE, np.int64)
+    where = np.zeros(N_DICE, np.int64)
+    totals = np.empty(n, np.int64)
+    best_area = np.empty(n, np.int64)
+    wins = np.empty(n, np.int64)
     scores = np.empty(N_AREAS, np.int64)
     x = np.zeros((n_var, out.shape[2]), np.int64)
+    logs = np.zeros((n, LOG_LEN), np.int64)  # not reported by the paired loop
     for g in range(first, end):
         for v in range(n_var):
             play_game(key, g, lineups[v], rounds[v], game_rules[v], sheets, scratch, moves,
                       faces, where, logs)
-            foxes = score_players(sheets, totals, best_area, scores)
+            foxes = 0
+            for p in range(n):
+                totals[p] = total_score(sheets[p])
+                area_scores(sheets[p], scores)
+                best_area[p] = scores.max()
+                foxes += sheets[p, H_FOXES]
             award_wins(totals, best_area, wins, game_rules[v, RULE_TIES_SHARED])
             x[v, PAIRED_SCORE_SUM] = totals.sum()
             x[v, PAIRED_FIRST_SEAT_WIN] = wins[0]
