@@ -67,7 +67,7 @@ def _flip(path):
 
 def _some(paths, preferred: str, suffix: str):
     """The file of ``preferred`` with ``suffix`` among ``paths``, else another with it: which
-    of the callees a copied cache holds depends on what the session compiled before."""
+    of the callees a copied cache holds depends on what this test run compiled before."""
     fitting = [p for p in paths if p.suffix == suffix]
     return next((p for p in fitting if preferred in p.name), fitting[0])
 
@@ -84,7 +84,7 @@ def test_a_damaged_compiled_kernel_is_compiled_again_not_loaded(tmp_path):
     compiles them again and answers as before; so it does without the manifest."""
     from kernels.jit import cache_folder
 
-    for folder in cache_folder().glob("*_*"):  # what this session compiled: fewer compiles
+    for folder in cache_folder().glob("*_*"):  # what this test run compiled: fewer compiles
         if folder.is_dir() and folder.name.split("_")[0] in ("cloverup", "kernels"):
             shutil.copytree(folder, tmp_path / folder.name)
     first = _simulate(tmp_path)
