@@ -13,10 +13,11 @@ from analyzer.errors import UserError, shortened
 from analyzer.params import defaults
 from analyzer.registry import get_game
 from analyzer.seeding import DEFAULT_SEED, check_seed
+from analyzer.web.jobs import InFolder
 
 LONGEST = 200  # characters of a form field
 CLEVER = ("thats-pretty-clever", "twice-as-clever")
-SHEET = "{folder}/sheet.json"  # where a job's sheet is written (``jobs.Jobs.start``)
+SHEET = InFolder("sheet.json")  # where a job's sheet is written (``jobs.Jobs.start``)
 
 
 @dataclass
@@ -24,7 +25,7 @@ class Asked:
     """A question as the command line runs it: its arguments, the files it reads (name to
     text, in the job's own folder) and what becomes of its JSON answer."""
 
-    argv: list[str]
+    argv: list[str | InFolder]
     files: dict[str, str] = field(default_factory=dict)
     finish: Callable[[Any], Any] | None = None
 

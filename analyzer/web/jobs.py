@@ -31,6 +31,14 @@ class Busy(Exception):
     """Every job slot is taken."""
 
 
+@dataclass(frozen=True)
+class InFolder:
+    """An argument naming one of the job's own files: its path once the folder exists (no
+    text of a request is ever taken for it)."""
+
+    name: str
+
+
 @dataclass
 class Job:
     """One question: its command line, its progress and, when it ends, its answer."""
@@ -64,15 +72,16 @@ class Jobs:
     def __init__(self, limit: int = LIMIT):
         self.limit = limit
         self.jobs: dict[str, Job] = {}
+        self.following: set[asyncio.Task] = set()
 
     def running(self) -> list[Job]:
         return [j for j in self.jobs.values() if j.state == "running"]
 
-    async def start(self, owner: str, kind: str, argv: list[str],
+    async def start(self, owner: str, kind: str, argv: list[str | InFolder],
                     files: dict[str, str] | None = None,
                     finish: Callable[[Any], Any] | None = None) -> Job:
         """Run ``dicelab`` with ``argv`` for the tab ``owner``. ``files``: name to text,
-        written to the job's own folder first; ``{folder}`` in ``argv`` names it.
+        written to the job's own folder first, which an ``InFolder`` argument names.
         ``finish``: what becomes of the JSON answer (as it is by default)."""
         for old in self.running():
             if old.owner == owner and old.kind == kind:
@@ -84,14 +93,16 @@ class Jobs:
         job.folder = Path(tempfile.mkdtemp(prefix="dicelab-web-"))
         for name, text in (files or {}).items():
             (job.folder / name).write_text(text, encoding="utf-8")
-        args = [a.replace("{folder}", str(job.folder)) for a in argv]
+        args = [str(job.folder / a.name) if isinstance(a, InFolder) else a for a in argv]
         env = {**os.environ, MACHINE_PROGRESS: "lines"}
         job.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "analyzer", *args, stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env,
             start_new_session=True)
         self.jobs[job.id] = job
-        asyncio.get_running_loop().create_task(self._follow(job))
+        task = asyncio.get_running_loop().create_task(self._follow(job))
+        self.following.add(task)
+        task.add_done_callback(self.following.discard)
         self._forget_old()
         return job
 
@@ -111,10 +122,12 @@ class Jobs:
         return job
 
     async def close(self) -> None:
-        """End every job still running (the server stops)."""
+        """End every job still running and wait for their processes (the server stops)."""
         for job in self.running():
             job.state = "cancelled"
             _end(job.process)
+        if self.following:
+            await asyncio.wait(self.following, timeout=10)
 
     async def _follow(self, job: Job) -> None:
         """Read the job's progress and answer until its process ends."""
