@@ -143,3 +143,24 @@ def test_a_clever_position_set_up_by_clicks_gets_the_command_lines_advice(page, 
     page.wait_for_function(f"document.querySelectorAll(\"#coach-sheet g.box[data-marked='true']\")"
                            f".length > {marked}", timeout=WAIT)
     assert page.locator("#coach-phase").input_value() == "active2"
+
+
+@pytest.mark.slow  # solves a round's claim game twice (page and command line): 20 s
+def test_the_sly_dice_helper_gives_the_equilibriums_answer_to_a_claim(page):
+    """Common dice 1, 2, 3: the claim shown first is the equilibrium's likeliest, with the
+    chance it is true and the chance it is accused as ``sly-dice equilibrium`` gives them;
+    the odds table lists every card."""
+    page.get_by_role("button", name="CloverUp and Sly Dice").click()
+    for k, face in ((1, "1"), (2, "2"), (3, "3")):
+        page.get_by_role("button", name=f"Common die {k}: {face}", exact=True).click()
+    answer = page.locator("#sly-answer")
+    answer.filter(has_text="accuses").wait_for(timeout=WAIT)
+    claims = dicelab_json("sly-dice", "equilibrium", "--common", "1,2,3")["tables"]["claims"]
+    first = claims[0]
+    assert answer.inner_text() == (
+        f"A claim of {first['claim'].replace('-', ' ')} is true "
+        f"{100 * first['p_true_given_claim']:.1f}% of the time; at the equilibrium the next "
+        f"player accuses it {100 * first['accuse_probability']:.1f}% of the time.")
+    page.locator("#sly-odds tbody tr").first.wait_for(timeout=WAIT)
+    cards = dicelab_json("sly-dice", "odds", "--common", "1,2,3")["tables"]["cards"]
+    assert page.locator("#sly-odds tbody tr").count() == len(cards)
