@@ -179,7 +179,7 @@ class Coach:
                 seen.update(self.dice(roll))
                 if not chosen:
                     continue
-                fields, platter = self._after_pick(chosen, roll, fields, platter)
+                fields, platter = after_pick(self.game, chosen, roll, fields, platter)
             if not self.plus_ones(rnd, seen, "plus"):
                 return self.finish()
             got = self.pick(rnd, "passive", "", "")
@@ -294,10 +294,6 @@ class Coach:
             return False
         self.sheet[:] = options[k - 1][2]
         return True
-
-    def _after_pick(self, chosen: str, roll: str, fields: str,
-                    platter: str) -> tuple[str, str]:
-        return after_pick(self.game, chosen, roll, fields, platter)
 
     def finish(self) -> int:
         total = int(total_score(self.sheet))
