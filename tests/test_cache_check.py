@@ -81,7 +81,8 @@ def _damaged_notes(run) -> int:
 def test_a_damaged_compiled_kernel_is_compiled_again_not_loaded(tmp_path):
     """Bytes flipped in a play loop's code, an empty code file and a damaged index: the next
     run finds them (the empty file at once, the others as numba reads them), says so,
-    compiles them again and answers as before; so it does without the manifest."""
+    compiles them again and answers as before; without the manifest, so it does for a code
+    file cut short, which numba cannot read."""
     from kernels.jit import cache_folder
 
     for folder in cache_folder().glob("*_*"):  # what this test run compiled: fewer compiles
@@ -99,7 +100,7 @@ def test_a_damaged_compiled_kernel_is_compiled_again_not_loaded(tmp_path):
     assert _damaged_notes(again) >= 1 and again.stdout == first.stdout
     assert _damaged_notes(_simulate(tmp_path)) == 0
     (tmp_path / cache_check.MANIFEST).unlink()
-    for path in folder.glob("play.games_block-*.nbc"):
-        _flip(path)
+    for path in folder.glob("play.games_block-*.nbc"):  # flipped machine code may load and
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])  # run: cut it short
     unrecorded = _simulate(tmp_path)
     assert _damaged_notes(unrecorded) >= 1 and unrecorded.stdout == first.stdout
