@@ -7,6 +7,7 @@ import importlib
 import inspect
 import os
 import pkgutil
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -109,6 +110,25 @@ def test_numba_caches_in_the_kernels_folder_or_where_the_user_says(tmp_path, giv
     assert out[0] == "True"
     assert out[1] == str(tmp_path / given) if given else "dicelab-numba" in out[1]
 
+
+
+def test_another_copy_of_the_kernels_has_a_cache_of_its_own(tmp_path):
+    """A second checkout or environment with the very same kernel sources caches apart:
+    numba keeps its compiled code apart by source path anyway, so what the other copy
+    compiled must never count as compiled for this one (``analyzer.run.compile_apart``)."""
+    shutil.copytree(Path(kernels.__file__).parent, tmp_path / "kernels",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    program = "import kernels; print(kernels.__file__, kernels.cache_dir())"
+    folders = {}
+    for where in (tmp_path, Path(kernels.__file__).parents[1]):
+        source, folder = subprocess.run([sys.executable, "-c", program], cwd=where, env=env,
+                                        check=True, capture_output=True,
+                                        text=True).stdout.split()
+        assert Path(source).is_relative_to(where)
+        folders[where] = folder
+    assert len(set(folders.values())) == 2
 
 def _constant(node: ast.expr, names: dict):
     """The int or bool a call argument always is (a literal or a module's int), or None."""
