@@ -12,19 +12,41 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def pytest_sessionstart(session):
-    """Before the first test of a whole-suite run, and before the test workers start
-    (``pytest -n``, set in pyproject.toml): the games' long-run kernels compile once, in
-    child processes side by side (``analyzer.run.compile_apart``), so that no worker compiles
-    them again in its own process. A run of chosen files or tests compiles what it uses."""
+    """Before a whole-suite run's workers start (``pytest -n``, set in pyproject.toml): the
+    games' kernels start compiling, one child process per family, while the first tests run
+    (``tests.compiling``). A run of chosen files or tests compiles what it uses."""
     if hasattr(session.config, "workerinput"):  # a worker: the controller has done it
         return
     chosen = [a for a in session.config.invocation_params.args if not a.startswith("-")]
     if any(Path(a.split("::")[0]).exists() for a in chosen):
         return
-    from analyzer.run.compile_apart import compile_side_by_side
     from analyzer.registry import GAMES
+    from tests import compiling
 
-    compile_side_by_side(list(GAMES))
+    compiling.start(list(GAMES))
+
+
+def pytest_sessionfinish(session):
+    if not hasattr(session.config, "workerinput"):
+        from tests import compiling
+
+        compiling.stop()
+
+
+def pytest_collection_modifyitems(items):
+    """The tests that play the Clever games last, as their engine compiles the longest
+    (``tests.compiling.order``; every worker sorts alike, as ``pytest -n`` asks)."""
+    from tests.compiling import order
+
+    items.sort(key=order)
+
+
+@pytest.fixture(autouse=True)
+def _compiled(request):
+    """Each test starts once the kernels it needs are compiled (``tests.compiling``)."""
+    from tests.compiling import wait_for_compiles
+
+    wait_for_compiles(request.node)
 
 
 @pytest.fixture

@@ -47,8 +47,8 @@ COMMANDS = [
     ["cloverup", "simulate", "--games", "300000", "--seed", "4"],
     ["cloverup", "whatif", "--games", "300000", "--vary", "rerolls=3"],
     ["sly-dice", "simulate", "--games", "300000", "--players", "3", "--policy", "honest"],
-    ["thats-pretty-clever", "simulate", "--games", "70000", "--players", "2", "--policy",
-     "greedy"],
+    pytest.param(["thats-pretty-clever", "simulate", "--games", "70000", "--players", "2",
+                  "--policy", "greedy"], marks=pytest.mark.slow),
     ["twice-as-clever", "whatif", "--games", "70000", "--policy", "greedy", "--lineup",
      "random"],
 ]

@@ -399,12 +399,13 @@ def test_policy_words_follow_policy_help() -> None:
 
 
 def test_game_section_report(tmp_path: Path) -> None:
-    """A real section (CloverUp, quick): findings from its own numbers, page 2 lists them."""
+    """A real section (CloverUp, quick; 3 rounds, whose exact games solve fast): findings
+    from its own numbers, page 2 lists them."""
     from analyzer.games import cloverup
     from analyzer.params import defaults
 
-    sec = cloverup.report_section(defaults(cloverup.PARAMS), seed=1, quick=True,
-                                  progress=False)
+    sec = cloverup.report_section({**defaults(cloverup.PARAMS), "rounds": 3}, seed=1,
+                                  quick=True, progress=False)
     assert 2 <= len(sec.findings) <= 4
     assert any(f.ci95 is None for f in sec.findings) and any(f.ci95 for f in sec.findings)
     written = write_report([sec], tmp_path / "out", "T", ["seed 1"])

@@ -39,9 +39,13 @@ def browser():
 
 @pytest.fixture
 def page(browser, address):
+    """The app in a tab of its own, once the coach has scored its blank sheet (a question
+    every page asks as it opens: none is left running into the next test, where the
+    server's limit on questions at once could refuse that test's)."""
     context = browser.new_context(viewport={"width": 1000, "height": 900})
     opened = context.new_page()
     opened.goto(address)
+    opened.locator("#coach-score", has_text="Score so far").wait_for(timeout=WAIT)
     yield opened
     context.close()
 
@@ -99,6 +103,7 @@ def test_the_pages_fit_a_phone(browser, address):
     context = browser.new_context(viewport={"width": 360, "height": 740})
     phone = context.new_page()
     phone.goto(address)
+    phone.locator("#coach-score", has_text="Score so far").wait_for(timeout=WAIT)  # as page
     for name in ("What-if bench", "CloverUp and Sly Dice", "Clever coach"):
         phone.get_by_role("button", name=name).click()
         assert phone.evaluate("document.documentElement.scrollWidth") <= 360
@@ -126,7 +131,9 @@ def test_a_clever_position_set_up_by_clicks_gets_the_command_lines_advice(page, 
         page.get_by_role("button", name=f"{name} die: {face}", exact=True).click()
     page.select_option("#coach-round", "2")
     page.get_by_role("button", name="Advise").click()
-    page.locator("#coach-advice tbody tr").first.wait_for(timeout=WAIT)
+    page.locator("#coach-advice tbody tr, #coach-error:not([hidden])").first.wait_for(
+        timeout=WAIT)
+    assert page.locator("#coach-error").inner_text() == ""
     shown = [(row.locator("th").inner_text(), row.locator("td.expected").inner_text())
              for row in page.locator("#coach-advice tbody tr").all()]
     sheet = {"format": "dicelab-tpc-sheet/1", "yellow": [[1, 1]], "blue": [5], "green": 1,

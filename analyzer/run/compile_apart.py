@@ -27,8 +27,9 @@ def _child(game_id: str) -> subprocess.Popen:
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
-def _wait(game_id: str, child: subprocess.Popen) -> None:
-    """Wait for a compiling child; its last line of stderr names a failure."""
+def finish(game_id: str, child: subprocess.Popen) -> None:
+    """Wait for a compiling child; a failure raises ``RuntimeError`` naming the game and the
+    child's last line of stderr."""
     _, err = child.communicate()
     if child.returncode != 0:
         last = (err.strip().splitlines() or ["no message"])[-1]
@@ -40,19 +41,25 @@ def all_compiled(game_ids: list[str]) -> bool:
     return all(get_game(game_id).load().kernels_compiled() for game_id in game_ids)
 
 
-def compile_side_by_side(game_ids: list[str]) -> list[str]:
-    """Compile the kernels of ``game_ids`` that are not cached, one child process per
-    kernel family, all at once (on two cores the engines compile side by
-    side); returns the games compiled. A failure raises ``RuntimeError`` naming the
-    game and the child's last line of stderr."""
+def start_side_by_side(game_ids: list[str]) -> dict[str, subprocess.Popen]:
+    """Start compiling the kernels of ``game_ids`` that are not cached, one child process
+    per kernel family, all at once (on two cores the engines compile side by side); the
+    running child of each game compiled (``finish`` waits for it)."""
     pending: dict[str, str] = {}
     for game_id in game_ids:
         spec = get_game(game_id)
         if not spec.load().kernels_compiled():
             pending.setdefault(spec.kernel_family, game_id)
-    children = {game_id: _child(game_id) for game_id in pending.values()}
+    return {game_id: _child(game_id) for game_id in pending.values()}
+
+
+def compile_side_by_side(game_ids: list[str]) -> list[str]:
+    """Compile the kernels of ``game_ids`` that are not cached, side by side
+    (``start_side_by_side``); the games compiled. A failure raises ``RuntimeError``
+    (``finish``)."""
+    children = start_side_by_side(game_ids)
     for game_id, child in children.items():
-        _wait(game_id, child)
+        finish(game_id, child)
     return list(children)
 
 

@@ -245,12 +245,12 @@ def test_advice_from_a_blank_sheet_expects_a_whole_game(game, tmp_path):
 
     values = defaults(game.params)
     policy = game.rollout_policy
-    sim = simulation.simulate(game, values, [policy], 2000, seed=8, progress=False)
+    sim = simulation.simulate(game, values, [policy], 1024, seed=8, progress=False)
     mean, (low, _) = (sim.headline["policies"][policy][k]
                       for k in ("mean_score", "ci95"))
     sheet = game.blank_sheet(values)
     sheet[H_REROLL_GOT] = 1  # round 1's bonus, as every game starts (section 3)
-    result = advise(game, values, sheet, full_roll(game), "active1", 1, policy, 400, 9)
+    result = advise(game, values, sheet, full_roll(game), "active1", 1, policy, 200, 9)
     best = result.tables["choices"].iloc[0]
     se = (best.ci95_high - best.ci95_low) / (2 * 1.96) + (mean - low) / 1.96
     assert abs(best.expected_score - mean) < K * se + 0.05 * mean
@@ -400,6 +400,7 @@ def test_a_paired_run_stops_on_the_first_batch_precise_enough():
     pd.testing.assert_frame_equal(fixed.tables["variants"], stopped.tables["variants"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [g for g in GAMES if g.table_policy != "heuristic"],
                          ids=[g.id for g in GAMES if g.table_policy != "heuristic"])
 def test_the_report_table_policy_plays_as_well_as_the_tuned_heuristic(game):

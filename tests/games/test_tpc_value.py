@@ -53,6 +53,7 @@ def test_features_of_a_recorded_position():
     assert f[V.F_LOWEST] == 0.0 and f[V.F_FOX_POINTS] == 0.0
 
 
+@pytest.mark.slow  # compiles the sample-recording kernels alone
 def test_training_samples_are_consistent():
     """Samples after every turn: the score never falls, the final score is the game's,
     stages count down from 5 to 0 (two turns each)."""

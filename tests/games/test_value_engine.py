@@ -419,6 +419,7 @@ def mean_score(row, games=256, seed=1_000_000_123):
     return total[play.COL_SCORE_SUM] / total[play.COL_GAMES], total
 
 
+@pytest.mark.slow
 def test_short_training_improves_on_its_start():
     """A short warm start (2,000 games played by the heuristic's values, the network
     learning their final scores) lifts a fresh network's own solo mean by more than five
@@ -482,8 +483,9 @@ def run_trainer(tmp_path, name, game, stage, chunk, *extra):
     return {key: saved[key] for key in saved.files}
 
 
-# Twice As Clever's training resumes bit for bit by default in tests/test_training_configs
-@pytest.mark.parametrize("game", ["tpc", pytest.param("tac", marks=pytest.mark.slow)])
+# the default run resumes training bit for bit from a config (tests/test_training_configs)
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["tpc", "tac"])
 def test_training_script_resumes_from_its_checkpoint_bit_for_bit(tmp_path, game):
     """scripts/train_value.py stopped at an evaluation (--max-games) and run again ends
     with the weights, Adam state and learning curve of an uninterrupted run (the warm
