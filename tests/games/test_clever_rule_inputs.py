@@ -254,10 +254,11 @@ def test_a_run_started_with_moments_goes_on_from_that_adam_state(tmp_path):
         assert (np.abs(state["v"]).sum() > 0) == (given is not None)
 
 
-def test_a_users_network_plays_only_where_it_is_named(tmp_path):
+def test_a_users_network_plays_only_where_it_is_named(tmp_path, monkeypatch):
     """``dicelab GAME train --network FILE`` writes the fine-tuned network there; learned
     plays it only where a command names it (``with_network``): on every rules and player
     count then, and never by itself."""
+    monkeypatch.setattr(fine_tune, "COMPARE_GAMES", 128)  # its gain is not asked here
     values = {**defaults(TPC_GAME.params), "players": 1, "rounds": 8,
               "solo_ties": "colour_order"}
     path = tmp_path / "mine.npy"
@@ -395,10 +396,12 @@ def test_a_network_file_that_cannot_be_written_is_one_line(tmp_path):
     assert list(tmp_path.iterdir()) == [blocker]
 
 
-def test_the_network_option_plays_the_named_file_and_refuses_a_damaged_one(tmp_path):
+def test_the_network_option_plays_the_named_file_and_refuses_a_damaged_one(tmp_path,
+                                                                          monkeypatch):
     """``--network FILE`` on a playing command: learned plays that file (a user's
     fine-tune scores otherwise than the game's network on the defaults); a file that
     cannot be read is one line, exit status 2."""
+    monkeypatch.setattr(fine_tune, "COMPARE_GAMES", 128)  # its gain is not asked here
     from click.testing import CliRunner
 
     from analyzer.cli import cli
