@@ -49,6 +49,14 @@ def start(game_ids: list[str]) -> None:
             folder, get_game(game_id).kernel_family, game_id, child)).start()
 
 
+def yield_to_compiles() -> None:
+    """A worker (and the processes its tests start) runs at a lower priority than the
+    compiling children while any is compiling, so that the engine the most tests wait for
+    is ready soonest; once they end, the workers have the cores to themselves anyway."""
+    if os.environ.get(FOLDER):
+        os.nice(5)
+
+
 def _watch(folder: Path, family: str, game_id: str, child: subprocess.Popen) -> None:
     """Wait for ``child`` and leave the family's file (its error, or empty)."""
     from analyzer.run.compile_apart import finish

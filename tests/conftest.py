@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import compiling
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -16,37 +18,31 @@ def pytest_sessionstart(session):
     games' kernels start compiling, one child process per family, while the first tests run
     (``tests.compiling``). A run of chosen files or tests compiles what it uses."""
     if hasattr(session.config, "workerinput"):  # a worker: the controller has done it
+        compiling.yield_to_compiles()
         return
     chosen = [a for a in session.config.invocation_params.args if not a.startswith("-")]
     if any(Path(a.split("::")[0]).exists() for a in chosen):
         return
     from analyzer.registry import GAMES
-    from tests import compiling
 
     compiling.start(list(GAMES))
 
 
 def pytest_sessionfinish(session):
     if not hasattr(session.config, "workerinput"):
-        from tests import compiling
-
         compiling.stop()
 
 
 def pytest_collection_modifyitems(items):
     """The tests that play the Clever games last, as their engine compiles the longest
     (``tests.compiling.order``; every worker sorts alike, as ``pytest -n`` asks)."""
-    from tests.compiling import order
-
-    items.sort(key=order)
+    items.sort(key=compiling.order)
 
 
 @pytest.fixture(autouse=True)
 def _compiled(request):
     """Each test starts once the kernels it needs are compiled (``tests.compiling``)."""
-    from tests.compiling import wait_for_compiles
-
-    wait_for_compiles(request.node)
+    compiling.wait_for_compiles(request.node)
 
 
 @pytest.fixture
