@@ -10,6 +10,7 @@ a Sly Dice claim, the what-if bench That's Pretty Clever without its round-4 bon
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import signal
 import subprocess
@@ -88,10 +89,8 @@ def main() -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         raise UserError("no Chromium on this machine: apt-get install chromium")
-    try:
-        import playwright  # noqa: F401
-    except ImportError:
-        raise UserError("Playwright is not installed: pip install -e '.[test,web]'") from None
+    if importlib.util.find_spec("playwright") is None:
+        raise UserError("Playwright is not installed: pip install -e '.[test,web]'")
     server = subprocess.Popen([sys.executable, "-m", "analyzer", "serve"], cwd=ROOT,
                               stdout=subprocess.PIPE, text=True)
     try:
