@@ -103,6 +103,39 @@ def test_the_cloverup_helper_answers_as_the_command_line(client):
     assert download.status_code == 200 and download.json() == job["answer"]
 
 
+
+def test_a_finished_answer_downloads_as_csv_and_only_for_its_tab(client):
+    """The CSV holds each table of the command line's answer under its name; another tab,
+    an unknown format and a question still running are refused in one line."""
+    job = wait(client, client.post("/api/jobs", json={
+        "kind": "sly-odds", "common": "1,2,3"}, headers=TAB).json())
+    assert job["state"] == "done", job["error"]
+    address = f"/api/jobs/{job['id']}/answer"
+    download = client.get(f"{address}.csv?tab={TAB['x-dicelab-tab']}")
+    assert download.status_code == 200 and "attachment" in download.headers[
+        "content-disposition"]
+    lines = download.text.splitlines()
+    cards = job["answer"]["tables"]["cards"]
+    assert lines[0] == "# cards" and lines[1].split(",") == list(cards[0])
+    assert len(lines) == len(cards) + 2
+    for url, words in ((f"{address}.csv?tab={OTHER['x-dicelab-tab']}", "of this page"),
+                       (f"{address}.pdf?tab={TAB['x-dicelab-tab']}", "accepted: csv, json")):
+        refused = client.get(url)
+        assert refused.status_code == 400 and words in refused.json()["error"]
+
+
+@pytest.mark.parametrize("game", ["thats-pretty-clever", "twice-as-clever"])
+def test_a_clever_sheet_is_drawn_from_its_boxes(client, game):
+    """The coach's sheet: every box with the sheet document's field it writes, the dice and
+    the phases; a game that is not a Clever one is refused in one line."""
+    layout = client.get(f"/api/clever/{game}/sheet").json()
+    assert layout["game"] == game and len(layout["dice"]) == 6
+    assert layout["boxes"] and layout["blank"]["format"].startswith("dicelab-")
+    assert {"active1", "passive", "plus"} <= set(layout["phases"])
+    refused = client.get("/api/clever/cloverup/sheet")
+    assert refused.status_code == 400 and refused.json()["error"] == (
+        "CloverUp has no such page; accepted: thats-pretty-clever, twice-as-clever")
+
 def test_an_impossible_position_fails_with_the_command_lines_line(client):
     job = client.post("/api/jobs", json={"kind": "cloverup-keep", "dice": "C C C",
                                          "rerolls_left": 1}, headers=TAB).json()
