@@ -14,6 +14,16 @@ def fail(prog: str, message: str) -> NoReturn:
     sys.exit(2)
 
 
+def run_main(prog: str, main: Callable[[], None]) -> None:
+    """Run a script's ``main``; a ``UserError`` it raises is ``fail``'s one line."""
+    from analyzer.errors import UserError
+
+    try:
+        main()
+    except UserError as exc:
+        fail(prog, str(exc))
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse whose errors are ``fail``'s one line (no usage block); ``--help`` still
     prints the usage."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from analyzer import script_args
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
 from analyzer.params import defaults
@@ -37,8 +38,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except UserError as exc:
-        print(f"readme_images.py: {exc}", file=sys.stderr)
-        sys.exit(2)
+    script_args.run_main("readme_images.py", main)

@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from analyzer import script_args
 from analyzer.errors import UserError
 from analyzer.files import write_atomic
 
@@ -104,8 +105,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except UserError as exc:
-        print(f"web_screenshots.py: {exc}", file=sys.stderr)
-        sys.exit(2)
+    script_args.run_main("web_screenshots.py", main)
