@@ -163,6 +163,7 @@ def check_variants(variants: list, games: int) -> int:
 SEAT_WIN = "win_rate_seat_"  # + seat number: a what-if's per-seat win rate
 FIGURE_WORDS = {  # every game's what-if figures in words (a seat's win rate: ``SEAT_WIN``)
     "mean_score": "mean score a player",
+    "exact_turn_score": "a turn's exact expected score",
     "first_seat_win_rate": "the first seat's share of wins",
     "foxes_per_player": "foxes a player",
     "p_instant_win_game": "instant-win chance a game",

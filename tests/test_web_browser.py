@@ -78,6 +78,9 @@ def test_a_what_if_reads_the_command_lines_differences(page):
         assert shown[metric] == pytest.approx(diff, abs=1e-12)
     assert page.locator("#bench-table td.difference").count() == len(expected)
     assert "mean score a player" in page.locator("#bench-table").inner_text()
+    notes = page.locator("#bench-notes").inner_text()  # in the form's words, not the CLI's
+    assert "rerolls=1" not in notes and "assumed rule parameter" not in notes
+    assert "Assumed, as the rules text does not settle them: " in notes
 
 
 def test_a_bad_value_shows_the_command_lines_one_line(page):

@@ -139,6 +139,29 @@
     });
   }
 
+  // The command line's notes in the page's words: the variant is the page's own table, so
+  // the lines naming it go; a figure is named as the table names it, and the assumed rules
+  // in force as the form names them, in one line.
+  function notesInWords(notes) {
+    const params = new Map(game().params.map((p) => [p.name, p]));
+    const assumed = [], kept = [];
+    for (const note of notes) {
+      if (/^reference: /.test(note) || /^\S+: changes /.test(note)) continue;
+      const rule = /^(\w+) = (.+?) is an assumed rule parameter: (?:UNCONFIRMED \(([^)]*)\))?/.exec(note);
+      if (rule && params.has(rule[1])) {
+        const param = params.get(rule[1]);
+        const choice = (param.choices || []).find((c) => c.value === rule[2]);
+        assumed.push(`${param.label}: ${choice ? choice.words : rule[2]}` + (rule[3] ? ` (${rule[3]})` : ""));
+        continue;
+      }
+      const figure = /^(\w+): /.exec(note);
+      kept.push(figure && game().figures[figure[1]]
+        ? `${game().figures[figure[1]]}: ${note.slice(figure[0].length)}` : note);
+    }
+    if (assumed.length) kept.push(`Assumed, as the rules text does not settle them: ${assumed.join("; ")}.`);
+    return kept;
+  }
+
   function show(job) {
     $("bench-progress").hidden = true;
     if (job.state === "failed") return showError($("bench-error"), job.error);
@@ -149,7 +172,7 @@
     table(rows);
     $("bench-csv").href = question.download("csv");
     $("bench-json").href = question.download("json");
-    $("bench-notes").replaceChildren(...(job.answer.notes || []).map((n) => element("li", {text: n})));
+    $("bench-notes").replaceChildren(...notesInWords(job.answer.notes || []).map((n) => element("li", {text: n})));
     $("bench-result").hidden = false;
   }
 
