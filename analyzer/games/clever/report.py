@@ -86,7 +86,7 @@ class Samples:
                 f"{self.more_players:,} of three and of four")
 
 
-CHECK_BLOCKS = 2
+CHECK_BLOCKS = 1
 FULL = Samples(points=1.5, cap=40_960, paired_points=2.0, paired=4_096, rules_paired=2_048,
                per_player_count=1_024, strong_paired=512, more_players=768, seat_cap=8_192,
                skill_cap=4_096)
