@@ -78,7 +78,7 @@ FAIR_COLUMNS = ["card", "points_in_force", "worth_in_force", "answer",
 STABLE_GAMES = 40_960  # games of the stable strategy against itself (cards, spread, comebacks)
 BLUFF_WIN_POINTS = 1.0  # the bluffing duels run until their win rates are this precise
 EQUILIBRIUM_WIN_POINTS = 2.0  # ... and the equilibrium policy's (a linear program a claim)
-CHECK_BLOCKS = 2  # precision checked every 2 blocks of games (the same stop on any machine)
+CHECK_BLOCKS = 1  # precision checked every block of games (the same stop on any machine)
 
 
 SKILL_OPPONENTS = (("honest", "never bluffs or accuses"),
