@@ -40,8 +40,8 @@ def start(game_ids: list[str]) -> None:
     folder = Path(tempfile.mkdtemp(prefix="dicelab-compiles-"))
     os.environ[FOLDER] = str(folder)  # the workers, started next, inherit it
     children = start_side_by_side(game_ids)
-    compiling = {get_game(game_id).kernel_family for game_id in children}
-    for family in {get_game(game_id).kernel_family for game_id in game_ids} - compiling:
+    started = {get_game(game_id).kernel_family for game_id in children}
+    for family in {get_game(game_id).kernel_family for game_id in game_ids} - started:
         (folder / family).write_text("")
     for game_id, child in children.items():
         _children.append(child)

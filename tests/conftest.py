@@ -29,6 +29,7 @@ def pytest_sessionstart(session):
 
 
 def pytest_sessionfinish(session):
+    """The controller ends any child still compiling (``tests.compiling.stop``)."""
     if not hasattr(session.config, "workerinput"):
         compiling.stop()
 
