@@ -206,8 +206,9 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
     estimate = Estimate([[s.id for s in lane] for lane in plan], expected)
     status = _Status(specs, estimate, progress)
     if progress:
-        print(f"building {len(specs)} sections in {len(plan)} processes (a first run also "
-              "compiles each game's kernels: minutes, once) ...", file=sys.stderr, flush=True)
+        first = "" if compiled else " (this first run also compiles the games' kernels, once)"
+        print(f"building {len(specs)} sections in {len(plan)} processes{first} ...",
+              file=sys.stderr, flush=True)
     built: dict[str, Any] = {}
     chunks = 0
     with ProcessPoolExecutor(len(plan), context, _start_worker,
