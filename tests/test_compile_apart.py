@@ -40,12 +40,12 @@ def test_side_by_side_compiles_each_uncached_kernel_family_once(monkeypatch, chi
                "cloverup": SimpleNamespace(kernels_compiled=lambda: True)}
     monkeypatch.setattr(compile_apart, "get_game", lambda game_id: SimpleNamespace(
         load=lambda: modules[game_id], kernel_family=registry.GAMES[game_id].kernel_family))
-    done = compile_apart.compile_side_by_side(list(registry.GAMES))
-    assert sorted(done) == ["sly-dice", "thats-pretty-clever"]
+    done = sorted(compile_apart.start_side_by_side(list(registry.GAMES)))
+    assert done == ["sly-dice", "thats-pretty-clever"]
     assert sorted(command[-1] for command in children) == done
     assert children[0][:3] == [sys.executable, "-m", "analyzer.run.compile_apart"]
     modules["sly-dice"] = SimpleNamespace(kernels_compiled=lambda: True)
-    assert compile_apart.compile_side_by_side(["sly-dice"]) == []
+    assert compile_apart.start_side_by_side(["sly-dice"]) == {}
 
 
 def test_a_failed_compile_names_the_game_and_the_error(monkeypatch, children):
@@ -53,5 +53,6 @@ def test_a_failed_compile_names_the_game_and_the_error(monkeypatch, children):
     monkeypatch.setattr(FakeChild, "stderr", "Traceback ...\nnumba.TypingError: no luck\n")
     monkeypatch.setattr(compile_apart, "get_game", lambda game_id: SimpleNamespace(
         load=lambda: SimpleNamespace(kernels_compiled=lambda: False), kernel_family="x"))
+    children = compile_apart.start_side_by_side(["some-game"])
     with pytest.raises(RuntimeError, match="some-game kernels failed: numba.TypingError"):
-        compile_apart.compile_side_by_side(["some-game"])
+        compile_apart.finish("some-game", children["some-game"])

@@ -1,8 +1,8 @@
 """Compiling each kernel family in a process of its own, all at once.
 
-A numba compile uses one core. Before a whole test-suite run, the Clever engine and the
-Sly Dice kernels compile side by side, one child process each (``python -m
-analyzer.run.compile_apart GAME``), into numba's on-disk cache, where the test workers then
+A numba compile uses one core. As a whole test-suite run starts (``tests/compiling.py``),
+each kernel family compiles in a child process of its own, side by side (``python -m
+analyzer.run.compile_apart GAME``), into numba's on-disk cache, where the test workers
 find them, and every helper numba compiled on the way: a test that compiles another kernel
 loads those instead of compiling them again. The report's lanes
 (``analyzer.report_lanes``) ask whether everything is cached to plan their work.
@@ -51,16 +51,6 @@ def start_side_by_side(game_ids: list[str]) -> dict[str, subprocess.Popen]:
         if not spec.load().kernels_compiled():
             pending.setdefault(spec.kernel_family, game_id)
     return {game_id: _child(game_id) for game_id in pending.values()}
-
-
-def compile_side_by_side(game_ids: list[str]) -> list[str]:
-    """Compile the kernels of ``game_ids`` that are not cached, side by side
-    (``start_side_by_side``); the games compiled. A failure raises ``RuntimeError``
-    (``finish``)."""
-    children = start_side_by_side(game_ids)
-    for game_id, child in children.items():
-        finish(game_id, child)
-    return list(children)
 
 
 def main(argv: list[str]) -> None:
