@@ -101,7 +101,7 @@ def compute_chunks(batches: Batches, chunks: list[tuple[int, int]]) -> list[np.n
 
 # about how long the first run of each game's play loops compiles on a 2-core machine
 # (scripts/bench.py's cold rows measure it)
-COLD_COMPILE_SECONDS = {"kernels.clever.play": 150, "kernels.sly_dice.play": 20,
+COLD_COMPILE_SECONDS = {"kernels.clever.play": 120, "kernels.sly_dice.play": 20,
                         "kernels.cloverup.play": 20}
 
 

@@ -156,7 +156,7 @@ def card_pick(sheets, me, faces, where, pick, moves, n, pol, stream, slot, scrat
                        gift)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_gift(sheets, me, faces, where, die, pol, stream, slot, scratch):
     """What a last pick of ``die`` leaves the opponents of ``me``: the mean over them of
     the card's count of their best use of the platter it leaves (the platter and every
@@ -182,7 +182,7 @@ def card_gift(sheets, me, faces, where, die, pol, stream, slot, scratch):
     return total / max(sheets.shape[0] - 1, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_rerolls(sheets, me, faces, where, pick, usable, moves, pol, stream, slot, scratch):
     """Does the card spend a re-roll on this roll? With one in hand: when no die is usable,
     or, from round ``C_REROLL_FROM``, when its pick counts fewer than ``C_REROLL``."""
@@ -198,7 +198,7 @@ def card_rerolls(sheets, me, faces, where, pick, usable, moves, pol, stream, slo
     return count < pol[C_REROLL]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_plus(sheet, faces, moves, n, pol, stream, slot, scratch, last_turn):
     """The use a +1 goes to (-1: keep it): the card's best use, when it counts more than
     ``C_PLUS`` from round ``C_PLUS_FROM`` on; on the game's last turn any."""
@@ -211,7 +211,7 @@ def card_plus(sheet, faces, moves, n, pol, stream, slot, scratch, last_turn):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_passive(sheet, faces, moves, n, pol, stream, slot, scratch, may_decline):
     """The card's passive pick (-1: none): its best use by ``card_select``, none where the
     pick may be declined and it counts fewer than ``C_DECLINE``."""

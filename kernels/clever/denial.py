@@ -52,7 +52,7 @@ def _gains(scratch):
     return scratch[GIFT + _GAINS:GIFT + GIFT_LEN].view(np.float64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def opponent_gains(sheets, me, faces, where, pol, stream, scratch, may_decline):
     """Reckon, for each opponent of player ``me`` (``sheets`` int64[players, SHEET_LEN]),
     the value it gains by using each die of the roll (``faces``, ``where`` int64[N_DICE])

@@ -36,7 +36,7 @@ from kernels.jit import njit
 from kernels.rng import uniform
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def looks(sheet, picks, n, pol, scratch):
     """Does the value policy look ahead at this pick: ``W_SAMPLES`` > 0, the game's player
     count in ``W_LOOK_PLAYERS``, pick 0 or 1 with more than one legal pick, not training?"""
@@ -45,7 +45,7 @@ def looks(sheet, picks, n, pol, scratch):
         and picks < 2 and n > 1 and not training(scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_looking(sheet, faces, where, picks, moves, n, pol, stream, slot, scratch,
                    rules):
     """``choose_active``, looking one roll ahead where ``looks``: ``(index, one-step
@@ -86,7 +86,7 @@ def choose_looking(sheet, faces, where, picks, moves, n, pol, stream, slot, scra
     return best, best_v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_roll_mean(faces, picks, one_step, samples, pol, stream, slot, scratch, rules):
     """The mean over ``samples`` sampled rolls (or every roll once, where there are no more)
     of the dice in play after a candidate pick (its afterstate in ``CAND_SHEET`` and

@@ -199,7 +199,7 @@ def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, lo
     log[LOG_PLUS] += spent
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _policy_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scratch, rules,
                  log):
     """After the roll of pick ``pick``: the re-rolls and the pick of the policies that
@@ -241,7 +241,7 @@ def _policy_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scrat
     return i, slot
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _valued_roll(sheets, me, faces, where, pick, moves, pol, stream, slot, scratch, rules,
                  log):
     """After the roll of pick ``pick``, player ``me``'s value policy (``valued``): its best
@@ -465,7 +465,7 @@ def round_bonus(sheet, rnd, game_rules, pol, stream, scratch):
     apply_bonus_chain(sheet, code, pol, stream, np.int64(3), scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_bonus_chain(sheet, code, pol, stream, slot, scratch):
     """Resolve one bonus and everything it triggers, depth-first."""
     pending = scratch[MOVE_PENDING:MOVE_PENDING + MAX_PENDING]
@@ -683,7 +683,7 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
         _log_round_end(sheets, rnd, logs)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def final_plus_ones(key, game, policy, rounds, game_rules, sheets, scratch, moves, faces,
                      logs):
     """After the game's last turn (sections 10 and 11, ``final_plus``): the last active

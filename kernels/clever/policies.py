@@ -122,7 +122,7 @@ def sheet_value(sheet, pol, scratch):
     return score + estimate
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_mark(sheet, code, pol, scratch):
     """``(choice, value after)`` of the best place for the free mark of ``code`` by
     ``sheet_value`` (ties: the lowest choice)."""
@@ -151,7 +151,7 @@ def _best_mark(sheet, code, pol, scratch):
     return best, best_v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pick_bonus_target(sheet, code, pol, stream, slot, scratch):
     """Where a free mark goes: the random policy picks uniformly, the others the place with
     the best ``sheet_value`` after it; a choice of which bonus to take (the black ?) goes
@@ -240,7 +240,7 @@ def chain_marks(sheet, faces, where, picked, last_pick, pol, stream, slot, scrat
         resolve_pending(sheet, pending, n, pol, stream, slot + 64 + 8 * d, scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def return_die(sheet, faces, where, pol, stream, slot, scratch):
     """Which platter die to bring back into play with a return action (Twice As Clever,
     section 5), or -1: random returns a random one half the time; the others the die
@@ -343,7 +343,7 @@ def choose_move(sheet, faces, moves, n, pol, stream, slot, scratch, where):
     return best, best_value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where):
     """``(spend a re-roll?, listed)``. Random: half the time; greedy: when no die of the
     roll is usable; heuristic: when the best pick gains less than ``W_REROLL_BELOW``.
@@ -362,7 +362,7 @@ def _wants_reroll(sheet, faces, usable, moves, pol, stream, slot, scratch, where
     return after - sheet_value(sheet, pol, scratch) < pol[W_REROLL_BELOW], -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_roll_value(sheet, faces, where, picks_left, pol, stream, scratch):
     """The heuristic's mean value of the best next pick over ``W_SAMPLES`` sampled rolls of
     the dice in play (``sheet``, ``faces``, ``where``: after a candidate pick, in the work
@@ -392,7 +392,7 @@ def _next_roll_value(sheet, faces, where, picks_left, pol, stream, scratch):
     return total / samples
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def platter_gift(sheets, me, faces, where, die, scratch):
     """The mean over the opponents of ``me`` (rows of ``sheets`` int64[n, SHEET_LEN]) of the
     best immediate score gain (the die's own mark, bonuses not counted) from the platter
@@ -418,7 +418,7 @@ def platter_gift(sheets, me, faces, where, die, scratch):
     return total / max(sheets.shape[0] - 1, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _last_pick(sheets, me, faces, where, moves, n, pol, stream, slot, scratch):
     """The heuristic's last pick in a multiplayer turn: the one-step value less
     ``W_GIFT`` times what the platter it leaves gives the opponents."""
@@ -436,7 +436,7 @@ def _last_pick(sheets, me, faces, where, moves, n, pol, stream, slot, scratch):
     return best, best_value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_pick(sheets, me, faces, where, picks_left, moves, n, pol, stream, slot, scratch):
     """``(index, one-step value after)`` of player ``me``'s active pick (``sheets``:
     int64[players, SHEET_LEN]) with ``picks_left`` picks left in the turn (this one

@@ -306,7 +306,7 @@ def pick_value(sheet, faces, where, picks, moves, i, pol, stream, slot, scratch)
                                              scratch[CAND_WHERE:CAND_WHERE + N_DICE])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reroll_instead(sheet, where, picks, keep_value, pol, scratch):
     """After ``choose_active`` left its pick (worth ``keep_value``) as the best afterstate:
     ``(re-roll?, its value)``. If so the re-roll's afterstate (one re-roll spent, the same
@@ -328,7 +328,7 @@ def reroll_instead(sheet, where, picks, keep_value, pol, scratch):
     return False, v  # ``finish`` restores the kept pick's turn state
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_return(sheet, where, picks, pol, scratch):
     """Twice As Clever's return before a roll: the platter die to bring back into the pool
     (one return spent), or -1 to proceed with the roll. Records the decision."""
@@ -359,7 +359,7 @@ def choose_return(sheet, where, picks, pol, scratch):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_plus(sheet, faces, moves, n, taken, phase, stop_phase, pol, stream, slot,
                 scratch):
     """The next +1 in the +1 window ``phase`` (``PH_ACTIVE_PLUS`` or ``PH_PASSIVE_PLUS``):
@@ -383,7 +383,7 @@ def choose_plus(sheet, faces, moves, n, taken, phase, stop_phase, pol, stream, s
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_passive(sheet, faces, where, moves, n, may_decline, pol, stream, slot, scratch):
     """The passive pick: the index of one of the ``n`` candidate ``moves``, or -1 to
     decline (``may_decline``, or nothing to pick). Records the decision."""
