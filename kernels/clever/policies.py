@@ -9,6 +9,7 @@ then its value weights.
 import numpy as np
 
 from kernels.clever.moves import MAX_MOVES, N_DICE, PLATTER, POOL, _pool_mask, legal_moves, to_field
+from kernels.clever_base.blocks import block_starts
 from kernels.clever_base.sheet import H_REROLL_GOT, H_REROLL_USED, SHEET_LEN
 from kernels.clever.sheets import (MAX_PENDING, NO_TOTAL, area_scores, best_enter_total,
                                    bonus_choices, chain_area, chain_leftovers, chain_rows,
@@ -55,25 +56,17 @@ _BONUS_TRIAL = 0
 _MOVE_TRIAL = SHEET_LEN
 MOVE_PENDING = 2 * SHEET_LEN
 _BONUS_PENDING = 2 * SHEET_LEN + MAX_PENDING
-# ... then, for the lookahead over the next roll: the sheet after a candidate pick, the dice
-# after it, a move buffer for the next roll and the one-step values of the candidates
-_LOOK_SHEET = 2 * SHEET_LEN + 2 * MAX_PENDING
-_LOOK_FACES = _LOOK_SHEET + SHEET_LEN
-_LOOK_WHERE = _LOOK_FACES + N_DICE
-_LOOK_MOVES = _LOOK_WHERE + N_DICE
-_LOOK_RANK = _LOOK_MOVES + 3 * MAX_MOVES
-_SCORES = _LOOK_RANK + MAX_MOVES  # the area scores of a sheet (greedy trials)
-_MOVE_SCORES = _SCORES + 8  # ... and of the sheet greedy ``choose_move`` compares moves on
-# ... then the value policy's: the turn state its values read, the network's work space,
-# a candidate's trial sheet and dice, and the best candidate's afterstate so far
-TURN = _MOVE_SCORES + 8
-_NET_BUF = TURN + TS_LEN
-CAND_SHEET = _NET_BUF + NET_BUF_LEN
-CAND_WHERE = CAND_SHEET + SHEET_LEN
-BEST_SHEET = CAND_WHERE + N_DICE
-BEST_TURN = BEST_SHEET + SHEET_LEN
-# ... and what each die of the roll would give each opponent as a passive pick (``denial``)
-GIFT = BEST_TURN + TS_LEN
+# ... then, for the lookahead over the next roll, the sheet after a candidate pick, the dice
+# after it (faces, where), a move buffer for the next roll and the one-step values of the
+# candidates; the area scores of a sheet (greedy trials) and of the sheet greedy
+# ``choose_move`` compares moves on (8 each); the value policy's turn state, the network's
+# work space, a candidate's trial sheet and dice, and the best candidate's afterstate so far
+# (sheet and turn); and what each die of the roll would give each opponent as a passive
+# pick (``denial``)
+(_LOOK_SHEET, _LOOK_FACES, _LOOK_WHERE, _LOOK_MOVES, _LOOK_RANK, _SCORES, _MOVE_SCORES,
+ TURN, _NET_BUF, CAND_SHEET, CAND_WHERE, BEST_SHEET, BEST_TURN, GIFT) = block_starts(
+    2 * SHEET_LEN + 2 * MAX_PENDING, SHEET_LEN, N_DICE, N_DICE, 3 * MAX_MOVES, MAX_MOVES,
+    8, 8, TS_LEN, NET_BUF_LEN, SHEET_LEN, N_DICE, SHEET_LEN, TS_LEN)
 INNER = GIFT + 2 + 3 * N_DICE  # denial.GIFT_LEN; from here, a work buffer of this
 # layout without this last region, for the decisions the value policy's lookahead
 # (``lookahead``) values on sampled rolls

@@ -16,6 +16,7 @@ window, the faces matter only for the +1s themselves, which are candidates of th
 
 import numpy as np
 
+from kernels.clever_base.blocks import block_starts
 from kernels.clever_base.sheet import NATURAL_ROUNDS
 from kernels.clever_base.turn import N_PHASES, TS_PHASE, TS_PICKS, TS_PLATTER, TS_POOL, TS_TAKEN
 from kernels.jit import njit
@@ -23,13 +24,8 @@ from kernels.jit import njit
 # the turn block both encodings end their base inputs with, from its first input on: the
 # round (one-hot 6), the phase (one-hot N_PHASES), active picks made (one-hot 4), rounds
 # left / 6, then bit masks of the dice in the pool, on the platter and taken by +1 (6 each)
-TURN_PHASE = 6
-TURN_PICKS = TURN_PHASE + N_PHASES
-TURN_TIME_LEFT = TURN_PICKS + 4
-TURN_POOL = TURN_TIME_LEFT + 1
-TURN_PLATTER = TURN_POOL + 6
-TURN_TAKEN = TURN_PLATTER + 6
-TURN_INPUTS = TURN_TAKEN + 6
+TURN_PHASE, TURN_PICKS, TURN_TIME_LEFT, TURN_POOL, TURN_PLATTER, TURN_TAKEN, TURN_INPUTS = \
+    block_starts(6, N_PHASES, 4, 1, 6, 6, 6)
 
 
 @njit(cache=True, _nrt=False)
