@@ -42,7 +42,7 @@ def reset(cache, max_inputs):
     cache[K_MAGIC] = _MAGIC
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def forward_cached(w, n_in, idx, val, nnz, a1, a2, cache, max_inputs):
     """``forward_exact`` of the sparse input (``idx`` int64, ``val`` float32, ``nnz`` in
     use) for the weights ``w``, from the sums of the last input in ``cache`` where they

@@ -137,7 +137,7 @@ COMEBACK_STEP = 10  # points per deficit bin of the comeback record
 
 @njit(cache=True)
 def active_turn(sheets, me, faces, where, pol, stream, moves, scratch, rules, log,
-                first_pick=0):
+                first_pick):
     """Player ``me``'s active turn (section 4; ``sheets``: int64[players, SHEET_LEN]): up to
     three rolls and picks, lower dice to the platter, re-rolls after a roll, then +1
     actions. A pick that leaves no dice in play ends the picks, unless the sheet's
@@ -665,7 +665,7 @@ def play_game(key, game, policy, rounds, game_rules, sheets, scratch, moves, fac
             begin_turn(sheets, a)
             active_turn(sheets, a, faces, where, _row(policy, a),
                         turn_stream(key, game, turn), moves, _row(scratch, a), game_rules,
-                        logs[a])
+                        logs[a], np.int64(0))
             if n == 1:
                 begin_turn(sheets, np.int64(1))
                 solo_passive(sheets[0], faces, where, _row(policy, np.int64(0)),

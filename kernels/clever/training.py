@@ -50,7 +50,8 @@ def solo_samples_block(key, n_games, pol, rounds, game_rules, features, score, s
             sheet[H_ROUND] = r
             round_bonus(sheet, r, game_rules, pol, turn_stream(key, g, base), scratch)
             active_turn(sheet.reshape((1, SHEET_LEN)), np.int64(0), faces, where, pol,
-                        turn_stream(key, g, base + 1), moves, scratch, game_rules, log)
+                        turn_stream(key, g, base + 1), moves, scratch, game_rules, log,
+                        np.int64(0))
             _record(sheet, features, score, stage, row + 2 * r)
             solo_passive(sheet, faces, where, pol, turn_stream(key, g, base + 2), moves,
                          scratch, r == rounds - 1, game_rules, log)

@@ -126,7 +126,7 @@ def forget_inputs(buf, cached):
     buf[_CACHED] = cached
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def member_output(w, n_in, idx, val, nnz, a1, a2, buf, k):
     """Member network ``k``'s output (weights ``w``) for the sparse input: from its
     cache where the work space ``buf`` says so (``forget_inputs``)."""
@@ -180,7 +180,7 @@ def skip_output(pol, start, n_in, idx, val, nnz):
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def network_output(pol, start, idx, val, nnz, buf, players):
     """The mean output of the row's member networks for the encoded input (``idx``
     int64[MAX_INPUTS], ``val`` float32[MAX_INPUTS], ``nnz`` of them set) of an afterstate
@@ -201,7 +201,7 @@ def network_output(pol, start, idx, val, nnz, buf, players):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def afterstate_value(sheet, ts, pol, start, buf, heuristic_weights):
     """The value of the afterstate (``sheet`` int64[SHEET_LEN], ``ts`` int64[TS_LEN]) for
     the value policy in ``pol[start:]``; ``heuristic_weights``: the tuned heuristic's value

@@ -265,7 +265,7 @@ class Coach:
                 if "+1: " + self.game.describe(self.sheet, faces, m) == choice:
                     self.sheet[H_PLUS_USED] += 1
                     play.apply_move(self.sheet, faces, m[0], m[1], m[2], self.pol,
-                                    turn_stream(np.uint64(self.seed), 0, 1), 0,
+                                    np.uint64(turn_stream(np.uint64(self.seed), 0, 1)), 0,
                                     self.scratch)
                     taken |= 1 << int(m[0])
                     break
@@ -277,7 +277,7 @@ class Coach:
         """Section 3: offer a round-track bonus's options ranked by the policy's estimate
         of the final score after each (free marks placed as the policy would); apply the
         player's pick. False at end of input."""
-        stream = turn_stream(np.uint64(self.seed), rnd, 1)
+        stream = np.uint64(turn_stream(np.uint64(self.seed), rnd, 1))
         play.start_round(self.scratch)  # the value policy values a round's start
         options = []
         for code, label in choices:
