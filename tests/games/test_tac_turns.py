@@ -237,7 +237,7 @@ def _first_picks(skip_roll, turns=3000):
         play.active_turn(sheets, 0, np.zeros(6, np.int64), np.zeros(6, np.int64),
                          policy(play.RANDOM), np.uint64(turn_stream(8, t, 0)),
                          np.zeros((play.MAX_MOVES, 3), np.int64),
-                         np.zeros(play.WORK_LEN, np.int64), rules, log)
+                         np.zeros(play.WORK_LEN, np.int64), rules, log, 0)
     return log[play.LOG_PICKS]
 
 
