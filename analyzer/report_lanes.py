@@ -1,10 +1,11 @@
 """Building the balance report's game sections in parallel lanes, one worker process each.
 
 Most of a first report is numba compiling kernels, which uses one core; in two lanes, one
-game's kernels compile while another game computes. Games that share kernels (the Clever
-games) then go in the same lane, one after the other, so that their kernels compile once;
-once every kernel is compiled, the lanes are balanced by each section's time on the last
-run. Each section is the same wherever it is built: its random numbers come from the seed
+game's kernels compile while another game computes. Of games that share kernels (the
+Clever games), the first starts at once and compiles them; the others wait until they are
+compiled (or that first section is done), then each goes to the first free lane. Once
+every kernel is compiled, the lanes are balanced by each section's time on the last run.
+Each section is the same wherever it is built: its random numbers come from the seed
 alone.
 """
 
@@ -61,6 +62,21 @@ def shared_kernels(specs: list[GameSpec]) -> list[str]:
     for spec in specs:
         counts[spec.kernel_family] = counts.get(spec.kernel_family, 0) + 1
     return [spec.id for spec in specs if counts[spec.kernel_family] > 1]
+
+
+def first_run_plan(specs: list[GameSpec], lanes: int
+                   ) -> tuple[list[list[GameSpec]], list[GameSpec]]:
+    """A first run's lanes (``lanes_for`` without times: each kernel family in one lane)
+    without the games that wait for their family's kernels (every game of a family after
+    its first), and those games."""
+    seen: set[str] = set()
+    waiting = []
+    for spec in specs:
+        if spec.kernel_family in seen:
+            waiting.append(spec)
+        seen.add(spec.kernel_family)
+    plan = [[s for s in lane if s not in waiting] for lane in lanes_for(specs, lanes)]
+    return [lane for lane in plan if lane], waiting
 
 
 def default_lanes() -> int:
@@ -142,6 +158,8 @@ def _build_lane(game_ids: list[str], values: dict[str, Any], seed: int, quick: b
 
 def _lane(game_ids: list[str], *args: Any) -> tuple[list[Any], int]:
     """``_build_lane``, counted among the busy lanes while it runs."""
+    with _busy.get_lock():
+        _busy.value += 1
     try:
         return _build_lane(game_ids, *args)
     finally:
@@ -198,33 +216,31 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
     processes; returns the sections and the number of simulation chunks they ran."""
     compiled = all_compiled([s.id for s in specs])
     expected = report_eta.expected_seconds([s.id for s in specs], quick, compiled)
-    plan = lanes_for(specs, lanes, expected if all_compiled(shared_kernels(specs)) else None)
+    if all_compiled(shared_kernels(specs)):
+        plan, waiting = lanes_for(specs, lanes, expected), []
+    else:
+        plan, waiting = first_run_plan(specs, lanes)
+    workers = min(lanes, len(plan) + len(waiting))
     context = multiprocessing.get_context("spawn")
     events = context.Queue()
-    busy = context.Value("i", len(plan))
+    busy = context.Value("i", 0)
     threads = threads or (os.cpu_count() or 1)
-    estimate = Estimate([[s.id for s in lane] for lane in plan], expected)
+    estimate = Estimate([[s.id for s in lane] for lane in lanes_for(specs, lanes, expected)],
+                        expected)
     status = _Status(specs, estimate, progress)
     if progress:
         first = "" if compiled else " (this first run also compiles the games' kernels, once)"
-        print(f"building {len(specs)} sections in {len(plan)} processes{first} ...",
+        print(f"building {len(specs)} sections in {workers} processes{first} ...",
               file=sys.stderr, flush=True)
-    built: dict[str, Any] = {}
-    chunks = 0
-    with ProcessPoolExecutor(len(plan), context, _start_worker,
+    with ProcessPoolExecutor(workers, context, _start_worker,
                              (events, threads, busy, os.getpid())) as pool:
+        run = _LaneRun(pool, values, seed, quick, waiting)
         try:  # a Ctrl-C held back while the workers start arrives as the hold ends
             with ctrl_c_held():
-                futures = [pool.submit(_lane, [s.id for s in lane], values, seed, quick)
-                           for lane in plan]
-            pending = set(futures)
-            while pending:
-                finished, pending = wait(pending, 0.5, FIRST_COMPLETED)
-                for future in finished:
-                    sections, ran = future.result()
-                    lane = plan[futures.index(future)]
-                    built.update({spec.id: s for spec, s in zip(lane, sections)})
-                    chunks += ran
+                for lane in plan:
+                    run.submit(lane)
+            while run.pending or run.waiting:
+                run.collect()
                 _drain(events, status)
                 status.show()
         except BaseException:
@@ -233,7 +249,54 @@ def build_in_lanes(specs: list[GameSpec], values: dict[str, dict[str, Any]], see
         finally:
             status.close()
     report_eta.record(estimate.finished, quick, compiled)
-    return [built[spec.id] for spec in specs], chunks
+    return [run.built[spec.id] for spec in specs], run.chunks
+
+
+class _LaneRun:
+    """The sections submitted to a pool of lanes, those built, and the games waiting for
+    kernels another section compiles (``first_run_plan``): each of them is submitted on
+    its own once those kernels are cached or the section compiling them is done."""
+
+    CHECK_EVERY = 2.0  # seconds between looks in numba's cache for the waiting games
+
+    def __init__(self, pool: ProcessPoolExecutor, values: dict[str, dict[str, Any]],
+                 seed: int, quick: bool, waiting: list[GameSpec]):
+        self.pool, self.args, self.waiting = pool, (values, seed, quick), waiting
+        self.lanes: dict[Any, list[GameSpec]] = {}
+        self.pending: set[Any] = set()
+        self.built: dict[str, Any] = {}
+        self.chunks = 0
+        self.next_check = time.monotonic() + self.CHECK_EVERY
+
+    def submit(self, lane: list[GameSpec]) -> None:
+        future = self.pool.submit(_lane, [s.id for s in lane], *self.args)
+        self.lanes[future] = lane
+        self.pending.add(future)
+
+    def collect(self) -> None:
+        """Wait up to half a second; keep what finished; release the waiting games once
+        their kernels are compiled."""
+        finished, self.pending = wait(self.pending, 0.5, FIRST_COMPLETED)
+        for future in finished:
+            sections, ran = future.result()
+            self.built.update({spec.id: s for spec, s in zip(self.lanes[future], sections)})
+            self.chunks += ran
+        if self.waiting and self._kernels_ready():
+            for spec in self.waiting:
+                self.submit([spec])
+            self.waiting = []
+
+    def _kernels_ready(self) -> bool:
+        families = {spec.kernel_family for spec in self.waiting}
+        first_done = all(any(s.kernel_family == family and s.id in self.built
+                             for lane in self.lanes.values() for s in lane)
+                         for family in families)
+        if first_done or not self.pending:
+            return True
+        if time.monotonic() < self.next_check:
+            return False
+        self.next_check = time.monotonic() + self.CHECK_EVERY
+        return all_compiled([spec.id for spec in self.waiting])
 
 
 def _drain(events: Any, status: _Status) -> None:

@@ -1,6 +1,8 @@
 """The report's sections built in parallel lanes (``analyzer.report_lanes``): games that
 share kernels share a lane, and a section built in a worker process is the one built here."""
 
+from concurrent.futures import Future
+
 import pytest
 
 from analyzer import report_lanes
@@ -104,3 +106,55 @@ def test_a_damaged_section_times_file_is_passed_over(tmp_path, monkeypatch, stor
     assert estimate.seconds_left(0.0) > 0 and "about -" not in estimate.bar(0.0)
     report_eta.record({"a": 12.0}, quick=False)
     assert report_eta.expected_seconds(["a"], quick=False) == {"a": 12.0}
+
+
+def test_a_first_run_starts_one_game_of_a_family_and_holds_the_rest():
+    """From an empty cache, the first game of a kernel family starts at once (it compiles
+    the kernels) and the family's later games wait; the other games keep their lanes."""
+    plan, waiting = report_lanes.first_run_plan(list(GAMES.values()), 2)
+    assert [[s.id for s in lane] for lane in plan] == [
+        ["thats-pretty-clever"], ["cloverup", "sly-dice"]]
+    assert [s.id for s in waiting] == ["twice-as-clever"]
+    plan, waiting = report_lanes.first_run_plan([get_game("cloverup")], 2)
+    assert plan == [[get_game("cloverup")]] and waiting == []
+
+
+class _Pool:
+    """A pool that runs nothing: each submitted lane's future is finished by the test."""
+
+    def __init__(self):
+        self.lanes = []
+
+    def submit(self, _function, ids, *_args):
+        future = Future()
+        self.lanes.append((ids, future))
+        return future
+
+
+@pytest.mark.parametrize("released_by", ["the cache", "the first section"])
+def test_a_waiting_game_starts_once_its_kernels_are_compiled(monkeypatch, released_by):
+    """A game waiting for its family's kernels is submitted, in a lane of its own, as soon
+    as numba's cache holds them or the section that compiles them is done; not before."""
+    cached = [False]
+    monkeypatch.setattr(report_lanes, "all_compiled", lambda ids: cached[0])
+    monkeypatch.setattr(report_lanes._LaneRun, "CHECK_EVERY", 0.0)
+    games = [get_game("thats-pretty-clever"), get_game("twice-as-clever")]
+    plan, waiting = report_lanes.first_run_plan(games, 2)
+    pool = _Pool()
+    run = report_lanes._LaneRun(pool, {}, 1, True, waiting)
+    run.submit(plan[0])
+    run.collect()
+    assert [ids for ids, _ in pool.lanes] == [["thats-pretty-clever"]]
+    if released_by == "the cache":
+        cached[0] = True
+    else:
+        pool.lanes[0][1].set_result((["section 1"], 3))
+    run.collect()
+    assert [ids for ids, _ in pool.lanes] == [["thats-pretty-clever"], ["twice-as-clever"]]
+    for number, (_, future) in enumerate(pool.lanes, 1):
+        if not future.done():
+            future.set_result(([f"section {number}"], 3))
+    while run.pending or run.waiting:
+        run.collect()
+    assert run.built == {"thats-pretty-clever": "section 1", "twice-as-clever": "section 2"}
+    assert run.chunks == 6
