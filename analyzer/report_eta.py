@@ -16,10 +16,10 @@ from analyzer.run.progress import clock
 # the run): a first run from an empty numba cache (compiles included; scripts/bench.py's
 # report rows) and a run once compiled; used until this machine has run the report so once
 ESTIMATES = {
-    (False, False): {"cloverup": 60, "sly-dice": 125, "thats-pretty-clever": 205,
-                     "twice-as-clever": 70},
-    (False, True): {"cloverup": 5, "sly-dice": 33, "thats-pretty-clever": 151,
-                    "twice-as-clever": 135},
+    (False, False): {"cloverup": 48, "sly-dice": 97, "thats-pretty-clever": 169,
+                     "twice-as-clever": 91},
+    (False, True): {"cloverup": 6, "sly-dice": 30, "thats-pretty-clever": 65,
+                    "twice-as-clever": 96},
     (True, False): {"cloverup": 60, "sly-dice": 100, "thats-pretty-clever": 120,
                     "twice-as-clever": 90},
     (True, True): {"cloverup": 4, "sly-dice": 11, "thats-pretty-clever": 17,
