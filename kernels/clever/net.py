@@ -24,7 +24,7 @@ WIDTHS = (128, 256)  # the first hidden layer's widths a network may have
 MAX_H1 = 256
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def net_offsets(n_in, h1=H1):
     """``(b1, W2, b2, w3, b3, size)``: where each part of the flat weights starts."""
     b1 = n_in * h1

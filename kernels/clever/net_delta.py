@@ -94,7 +94,7 @@ def _forward_cached(w, n_in, idx, val, nnz, a1, a2, cache, max_inputs, h1):
     return _finish(w, n_in, sums, a1, a2, h1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _probe(w, n_in, h1):
     """Two of the weights' numbers (the first row's first and the output bias), as bits:
     weights changed in place by training show here."""

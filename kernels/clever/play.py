@@ -698,7 +698,7 @@ def final_plus_ones(key, game, policy, rounds, game_rules, sheets, scratch, move
                       _row(scratch, p), np.bool_(True), np.bool_(False), logs[p])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _row(rows, p):
     """Row ``p`` of a player's ``rows`` (a single row serves every player)."""
     return rows[p % rows.shape[0]]

@@ -245,7 +245,7 @@ def area_scores(sheet, out):
         out[area] = area_score(sheet, area)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def fox_worth(sheet, lowest, zero_area):
     """What each fox is worth (section 7), given the ``lowest`` area score and whether an
     area scores exactly 0: the lowest score, negative included; 0 when an area scores 0
