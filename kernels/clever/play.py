@@ -721,7 +721,7 @@ def _log_round_end(sheets, rnd, logs):
             logs[p, LOG_STANDINGS + rnd] = total_score(sheets[p])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def award_wins(totals, best_area, wins, shared_ties):
     """Split ``WIN_UNITS``: highest total, then highest single area (unless
     ``shared_ties``), then shared."""

@@ -70,8 +70,8 @@ MAX_ROW_SIZE = P_WEIGHTS + MAX_MEMBERS * ((net_offsets.py_func(MAX_INPUTS)[5] + 
 @njit(cache=True, _nrt=False)
 def n_inputs(game, blocks):
     """The input count of a game's encoding (``kernels.clever_base.sheet.TPC`` or ``TAC``):
-    ``blocks`` 0 (or False) the base inputs, 1 (or True) with the bonus block, 2 with the
-    bonus and seat blocks, 3 with the rules block too."""
+    ``blocks`` (an int, from every caller, so that it compiles once) 0 the base inputs, 1
+    with the bonus block, 2 with the bonus and seat blocks, 3 with the rules block too."""
     if game == TAC:
         return TAC_RULED if blocks >= 3 else TAC_SEATED if blocks == 2 \
             else TAC_INPUTS if blocks else TAC_BASE

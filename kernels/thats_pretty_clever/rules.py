@@ -232,7 +232,7 @@ def score_parts(sheet):
     return total, lowest
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def fox_worth(sheet, lowest):
     """What each fox is worth (section 12), given the ``lowest`` area score: that score (0
     when an area scores 0), or the fixed points of ``fox_value`` (14.11)."""

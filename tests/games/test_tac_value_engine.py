@@ -99,7 +99,7 @@ def test_encoding_bonus_block_and_signed_scores():
     assert full[encode.I_ONE_AWAY + L.FOX - 1] == pytest.approx(0.5)
     assert base[encode.I_GREEN_MINUS] == pytest.approx(10 / 60)
     assert encode.I_GREEN_PLUS not in base
-    assert value_net.n_inputs(L.TAC, True) == encode.N_INPUTS <= value_net.MAX_INPUTS - 18
+    assert value_net.n_inputs(L.TAC, 1) == encode.N_INPUTS <= value_net.MAX_INPUTS - 18
 
 
 def training_scratch(cap_area=-1, cap=0, spotlight=0.0, spot_area=-1):

@@ -35,7 +35,7 @@ POOL, FIELD, PLATTER = play.POOL, play.FIELD, play.PLATTER
 def value_row(game, seed=1, teacher=0.0):
     """A value policy row: a fresh network, or the heuristic's values through the value
     policy's decisions (``teacher`` 1)."""
-    n_in = int(value_net.n_inputs(game.kernel_game, False))
+    n_in = int(value_net.n_inputs(game.kernel_game, 0))
     w = value_weights.initial_weights(n_in, seed)
     return value_weights.policy_row([w], n_in, teacher, game.heuristic_row())
 
@@ -608,7 +608,7 @@ def test_records_hold_the_chosen_afterstates_inputs_and_values(game):
     """Each record of a training game holds the inputs and the value of the afterstate
     its decision chose (the network's value of the inputs is the value recorded)."""
     rules = game.game_rules(defaults(game.params))
-    n_in = int(value_net.n_inputs(game.kernel_game, False))
+    n_in = int(value_net.n_inputs(game.kernel_game, 0))
     row = value_weights.policy_row([value_weights.initial_weights(n_in, 4)], n_in)
     scratch = np.zeros((selfplay.MAX_PLAYERS, selfplay.GAME_LEN), np.int64)
     finals = np.zeros(selfplay.MAX_PLAYERS, np.int64)

@@ -97,7 +97,7 @@ def open_state(run: Run) -> dict:
         if run.start_moments is not None:
             state.update(run.start_moments)
     else:
-        state = fresh_state(int(value_net.n_inputs(game, False)), run.seed, first,
+        state = fresh_state(int(value_net.n_inputs(game, 0)), run.seed, first,
                             h1=run.hidden)
     return state
 
