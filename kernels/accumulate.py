@@ -25,7 +25,7 @@ def put_seat_wins(row, start, wins):
         row[start + s] = wins[s]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def seat_lineup(lineup, game, first, rotate, seated, slot_of, width=-1):
     """Seat the lineup for game ``game``: with ``rotate`` the slots move one seat a game, so
     each policy plays every seat equally often. ``lineup``, ``seated``: [n, k] policy rows;
@@ -65,7 +65,7 @@ GAP_BINS = 8  # bin 0: leading or level; bins 1..6: ``step`` points wide; bin 7:
 COMEBACK_LEN = STANDING_ROUNDS * GAP_BINS * 2  # per (round, bin): times, then win units
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def add_comebacks(row, col, standings, seat, won, rounds, step):
     """Add one game of ``seat`` to the comeback record ``row[col:col + COMEBACK_LEN]``:
     after each round ``r < rounds`` (at most ``STANDING_ROUNDS``), the seat's deficit to

@@ -33,7 +33,7 @@ def mix64(x):
 MAX_TURNS_PER_GAME = 4096
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def turn_stream(key, game, turn):
     """Seed of the private stream of one turn (``turn < MAX_TURNS_PER_GAME``).
 

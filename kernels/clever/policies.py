@@ -14,7 +14,7 @@ from kernels.clever_base.sheet import H_REROLL_GOT, H_REROLL_USED, SHEET_LEN
 from kernels.clever.sheets import (MAX_PENDING, NO_TOTAL, area_scores, best_enter_total,
                                    bonus_choices, chain_area, chain_leftovers, chain_rows,
                                    choice_of_bit, chosen_bonus, copy_sheet, enter_die, enter_total,
-                                   feature_value, mark_total, pop_pending, quiet_total,
+                                   heuristic_value, mark_total, pop_pending, quiet_total,
                                    resolve_bonus, total_score)
 from kernels.clever_base.turn import TS_LEN
 from kernels.clever.value_net import MAX_ROW_SIZE, NET_BUF_LEN, afterstate_value, forget_inputs
@@ -102,7 +102,7 @@ def greedy_like(pol):
 @njit(cache=True)
 def sheet_value(sheet, pol, scratch):
     """How good a sheet is for a policy: greedy (and the card) counts the score; the
-    heuristic adds its estimate of the points still to come (``value.feature_value``); the
+    heuristic adds its estimate of the points still to come (``value.heuristic_value``); the
     value policy values the afterstate of the sheet and the turn state in ``scratch``'s
     ``TURN`` (``value_net.afterstate_value``)."""
     if scores_only(pol):
@@ -111,7 +111,7 @@ def sheet_value(sheet, pol, scratch):
         return afterstate_value(sheet, scratch[TURN:TURN + TS_LEN], pol, np.int64(W_NET),
                                 scratch[_NET_BUF:_NET_BUF + NET_BUF_LEN], pol[W_VALUE:W_NET])
     weights = pol[W_VALUE:]
-    score, estimate = feature_value(sheet, weights, None)  # None: record no features
+    score, estimate = heuristic_value(sheet, weights)
     return score + estimate
 
 

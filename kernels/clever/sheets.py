@@ -210,11 +210,20 @@ def area_scores(sheet, out):
 
 
 @njit(cache=True, _nrt=False)
-def feature_value(sheet, w, out):
+def heuristic_value(sheet, w):
     """``(score, weighted feature sum)`` of the heuristic's value (see each game's
-    ``value`` module): ``w`` holds at least the game's ``N_VALUE_WEIGHTS`` (or is empty),
-    ``out`` is float64[the game's N_FEATURES], empty or ``None`` (the fastest: no
-    features recorded)."""
+    ``value`` module): ``w`` holds at least the game's ``N_VALUE_WEIGHTS`` (or is empty).
+    No feature is recorded, which compiles the fastest value (``feature_value`` records
+    them)."""
+    if sheet[H_GAME] == TAC:
+        return tac_value.heuristic_value(sheet, w)
+    return tpc_value.heuristic_value(sheet, w)
+
+
+@njit(cache=True, _nrt=False)
+def feature_value(sheet, w, out):
+    """``heuristic_value``, the features added to ``out`` (float64[the game's N_FEATURES],
+    zeroed by the caller)."""
     if sheet[H_GAME] == TAC:
         return tac_value.feature_value(sheet, w, out)
     return tpc_value.feature_value(sheet, w, out)

@@ -32,7 +32,7 @@ from kernels.clever.net_delta import cache_len, forward_cached, reset
 from kernels.clever_base.rule_block import N_HEAD
 from kernels.clever_base.seats import N_SEAT
 from kernels.clever_base.sheet import H_PLAYERS, TAC
-from kernels.clever.sheets import encode_afterstate, feature_value, total_score
+from kernels.clever.sheets import encode_afterstate, heuristic_value, total_score
 from kernels.clever_base.turn import PH_OVER, TS_PHASE
 from kernels.jit import njit
 from kernels.thats_pretty_clever.encode import N_BASE as TPC_BASE
@@ -217,6 +217,6 @@ def afterstate_value(sheet, ts, pol, start, buf, heuristic_weights):
         v = (1.0 - teacher) * (score + SCALE * network_output(
             pol, start, idx, val, nnz, buf, sheet[H_PLAYERS]))
     if teacher > 0.0:
-        base, estimate = feature_value(sheet, heuristic_weights, None)
+        base, estimate = heuristic_value(sheet, heuristic_weights)
         v += teacher * (base + estimate)
     return v

@@ -42,7 +42,7 @@ def round_seen(rnd, rounds, players):
     return last if rnd >= rounds - 1 else min(rnd, last - 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def put(idx, val, n, i, x):
     """Append input ``i`` = ``x`` (skipped when 0); the new count. (Borrowed: with numba's
     reference counts, this branch cost half a learned game's time, ``kernels.jit``.)"""

@@ -14,7 +14,7 @@ def value_stage(sheet):
     return min(max(sheet[H_ROUNDS] - sheet[H_ROUND] - 1, 0), VALUE_STAGES - 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def term(w, base, out, index, x):
     """Weight ``x`` of feature ``index`` (weights ``w[base:]``, float64; empty ``w``: 0);
     with a non-empty ``out`` (float64[n_features]) the feature is recorded there too.
@@ -26,7 +26,7 @@ def term(w, base, out, index, x):
     return w[base + index] * x if w.shape[0] > 0 else 0.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def count_term(w, base, out, first, count):
     """``term`` of the one-hot feature ``first + count - 1`` of a count (0 for none)."""
     if count < 1:

@@ -259,7 +259,7 @@ def paired_block(key, first, end, out, lineups, rounds, triple_six_effect, outco
     x = np.zeros((n_var, out.shape[2]), np.int64)
     for g in range(first, end):
         for v in range(n_var):
-            winner = play_game(key, g, lineups[v], rounds[v], triple_six_effect[v],
+            winner = play_game(key, g, lineups[v], rounds[v], triple_six_effect[v] != 0,
                                outcome_dice, table_of, max_diff[v], totals, scratch, t6,
                                no_decisions, decisions)
             award_wins(totals, winner, wins)

@@ -20,7 +20,7 @@ from kernels.jit import njit
 _TIE = 1e-12
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def position_index(multiset, rerolls, double_six, max_rerolls):
     """Flat index of a position (all ints)."""
     return (multiset * (max_rerolls + 1) + rerolls) * 2 + double_six
@@ -62,7 +62,7 @@ def _roll_results(probs, k):
     return faces, prob
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def canonical_mask(mask, dice, double_six):
     """The choice a reroll mask makes on sorted ``dice`` (int64[3]): positions that may not
     be rerolled are dropped, and among equal faces the lower positions are rerolled first."""
@@ -97,7 +97,7 @@ def _append_roll(kept, n_kept, rerolls, double_six, rules, tables, results, nxt,
                 d[t] = faces[j, t - n_kept]
                 new_clovers += d[t] == CLOVER
         a, b, c = sort3(d[0], d[1], d[2])
-        m = MULTISET_INDEX[a - 1, b - 1, c - 1]
+        m = np.int64(MULTISET_INDEX[a - 1, b - 1, c - 1])  # int16 in the table
         outcome, r, ds = after_roll(m, rerolls, double_six, new_clovers, rules, roll_end,
                                     ds_start, stop_outcome)
         nxt[e] = -1 - outcome if outcome >= 0 else position_index(m, r, ds,

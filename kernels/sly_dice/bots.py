@@ -153,7 +153,7 @@ def choose_claim(counts, made, open_mask, hol_ev, points, bluff_below, plaus_row
     return best_card, best_k, best_value, True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def accuses(mode, below, plausibility, value, claimant_bluffs, accuser_falses, bonus,
             opponents):
     """Whether a bot accuses a claim of ``value`` points that holds with chance

@@ -320,13 +320,14 @@ def q_tables(rerolls):
     q2 = np.empty((N_COMMON_SETS, DICE_CARDS, 6, N_PAIR_SETS, N_ACTIONS), np.float64)
     points = np.zeros(N_CARDS, np.float64)
     for ci in range(N_COMMON_SETS):
+        common = _M3[ci].copy()  # a writable row, as every other caller passes
         for card in range(DICE_CARDS):
             if card < N_NUMBER_CARDS:
-                t = own_terminal(_M3[ci], np.int64(EXPECTED_POINTS), card, np.int64(1), points,
+                t = own_terminal(common, np.int64(EXPECTED_POINTS), card, np.int64(1), points,
                                  np.int64(NO_POWER))
                 t = t / (card + 1)
             else:
-                t = own_terminal(_M3[ci], np.int64(PROBABILITY), card, np.int64(1), points,
+                t = own_terminal(common, np.int64(PROBABILITY), card, np.int64(1), points,
                                  np.int64(NO_POWER))
             _, a1, a2, _, _ = solve_rolling(t, rerolls, -1.0)
             q1[ci, card] = a1

@@ -291,7 +291,7 @@ def _bonus_balance(tally, bonus):
         - bonus_total(tally[COL_FALSE_CARDS], np.int64(bonus[2]), np.int64(bonus[3]))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def award_wins(total, bluff_cards, wins):
     """Split ``WIN_UNITS``: highest total, then most Successful Bluffing cards, then shared."""
     n = total.shape[0]

@@ -90,13 +90,13 @@ SILVER_ROW_FEATURE, YELLOW_CROSSED_FEATURE, YELLOW_OPEN_FEATURE, YELLOW_GROUP_FE
     LOW_BIT = _feature_tables()
 
 
-@njit(cache=True, _nrt=False)
-def feature_value(sheet, w, out):
+@njit(cache=True, _nrt=False, inline="always")
+def _value(sheet, w, out):
     """``(score, weighted feature sum)`` of ``sheet`` (int64[SHEET_LEN], a Twice As Clever
     sheet) under ``w`` (float64[>= N_VALUE_WEIGHTS], or empty for 0) with the weight set of
     its stage; adds the features to ``out`` (float64[N_FEATURES], zeroed by the caller;
-    empty or None: not recorded). Features are summed in a fixed order (table look-ups, no loops
-    over cells)."""
+    empty: not recorded; None: compiled without the stores). Features are summed in a fixed
+    order (table look-ups, no loops over cells)."""
     base = value_stage(sheet) * N_FEATURES
     v = 0.0
     silver = sheet[S_SILVER]
@@ -168,3 +168,15 @@ def feature_value(sheet, w, out):
     v += term(w, base, out, np.int64(F_FOX_POINTS), foxes * lowest / 10.0)
     v += term(w, base, out, np.int64(F_CONSTANT), 1.0)
     return total + foxes * lowest, v
+
+
+@njit(cache=True, _nrt=False)
+def heuristic_value(sheet, w):
+    """``_value`` recording no features (the fastest value)."""
+    return _value(sheet, w, None)
+
+
+@njit(cache=True, _nrt=False)
+def feature_value(sheet, w, out):
+    """``_value`` with the features added to ``out`` (float64[N_FEATURES], or empty)."""
+    return _value(sheet, w, out)

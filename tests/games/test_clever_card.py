@@ -66,7 +66,7 @@ class Position:
         self.moves = np.zeros((play.MAX_MOVES, 3), np.int64)
         self.scratch = np.zeros(play.WORK_LEN, np.int64)
         play.new_game_work(self.scratch)
-        self.stream = np.uint64(turn_stream(1, 0, 0))
+        self.stream = np.uint64(turn_stream(np.uint64(1), 0, 0))
 
     def legal(self, place):
         mask = sum(1 << d for d in range(6) if self.where[d] == place)

@@ -113,7 +113,7 @@ def test_12_and_14_11_a_fixed_fox_scores_foxes_times_its_points():
     for fox, total in ((0, areas + 2 * 3), (10, areas + 2 * 10)):
         sheet[TPC.S_FLAGS] = TPC_GAME.sheet_flags(_with(TPC_GAME, fox_value=fox))
         assert sheets.total_score(sheet) == total
-        assert sheets.feature_value(sheet, np.zeros(0), None)[0] == total  # the heuristic's
+        assert sheets.heuristic_value(sheet, np.zeros(0))[0] == total  # the heuristic's
     sheet[TPC.S_PURPLE], sheet[TPC.S_PURPLE_VALUES] = 0, 0  # purple at 0
     for fox, total in ((0, areas - 3), (10, areas - 3 + 2 * 10)):
         sheet[TPC.S_FLAGS] = TPC_GAME.sheet_flags(_with(TPC_GAME, fox_value=fox))
@@ -135,7 +135,7 @@ def test_7_and_12_12_a_fixed_fox_ignores_a_negative_or_zero_area():
             flags = TAC_GAME.sheet_flags(_with(TAC_GAME, fox_negative=reading, fox_value=fox))
             sheet = tac_sheetfile.to_kernel(doc, flags=flags)
             assert sheets.total_score(sheet) == total, (reading, fox)
-            assert sheets.feature_value(sheet, np.zeros(0), None)[0] == total
+            assert sheets.heuristic_value(sheet, np.zeros(0))[0] == total
 
 
 @GAMES

@@ -38,7 +38,7 @@ def random_sheets(game, games=30):
         for r in range(6):
             sheet[H_ROUND] = r
             play.active_turn(sheet[None, :], 0, faces, where, pol,
-                             np.uint64(turn_stream(3, g, r)), moves, scratch, rules, log,
+                             np.uint64(turn_stream(np.uint64(3), g, r)), moves, scratch, rules, log,
                              0)
             out.append(sheet.copy())
     return out

@@ -138,7 +138,7 @@ def static_game_oracle(dist0, dist1, rounds, triple_six_effect):
     return tuple(rec(0, 0))
 
 
-def simulate_games(model, lineup, policies, n_blocks, block_size, triple_six_effect=1):
+def simulate_games(model, lineup, policies, n_blocks, block_size, triple_six_effect=True):
     """Games of the reroll-mask tables ``policies`` (int8[T, S]), each turn drawn from its
     table's exact outcome distribution (``play.play_game``)."""
     from analyzer.games.cloverup.model import outcome_die
@@ -156,7 +156,7 @@ def simulate_games(model, lineup, policies, n_blocks, block_size, triple_six_eff
     return out.sum(axis=0)
 
 
-def _game(model, modes, tables, policies, triple_six_effect=1):
+def _game(model, modes, tables, policies, triple_six_effect=True):
     max_diff = layout.MAX_POINTS * (ROUNDS + 1)
     record = np.zeros((ROUNDS * 2 * (2 * max_diff + 1) * (layout.MAX_POINTS + 1), model.n_pos),
                       np.int8)
@@ -166,7 +166,7 @@ def _game(model, modes, tables, policies, triple_six_effect=1):
     return W[0, 0, max_diff, 0], record
 
 
-@pytest.mark.parametrize("effect", [1, 0])
+@pytest.mark.parametrize("effect", [True, False])
 def test_two_player_game_fixed_policies_exact(model, effect):
     """Game: two_player_game with two fixed policies equals an independent enumeration of
     the rules (instant win, triple-six effect, shared wins)."""

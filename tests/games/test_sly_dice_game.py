@@ -126,11 +126,11 @@ def test_accusation_rules():
     assert not play.accuses(play.THRESHOLD, 0.3, 0.4, 10.0, 0, 0, bonus, 1)
     assert not play.accuses(play.NEVER, 0.3, 0.0, 10.0, 0, 0, bonus, 1)
     # (1 - p)(value + 10) > opponents * p * (10 + 5 * held): p = 0.6, value 5: 6 > 6? no
-    assert not play.accuses(play.EXPECTED, 0, 0.6, 5.0, 0, 0, bonus, 1)
-    assert play.accuses(play.EXPECTED, 0, 0.5, 5.0, 0, 0, bonus, 1)
-    assert not play.accuses(play.EXPECTED, 0, 0.5, 5.0, 0, 2, bonus, 1)
-    assert not play.accuses(play.EXPECTED, 0, 0.5, 5.0, 0, 0, bonus, 3)  # 7.5 > 15? no
-    assert play.accuses(play.EXPECTED, 0, 0.2, 5.0, 0, 0, bonus, 3)  # 12 > 6
+    assert not play.accuses(play.EXPECTED, 0.0, 0.6, 5.0, 0, 0, bonus, 1)
+    assert play.accuses(play.EXPECTED, 0.0, 0.5, 5.0, 0, 0, bonus, 1)
+    assert not play.accuses(play.EXPECTED, 0.0, 0.5, 5.0, 0, 2, bonus, 1)
+    assert not play.accuses(play.EXPECTED, 0.0, 0.5, 5.0, 0, 0, bonus, 3)  # 7.5 > 15? no
+    assert play.accuses(play.EXPECTED, 0.0, 0.2, 5.0, 0, 0, bonus, 3)  # 12 > 6
 
 
 def test_claim_posterior_follows_the_claimants_rolling_and_claiming(values):

@@ -93,7 +93,7 @@ def test_5_plus_one_once_per_round():
         if flags:
             assert sheet[H_PLUS_TAKEN] & (1 << PK)
             play.round_bonus(sheet, 5, np.zeros(N_GAME_RULES, np.int64), pol,
-                             np.uint64(turn_stream(1, 0, 0)), scratch)
+                             np.uint64(turn_stream(np.uint64(1), 0, 0)), scratch)
             assert sheet[H_PLUS_TAKEN] == 0  # a new round frees every die
 
 
@@ -163,7 +163,7 @@ def _returns_used_from_pick_2(return_on_reroll, turns=4000):
         where = np.array([play.POOL, play.FIELD, play.POOL, play.PLATTER, play.POOL,
                           play.POOL], np.int64)
         play.active_turn(sheets, 0, faces, where, policy(play.RANDOM),
-                         np.uint64(turn_stream(7, t, 0)), moves, scratch, rules, log, 1)
+                         np.uint64(turn_stream(np.uint64(7), t, 0)), moves, scratch, rules, log, 1)
         used[t] = sheets[0, L.S_RETURN_USED]
     return used.mean(), used.std(ddof=1) / np.sqrt(turns)
 
@@ -190,7 +190,7 @@ def _turn_from_empty_pool(flags, kind):
     faces = np.array([6, 2, 3, 1, 5, 4], np.int64)
     where = np.array([play.FIELD] + [play.PLATTER] * 5, np.int64)
     log = np.zeros(play.LOG_LEN, np.int64)
-    play.active_turn(sheets, 0, faces, where, policy(kind), np.uint64(turn_stream(3, 0, 0)),
+    play.active_turn(sheets, 0, faces, where, policy(kind), np.uint64(turn_stream(np.uint64(3), 0, 0)),
                      np.zeros((play.MAX_MOVES, 3), np.int64),
                      np.zeros(play.WORK_LEN, np.int64), rules, log, 1)
     return sheets[0, L.S_RETURN_USED], log[play.LOG_PICKS:play.LOG_PICKS + 3].sum()
@@ -235,7 +235,7 @@ def _first_picks(skip_roll, turns=3000):
     for t in range(turns):
         sheets = L.new_sheet()[None, :].copy()
         play.active_turn(sheets, 0, np.zeros(6, np.int64), np.zeros(6, np.int64),
-                         policy(play.RANDOM), np.uint64(turn_stream(8, t, 0)),
+                         policy(play.RANDOM), np.uint64(turn_stream(np.uint64(8), t, 0)),
                          np.zeros((play.MAX_MOVES, 3), np.int64),
                          np.zeros(play.WORK_LEN, np.int64), rules, log, 0)
     return log[play.LOG_PICKS]
