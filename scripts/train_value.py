@@ -21,7 +21,8 @@ bonuses), half of those with other rules changed, 1-4 players.
 ``--curriculum anneal`` is the last stage alone, for a network that goes on from another
 (``--start-from`` a checkpoint or a network file). ``--curriculum focus`` goes on from
 another network's latest weights and Adam state (``--start-from ... --start-latest``),
-with ``--focus SHARE`` of its games the solo game on the default rules:
+with ``--focus SHARE`` of its games the solo game on the default rules (``--solo SHARE``: that
+share of the others solo games over the game shapes):
 
 * ``focus``: 450,000 games, epsilon 0.02 falling to 0.005 over the first half; step size
   1e-4 (after a short rise from 2e-6), 5e-5 from 50%, 2.5e-5 from 80%;
@@ -114,6 +115,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--focus", type=float, default=0.0, metavar="SHARE",
                         help="this share of the games (0 to 0.9) the solo game on the "
                              "default rules, the rest as the table draws them (default 0)")
+    parser.add_argument("--solo", type=float, default=0.0, metavar="SHARE",
+                        help="this share of the games not given to --focus solo games, "
+                             "their rules drawn as the table draws them (0 to 1, default 0)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="every stage's length times this factor: below 1 for trials "
                              "and tests, above 1 (at most 10) for a longer run")
@@ -149,9 +153,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 def check(parser: argparse.ArgumentParser, opts: argparse.Namespace) -> None:
     """A one-line exit where the options do not go together."""
     if opts.chunk < 1 or opts.eval_every % opts.chunk or opts.eval_games < 1 \
-            or not 0 < opts.scale <= 10 or opts.max_games < 0 or not 0 <= opts.focus <= 0.9:
+            or not 0 < opts.scale <= 10 or opts.max_games < 0 or not 0 <= opts.focus <= 0.9 \
+            or not 0 <= opts.solo <= 1:
         parser.error("--eval-every must be a multiple of --chunk; --eval-games at least 1; "
-                     "--scale within (0, 10]; --max-games 0 or more; --focus from 0 to 0.9")
+                     "--scale within (0, 10]; --max-games 0 or more; --focus from 0 to 0.9; "
+                     "--solo from 0 to 1")
     if (opts.latest or opts.ship_to or opts.name) and not opts.ship \
             or opts.ship and not opts.name \
             or opts.start_latest and not str(opts.start_from or "").endswith(".npz"):
@@ -216,7 +222,9 @@ def train(opts: argparse.Namespace, model) -> bool:
             fail(f"--hidden {opts.hidden}: the start network has {width} first-layer units")
     if opts.focus:
         extra["variants"]["focus"] = opts.focus
-    rows = unified.sample(game, VARIANT_TABLE, opts.seed, opts.focus)
+    if opts.solo:
+        extra["variants"]["solo"] = opts.solo
+    rows = unified.sample(game, VARIANT_TABLE, opts.seed, opts.focus, opts.solo)
     run = training_run.Run(
         game=opts.game, stages=CURRICULA[opts.curriculum], seed=opts.seed, until=opts.stage,
         checkpoint=Path(opts.checkpoint or f"checkpoints/{opts.game}-value-{opts.seed}.npz"),

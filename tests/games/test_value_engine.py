@@ -641,3 +641,17 @@ def test_a_focused_training_table_gives_its_share_to_the_solo_default_game():
     share = np.mean([row == base for row in focused]) - np.mean([row == base for row in plain])
     assert share == pytest.approx(0.5 * (1 - np.mean([row == base for row in plain])), abs=0.03)
     assert unified.sample(TAC_GAME, 50, 70, 0.0) == plain[:50]
+
+
+def test_a_solo_leaning_training_table_gives_its_share_to_solo_games():
+    """``unified.sample``: with ``solo`` that share of the rows not given to ``focus`` is
+    solo (the player shares otherwise), their rules still drawn over the game shapes."""
+    from analyzer.games.clever.training import unified
+
+    plain = unified.sample(TAC_GAME, 4000, 70)
+    leaning = unified.sample(TAC_GAME, 4000, 70, 0.0, 0.8)
+    solo_plain = np.mean([row["players"] == 1 for row in plain])
+    solo_leaning = np.mean([row["players"] == 1 for row in leaning])
+    assert solo_leaning == pytest.approx(0.8 + 0.2 * solo_plain, abs=0.03)
+    shapes = {(row["rounds"], row["round_2_bonus"]) for row in leaning if row["players"] == 1}
+    assert len(shapes) > 6  # rounds 4-8 and the player count's own, bonus on and off

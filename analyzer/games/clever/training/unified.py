@@ -5,7 +5,8 @@ A row is a game of 1-4 players under a set of rules: a share of them the default
 others one of the game shapes (a round count of ``SHAPE_ROUNDS``, or the player count's
 own, and a round track of ``TRACKS``) with, half the time, some of the other rules changed.
 Self-play takes the player count from the row (``kernels.clever_base.game_rules.RULE_PLAYERS``).
-A focused table gives a share of its rows to the solo game on the default rules first.
+A focused table gives a share of its rows to the solo game on the default rules first; a
+table leaning to solo games (``solo``) gives a share of the other rows one player.
 """
 
 from __future__ import annotations
@@ -50,10 +51,11 @@ def track_words(values: dict[str, Any]) -> str:
     return " ".join(f"no round-{name.split('_')[1]} bonus" for name in off)
 
 
-def sample(game: CleverGame, count: int, seed: int, focus: float = 0.0
+def sample(game: CleverGame, count: int, seed: int, focus: float = 0.0, solo: float = 0.0
            ) -> list[dict[str, Any]]:
     """``count`` rows (full rule values, the player count among them) drawn by ``seed``;
-    a ``focus`` share of them the solo game on the default rules."""
+    a ``focus`` share of them the solo game on the default rules, and a ``solo`` share of
+    the others solo games (their rules drawn as every row's)."""
     rng = np.random.default_rng([seed, 64])
     base = defaults(game.params)
     shares = np.cumsum(PLAYER_SHARES) / np.sum(PLAYER_SHARES)
@@ -63,6 +65,8 @@ def sample(game: CleverGame, count: int, seed: int, focus: float = 0.0
             out.append({**base, "players": 1})
             continue
         players = int(np.searchsorted(shares, rng.random(), side="right")) + 1
+        if solo > 0.0 and rng.random() < solo:
+            players = 1
         values = {**base, "players": min(players, len(PLAYER_SHARES))}
         if rng.random() >= DEFAULT_SHARE:
             values["rounds"] = SHAPE_ROUNDS[int(rng.integers(len(SHAPE_ROUNDS)))]
