@@ -163,8 +163,10 @@ def unreadable(exc: BaseException, folder: Path) -> set[str]:
         while tb is not None:
             frame = tb.tb_frame
             if frame.f_code.co_filename.endswith(os.path.join("numba", "core", "caching.py")):
-                owner = frame.f_locals.get("self")
-                for path in (frame.f_locals.get("path"), getattr(owner, "_index_path", None)):
+                owner = frame.f_locals.get("self")  # an index file, or a function's cache
+                # (whose code failed to load: LLVM's bitcode read back damaged)
+                index = getattr(getattr(owner, "_cache_file", owner), "_index_path", None)
+                for path in (frame.f_locals.get("path"), index):
                     if isinstance(path, (str, Path)) and Path(path).is_relative_to(folder):
                         found.add(_function(str(Path(path).relative_to(folder))))
             tb = tb.tb_next

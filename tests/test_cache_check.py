@@ -104,3 +104,39 @@ def test_a_damaged_compiled_kernel_is_compiled_again_not_loaded(tmp_path):
         path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])  # run: cut it short
     unrecorded = _simulate(tmp_path)
     assert _damaged_notes(unrecorded) >= 1 and unrecorded.stdout == first.stdout
+
+
+_LOAD_PROGRAM = """
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from kernels import cache_check
+from kernels.rng import mix64
+
+try:
+    mix64(np.uint64(5))
+except Exception as exc:
+    print(sorted(cache_check.unreadable(exc, Path(sys.argv[1]))))
+else:
+    print("ran")
+"""
+
+
+def test_code_that_fails_to_load_is_traced_to_its_function(tmp_path):
+    """Machine code whose LLVM part (bitcode) is damaged in a file written since its record
+    fails as numba rebuilds it: ``unreadable`` names the function, so the command removes
+    it and runs again."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    run = [sys.executable, "-c", _LOAD_PROGRAM, str(tmp_path)]
+    assert subprocess.run(run, env=env, capture_output=True, text=True).stdout == "ran\n"
+    code, = tmp_path.glob("kernels_*/rng.mix64-*.nbc")
+    data = bytearray(code.read_bytes())
+    start = data.find(b"BC\xc0\xde")  # LLVM's bitcode
+    assert start > 0
+    for i in range(start + 64, min(len(data), start + 4000), 37):
+        data[i] ^= 0x5A
+    code.write_bytes(bytes(data))
+    out = subprocess.run(run, env=env, capture_output=True, text=True).stdout
+    assert out == f"['{code.parent.name}/{code.name.split('.py')[0]}']\n"
