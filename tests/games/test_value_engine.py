@@ -467,9 +467,10 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_value.py"
 
 
 def script(tmp_path, *args) -> subprocess.CompletedProcess:
-    """``scripts/train_value.py`` with ``args``, run in ``tmp_path``."""
-    return subprocess.run([sys.executable, str(SCRIPT), *args], cwd=tmp_path,
-                          capture_output=True, text=True)
+    """``scripts/train_value.py`` with ``args``, run in ``tmp_path`` (a crash prints where
+    it happened: Python's fault handler)."""
+    return subprocess.run([sys.executable, "-X", "faulthandler", str(SCRIPT), *args],
+                          cwd=tmp_path, capture_output=True, text=True)
 
 
 def run_trainer(tmp_path, name, game, stage, chunk, *extra):
