@@ -32,7 +32,7 @@ POLICY_NAMES = ("random", "greedy", "heuristic", "learned", "card")  # by KIND; 
 # The policy kinds the engine compiles for in this process: all of them, unless
 # ``play.compile_policies`` narrowed them. Numba reads these flags when it compiles and
 # leaves out the branches of the kinds left out: random and greedy alone compile without
-# the heuristic's estimate (``value.feature_value``) and the learned policy's networks.
+# the heuristic's estimate (``value.sheet_value``) and the learned policy's networks.
 KIND = 0
 W_PLATTER = 1  # per die an active pick sends to the platter while a later pick could use it
 W_REROLL_BELOW = 2  # re-roll when the best pick gains less than this
@@ -45,7 +45,7 @@ W_GIFT = 6  # multiplayer: per point the platter gives an opponent (mean over th
 W_LOOK_MARGIN = 7  # the value policy's lookahead (``lookahead``) compares only picks
 # within this many points of the best one-step value
 W_LOOK_PLAYERS = 8  # ... in games of these player counts (bit n: n players; 0: none)
-W_VALUE = 9  # the heuristic's value weights (``value.feature_value``; each game reads its
+W_VALUE = 9  # the heuristic's value weights (``value.sheet_value``; each game reads its
 # first ``N_VALUE_WEIGHTS``)
 W_NET = W_VALUE + max(TPC_VALUE_WEIGHTS, TAC_VALUE_WEIGHTS)  # the value policy's networks
 # (``value_net``; the heuristic's weights before them serve as its warm-start teacher)

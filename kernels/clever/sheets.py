@@ -216,8 +216,8 @@ def heuristic_value(sheet, w):
     No feature is recorded, which compiles the fastest value (``feature_value`` records
     them)."""
     if sheet[H_GAME] == TAC:
-        return tac_value.heuristic_value(sheet, w)
-    return tpc_value.heuristic_value(sheet, w)
+        return tac_value.sheet_value(sheet, w, None)
+    return tpc_value.sheet_value(sheet, w, None)
 
 
 @njit(cache=True, _nrt=False)
@@ -225,8 +225,8 @@ def feature_value(sheet, w, out):
     """``heuristic_value``, the features added to ``out`` (float64[the game's N_FEATURES],
     zeroed by the caller)."""
     if sheet[H_GAME] == TAC:
-        return tac_value.feature_value(sheet, w, out)
-    return tpc_value.feature_value(sheet, w, out)
+        return tac_value.sheet_value(sheet, w, out)
+    return tpc_value.sheet_value(sheet, w, out)
 
 
 @njit(cache=True, _nrt=False)

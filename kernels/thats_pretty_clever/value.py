@@ -47,7 +47,7 @@ NO_FEATURES = np.zeros(0, np.float64)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _value(sheet, w, out):
+def sheet_value(sheet, w, out):
     """``(score, weighted feature sum)`` of ``sheet`` (int64[SHEET_LEN]) under ``w``
     (float64[N_VALUE_WEIGHTS], or empty for 0) with the weight set of its stage; adds the
     features to ``out`` (float64[N_FEATURES], zeroed by the caller; empty: not recorded;
@@ -92,15 +92,3 @@ def _value(sheet, w, out):
     v += term(w, base, out, np.int64(F_FOX_POINTS), foxes * worth / 10.0)
     v += term(w, base, out, np.int64(F_CONSTANT), 1.0)
     return total + foxes * worth, v
-
-
-@njit(cache=True, _nrt=False)
-def heuristic_value(sheet, w):
-    """``_value`` recording no features (the fastest value)."""
-    return _value(sheet, w, None)
-
-
-@njit(cache=True, _nrt=False)
-def feature_value(sheet, w, out):
-    """``_value`` with the features added to ``out`` (float64[N_FEATURES], or empty)."""
-    return _value(sheet, w, out)

@@ -60,7 +60,7 @@ NO_FEATURES = np.zeros(0, np.float64)
 
 def _feature_tables():
     """Per-mask feature indices (-1: none) of the silver rows, the yellow crossed and open
-    counts, and the yellow lines' ``[count, index, ...]`` rows (see ``feature_value``)."""
+    counts, and the yellow lines' ``[count, index, ...]`` rows (see ``sheet_value``)."""
     pop = [bin(m).count("1") for m in range(1 << 10)]
     row = np.full(SILVER_ROWS * 64, -1, np.int64)
     for r in range(SILVER_ROWS):
@@ -91,7 +91,7 @@ SILVER_ROW_FEATURE, YELLOW_CROSSED_FEATURE, YELLOW_OPEN_FEATURE, YELLOW_GROUP_FE
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _value(sheet, w, out):
+def sheet_value(sheet, w, out):
     """``(score, weighted feature sum)`` of ``sheet`` (int64[SHEET_LEN], a Twice As Clever
     sheet) under ``w`` (float64[>= N_VALUE_WEIGHTS], or empty for 0) with the weight set of
     its stage; adds the features to ``out`` (float64[N_FEATURES], zeroed by the caller;
@@ -168,15 +168,3 @@ def _value(sheet, w, out):
     v += term(w, base, out, np.int64(F_FOX_POINTS), foxes * lowest / 10.0)
     v += term(w, base, out, np.int64(F_CONSTANT), 1.0)
     return total + foxes * lowest, v
-
-
-@njit(cache=True, _nrt=False)
-def heuristic_value(sheet, w):
-    """``_value`` recording no features (the fastest value)."""
-    return _value(sheet, w, None)
-
-
-@njit(cache=True, _nrt=False)
-def feature_value(sheet, w, out):
-    """``_value`` with the features added to ``out`` (float64[N_FEATURES], or empty)."""
-    return _value(sheet, w, out)

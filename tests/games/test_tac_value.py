@@ -89,7 +89,7 @@ def test_fox_floor_zero_flag_matches_the_score():
     """A negative green with FLAG_FOX_FLOOR_ZERO: foxes count 0, as in the score."""
     sheet = a_position()
     sheet[L.S_GREEN_VALUES + 1] = 10  # pair A: 4 - 10 = -6
-    assert V.feature_value(sheet, V.NO_FEATURES, V.NO_FEATURES)[0] == total_score(sheet)
+    assert V.sheet_value(sheet, V.NO_FEATURES, V.NO_FEATURES)[0] == total_score(sheet)
     assert total_score(sheet) == 9 + 3 + 6 - 6 + 5 + 2 * -6
     sheet[L.S_FLAGS] |= L.FLAG_FOX_FLOOR_ZERO
     f = features(sheet)
@@ -107,7 +107,7 @@ def test_recorded_features_give_the_weighted_sum():
         f = features(sheet)
         stage = V.value_stage(sheet)
         expected = f @ w[stage * V.N_FEATURES:(stage + 1) * V.N_FEATURES]
-        score, weighted = V.feature_value(sheet, w, V.NO_FEATURES)
+        score, weighted = V.sheet_value(sheet, w, V.NO_FEATURES)
         assert np.isclose(weighted, expected)
         row = np.zeros(play.N_POL)
         row[play.KIND] = play.HEURISTIC

@@ -170,10 +170,13 @@ def test_advise_cli_bad_taken_is_one_line(tmp_path):
 
 ADVICE_SHEETS = {  # mid-game sheets with bonuses within reach (the sheet file format)
     "thats-pretty-clever": {"yellow": [[1, 1], [2, 2]], "blue": [5, 7], "green": 3,
-                            "orange": [3, 4, 5], "purple": [2, 4]},
+                            "orange": [3, 4, 5], "purple": [2, 4],
+                            "rerolls": {"unlocked": 1, "used": 0}},
     "twice-as-clever": {"silver": {"yellow": [2, 5], "blue": [4]},
                         "yellow": {"circled": [[2, 1], [3, 2]], "crossed": [[2, 1]]},
-                        "blue": [11, 9], "green": [8, 2, 10], "pink": [4, 5]},
+                        "blue": [11, 9], "green": [8, 2, 10], "pink": [4, 5],
+                        "rerolls": {"unlocked": 1, "used": 0},
+                        "returns": {"unlocked": 1, "used": 0}},
 }
 
 
@@ -262,4 +265,4 @@ def test_the_heuristic_weights_pick_the_stage_by_rounds_left(game):
     for rnd in range(6):
         sheet[layout.S_ROUND] = rnd
         assert sheets.value_stage(sheet) == 5 - rnd
-        assert value.feature_value(sheet, w, w[:0])[1] == 5 - rnd
+        assert value.sheet_value(sheet, w, w[:0])[1] == 5 - rnd

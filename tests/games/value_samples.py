@@ -10,7 +10,7 @@ def features(value, total_score, sheet):
     """The features of ``sheet`` by the game's value module ``value``, whose score part
     must be the sheet's ``total_score``."""
     out = np.zeros(value.N_FEATURES)
-    score, weighted = value.feature_value(sheet, value.NO_FEATURES, out)
+    score, weighted = value.sheet_value(sheet, value.NO_FEATURES, out)
     assert weighted == 0.0 and score == total_score(sheet)
     return out
 
