@@ -134,6 +134,15 @@ def test_a_focus_share_out_of_range_is_one_line(value):
     assert line.startswith("train_value.py: error:") and "--focus from 0 to 0.9" in line
 
 
+@pytest.mark.parametrize("value", ["1.5", "-0.1"])
+def test_a_solo_share_out_of_range_is_one_line(value):
+    """``train_value.py --solo``: a share of the games from 0 to 1, else one line."""
+    out = _run("train_value.py", "--game", "tac", "--solo", value)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    line, = out.stderr.strip().splitlines()
+    assert line.startswith("train_value.py: error:") and "--solo from 0 to 1" in line
+
+
 def test_the_benchmark_advice_positions_are_possible_sheets(tmp_path):
     """``bench.py`` times ``advise`` on sheets the sheet check accepts (every earned
     action unlocked)."""
