@@ -125,22 +125,16 @@ def test_the_benchmark_page_is_one_table_of_a_run_against_its_targets(tmp_path):
         "bench.py: error: --results goes with --markdown FILE"]
 
 
-@pytest.mark.parametrize("value", ["2", "-0.1"])
-def test_a_focus_share_out_of_range_is_one_line(value):
-    """``train_value.py --focus``: a share of the games from 0 to 0.9, else one line."""
-    out = _run("train_value.py", "--game", "tac", "--focus", value)
+@pytest.mark.parametrize("option, value, accepted", [
+    ("--focus", "2", "--focus from 0 to 0.9"), ("--focus", "-0.1", "--focus from 0 to 0.9"),
+    ("--solo", "1.5", "--solo from 0 to 1"), ("--solo", "-0.1", "--solo from 0 to 1")])
+def test_a_share_of_the_games_out_of_range_is_one_line(option, value, accepted):
+    """``train_value.py --focus`` (0 to 0.9) and ``--solo`` (0 to 1): shares of the games,
+    else one line naming what is accepted."""
+    out = _run("train_value.py", "--game", "tac", option, value)
     assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
     line, = out.stderr.strip().splitlines()
-    assert line.startswith("train_value.py: error:") and "--focus from 0 to 0.9" in line
-
-
-@pytest.mark.parametrize("value", ["1.5", "-0.1"])
-def test_a_solo_share_out_of_range_is_one_line(value):
-    """``train_value.py --solo``: a share of the games from 0 to 1, else one line."""
-    out = _run("train_value.py", "--game", "tac", "--solo", value)
-    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
-    line, = out.stderr.strip().splitlines()
-    assert line.startswith("train_value.py: error:") and "--solo from 0 to 1" in line
+    assert line.startswith("train_value.py: error:") and accepted in line
 
 
 def test_the_benchmark_advice_positions_are_possible_sheets(tmp_path):
